@@ -1,0 +1,143 @@
+"""Safe, bounded YAML loading that keeps line numbers.
+
+Order mails come from the open internet, so the loader:
+- refuses anchors and aliases outright (no alias-expansion bombs, and orders never need them);
+- caps the document's size, nesting depth and node count;
+- reads every scalar as text, so YAML 1.1's implicit typing traps (``no`` -> False, ``on``,
+  ``1e3``, ``0x1F``, ``12:30`` as sexagesimal) cannot change what a player wrote; rules
+  convert text to numbers themselves, with errors that name the line;
+- rejects duplicate keys (the second would silently win otherwise).
+
+Mappings load as ``YMap`` and sequences as ``YSeq``: a dict / list that also knows the 1-based
+line of itself and of each of its entries, so errors can say where the problem is.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+MAX_BYTES = 64 * 1024
+MAX_DEPTH = 16
+MAX_NODES = 5000
+
+
+class YamlProblem(Exception):
+    """The document is not acceptable YAML; ``line`` is 1-based or None."""
+
+    def __init__(self, message: str, line: int | None = None, hint: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.hint = hint
+
+
+class YMap(dict):
+    """A mapping that knows its line and the line of each key (1-based)."""
+
+    line: int = 0
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.key_lines: dict[str, int] = {}
+
+    def line_of(self, key: str) -> int:
+        return self.key_lines.get(key, self.line)
+
+
+class YSeq(list):
+    """A sequence that knows its line and the line of each item (1-based)."""
+
+    line: int = 0
+
+    def __init__(self, *args: Any):
+        super().__init__(*args)
+        self.item_lines: list[int] = []
+
+    def line_of(self, index: int) -> int:
+        return self.item_lines[index] if 0 <= index < len(self.item_lines) else self.line
+
+
+def line_of(container: Any, key: Any) -> int | None:
+    """The line of ``container[key]`` when ``container`` came from this loader."""
+    if isinstance(container, (YMap, YSeq)):
+        return container.line_of(key)
+    return None
+
+
+def load(text: str, first_line: int = 1) -> Any:
+    """Load one YAML document. ``first_line`` is the line number, in the whole mail, of the
+    document's first line, so reported lines match what the player sees in their mail."""
+    if len(text.encode("utf-8", "replace")) > MAX_BYTES:
+        raise YamlProblem(f"the order document is larger than {MAX_BYTES // 1024} KiB",
+                          hint="send only your orders; one phase's orders are a few lines")
+    offset = first_line - 1
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.composer.ComposerError as exc:  # pragma: no cover - compose raises MarkedYAMLError
+        raise _problem(exc, offset) from None
+    except yaml.MarkedYAMLError as exc:
+        raise _problem(exc, offset) from None
+    except yaml.YAMLError as exc:
+        raise YamlProblem(f"this is not valid YAML: {exc}") from None
+    if root is None:
+        return None
+    counter = [0]
+    return _build(root, 0, counter, offset, set())
+
+
+def _problem(exc: yaml.MarkedYAMLError, offset: int) -> YamlProblem:
+    mark = exc.problem_mark or exc.context_mark
+    line = mark.line + 1 + offset if mark is not None else None
+    what = exc.problem or exc.context or "unreadable YAML"
+    hint = "check the indentation and the colon after each key"
+    if "found character '\\t'" in str(exc) or "\t" in what:
+        hint = "YAML does not allow tabs for indentation: use spaces"
+    if "anchor" in what or "alias" in what:
+        hint = "anchors and aliases (& and *) are not allowed in orders"
+    return YamlProblem(f"this is not valid YAML: {what}", line, hint)
+
+
+def _build(node: yaml.Node, depth: int, counter: list[int], offset: int, seen: set[int]) -> Any:
+    counter[0] += 1
+    line = node.start_mark.line + 1 + offset
+    # The composer turns an alias into the very node it names: meeting a node twice is an alias.
+    if id(node) in seen:
+        raise YamlProblem("aliases (*name) are not allowed in orders", line,
+                          "write each order out in full")
+    seen.add(id(node))
+    if counter[0] > MAX_NODES:
+        raise YamlProblem(f"the order document has more than {MAX_NODES} entries", line,
+                          "send only your orders for this phase")
+    if depth > MAX_DEPTH:
+        raise YamlProblem(f"the order document is nested more than {MAX_DEPTH} levels deep", line,
+                          "orders need only a few levels of indentation")
+    if isinstance(node, yaml.ScalarNode):
+        if node.tag == "tag:yaml.org,2002:null" and node.value in ("", "~") and node.style is None:
+            return None
+        return node.value
+    if isinstance(node, yaml.SequenceNode):
+        seq = YSeq()
+        seq.line = line
+        for item in node.value:
+            seq.append(_build(item, depth + 1, counter, offset, seen))
+            seq.item_lines.append(item.start_mark.line + 1 + offset)
+        return seq
+    if isinstance(node, yaml.MappingNode):
+        mapping = YMap()
+        mapping.line = line
+        for key_node, value_node in node.value:
+            key_line = key_node.start_mark.line + 1 + offset
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise YamlProblem("a key must be a plain word", key_line, "write `key: value`")
+            if key_node.tag == "tag:yaml.org,2002:merge" or key_node.value == "<<":
+                raise YamlProblem("merge keys (<<) are not allowed in orders", key_line,
+                                  "write each order out in full")
+            key = key_node.value
+            if key in mapping:
+                raise YamlProblem(f"the key `{key}` is given twice", key_line,
+                                  f"keep one `{key}` (first given on line {mapping.key_lines[key]})")
+            mapping[key] = _build(value_node, depth + 1, counter, offset, seen)
+            mapping.key_lines[key] = key_line
+        return mapping
+    raise YamlProblem("unsupported YAML construct", line)  # pragma: no cover

@@ -1,0 +1,5 @@
+"""The rules layer's contract with the judge (DESIGN.md, layer 1). See api.py."""
+from pbem.rules.api import (  # noqa: F401
+    Audience, Event, GameResult, GameRules, OptionSpec, OrderCheck, OrderError, Phase, Resolution,
+)
+from pbem.rules.rng import Rng  # noqa: F401

@@ -1,0 +1,216 @@
+"""The contract between a game's rules and the judge (DESIGN.md, layer 1).
+
+A game is a ``GameRules`` object. Everything it exchanges with the judge is plain JSON-able
+data (dicts, lists, str, int, bool, None), so the judge can store, hash and replay it without
+knowing the game. Rules are pure: no I/O, no clock, no global ``random``; all chance comes
+from the ``Rng`` handed in. Game code may use dataclasses inside; it converts at this border.
+
+Hidden information: the judge shows a player only ``view(state, player)`` and the events whose
+audience includes that player. A view is built as an allow-list, never as the state with
+secrets deleted. Orders are checked against the player's view (``check_orders`` never sees
+the state), so a reply can never reveal hidden state.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol, Sequence
+
+from pbem.rules.rng import Rng
+
+JSON = Any  # a JSON-able value
+
+
+@dataclass(frozen=True)
+class Audience:
+    """Who may see an event: everyone, some players, or the game master only.
+
+    The game master sees every event. ``players`` is empty for ``everyone`` and ``gm``."""
+
+    kind: str  # "all" | "players" | "gm"
+    players: tuple[str, ...] = ()
+
+    @staticmethod
+    def everyone() -> "Audience":
+        return Audience("all")
+
+    @staticmethod
+    def only(*players: str) -> "Audience":
+        return Audience("players", tuple(sorted(set(players))))
+
+    @staticmethod
+    def gm() -> "Audience":
+        return Audience("gm")
+
+    def sees(self, player: str | None) -> bool:
+        """``player`` None is the game master, who sees everything."""
+        if player is None or self.kind == "all":
+            return True
+        return self.kind == "players" and player in self.players
+
+    def to_json(self) -> JSON:
+        return self.kind if self.kind != "players" else list(self.players)
+
+    @staticmethod
+    def from_json(value: JSON) -> "Audience":
+        if value in ("all", "gm"):
+            return Audience(value)
+        return Audience.only(*value)
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, told in one English sentence (``text``) for the reports.
+
+    ``kind`` is a stable machine name ("income", "unit_bought", "town_taken", ...), ``data``
+    the facts behind the sentence (JSON-able); both are kept in the archive."""
+
+    kind: str
+    text: str
+    audience: Audience = field(default_factory=Audience.everyone)
+    data: Mapping[str, JSON] = field(default_factory=dict)
+
+    def to_json(self) -> JSON:
+        return {"kind": self.kind, "text": self.text, "audience": self.audience.to_json(),
+                "data": dict(self.data)}
+
+    @staticmethod
+    def from_json(value: JSON) -> "Event":
+        return Event(value["kind"], value["text"], Audience.from_json(value["audience"]),
+                     value.get("data", {}))
+
+
+@dataclass(frozen=True)
+class OrderError:
+    """One problem in an order mail: where (1-based line of the mail's order document, or
+    None), what is wrong, and how to fix it."""
+
+    line: int | None
+    message: str
+    hint: str = ""
+
+    def __str__(self) -> str:
+        where = f"line {self.line}: " if self.line else ""
+        return where + self.message + (f" ({self.hint})" if self.hint else "")
+
+
+@dataclass(frozen=True)
+class OrderCheck:
+    """The result of checking one player's orders for one phase.
+
+    ``orders`` is the canonical form (JSON-able; what the judge stores, echoes back and later
+    hands to ``resolve``); it is only meaningful when ``errors`` is empty. ``notes`` are
+    warnings that do not reject the set (e.g. "you bought nothing")."""
+
+    orders: JSON
+    errors: tuple[OrderError, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+@dataclass(frozen=True)
+class Phase:
+    """The phase a game is waiting on.
+
+    ``id`` names it in mail ("round-2/movement", "setup/starting-towns") and must change every
+    time the game moves on. ``deciders`` are the players who must (or may) send orders; an
+    empty tuple means the judge resolves the phase at once, with no orders. ``title`` and
+    ``summary`` are shown in reports ("Purchase Phase (4)", "buy units, mills, ...")."""
+
+    id: str
+    title: str
+    deciders: tuple[str, ...]
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class Resolution:
+    state: JSON
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The game is over: who won (several players for an alliance victory) and why."""
+
+    winners: tuple[str, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A game option the game master may set with ``--option KEY=VALUE``."""
+
+    name: str
+    help: str
+    default: JSON
+    kind: str = "bool"  # "bool" | "int" | "choice"
+    choices: tuple[str, ...] = ()
+
+    def parse(self, text: str) -> JSON:
+        """Turn the command line text into a value, or raise ValueError naming the fix."""
+        if self.kind == "bool":
+            low = text.strip().lower()
+            if low in ("1", "true", "yes", "on"):
+                return True
+            if low in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(f"option {self.name} takes true or false, not {text!r}")
+        if self.kind == "int":
+            try:
+                return int(text)
+            except ValueError:
+                raise ValueError(f"option {self.name} takes a whole number, not {text!r}") from None
+        if text not in self.choices:
+            raise ValueError(f"option {self.name} takes one of {', '.join(self.choices)}, not {text!r}")
+        return text
+
+
+class GameRules(Protocol):
+    """What a game provides. One instance per game type; it holds only static data (board,
+    cards, tables), never a game's state."""
+
+    type_name: str          # "fief_france": the GAME_TYPE of `pbem game new`
+    title: str              # "Fief: France"
+    min_players: int
+    max_players: int
+
+    def options(self) -> Sequence[OptionSpec]: ...
+
+    def setup(self, options: Mapping[str, JSON], players: Sequence[str], rng: Rng) -> JSON:
+        """The starting state. ``players`` are the player names in seating (turn) order."""
+
+    def phase(self, state: JSON) -> Phase:
+        """The phase the game now waits on (meaningless once ``result`` is not None)."""
+
+    def view(self, state: JSON, player: str | None) -> JSON:
+        """What ``player`` may see (None: the game master, who sees everything). Allow-list."""
+
+    def check_orders(self, view: JSON, player: str, document: Any) -> OrderCheck:
+        """Check ``document`` (the mail's order document, a pbem.orders.yamlsafe.YMap with line
+        numbers; envelope keys such as game/player/secret/phase already removed) against the
+        player's own ``view`` of the current phase."""
+
+    def default_orders(self, view: JSON, player: str) -> JSON:
+        """The canonical orders of a player who sent none by the deadline (documented in the
+        game's docs: hold, buy nothing, cautious policies)."""
+
+    def resolve(self, state: JSON, orders: Mapping[str, JSON], rng: Rng) -> Resolution:
+        """Resolve the current phase with every decider's canonical orders. Must not mutate
+        ``state``. An order that fails is reported as an event, never raised."""
+
+    def order_template(self, view: JSON, player: str) -> str:
+        """A ready-to-fill YAML order document (without the envelope) for the current phase,
+        with comments explaining each order; the report ends with it."""
+
+    def report_template(self) -> str:
+        """The name of the Jinja2 template (under templates/) that renders this game's view in
+        a report, e.g. "fief/position.txt.j2"."""
+
+    def result(self, state: JSON) -> GameResult | None:
+        """None while the game goes on."""
+
+    def board(self) -> JSON:
+        """The board data, for `pbem map GAME_TYPE --json`."""
