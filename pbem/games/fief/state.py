@@ -1,0 +1,153 @@
+"""The state of one Fief game (France, and later England as a variant of the same family).
+
+Plain dataclasses with ``to_json``/``from_json``: the judge stores the JSON; rules load it,
+work on a private copy and dump it again (resolve never mutates its input).
+
+Identity: a family is named by its player's name; a lord by their card name (unique while in
+play: 2.4 says a reshuffled lord card is "another lord with the same name", which can only
+appear after the first one was eliminated); a unit pawn by a short id ("p17") so movement can
+track how many steps each pawn made (5.1.1: every unit pawn moves at most 2 steps a round).
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+# Unit pawn types (4.3) and their Combat Points (6.2.3.1) and price (4.3).
+UNIT_TYPES = ("man_at_arms", "archer", "knight", "bombard")
+UNIT_PRICE = {"man_at_arms": 1, "archer": 2, "knight": 3, "bombard": 4}
+UNIT_CP = {"man_at_arms": 1, "archer": 1, "knight": 3, "bombard": 0}
+# A family's pool (A.1): the most pawns of each type it can ever have on the board.
+POOL = {"man_at_arms": 13, "archer": 4, "knight": 8, "bombard": 1}
+SIEGE_ENGINES = 2      # A.1, 6.4.1
+DIPLOMACY_PAWNS = 3    # A.1, F
+STARTING_DENIERS = 5   # A.6
+STRONGHOLD_TILES = 12  # B
+MILL_TILES = 15        # B
+MAX_MILLS_PER_TOWN = 2  # 4.2
+MAX_LORDS = 4          # G.1
+OFFSHORE = "offshore"  # 5.3.1: the single sea zone; a location like a town name
+
+
+@dataclass
+class Lord:
+    name: str
+    family: str
+    female: bool
+    location: str | None            # a town name, OFFSHORE, or None while not on the board
+    captive_of: str | None = None   # the jailer family (6.3)
+    fief_titles: list[str] = field(default_factory=list)   # fief ids, at most 2 (D)
+    bishopric: int | None = None    # bishop title: bishopric number (D.2.1)
+    cardinal: bool = False          # D.2.2
+    pope: bool = False              # D.2.3
+    political: str | None = None    # "king" | "queen" | "regent_queen" | "crown_prince" | "darc" (D.3)
+    excommunicated: bool = False    # D.2.3.1
+    spouse: str | None = None       # the spouse lord's name (1.1)
+    assassin: bool = False          # G.4.2.3
+    steps: int = 0                  # steps moved this round (5.1.1)
+
+    @property
+    def titled(self) -> bool:
+        return bool(self.fief_titles or self.bishopric or self.cardinal or self.pope or self.political)
+
+    def title_count(self) -> int:
+        """Titles owned, for the ransom value (4.1: 2 deniers + 2 per title)."""
+        return (len(self.fief_titles) + (1 if self.bishopric else 0) + (1 if self.cardinal else 0)
+                + (1 if self.pope else 0) + (1 if self.political else 0))
+
+
+@dataclass
+class Pawn:
+    """One unit pawn of a family (4.3), or a royal guard pawn ("kings_knight", "queens_sergeant",
+    1.5.5) which cannot be bought nor leave its lord's army."""
+
+    id: str
+    kind: str
+    family: str
+    location: str                   # town name or OFFSHORE
+    steps: int = 0                  # steps moved this round (5.1.1)
+
+
+@dataclass
+class Town:
+    name: str
+    controller: str | None = None   # the controlling family (5.2.2), None = control free
+    fortress: str | None = None     # None | "stronghold" | "city" (4.2, 4.4)
+    mills: int = 0                  # 0..2 (4.2)
+    # Order of arrival of the families present, first = on the town space (5.2.2).
+    arrivals: list[str] = field(default_factory=list)
+    besiegers: dict[str, int] = field(default_factory=dict)  # family -> siege engine side 1|2 (6.4)
+
+
+@dataclass
+class Family:
+    player: str
+    deniers: int = STARTING_DENIERS
+    hand: list[str] = field(default_factory=list)       # card ids (hidden from others)
+    diplomacy_pawns: int = DIPLOMACY_PAWNS
+    # Standing policies (DESIGN.md "Standing policies"): kept until changed.
+    # safe_passage: {"allow": [players], "refuse": [players], "others": "refuse"|"allow"}
+    policies: dict[str, Any] = field(default_factory=dict)
+    eliminated: bool = False
+
+
+@dataclass
+class BoardEffect:
+    """A card lying on the board (2.5, 2.6, G.2, G.3): a disaster or fortune on a bishopric
+    (number) or the offshore area (0), or a tax card on a fief or bishopric."""
+
+    card: str                        # "plague" | "bad_weather" | "famine" | "good_weather" | "good_harvest" | "tallage" | "tithe"
+    target: str                      # bishopric number as text ("1".."5"), "offshore", or a fief id
+    player: str | None = None        # who played it (tax cards)
+    lord: str | None = None          # the lord collecting (tax cards)
+
+
+@dataclass
+class FiefState:
+    variant: str                     # "france"
+    options: dict[str, Any]
+    players: list[str]               # seating order (clockwise)
+    first_player: int = 0            # index into players: holder of the first player card (7)
+    round: int = 0                   # 0 = setup
+    phase: str = "setup"             # setup | hear_ye | cards | income | purchase | movement | battle | end_of_round | over
+    families: dict[str, Family] = field(default_factory=dict)
+    lords: dict[str, Lord] = field(default_factory=dict)
+    pawns: dict[str, Pawn] = field(default_factory=dict)
+    towns: dict[str, Town] = field(default_factory=dict)
+    fief_titles: dict[str, str | None] = field(default_factory=dict)   # fief id -> holder lord, None = vacant/ungoverned
+    governed: dict[str, bool] = field(default_factory=dict)             # fief id -> bought once (a vacant title stays governed, D.1.1)
+    character_pile: list[str] = field(default_factory=list)             # top = last item; hidden
+    character_discard: list[str] = field(default_factory=list)
+    events_pile: list[str] = field(default_factory=list)                # hidden
+    events_discard: list[str] = field(default_factory=list)
+    disasters_track: list[str] = field(default_factory=list)            # face down (2.3)
+    board_effects: list[BoardEffect] = field(default_factory=list)
+    king_offer_used: bool = False    # 4.4 / 7: the king's (or regent queen's) privilege
+    next_pawn: int = 1
+    winners: list[str] = field(default_factory=list)
+    result_text: str = ""
+
+    def turn_order(self) -> list[str]:
+        """Players from the first player, clockwise (H.3)."""
+        n = len(self.players)
+        return [self.players[(self.first_player + i) % n] for i in range(n)]
+
+    def new_pawn_id(self) -> str:
+        pid = f"p{self.next_pawn}"
+        self.next_pawn += 1
+        return pid
+
+    # -- JSON border ---------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> "FiefState":
+        d = dict(data)
+        d["families"] = {k: Family(**v) for k, v in data["families"].items()}
+        d["lords"] = {k: Lord(**v) for k, v in data["lords"].items()}
+        d["pawns"] = {k: Pawn(**v) for k, v in data["pawns"].items()}
+        d["towns"] = {k: Town(**v) for k, v in data["towns"].items()}
+        d["board_effects"] = [BoardEffect(**v) for v in data["board_effects"]]
+        d["options"] = dict(data["options"])
+        return FiefState(**d)
