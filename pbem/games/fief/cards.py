@@ -1,0 +1,115 @@
+"""The Fief cards (B, G): lord cards, surprise characters, fortune and disaster cards.
+
+Card data comes from games/<variant>/cards.yaml and is checked against the counts the
+rulebook states. A card in a pile or hand is a plain id: a lord's name for a lord card,
+"darc" / "cardinal" for surprise characters, and the card kind ("tax", "famine", ...) for
+events, so piles stay JSON-able and comparable.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from pbem.games.fief.board import Board, BoardError, fold
+from pbem.paths import games_dir
+
+
+class CardError(Exception):
+    """Card data that contradicts the rulebook."""
+
+
+@dataclass(frozen=True)
+class LordCard:
+    name: str
+    female: bool
+    start: str      # I.4 starting town
+
+
+@dataclass(frozen=True)
+class CardSet:
+    lords: dict[str, LordCard]
+    surprise_characters: dict[str, int]
+    fortune: dict[str, int]
+    disaster: dict[str, int]
+
+    def character_cards(self) -> list[str]:
+        cards = list(self.lords)
+        for kind, count in self.surprise_characters.items():
+            cards += [kind] * count
+        return cards
+
+    def event_cards(self) -> list[str]:
+        cards: list[str] = []
+        for table in (self.fortune, self.disaster):
+            for kind, count in table.items():
+                cards += [kind] * count
+        return cards
+
+    def is_disaster(self, card: str) -> bool:
+        return card in self.disaster
+
+    def find_lord(self, text: str) -> str | None:
+        want = fold(text)
+        return next((n for n in self.lords if fold(n) == want), None)
+
+
+# Counts the rulebook states (B; G.1-G.4), per variant.
+EXPECTED = {
+    "fief_france": {
+        "lords": 18, "women": 6,
+        "surprise_characters": {"darc": 1, "cardinal": 3},
+        "fortune": {"good_weather": 5, "good_harvest": 5, "tax": 5, "uprising": 4,
+                    "underground": 3, "assassination": 1, "justice": 1, "ambush": 1},
+        "disaster": {"plague": 2, "bad_weather": 4, "famine": 4},
+        "character_total": 22, "fortune_total": 25, "disaster_total": 10,
+    },
+}
+
+
+@lru_cache(maxsize=4)
+def load_cards(variant: str = "fief_france") -> CardSet:
+    path = games_dir() / variant / "cards.yaml"
+    return load_cards_file(path, variant)
+
+
+def load_cards_file(path: Path, variant: str = "fief_france") -> CardSet:
+    where = str(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise CardError(f"{where}: cannot read the card data: {exc}") from None
+    want = EXPECTED[variant]
+    try:
+        lords = {str(c["name"]): LordCard(str(c["name"]), bool(c["female"]), str(c["start"]))
+                 for c in data["lords"]}
+        cards = CardSet(lords, dict(data["surprise_characters"]), dict(data["fortune"]),
+                        dict(data["disaster"]))
+    except (KeyError, TypeError) as exc:
+        raise CardError(f"{where}: malformed card data ({exc}); each lord needs name, female, start") from None
+    if len(lords) != want["lords"] or len(data["lords"]) != want["lords"]:
+        raise CardError(f"{where}: {len(data['lords'])} lord cards; the rulebook has {want['lords']} (G.1)")
+    women = sum(1 for c in lords.values() if c.female)
+    if women != want["women"]:
+        raise CardError(f"{where}: {women} women among the lords; the rulebook has {want['women']} (B)")
+    for key in ("surprise_characters", "fortune", "disaster"):
+        if getattr(cards, key) != want[key]:
+            raise CardError(f"{where}: the {key} cards must be {want[key]} (B, G), not {getattr(cards, key)}")
+    if len(cards.character_cards()) != want["character_total"]:
+        raise CardError(f"{where}: {len(cards.character_cards())} character cards; the rulebook has 22 (B)")
+    if sum(cards.fortune.values()) != want["fortune_total"] or sum(cards.disaster.values()) != want["disaster_total"]:
+        raise CardError(f"{where}: the events pile must hold 25 fortune and 10 disaster cards (B)")
+    return cards
+
+
+def check_start_towns(cards: CardSet, board: Board) -> None:
+    """I.4: every lord's starting town is a town of the board, and no two lords share one."""
+    seen: dict[str, str] = {}
+    for card in cards.lords.values():
+        if card.start not in board.towns:
+            raise BoardError(f"{board.source}: the I.4 starting town {card.start} of {card.name} is not on the board")
+        if card.start in seen:
+            raise BoardError(f"I.4: {card.name} and {seen[card.start]} share the starting town {card.start}")
+        seen[card.start] = card.name
