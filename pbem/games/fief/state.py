@@ -126,6 +126,9 @@ class FiefState:
     next_pawn: int = 1
     winners: list[str] = field(default_factory=list)
     result_text: str = ""
+    # Lords (by name) and unit pawns (by id) that suffered a plague this round: they ignore
+    # it when entering a plagued bishopric again (G.2.1.3). Cleared at the end of the round.
+    plague_struck: list[str] = field(default_factory=list)
 
     def turn_order(self) -> list[str]:
         """Players from the first player, clockwise (H.3)."""
