@@ -1,0 +1,346 @@
+"""The command line (DESIGN.md, layer 4): `pbem tick` for cron, `pbem game ...` for game
+masters, `pbem demo` to see everything work on the embedded default. Every error is one line
+naming the problem and the fix, with a non-zero exit; never a traceback."""
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Iterator
+
+import click
+
+from pbem.games import GAME_TYPES, UnknownGameType, rules_for
+from pbem.judge import archive, engine
+from pbem.judge.home import Home, HomeError, init_home, load_home, resolve_home
+from pbem.judge.mailer import Mailer
+from pbem.judge.render import render
+from pbem.judge.store import Store
+from pbem.judge.tick import TickBusy, run_tick
+from pbem.mail.config import MailConfigError
+
+HOME_OPTION = click.option("--home", "home_dir", envvar="PBEM_HOME", metavar="DIR",
+                           help="The judge home (default: $PBEM_HOME).")
+
+
+def _fail(message: str) -> None:
+    raise click.ClickException(message)
+
+
+@contextlib.contextmanager
+def _session(home_dir: str | None) -> Iterator[tuple[Home, Store]]:
+    try:
+        home = load_home(resolve_home(home_dir))
+    except HomeError as exc:
+        _fail(str(exc))
+    store = Store(home.db_path)
+    try:
+        yield home, store
+    except (engine.JudgeError, UnknownGameType, MailConfigError) as exc:
+        _fail(str(exc))
+    finally:
+        store.close()
+
+
+@click.group()
+def main() -> None:
+    """pbem: a play-by-email judge for Fief: France, Fief: England and Kard és Korona."""
+
+
+@main.command()
+@HOME_OPTION
+@click.option("--address", default="judge@localhost", show_default=True,
+              help="The judge's own mail address.")
+def init(home_dir: str | None, address: str) -> None:
+    """Create a judge home with the embedded default (Maildir in and out, SQLite)."""
+    try:
+        home = init_home(resolve_home(home_dir), address)
+    except HomeError as exc:
+        _fail(str(exc))
+    Store(home.db_path).close()
+    click.echo(f"judge home ready: {home.path} (edit {home.path / 'config.toml'} for a real mailbox)")
+
+
+@main.command()
+@HOME_OPTION
+def tick(home_dir: str | None) -> None:
+    """One pass: read mail, answer it, resolve due phases, remind, send. Safe every minute."""
+    try:
+        home = load_home(resolve_home(home_dir))
+        report = run_tick(home)
+    except HomeError as exc:
+        _fail(str(exc))
+    except TickBusy as exc:
+        click.echo(f"skipped: {exc}")
+        return
+    except MailConfigError as exc:
+        _fail(str(exc))
+    for line in report.lines():
+        click.echo(line)
+    if report.errors:
+        sys.exit(2)
+
+
+@main.group()
+def game() -> None:
+    """Game-master commands."""
+
+
+@game.command("new")
+@HOME_OPTION
+@click.argument("game_type")
+@click.option("--name", required=True, help="A short name for the game, used in every mail.")
+@click.option("--player", "player_specs", multiple=True, required=True, metavar="NAME:EMAIL",
+              help="A player, in seating order; repeat for each player.")
+@click.option("--option", "option_specs", multiple=True, metavar="KEY=VALUE",
+              help="A game option (see `pbem game options GAME_TYPE`).")
+@click.option("--phase-hours", default=48.0, show_default=True, help="Hours players have for each phase.")
+@click.option("--reminder-hours", default=12.0, show_default=True,
+              help="Remind late players this many hours before a deadline (0: never).")
+@click.option("--gm-email", default=None, help="Where the game master's full reports go.")
+def game_new(home_dir, game_type, name, player_specs, option_specs, phase_hours, reminder_hours, gm_email):
+    """Start a game of GAME_TYPE; each player is mailed a welcome with their secret."""
+    with _session(home_dir) as (home, store):
+        rules = rules_for(game_type)
+        seats = [_player_spec(spec) for spec in player_specs]
+        options = _options(rules, option_specs)
+        if not name.replace("-", "").replace("_", "").isalnum():
+            _fail(f"--name {name!r}: use letters, digits, - and _ only (it appears in every mail)")
+        now = time.time()
+        with store.transaction():
+            game_obj, secrets = engine.create_game(store, game_type, name, seats, options, phase_hours,
+                                                   reminder_hours, gm_email, now)
+            mailer = Mailer(store, home)
+            for player, email in seats:
+                mailer.welcome(game_obj, player, email, secrets[player])
+        click.echo(f"game {name!r} ({rules.title}) started with {len(seats)} players; "
+                   f"welcome mails are in the outbox (sent at the next tick)")
+
+
+def _player_spec(spec: str) -> tuple[str, str]:
+    name, sep, email = spec.partition(":")
+    if not sep or not name.strip() or "@" not in email:
+        _fail(f"--player {spec!r}: write NAME:EMAIL, e.g. --player marie:marie@example.org")
+    return name.strip(), email.strip()
+
+
+def _options(rules, specs) -> dict:
+    known = {o.name: o for o in rules.options()}
+    values = {o.name: o.default for o in known.values()}
+    for spec in specs:
+        key, sep, text = spec.partition("=")
+        if not sep:
+            _fail(f"--option {spec!r}: write KEY=VALUE")
+        if key not in known:
+            _fail(f"--option {key}: {rules.title} has no such option; options: {', '.join(sorted(known))}")
+        try:
+            values[key] = known[key].parse(text)
+        except ValueError as exc:
+            _fail(str(exc))
+    return values
+
+
+@game.command("options")
+@click.argument("game_type")
+def game_options(game_type):
+    """List the options of GAME_TYPE."""
+    try:
+        rules = rules_for(game_type)
+    except UnknownGameType as exc:
+        _fail(str(exc))
+    for option in rules.options():
+        click.echo(f"{option.name} (default {option.default!r}): {option.help}")
+
+
+@game.command("list")
+@HOME_OPTION
+def game_list(home_dir):
+    """List the games with their phase and deadline."""
+    with _session(home_dir) as (home, store):
+        rows = store.all("SELECT g.name, g.game_type, g.status, g.deadline, p.phase_id FROM games g "
+                         "JOIN phases p ON p.game_id=g.id AND p.seq=g.phase_seq ORDER BY g.name")
+        if not rows:
+            click.echo("no games yet (start one with `pbem game new`)")
+        for r in rows:
+            deadline = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(r["deadline"])) if r["deadline"] else "-"
+            click.echo(f"{r['name']}\t{r['game_type']}\t{r['status']}\t{r['phase_id']}\tdeadline {deadline}")
+
+
+@game.command("show")
+@HOME_OPTION
+@click.argument("name")
+@click.option("--as", "as_player", default=None, help="Show exactly what this player may see.")
+@click.option("--json", "as_json", is_flag=True, help="The view as JSON.")
+def game_show(home_dir, name, as_player, as_json):
+    """Show a game: the full position (game master), or one player's view with --as."""
+    with _session(home_dir) as (home, store):
+        g = engine.load_game(store, name)
+        if as_player is not None and as_player not in [p["name"] for p in engine.players(store, g.id)]:
+            _fail(f"game {name!r} has no player {as_player!r}")
+        view = g.rules.view(g.state, as_player)
+        if as_json:
+            click.echo(json.dumps(view, indent=2, ensure_ascii=False, sort_keys=True))
+            return
+        click.echo(render(g.rules.report_template(), view=view, me=as_player).rstrip())
+        click.echo("")
+        if g.row["status"] == "over":
+            click.echo(f"The game is over: {json.loads(g.row['result'])['text']}")
+            return
+        phase = engine.current_phase(g)
+        deciders, done, waiting = engine.orders_status(store, g)
+        click.echo(f"Phase: {phase.title} ({phase.id}), game {g.row['status']}")
+        if as_player is None:
+            click.echo(f"Complete orders: {', '.join(done) or 'none'}; waiting on: "
+                       f"{', '.join(p for p in deciders if p not in done) or 'nobody'}"
+                       f"{'; someone asked to wait for the deadline' if waiting else ''}")
+        else:
+            row = store.one("SELECT canonical FROM orders WHERE game_id=? AND seq=? AND player=?",
+                            g.id, g.seq, as_player)
+            click.echo(f"{as_player}'s orders for this phase: "
+                       + (json.dumps(json.loads(row["canonical"]), ensure_ascii=False) if row else "none yet"))
+
+
+def _gm_action(home_dir, name, action):
+    """Run a game-master action in one transaction and announce it to the players.
+    ``action(store, home, game, now)`` returns the changed game and one line saying what it did."""
+    with _session(home_dir) as (home, store):
+        now = time.time()
+        with store.transaction():
+            g, text = action(store, home, engine.load_game(store, name), now)
+            Mailer(store, home).announce(g, text)
+        click.echo(text)
+
+
+@game.command("extend")
+@HOME_OPTION
+@click.argument("name")
+@click.option("--hours", type=float, required=True, help="Hours to add to the current deadline.")
+def game_extend(home_dir, name, hours):
+    """Extend the current phase's deadline."""
+    _gm_action(home_dir, name, lambda store, home, g, now: (
+        engine.extend(store, g, hours), f"the deadline of {g.name} was extended by {hours:g} hours"))
+
+
+@game.command("pause")
+@HOME_OPTION
+@click.argument("name")
+def game_pause(home_dir, name):
+    """Pause a game: its deadline stops running until `resume`."""
+    _gm_action(home_dir, name, lambda store, home, g, now: (engine.pause(store, g, now), f"game {g.name} is paused"))
+
+
+@game.command("resume")
+@HOME_OPTION
+@click.argument("name")
+def game_resume(home_dir, name):
+    """Resume a paused game with the time that was left."""
+    _gm_action(home_dir, name, lambda store, home, g, now: (engine.resume(store, g, now), f"game {g.name} is resumed"))
+
+
+@game.command("set-address")
+@HOME_OPTION
+@click.argument("name")
+@click.argument("player")
+@click.argument("email")
+def game_set_address(home_dir, name, player, email):
+    """Change a player's mail address."""
+    def action(store, home, g, now):
+        engine.set_address(store, g, player, email)
+        return g, f"{player}'s mail address was changed"
+    _gm_action(home_dir, name, action)
+
+
+@game.command("resolve")
+@HOME_OPTION
+@click.argument("name")
+def game_resolve(home_dir, name):
+    """Resolve the current phase now, with default orders for players who sent none."""
+    def action(store, home, g, now):
+        if g.row["status"] != "running":
+            raise engine.JudgeError(f"game {g.name!r} is {g.row['status']}; only a running game resolves")
+        g, chain = engine.resolve_due(store, g, now, force=True)
+        Mailer(store, home).reports(g, chain)
+        return g, f"the game master resolved {chain[0].phase_id} before its deadline"
+    _gm_action(home_dir, name, action)
+
+
+@game.command("rollback")
+@HOME_OPTION
+@click.argument("name")
+def game_rollback(home_dir, name):
+    """Undo the last resolution; the phase reopens with the orders sent for it."""
+    def action(store, home, g, now):
+        g = engine.rollback(store, g, now)
+        return g, f"the game master rolled back the last resolution; {engine.current_phase(g).id} is open again"
+    _gm_action(home_dir, name, action)
+
+
+@game.command("preview")
+@HOME_OPTION
+@click.argument("name")
+def game_preview(home_dir, name):
+    """Dry-run the current phase with the orders in hand (game master only; nothing changes)."""
+    with _session(home_dir) as (home, store):
+        g = engine.load_game(store, name)
+        if g.row["status"] == "over":
+            _fail(f"game {name!r} is over")
+        row = engine.phase_row(store, g)
+        state = g.state
+        orders, defaulted = engine.gather_orders(store, g, state, json.loads(row["deciders"]))
+        result = g.rules.resolve(state, orders, engine.phase_rng(g.row["seed"], g.seq, row["phase_id"]))
+        click.echo(f"Preview of {row['phase_id']} (nothing is stored; default orders for: "
+                   f"{', '.join(defaulted) or 'nobody'})")
+        for event in result.events:
+            click.echo(f"- {event.text}")
+        click.echo(f"Next phase would be: {g.rules.phase(result.state).id}")
+
+
+@main.command("export")
+@HOME_OPTION
+@click.argument("name")
+@click.argument("folder", type=click.Path(file_okay=False))
+def export_cmd(home_dir, name, folder):
+    """Write the game's history as readable YAML, one file per phase."""
+    with _session(home_dir) as (home, store):
+        files = archive.export(store, engine.load_game(store, name), Path(folder))
+        click.echo(f"wrote {len(files)} files to {folder}")
+
+
+@main.command("replay")
+@HOME_OPTION
+@click.argument("name")
+def replay_cmd(home_dir, name):
+    """Re-run the whole stored history; exit 1 at the first phase whose state differs."""
+    with _session(home_dir) as (home, store):
+        result = archive.replay(store, engine.load_game(store, name))
+        click.echo(result.message)
+        if not result.ok:
+            sys.exit(1)
+
+
+@main.command("map")
+@click.argument("game_type", type=click.Choice(sorted(GAME_TYPES)))
+@click.option("--json", "as_json", is_flag=True, help="Print the board data as JSON.")
+def map_cmd(game_type, as_json):
+    """The board of GAME_TYPE."""
+    board = rules_for(game_type).board()
+    if as_json:
+        click.echo(json.dumps(board, indent=2, ensure_ascii=False))
+    else:
+        click.echo(json.dumps(board, indent=1, ensure_ascii=False))
+
+
+@main.command()
+@click.option("--home", "home_dir", default="pbem-demo", show_default=True, metavar="DIR",
+              help="Where to create the demo judge home.")
+def demo(home_dir):
+    """Create a judge home, start a 4-player Fief: France game, mail scripted orders into the
+    inbox and tick until a full round has resolved."""
+    from pbem.demo import run_demo
+    try:
+        for line in run_demo(Path(home_dir).resolve()):
+            click.echo(line)
+    except (engine.JudgeError, HomeError) as exc:
+        _fail(str(exc))

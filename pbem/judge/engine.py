@@ -1,0 +1,342 @@
+"""Games through their life: creation, phases, orders, resolution, rollback.
+
+Everything here works on the store inside the caller's transaction and on a game's rules
+through pbem.rules.api only. Mail leaves through ``Mailer`` (queued in the outbox, in the same
+transaction as the change it reports).
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets as secrets_module
+import sqlite3
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from pbem.games import rules_for
+from pbem.judge.store import Store, dumps
+from pbem.rules.api import Event, GameRules, Phase
+from pbem.rules.rng import Rng
+
+
+class JudgeError(Exception):
+    """A game-master command that cannot be done; the message says why and how to fix it."""
+
+
+@dataclass
+class Game:
+    """A game row with its rules, loaded for one operation."""
+
+    row: sqlite3.Row
+    rules: GameRules
+
+    @property
+    def id(self) -> int:
+        return self.row["id"]
+
+    @property
+    def name(self) -> str:
+        return self.row["name"]
+
+    @property
+    def state(self) -> Any:
+        return json.loads(self.row["state"])
+
+    @property
+    def seq(self) -> int:
+        return self.row["phase_seq"]
+
+
+def state_hash(state: Any) -> str:
+    return hashlib.sha256(dumps(state).encode("utf-8")).hexdigest()
+
+
+def phase_rng(seed: str, seq: int, phase_id: str) -> Rng:
+    """One generator per game and phase (DESIGN.md, "Determinism")."""
+    return Rng.for_phase(seed, f"{seq}:{phase_id}")
+
+
+def hash_secret(secret: str, salt: str) -> str:
+    return hashlib.pbkdf2_hmac("sha256", secret.encode("utf-8"), salt.encode("ascii"), 100_000).hex()
+
+
+def check_secret(row: sqlite3.Row, secret: str) -> bool:
+    return hmac.compare_digest(hash_secret(secret, row["secret_salt"]), row["secret_hash"])
+
+
+def new_secret() -> str:
+    """Easy to copy from a mail: three groups of four letters and digits."""
+    alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
+    return "-".join("".join(secrets_module.choice(alphabet) for _ in range(4)) for _ in range(3))
+
+
+def load_game(store: Store, name: str) -> Game:
+    row = store.one("SELECT * FROM games WHERE name=?", name)
+    if row is None:
+        names = [r["name"] for r in store.all("SELECT name FROM games ORDER BY name")]
+        known = f"; games here: {', '.join(names)}" if names else "; there are no games yet"
+        raise JudgeError(f"no game named {name!r}{known}")
+    return Game(row, rules_for(row["game_type"]))
+
+
+def reload(store: Store, game: Game) -> Game:
+    return Game(store.one("SELECT * FROM games WHERE id=?", game.id), game.rules)
+
+
+def players(store: Store, game_id: int) -> list[sqlite3.Row]:
+    return store.all("SELECT * FROM players WHERE game_id=? ORDER BY seat", game_id)
+
+
+def current_phase(game: Game) -> Phase:
+    return game.rules.phase(game.state)
+
+
+def phase_row(store: Store, game: Game) -> sqlite3.Row:
+    return store.one("SELECT * FROM phases WHERE game_id=? AND seq=?", game.id, game.seq)
+
+
+# -- creation ------------------------------------------------------------------------------
+
+def create_game(store: Store, game_type: str, name: str, seats: Sequence[tuple[str, str]],
+                options: Mapping[str, Any], phase_hours: float, reminder_hours: float,
+                gm_email: str | None, now: float) -> tuple[Game, dict[str, str]]:
+    """Create a game and open its first phase. Returns the game and each player's secret (to
+    be mailed once; only its hash is kept)."""
+    rules = rules_for(game_type)
+    if store.one("SELECT 1 FROM games WHERE name=?", name):
+        raise JudgeError(f"a game named {name!r} exists already; choose another --name")
+    names = [seat[0] for seat in seats]
+    if len(set(names)) != len(names):
+        raise JudgeError("two players have the same name; each --player NAME must be different")
+    if not rules.min_players <= len(names) <= rules.max_players:
+        raise JudgeError(f"{rules.title} takes {rules.min_players} to {rules.max_players} players, "
+                         f"not {len(names)}")
+    if phase_hours <= 0 or reminder_hours < 0:
+        raise JudgeError("--phase-hours must be more than 0 and --reminder-hours 0 or more")
+    seed = secrets_module.token_hex(16)
+    state = rules.setup(options, names, Rng.for_phase(seed, "setup"))
+    cursor = store.run(
+        "INSERT INTO games(name, game_type, options, seed, status, phase_hours, reminder_hours, "
+        "gm_email, created_at, state, phase_seq) VALUES(?,?,?,?,?,?,?,?,?,?,0)",
+        name, game_type, dumps(dict(options)), seed, "running", phase_hours, reminder_hours,
+        gm_email, now, dumps(state))
+    game_id = cursor.lastrowid
+    secrets: dict[str, str] = {}
+    for seat, (player, email) in enumerate(seats):
+        secret, salt = new_secret(), secrets_module.token_hex(8)
+        secrets[player] = secret
+        store.run("INSERT INTO players(game_id, name, email, seat, secret_salt, secret_hash) "
+                  "VALUES(?,?,?,?,?,?)", game_id, player, email.lower(), seat, salt,
+                  hash_secret(secret, salt))
+    game = Game(store.one("SELECT * FROM games WHERE id=?", game_id), rules)
+    return open_phase(store, game, state, now), secrets
+
+
+def open_phase(store: Store, game: Game, state: Any, now: float) -> Game:
+    """Record ``state`` as the game's state and open the phase it waits on."""
+    phase = game.rules.phase(state)
+    seq = game.seq + 1
+    deadline = now + game.row["phase_hours"] * 3600 if phase.deciders else now
+    store.run("INSERT INTO phases(game_id, seq, phase_id, title, deciders, opened_at, state_before) "
+              "VALUES(?,?,?,?,?,?,?)", game.id, seq, phase.id, phase.title, dumps(list(phase.deciders)),
+              now, dumps(state))
+    paused = game.row["status"] == "paused"
+    store.run("UPDATE games SET state=?, phase_seq=?, deadline=?, reminded=0, paused_left=? WHERE id=?",
+              dumps(state), seq, None if paused else deadline,
+              (deadline - now) if paused else None, game.id)
+    return reload(store, game)
+
+
+# -- orders --------------------------------------------------------------------------------
+
+def store_orders(store: Store, game: Game, player: str, message_id: str, document: str,
+                 canonical: Any | None, errors: Sequence[str], ready: bool, wait: bool,
+                 now: float) -> None:
+    """Keep the mail as received and, when it is valid, make it the player's order set for the
+    phase (a new valid mail replaces the whole set; a rejected one leaves the old set standing)."""
+    cursor = store.run(
+        "INSERT INTO order_mails(game_id, seq, player, message_id, received_at, document, understood, errors) "
+        "VALUES(?,?,?,?,?,?,?,?)", game.id, game.seq, player, message_id, now, document,
+        None if canonical is None else dumps(canonical), dumps(list(errors)))
+    if canonical is not None and not errors:
+        store.run("INSERT INTO orders(game_id, seq, player, canonical, ready, wait, mail_id) "
+                  "VALUES(?,?,?,?,?,?,?) ON CONFLICT(game_id, seq, player) DO UPDATE SET "
+                  "canonical=excluded.canonical, ready=excluded.ready, wait=excluded.wait, "
+                  "mail_id=excluded.mail_id", game.id, game.seq, player, dumps(canonical),
+                  1 if ready else 0, 1 if wait else 0, cursor.lastrowid)
+
+
+def orders_status(store: Store, game: Game) -> tuple[list[str], list[str], bool]:
+    """(deciders, players whose set is complete, whether someone asked to wait)."""
+    deciders = json.loads(phase_row(store, game)["deciders"])
+    rows = store.all("SELECT player, ready, wait FROM orders WHERE game_id=? AND seq=?", game.id, game.seq)
+    done = [r["player"] for r in rows if r["ready"] and r["player"] in deciders]
+    waiting = any(r["wait"] for r in rows if r["player"] in deciders)
+    return deciders, done, waiting
+
+
+def is_due(store: Store, game: Game, now: float) -> bool:
+    if game.row["status"] != "running":
+        return False
+    if game.row["deadline"] is not None and game.row["deadline"] <= now:
+        return True
+    deciders, done, waiting = orders_status(store, game)
+    return not waiting and set(deciders) <= set(done)
+
+
+# -- resolution ----------------------------------------------------------------------------
+
+@dataclass
+class Resolved:
+    """One resolved phase, for the reports."""
+
+    seq: int
+    phase_id: str
+    title: str
+    events: list[Event]
+    defaulted: list[str]
+
+
+def gather_orders(store: Store, game: Game, state: Any, deciders: Sequence[str]) -> tuple[dict[str, Any], list[str]]:
+    stored = {r["player"]: json.loads(r["canonical"]) for r in
+              store.all("SELECT player, canonical FROM orders WHERE game_id=? AND seq=?", game.id, game.seq)}
+    orders, defaulted = {}, []
+    for player in deciders:
+        if player in stored:
+            orders[player] = stored[player]
+        else:
+            orders[player] = game.rules.default_orders(game.rules.view(state, player), player)
+            defaulted.append(player)
+    return orders, defaulted
+
+
+def resolve_once(store: Store, game: Game, now: float) -> tuple[Game, Resolved]:
+    """Resolve the open phase and open the next one (or end the game)."""
+    state = game.state
+    row = phase_row(store, game)
+    deciders = json.loads(row["deciders"])
+    orders, defaulted = gather_orders(store, game, state, deciders)
+    rng = phase_rng(game.row["seed"], game.seq, row["phase_id"])
+    resolution = game.rules.resolve(state, orders, rng)
+    for event in resolution.events:
+        store.run("INSERT INTO events(game_id, seq, kind, text, audience, data) VALUES(?,?,?,?,?,?)",
+                  game.id, game.seq, event.kind, event.text, dumps(event.audience.to_json()),
+                  dumps(dict(event.data)))
+    store.run("UPDATE phases SET resolved_at=?, orders_used=?, defaulted=?, state_after_hash=?, rolls=? "
+              "WHERE game_id=? AND seq=?", now, dumps(orders), dumps(defaulted),
+              state_hash(resolution.state), dumps([list(r) for r in rng.rolls]), game.id, game.seq)
+    resolved = Resolved(game.seq, row["phase_id"], row["title"], list(resolution.events), defaulted)
+    result = game.rules.result(resolution.state)
+    if result is not None:
+        store.run("UPDATE games SET state=?, status='over', deadline=NULL, result=? WHERE id=?",
+                  dumps(resolution.state), dumps({"winners": list(result.winners), "text": result.text}),
+                  game.id)
+        return reload(store, game), resolved
+    return open_phase(store, game, resolution.state, now), resolved
+
+
+def resolve_due(store: Store, game: Game, now: float, force: bool = False) -> tuple[Game, list[Resolved]]:
+    """Resolve the open phase if it is due (or ``force``), then every following phase that needs
+    no orders, stopping at the next phase that waits on players."""
+    chain: list[Resolved] = []
+    if not (force or is_due(store, game, now)):
+        return game, chain
+    game, resolved = resolve_once(store, game, now)
+    chain.append(resolved)
+    while game.row["status"] == "running" and not json.loads(phase_row(store, game)["deciders"]):
+        game, resolved = resolve_once(store, game, now)
+        chain.append(resolved)
+    return game, chain
+
+
+def visible_events(events: Sequence[Event], player: str | None) -> list[Event]:
+    return [e for e in events if e.audience.sees(player)]
+
+
+def stored_events(store: Store, game_id: int, seq: int) -> list[Event]:
+    return [Event(r["kind"], r["text"], _audience(r["audience"]), json.loads(r["data"]))
+            for r in store.all("SELECT * FROM events WHERE game_id=? AND seq=? ORDER BY id", game_id, seq)]
+
+
+def _audience(text: str):
+    from pbem.rules.api import Audience
+    return Audience.from_json(json.loads(text))
+
+
+# -- game-master actions -------------------------------------------------------------------
+
+def rollback(store: Store, game: Game, now: float) -> Game:
+    """Undo the last resolution: the game returns to the phase it resolved, with the orders
+    players had sent for it, and a fresh deadline. The undone phases stay in no archive."""
+    last = store.one("SELECT * FROM phases WHERE game_id=? AND resolved_at IS NOT NULL "
+                     "ORDER BY seq DESC LIMIT 1", game.id)
+    if last is None:
+        raise JudgeError(f"game {game.name!r} has not resolved any phase yet; nothing to roll back")
+    # Automatic phases resolve in a chain after the one players ordered: undo back to the
+    # last phase that had deciders, so the game waits on players again.
+    target = last
+    while not json.loads(target["deciders"]):
+        earlier = store.one("SELECT * FROM phases WHERE game_id=? AND seq<? ORDER BY seq DESC LIMIT 1",
+                            game.id, target["seq"])
+        if earlier is None:
+            break
+        target = earlier
+    seq = target["seq"]
+    for table in ("events", "orders", "order_mails"):
+        store.run(f"DELETE FROM {table} WHERE game_id=? AND seq>?", game.id, seq)
+    store.run("DELETE FROM phases WHERE game_id=? AND seq>?", game.id, seq)
+    store.run("UPDATE phases SET resolved_at=NULL, orders_used=NULL, defaulted=NULL, "
+              "state_after_hash=NULL, rolls=NULL WHERE game_id=? AND seq=?", game.id, seq)
+    store.run("DELETE FROM events WHERE game_id=? AND seq=?", game.id, seq)
+    status = "running" if game.row["status"] == "over" else game.row["status"]
+    deadline = now + game.row["phase_hours"] * 3600
+    store.run("UPDATE games SET state=?, phase_seq=?, status=?, result=NULL, reminded=0, deadline=?, "
+              "paused_left=? WHERE id=?", target["state_before"], seq, status,
+              None if status == "paused" else deadline,
+              game.row["phase_hours"] * 3600 if status == "paused" else None, game.id)
+    return reload(store, game)
+
+
+def extend(store: Store, game: Game, hours: float) -> Game:
+    if game.row["status"] == "over":
+        raise JudgeError(f"game {game.name!r} is over")
+    if game.row["status"] == "paused":
+        store.run("UPDATE games SET paused_left=paused_left+? WHERE id=?", hours * 3600, game.id)
+    else:
+        store.run("UPDATE games SET deadline=deadline+?, reminded=0 WHERE id=?", hours * 3600, game.id)
+    return reload(store, game)
+
+
+def pause(store: Store, game: Game, now: float) -> Game:
+    if game.row["status"] != "running":
+        raise JudgeError(f"game {game.name!r} is {game.row['status']}, not running")
+    store.run("UPDATE games SET status='paused', paused_left=?, deadline=NULL WHERE id=?",
+              max(0.0, game.row["deadline"] - now), game.id)
+    return reload(store, game)
+
+
+def resume(store: Store, game: Game, now: float) -> Game:
+    if game.row["status"] != "paused":
+        raise JudgeError(f"game {game.name!r} is {game.row['status']}, not paused")
+    store.run("UPDATE games SET status='running', deadline=?, paused_left=NULL WHERE id=?",
+              now + (game.row["paused_left"] or 0.0), game.id)
+    return reload(store, game)
+
+
+def set_address(store: Store, game: Game, player: str, email: str) -> None:
+    if "@" not in email:
+        raise JudgeError(f"{email!r} is not a mail address")
+    cursor = store.run("UPDATE players SET email=? WHERE game_id=? AND name=?", email.lower(), game.id, player)
+    if cursor.rowcount != 1:
+        raise JudgeError(f"game {game.name!r} has no player {player!r}; players: "
+                         + ", ".join(p["name"] for p in players(store, game.id)))
+
+
+def shift_deadlines_after_outage(store: Store, last_tick: float, now: float) -> int:
+    """Deadlines that fell while the judge was not running are pushed back by the outage, so
+    players do not lose a phase to a dead cron (issue 2, section 2)."""
+    gap = now - last_tick
+    cursor = store.run("UPDATE games SET deadline=deadline+? WHERE status='running' AND deadline>? "
+                       "AND deadline<=?", gap, last_tick, now)
+    return cursor.rowcount

@@ -1,0 +1,104 @@
+"""The judge home: a folder holding config.toml, the SQLite store and (by default) the
+Maildirs. Chosen with --home DIR or the PBEM_HOME environment variable."""
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_CONFIG = """\
+# pbem judge configuration. Every key is described in docs/mail.md and README.md.
+
+[judge]
+# The address players write to and the judge writes from.
+address = "{address}"
+name = "pbem judge"
+# A tick that finds the previous one older than this many minutes treats the gap as an
+# outage: deadlines that fell inside it are pushed back by its length.
+outage_minutes = 30
+# How many mails one tick reads at most (the rest wait for the next tick).
+mails_per_tick = 200
+
+# The embedded default: read order mail from a Maildir, write outgoing mail to a Maildir.
+[inbox]
+kind = "maildir"
+path = "mail/inbox"
+
+[outbox]
+kind = "maildir"
+path = "mail/outbox"
+"""
+
+KNOWN_JUDGE_KEYS = {"address", "name", "outage_minutes", "mails_per_tick"}
+
+
+class HomeError(Exception):
+    """The judge home is missing or its configuration is wrong; the message says how to fix it."""
+
+
+@dataclass
+class Home:
+    path: Path
+    address: str
+    name: str
+    outage_minutes: float
+    mails_per_tick: int
+    inbox: dict[str, Any] = field(default_factory=dict)
+    outbox: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def db_path(self) -> Path:
+        return self.path / "pbem.sqlite"
+
+    @property
+    def lock_path(self) -> Path:
+        return self.path / "tick.lock"
+
+    @property
+    def domain(self) -> str:
+        return self.address.rpartition("@")[2] or "localhost"
+
+
+def resolve_home(home: str | None) -> Path:
+    chosen = home or os.environ.get("PBEM_HOME")
+    if not chosen:
+        raise HomeError("no judge home given: pass --home DIR or set PBEM_HOME "
+                        "(create one with `pbem init --home DIR`)")
+    return Path(chosen).expanduser().resolve()
+
+
+def init_home(path: Path, address: str = "judge@localhost") -> Home:
+    """Create a judge home with the embedded default configuration (idempotent)."""
+    (path / "mail").mkdir(parents=True, exist_ok=True)  # the default Maildirs live here
+    config = path / "config.toml"
+    if not config.exists():
+        config.write_text(DEFAULT_CONFIG.format(address=address), encoding="utf-8")
+    return load_home(path)
+
+
+def load_home(path: Path) -> Home:
+    config = path / "config.toml"
+    if not config.exists():
+        raise HomeError(f"{path} is not a judge home (no config.toml); create it with "
+                        f"`pbem init --home {path}`")
+    try:
+        data = tomllib.loads(config.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise HomeError(f"{config}: not valid TOML: {exc}") from None
+    judge = data.get("judge", {})
+    unknown = set(judge) - KNOWN_JUDGE_KEYS
+    if unknown:
+        raise HomeError(f"{config}: unknown key(s) in [judge]: {', '.join(sorted(unknown))}; "
+                        f"known: {', '.join(sorted(KNOWN_JUDGE_KEYS))}")
+    address = judge.get("address")
+    if not isinstance(address, str) or "@" not in address:
+        raise HomeError(f"{config}: [judge] address must be a mail address such as judge@example.org")
+    for section in ("inbox", "outbox"):
+        if section not in data:
+            raise HomeError(f"{config}: the [{section}] section is missing (see docs/mail.md)")
+    return Home(path=path, address=address.lower(), name=str(judge.get("name", "pbem judge")),
+                outage_minutes=float(judge.get("outage_minutes", 30)),
+                mails_per_tick=int(judge.get("mails_per_tick", 200)),
+                inbox=dict(data["inbox"]), outbox=dict(data["outbox"]))

@@ -1,0 +1,99 @@
+"""One incoming mail, handled at once: find the order document, authenticate, check the
+orders against the player's view, store them and queue the answer — all in one transaction
+with the mail's processed mark (the caller opens it)."""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.judge import engine
+from pbem.judge.mailer import Mailer
+from pbem.judge.store import Store
+from pbem.mail.message import InMail
+from pbem.orders.envelope import Document, find_document, parse_document
+from pbem.rules.api import OrderError
+
+
+def handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
+    """Handle one mail; returns the outcome recorded with its Message-ID."""
+    if store.is_processed(mail.message_id):
+        return "duplicate"
+    outcome = _handle(store, mailer, mail, now)
+    store.mark_processed(mail.message_id, outcome)
+    return outcome
+
+
+def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
+    if mail.auto:
+        # RFC 3834: never answer bounces, auto-replies or our own mail (no mail loops).
+        return f"ignored: {mail.auto}"
+    if not mail.from_addr:
+        return "ignored: no sender address to answer"
+    reject = _Rejecter(mailer, mail)
+    if getattr(mail, "problem", None):
+        return reject(None, "reject: unreadable", [OrderError(None, f"this mail could not be read ({mail.problem})",
+                                                               "send your orders as plain text")])
+    doc = _document(mail)
+    if doc is None:
+        return reject(None, "reject: no orders", [OrderError(
+            None, "no order document found in this mail",
+            "put your orders in the mail body, starting with a line `game: NAME` (see the order template "
+            "at the end of your last report), or attach them as a .yaml file")])
+    envelope, errors = parse_document(doc)
+    if envelope is None:
+        return reject(None, "reject: bad envelope", errors)
+    try:
+        game = engine.load_game(store, envelope.game)
+    except engine.JudgeError:
+        return reject(None, "reject: unknown game", [OrderError(
+            doc.first_line, f"there is no game named {envelope.game!r} on this judge",
+            "check the `game:` line against the name in your reports")])
+    player = store.one("SELECT * FROM players WHERE game_id=? AND name=?", game.id, envelope.player)
+    # One answer for an unknown player, a foreign address and a wrong secret: a stranger learns
+    # nothing about who plays (docs/security.md).
+    if player is None or player["email"] != mail.from_addr or not engine.check_secret(player, envelope.secret):
+        return reject(game, "reject: not authenticated", [OrderError(
+            None, f"these orders could not be authenticated for player {envelope.player!r} of game {game.name!r}",
+            "send from the address the game master registered for you, with the `player:` name and "
+            "`secret:` from your welcome mail")])
+    if game.row["status"] == "over":
+        return reject(game, "reject: game over", [OrderError(None, f"game {game.name!r} is over", "")])
+    phase = engine.current_phase(game)
+    if envelope.phase != phase.id:
+        return reject(game, "reject: stale phase", [OrderError(
+            None, f"these orders are for phase {envelope.phase!r}, but game {game.name!r} now waits on "
+            f"phase {phase.id!r}", f"write `phase: {phase.id}` and orders for that phase (see your latest report)")])
+    if envelope.player not in phase.deciders:
+        return reject(game, "reject: nothing to order", [OrderError(
+            None, f"you have no orders to give in phase {phase.id!r}", "wait for the next report")])
+    view = game.rules.view(game.state, envelope.player)
+    check = game.rules.check_orders(view, envelope.player, envelope.body)
+    errors = [str(e) for e in check.errors]
+    engine.store_orders(store, game, envelope.player, mail.message_id, doc.text,
+                        check.orders if check.ok else None, errors, envelope.ready, envelope.wait, now)
+    deciders, done, waiting = engine.orders_status(store, game)
+    mailer.answer(to=mail.from_addr, subject=mail.subject or f"orders for {game.name}",
+                  in_reply_to=mail.message_id, template_name="ack.txt.j2", game=game,
+                  ok=check.ok, errors=check.errors, notes=check.notes, orders=check.orders if check.ok else None,
+                  me=envelope.player, phase=phase, ready=envelope.ready, wait=envelope.wait,
+                  complete=envelope.player in done, done_count=len(done), decider_count=len(deciders),
+                  game_name=game.name, deadline=game.row["deadline"])
+    return "orders accepted" if check.ok else "orders rejected"
+
+
+def _document(mail: InMail) -> Document | None:
+    for attachment in mail.attachments_yaml:
+        doc = find_document(attachment.text)
+        if doc is not None:
+            return doc
+    return find_document(mail.text or "")
+
+
+class _Rejecter:
+    def __init__(self, mailer: Mailer, mail: InMail):
+        self.mailer, self.mail = mailer, mail
+
+    def __call__(self, game: Any, outcome: str, errors: list[OrderError]) -> str:
+        self.mailer.answer(to=self.mail.from_addr, subject=self.mail.subject or "your mail to the judge",
+                           in_reply_to=self.mail.message_id, template_name="reject.txt.j2", game=game,
+                           errors=errors, game_name=game.name if game else None)
+        return outcome

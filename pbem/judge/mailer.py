@@ -1,0 +1,128 @@
+"""Every mail the judge writes, rendered from templates and queued in the outbox in the same
+transaction as the change it tells about (so a crash never loses or duplicates a report).
+
+Threading: each game has a root Message-ID; every mail about the game references it and
+carries the game's List-Id, so a mail client shows one thread per game.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from pbem.judge import engine
+from pbem.judge.home import Home
+from pbem.judge.render import render
+from pbem.judge.store import Store
+from pbem.mail.message import OutMail, compose, make_list_id, make_message_id
+
+
+@dataclass
+class Mailer:
+    store: Store
+    home: Home
+
+    # -- headers ---------------------------------------------------------------------------
+    def game_root(self, game_name: str) -> str:
+        return f"<game.{game_name}@{self.home.domain}>"
+
+    def list_id(self, game_name: str) -> str:
+        return make_list_id(f"pbem game {game_name}", game_name, self.home.domain)
+
+    def queue(self, *, to: str, to_name: str, subject: str, body: str, purpose: str,
+              game_id: int | None, game_name: str | None, in_reply_to: str | None = None,
+              auto_submitted: str = "auto-generated") -> str:
+        message_id = make_message_id(self.home.domain, f"{purpose}.{secrets.token_hex(8)}")
+        references: list[str] = []
+        if game_name:
+            references.append(self.game_root(game_name))
+        if in_reply_to:
+            references.append(in_reply_to)
+        out = OutMail(to=to, to_name=to_name, subject=subject, body=body, message_id=message_id,
+                      in_reply_to=in_reply_to or (self.game_root(game_name) if game_name else None),
+                      references=references,
+                      list_id=self.list_id(game_name) if game_name else None,
+                      auto_submitted=auto_submitted)
+        raw = compose(out, self.home.address, self.home.name)
+        self.store.queue_mail(message_id, game_id, to, purpose, raw)
+        return message_id
+
+    # -- mails -----------------------------------------------------------------------------
+    def welcome(self, game: engine.Game, player: str, email: str, secret: str) -> None:
+        view = game.rules.view(game.state, player)
+        phase = game.rules.phase(game.state)
+        body = render("welcome.txt.j2", game=game_info(game), me=player, secret=secret,
+                      judge=self.home.address, players=_seat_names(self.store, game),
+                      position=render(game.rules.report_template(), view=view, me=player),
+                      phase=phase, template=self._template(game, view, player, phase))
+        self.queue(to=email, to_name=player, subject=f"[{game.name}] Welcome to {game.rules.title}",
+                   body=body, purpose="welcome", game_id=game.id, game_name=game.name)
+
+    def reports(self, game: engine.Game, chain: Sequence[engine.Resolved]) -> None:
+        """One report per player (and the full one for the game master) after a resolution."""
+        state = game.state
+        over = game.row["status"] == "over"
+        result = json.loads(game.row["result"]) if over else None
+        phase = None if over else game.rules.phase(state)
+        first, last = chain[0], chain[-1]
+        subject = f"[{game.name}] {first.phase_id} resolved" if len(chain) == 1 else \
+            f"[{game.name}] {first.phase_id} to {last.phase_id} resolved"
+        audiences: list[tuple[str | None, str]] = [(p["name"], p["email"]) for p in engine.players(self.store, game.id)]
+        if game.row["gm_email"]:
+            audiences.append((None, game.row["gm_email"]))
+        for player, email in audiences:
+            view = game.rules.view(state, player)
+            body = render(
+                "report.txt.j2", game=game_info(game), me=player,
+                phases=[{"id": r.phase_id, "title": r.title,
+                         "events": engine.visible_events(r.events, player),
+                         "defaulted": r.defaulted} for r in chain],
+                position=render(game.rules.report_template(), view=view, me=player),
+                phase=phase, result=result,
+                template=None if over or player is None else self._template(game, view, player, phase),
+                deadline=game.row["deadline"])
+            self.queue(to=email, to_name=player or "game master", subject=subject + ("" if player else " (game master)"),
+                       body=body, purpose="report", game_id=game.id, game_name=game.name)
+
+    def reminder(self, game: engine.Game, player: str, email: str) -> None:
+        phase = game.rules.phase(game.state)
+        view = game.rules.view(game.state, player)
+        body = render("reminder.txt.j2", game=game_info(game), me=player, phase=phase,
+                      deadline=game.row["deadline"], template=self._template(game, view, player, phase))
+        self.queue(to=email, to_name=player, subject=f"[{game.name}] Reminder: orders for {phase.id}",
+                   body=body, purpose="reminder", game_id=game.id, game_name=game.name)
+
+    def announce(self, game: engine.Game, action: str) -> None:
+        """Every game-master action is told to every player (and the game master)."""
+        recipients = [(p["name"], p["email"]) for p in engine.players(self.store, game.id)]
+        if game.row["gm_email"]:
+            recipients.append(("game master", game.row["gm_email"]))
+        body = render("announce.txt.j2", game=game_info(game), action=action, deadline=game.row["deadline"])
+        for name, email in recipients:
+            self.queue(to=email, to_name=name, subject=f"[{game.name}] Game master: {action.splitlines()[0]}",
+                       body=body, purpose="announce", game_id=game.id, game_name=game.name)
+
+    def answer(self, *, to: str, subject: str, in_reply_to: str, template_name: str,
+               game: engine.Game | None, **context: Any) -> None:
+        """An immediate answer to a mail: acknowledgement or rejection (RFC 3834 auto-replied)."""
+        body = render(template_name, judge=self.home.address, **context)
+        subject = subject if subject.lower().startswith("re:") else f"Re: {subject}"
+        self.queue(to=to, to_name="", subject=subject, body=body, purpose=template_name.split(".")[0],
+                   game_id=game.id if game else None, game_name=game.name if game else None,
+                   in_reply_to=in_reply_to, auto_submitted="auto-replied")
+
+    def _template(self, game: engine.Game, view: Any, player: str, phase: Any) -> str | None:
+        if phase is None or player not in phase.deciders:
+            return None
+        return render("envelope.txt.j2", game=game.name, player=player, phase=phase.id,
+                      body=game.rules.order_template(view, player))
+
+
+def game_info(game: engine.Game) -> dict[str, Any]:
+    return {"name": game.name, "title": game.rules.title, "type": game.row["game_type"],
+            "status": game.row["status"]}
+
+
+def _seat_names(store: Store, game: engine.Game) -> list[str]:
+    return [p["name"] for p in engine.players(store, game.id)]

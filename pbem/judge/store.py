@@ -1,0 +1,203 @@
+"""The judge's SQLite store: one database file in the judge home, WAL mode.
+
+Every change the judge makes is one transaction (``with store.transaction():``): a mail's
+orders, its acknowledgement in the outbox and its processed mark commit together or not at all;
+a phase's resolution, its events, the next phase and every report commit together.
+
+Tables (the archive is the history of ``phases`` + ``order_mails`` + ``events``):
+- games: one row per game, with its current state (JSON) and open phase.
+- players: name, address, hashed secret, seat.
+- phases: every phase ever opened; resolved ones keep the orders used and the state hash.
+- orders: each player's current valid order set for a phase (a new mail replaces it).
+- order_mails: every order mail as received and as understood (or its errors).
+- events: what each resolution told, with its audience.
+- outbox: mail waiting to be sent, kept until a server accepted it.
+- processed: Message-IDs already handled (a mail is never handled twice).
+- meta: judge-wide values such as the time of the last tick.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    game_type TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    status TEXT NOT NULL,              -- running | paused | over
+    phase_hours REAL NOT NULL,
+    reminder_hours REAL NOT NULL,
+    gm_email TEXT,
+    created_at REAL NOT NULL,
+    state TEXT NOT NULL,
+    phase_seq INTEGER NOT NULL,        -- seq of the open phase
+    deadline REAL,                     -- epoch seconds; NULL while paused or over
+    reminded INTEGER NOT NULL DEFAULT 0,
+    paused_left REAL,                  -- seconds that were left when paused
+    result TEXT                        -- JSON once over
+);
+CREATE INDEX IF NOT EXISTS games_due ON games(status, deadline);
+CREATE TABLE IF NOT EXISTS players (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    name TEXT NOT NULL,
+    email TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    secret_salt TEXT NOT NULL,
+    secret_hash TEXT NOT NULL,
+    PRIMARY KEY (game_id, name)
+);
+CREATE INDEX IF NOT EXISTS players_email ON players(email);
+CREATE TABLE IF NOT EXISTS phases (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    phase_id TEXT NOT NULL,
+    title TEXT NOT NULL,
+    deciders TEXT NOT NULL,            -- JSON list
+    opened_at REAL NOT NULL,
+    state_before TEXT NOT NULL,        -- JSON: the state this phase resolves from
+    resolved_at REAL,
+    orders_used TEXT,                  -- JSON {player: canonical orders} given to resolve
+    defaulted TEXT,                    -- JSON list of players who got default orders
+    state_after_hash TEXT,
+    rolls TEXT,                        -- JSON list of the dice drawn (game master only)
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS orders (
+    game_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    player TEXT NOT NULL,
+    canonical TEXT NOT NULL,
+    ready INTEGER NOT NULL,            -- 1: counts as complete
+    wait INTEGER NOT NULL,             -- 1: hold early resolution until the deadline
+    mail_id INTEGER,
+    PRIMARY KEY (game_id, seq, player)
+);
+CREATE TABLE IF NOT EXISTS order_mails (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    player TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    received_at REAL NOT NULL,
+    document TEXT NOT NULL,            -- the order document as received
+    understood TEXT,                   -- JSON canonical orders, NULL when rejected
+    errors TEXT NOT NULL               -- JSON list of error strings
+);
+CREATE INDEX IF NOT EXISTS order_mails_phase ON order_mails(game_id, seq);
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    text TEXT NOT NULL,
+    audience TEXT NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_phase ON events(game_id, seq);
+CREATE TABLE IF NOT EXISTS outbox (
+    id INTEGER PRIMARY KEY,
+    message_id TEXT NOT NULL UNIQUE,
+    game_id INTEGER,
+    recipient TEXT NOT NULL,
+    purpose TEXT NOT NULL,             -- ack | report | reminder | welcome | reject | announce
+    raw BLOB NOT NULL,
+    created_at REAL NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    sent_at REAL,
+    failed INTEGER NOT NULL DEFAULT 0  -- 1: refused for good by the server
+);
+CREATE INDEX IF NOT EXISTS outbox_pending ON outbox(sent_at, failed);
+CREATE TABLE IF NOT EXISTS processed (
+    message_id TEXT PRIMARY KEY,
+    processed_at REAL NOT NULL,
+    outcome TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+def dumps(value: Any) -> str:
+    """Canonical JSON: the same value always gives the same text (state hashes rely on it)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+class Store:
+    def __init__(self, path: Path):
+        self.path = path
+        # isolation_level=None: we open and close transactions ourselves.
+        self.db = sqlite3.connect(str(path), timeout=30, isolation_level=None)
+        self.db.row_factory = sqlite3.Row
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.executescript(SCHEMA)
+        self._depth = 0
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One atomic change. Nested uses join the outer transaction."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield self.db
+            finally:
+                self._depth -= 1
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        self._depth = 1
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        else:
+            self.db.execute("COMMIT")
+        finally:
+            self._depth = 0
+
+    def one(self, sql: str, *args: Any) -> sqlite3.Row | None:
+        return self.db.execute(sql, args).fetchone()
+
+    def all(self, sql: str, *args: Any) -> list[sqlite3.Row]:
+        return self.db.execute(sql, args).fetchall()
+
+    def run(self, sql: str, *args: Any) -> sqlite3.Cursor:
+        return self.db.execute(sql, args)
+
+    # -- meta ------------------------------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        row = self.one("SELECT value FROM meta WHERE key=?", key)
+        return row["value"] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.run("INSERT INTO meta(key, value) VALUES(?, ?) "
+                 "ON CONFLICT(key) DO UPDATE SET value=excluded.value", key, value)
+
+    # -- processed mail --------------------------------------------------------------------
+    def is_processed(self, message_id: str) -> bool:
+        return self.one("SELECT 1 FROM processed WHERE message_id=?", message_id) is not None
+
+    def mark_processed(self, message_id: str, outcome: str) -> None:
+        self.run("INSERT OR IGNORE INTO processed(message_id, processed_at, outcome) VALUES(?,?,?)",
+                 message_id, time.time(), outcome)
+
+    # -- outbox ----------------------------------------------------------------------------
+    def queue_mail(self, message_id: str, game_id: int | None, recipient: str, purpose: str,
+                   raw: bytes) -> None:
+        self.run("INSERT OR IGNORE INTO outbox(message_id, game_id, recipient, purpose, raw, created_at) "
+                 "VALUES(?,?,?,?,?,?)", message_id, game_id, recipient, purpose, raw, time.time())
+
+    def pending_mail(self, limit: int) -> list[sqlite3.Row]:
+        return self.all("SELECT id, message_id, recipient, raw, attempts FROM outbox "
+                        "WHERE sent_at IS NULL AND failed=0 ORDER BY id LIMIT ?", limit)

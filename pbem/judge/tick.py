@@ -1,0 +1,190 @@
+"""One pass of the judge (`pbem tick`), as a table of named steps run in order (the way
+Eressea runs a turn). Safe to run every minute: a lock file stops overlapping ticks, and every
+step commits what it did before the next one starts, so a tick killed anywhere loses nothing —
+the next tick carries on.
+"""
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from pbem.judge import engine, inbound
+from pbem.judge.home import Home
+from pbem.judge.mailer import Mailer
+from pbem.judge.store import Store
+from pbem.mail.config import open_inbox, open_sender
+from pbem.mail.errors import MailServerError
+from pbem.mail.message import parse_mail
+from pbem.mail.outbox import Outgoing
+
+OUTBOX_BATCH = 500
+
+
+class TickBusy(Exception):
+    """Another tick holds the lock."""
+
+
+@dataclass
+class TickReport:
+    mails: dict[str, int] = field(default_factory=dict)   # outcome -> count
+    resolved: list[str] = field(default_factory=list)     # "game: phase" lines
+    reminded: int = 0
+    sent: int = 0
+    send_failed: int = 0
+    deadlines_shifted: int = 0
+    errors: list[str] = field(default_factory=list)       # one line each (server problems)
+
+    def lines(self) -> list[str]:
+        out = []
+        if self.deadlines_shifted:
+            out.append(f"outage: pushed back {self.deadlines_shifted} deadline(s)")
+        for outcome, count in sorted(self.mails.items()):
+            out.append(f"mail: {count} x {outcome}")
+        out.extend(f"resolved {line}" for line in self.resolved)
+        if self.reminded:
+            out.append(f"reminders: {self.reminded}")
+        if self.sent or self.send_failed:
+            out.append(f"sent: {self.sent}, not sent (will retry): {self.send_failed}")
+        out.extend(f"error: {e}" for e in self.errors)
+        return out or ["nothing to do"]
+
+
+@contextlib.contextmanager
+def tick_lock(home: Home) -> Iterator[None]:
+    home.path.mkdir(parents=True, exist_ok=True)
+    with open(home.lock_path, "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise TickBusy(f"another tick is running in {home.path}") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@dataclass
+class Tick:
+    home: Home
+    store: Store
+    now: float
+    report: TickReport = field(default_factory=TickReport)
+    touched: set[int] = field(default_factory=set)  # games that received orders this tick
+
+    @property
+    def mailer(self) -> Mailer:
+        return Mailer(self.store, self.home)
+
+    # -- the steps, in order -------------------------------------------------------------
+    def catch_up_outage(self) -> None:
+        last = self.store.get_meta("last_tick")
+        if last is not None and self.now - float(last) > self.home.outage_minutes * 60:
+            with self.store.transaction():
+                self.report.deadlines_shifted = engine.shift_deadlines_after_outage(
+                    self.store, float(last), self.now)
+
+    def read_mail(self) -> None:
+        try:
+            inbox = open_inbox(self.home.inbox, self.home.path)
+        except MailServerError as exc:
+            self.report.errors.append(str(exc))
+            return
+        try:
+            for fetched in inbox.fetch(self.home.mails_per_tick):
+                mail = parse_mail(fetched.raw, [self.home.address])
+                with self.store.transaction():
+                    outcome = inbound.handle(self.store, self.mailer, mail, self.now)
+                self._touch(mail)
+                self.report.mails[outcome] = self.report.mails.get(outcome, 0) + 1
+                # Only now, with everything the mail carried committed, is it marked done.
+                inbox.done(fetched.key)
+        except MailServerError as exc:
+            self.report.errors.append(str(exc))
+        finally:
+            with contextlib.suppress(MailServerError):
+                inbox.close()
+
+    def resolve_due(self) -> None:
+        due = {r["id"] for r in self.store.all(
+            "SELECT id FROM games WHERE status='running' AND deadline<=?", self.now)}
+        for game_id in sorted(due | self.touched):
+            name = self.store.one("SELECT name FROM games WHERE id=?", game_id)["name"]
+            with self.store.transaction():
+                game = engine.load_game(self.store, name)
+                game, chain = engine.resolve_due(self.store, game, self.now)
+                if chain:
+                    self.mailer.reports(game, chain)
+            self.report.resolved.extend(f"{name}: {r.phase_id}" for r in chain)
+
+    def remind(self) -> None:
+        rows = self.store.all(
+            "SELECT id, name FROM games WHERE status='running' AND reminded=0 AND reminder_hours>0 "
+            "AND deadline-reminder_hours*3600<=?", self.now)
+        for row in rows:
+            with self.store.transaction():
+                game = engine.load_game(self.store, row["name"])
+                deciders, done, _ = engine.orders_status(self.store, game)
+                for player in engine.players(self.store, game.id):
+                    if player["name"] in deciders and player["name"] not in done:
+                        self.mailer.reminder(game, player["name"], player["email"])
+                        self.report.reminded += 1
+                self.store.run("UPDATE games SET reminded=1 WHERE id=?", game.id)
+
+    def send_outbox(self) -> None:
+        pending = self.store.pending_mail(OUTBOX_BATCH)
+        if not pending:
+            return
+        try:
+            sender = open_sender(self.home.outbox, self.home.path)
+            results = sender.send([Outgoing(r["message_id"], (r["recipient"],), bytes(r["raw"])) for r in pending])
+        except MailServerError as exc:
+            self.report.errors.append(str(exc))
+            self.report.send_failed += len(pending)
+            return
+        with self.store.transaction():
+            for result in results:
+                if result.ok:
+                    self.store.run("UPDATE outbox SET sent_at=?, attempts=attempts+1, last_error=NULL "
+                                   "WHERE message_id=?", self.now, result.id)
+                    self.report.sent += 1
+                else:
+                    self.store.run("UPDATE outbox SET attempts=attempts+1, last_error=?, failed=? "
+                                   "WHERE message_id=?", result.error, 1 if result.permanent else 0, result.id)
+                    self.report.send_failed += 1
+        failures = {r.error for r in results if not r.ok}
+        self.report.errors.extend(sorted(e for e in failures if e))
+
+    def finish(self) -> None:
+        with self.store.transaction():
+            self.store.set_meta("last_tick", repr(self.now))
+
+    STEPS: tuple[tuple[str, Callable[["Tick"], None]], ...] = (
+        ("catch up after an outage", catch_up_outage),
+        ("read and answer mail", read_mail),
+        ("resolve due phases", resolve_due),
+        ("remind late players", remind),
+        ("send the outbox", send_outbox),
+        ("record the tick", finish),
+    )
+
+    def _touch(self, mail) -> None:
+        row = self.store.one("SELECT game_id FROM order_mails WHERE message_id=? ORDER BY id DESC LIMIT 1",
+                             mail.message_id)
+        if row is not None:
+            self.touched.add(row["game_id"])
+
+
+def run_tick(home: Home, now: float | None = None) -> TickReport:
+    """One tick. Raises TickBusy if another tick is running."""
+    with tick_lock(home):
+        store = Store(home.db_path)
+        try:
+            tick = Tick(home, store, time.time() if now is None else now)
+            for _name, step in Tick.STEPS:
+                step(tick)
+            return tick.report
+        finally:
+            store.close()

@@ -1,0 +1,114 @@
+"""The envelope of an order mail: which game, which player, the player's secret, the phase it
+answers, and the judge-level words ``ready`` and ``wait``. Everything else in the document
+belongs to the game and is handed to its ``check_orders``.
+
+    game: loire
+    player: marie
+    secret: 7f3k-29qd
+    phase: round-3/movement
+    wait: no            # optional: yes holds early resolution until the deadline
+    ready: yes          # optional, yes by default: `ready: no` keeps these orders but does
+                        # not count the set as complete
+    orders:
+      - ...
+
+Anything before the first line that starts with ``game:`` is ignored, so a player can answer
+a report by replying with the filled-in template under their own greeting. The document ends
+at the end of the mail, at a line ``...``, or at a signature separator ``-- ``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.orders.yamlsafe import YMap, YamlProblem, load
+from pbem.rules.api import OrderError
+
+ENVELOPE_KEYS = ("game", "player", "secret", "phase", "ready", "wait")
+_START = re.compile(r"^game[ \t]*:")
+_END = re.compile(r"^(\.\.\.|-- ?)\s*$")
+TRUE_WORDS = {"yes", "true", "on", "y"}
+FALSE_WORDS = {"no", "false", "off", "n"}
+
+
+@dataclass(frozen=True)
+class Document:
+    text: str
+    first_line: int  # line number of the document's first line in the mail text
+
+
+@dataclass(frozen=True)
+class Envelope:
+    game: str
+    player: str
+    secret: str
+    phase: str
+    ready: bool  # False only when the player wrote `ready: no` (orders kept, set not complete)
+    wait: bool
+    body: YMap  # the document without the envelope keys, for the game
+
+
+def find_document(text: str) -> Document | None:
+    """The order document inside a mail body, or None when there is none."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for start, line in enumerate(lines):
+        if _START.match(line.lstrip("\ufeff")):
+            break
+    else:
+        return None
+    body = []
+    for line in lines[start:]:
+        if body and _END.match(line):
+            break
+        body.append(line)
+    body[0] = body[0].lstrip("\ufeff")
+    return Document("\n".join(body) + "\n", start + 1)
+
+
+def parse_document(doc: Document) -> tuple[Envelope | None, list[OrderError]]:
+    try:
+        data = load(doc.text, first_line=doc.first_line)
+    except YamlProblem as problem:
+        return None, [OrderError(problem.line, problem.message, problem.hint)]
+    if not isinstance(data, YMap):
+        return None, [OrderError(doc.first_line, "the order document must be a list of `key: value` lines",
+                                 "start with `game: NAME` then player, secret, phase and orders")]
+    errors: list[OrderError] = []
+    fields: dict[str, str] = {}
+    for key in ("game", "player", "secret", "phase"):
+        value = data.get(key)
+        if value is None:
+            errors.append(OrderError(data.line, f"`{key}:` is missing",
+                                     f"add a line `{key}: ...` near the top of your orders"))
+        elif not isinstance(value, str):
+            errors.append(OrderError(data.line_of(key), f"`{key}:` must be a single word or name",
+                                     f"write `{key}: ...` on one line"))
+        else:
+            fields[key] = value.strip()
+    flags = {}
+    for key, default in (("ready", True), ("wait", False)):
+        flags[key], error = _flag(data, key, default)
+        if error:
+            errors.append(error)
+    if errors:
+        return None, errors
+    body = YMap()
+    body.line = data.line
+    for key, value in data.items():
+        if key not in ENVELOPE_KEYS:
+            body[key] = value
+            body.key_lines[key] = data.line_of(key)
+    return Envelope(fields["game"], fields["player"], fields["secret"], fields["phase"],
+                    flags["ready"], flags["wait"], body), []
+
+
+def _flag(data: YMap, key: str, default: bool) -> tuple[bool, OrderError | None]:
+    value: Any = data.get(key)
+    if value is None:
+        return default, None
+    if isinstance(value, str) and value.strip().lower() in TRUE_WORDS:
+        return True, None
+    if isinstance(value, str) and value.strip().lower() in FALSE_WORDS:
+        return False, None
+    return False, OrderError(data.line_of(key), f"`{key}:` takes yes or no", f"write `{key}: yes`")

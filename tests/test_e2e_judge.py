@@ -1,0 +1,88 @@
+"""End to end against real servers: players send orders by SMTP, a tick reads them over IMAP
+from a real Dovecot, resolves, and every player finds their own report in their own mailbox.
+Needs Dovecot (skipped on a laptop without it, a failure under CI=true)."""
+from __future__ import annotations
+
+import email
+import email.policy
+
+import pytest
+
+from judge_support import Judge
+from mailservers import player_mail
+
+pytestmark = pytest.mark.e2e
+
+
+def configure_real_mailbox(judge: Judge, servers) -> None:
+    """Point the judge home at the test servers, as a game master would edit config.toml."""
+    (judge.home.path / "config.toml").write_text(f"""
+[judge]
+address = "{servers.address('judge')}"
+name = "pbem judge"
+
+[inbox]
+kind = "imap"
+host = "{servers.imap_host}"
+port = {servers.imap_port}
+user = "judge"
+password = "{servers.password('judge')}"
+security = "none"
+folder = "INBOX"
+processed_folder = "pbem-processed"
+
+[outbox]
+kind = "smtp"
+host = "{servers.smtp_host}"
+port = {servers.smtp_port}
+security = "none"
+""", encoding="utf-8")
+    from pbem.judge.home import load_home
+    judge.home = load_home(judge.home.path)
+
+
+def texts(servers, user: str) -> list:
+    return [email.message_from_bytes(raw, policy=email.policy.default) for raw in servers.mailbox(user)]
+
+
+def body(mail) -> str:
+    return mail.get_body(("plain",)).get_content()
+
+
+def test_three_players_order_by_smtp_and_each_gets_their_own_report(tmp_path, mail_servers):
+    servers = mail_servers
+    judge = Judge(tmp_path / "home")
+    configure_real_mailbox(judge, servers)
+    players = ("alice", "bob", "carol")
+    judge.new_game(players=players)
+    report = judge.tick()
+    assert report.sent == 3 and not report.errors
+    bids = {"alice": 6, "bob": 4, "carol": 2}
+    for p in players:
+        secret = judge.secrets["g1"][p]
+        text = (f"My orders:\n\ngame: g1\nplayer: {p}\nsecret: {secret}\nphase: round-1/bid\n"
+                f"bid: {bids[p]}\n")
+        servers.send(servers.address(p), [servers.address("judge")],
+                     player_mail(servers.address(p), servers.address("judge"), "orders", text))
+    report = judge.tick()
+    assert report.mails == {"orders accepted": 3}, report.lines()
+    assert report.resolved == ["g1: round-1/bid", "g1: round-1/tally"]
+    assert not report.errors
+    # Processed mail left the judge's INBOX for the processed folder, after the commit.
+    assert servers.mailbox("judge") == []
+    assert len(servers.mailbox("judge", "pbem-processed")) == 3
+    for p in players:
+        mails = texts(servers, p)
+        subjects = [m["Subject"] for m in mails]
+        assert any("Welcome" in s for s in subjects)
+        assert sum(1 for s in subjects if s.startswith("Re:")) == 1       # the acknowledgement
+        reports = [m for m in mails if "resolved" in m["Subject"]]
+        assert len(reports) == 1
+        assert all(m["To"].addresses[0].addr_spec == servers.address(p) for m in mails)
+        assert "phase: round-2/bid" in body(reports[0])
+        ack = next(m for m in mails if m["Subject"].startswith("Re:"))
+        for other in players:
+            if other != p:
+                # An acknowledgement never shows another player's pending orders.
+                assert f"bid: {bids[other]}" not in body(ack)
+                assert judge.secrets["g1"][other] not in "".join(body(m) for m in mails)

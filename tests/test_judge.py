@@ -1,0 +1,271 @@
+"""The judge end to end on the embedded default (Maildir in and out, SQLite), with the tiny
+test game: orders by mail, answers, phases, deadlines, reminders, reports, the archive."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from judge_support import Judge
+from pbem.judge import archive, engine
+from pbem.judge.tick import TickBusy, run_tick, tick_lock
+
+
+@pytest.fixture
+def judge(tmp_path):
+    return Judge(tmp_path / "home")
+
+
+def body_of(mail) -> str:
+    return mail.get_body(("plain",)).get_content()
+
+
+def test_new_game_mails_each_player_a_welcome_with_their_own_secret(judge):
+    judge.new_game()
+    judge.tick()
+    for player in ("alice", "bob", "carol"):
+        mails = judge.sent_to(f"{player}@pbem.test")
+        assert len(mails) == 1
+        text = body_of(mails[0])
+        assert judge.secrets["g1"][player] in text
+        for other in ("alice", "bob", "carol"):
+            if other != player:
+                assert judge.secrets["g1"][other] not in text
+        assert "phase: round-1/bid" in text
+
+
+def test_orders_are_acknowledged_and_the_phase_resolves_when_everyone_has_ordered(judge):
+    judge.new_game()
+    judge.tick()
+    judge.orders("g1", "alice", "round-1/bid", "bid: 5\n")
+    report = judge.tick()
+    assert report.mails == {"orders accepted": 1}
+    ack = judge.sent_to("alice@pbem.test")[-1]
+    text = body_of(ack)
+    assert "bid: 5" in text and "1 of 3 players" in text
+    assert ack["Auto-Submitted"] == "auto-replied"
+    assert ack["In-Reply-To"]
+    judge.orders("g1", "bob", "round-1/bid", "bid: 2\n")
+    judge.orders("g1", "carol", "round-1/bid", "bid: 3\n")
+    report = judge.tick()
+    # The bid phase and the automatic tally after it resolve in the same tick.
+    assert report.resolved == ["g1: round-1/bid", "g1: round-1/tally"]
+    report_mail = [m for m in judge.sent_to("bob@pbem.test") if "resolved" in m["Subject"]][-1]
+    text = body_of(report_mail)
+    assert "alice bid 5" in text and "phase: round-2/bid" in text
+    assert report_mail["List-Id"] and "g1" in report_mail["List-Id"]
+    assert report_mail["Auto-Submitted"] == "auto-generated"
+
+
+def test_an_event_for_one_player_reaches_only_that_player(judge):
+    judge.new_game()
+    judge.tick()
+    for p in ("alice", "bob", "carol"):
+        judge.orders("g1", p, "round-1/bid", "bid: 1\n")
+    judge.tick()
+    store = judge.store()
+    hands = json.loads(store.one("SELECT state FROM games")["state"])["hands"]
+    store.close()
+    reports = {p: body_of([m for m in judge.sent_to(f"{p}@pbem.test") if "resolved" in m["Subject"]][-1])
+               for p in ("alice", "bob", "carol")}
+    assert f"Your hand is still {hands['alice']}" in reports["alice"]
+    for p in ("bob", "carol"):
+        assert hands["alice"] not in reports[p]
+
+
+def test_pending_orders_never_reach_another_player(judge):
+    judge.new_game()
+    judge.tick()
+    judge.orders("g1", "alice", "round-1/bid", "bid: 6\n")
+    judge.orders("g1", "bob", "round-1/bid", "bid: 4\n")
+    judge.tick()
+    for m in judge.sent_to("bob@pbem.test"):
+        assert "bid: 6" not in body_of(m)
+    for m in judge.sent_to("alice@pbem.test"):
+        assert "bid: 4" not in body_of(m)
+
+
+def test_a_bad_order_gets_the_line_and_the_fix_and_the_earlier_set_stands(judge):
+    judge.new_game()
+    judge.tick()
+    judge.orders("g1", "alice", "round-1/bid", "bid: 4\n")
+    judge.tick()
+    judge.orders("g1", "alice", "round-1/bid", "bid: 9\n")
+    report = judge.tick()
+    assert report.mails == {"orders rejected": 1}
+    text = body_of(judge.sent_to("alice@pbem.test")[-1])
+    # The order document starts on line 3 of the mail (after "Hello judge," and a blank line).
+    assert "line 7: a bid is a number from 1 to 6, not '9'" in text
+    assert "How to fix: write e.g. `bid: 4`" in text
+    store = judge.store()
+    row = store.one("SELECT canonical FROM orders WHERE player='alice'")
+    store.close()
+    assert json.loads(row["canonical"]) == {"bid": 4}
+
+
+@pytest.mark.parametrize("case, expect", [
+    ("wrong secret", "could not be authenticated"),
+    ("foreign address", "could not be authenticated"),
+    ("unknown player", "could not be authenticated"),
+    ("unknown game", "there is no game named 'nope'"),
+    ("stale phase", "now waits on phase 'round-1/bid'"),
+    ("no document", "no order document found"),
+    ("broken yaml", "not valid YAML"),
+])
+def test_rejected_mails_get_a_clear_answer_and_change_nothing(judge, case, expect):
+    judge.new_game()
+    judge.tick()
+    store = judge.store()
+    before = store.one("SELECT state, phase_seq FROM games")
+    store.close()
+    if case == "wrong secret":
+        judge.orders("g1", "alice", "round-1/bid", "bid: 3\n", secret="aaaa-bbbb-cccc")
+    elif case == "foreign address":
+        judge.orders("g1", "alice", "round-1/bid", "bid: 3\n", sender="mallory@evil.test")
+    elif case == "unknown player":
+        judge.send("alice@pbem.test", "game: g1\nplayer: zed\nsecret: x\nphase: round-1/bid\nbid: 3\n")
+    elif case == "unknown game":
+        judge.send("alice@pbem.test", "game: nope\nplayer: alice\nsecret: x\nphase: round-1/bid\nbid: 3\n")
+    elif case == "stale phase":
+        judge.orders("g1", "alice", "round-0/bid", "bid: 3\n")
+    elif case == "no document":
+        judge.send("alice@pbem.test", "Hi, when is the next game?")
+    elif case == "broken yaml":
+        judge.send("alice@pbem.test", "game: g1\nplayer: [alice\n")
+    judge.tick()
+    sender = "mallory@evil.test" if case == "foreign address" else "alice@pbem.test"
+    answer = judge.sent_to(sender)[-1]
+    assert expect in body_of(answer)
+    store = judge.store()
+    after = store.one("SELECT state, phase_seq FROM games")
+    assert store.one("SELECT COUNT(*) AS n FROM orders")["n"] == 0
+    store.close()
+    assert tuple(before) == tuple(after)
+
+
+def test_auto_replies_and_bounces_are_never_answered(judge):
+    judge.new_game()
+    judge.tick()
+    count = len(judge.sent())
+    judge.send("alice@pbem.test", "I am on holiday.", headers={"Auto-Submitted": "auto-replied"})
+    judge.send("mailer-daemon@pbem.test", "Delivery failed.")
+    judge.send("judge@pbem.test", "game: g1\n")
+    report = judge.tick()
+    assert len(judge.sent()) == count
+    assert sum(report.mails.values()) == 3
+
+
+def test_a_mail_is_handled_once(judge):
+    judge.new_game()
+    judge.tick()
+    text = (f"game: g1\nplayer: alice\nsecret: {judge.secrets['g1']['alice']}\nphase: round-1/bid\nbid: 2\n")
+    raw = (f"From: alice@pbem.test\nTo: judge@pbem.test\nSubject: o\nMessage-ID: <same@x>\n\n{text}").encode()
+    judge.send("", "", raw=raw)
+    judge.send("", "", raw=raw)
+    report = judge.tick()
+    assert report.mails == {"orders accepted": 1, "duplicate": 1}
+
+
+def test_wait_holds_resolution_until_the_deadline_and_defaults_fill_in(judge):
+    judge.new_game(phase_hours=24, reminder_hours=6)
+    judge.tick()
+    judge.orders("g1", "alice", "round-1/bid", "bid: 6\n", extra="wait: yes\n")
+    judge.orders("g1", "bob", "round-1/bid", "bid: 2\n")
+    assert judge.tick().resolved == []
+    # 19 hours later: inside the reminder window; carol alone has not ordered.
+    report = judge.tick(advance_hours=19)
+    assert report.reminded == 1
+    assert "Reminder" in judge.sent_to("carol@pbem.test")[-1]["Subject"]
+    assert not any("Reminder" in m["Subject"] for m in judge.sent_to("bob@pbem.test"))
+    judge.orders("g1", "carol", "round-1/bid", "bid: 3\n")
+    assert judge.tick().resolved == []  # alice asked to wait
+    report = judge.tick(advance_hours=5)
+    assert report.resolved == ["g1: round-1/bid", "g1: round-1/tally"]
+
+
+def test_missing_players_get_documented_default_orders_at_the_deadline(judge):
+    judge.new_game(phase_hours=24)
+    judge.tick()
+    judge.orders("g1", "alice", "round-1/bid", "bid: 6\n")
+    judge.tick()
+    report = judge.tick(advance_hours=25)
+    assert report.resolved[0] == "g1: round-1/bid"
+    text = body_of([m for m in judge.sent_to("alice@pbem.test") if "resolved" in m["Subject"]][-1])
+    assert "Default orders were used for: bob, carol" in text
+    assert "bob bid 1" in text
+
+
+def test_deadlines_that_fell_in_an_outage_are_pushed_back_by_it(judge):
+    judge.set_outage_minutes(30)
+    judge.new_game(phase_hours=24, reminder_hours=0)
+    judge.tick()
+    # The judge is not run for three days; the deadline fell on day one.
+    report = judge.tick(advance_hours=72)
+    assert report.deadlines_shifted == 1
+    assert report.resolved == []
+    store = judge.store()
+    deadline = store.one("SELECT deadline FROM games")["deadline"]
+    store.close()
+    assert deadline == pytest.approx(judge.now - 72 * 3600 + 24 * 3600 + 72 * 3600)
+
+
+def test_replay_matches_and_detects_a_tampered_archive(judge):
+    judge.new_game(options={"target": 1})
+    judge.tick()
+    for rnd in (1, 2, 3):
+        store = judge.store()
+        over = store.one("SELECT status FROM games")["status"] == "over"
+        store.close()
+        if over:
+            break
+        for p in ("alice", "bob", "carol"):
+            judge.orders("g1", p, f"round-{rnd}/bid", f"bid: {rnd}\n")
+        judge.tick()
+    store = judge.store()
+    game = engine.load_game(store, "g1")
+    result = archive.replay(store, game)
+    assert result.ok and result.phases >= 2
+    store.run("UPDATE phases SET orders_used=? WHERE seq=1", json.dumps({"alice": {"bid": 6}, "bob": {"bid": 1},
+                                                                         "carol": {"bid": 1}}))
+    assert not archive.replay(store, game).ok
+    store.close()
+
+
+def test_rollback_reopens_the_phase_with_its_orders(judge):
+    judge.new_game()
+    judge.tick()
+    for p in ("alice", "bob", "carol"):
+        judge.orders("g1", p, "round-1/bid", "bid: 2\n")
+    judge.tick()
+    store = judge.store()
+    with store.transaction():
+        game = engine.rollback(store, engine.load_game(store, "g1"), judge.now)
+    assert engine.current_phase(game).id == "round-1/bid"
+    assert store.one("SELECT COUNT(*) AS n FROM orders WHERE seq=?", game.seq)["n"] == 3
+    assert store.one("SELECT COUNT(*) AS n FROM events")["n"] == 0
+    store.close()
+
+
+def test_export_writes_one_readable_file_per_phase(judge, tmp_path):
+    import yaml
+    judge.new_game()
+    judge.tick()
+    for p in ("alice", "bob", "carol"):
+        judge.orders("g1", p, "round-1/bid", "bid: 2\n")
+    judge.tick()
+    store = judge.store()
+    files = archive.export(store, engine.load_game(store, "g1"), tmp_path / "out")
+    store.close()
+    names = sorted(f.name for f in files)
+    assert names == ["0001-round-1-bid.yaml", "0002-round-1-tally.yaml", "game.yaml"]
+    first = yaml.safe_load((tmp_path / "out" / "0001-round-1-bid.yaml").read_text())
+    assert first["orders"]["alice"] == {"bid": 2}
+    assert all("hand" not in line for line in first["public_events"])
+    assert "seed" not in yaml.safe_load((tmp_path / "out" / "game.yaml").read_text())
+
+
+def test_overlapping_ticks_do_not_run_together(judge):
+    judge.new_game()
+    with tick_lock(judge.home):
+        with pytest.raises(TickBusy):
+            run_tick(judge.home, now=judge.now)
