@@ -1,0 +1,10 @@
+"""Fief: France, the first variant of the Fief family: its name, player counts and data folder
+(games/fief_france/: board.yaml, cards.yaml). The rules are the family's (game.py)."""
+from __future__ import annotations
+
+from pbem.games.fief.game import FiefRules, Variant
+
+# 3 to 6 players: 6 family boards (B); the 3-player game has its own victory rule (7.1, 7.2).
+FRANCE = Variant(type_name="fief_france", title="Fief: France", min_players=3, max_players=6)
+
+RULES = FiefRules(FRANCE)

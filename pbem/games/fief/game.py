@@ -1,0 +1,244 @@
+"""The Fief family's GameRules: setup, the round's seven phases as a table of named steps
+(E: 1 Hear Ye, 2 Cards, 3 Income, 4 Purchase, 5 Movement, 6 Battle, 7 End of Round), order
+checking, views and templates. A variant (france.py) supplies its data and small hooks.
+
+Phases whose rules come with later issues (Hear Ye and Cards: issue 5; Battle: issue 4) are
+in the sequence and resolve with no deciders, telling the players so in an event.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from pbem.games.fief.board import Board, board_names, load_board
+from pbem.games.fief.cards import load_cards
+from pbem.games.fief.end_of_round import resolve_end_of_round
+from pbem.games.fief.income import resolve_income
+from pbem.games.fief.orders_common import Problems, check_keys, order_items
+from pbem.games.fief.purchase import resolve_purchase
+from pbem.games.fief.purchase_orders import check_purchase_orders
+from pbem.games.fief.setup import new_game, resolve_starting_towns
+from pbem.games.fief.setup_orders import check_setup_orders
+from pbem.games.fief.state import OFFSHORE, FiefState
+from pbem.games.fief.templates import purchase_template, setup_template
+from pbem.games.fief.views import build_view, phase_id
+from pbem.orders.yamlsafe import line_of
+from pbem.rules.api import (JSON, Event, GameResult, OptionSpec, OrderCheck, OrderError, Phase,
+                            Resolution)
+from pbem.rules.rng import Rng
+
+
+@dataclass(frozen=True)
+class Variant:
+    """What distinguishes one Fief game from its siblings (France now, England later)."""
+
+    type_name: str      # "fief_france"; also the games/<type_name>/ data folder
+    title: str
+    min_players: int
+    max_players: int
+
+
+Resolver = Callable[[FiefState, Board, Mapping[str, Any], Rng], list[Event]]
+
+
+@dataclass(frozen=True)
+class Step:
+    name: str            # FiefState.phase
+    title: str
+    summary: str
+    takes_orders: bool
+    resolve: Resolver
+
+
+def _later(section: str, what: str, issue: str) -> Resolver:
+    def resolve(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
+        return [Event("phase_not_ruled_yet", f"{section}: {what} come with {issue} of this judge; "
+                      "nothing to decide this round.", data={"phase": state.phase})]
+    return resolve
+
+
+def _movement(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
+    from pbem.games.fief.movement import resolve_movement   # F2's module, loaded when needed
+    return resolve_movement(state, board, dict(orders), rng)
+
+
+ROUND: tuple[Step, ...] = (
+    Step("hear_ye", "Hear Ye, Hear Ye! Phase (1)", "marriages and elections", False,
+         _later("Hear Ye, Hear Ye! Phase (1)", "marriages and the bishop, pope and king elections",
+                "issue 5")),
+    Step("cards", "Cards Phase (2)", "discard, draw and play cards", False,
+         _later("Cards Phase (2)", "discarding, drawing and playing cards and the disasters", "issue 5")),
+    Step("income", "Income Phase (3)", "every family collects its income", False,
+         lambda s, b, o, r: resolve_income(s, b)),
+    Step("purchase", "Purchase Phase (4)", "pay ransoms; buy strongholds, mills, units and fief titles",
+         True, lambda s, b, o, r: resolve_purchase(s, b, o)),
+    Step("movement", "Movement Phase (5)", "move your lords and their armies", True, _movement),
+    Step("battle", "Battle Phase (6)", "battles, sieges and plunder", False,
+         _later("Battle Phase (6)", "battles, sieges and plunder", "issue 4")),
+    Step("end_of_round", "End of Round Phase (7)", "victory check", False,
+         lambda s, b, o, r: resolve_end_of_round(s, b)),
+)
+STEPS = {s.name: s for s in ROUND}
+SETUP = Step("setup", "Setup: starting towns (A.5)", "choose your starting town", True,
+             lambda s, b, o, r: resolve_starting_towns(s, b, dict(o)))
+
+
+class FiefRules:
+    def __init__(self, variant: Variant):
+        self.variant = variant
+        self.type_name = variant.type_name
+        self.title = variant.title
+        self.min_players = variant.min_players
+        self.max_players = variant.max_players
+
+    # -- data -------------------------------------------------------------------------------
+    def _board(self, options: Mapping[str, Any]) -> Board:
+        return load_board(self.type_name, options.get("board", "board"))
+
+    def board(self) -> JSON:
+        return load_board(self.type_name).to_json()
+
+    def options(self) -> Sequence[OptionSpec]:
+        return (
+            OptionSpec("fog_of_war", "I.2: unit pawns lie face down; others see how many, not which type", False),
+            OptionSpec("mandatory_placement", "I.4: each player starts in the town of the lord they drew "
+                       "(no starting-town phase)", False),
+            OptionSpec("board", "the board data file games/<game>/NAME.yaml (see docs/fief-france.md)",
+                       "board", "choice", tuple(board_names(self.type_name))),
+        )
+
+    # -- lifecycle --------------------------------------------------------------------------
+    def setup(self, options: Mapping[str, JSON], players: Sequence[str], rng: Rng) -> JSON:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise ValueError(f"{self.title} is played by {self.min_players} to {self.max_players} players, "
+                             f"not {len(players)}")
+        board = self._board(options)
+        state, _ = new_game(self.type_name, dict(options), players, board, load_cards(self.type_name), rng)
+        return state.to_json()
+
+    def _step(self, state: FiefState) -> Step:
+        return SETUP if state.phase == "setup" else STEPS[state.phase]
+
+    def _deciders(self, state: FiefState, step: Step) -> tuple[str, ...]:
+        if not step.takes_orders:
+            return ()
+        active = [p for p in state.turn_order() if not state.families[p].eliminated]
+        if step.name != "movement":
+            return tuple(active)
+        # 5: only a family with a free lord in play, or forces offshore to bring ashore (5.3).
+        movers = {l.family for l in state.lords.values() if l.location and not l.captive_of}
+        movers |= {p.family for p in state.pawns.values() if p.location == OFFSHORE}
+        return tuple(p for p in active if p in movers)
+
+    def phase(self, state: JSON) -> Phase:
+        st = FiefState.from_json(state)
+        if st.phase == "over":
+            return Phase(phase_id(st), "The game is over", (), st.result_text)
+        step = self._step(st)
+        return Phase(phase_id(st), step.title if st.phase == "setup" else f"Round {st.round}: {step.title}",
+                     self._deciders(st, step), step.summary)
+
+    def resolve(self, state: JSON, orders: Mapping[str, JSON], rng: Rng) -> Resolution:
+        st = FiefState.from_json(copy.deepcopy(state))   # never touch the caller's state
+        board = self._board(st.options)
+        step = self._step(st)
+        _store_policies(st, orders)
+        events = step.resolve(st, board, orders, rng)
+        if st.phase == step.name:    # the step did not move the game on by itself
+            st.phase = _next_phase(st, step.name)
+        return Resolution(st.to_json(), tuple(events))
+
+    def result(self, state: JSON) -> GameResult | None:
+        if state.get("phase") != "over":
+            return None
+        return GameResult(tuple(state.get("winners", ())), state.get("result_text", ""))
+
+    # -- per player -------------------------------------------------------------------------
+    def view(self, state: JSON, player: str | None) -> JSON:
+        st = FiefState.from_json(state)
+        return build_view(st, self._board(st.options), player)
+
+    def check_orders(self, view: JSON, player: str, document: Any) -> OrderCheck:
+        problems = Problems()
+        phase = view["phase"]
+        board = self._board(view.get("options", {}))
+        if document is not None and not isinstance(document, dict):
+            return OrderCheck(None, (OrderError(getattr(document, "line", None),
+                                                "the order document must have an `orders:` list",
+                                                "start with `orders:` and one `- ` line per order"),))
+        document = document or {}
+        check_keys(document, ("orders", "policies"), "the order document", problems)
+        if phase == "movement":
+            from pbem.games.fief.movement_orders import check_movement_orders
+            canonical, errors = check_movement_orders(view, player, document.get("orders"),
+                                                      document.get("policies"))
+            problems.extend(errors)
+            return OrderCheck(canonical, tuple(problems))
+        policies = _check_policies(view, player, document.get("policies"), problems)
+        items = order_items(document, problems)
+        notes: tuple[str, ...] = ()
+        if phase == "setup":
+            canonical = {"towns": check_setup_orders(view, board, items, problems), "policies": policies}
+            if not canonical["towns"] and not problems:
+                notes = ("you named no starting town: you will get the default one (docs/fief-france.md)",)
+        elif phase == "purchase":
+            canonical = {"orders": check_purchase_orders(view, board, items, problems), "policies": policies}
+            if not canonical["orders"] and not problems:
+                notes = ("you buy nothing this phase",)
+        else:
+            if items:
+                problems.add(line_of(document, "orders"), f"there is nothing to order in the {phase} phase",
+                             "send only `policies:` now, or wait for the next report")
+            canonical = {"policies": policies}
+        return OrderCheck(canonical, tuple(problems), notes)
+
+    def default_orders(self, view: JSON, player: str) -> JSON:
+        """Documented in docs/fief-france.md: the default starting town, buy nothing, hold."""
+        if view["phase"] == "setup":
+            return {"towns": [], "policies": {}}
+        if view["phase"] == "movement":
+            return {"moves": [], "policies": {}}
+        return {"orders": [], "policies": {}}
+
+    def order_template(self, view: JSON, player: str) -> str:
+        board = self._board(view.get("options", {}))
+        if view["phase"] == "setup":
+            return setup_template(view, board)
+        if view["phase"] == "purchase":
+            return purchase_template(view, board)
+        if view["phase"] == "movement":
+            from pbem.games.fief.movement_orders import movement_template
+            return movement_template(view, player)
+        return "# Nothing to order in this phase. You may still set standing policies:\n# policies:\n#   safe_passage: {allow: [], others: refuse}\n"
+
+    def report_template(self) -> str:
+        return "fief/position.txt.j2"
+
+
+def _next_phase(state: FiefState, name: str) -> str:
+    names = [s.name for s in ROUND]
+    nxt = names[(names.index(name) + 1) % len(names)] if name in names else "cards"
+    if nxt == "hear_ye" and state.round == 1:   # E: ignored on the 1st round
+        nxt = "cards"
+    return nxt
+
+
+def _check_policies(view: JSON, player: str, given: Any, problems: Problems) -> dict:
+    if given is None:
+        return {}
+    from pbem.games.fief.policies import check_policies   # F2's standing policies
+    canonical, errors = check_policies(view, player, given)
+    problems.extend(errors)
+    return canonical
+
+
+def _store_policies(state: FiefState, orders: Mapping[str, Any]) -> None:
+    """Policies given in any phase's mail are kept until changed (DESIGN.md)."""
+    given = {p: (o or {}).get("policies") for p, o in orders.items() if p in state.families}
+    if not any(given.values()):
+        return
+    from pbem.games.fief.policies import merge_policies
+    for player, policies in given.items():
+        if policies:
+            state.families[player].policies = merge_policies(state.families[player].policies, policies)

@@ -1,0 +1,101 @@
+"""Reading a Fief order document: the shared helpers of the setup and purchase orders.
+
+An order list is a YAML sequence of mappings; each mapping's verb key says what it is
+(``- buy: knight`` with ``count: 2`` and ``in: Tours``). Every scalar arrives as text; these
+helpers turn it into names and numbers, or an OrderError naming the line and the fix.
+"""
+from __future__ import annotations
+
+import difflib
+from typing import Any, Iterable
+
+from pbem.games.fief.board import Board, fold
+from pbem.orders.yamlsafe import YMap, YSeq, line_of
+from pbem.rules.api import OrderError
+
+
+class Problems(list):
+    """The OrderErrors found so far in one mail."""
+
+    def add(self, line: int | None, message: str, hint: str = "") -> None:
+        self.append(OrderError(line, message, hint))
+
+
+def suggest(word: str, choices: Iterable[str]) -> str:
+    choices = list(choices)
+    close = difflib.get_close_matches(fold(str(word)), [fold(c) for c in choices], n=1)
+    if close:
+        match = next(c for c in choices if fold(c) == close[0])
+        return f"did you mean `{match}`?"
+    return "use one of: " + ", ".join(choices)
+
+
+def check_keys(mapping: YMap, allowed: Iterable[str], where: str, problems: Problems) -> None:
+    allowed = list(allowed)
+    for key in mapping:
+        if key not in allowed:
+            problems.add(line_of(mapping, key), f"unknown key `{key}` in {where}", suggest(key, allowed))
+
+
+def as_seq(value: Any, line: int | None, what: str, problems: Problems) -> list:
+    """A scalar counts as a one-item list, so `start: Tours` works like `start: [Tours]`."""
+    if value is None:
+        problems.add(line, f"{what} is empty", f"write {what} after the colon")
+        return []
+    if isinstance(value, list):
+        return list(value)
+    if isinstance(value, dict):
+        problems.add(line, f"{what} must be a name or a list of names, not a mapping")
+        return []
+    return [value]
+
+
+def town_name(board: Board, text: Any, line: int | None, problems: Problems) -> str | None:
+    if not isinstance(text, str):
+        problems.add(line, "a town name is expected here", "write the town's name, e.g. Tours")
+        return None
+    town = board.find_town(text)
+    if town is None:
+        problems.add(line, f"there is no town called {text!r}", suggest(text, board.towns))
+    return town
+
+
+def whole_number(text: Any, line: int | None, what: str, problems: Problems, low: int = 1) -> int | None:
+    try:
+        value = int(str(text).strip())
+    except ValueError:
+        problems.add(line, f"{what} must be a whole number, not {text!r}", f"write e.g. `{what}: 2`")
+        return None
+    if value < low:
+        problems.add(line, f"{what} must be at least {low}, not {value}")
+        return None
+    return value
+
+
+def order_items(document: Any, problems: Problems) -> YSeq | list:
+    """The `orders:` list of a document (None or missing: no orders)."""
+    orders = document.get("orders") if isinstance(document, dict) else None
+    if orders is None:
+        return []
+    if not isinstance(orders, list):
+        problems.add(line_of(document, "orders"), "`orders:` must be a list of orders, each starting with `- `",
+                     "write one order per line, e.g. `  - buy: knight`")
+        return []
+    return orders
+
+
+def verb_of(item: Any, verbs: Iterable[str], line: int | None, problems: Problems) -> str | None:
+    verbs = list(verbs)
+    if not isinstance(item, dict) or not item:
+        problems.add(line, "each order must be a mapping such as `- buy: knight`",
+                     "orders this phase: " + ", ".join(verbs))
+        return None
+    found = [k for k in item if k in verbs]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        problems.add(line, f"one order per item: this item has {', '.join(found)}", "start a new `- ` item for each")
+        return None
+    first = next(iter(item))
+    problems.add(line_of(item, first), f"`{first}` is not an order of this phase", suggest(first, verbs))
+    return None

@@ -1,0 +1,112 @@
+"""The Purchase Phase orders (4) as mailed, checked against the player's view.
+
+    orders:
+      - ransom: Baudoin          # 4.1: ransoms are paid by themselves; this only says where
+        place: Tours             #      the freed lord comes into play (G.1.2)
+      - build: stronghold        # 4.2: 10 deniers, a town you control without a fortress
+        in: Poitiers
+      - build: mill              # 4.2: 3 deniers each, 2 per town at most
+        in: Tours
+        count: 1
+      - buy: knight              # 4.3: man-at-arms 1, archer 2, knight 3, bombard 4 deniers
+        count: 2
+        in: Tours
+      - title: Bretagne          # 4.4: 2 deniers per town of the fief
+        lord: Quentin
+        city: Nantes             # optional: the stronghold that becomes the fief's city
+        heir: Aliénor            # optional: who takes a title passed on (D.1.1)
+
+Orders are done in the order written; each is checked as if those above it had been done.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.fief.board import Board, fold
+from pbem.games.fief.orders_common import (Problems, check_keys, suggest, town_name, verb_of,
+                                          whole_number)
+from pbem.games.fief.purchase import Ledger, describe
+from pbem.games.fief.state import UNIT_TYPES
+from pbem.orders.yamlsafe import line_of
+
+VERBS = ("ransom", "build", "buy", "title")
+KEYS = {"ransom": ("ransom", "place"), "build": ("build", "in", "count"),
+        "buy": ("buy", "in", "count"), "title": ("title", "lord", "city", "heir")}
+UNIT_NAMES = {"man at arms": "man_at_arms", "men at arms": "man_at_arms", "archer": "archer",
+              "archers": "archer", "knight": "knight", "knights": "knight", "bombard": "bombard",
+              "bombards": "bombard"}
+
+
+def check_purchase_orders(view: dict[str, Any], board: Board, items: list, problems: Problems) -> list[dict]:
+    ledger = Ledger.from_view(view, board)
+    ledger.ransoms()   # 4.1 comes first: the deniers left after the forced ransoms
+    out: list[dict] = []
+    for index, item in enumerate(items):
+        line = line_of(items, index)
+        verb = verb_of(item, VERBS, line, problems)
+        if verb is None:
+            continue
+        check_keys(item, KEYS[verb], f"a `{verb}` order", problems)
+        before = len(problems)
+        order = _parse(verb, item, view, board, problems)
+        if order is None or len(problems) > before:
+            continue
+        failure = ledger.try_order(order)
+        if failure:
+            problems.add(line, f"cannot {describe(order)[3:]}: {failure.message}", failure.hint)
+            continue
+        out.append(order)
+    return out
+
+
+def _lord_name(view: dict, text: Any, line, problems: Problems, me: str) -> str | None:
+    mine = [n for n, l in view["lords"].items() if l["family"] == me]
+    found = next((n for n in mine if fold(n) == fold(str(text))), None)
+    if found is None:
+        problems.add(line, f"{text!r} is not a lord of your family", suggest(str(text), mine) if mine else "")
+    return found
+
+
+def _parse(verb: str, item: dict, view: dict, board: Board, problems: Problems) -> dict | None:
+    me = view["me"]
+    if verb == "ransom":
+        lord = _lord_name(view, item["ransom"], line_of(item, "ransom"), problems, me)
+        place = town_name(board, item["place"], line_of(item, "place"), problems) if "place" in item else None
+        return {"ransom": lord, "place": place} if lord else None
+    if verb in ("build", "buy"):
+        if "in" not in item:
+            problems.add(line_of(item, verb), f"say in which town: add `in: TOWN` under `{verb}:`")
+            return None
+        town = town_name(board, item["in"], line_of(item, "in"), problems)
+        count = whole_number(item["count"], line_of(item, "count"), "count", problems) if "count" in item else 1
+        what = fold(str(item[verb] or ""))
+        if verb == "build":
+            if what not in ("stronghold", "mill", "mills"):
+                problems.add(line_of(item, "build"), f"you cannot build {item[verb]!r}",
+                             "build a stronghold or a mill (4.2); units are bought with `buy:`")
+                return None
+            kind = "mill" if what.startswith("mill") else "stronghold"
+            if kind == "stronghold" and count != 1:
+                problems.add(line_of(item, "count"), "a town holds one stronghold: leave out `count:`")
+                return None
+            order = {"build": kind, "town": town}
+            if kind == "mill":
+                order["count"] = count
+            return order if town and count else None
+        kind = UNIT_NAMES.get(what) or UNIT_NAMES.get(what.rstrip("s"))
+        if kind is None:
+            problems.add(line_of(item, "buy"), f"{item[verb]!r} is not a unit type",
+                         suggest(str(item[verb]), UNIT_TYPES) + " (strongholds and mills: `build:`)")
+            return None
+        return {"buy": kind, "count": count, "town": town} if town and count else None
+    fief = board.find_fief(str(item["title"] or ""))
+    if fief is None:
+        problems.add(line_of(item, "title"), f"{item['title']!r} is not a fief", suggest(str(item["title"]), board.fiefs))
+        return None
+    if "lord" not in item:
+        problems.add(line_of(item, "title"), "say which lord takes the title: add `lord: NAME`")
+        return None
+    lord = _lord_name(view, item["lord"], line_of(item, "lord"), problems, me)
+    city = town_name(board, item["city"], line_of(item, "city"), problems) if "city" in item else None
+    heir = _lord_name(view, item["heir"], line_of(item, "heir"), problems, me) if "heir" in item else None
+    return {"title": fief, "lord": lord, "city": city, "heir": heir} if lord else None

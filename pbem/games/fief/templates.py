@@ -1,0 +1,76 @@
+"""Ready-to-fill order documents (without the mail envelope) for the setup and purchase
+phases; the report ends with one. Built from the player's view only."""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.fief.board import Board
+from pbem.games.fief.purchase import Ledger, ransom_value
+from pbem.games.fief.state import UNIT_PRICE
+
+
+def setup_template(view: dict[str, Any], board: Board) -> str:
+    me = view["me"]
+    lord = next((n for n, l in view["lords"].items() if l["family"] == me), "your lord")
+    order = view["turn_order"]
+    lines = [
+        "# Setup (A.5): choose your starting town. Your lord "
+        f"{lord} starts there with a stronghold, 1 knight and 3 men-at-arms.",
+        f"# Choices are settled in turn order: {', '.join(order)}. You get the first town of your",
+        "# list that no earlier player took; list several, best first. With none left you get the",
+        "# empty town farthest by road from the towns already taken.",
+        "# Towns by fief:",
+    ]
+    for fief in board.fiefs.values():
+        lines.append(f"#   {fief.name}: {', '.join(fief.towns)}")
+    lines += ["orders:", "  - start: [Tours, Poitiers, Orléans]   # edit: your towns, best first", ""]
+    return "\n".join(lines)
+
+
+def purchase_template(view: dict[str, Any], board: Board) -> str:
+    me = view["me"]
+    ledger = Ledger.from_view(view, board)
+    paid = ledger.ransoms()
+    fam = view["families"][me]
+    lines = [f"# Purchase Phase (4). You have {fam['deniers']} deniers."]
+    for lord, value, jailer in paid:
+        lines.append(f"# Ransom (4.1): {value} deniers go to {jailer} to free {lord} first; "
+                     "add `- ransom: NAME` with `place: TOWN` to choose where the lord comes back.")
+    for lord, value, jailer in ledger.unpaid(paid):
+        lines.append(f"# Ransom (4.1): you cannot pay the {value} deniers to free {lord}.")
+    if paid:
+        lines.append(f"# After ransoms you have {ledger.deniers} deniers to spend.")
+    mine = [t for t, v in view["towns"].items() if v["controller"] == me]
+    places = ledger.placement_towns()
+    pool = ", ".join(f"{n} {k}" for k, n in fam["pool"].items())
+    prices = ", ".join(f"{k} {p}" for k, p in UNIT_PRICE.items())
+    lines += [
+        "# Orders are done in the order written; delete the lines you do not want.",
+        f"# Towns you control: {', '.join(mine) or 'none'}.",
+        f"# Units (4.3), price each: {prices}. At most 4 new pawns per town this phase.",
+        f"#   You may place them in: {', '.join(places) or 'nowhere (no free lord, no fortress held)'}.",
+        f"#   Left in your pool: {pool}.",
+        "# Stronghold (4.2): 10 deniers, in a town you control without a fortress.",
+        "# Mill (4.2): 3 deniers, in a town you control, 2 per town at most.",
+        "# Fief title (4.4): 2 deniers per town; you must control every town of the fief and",
+        "#   have a stronghold there, which becomes the fief's city.",
+    ]
+    for fief in board.fiefs.values():
+        if not view["fiefs"][fief.id]["governed"] and all(view["towns"][t]["controller"] == me for t in fief.towns):
+            lines.append(f"#   You may buy: {fief.name} ({fief.title_price} deniers).")
+    example = places[0] if places else (mine[0] if mine else "Tours")
+    lines += [
+        "orders:",
+        f"  - buy: man_at_arms      # man_at_arms | archer | knight | bombard",
+        f"    count: 1",
+        f"    in: {example}",
+        f"#  - build: mill          # or: stronghold",
+        f"#    in: {mine[0] if mine else example}",
+        "#  - title: Bretagne       # a fief you hold every town of",
+        "#    lord: NAME            # the lord who takes the title",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+__all__ = ["setup_template", "purchase_template", "ransom_value"]

@@ -1,0 +1,167 @@
+"""What one player may see of a Fief game (DESIGN.md "Hidden information").
+
+The view is an allow-list: every field is copied in on purpose, so a field added to the state
+later stays hidden until someone decides it may be shown. Secrets and who sees them:
+- hands: their owner (others see the count, 2.2);
+- the characters and events piles, and the disasters track (face down, 2.3): counts only;
+  the top card of each discard pile is public (2.1);
+- under fog of war (I.2) the type of another family's unit pawns: shown as {"hidden": n};
+- a family's pool of pawns left (it would give away types under fog of war): its owner;
+- standing policies: their owner;
+- orders sent for a phase are never in the state, so never in a view.
+The game master (player None) sees everything.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from pbem.games.fief.board import Board
+from pbem.games.fief.end_of_round import victory_points
+from pbem.games.fief.control import Forces, controller, forces_by_town, is_besieged
+from pbem.games.fief.state import (MAX_MILLS_PER_TOWN, MILL_TILES, POOL, STRONGHOLD_TILES,
+                                   UNIT_TYPES, FiefState)
+
+PUBLIC_OPTIONS = ("fog_of_war", "mandatory_placement", "board")
+
+
+def phase_id(state: FiefState) -> str:
+    if state.phase == "setup":
+        return "setup/starting-towns"
+    if state.phase == "over":
+        return f"round-{state.round}/over"
+    return f"round-{state.round}/{state.phase.replace('_', '-')}"
+
+
+def pool_left(state: FiefState, family: str) -> dict[str, int]:
+    """A.1: pawns of each type the family may still put on the board."""
+    used = Counter(p.kind for p in state.pawns.values() if p.family == family)
+    return {kind: POOL[kind] - used[kind] for kind in UNIT_TYPES}
+
+
+def supply(state: FiefState) -> dict[str, int]:
+    """B: tiles left in the common supply (a city uses a stronghold tile, flipped)."""
+    fortresses = sum(1 for t in state.towns.values() if t.fortress)
+    mills = sum(t.mills for t in state.towns.values())
+    return {"strongholds": STRONGHOLD_TILES - fortresses, "mills": MILL_TILES - mills}
+
+
+def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, Any]:
+    gm = player is None
+    fog = bool(state.options.get("fog_of_war"))
+    forces = forces_by_town(state)
+    view: dict[str, Any] = {
+        "game": state.variant,
+        "me": player,
+        "round": state.round,
+        "phase": state.phase,
+        "phase_id": phase_id(state),
+        "players": list(state.players),
+        "turn_order": state.turn_order(),
+        "first_player": state.players[state.first_player],
+        "options": {k: state.options[k] for k in PUBLIC_OPTIONS if k in state.options},
+        "families": {p: _family(state, p, gm or p == player) for p in state.players},
+        "lords": {n: _lord(state, n) for n in state.lords},
+        "towns": {t: _town(state, board, t, forces, player, fog) for t in board.towns},
+        "offshore": {"forces": _forces_map(forces.get("offshore", {}), player, fog)},
+        "fiefs": {f: _fief(state, f) for f in board.fiefs},
+        "bishoprics": {str(n): {"bishop": next((l.name for l in state.lords.values()
+                                                 if l.bishopric == n), None)}
+                       for n in board.bishoprics},
+        "board_effects": [{"card": e.card, "target": e.target, "player": e.player, "lord": e.lord}
+                          for e in state.board_effects],
+        "disasters_track": len(state.disasters_track),
+        "piles": {"characters": len(state.character_pile), "events": len(state.events_pile),
+                  "characters_discard_top": state.character_discard[-1] if state.character_discard else None,
+                  "events_discard_top": state.events_discard[-1] if state.events_discard else None},
+        "supply": supply(state),
+        "king_offer_used": state.king_offer_used,
+        "winners": list(state.winners),
+        "result_text": state.result_text,
+    }
+    if gm:
+        view["pawns"] = [_pawn(p) for p in state.pawns.values()]
+        view["hands"] = {p: list(f.hand) for p, f in state.families.items()}
+        view["disasters_track_cards"] = list(state.disasters_track)
+        view["policies"] = {p: dict(f.policies) for p, f in state.families.items()}
+        view["my_pawns"] = []
+    else:
+        view["my_pawns"] = [_pawn(p) for p in state.pawns.values() if p.family == player]
+        view["hand"] = list(state.families[player].hand) if player in state.families else []
+        view["policies"] = dict(state.families[player].policies) if player in state.families else {}
+    return view
+
+
+def _pawn(pawn) -> dict[str, Any]:
+    return {"id": pawn.id, "kind": pawn.kind, "family": pawn.family, "location": pawn.location,
+            "steps": pawn.steps}
+
+
+def _family(state: FiefState, player: str, own: bool) -> dict[str, Any]:
+    fam = state.families[player]
+    out = {
+        "deniers": fam.deniers,                      # public in France (A.6, 3)
+        "lords": [l.name for l in state.lords.values() if l.family == player],
+        "hand_size": len(fam.hand),
+        "diplomacy_pawns": fam.diplomacy_pawns,
+        "eliminated": fam.eliminated,
+        "vp": victory_points(state, player),
+        "units_on_board": sum(1 for p in state.pawns.values() if p.family == player),
+    }
+    if own:
+        out["pool"] = pool_left(state, player)
+    return out
+
+
+def _lord(state: FiefState, name: str) -> dict[str, Any]:
+    lord = state.lords[name]
+    return {
+        "family": lord.family, "female": lord.female, "location": lord.location,
+        "captive_of": lord.captive_of, "titles": _titles(lord), "fief_titles": list(lord.fief_titles),
+        "bishopric": lord.bishopric, "cardinal": lord.cardinal, "pope": lord.pope,
+        "political": lord.political, "excommunicated": lord.excommunicated,
+        "spouse": lord.spouse, "assassin": lord.assassin, "steps": lord.steps,
+    }
+
+
+def _titles(lord) -> list[str]:
+    out = list(lord.fief_titles)
+    if lord.bishopric:
+        out.append(f"bishop {lord.bishopric}")
+    out += [t for t, on in (("cardinal", lord.cardinal), ("pope", lord.pope)) if on]
+    if lord.political:
+        out.append(lord.political)
+    return out
+
+
+def _forces_map(by_family: dict[str, Forces], player: str | None, fog: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for family, f in by_family.items():
+        if f.empty():
+            continue
+        if fog and player is not None and family != player:
+            units: dict[str, int] = {"hidden": sum(f.units.values())} if f.units else {}
+        else:
+            units = {k: n for k, n in sorted(f.units.items())}
+        out[family] = {"lords": list(f.lords), "captives": list(f.captives), "units": units}
+    return out
+
+
+def _town(state: FiefState, board: Board, name: str, forces, player, fog) -> dict[str, Any]:
+    town = state.towns[name]
+    info = board.towns[name]
+    return {
+        "fief": info.fief, "bishopric": info.bishopric, "chief": info.chief, "harbor": info.harbor,
+        "controller": controller(state, board, name, forces),
+        "fortress": town.fortress, "mills": town.mills, "mills_room": MAX_MILLS_PER_TOWN - town.mills,
+        "besieged": is_besieged(state, name), "besiegers": dict(town.besiegers),
+        "arrivals": list(town.arrivals),
+        "forces": _forces_map(forces.get(name, {}), player, fog),
+    }
+
+
+def _fief(state: FiefState, fief: str) -> dict[str, Any]:
+    holder = state.fief_titles.get(fief)
+    governed = bool(state.governed.get(fief))
+    return {"holder": holder, "family": state.lords[holder].family if holder in state.lords else None,
+            "governed": governed, "vacant": governed and holder is None}
