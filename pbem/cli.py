@@ -208,8 +208,8 @@ def _gm_action(home_dir, name, action):
     with _session(home_dir) as (home, store):
         now = time.time()
         with store.transaction():
-            g, text = action(store, home, engine.load_game(store, name), now)
-            Mailer(store, home).announce(g, text)
+            g, text, *also = action(store, home, engine.load_game(store, name), now)
+            Mailer(store, home).announce(g, text, also)
         click.echo(text)
 
 
@@ -247,8 +247,10 @@ def game_resume(home_dir, name):
 def game_set_address(home_dir, name, player, email):
     """Change a player's mail address."""
     def action(store, home, g, now):
+        old = {p["name"]: p["email"] for p in engine.players(store, g.id)}.get(player)
         engine.set_address(store, g, player, email)
-        return g, f"{player}'s mail address was changed"
+        # The old address is told too, so a player learns if someone moved their mail away.
+        return g, f"{player}'s mail address was changed", (player, old)
     _gm_action(home_dir, name, action)
 
 

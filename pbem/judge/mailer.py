@@ -93,9 +93,10 @@ class Mailer:
         self.queue(to=email, to_name=player, subject=f"[{game.name}] Reminder: orders for {phase.id}",
                    body=body, purpose="reminder", game_id=game.id, game_name=game.name)
 
-    def announce(self, game: engine.Game, action: str) -> None:
-        """Every game-master action is told to every player (and the game master)."""
-        recipients = [(p["name"], p["email"]) for p in engine.players(self.store, game.id)]
+    def announce(self, game: engine.Game, action: str, also: Sequence[tuple[str, str]] = ()) -> None:
+        """Every game-master action is told to every player (and the game master), and to
+        ``also`` (e.g. a player's old address when it was changed)."""
+        recipients = [(p["name"], p["email"]) for p in engine.players(self.store, game.id)] + list(also)
         if game.row["gm_email"]:
             recipients.append(("game master", game.row["gm_email"]))
         body = render("announce.txt.j2", game=game_info(game), action=action, deadline=game.row["deadline"])

@@ -1,0 +1,102 @@
+"""The game master's command line, on the tiny test game: every command works, every action is
+announced to the players, and every mistake is one clear line, never a traceback."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+import judge_support  # noqa: F401  (registers the tiny game)
+from judge_support import Judge
+from pbem.cli import main
+
+
+@pytest.fixture
+def home(tmp_path):
+    path = tmp_path / "home"
+    result = CliRunner().invoke(main, ["init", "--home", str(path), "--address", "judge@pbem.test"])
+    assert result.exit_code == 0, result.output
+    return path
+
+
+def run(home, *args, ok=True):
+    result = CliRunner().invoke(main, [*args[:2], "--home", str(home), *args[2:]] if args[0] == "game"
+                                else [args[0], "--home", str(home), *args[1:]])
+    if ok:
+        assert result.exit_code == 0, result.output
+    return result
+
+
+def new_game(home):
+    return run(home, "game", "new", "tiny", "--name", "t1", "--player", "alice:alice@pbem.test",
+               "--player", "bob:bob@pbem.test", "--gm-email", "gm@pbem.test")
+
+
+def test_a_game_master_runs_a_game_from_the_command_line(home, tmp_path):
+    assert "started with 2 players" in new_game(home).output
+    assert "round-1/bid" in run(home, "game", "list").output
+    full = run(home, "game", "show", "t1").output
+    assert "waiting on: alice, bob" in full
+    as_bob = json.loads(run(home, "game", "show", "t1", "--as", "bob", "--json").output)
+    assert as_bob["me"] == "bob" and "hands" not in as_bob and "hand" in as_bob
+    assert "extended by 24 hours" in run(home, "game", "extend", "t1", "--hours", "24").output
+    assert "paused" in run(home, "game", "pause", "t1").output
+    assert "paused" in run(home, "game", "list").output
+    assert "resumed" in run(home, "game", "resume", "t1").output
+    assert "Preview of round-1/bid" in run(home, "game", "preview", "t1").output
+    assert "resolved round-1/bid" in run(home, "game", "resolve", "t1").output
+    assert "round-2/bid" in run(home, "game", "list").output
+    assert "replayed" in run(home, "replay", "t1").output
+    assert "wrote 3 files" in run(home, "export", "t1", str(tmp_path / "export")).output
+    assert "round-1/bid is open again" in run(home, "game", "rollback", "t1").output
+    assert "changed" in run(home, "game", "set-address", "t1", "bob", "bob@new.test").output
+    # Every action above was announced to both players and the game master.
+    from pbem.judge.store import Store
+    store = Store(home / "pbem.sqlite")
+    announced = store.all("SELECT recipient, COUNT(*) AS n FROM outbox WHERE purpose='announce' GROUP BY recipient")
+    store.close()
+    counts = {r["recipient"]: r["n"] for r in announced}
+    assert counts["gm@pbem.test"] == 6 and counts["alice@pbem.test"] == 6
+    # The address change reached both the old and the new address.
+    assert counts["bob@pbem.test"] == 6 and counts["bob@new.test"] == 1
+
+
+@pytest.mark.parametrize("args, message", [
+    (("game", "new", "chess", "--name", "x", "--player", "a:a@x.test"), "unknown game type 'chess'"),
+    (("game", "new", "tiny", "--name", "x", "--player", "alice"), "write NAME:EMAIL"),
+    (("game", "new", "tiny", "--name", "x", "--player", "a:a@x.test"), "takes 2 to 4 players"),
+    (("game", "new", "tiny", "--name", "x", "--player", "a:a@x.test", "--player", "b:b@x.test",
+      "--option", "colour=red"), "has no such option"),
+    (("game", "new", "tiny", "--name", "x", "--player", "a:a@x.test", "--player", "b:b@x.test",
+      "--option", "target=many"), "takes a whole number"),
+    (("game", "show", "nope"), "no game named 'nope'"),
+    (("game", "resume", "nope"), "no game named 'nope'"),
+    (("replay", "nope"), "no game named 'nope'"),
+])
+def test_mistakes_are_one_clear_line(home, args, message):
+    result = run(home, *args, ok=False)
+    assert result.exit_code != 0
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_commands_without_a_home_say_how_to_make_one(tmp_path, monkeypatch):
+    monkeypatch.delenv("PBEM_HOME", raising=False)
+    result = CliRunner().invoke(main, ["game", "list"])
+    assert result.exit_code != 0 and "pbem init --home DIR" in result.output
+    result = CliRunner().invoke(main, ["game", "list", "--home", str(tmp_path / "none")])
+    assert result.exit_code != 0 and "is not a judge home" in result.output
+
+
+def test_show_as_a_player_never_shows_another_players_pending_orders(tmp_path):
+    judge = Judge(tmp_path / "home")
+    judge.new_game(players=("alice", "bob"))
+    judge.tick()
+    judge.orders("g1", "alice", "round-1/bid", "bid: 6\n")
+    judge.tick()
+    result = CliRunner().invoke(main, ["game", "show", "g1", "--home", str(judge.home.path), "--as", "bob"])
+    assert result.exit_code == 0
+    assert "bid" not in result.output.split("orders for this phase:")[1].replace("none yet", "")
+    mine = CliRunner().invoke(main, ["game", "show", "g1", "--home", str(judge.home.path), "--as", "alice"])
+    assert '"bid": 6' in mine.output
