@@ -1,0 +1,112 @@
+"""Disasters lying on the board that bear on movement: bad weather (G.2.2) and entering a
+plagued bishopric (G.2.1.3), plus the elimination of a lord struck down on the way (D.4.2).
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from pbem.games.fief.board import Board
+from pbem.games.fief.policies import loss_order
+from pbem.games.fief.state import OFFSHORE, FiefState
+from pbem.games.fief.titles import family_lords, grant_fief_title
+from pbem.rules.api import Event
+from pbem.rules.rng import Rng
+
+
+def bishoprics_with(state: FiefState, card: str) -> set[int]:
+    """Bishopric numbers a disaster card of this kind lies on (2.5: targets "1".."5")."""
+    out = set()
+    for effect in state.board_effects:
+        if effect.card == card and effect.target.isdigit():
+            out.add(int(effect.target))
+    return out
+
+
+def bishopric_of(board: Board, town: str) -> int | None:
+    return None if town == OFFSHORE else board.towns[town].bishopric
+
+
+def bad_weather_blocks(board: Board, bad: set[int], frm: str, to: str) -> int | None:
+    """G.2.2: no land move in the affected bishopric, 'including to get in or out of it'.
+    The blocking bishopric number, or None."""
+    for town in (frm, to):
+        number = bishopric_of(board, town)
+        if number in bad:
+            return number
+    return None
+
+
+def enters_plague(board: Board, plagued: set[int], frm: str, to: str) -> int | None:
+    """G.2.1.3: the step enters a plagued bishopric (from another bishopric or from sea)."""
+    number = bishopric_of(board, to)
+    if number in plagued and bishopric_of(board, frm) != number:
+        return number
+    return None
+
+
+def strike(state: FiefState, board: Board, rng: Rng, number: int, lords: Iterable[str],
+           pawns: Iterable[str], family: str) -> tuple[list[str], list[str], list[Event]]:
+    """G.2.1.3: an army enters plagued bishopric ``number``: a d6 per lord not struck yet this
+    round (1-3: eliminated, G.2.1.1), then half its pawns not struck yet are lost, rounded down,
+    the owner's `plague_losses` policy saying which go first (G.2.1.2).
+    Returns (eliminated lords, lost pawn ids, events)."""
+    struck = set(state.plague_struck)
+    dead_lords: list[str] = []
+    events: list[Event] = []
+    for name in lords:
+        if name in struck or name not in state.lords:
+            continue
+        roll = rng.d6(f"plague in bishopric {number}: {name}")
+        state.plague_struck.append(name)
+        if roll <= 3:
+            dead_lords.append(name)
+        events.append(Event("plague_lord", f"Plague in bishopric {number}: {name} rolls {roll} and "
+                            f"{'dies' if roll <= 3 else 'survives'} (G.2.1.1).",
+                            data={"lord": name, "roll": roll, "bishopric": number,
+                                  "eliminated": roll <= 3}))
+    fresh = [pid for pid in pawns if pid not in struck and pid in state.pawns]
+    order = loss_order(state.families[family].policies)
+    rank = {kind: i for i, kind in enumerate(order)}
+    fresh.sort(key=lambda pid: (rank.get(state.pawns[pid].kind, len(rank)), pid))
+    lost = fresh[: len(fresh) // 2]
+    state.plague_struck.extend(fresh)
+    if fresh:
+        kinds = ", ".join(state.pawns[pid].kind for pid in lost) or "nothing"
+        events.append(Event("plague_troop", f"Plague in bishopric {number}: {family}'s army of "
+                            f"{len(fresh)} unit pawns loses {len(lost)} ({kinds}) (G.2.1.2).",
+                            data={"family": family, "bishopric": number, "lost": lost,
+                                  "kinds": [state.pawns[pid].kind for pid in lost]}))
+    for pid in lost:
+        del state.pawns[pid]
+    for name in dead_lords:
+        events += eliminate_lord(state, board, name)
+    return dead_lords, lost, events
+
+
+def eliminate_lord(state: FiefState, board: Board, name: str) -> list[Event]:
+    """Remove a lord from play. D.4.2: their fief titles go to the other lords of the family
+    (D.1.1); the last lord's go to the spouse, if married; otherwise they are vacant.
+    Other consequences of D.4 (ecclesiastical and political titles, captives held) are the
+    concern of the rules that create those titles."""
+    lord = state.lords.pop(name)
+    state.character_discard.append(name)
+    events = [Event("lord_eliminated", f"{name} ({lord.family}) is eliminated.",
+                    data={"lord": name, "family": lord.family})]
+    spouse = state.lords.get(lord.spouse) if lord.spouse else None
+    if spouse is not None:
+        spouse.spouse = None   # 1.1.3: the marriage ends
+    titles = list(lord.fief_titles)
+    lord.fief_titles.clear()
+    for fief in titles:
+        state.fief_titles[fief] = None
+        heirs = family_lords(state, lord.family)
+        if not heirs and spouse is not None:
+            heirs = [spouse]
+        heirs = [h for h in heirs if len(h.fief_titles) < 2] or heirs[:1]
+        if heirs:
+            heir = min(heirs, key=lambda h: len(h.fief_titles))
+            events += grant_fief_title(state, board, fief, heir.name)
+        else:
+            events.append(Event("title_vacant", f"The title of the {board.fiefs[fief].name} is vacant "
+                                "(D.4.2).", data={"fief": fief}))
+    return events

@@ -1,0 +1,209 @@
+"""Standing policies (DESIGN.md, "Standing policies for other people's questions").
+
+At the table a moving player asks the others mid-move: "may I pass?" (5.2.3.1), "may my
+besieged army leave?" (6.4.2). By mail nobody can be asked, so each player declares the answer
+in advance under the `policies:` key of any mail; it is stored in ``Family.policies`` and kept
+until changed. A policy not given keeps its stored value; the default is the cautious answer.
+
+    policies:
+      safe_passage: {allow: [enguerand], refuse: [marc], others: refuse}
+      besieged_may_leave: {allow: [], others: refuse}
+      plague_losses: [man_at_arms, archer, knight, bombard]
+
+Canonical form (JSON): {"safe_passage": {"allow": [...], "refuse": [...], "others": "refuse"},
+"besieged_may_leave": {...}, "plague_losses": [...]} with only the policies the mail gave.
+"""
+from __future__ import annotations
+
+import difflib
+from typing import Any, Mapping
+
+from pbem.orders.yamlsafe import YSeq, line_of
+from pbem.rules.api import OrderError
+
+# Answers to "may this player's army cross your forces?" (5.2.3.1) and "may this player's
+# besieged army leave the town you besiege?" (6.4.2).
+PERMISSION_POLICIES = ("safe_passage", "besieged_may_leave")
+# Which unit pawns go first when an army entering a plagued bishopric loses half its troop
+# (G.2.1.2: "the troop owner decides which unit pawns they lose").
+LOSS_POLICY = "plague_losses"
+POLICY_NAMES = PERMISSION_POLICIES + (LOSS_POLICY,)
+ANSWERS = ("allow", "refuse")
+# The cautious answers (DESIGN.md): nobody passes, no besieged army leaves; the cheapest pawns
+# die first (price order, 4.3), the royal guard last since it cannot be replaced (1.5.5).
+DEFAULT_ANSWER = "refuse"
+DEFAULT_LOSS_ORDER = ("man_at_arms", "archer", "knight", "bombard", "queens_sergeant", "kings_knight")
+
+UNIT_WORDS = {
+    "man_at_arms": "man_at_arms", "men_at_arms": "man_at_arms", "man": "man_at_arms",
+    "archer": "archer", "archers": "archer",
+    "knight": "knight", "knights": "knight",
+    "bombard": "bombard", "bombards": "bombard",
+    "kings_knight": "kings_knight", "kings_knights": "kings_knight",
+    "queens_sergeant": "queens_sergeant", "queens_sergeants": "queens_sergeant",
+}
+
+
+def unit_kind(text: Any) -> str | None:
+    """'Men-at-arms', 'knights', "king's knight" -> the pawn kind of state.py, or None."""
+    if not isinstance(text, str):
+        return None
+    word = text.strip().lower().replace("'", "").replace("-", "_").replace(" ", "_")
+    return UNIT_WORDS.get(word)
+
+
+def suggest(word: str, choices: list[str]) -> str:
+    """'did you mean X?' or '' (difflib, case-insensitive)."""
+    lowered = {c.lower(): c for c in choices}
+    close = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
+    return f"did you mean {lowered[close[0]]}?" if close else ""
+
+
+def find_player(text: Any, players: list[str]) -> str | None:
+    if not isinstance(text, str):
+        return None
+    for p in players:
+        if p.lower() == text.strip().lower():
+            return p
+    return None
+
+
+def check_policies(view: Mapping[str, Any], player: str, doc: Any) -> tuple[dict, list[OrderError]]:
+    """Check the `policies:` mapping of a mail against the player's view: the canonical form
+    of the policies it gives, and the errors (with lines and a fix)."""
+    if doc is None:
+        return {}, []
+    if not isinstance(doc, dict):
+        return {}, [OrderError(getattr(doc, "line", None), "`policies:` must be a mapping of policy names",
+                               "write e.g. `policies: {safe_passage: {allow: [marc], others: refuse}}`")]
+    players = [p for p in view.get("turn_order", []) if p != player]
+    canonical: dict[str, Any] = {}
+    errors: list[OrderError] = []
+    for key, value in doc.items():
+        line = line_of(doc, key)
+        if key in PERMISSION_POLICIES:
+            got = _check_permission(key, value, line, players, player, errors)
+            if got is not None:
+                canonical[key] = got
+        elif key == LOSS_POLICY:
+            got_order = _check_loss_order(value, line, errors)
+            if got_order is not None:
+                canonical[key] = got_order
+        else:
+            hint = suggest(key, list(POLICY_NAMES)) or f"the policies are: {', '.join(POLICY_NAMES)}"
+            errors.append(OrderError(line, f"unknown policy `{key}`", hint))
+    return canonical, errors
+
+
+def _check_permission(key: str, value: Any, line: int | None, players: list[str], me: str,
+                      errors: list[OrderError]) -> dict | None:
+    example = f"write e.g. `{key}: {{allow: [{players[0] if players else 'marc'}], others: refuse}}`"
+    if isinstance(value, str) and value.strip().lower() in ANSWERS:
+        # `safe_passage: allow` is short for "everyone".
+        return {"allow": [], "refuse": [], "others": value.strip().lower()}
+    if not isinstance(value, dict):
+        errors.append(OrderError(line, f"`{key}` needs `allow`, `refuse` and/or `others`", example))
+        return None
+    result: dict[str, Any] = {"allow": [], "refuse": [], "others": DEFAULT_ANSWER}
+    before = len(errors)
+    for sub, item in value.items():
+        sub_line = line_of(value, sub)
+        if sub in ANSWERS:
+            names = item if isinstance(item, list) else ([] if item is None else [item])
+            for i, name in enumerate(names):
+                found = find_player(name, players)
+                where = line_of(names, i) if isinstance(names, YSeq) else sub_line
+                if found is None:
+                    if isinstance(name, str) and name.strip().lower() == me.lower():
+                        errors.append(OrderError(where, f"you need no {key} from yourself",
+                                                 f"remove {name} from `{sub}`"))
+                        continue
+                    hint = suggest(str(name), players) or f"the other players are: {', '.join(players)}"
+                    errors.append(OrderError(where, f"no player {name!r} in this game", hint))
+                elif found in result["allow"] or found in result["refuse"]:
+                    errors.append(OrderError(where, f"{found} is named twice in `{key}`",
+                                             "name each player in `allow` or `refuse`, once"))
+                else:
+                    result[sub].append(found)
+        elif sub == "others":
+            answer = item.strip().lower() if isinstance(item, str) else None
+            if answer not in ANSWERS:
+                errors.append(OrderError(sub_line, f"`others` must be allow or refuse, not {item!r}",
+                                         "write `others: refuse` (the cautious answer) or `others: allow`"))
+            else:
+                result["others"] = answer
+        else:
+            hint = suggest(sub, ["allow", "refuse", "others"]) or "use allow, refuse and others"
+            errors.append(OrderError(sub_line, f"unknown key `{sub}` in `{key}`", hint))
+    if len(errors) > before:
+        return None
+    result["allow"].sort()
+    result["refuse"].sort()
+    return result
+
+
+def _check_loss_order(value: Any, line: int | None, errors: list[OrderError]) -> list[str] | None:
+    if not isinstance(value, list) or not value:
+        errors.append(OrderError(line, "`plague_losses` is a list of unit kinds, first to die first",
+                                 "write e.g. `plague_losses: [man_at_arms, archer, knight, bombard]`"))
+        return None
+    order: list[str] = []
+    for i, word in enumerate(value):
+        kind = unit_kind(word)
+        where = line_of(value, i)
+        if kind is None:
+            hint = suggest(str(word), list(DEFAULT_LOSS_ORDER)) or f"kinds: {', '.join(DEFAULT_LOSS_ORDER)}"
+            errors.append(OrderError(where, f"unknown unit kind {word!r}", hint))
+            return None
+        if kind in order:
+            errors.append(OrderError(where, f"{kind} is listed twice", "list each kind once"))
+            return None
+        order.append(kind)
+    # Kinds not listed die after the listed ones, in the default order.
+    return order + [k for k in DEFAULT_LOSS_ORDER if k not in order]
+
+
+def merge_policies(stored: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Standing policies after a mail: each policy given replaces the stored one; the others
+    stay as they were (they are kept until changed)."""
+    merged = {k: v for k, v in stored.items()}
+    for key, value in given.items():
+        merged[key] = value
+    return merged
+
+
+def permits(policies: Mapping[str, Any], key: str, asker: str) -> bool:
+    """Does the family with these policies answer yes to ``asker`` for ``key``?"""
+    policy = policies.get(key)
+    if not policy:
+        return DEFAULT_ANSWER == "allow"
+    if asker in policy.get("allow", ()):
+        return True
+    if asker in policy.get("refuse", ()):
+        return False
+    return policy.get("others", DEFAULT_ANSWER) == "allow"
+
+
+def loss_order(policies: Mapping[str, Any]) -> tuple[str, ...]:
+    order = policies.get(LOSS_POLICY)
+    return tuple(order) if order else DEFAULT_LOSS_ORDER
+
+
+def describe(policies: Mapping[str, Any]) -> list[str]:
+    """One line per policy, for reports and templates."""
+    lines = []
+    for key in PERMISSION_POLICIES:
+        p = policies.get(key) or {"allow": [], "refuse": [], "others": DEFAULT_ANSWER}
+        parts = []
+        if p.get("allow"):
+            parts.append("allow " + ", ".join(p["allow"]))
+        if p.get("refuse"):
+            parts.append("refuse " + ", ".join(p["refuse"]))
+        parts.append(f"{p.get('others', DEFAULT_ANSWER)} everyone else")
+        lines.append(f"{key}: " + "; ".join(parts))
+    lines.append(f"{LOSS_POLICY}: " + ", ".join(loss_order(policies)))
+    return lines
+
+
+__all__ = ["check_policies", "merge_policies", "permits", "loss_order", "describe", "unit_kind",
+           "find_player", "suggest", "POLICY_NAMES"]
