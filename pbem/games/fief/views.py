@@ -64,10 +64,11 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
         "lords": {n: _lord(state, n) for n in state.lords},
         "towns": {t: _town(state, board, t, forces, player, fog) for t in board.towns},
         "offshore": {"forces": _forces_map(forces.get("offshore", {}), player, fog)},
-        "fiefs": {f: _fief(state, f) for f in board.fiefs},
-        "bishoprics": {str(n): {"bishop": next((l.name for l in state.lords.values()
-                                                 if l.bishopric == n), None)}
-                       for n in board.bishoprics},
+        "fiefs": {f: _fief(state, board, f) for f in board.fiefs},
+        "bishoprics": {str(n): {"name": b.name, "chief_town": b.chief_town, "towns": list(b.towns),
+                                "bishop": next((l.name for l in state.lords.values()
+                                                if l.bishopric == n), None)}
+                       for n, b in board.bishoprics.items()},
         "board_effects": [{"card": e.card, "target": e.target, "player": e.player, "lord": e.lord}
                           for e in state.board_effects],
         "disasters_track": len(state.disasters_track),
@@ -160,8 +161,10 @@ def _town(state: FiefState, board: Board, name: str, forces, player, fog) -> dic
     }
 
 
-def _fief(state: FiefState, fief: str) -> dict[str, Any]:
+def _fief(state: FiefState, board: Board, fief: str) -> dict[str, Any]:
     holder = state.fief_titles.get(fief)
     governed = bool(state.governed.get(fief))
-    return {"holder": holder, "family": state.lords[holder].family if holder in state.lords else None,
+    info = board.fiefs[fief]
+    return {"name": info.name, "rank": info.rank, "towns": list(info.towns), "price": info.title_price,
+            "holder": holder, "family": state.lords[holder].family if holder in state.lords else None,
             "governed": governed, "vacant": governed and holder is None}
