@@ -208,7 +208,7 @@ class FiefRules:
         if view["phase"] == "purchase":
             return purchase_template(view, board)
         if view["phase"] == "movement":
-            from pbem.games.fief.movement_orders import movement_template
+            from pbem.games.fief.movement_template import movement_template
             return movement_template(view, player)
         return "# Nothing to order in this phase. You may still set standing policies:\n# policies:\n#   safe_passage: {allow: [], others: refuse}\n"
 

@@ -16,6 +16,10 @@ from pbem.games.fief.control import controllers, holder_family, is_besieged
 from pbem.games.fief.state import BoardEffect, FiefState
 from pbem.rules.api import Event
 
+
+def money(n: int) -> str:
+    return f"{n} denier{'' if n == 1 else 's'}"
+
 TOWN_INCOME = 1        # 3: per non-besieged town controlled
 TALLAGE_PER_TOWN = 2   # 3, G.3.3.1
 MILL_INCOME = 2        # 3
@@ -53,7 +57,7 @@ def resolve_income(state: FiefState, board: Board) -> list[Event]:
     for player in state.turn_order():
         inc = incomes[player]
         state.families[player].deniers += inc.total()
-        events.append(Event("income", f"{player} collects {inc.total()} deniers ({_breakdown(inc, board)}) "
+        events.append(Event("income", f"{player} collects {money(inc.total())} ({_breakdown(inc, board)}) "
                             f"and now has {state.families[player].deniers} (3).",
                             data={"player": player, "deniers": inc.total(), "towns": inc.towns,
                                   "mills": inc.mills, "tallage": inc.tallage,

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.games.fief.board import Board
+from pbem.games.fief.income import money
 from pbem.games.fief.state import MAX_MILLS_PER_TOWN, OFFSHORE, UNIT_PRICE, FiefState, Pawn
 from pbem.games.fief.titles import come_into_play, grant_fief_title
 from pbem.games.fief.views import build_view
@@ -300,11 +301,11 @@ def _apply(state: FiefState, board: Board, player: str, order: dict[str, Any], f
         cost = UNIT_PRICE[kind] * count
         data = {"player": player, "kind": kind, "count": count, "deniers": cost}
         if not fog:
-            return [Event("units_bought", f"{player} buys {unit_words(kind, count)} ({cost} deniers) "
-                          f"and places them in {town} (4.3).", data={**data, "town": town})]
+            return [Event("units_bought", f"{player} buys {unit_words(kind, count)} ({money(cost)}) "
+                          f"and places {'it' if count == 1 else 'them'} in {town} (4.3).", data={**data, "town": town})]
         # I.2: the purchase is shown to all, where the pawns go only to their owner.
-        return [Event("units_bought", f"{player} buys {unit_words(kind, count)} ({cost} deniers) "
-                      "and places them face down (4.3, I.2).", data=data),
+        return [Event("units_bought", f"{player} buys {unit_words(kind, count)} ({money(cost)}) "
+                      f"and places {'it' if count == 1 else 'them'} face down (4.3, I.2).", data=data),
                 Event("units_placed", f"You place your {unit_words(kind, count)} in {town}.",
                       Audience.only(player), {**data, "town": town})]
     fief, city = order["title"], order["city"]
