@@ -168,7 +168,7 @@ class MovementRun:
                  if m.startswith("P:") and guard_follows(self.state, self.state.pawns[m[2:]].kind, army.all_lords())]
         army.pawns += [pid for pid in guard if pid not in army.pawns]
         for kind, n in short.items():
-            log.notes.append(f"{n} {kind} asked for could not come (not there, or no step left)")
+            log.notes.append(f"{units_text({kind: n})} asked for could not come (not there, or no step left)")
         log.units = kinds_of(self.state, army.pawns)
 
     def _step(self, army: Army, order: Mapping[str, Any], target: str, log: "MoveLog",
@@ -290,7 +290,8 @@ class MovementRun:
                 army.pawns += taken
                 log.picked[town] = kinds_of(self.state, taken)
             for kind, n in short.items():
-                log.notes.append(f"{n} {kind} to pick up in {town} could not come")
+                log.notes.append(f"{units_text({kind: n})} to pick up in {town} could not come "
+                                 "(not there, or no step left)")
 
     def _join_arrivals(self, town: str, fam: str) -> list[Event]:
         arrivals = self.state.towns[town].arrivals
@@ -307,7 +308,7 @@ class MovementRun:
         for pid in list(army.pawns):
             if not self.budget.can_step("P:" + pid, darc):
                 army.pawns.remove(pid)
-                log.notes.append(f"1 {self.state.pawns[pid].kind} has no step left and stays "
+                log.notes.append(f"{units_text({self.state.pawns[pid].kind: 1})} has no step left and stays "
                                  f"{_where_text(army.place)}")
         for other in list(army.lords) + list(army.captives):
             if not self.budget.can_step("L:" + other, darc):
@@ -393,9 +394,12 @@ class MovementRun:
         lead = f"{army.family}'s {army.leader}"
         if army.lords:
             lead += " with " + ", ".join(army.lords)
-        full = log.text(lead, units_text(log.units), units_text, outcome, reason, forced)
-        hidden = log.text(lead, hidden_text(log.units), hidden_text, outcome, reason, forced)
-        self.teller.public("lord_moved" if log.steps else "lord_held", army.family, full, hidden, data)
+        full = log.text(lead, units_text(log.units), units_text, outcome, reason, forced, log.notes)
+        # Notes name unit kinds: under fog of war only the owner reads them (I.2).
+        hidden = log.text(lead, hidden_text(log.units), hidden_text, outcome, reason, forced, [])
+        hidden_data = {k: v for k, v in data.items() if k != "notes"}
+        self.teller.public("lord_moved" if log.steps else "lord_held", army.family, full, hidden, data,
+                           hidden_data)
 
     # -- end of the phase ------------------------------------------------------------------
     def place_road_forces(self) -> None:
@@ -445,7 +449,7 @@ class MoveLog:
         self.notes: list[str] = []
 
     def text(self, lead: str, units: str, fmt: Callable[[dict], str], outcome: str, reason: str,
-             forced: bool) -> str:
+             forced: bool, notes: list[str]) -> str:
         route = " -> ".join([self.start] + [t for t, _, _ in self.steps])
         parts = [f"{lead} ({units})" + (f" moves {route}" if self.steps else f" stays in {self.start}")]
         if forced:
@@ -459,6 +463,7 @@ class MoveLog:
                          "(5.2.1); placed there at the end of the phase")
         if outcome != "completed" and reason:
             parts.append(reason)
+        parts += notes
         return "; ".join(parts) + "."
 
 

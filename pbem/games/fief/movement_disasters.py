@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from pbem.games.fief.board import Board
+from pbem.games.fief.movement_events import SINGULAR
 from pbem.games.fief.policies import loss_order
 from pbem.games.fief.state import OFFSHORE, FiefState
 from pbem.games.fief.titles import family_lords, grant_fief_title
@@ -71,7 +72,7 @@ def strike(state: FiefState, board: Board, rng: Rng, number: int, lords: Iterabl
     lost = fresh[: len(fresh) // 2]
     state.plague_struck.extend(fresh)
     if fresh:
-        kinds = ", ".join(state.pawns[pid].kind for pid in lost) or "nothing"
+        kinds = ", ".join(SINGULAR[state.pawns[pid].kind] for pid in lost) or "nothing"
         events.append(Event("plague_troop", f"Plague in bishopric {number}: {family}'s army of "
                             f"{len(fresh)} unit pawns loses {len(lost)} ({kinds}) (G.2.1.2).",
                             data={"family": family, "bishopric": number, "lost": lost,

@@ -58,7 +58,8 @@ class Teller:
         self.fog = bool(state.options.get("fog_of_war"))
         self.events: list[Event] = []
 
-    def public(self, kind: str, family: str, text: str, hidden: str, data: dict) -> None:
+    def public(self, kind: str, family: str, text: str, hidden: str, data: dict,
+               hidden_data: dict | None = None) -> None:
         """An event about ``family``'s forces: the kinds for the owner; under fog of war the
         other players get ``hidden`` (pawn counts) and data with the kinds removed."""
         if not self.fog:
@@ -67,7 +68,8 @@ class Teller:
         others = [p for p in self.state.players if p != family]
         self.events.append(Event(kind, text, Audience.only(family), data))
         if others:
-            self.events.append(Event(kind, hidden, Audience.only(*others), hide(data)))
+            self.events.append(Event(kind, hidden, Audience.only(*others),
+                                     hide(data if hidden_data is None else hidden_data)))
 
     def private(self, kind: str, players: Iterable[str], text: str, data: dict) -> None:
         self.events.append(Event(kind, text, Audience.only(*players), data))
