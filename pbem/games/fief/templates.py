@@ -59,15 +59,17 @@ def purchase_template(view: dict[str, Any], board: Board) -> str:
         if not view["fiefs"][fief.id]["governed"] and all(view["towns"][t]["controller"] == me for t in fief.towns):
             lines.append(f"#   You may buy: {fief.name} ({fief.title_price} deniers).")
     example = places[0] if places else (mine[0] if mine else "Tours")
+    lord = next((n for n, l in view["lords"].items() if l["family"] == me), "NAME")
     lines += [
+        "# Remove the `# ` in front of the orders you want; sent as it is, you buy nothing.",
         "orders:",
-        f"  - buy: man_at_arms      # man_at_arms | archer | knight | bombard",
-        f"    count: 1",
-        f"    in: {example}",
-        f"#  - build: mill          # or: stronghold",
+        "#  - buy: man_at_arms      # man_at_arms | archer | knight | bombard",
+        "#    count: 1",
+        f"#    in: {example}",
+        "#  - build: mill           # or: stronghold",
         f"#    in: {mine[0] if mine else example}",
         "#  - title: Bretagne       # a fief you hold every town of",
-        "#    lord: NAME            # the lord who takes the title",
+        f"#    lord: {lord}",
         "",
     ]
     return "\n".join(lines)

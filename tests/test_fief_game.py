@@ -1,0 +1,113 @@
+"""Fief: France through the GameRules interface: the seven phases in sequence with named ids,
+phases without deciders, policies given in any phase, order templates that check back, and a
+whole round from setup through F2's movement rules."""
+from __future__ import annotations
+
+import copy
+
+from pbem.games.fief.france import RULES
+from pbem.games.fief.positions import build_position
+from pbem.orders.yamlsafe import load
+from pbem.rules.rng import Rng
+
+PLAYERS = ["ann", "bob", "cid"]
+
+
+def resolve(state: dict, orders: dict) -> tuple[dict, list]:
+    before = copy.deepcopy(state)
+    result = RULES.resolve(state, orders, Rng("t"))
+    assert state == before, "resolve must not mutate its input"
+    return result.state, list(result.events)
+
+
+def send(state: dict, player: str, text: str):
+    return RULES.check_orders(RULES.view(state, player), player, load(text))
+
+
+def test_interface_facts() -> None:
+    assert RULES.type_name == "fief_france" and RULES.title == "Fief: France"
+    assert (RULES.min_players, RULES.max_players) == (3, 6)
+    assert RULES.report_template() == "fief/position.txt.j2"
+    assert len(RULES.board()["towns"]) == 24
+
+
+def test_a_whole_round_from_setup_through_movement() -> None:
+    state = RULES.setup({}, PLAYERS, Rng("game"))
+    orders = {p: send(state, p, f"orders:\n  - start: [{t}]\n").orders
+              for p, t in zip(PLAYERS, ["Tours", "Lyon", "Bordeaux"])}
+    state, _ = resolve(state, orders)
+    seen = []
+    for _ in range(7):
+        phase = RULES.phase(state)
+        seen.append(phase.id)
+        if phase.id == "round-1/purchase":
+            orders = {p: send(state, p, RULES.order_template(RULES.view(state, p), p)).orders
+                      for p in phase.deciders}
+            assert all(o["orders"] == [] for o in orders.values())   # the template, unedited, buys nothing
+            orders["ann"] = send(state, "ann", "orders:\n  - buy: knight\n    in: Tours\n"
+                                 "policies:\n  safe_passage: {allow: [bob], others: refuse}\n").orders
+            state, events = resolve(state, orders)
+            assert any(e.kind == "units_bought" for e in events)
+            assert RULES.view(state, "ann")["policies"]["safe_passage"]["allow"] == ["bob"]
+            continue
+        if phase.id == "round-1/movement":
+            lord = RULES.view(state, "ann")["families"]["ann"]["lords"][0]
+            check = send(state, "ann", f"orders:\n  - move: {lord}\n    with: all\n    path: [Poitiers]\n")
+            assert check.ok, check.errors
+            template = RULES.order_template(RULES.view(state, "bob"), "bob")
+            assert send(state, "bob", template).ok
+            state, events = resolve(state, {"ann": check.orders})
+            assert RULES.view(state, None)["lords"][lord]["location"] == "Poitiers"
+            continue
+        assert phase.deciders == ()
+        state, events = resolve(state, {})
+        assert events
+    assert seen == ["round-1/cards", "round-1/income", "round-1/purchase", "round-1/movement",
+                    "round-1/battle", "round-1/end-of-round", "round-2/hear-ye"]
+    assert RULES.result(state) is None
+
+
+def test_later_phases_say_what_happened() -> None:
+    state = build_position({"players": PLAYERS, "phase": "battle"}).to_json()
+    state, events = resolve(state, {})
+    assert events[0].kind == "phase_not_ruled_yet" and "issue 4" in events[0].text
+    assert RULES.phase(state).id == "round-1/end-of-round"
+    hear = build_position({"players": PLAYERS, "phase": "hear_ye", "round": 2}).to_json()
+    _, events = resolve(hear, {})
+    assert "issue 5" in events[0].text
+
+
+def test_orders_in_a_phase_without_orders() -> None:
+    state = build_position({"players": PLAYERS, "phase": "income"}).to_json()
+    check = send(state, "ann", "orders:\n  - buy: knight\n")
+    assert not check.ok and "nothing to order in the income phase" in str(check.errors[0])
+    check = send(state, "ann", "policies:\n  safe_passage: {others: allow}\n")
+    assert check.ok and check.orders["policies"]["safe_passage"]["others"] == "allow"
+    bad = send(state, "ann", "policies:\n  safe_pasage: {others: allow}\n")
+    assert not bad.ok and "safe_passage" in str(bad.errors[0])
+
+
+def test_movement_deciders_have_a_free_lord() -> None:
+    state = build_position({"players": PLAYERS, "phase": "movement",
+                            "lords": {"Henry": {"family": "ann", "at": "Tours"},
+                                      "Othon": {"family": "bob", "at": "Tours", "captive_of": "ann"}},
+                            "units": {"Tours": {"ann": {"knight": 1}}}}).to_json()
+    assert RULES.phase(state).deciders == ("ann",)
+
+
+def test_game_over_result() -> None:
+    state = build_position({"players": PLAYERS, "phase": "end_of_round",
+                            "lords": {"Henry": {"family": "bob", "at": "Tours",
+                                                "titles": ["bretagne", "poitou"]},
+                                      "Othon": {"family": "bob", "at": "Tours", "titles": ["normandie"]}}}).to_json()
+    state, _ = resolve(state, {})
+    result = RULES.result(state)
+    assert result is not None and result.winners == ("bob",) and "Lone victory" in result.text
+    assert RULES.phase(state).deciders == ()
+
+
+def test_default_orders() -> None:
+    setup = RULES.setup({}, PLAYERS, Rng("d"))
+    assert RULES.default_orders(RULES.view(setup, "ann"), "ann") == {"towns": [], "policies": {}}
+    purchase = build_position({"players": PLAYERS, "phase": "purchase"}).to_json()
+    assert RULES.default_orders(RULES.view(purchase, "ann"), "ann") == {"orders": [], "policies": {}}
