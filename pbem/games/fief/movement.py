@@ -129,7 +129,9 @@ class MovementRun:
         if problem:
             self._failed(player, name, problem)
             return
-        army = Army(player, name, self.presence.where["L:" + name])
+        place = self.presence.where["L:" + name]
+        # A lord who starts on a road (carried there by another lord's move) came from its start.
+        army = Army(player, name, place, came_from=place[1] if place[0] == "road" else None)
         start = _town_of(army.place)
         log = MoveLog(start)
         self._gather(army, order, log)
@@ -240,6 +242,9 @@ class MovementRun:
         if first:
             return "refused", reason + f"; {army.leader} stays in {cur}"
         mode = order.get("if_refused", "back")
+        if mode == "cavalcade" and army.naval:
+            return "stopped", reason + ("; an army that made a naval step cannot make a cavalcade (5.3); "
+                                        f"{army.leader} stops {_where_text(army.place)}")
         if mode == "cavalcade" and self.cavalcade is not None:
             result = self.cavalcade(self.state, self.board,
                                     CavalcadeRequest(army, tuple(refusers), cur, (cur, target)), self.rng)
@@ -250,15 +255,13 @@ class MovementRun:
                 self._advance(army, order, cur, target, log)
                 return None
             return "stopped", "the cavalcade did not open the way (5.2.4)"
-        if mode == "back" and army.came_from is not None and \
-                self.budget.can_step("L:" + army.leader, self.budget.army_has_darc(army)):
+        # The leader always has a step left here: _step stops a lord with none before crossing.
+        if mode == "back" and army.came_from is not None:
             # 5.2.3.1: back spending 1 step; no force may stay, own forces there may come along.
             self._drop_and_pick(army, order, cur, log, done, leave=False)
             back_to = army.came_from
             self._advance(army, order, cur, back_to, log, back=True)
             return "back", reason + f"; {army.leader} goes back to {back_to}"
-        if mode == "back":
-            reason += "; no step left to go back"
         return "stopped", reason + f"; {army.leader} stops {_where_text(army.place)}"
 
     def _drop_and_pick(self, army: Army, order: Mapping[str, Any], town: str, log: "MoveLog",

@@ -28,6 +28,7 @@ from collections import Counter
 from typing import Any
 
 from pbem.games.fief.board import Board, fold, load_board
+from pbem.games.fief.movement_template import movement_template  # game.py imports it from here
 from pbem.games.fief.orders_common import Problems, check_keys, suggest, verb_of, whole_number
 from pbem.games.fief.policies import check_policies, find_player, unit_kind
 from pbem.games.fief.state import OFFSHORE, UNIT_TYPES
@@ -404,8 +405,5 @@ class _Checker:
                 there.subtract(take)
                 army += take
         self.pawns.setdefault(path[-1], Counter()).update(army)
-
-
-from pbem.games.fief.movement_template import movement_template  # noqa: E402  (game.py imports it from here)
 
 __all__ = ["check_movement_orders", "movement_template"]

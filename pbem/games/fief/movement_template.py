@@ -9,6 +9,7 @@ from collections import Counter
 from typing import Any
 
 from pbem.games.fief.board import load_board
+from pbem.games.fief.movement_events import units_text
 from pbem.games.fief.policies import describe
 from pbem.games.fief.state import OFFSHORE
 
@@ -79,5 +80,4 @@ def _lord_block(board, name: str, lord: dict, units_at: dict[str, Counter]) -> l
 
 
 def _units(counts: Counter) -> str:
-    items = [f"{n} {k}" for k, n in sorted(counts.items()) if n]
-    return ", ".join(items) if items else "no unit pawns"
+    return units_text({k: n for k, n in sorted(counts.items()) if n})
