@@ -99,7 +99,7 @@ def test_game_master_sees_all() -> None:
     assert gm["disasters_track_cards"] == ["plague"]
     assert gm["towns"]["Nantes"]["forces"]["marie"]["units"] == {"archer": 1, "knight": 2}
     assert len(gm["pawns"]) == 6
-    assert gm["policies"]["marie"]["safe_passage"]["allow"] == ["marc"]
+    assert gm["policies_by_family"]["marie"]["safe_passage"]["allow"] == ["marc"]
 
 
 def test_public_facts_are_shown() -> None:

@@ -102,6 +102,7 @@ def resolve_end_of_round(state: FiefState, board: Board) -> list[Event]:
         lord.steps = 0
     for pawn in state.pawns.values():
         pawn.steps = 0
+    state.plague_struck = []                # G.2.1.3: "during that round" only
     scores = {p: victory_points(state, p) for p in state.players}
     events.append(Event("victory_points", "Victory points: " + ", ".join(f"{p} {v}" for p, v in scores.items())
                         + " (7).", data={"vp": scores}))

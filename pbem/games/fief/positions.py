@@ -31,6 +31,7 @@ A position is a mapping (plain YAML data):
     piles: {characters: [...], events: [...]}   # top card last
     policies: {marie: {safe_passage: {others: allow}}}
     king_offer_used: false
+    plague_struck: [Quentin, p3]            # lords / pawn ids that suffered a plague this round
 
 A town holding the forces of one family only is controlled by that family unless the position
 says otherwise; a town holding several families' forces must name its controller.
@@ -93,6 +94,7 @@ def build_position(data: dict[str, Any], variant: str = "fief_france") -> FiefSt
     if "events" in piles:
         state.events_pile = [str(c) for c in piles["events"]]
     state.king_offer_used = bool(data.get("king_offer_used", False))
+    state.plague_struck = [str(x) for x in data.get("plague_struck") or []]
     _default_control(state)
     return state
 

@@ -84,7 +84,8 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
         view["pawns"] = [_pawn(p) for p in state.pawns.values()]
         view["hands"] = {p: list(f.hand) for p, f in state.families.items()}
         view["disasters_track_cards"] = list(state.disasters_track)
-        view["policies"] = {p: dict(f.policies) for p, f in state.families.items()}
+        view["policies"] = {}       # "policies" is the viewer's own; the GM has none
+        view["policies_by_family"] = {p: dict(f.policies) for p, f in state.families.items()}
         view["my_pawns"] = []
     else:
         view["my_pawns"] = [_pawn(p) for p in state.pawns.values() if p.family == player]
