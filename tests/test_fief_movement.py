@@ -190,3 +190,17 @@ def test_resolution_is_deterministic_and_never_touches_other_players_secrets():
     eb, _ = run(b, orders, Rng("seed"))
     assert [e.to_json() for e in ea] == [e.to_json() for e in eb]
     assert a.to_json() == b.to_json()
+
+
+def test_no_cavalcade_after_a_naval_step():
+    # 5.3 example: "William cannot make Charles do a cavalcade" after disembarking.
+    state = position(lords={"Eric": {"family": "marc", "at": "offshore"},
+                            "Othon": {"family": "marie", "at": "La Rochelle"}},
+                     units={"La Rochelle": {"marc": {}, "marie": {"archer": 1}}, "offshore": {"marc": {"knight": 2}}})
+    called = []
+    orders = {"marc": {"moves": [move("Eric", ["La Rochelle", "Poitiers"], if_refused="cavalcade")]}}
+    _, by = run(state, orders, cavalcade=lambda *a: called.append(a) or CavalcadeResult(won=True))
+    assert called == []
+    assert by["lord_moved"].data["outcome"] == "stopped"
+    assert "cannot make a cavalcade (5.3)" in by["lord_moved"].text
+    assert state.lords["Eric"].location == "La Rochelle" and state.towns["La Rochelle"].arrivals == ["marie", "marc"]
