@@ -112,6 +112,8 @@ def tithe_collectors(state: FiefState, board: Board) -> tuple[dict[int, str], li
                                 f"{effect.lord} who requested it is no longer in play (G.3.3.2).",
                                 data={"player": effect.player, "lord": effect.lord}))
             continue
+        if effect.target != "all" and not effect.target.isdigit():
+            continue   # a tithe lies on a bishopric number or on "all" (the papal tithe)
         targets = sorted(governed) if effect.target == "all" else [int(effect.target)]
         for number in targets:
             if effect.target != "all" and lord.bishopric == number:
