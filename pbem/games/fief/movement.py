@@ -129,6 +129,7 @@ class MovementRun:
         if problem:
             self._failed(player, name, problem)
             return
+        mark = len(self.teller.events)
         place = self.presence.where["L:" + name]
         # A lord who starts on a road (carried there by another lord's move) came from its start.
         army = Army(player, name, place, came_from=place[1] if place[0] == "road" else None)
@@ -145,7 +146,13 @@ class MovementRun:
             if stop is not None:
                 outcome, reason = stop
                 break
+        before = len(self.teller.events)
         self._summary(army, log, outcome, reason, forced)
+        # The move's own line first, then what it caused (control, plague, ...).
+        events = self.teller.events
+        summary = events[before:]
+        del events[before:]
+        events[mark:mark] = summary
 
     def _gather(self, army: Army, order: Mapping[str, Any], log: "MoveLog") -> None:
         darc = False
@@ -237,10 +244,10 @@ class MovementRun:
                             f"(standing policy, {'6.4.2' if besieged else '5.2.3.1'}).",
                             {"lord": army.leader, "family": army.family, "refused_by": refusers,
                              "town": cur, "towards": target})
-        reason = (f"the besiegers must let a besieged army leave (6.4.2)" if besieged
+        reason = ("a besieger did not let the besieged army leave (6.4.2)" if besieged
                   else f"safe passage towards {target} refused (5.2.3.1)")
         if first:
-            return "refused", reason + f"; {army.leader} stays in {cur}"
+            return "refused", reason
         mode = order.get("if_refused", "back")
         if mode == "cavalcade" and army.naval:
             return "stopped", reason + ("; an army that made a naval step cannot make a cavalcade (5.3); "
@@ -461,7 +468,7 @@ class MoveLog:
             parts.append(f"leaves {fmt(units_left)} in {town}")
         for town, units_picked in self.picked.items():
             parts.append(f"picks up {fmt(units_picked)} in {town}")
-        if self.steps and self.steps[-1][1]:
+        if self.steps and self.steps[-1][1] and outcome == "completed":
             parts.append(f"waits on the road outside {self.steps[-1][0]}, held by another family "
                          "(5.2.1); placed there at the end of the phase")
         if outcome != "completed" and reason:
@@ -477,7 +484,10 @@ def _town_of(place: Place) -> str:
 def _where_text(place: Place) -> str:
     if place[0] == "town":
         return "offshore" if place[1] == OFFSHORE else f"in {place[1]}"
-    return f"on the road from {place[1]} to {place[2]}"
+    if place[1] == OFFSHORE:
+        return f"outside {place[2]}, held by another family (placed there at the end of the phase)"
+    return (f"on the road from {place[1]} to {place[2]} (placed in {place[2]} at the end of the "
+            "phase, 5)")
 
 
 def _preferences(order: Mapping[str, Any], town: str) -> list[str]:
