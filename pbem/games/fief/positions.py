@@ -124,7 +124,7 @@ def _town(board: Board, text: Any) -> str | None:
 
 
 def _lords(state: FiefState, board: Board, lords: dict) -> None:
-    cards = load_cards(state.variant if state.variant.startswith("fief_") else "fief_france")
+    cards = load_cards(state.variant)
     for name, spec in lords.items():
         spec = spec or {}
         family = str(spec.get("family", ""))

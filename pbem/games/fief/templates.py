@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fief.board import Board
-from pbem.games.fief.purchase import Ledger, ransom_value
+from pbem.games.fief.purchase import Ledger
 from pbem.games.fief.state import UNIT_PRICE
 
 
@@ -74,5 +74,3 @@ def purchase_template(view: dict[str, Any], board: Board) -> str:
     ]
     return "\n".join(lines)
 
-
-__all__ = ["setup_template", "purchase_template", "ransom_value"]
