@@ -84,7 +84,7 @@ def test_no_orders_is_holding():
     ("orders:\n  - move: Guenièvre\n    path: [Poitiers]\n", ["not a lord of your family"]),
     ("orders:\n  - move: Eric\n", ["line 2", "has no `path`", "path: [Bordeaux]"]),
     ("orders:\n  - move: Eric\n    with: {knight: 2}\n    path: [Poitiers]\n",
-     ["line 2", "takes 2 knight from La Rochelle, but you have only 1 there"]),
+     ["line 2", "takes 2 knights from La Rochelle, but you have only 1 there"]),
     ("orders:\n  - move: Eric\n    with: {knigth: 1}\n    path: [Poitiers]\n", ["line 3", "'knigth' is not a unit kind", "knight"]),
     ("orders:\n  - move: Eric\n    with: {knight: two}\n    path: [Poitiers]\n", ["line 3", "must be a whole number"]),
     ("orders:\n  - move: Eric\n    path: [Poitiers]\n    leave: {Poitiers: {knight: 1}}\n",
@@ -169,3 +169,13 @@ def test_template_for_a_troop_at_sea():
     doc = load(text.replace("  # - land:", "  - land:"))
     canonical, errors = check_movement_orders(view_of("enguerand"), "enguerand", doc.get("orders"), None)
     assert errors == [] and canonical["land"] is not None
+
+
+def test_the_game_uses_this_template_and_checker_in_the_movement_phase():
+    state = build_position(POSITION).to_json()
+    view = RULES.view(state, "marc")
+    assert RULES.order_template(view, "marc") == movement_template(view, "marc")
+    check = RULES.check_orders(view, "marc", load("orders:\n  - move: Eric\n    path: [Nantes]\n"))
+    assert check.ok and check.orders["moves"][0]["path"] == ["Nantes"]
+    check = RULES.check_orders(view, "marc", load("orders:\n  - move: Eric\n    path: [Lyon]\n"))
+    assert not check.ok and "no road from La Rochelle to Lyon" in str(check.errors[0])

@@ -28,6 +28,7 @@ from collections import Counter
 from typing import Any
 
 from pbem.games.fief.board import Board, fold, load_board
+from pbem.games.fief.movement_events import units_text
 from pbem.games.fief.movement_template import movement_template  # game.py imports it from here
 from pbem.games.fief.orders_common import Problems, check_keys, suggest, verb_of, whole_number
 from pbem.games.fief.policies import check_policies, find_player, unit_kind
@@ -379,7 +380,7 @@ class _Checker:
             army = Counter(with_)
             for kind, n in with_.items():
                 if here[kind] < n:
-                    self.problems.add(line, f"{name} takes {n} {kind} from {start}, but you have only "
+                    self.problems.add(line, f"{name} takes {units_text({kind: n})} from {start}, but you have only "
                                       f"{here[kind]} there (after your moves above)",
                                       f"take at most {here[kind]}, or use `with: all`")
                     return
@@ -389,7 +390,7 @@ class _Checker:
                 drop = Counter(army) if leave[town] == "all" else Counter(leave[town])
                 for kind, n in drop.items():
                     if army[kind] < n:
-                        self.problems.add(line, f"{name} cannot leave {n} {kind} in {town}: the army has "
+                        self.problems.add(line, f"{name} cannot leave {units_text({kind: n})} in {town}: the army has "
                                           f"only {army[kind]}", f"leave at most {army[kind]}")
                         return
                 army -= drop
@@ -399,7 +400,7 @@ class _Checker:
                 take = Counter(there) if pick_up[town] == "all" else Counter(pick_up[town])
                 for kind, n in take.items():
                     if there[kind] < n:
-                        self.problems.add(line, f"{name} cannot pick up {n} {kind} in {town}: you have "
+                        self.problems.add(line, f"{name} cannot pick up {units_text({kind: n})} in {town}: you have "
                                           f"only {there[kind]} there", f"pick up at most {there[kind]}")
                         return
                 there.subtract(take)
