@@ -67,8 +67,17 @@ def _lord_name(view: dict, text: Any, line, problems: Problems, me: str) -> str 
     return found
 
 
+WHAT = {"ransom": "the captive lord's name", "build": "stronghold or mill",
+        "buy": "a unit type (man_at_arms, archer, knight, bombard)", "title": "the fief's name"}
+EXAMPLE = {"ransom": "Baudoin", "build": "mill", "buy": "knight", "title": "Bretagne"}
+
+
 def _parse(verb: str, item: dict, view: dict, board: Board, problems: Problems) -> dict | None:
     me = view["me"]
+    if item[verb] is None or isinstance(item[verb], (list, dict)):
+        problems.add(line_of(item, verb), f"`{verb}:` must be followed by {WHAT[verb]}",
+                     f"e.g. `- {verb}: {EXAMPLE[verb]}`")
+        return None
     if verb == "ransom":
         lord = _lord_name(view, item["ransom"], line_of(item, "ransom"), problems, me)
         place = town_name(board, item["place"], line_of(item, "place"), problems) if "place" in item else None
