@@ -198,7 +198,7 @@ class FiefRules:
         if view["phase"] == "setup":
             return {"towns": [], "policies": {}}
         if view["phase"] == "movement":
-            return {"moves": [], "policies": {}}
+            return {"moves": [], "land": None, "policies": {}}   # hold (F2)
         return {"orders": [], "policies": {}}
 
     def order_template(self, view: JSON, player: str) -> str:
