@@ -26,7 +26,9 @@ from pbem.games.fief.movement_army import Army, StepBudget, guard_follows, pick_
 from pbem.games.fief.movement_control import enter_town, left_town, may_enter
 from pbem.games.fief.movement_disasters import (bad_weather_blocks, bishoprics_with, enters_plague,
                                                 strike)
-from pbem.games.fief.movement_events import Teller, hidden_text, kinds_of, units_text
+from pbem.games.fief.movement_end import lone_bombards, place_road_forces
+from pbem.games.fief.movement_events import (MoveLog, Teller, hidden_text, kinds_of, units_text,
+                                             where_text)
 from pbem.games.fief.movement_naval import default_harbor, offshore_lords, offshore_pawns
 from pbem.games.fief.movement_presence import Place, Presence, road_place, town_place
 from pbem.games.fief.policies import permits
@@ -68,8 +70,8 @@ def resolve_movement(state: FiefState, board: Board, orders: Mapping[str, Any], 
             continue
         run.player_turn(player, orders.get(player) or {}, at_sea_lords.get(player, []),
                         at_sea_pawns.get(player, []))
-    run.place_road_forces()
-    run.lone_bombards()
+    place_road_forces(state, board, run.presence, run.teller)
+    lone_bombards(state, run.presence, run.teller)
     return run.teller.events
 
 
@@ -154,7 +156,7 @@ class MovementRun:
         del events[before:]
         events[mark:mark] = summary
 
-    def _gather(self, army: Army, order: Mapping[str, Any], log: "MoveLog") -> None:
+    def _gather(self, army: Army, order: Mapping[str, Any], log: MoveLog) -> None:
         darc = False
         for other in order.get("lords") or []:
             lo = self.state.lords.get(other)
@@ -180,7 +182,7 @@ class MovementRun:
             log.notes.append(f"{units_text({kind: n})} asked for could not come (not there, or no step left)")
         log.units = kinds_of(self.state, army.pawns)
 
-    def _step(self, army: Army, order: Mapping[str, Any], target: str, log: "MoveLog",
+    def _step(self, army: Army, order: Mapping[str, Any], target: str, log: MoveLog,
               done: set[str]) -> tuple[str, str] | None:
         """One step towards ``target``; None to go on, or (outcome, reason) to stop."""
         cur = _town_of(army.place)
@@ -234,7 +236,7 @@ class MovementRun:
         return [(f, pol) for f, pol in asks if not permits(self.state.families[f].policies, pol, fam)]
 
     def _refused(self, army: Army, order: Mapping[str, Any], refused: list[tuple[str, str]], cur: str,
-                 target: str, first: bool, log: "MoveLog", done: set[str]) -> tuple[str, str] | None:
+                 target: str, first: bool, log: MoveLog, done: set[str]) -> tuple[str, str] | None:
         refusers = [f for f, _ in refused]
         besieged = any(pol == "besieged_may_leave" for _, pol in refused)
         what = "leave to break out of the siege of" if besieged else "safe passage through"
@@ -251,7 +253,7 @@ class MovementRun:
         mode = order.get("if_refused", "back")
         if mode == "cavalcade" and army.naval:
             return "stopped", reason + ("; an army that made a naval step cannot make a cavalcade (5.3); "
-                                        f"{army.leader} stops {_where_text(army.place)}")
+                                        f"{army.leader} stops {where_text(army.place)}")
         if mode == "cavalcade" and self.cavalcade is not None:
             result = self.cavalcade(self.state, self.board,
                                     CavalcadeRequest(army, tuple(refusers), cur, (cur, target)), self.rng)
@@ -269,9 +271,9 @@ class MovementRun:
             back_to = army.came_from
             self._advance(army, order, cur, back_to, log, back=True)
             return "back", reason + f"; {army.leader} goes back to {back_to}"
-        return "stopped", reason + f"; {army.leader} stops {_where_text(army.place)}"
+        return "stopped", reason + f"; {army.leader} stops {where_text(army.place)}"
 
-    def _drop_and_pick(self, army: Army, order: Mapping[str, Any], town: str, log: "MoveLog",
+    def _drop_and_pick(self, army: Army, order: Mapping[str, Any], town: str, log: MoveLog,
                        done: set[str], leave: bool) -> None:
         """Forces left in or picked up from ``town`` while passing through it (5.1.1)."""
         if town in done:
@@ -310,7 +312,7 @@ class MovementRun:
         return []
 
     def _advance(self, army: Army, order: Mapping[str, Any], cur: str, target: str,
-                 log: "MoveLog", back: bool = False) -> None:
+                 log: MoveLog, back: bool = False) -> None:
         """Move the army one step from ``cur`` to ``target`` (land or naval); members with no
         step left stay where they are."""
         darc = self.budget.army_has_darc(army)
@@ -319,11 +321,11 @@ class MovementRun:
             if not self.budget.can_step("P:" + pid, darc):
                 army.pawns.remove(pid)
                 log.notes.append(f"{units_text({self.state.pawns[pid].kind: 1})} has no step left and stays "
-                                 f"{_where_text(army.place)}")
+                                 f"{where_text(army.place)}")
         for other in list(army.lords) + list(army.captives):
             if not self.budget.can_step("L:" + other, darc):
                 (army.lords if other in army.lords else army.captives).remove(other)
-                log.notes.append(f"{other} has no step left and stays {_where_text(army.place)}")
+                log.notes.append(f"{other} has no step left and stays {where_text(army.place)}")
         members = ["L:" + n for n in army.all_lords()] + ["P:" + p for p in army.pawns]
         for m in members + ["L:" + c for c in army.captives]:
             self.budget.step(m, darc)
@@ -361,7 +363,7 @@ class MovementRun:
             return town_place(target)
         return road_place(cur, target)
 
-    def _plague(self, army: Army, number: int, log: "MoveLog") -> None:
+    def _plague(self, army: Army, number: int, log: MoveLog) -> None:
         kinds = {pid: self.state.pawns[pid].kind for pid in army.pawns}
         dead, lost, events = strike(self.state, self.board, self.rng, number, army.carried_lords(),
                                     army.pawns, army.family)
@@ -393,7 +395,7 @@ class MovementRun:
                            f"{player}'s move of {name} fails: {problem}.",
                            {"lord": name, "family": player, "outcome": "failed", "reason": problem})
 
-    def _summary(self, army: Army, log: "MoveLog", outcome: str, reason: str, forced: bool) -> None:
+    def _summary(self, army: Army, log: MoveLog, outcome: str, reason: str, forced: bool) -> None:
         end_town = _town_of(army.place)
         data: dict[str, Any] = {
             "lord": army.leader, "family": army.family, "from": log.start,
@@ -411,83 +413,8 @@ class MovementRun:
         self.teller.public("lord_moved" if log.steps else "lord_held", army.family, full, hidden, data,
                            hidden_data)
 
-    # -- end of the phase ------------------------------------------------------------------
-    def place_road_forces(self) -> None:
-        """5: forces on roads are placed in the town they were moving to, in the order they
-        got there (5.2.2: next to the town space unless the town is theirs or empty)."""
-        placed: dict[tuple[str, str], int] = {}
-        for member in self.presence.on_roads():
-            fam = self.presence.family_of[member]
-            town = self.presence.where[member][2]
-            if may_enter(self.state, self.board, self.presence, town, fam):
-                self.presence.put(member, fam, town_place(town))
-                self.teller.add(enter_town(self.state, self.board, self.presence, town, fam,
-                                           member[2:] if member.startswith("L:") else None))
-            else:
-                self.presence.put(member, fam, town_place(town))
-                self._join_arrivals(town, fam)
-            placed[(fam, town)] = placed.get((fam, town), 0) + 1
-        for (fam, town), n in placed.items():
-            self.teller.events.append(Event(
-                "forces_placed", f"End of the Movement Phase: {fam}'s forces on the road to {town} "
-                f"are placed in {town} (5).", data={"family": fam, "town": town}))
-
-    def lone_bombards(self) -> None:
-        """4.3: a bombard not accompanied by a unit pawn or lord of its family is eliminated."""
-        groups: dict[tuple[str, str], list[str]] = {}
-        for member, place in self.presence.where.items():
-            groups.setdefault((place[1], self.presence.family_of[member]), []).append(member)
-        for (town, fam), members in sorted(groups.items()):
-            if all(m.startswith("P:") and self.state.pawns[m[2:]].kind == "bombard" for m in members):
-                for m in members:
-                    del self.state.pawns[m[2:]]
-                    self.presence.remove(m)
-                self.teller.events.append(Event(
-                    "bombard_lost", f"{fam}'s bombard left alone in {town} is eliminated (4.3).",
-                    data={"family": fam, "town": town, "count": len(members)}))
-
-
-class MoveLog:
-    """What a move did, for its report line."""
-
-    def __init__(self, start: str):
-        self.start = start
-        self.steps: list[tuple[str, bool, bool]] = []   # (town reached, stopped on the road, went back)
-        self.units: dict[str, int] = {}
-        self.left: dict[str, dict[str, int]] = {}
-        self.picked: dict[str, dict[str, int]] = {}
-        self.notes: list[str] = []
-
-    def text(self, lead: str, units: str, fmt: Callable[[dict], str], outcome: str, reason: str,
-             forced: bool, notes: list[str]) -> str:
-        route = " -> ".join([self.start] + [t for t, _, _ in self.steps])
-        parts = [f"{lead} ({units})" + (f" moves {route}" if self.steps else f" stays in {self.start}")]
-        if forced:
-            parts.append("landing by default: forces at sea must land in a harbor (5.3)")
-        for town, units_left in self.left.items():
-            parts.append(f"leaves {fmt(units_left)} in {town}")
-        for town, units_picked in self.picked.items():
-            parts.append(f"picks up {fmt(units_picked)} in {town}")
-        if self.steps and self.steps[-1][1] and outcome == "completed":
-            parts.append(f"waits on the road outside {self.steps[-1][0]}, held by another family "
-                         "(5.2.1); placed there at the end of the phase")
-        if outcome != "completed" and reason:
-            parts.append(reason)
-        parts += notes
-        return "; ".join(parts) + "."
-
-
 def _town_of(place: Place) -> str:
     return place[1] if place[0] == "town" else place[2]
-
-
-def _where_text(place: Place) -> str:
-    if place[0] == "town":
-        return "offshore" if place[1] == OFFSHORE else f"in {place[1]}"
-    if place[1] == OFFSHORE:
-        return f"outside {place[2]}, held by another family (placed there at the end of the phase)"
-    return (f"on the road from {place[1]} to {place[2]} (placed in {place[2]} at the end of the "
-            "phase, 5)")
 
 
 def _preferences(order: Mapping[str, Any], town: str) -> list[str]:

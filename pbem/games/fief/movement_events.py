@@ -7,9 +7,9 @@ kinds; the owner sees the kinds. A refused safe passage is told to the mover and
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
-from pbem.games.fief.state import FiefState
+from pbem.games.fief.state import OFFSHORE, FiefState
 from pbem.rules.api import Audience, Event
 
 PLURAL = {"man_at_arms": "men-at-arms", "archer": "archers", "knight": "knights", "bombard": "bombards",
@@ -76,3 +76,42 @@ class Teller:
 
     def add(self, events: Iterable[Event]) -> None:
         self.events.extend(events)
+
+
+class MoveLog:
+    """What a move did, for its report line."""
+
+    def __init__(self, start: str):
+        self.start = start
+        self.steps: list[tuple[str, bool, bool]] = []   # (town reached, stopped on the road, went back)
+        self.units: dict[str, int] = {}
+        self.left: dict[str, dict[str, int]] = {}
+        self.picked: dict[str, dict[str, int]] = {}
+        self.notes: list[str] = []
+
+    def text(self, lead: str, units: str, fmt: Callable[[dict], str], outcome: str, reason: str,
+             forced: bool, notes: list[str]) -> str:
+        route = " -> ".join([self.start] + [t for t, _, _ in self.steps])
+        parts = [f"{lead} ({units})" + (f" moves {route}" if self.steps else f" stays in {self.start}")]
+        if forced:
+            parts.append("landing by default: forces at sea must land in a harbor (5.3)")
+        for town, units_left in self.left.items():
+            parts.append(f"leaves {fmt(units_left)} in {town}")
+        for town, units_picked in self.picked.items():
+            parts.append(f"picks up {fmt(units_picked)} in {town}")
+        if self.steps and self.steps[-1][1] and outcome == "completed":
+            parts.append(f"waits on the road outside {self.steps[-1][0]}, held by another family "
+                         "(5.2.1); placed there at the end of the phase")
+        if outcome != "completed" and reason:
+            parts.append(reason)
+        parts += notes
+        return "; ".join(parts) + "."
+
+
+def where_text(place: Place) -> str:
+    if place[0] == "town":
+        return "offshore" if place[1] == OFFSHORE else f"in {place[1]}"
+    if place[1] == OFFSHORE:
+        return f"outside {place[2]}, held by another family (placed there at the end of the phase)"
+    return (f"on the road from {place[1]} to {place[2]} (placed in {place[2]} at the end of the "
+            "phase, 5)")

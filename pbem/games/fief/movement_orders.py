@@ -407,4 +407,5 @@ class _Checker:
                 army += take
         self.pawns.setdefault(path[-1], Counter()).update(army)
 
+
 __all__ = ["check_movement_orders", "movement_template"]
