@@ -1,0 +1,102 @@
+"""Plain-text rendering of HTML-only mail, with the stdlib parser (no new dependency).
+
+Why care about whitespace: players paste YAML orders into HTML mail clients, which keep the
+indentation as &nbsp; runs inside one <div> per line. So line breaks come from block elements
+and <br>, ordinary whitespace collapses as a browser would, but non-breaking spaces survive as
+spaces, and <pre> keeps its text verbatim.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+# Elements whose content is never shown to a reader.
+_HIDDEN = frozenset({"script", "style", "head", "title", "template", "noscript"})
+# Elements that start and end a line of their own.
+_BLOCK = frozenset({
+    "address", "article", "aside", "blockquote", "dd", "div", "dl", "dt", "fieldset",
+    "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header",
+    "hr", "li", "main", "nav", "ol", "p", "pre", "section", "table", "tr", "ul",
+})
+_COLLAPSIBLE = re.compile(r"[ \t\r\n\f]+")
+_BREAK = "\x00"  # a hard line break (<br>, a newline in <pre>): always ends a line
+_BLOCK_EDGE = "\x01"  # a block's edge: ends a line unless the line is still empty
+
+
+class _TextCollector(HTMLParser):
+    def __init__(self, limit: int) -> None:
+        super().__init__(convert_charrefs=True)
+        self.chunks: list[str] = []
+        self.size = 0
+        self.limit = limit
+        self.hidden_depth = 0
+        self.pre_depth = 0
+
+    def _emit(self, text: str) -> None:
+        if self.size >= self.limit:
+            return
+        self.chunks.append(text)
+        self.size += len(text)
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag in _HIDDEN:
+            self.hidden_depth += 1
+        elif tag == "br":
+            self._emit(_BREAK)
+        elif tag in _BLOCK:
+            self._emit(_BLOCK_EDGE)
+            if tag == "pre":
+                self.pre_depth += 1
+            elif tag == "li":
+                self._emit("* ")
+
+    def handle_startendtag(self, tag: str, attrs: list) -> None:
+        if tag == "br":
+            self._emit(_BREAK)
+        elif tag in _BLOCK:
+            self._emit(_BLOCK_EDGE)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _HIDDEN:
+            self.hidden_depth = max(0, self.hidden_depth - 1)
+        elif tag in _BLOCK:
+            if tag == "pre":
+                self.pre_depth = max(0, self.pre_depth - 1)
+            self._emit(_BLOCK_EDGE)
+
+    def handle_data(self, data: str) -> None:
+        if self.hidden_depth:
+            return
+        if self.pre_depth:
+            # Inside <pre> every space counts (kept as non-breaking) and every newline breaks.
+            data = data.replace("\r\n", "\n").replace(" ", "\xa0").replace("\t", "\xa0" * 8)
+            self._emit(data.replace("\n", _BREAK))
+        else:
+            self._emit(_COLLAPSIBLE.sub(" ", data))
+
+
+def html_to_text(html: str, limit: int = 256 * 1024) -> str:
+    """Render HTML as plain text a person (and the YAML order reader) can use."""
+    collector = _TextCollector(limit)
+    try:
+        collector.feed(html[: limit * 4])
+        collector.close()
+    except Exception:  # html.parser is lenient; this is only a last guard for odd input
+        pass
+    lines: list[str] = []
+    current: list[str] = []
+    for piece in re.split(f"([{_BREAK}{_BLOCK_EDGE}])", "".join(collector.chunks)):
+        if piece == _BREAK or (piece == _BLOCK_EDGE and "".join(current).strip(" ")):
+            lines.append(_finish_line("".join(current)))
+            current = []
+        elif piece != _BLOCK_EDGE:
+            current.append(piece)
+    lines.append(_finish_line("".join(current)))
+    text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n")
+    return text[:limit]
+
+
+def _finish_line(line: str) -> str:
+    # A browser drops collapsible spaces at a line's ends, but never non-breaking ones.
+    return _COLLAPSIBLE.sub(" ", line).strip(" ").replace("\xa0", " ").rstrip()

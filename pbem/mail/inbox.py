@@ -1,0 +1,281 @@
+"""Where player mail comes from: a Maildir (the embedded default) or an IMAP mailbox.
+
+Contract with the judge: fetch() hands over raw mail without changing anything on the server;
+the judge commits what a mail carried and only then calls done(key). A crash in between
+means the mail is fetched again next tick, and the judge drops it by its Message-ID.
+"""
+
+from __future__ import annotations
+
+import imaplib
+import mailbox
+import os
+import re
+import socket
+import ssl
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, Protocol
+
+from imap_tools import MailBox, MailBoxStartTls, MailBoxUnencrypted
+from imap_tools.errors import ImapToolsError, UnexpectedCommandStatusError
+
+from pbem.mail.errors import MailServerError
+
+MAX_MESSAGE_BYTES = 8 * 1024 * 1024  # a bigger mail is read only this far (headers intact)
+Security = Literal["tls", "starttls", "none"]
+
+
+@dataclass(frozen=True)
+class Fetched:
+    key: str  # pass back to done(); opaque to the judge
+    raw: bytes
+    truncated: bool = False  # the mail was larger than the inbox's max_bytes
+
+
+class Inbox(Protocol):
+    def fetch(self, limit: int) -> list[Fetched]: ...
+    def done(self, key: str) -> None: ...
+    def close(self) -> None: ...
+
+
+class MaildirInbox:
+    """A Maildir the judge owns: unprocessed mail is any without the S (seen) flag.
+
+    done() renames the file into cur/ with the S flag (one atomic rename, no rewrite).
+    Only file names are listed, so a tick never reads processed mail again.
+    """
+
+    def __init__(self, path: Path | str, max_bytes: int = MAX_MESSAGE_BYTES) -> None:
+        self.path = Path(path)
+        self.max_bytes = max_bytes
+        try:
+            mailbox.Maildir(self.path, create=True)  # creates new/, cur/ and tmp/
+        except OSError as exc:
+            raise MailServerError(f"Maildir {self.path}: cannot create it ({exc.strerror})") from None
+        self._where: dict[str, Path] = {}
+
+    def fetch(self, limit: int) -> list[Fetched]:
+        pending = sorted(self._pending(), key=_arrival_order)[: max(0, limit)]
+        result = []
+        for file in pending:
+            try:
+                with open(file, "rb") as handle:
+                    raw = handle.read(self.max_bytes + 1)
+            except FileNotFoundError:
+                continue  # someone moved it since the listing; it will be seen where it went
+            except OSError as exc:
+                raise MailServerError(f"Maildir {self.path}: cannot read {file.name} ({exc.strerror})") from None
+            key = file.name.split(":", 1)[0]
+            self._where[key] = file
+            result.append(Fetched(key, raw[: self.max_bytes], len(raw) > self.max_bytes))
+        return result
+
+    def _pending(self):
+        for sub in ("new", "cur"):
+            try:
+                entries = list(os.scandir(self.path / sub))
+            except OSError as exc:
+                raise MailServerError(f"Maildir {self.path}: cannot list {sub}/ ({exc.strerror})") from None
+            for entry in entries:
+                if entry.name.startswith(".") or not entry.is_file():
+                    continue
+                if sub == "cur" and "S" in _flags(entry.name):
+                    continue
+                yield Path(entry.path)
+
+    def done(self, key: str) -> None:
+        file = self._where.pop(key, None) or self._find(key)
+        if file is None:
+            return  # already processed (or removed by hand): nothing left to mark
+        flags = "".join(sorted(set(_flags(file.name)) | {"S"}))
+        try:
+            os.replace(file, self.path / "cur" / f"{key}:2,{flags}")
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise MailServerError(f"Maildir {self.path}: cannot mark {key} processed ({exc.strerror})") from None
+
+    def _find(self, key: str) -> Path | None:
+        for sub in ("new", "cur"):
+            for entry in os.scandir(self.path / sub):
+                if entry.name == key or entry.name.startswith(key + ":"):
+                    if sub == "cur" and "S" in _flags(entry.name):
+                        return None
+                    return Path(entry.path)
+        return None
+
+    def close(self) -> None:
+        self._where.clear()
+
+
+def _flags(name: str) -> str:
+    _, sep, info = name.partition(":2,")
+    return info if sep else ""
+
+
+def _arrival_order(file: Path) -> tuple[float, str]:
+    try:
+        return (file.stat().st_mtime, file.name)
+    except OSError:
+        return (0.0, file.name)
+
+
+class ImapInbox:
+    """An IMAP folder read with imap-tools; the connection opens on first use.
+
+    What counts as unprocessed (the ruling):
+    - with processed_folder: every message in `folder`, seen or not, because done() moves
+      processed mail out; a person reading the judge's mailbox cannot hide mail from it;
+    - without: every message lacking \\Seen, and done() sets \\Seen.
+    Mail is fetched with BODY.PEEK, so fetching alone never marks anything seen.
+    Keys are "UIDVALIDITY:UID": if the server renumbers the folder in between, done() does
+    nothing and the mail is fetched again and dropped by the judge as a duplicate.
+    """
+
+    def __init__(self, host: str, port: int, user: str, password: str,
+                 security: Security = "tls", folder: str = "INBOX",
+                 processed_folder: str | None = None, timeout: float = 30.0,
+                 max_bytes: int = MAX_MESSAGE_BYTES) -> None:
+        self.host, self.port, self.user, self.password = host, port, user, password
+        self.security = security
+        self.folder = folder
+        self.processed_folder = processed_folder
+        self.timeout = timeout
+        self.max_bytes = max_bytes
+        self._box = None
+        self._uidvalidity: str | None = None
+        self._processed_ready = False
+
+    def _where(self) -> str:
+        return f"IMAP server {self.host}:{self.port}"
+
+    def _connect(self):
+        if self._box is not None:
+            return self._box
+        classes = {"tls": MailBox, "starttls": MailBoxStartTls, "none": MailBoxUnencrypted}
+        if self.security not in classes:
+            raise MailServerError(f"{self._where()}: unknown security {self.security!r} (tls, starttls or none)")
+        with self._translated_errors("connect"):
+            box = classes[self.security](self.host, self.port, timeout=self.timeout)
+        with self._translated_errors("log in as " + self.user, box):
+            box.login(self.user, self.password, initial_folder=None)
+        with self._translated_errors(f"open folder {self.folder!r} (does it exist?)", box):
+            box.folder.set(self.folder)
+            self._uidvalidity = str(box.folder.status(self.folder, ["UIDVALIDITY"])["UIDVALIDITY"])
+        self._box = box
+        return box
+
+    def fetch(self, limit: int) -> list[Fetched]:
+        if limit <= 0:
+            return []
+        box = self._connect()
+        criteria = "ALL" if self.processed_folder else "UNSEEN"
+        with self._translated_errors("fetch mail", box):
+            uids = box.uids(criteria)[:limit]
+            return [self._fetch_one(box, uid) for uid in uids]
+
+    def _fetch_one(self, box, uid: str) -> Fetched:
+        # A partial fetch caps what a huge mail costs; RFC822.SIZE tells whether it was cut.
+        status, data = box.client.uid("FETCH", uid, f"(RFC822.SIZE BODY.PEEK[]<0.{self.max_bytes}>)")
+        if status != "OK":
+            raise imaplib.IMAP4.error(f"FETCH {uid} answered {status}")
+        raw, size = b"", 0
+        for item in data:
+            if isinstance(item, tuple):
+                raw = item[1]
+                match = re.search(rb"RFC822\.SIZE (\d+)", item[0])
+                size = int(match.group(1)) if match else len(raw)
+        return Fetched(f"{self._uidvalidity}:{uid}", raw, size > len(raw))
+
+    def done(self, key: str) -> None:
+        try:
+            self._mark(key)
+        except MailServerError:
+            # The judge may have spent a while committing: a connection the server dropped
+            # in the meantime deserves one fresh try before the tick gives up.
+            self._mark(key)
+
+    def _mark(self, key: str) -> None:
+        validity, _, uid = key.partition(":")
+        box = self._connect()
+        if validity != self._uidvalidity or not uid.isdigit():
+            return
+        with self._translated_errors("mark mail processed", box):
+            if self.processed_folder:
+                if not self._processed_ready:
+                    if not box.folder.exists(self.processed_folder):
+                        box.folder.create(self.processed_folder)
+                    self._processed_ready = True
+                box.move(uid, self.processed_folder)
+            else:
+                # A plain STORE: imap-tools' flag() would also EXPUNGE the folder, deleting
+                # mail that someone else marked \Deleted.
+                status, _ = box.client.uid("STORE", uid, "+FLAGS.SILENT", "(\\Seen)")
+                if status != "OK":
+                    raise imaplib.IMAP4.error(f"STORE {uid} answered {status}")
+
+    def close(self) -> None:
+        box, self._box = self._box, None
+        if box is not None:
+            try:
+                box.logout()
+            except (ImapToolsError, OSError, imaplib.IMAP4.error):
+                pass  # the session is over either way
+
+    def _translated_errors(self, action: str, box=None):
+        return _ImapErrors(self, action, box)
+
+
+class _ImapErrors:
+    """Turns whatever imaplib, ssl, sockets or imap-tools raise into one MailServerError line."""
+
+    def __init__(self, inbox: ImapInbox, action: str, box) -> None:
+        self.inbox, self.action, self.box = inbox, action, box
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc is None or isinstance(exc, MailServerError):
+            return False
+        if not isinstance(exc, (OSError, EOFError, imaplib.IMAP4.error, ImapToolsError, ssl.SSLError, KeyError)):
+            return False
+        self.inbox._box = None  # the connection is unusable now; the next call reconnects
+        if self.box is not None:
+            try:
+                self.box.client.shutdown()
+            except Exception:
+                pass
+        raise MailServerError(f"{self.inbox._where()}: cannot {self.action}: {_cause(exc)}") from None
+
+
+def _cause(exc: BaseException) -> str:
+    if isinstance(exc, (socket.timeout, TimeoutError)):
+        return "timed out"
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused (is the server running, and is the port right?)"
+    if isinstance(exc, socket.gaierror):
+        return f"unknown host ({exc.strerror})"
+    if isinstance(exc, ssl.SSLError):
+        return f"TLS failed ({exc.reason or exc}) - check security: tls/starttls and the port"
+    if isinstance(exc, (EOFError, imaplib.IMAP4.abort, ConnectionResetError, BrokenPipeError)):
+        return "the server dropped the connection"
+    text = " ".join(str(exc).split())
+    if isinstance(exc, UnexpectedCommandStatusError):
+        text = _server_words(exc.command_result)
+    if "AUTHENTICATIONFAILED" in text.upper() or "LOGIN" in text.upper():
+        return f"login refused - check user and password (server said: {text[:160]})"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return text[:200] or type(exc).__name__
+
+
+def _server_words(command_result) -> str:
+    """What the server answered to a failed command, e.g. 'NO [AUTHENTICATIONFAILED] ...'."""
+    try:
+        status, data = command_result
+        lines = [d.decode(errors="replace") if isinstance(d, bytes) else str(d) for d in (data or []) if d]
+        return " ".join(f"{status} {' '.join(lines)}".split())
+    except (TypeError, ValueError):
+        return " ".join(str(command_result).split())

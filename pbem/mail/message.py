@@ -1,0 +1,258 @@
+"""Mail as the judge sees it: a parsed incoming mail (InMail) and an outgoing one (OutMail).
+
+parse_mail never raises and does bounded work on any input; compose builds a standards-correct
+plain-text message whose headers thread each game in a mail client and stop mail loops.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from email import message_from_bytes, policy
+from email.headerregistry import Address
+from email.message import EmailMessage, Message
+from email.utils import format_datetime, getaddresses, parsedate_to_datetime
+
+from pbem.mail.auto import LOOP_HEADER, auto_reason
+from pbem.mail.decode import bounded_payload, decode_text, header_text
+from pbem.mail.htmltext import html_to_text
+
+MAX_RAW_BYTES = 8 * 1024 * 1024  # anything beyond is cut before parsing: headers survive
+MAX_TEXT_CHARS = 256 * 1024
+MAX_ATTACHMENT_BYTES = 1024 * 1024
+MAX_PARTS = 100  # a mail with more MIME parts than this is read only that far
+MAX_DEPTH = 8
+MAX_REFERENCES = 30  # enough to thread; a hostile References header cannot grow the store
+
+_YAML_TYPES = frozenset({"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"})
+_MSGID = re.compile(r"<[^<>\s]{1,250}>")
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A YAML attachment's text; `truncated` when it was larger than the cap."""
+
+    filename: str
+    text: str
+    truncated: bool = False
+
+
+@dataclass(frozen=True)
+class InMail:
+    """An incoming mail reduced to what the judge needs. Message-IDs keep their <angle brackets>."""
+
+    message_id: str
+    from_addr: str = ""
+    from_name: str = ""
+    subject: str = ""
+    date: datetime | None = None
+    in_reply_to: str | None = None
+    references: tuple[str, ...] = ()
+    text: str = ""
+    attachments_yaml: tuple[Attachment, ...] = ()
+    auto: str | None = None  # why this mail must never be answered, or None
+    problem: str | None = None  # why the mail could not be read at all, or None
+    text_truncated: bool = False
+
+
+def synthetic_message_id(raw: bytes) -> str:
+    """A stable id for a mail without one, so a re-fetched copy is still recognised."""
+    return f"<{hashlib.sha256(raw).hexdigest()[:40]}@no-message-id.pbem.invalid>"
+
+
+def parse_mail(raw: bytes, judge_addresses: Collection[str]) -> InMail:
+    """Parse raw RFC 5322 bytes. Never raises: unreadable mail yields an InMail with `problem`."""
+    try:
+        return _parse(raw[:MAX_RAW_BYTES], judge_addresses)
+    except Exception as exc:  # malformed mail must become a record, never a traceback
+        return InMail(message_id=synthetic_message_id(raw),
+                      auto="unreadable mail is never answered",
+                      problem=f"the mail could not be parsed ({type(exc).__name__})")
+
+
+def _parse(raw: bytes, judge_addresses: Collection[str]) -> InMail:
+    msg = message_from_bytes(raw)
+    from_name, from_addr = _sender(msg)
+    text, truncated, attachments = _bodies(msg)
+    message_ids = _MSGID.findall(header_text(msg.get("Message-ID"), 1000))
+    return InMail(
+        message_id=message_ids[0] if message_ids else synthetic_message_id(raw),
+        from_addr=from_addr,
+        from_name=from_name,
+        subject=header_text(msg.get("Subject"), 998),
+        date=_date(msg.get("Date")),
+        in_reply_to=next(iter(_MSGID.findall(header_text(msg.get("In-Reply-To"), 1000))), None),
+        references=tuple(_MSGID.findall(header_text(msg.get("References"), 20000))[-MAX_REFERENCES:]),
+        text=text,
+        attachments_yaml=tuple(attachments),
+        auto=auto_reason(msg, from_addr, judge_addresses),
+        text_truncated=truncated,
+    )
+
+
+def _sender(msg: Message) -> tuple[str, str]:
+    pairs = getaddresses([header_text(msg.get("From"), 1000)])
+    for name, addr in pairs:
+        addr = addr.strip().lower()
+        if _plausible_address(addr):
+            return name.strip(), addr
+    return "", ""
+
+
+def _plausible_address(addr: str) -> bool:
+    local, at, domain = addr.rpartition("@")
+    return bool(at and local and domain and "." in domain and not re.search(r"[\s<>,;]", addr))
+
+
+def _date(value: object) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        when = parsedate_to_datetime(header_text(value, 200))
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+
+
+def _bodies(msg: Message) -> tuple[str, bool, list[Attachment]]:
+    plain: tuple[str, bool] | None = None
+    html: tuple[str, bool] | None = None
+    attachments: list[Attachment] = []
+    for part in _leaf_parts(msg):
+        ctype = part.get_content_type()
+        filename = header_text(part.get_filename(), 255) if _has_filename(part) else ""
+        if _is_yaml_attachment(ctype, filename):
+            data, cut = bounded_payload(part, MAX_ATTACHMENT_BYTES)
+            text = decode_text(data, part.get_content_charset() or "utf-8")
+            attachments.append(Attachment(filename or "attachment.yaml", text, cut))
+            continue
+        if filename or str(part.get("Content-Disposition", "")).lower().startswith("attachment"):
+            continue  # some other attachment: not a body
+        if ctype == "text/plain" and plain is None:
+            data, cut = bounded_payload(part, MAX_TEXT_CHARS)
+            plain = (decode_text(data, part.get_content_charset()), cut)
+        elif ctype == "text/html" and html is None:
+            data, cut = bounded_payload(part, MAX_TEXT_CHARS * 4)
+            html = (html_to_text(decode_text(data, part.get_content_charset()), MAX_TEXT_CHARS), cut)
+    text, cut = plain or html or ("", False)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text[:MAX_TEXT_CHARS], cut or len(text) > MAX_TEXT_CHARS, attachments
+
+
+def _has_filename(part: Message) -> bool:
+    return part.get_param("filename", header="content-disposition") is not None or \
+        part.get_param("name") is not None
+
+
+def _is_yaml_attachment(ctype: str, filename: str) -> bool:
+    return ctype in _YAML_TYPES or filename.lower().endswith((".yaml", ".yml"))
+
+
+def _leaf_parts(msg: Message):
+    """The non-multipart parts in document order, bounded in count and depth.
+
+    Forwarded messages (message/rfc822) are not entered: their text is someone else's mail.
+    """
+    stack = [(msg, 0)]
+    seen = 0
+    while stack and seen < MAX_PARTS:
+        part, depth = stack.pop()
+        seen += 1
+        if part.is_multipart():
+            if depth >= MAX_DEPTH or part.get_content_maintype() == "message":
+                continue
+            children = part.get_payload()
+            if isinstance(children, list):
+                stack.extend((child, depth + 1) for child in reversed(children[:MAX_PARTS]))
+        else:
+            yield part
+
+
+# ---------------------------------------------------------------------------------------------
+# Outgoing mail
+
+AUTO_REPLIED = "auto-replied"  # RFC 3834: an answer to a player's mail
+AUTO_GENERATED = "auto-generated"  # RFC 3834: reports, reminders, announcements
+
+
+class ComposeError(ValueError):
+    """An outgoing mail that cannot be written (e.g. an invalid recipient address)."""
+
+
+@dataclass
+class OutMail:
+    to: str
+    subject: str
+    body: str
+    to_name: str = ""
+    message_id: str = ""  # "<token@domain>"; compose makes a random one when empty
+    in_reply_to: str | None = None
+    references: list[str] = field(default_factory=list)
+    list_id: str | None = None  # full List-Id value, e.g. make_list_id("Loire", "loire", domain)
+    auto_submitted: str = AUTO_GENERATED
+    extra_headers: Mapping[str, str] = field(default_factory=dict)
+
+
+def make_message_id(domain: str, token: str) -> str:
+    """A Message-ID from a token the caller chooses, so a re-sent mail keeps its id."""
+    safe = re.sub(r"[^A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]", "-", token).strip(".") or "x"
+    return f"<{safe}@{_domain_part(domain)}>"
+
+
+def make_list_id(label: str, token: str, domain: str) -> str:
+    """An RFC 2919 List-Id for one game: a readable label and a unique list identifier."""
+    safe = re.sub(r"[^A-Za-z0-9-]", "-", token).strip("-").lower() or "game"
+    clean_label = re.sub(r'["\\\r\n]', "", label).strip()
+    return f'"{clean_label}" <{safe}.{_domain_part(domain)}>' if clean_label else f"<{safe}.{_domain_part(domain)}>"
+
+
+def _domain_part(domain_or_address: str) -> str:
+    domain = domain_or_address.rpartition("@")[2].strip().lower()
+    return re.sub(r"[^a-z0-9.-]", "-", domain) or "pbem.invalid"
+
+
+def compose(out: OutMail, from_addr: str, from_name: str, now: datetime | None = None) -> bytes:
+    """The wire form (CRLF) of `out`, sent by the judge at from_addr."""
+    msg = EmailMessage(policy=policy.SMTP)
+    try:
+        msg["From"] = Address(display_name=_one_line(from_name), addr_spec=from_addr)
+        msg["To"] = Address(display_name=_one_line(out.to_name), addr_spec=out.to)
+    except (ValueError, IndexError) as exc:
+        raise ComposeError(f"invalid address in {from_addr!r} or {out.to!r}: {exc}") from None
+    msg["Subject"] = _one_line(out.subject)
+    msg["Date"] = format_datetime((now or datetime.now(timezone.utc)).astimezone(timezone.utc))
+    msg["Message-ID"] = out.message_id or make_message_id(from_addr, secrets.token_hex(16))
+    if out.in_reply_to:
+        msg["In-Reply-To"] = out.in_reply_to
+    references = [r for r in out.references if _MSGID.fullmatch(r)][-MAX_REFERENCES:]
+    if out.in_reply_to and out.in_reply_to not in references:
+        references.append(out.in_reply_to)
+    if references:
+        msg["References"] = " ".join(references)
+    if out.list_id:
+        msg["List-Id"] = _one_line(out.list_id)
+    msg["Auto-Submitted"] = out.auto_submitted
+    # Older vacation programs honour only Precedence, Exchange only this header: both keep
+    # out-of-office replies to our reports from reaching the judge at all.
+    msg["Precedence"] = "bulk"
+    msg["X-Auto-Response-Suppress"] = "All"
+    msg[LOOP_HEADER] = from_addr
+    for name, value in out.extra_headers.items():
+        msg[name] = _one_line(value)
+    body = out.body.replace("\r\n", "\n").replace("\r", "\n")
+    if not body.endswith("\n"):
+        body += "\n"
+    # 7bit when it is plain ASCII with short lines; otherwise quoted-printable, which every
+    # server relays and every client decodes, and which stays readable even undecoded.
+    plain_ascii = body.isascii() and all(len(line) <= 78 for line in body.split("\n"))
+    msg.set_content(body, subtype="plain", charset="utf-8",
+                    cte="7bit" if plain_ascii else "quoted-printable")
+    return msg.as_bytes()
+
+
+def _one_line(value: str) -> str:
+    return " ".join(str(value).split())

@@ -1,0 +1,208 @@
+"""Where judge mail goes: a Maildir (the embedded default, readable by a person or the demo)
+or an SMTP server, sent concurrently over a few connections.
+
+Every message gets its own SendResult. `permanent` tells the judge whether trying again can
+help: a 5xx refusal is final, anything else (4xx, server unreachable, dropped connection,
+login refused while the config is being fixed) is retried on a later tick.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import mailbox
+import re
+from collections import deque
+from dataclasses import dataclass
+from email.parser import BytesHeaderParser
+from email.utils import getaddresses
+from pathlib import Path
+from typing import Protocol
+
+import aiosmtplib
+
+from pbem.mail.errors import MailServerError
+from pbem.mail.inbox import Security
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    id: str  # the judge's outbox id, echoed in the result
+    recipients: tuple[str, ...]
+    raw: bytes  # compose() output
+    sender: str | None = None  # envelope sender; default: the address in the From header
+
+
+@dataclass(frozen=True)
+class SendResult:
+    id: str
+    ok: bool
+    error: str = ""
+    permanent: bool = False  # True: retrying cannot help (5xx); False: retry next tick
+
+
+class Sender(Protocol):
+    def send(self, batch: list[Outgoing]) -> list[SendResult]: ...
+
+
+class MaildirSender:
+    """Writes each message into a Maildir's new/ folder, as a delivery agent would.
+
+    With per_recipient, each recipient gets a Maildir of their own under path/<address>/,
+    so the demo can point each player at "their mailbox".
+    """
+
+    def __init__(self, path: Path | str, per_recipient: bool = False) -> None:
+        self.path = Path(path)
+        self.per_recipient = per_recipient
+        try:
+            mailbox.Maildir(self.path, create=True)
+        except OSError as exc:
+            raise MailServerError(f"Maildir {self.path}: cannot create it ({exc.strerror})") from None
+
+    def mailbox_of(self, recipient: str) -> Path:
+        """The Maildir a recipient's mail is written to."""
+        if not self.per_recipient:
+            return self.path
+        safe = re.sub(r"[^a-z0-9@._+-]", "_", recipient.strip().lower()) or "unknown"
+        return self.path / safe
+
+    def send(self, batch: list[Outgoing]) -> list[SendResult]:
+        return [self._write(item) for item in batch]
+
+    def _write(self, item: Outgoing) -> SendResult:
+        # Maildir files use the local line ending, not the wire's CRLF.
+        data = item.raw.replace(b"\r\n", b"\n")
+        targets = {self.mailbox_of(r) for r in item.recipients} if self.per_recipient else {self.path}
+        try:
+            for target in sorted(targets):
+                mailbox.Maildir(target, create=True).add(data)
+        except OSError as exc:
+            return SendResult(item.id, False, f"Maildir {self.path}: cannot write ({exc.strerror})")
+        return SendResult(item.id, True)
+
+
+class SmtpSender:
+    """Sends through an SMTP server with aiosmtplib.
+
+    `concurrency` workers each keep one connection open and take the next message from a
+    shared queue, so a batch of reports costs a few connections, not one per mail. When the
+    server cannot be reached, the rest of the batch is failed at once (not permanent) instead
+    of waiting out one timeout per message.
+    """
+
+    def __init__(self, host: str, port: int, user: str | None = None, password: str | None = None,
+                 security: Security = "starttls", timeout: float = 30.0, concurrency: int = 4) -> None:
+        self.host, self.port = host, port
+        self.user, self.password = user, password
+        self.security = security
+        self.timeout = timeout
+        self.concurrency = max(1, concurrency)
+
+    def send(self, batch: list[Outgoing]) -> list[SendResult]:
+        if not batch:
+            return []
+        return asyncio.run(self._send_all(batch))
+
+    async def _send_all(self, batch: list[Outgoing]) -> list[SendResult]:
+        queue = deque(enumerate(batch))
+        results: list[SendResult | None] = [None] * len(batch)
+        down: list[str] = []  # the first connection failure, shared by all workers
+
+        async def worker() -> None:
+            smtp: aiosmtplib.SMTP | None = None
+            try:
+                while queue:
+                    index, item = queue.popleft()
+                    if down:
+                        results[index] = SendResult(item.id, False, down[0], False)
+                        continue
+                    if smtp is None or not smtp.is_connected:
+                        try:
+                            smtp = await self._open()
+                        except MailServerError as exc:
+                            down.append(str(exc))
+                            results[index] = SendResult(item.id, False, str(exc), False)
+                            continue
+                    results[index], healthy = await self._send_one(smtp, item)
+                    if not healthy:
+                        smtp.close()
+                        smtp = None
+            finally:
+                if smtp is not None and smtp.is_connected:
+                    try:
+                        await smtp.quit()
+                    except (aiosmtplib.SMTPException, OSError):
+                        smtp.close()
+
+        await asyncio.gather(*(worker() for _ in range(min(self.concurrency, len(batch)))))
+        return [r for r in results if r is not None]
+
+    def _where(self) -> str:
+        return f"SMTP server {self.host}:{self.port}"
+
+    async def _open(self) -> aiosmtplib.SMTP:
+        if self.security not in ("tls", "starttls", "none"):
+            raise MailServerError(f"{self._where()}: unknown security {self.security!r} (tls, starttls or none)")
+        smtp = aiosmtplib.SMTP(
+            hostname=self.host, port=self.port, username=self.user or None,
+            password=self.password if self.user else None, timeout=self.timeout,
+            use_tls=self.security == "tls", start_tls=self.security == "starttls")
+        try:
+            await smtp.connect()
+        except aiosmtplib.SMTPAuthenticationError as exc:
+            smtp.close()
+            raise MailServerError(f"{self._where()}: login refused - check user and password "
+                                  f"({exc.code} {_one_line(exc.message)})") from None
+        except (aiosmtplib.SMTPException, OSError, asyncio.TimeoutError) as exc:
+            smtp.close()
+            raise MailServerError(f"{self._where()}: cannot connect: {_connect_cause(exc)}") from None
+        return smtp
+
+    async def _send_one(self, smtp: aiosmtplib.SMTP, item: Outgoing) -> tuple[SendResult, bool]:
+        """The result, and whether the connection can carry the next message."""
+        sender = item.sender if item.sender is not None else _from_header(item.raw)
+        try:
+            refused, _ = await smtp.sendmail(sender, list(item.recipients), item.raw)
+        except aiosmtplib.SMTPRecipientsRefused as exc:
+            codes = [r.code for r in exc.recipients]
+            text = "; ".join(f"{r.recipient}: {r.code} {_one_line(r.message)}" for r in exc.recipients)
+            return SendResult(item.id, False, f"{self._where()} refused {text}",
+                              all(500 <= c < 600 for c in codes)), False
+        except aiosmtplib.SMTPResponseException as exc:
+            return SendResult(item.id, False, f"{self._where()} answered {exc.code} {_one_line(exc.message)}",
+                              500 <= exc.code < 600), False
+        except (aiosmtplib.SMTPException, OSError, asyncio.TimeoutError) as exc:
+            return SendResult(item.id, False, f"{self._where()}: {_connect_cause(exc)}", False), False
+        if refused:
+            # Accepted for some recipients: it cannot be re-sent without duplicating it for
+            # the others, so it counts as sent and the refusals are reported.
+            text = "; ".join(f"{rcpt}: {resp.code} {_one_line(resp.message)}" for rcpt, resp in refused.items())
+            return SendResult(item.id, True, f"some recipients refused: {text}", False), True
+        return SendResult(item.id, True), True
+
+
+def _from_header(raw: bytes) -> str:
+    headers = BytesHeaderParser().parsebytes(raw[:64 * 1024])
+    for _, addr in getaddresses([str(headers.get("From", ""))]):
+        if "@" in addr:
+            return addr
+    return ""
+
+
+def _connect_cause(exc: BaseException) -> str:
+    if isinstance(exc, (asyncio.TimeoutError, aiosmtplib.SMTPTimeoutError, TimeoutError)):
+        return "timed out"
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused (is the server running, and is the port right?)"
+    if isinstance(exc, aiosmtplib.SMTPServerDisconnected):
+        return "the server dropped the connection"
+    if isinstance(exc, aiosmtplib.SMTPResponseException):
+        return f"{exc.code} {_one_line(exc.message)}"
+    text = _one_line(str(exc))
+    if "refused" in text.lower():
+        return "connection refused (is the server running, and is the port right?)"
+    return text or type(exc).__name__
+
+
+def _one_line(text: object) -> str:
+    return " ".join(str(text).split())[:200]

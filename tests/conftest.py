@@ -1,0 +1,35 @@
+"""Shared fixtures. `mail_servers`: a real Dovecot (IMAP/LMTP) and SMTP server for e2e tests."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from mailservers import MailServers, missing_requirements, remove_servers, start_servers
+
+
+@pytest.fixture(scope="session")
+def mail_servers_session():
+    reason = missing_requirements()
+    if reason:
+        # CI must never pass by silently skipping the end-to-end tests.
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"end-to-end mail servers unavailable under CI: {reason}", pytrace=False)
+        pytest.skip(f"end-to-end mail servers unavailable: {reason}")
+    servers = start_servers()
+    yield servers
+    remove_servers(servers)
+
+
+@pytest.fixture
+def mail_servers(mail_servers_session: MailServers) -> MailServers:
+    """The session's servers, running, with every mailbox emptied before the test."""
+    servers = mail_servers_session
+    servers.relay.forced_reply, servers.relay.delay = None, 0.0
+    if servers._smtp is None:
+        servers.start_smtp()
+    if not servers._dovecot_running:
+        servers.start_dovecot()
+    servers.reset()
+    return servers

@@ -1,0 +1,305 @@
+"""Real mail servers for the end-to-end tests: Dovecot (IMAP + LMTP) and an aiosmtpd SMTP
+server that hands every accepted mail to Dovecot over LMTP.
+
+Everything lives in one temporary folder (config, users, sockets, state, mail), on free high
+ports of 127.0.0.1, so it never clashes with a system Dovecot. Dovecot runs as root (the
+test runner is root in CI) and stores mail as the `dovecot` system user: Dovecot refuses
+uid 0 for mail, and that user exists wherever the package is installed.
+"""
+
+from __future__ import annotations
+
+import imaplib
+import os
+import pwd
+import shutil
+import smtplib
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+
+DOMAIN = "pbem.test"
+USERS = {"judge": "judge-pw", "alice": "alice-pw", "bob": "bob-pw", "carol": "carol-pw", "dave": "dave-pw"}
+
+
+def missing_requirements() -> str | None:
+    """Why the servers cannot run here, or None."""
+    for tool in ("dovecot", "doveadm"):
+        if shutil.which(tool) is None and not Path("/usr/sbin", tool).exists():
+            return f"{tool} is not installed (apt-get install dovecot-imapd dovecot-lmtpd)"
+    if os.geteuid() != 0:
+        return "Dovecot test servers must be started as root"
+    try:
+        pwd.getpwnam("dovecot")
+    except KeyError:
+        return "the dovecot system user is missing (reinstall dovecot-core)"
+    try:
+        import aiosmtpd  # noqa: F401
+    except ImportError:
+        return "aiosmtpd is not installed (pip install '.[test]')"
+    return None
+
+
+def _tool(name: str) -> str:
+    return shutil.which(name) or f"/usr/sbin/{name}"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(port: int, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {seconds}s")
+            time.sleep(0.05)
+
+
+def player_mail(from_addr: str, to_addr: str, subject: str, body: str, **headers: str) -> bytes:
+    """An ordinary mail as a player's client would write it (no judge headers)."""
+    msg = EmailMessage()
+    msg["From"] = from_addr
+    msg["To"] = to_addr
+    msg["Subject"] = subject
+    msg["Message-ID"] = make_msgid(domain=from_addr.rpartition("@")[2] or DOMAIN)
+    for name, value in headers.items():
+        msg[name.replace("_", "-")] = value
+    msg.set_content(body)
+    return msg.as_bytes()
+
+
+class _LmtpRelay:
+    """aiosmtpd handler: accepts mail for known users and delivers it to Dovecot over LMTP.
+
+    `forced_reply` makes the server answer every DATA with that reply (e.g. "451 4.3.0 busy"
+    or "554 5.7.1 no"), and `delay` slows each DATA: the fault tests use both.
+    """
+
+    def __init__(self, lmtp_port: int, users: set[str]) -> None:
+        self.lmtp_port = lmtp_port
+        self.users = users
+        self.forced_reply: str | None = None
+        self.delay = 0.0
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        local, _, domain = address.lower().rpartition("@")
+        if domain != DOMAIN or local not in self.users:
+            return "550 5.1.1 no such user here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        import asyncio
+
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        if self.forced_reply:
+            return self.forced_reply
+        return await asyncio.to_thread(self._deliver, envelope.mail_from, list(envelope.rcpt_tos),
+                                       envelope.original_content or envelope.content)
+
+    def _deliver(self, mail_from: str, rcpt_tos: list[str], content: bytes) -> str:
+        try:
+            with smtplib.LMTP("127.0.0.1", self.lmtp_port) as lmtp:
+                refused = lmtp.sendmail(mail_from or "<>", rcpt_tos, content)
+        except smtplib.SMTPRecipientsRefused as exc:
+            code, text = next(iter(exc.recipients.values()))
+            return f"{code} {text.decode(errors='replace')}"
+        except (smtplib.SMTPException, OSError) as exc:
+            return f"451 4.3.0 local delivery failed: {exc}"
+        if refused:
+            return "451 4.3.0 some recipients failed; try again"
+        return "250 OK delivered"
+
+
+@dataclass
+class MailServers:
+    root: Path
+    imap_port: int = field(default_factory=free_port)
+    lmtp_port: int = field(default_factory=free_port)
+    smtp_port: int = field(default_factory=free_port)
+    host: str = "127.0.0.1"
+    passwords: dict[str, str] = field(default_factory=lambda: dict(USERS))
+
+    def __post_init__(self) -> None:
+        self.config = self.root / "dovecot.conf"
+        self.relay = _LmtpRelay(self.lmtp_port, set(self.passwords))
+        self._smtp = None
+        self._dovecot_running = False
+
+    # --- addresses and accounts ----------------------------------------------------------
+    def address(self, user: str) -> str:
+        return f"{user}@{DOMAIN}"
+
+    def password(self, user: str) -> str:
+        return self.passwords[user]
+
+    @property
+    def smtp_host(self) -> str:
+        return self.host
+
+    @property
+    def imap_host(self) -> str:
+        return self.host
+
+    # --- life cycle ----------------------------------------------------------------------
+    def start(self) -> None:
+        self.write_config()
+        self.start_dovecot()
+        self.start_smtp()
+
+    def write_config(self) -> None:
+        self.root.chmod(0o755)  # Dovecot's unprivileged processes must reach their sockets
+        mail = self.root / "mail"
+        mail.mkdir(exist_ok=True)
+        shutil.chown(mail, "dovecot", "dovecot")
+        users = self.root / "users"
+        users.write_text("".join(f"{u}:{{PLAIN}}{p}\n" for u, p in self.passwords.items()))
+        users.chmod(0o644)
+        self.config.write_text(f"""\
+# Written by tests/mailservers.py for one test session; nothing here is used in production.
+protocols = imap lmtp
+listen = 127.0.0.1
+base_dir = {self.root}/run
+state_dir = {self.root}/state
+instance_name = pbem-test-{self.imap_port}
+log_path = {self.root}/dovecot.log
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+# Tests of a wrong password should not wait out the anti-guessing delay.
+auth_failure_delay = 0
+# "alice" and "alice@{DOMAIN}" are the same account, for IMAP logins and LMTP recipients.
+auth_username_format = %Ln
+mail_location = maildir:~/Maildir
+# The mail user is the `dovecot` system user, whose uid is below the default limit of 500.
+first_valid_uid = 1
+first_valid_gid = 1
+passdb {{
+  driver = passwd-file
+  args = scheme=PLAIN {users}
+}}
+userdb {{
+  driver = static
+  args = uid=dovecot gid=dovecot home={mail}/%n
+}}
+service imap-login {{
+  inet_listener imap {{
+    address = 127.0.0.1
+    port = {self.imap_port}
+  }}
+  inet_listener imaps {{
+    port = 0
+  }}
+}}
+service lmtp {{
+  inet_listener lmtp {{
+    address = 127.0.0.1
+    port = {self.lmtp_port}
+  }}
+}}
+""")
+
+    def start_dovecot(self) -> None:
+        # The daemon's children inherit stdout/stderr: pipes would never reach EOF, so
+        # its start-up complaints go to a file instead.
+        errors = self.root / "dovecot-start.err"
+        with open(errors, "wb") as err:
+            done = subprocess.run([_tool("dovecot"), "-c", str(self.config)],
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+        if done.returncode != 0:
+            raise RuntimeError(f"dovecot did not start: {errors.read_text(errors='replace').strip()}")
+        self._dovecot_running = True
+        wait_for_port(self.imap_port)
+        wait_for_port(self.lmtp_port)
+
+    def stop_dovecot(self) -> None:
+        if not self._dovecot_running:
+            return
+        subprocess.run([_tool("doveadm"), "-c", str(self.config), "stop"], stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self._dovecot_running = False
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:  # "stop" returns before the listeners are gone
+            try:
+                socket.create_connection(("127.0.0.1", self.imap_port), timeout=0.2).close()
+                time.sleep(0.05)
+            except OSError:
+                return
+
+    def start_smtp(self) -> None:
+        from aiosmtpd.controller import Controller
+
+        self._smtp = Controller(self.relay, hostname="127.0.0.1", port=self.smtp_port)
+        self._smtp.start()
+
+    def stop_smtp(self) -> None:
+        if self._smtp is not None:
+            self._smtp.stop()
+            self._smtp = None
+
+    def stop(self) -> None:
+        self.stop_smtp()
+        self.stop_dovecot()
+
+    # --- helpers for tests ---------------------------------------------------------------
+    def send(self, from_addr: str, to_addrs: list[str], raw: bytes) -> None:
+        with smtplib.SMTP(self.host, self.smtp_port, timeout=10) as smtp:
+            smtp.sendmail(from_addr, to_addrs, raw)
+
+    def mailbox(self, user: str, folder: str = "INBOX") -> list[bytes]:
+        """Every message in a user's folder, oldest first, read without marking it seen."""
+        imap = imaplib.IMAP4(self.host, self.imap_port, timeout=10)
+        try:
+            imap.login(user, self.passwords[user])
+            status, _ = imap.select(f'"{folder}"', readonly=True)
+            if status != "OK":
+                return []
+            _, data = imap.uid("SEARCH", None, "ALL")
+            messages = []
+            for uid in data[0].split():
+                _, fetched = imap.uid("FETCH", uid, "(BODY.PEEK[])")
+                messages.extend(item[1] for item in fetched if isinstance(item, tuple))
+            return messages
+        finally:
+            imap.logout()
+
+    def reset(self) -> None:
+        """Empty every user's mailboxes, so each test starts from nothing."""
+        for user in self.passwords:
+            home = self.root / "mail" / user
+            if home.exists():
+                subprocess.run([_tool("doveadm"), "-c", str(self.config), "expunge", "-u", user,
+                                "mailbox", "*", "all"], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+
+    def log(self) -> str:
+        path = self.root / "dovecot.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+
+def start_servers() -> MailServers:
+    servers = MailServers(Path(tempfile.mkdtemp(prefix="pbem-mail-")))
+    try:
+        servers.start()
+    except BaseException:
+        servers.stop()
+        raise
+    return servers
+
+
+def remove_servers(servers: MailServers) -> None:
+    servers.stop()
+    shutil.rmtree(servers.root, ignore_errors=True)
