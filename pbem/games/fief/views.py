@@ -13,6 +13,7 @@ The game master (player None) sees everything.
 """
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from typing import Any
 
@@ -85,12 +86,13 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
         view["hands"] = {p: list(f.hand) for p, f in state.families.items()}
         view["disasters_track_cards"] = list(state.disasters_track)
         view["policies"] = {}       # "policies" is the viewer's own; the GM has none
-        view["policies_by_family"] = {p: dict(f.policies) for p, f in state.families.items()}
+        view["policies_by_family"] = {p: copy.deepcopy(f.policies) for p, f in state.families.items()}
         view["my_pawns"] = []
     else:
         view["my_pawns"] = [_pawn(p) for p in state.pawns.values() if p.family == player]
         view["hand"] = list(state.families[player].hand) if player in state.families else []
-        view["policies"] = dict(state.families[player].policies) if player in state.families else {}
+        # a deep copy: whatever a caller does with the view must not reach the state
+        view["policies"] = copy.deepcopy(state.families[player].policies) if player in state.families else {}
     return view
 
 
