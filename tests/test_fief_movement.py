@@ -204,3 +204,46 @@ def test_no_cavalcade_after_a_naval_step():
     assert by["lord_moved"].data["outcome"] == "stopped"
     assert "cannot make a cavalcade (5.3)" in by["lord_moved"].text
     assert state.lords["Eric"].location == "La Rochelle" and state.towns["La Rochelle"].arrivals == ["marie", "marc"]
+
+
+def test_passing_through_an_own_town_crosses_the_families_next_to_the_town_space():
+    # Marc controls Poitiers; Marie's troop stands there too. Eric enters (his town) and must
+    # cross Marie to go on (5.2.1 "cross any non-besieged family present in that town").
+    state = position(units={"Poitiers": {"marc": {"archer": 1}, "marie": {"man_at_arms": 1}}},
+                     towns={"Poitiers": {"controller": "marc"}})
+    events, by = run(state, {"marc": {"moves": [move("Eric", ["Poitiers", "Limoges"], if_refused="stay")]}})
+    assert by["lord_moved"].data["outcome"] == "stopped"
+    assert state.lords["Eric"].location == "Poitiers" and by["lord_moved"].data["on_road"] is False
+    state = position(units={"Poitiers": {"marc": {"archer": 1}, "marie": {"man_at_arms": 1}}},
+                     towns={"Poitiers": {"controller": "marc"}},
+                     policies={"marie": {"safe_passage": {"allow": ["marc"], "refuse": [], "others": "refuse"}}})
+    _, by = run(state, {"marc": {"moves": [move("Eric", ["Poitiers", "Limoges"])]}})
+    assert by["lord_moved"].data["outcome"] == "completed" and state.lords["Eric"].location == "Limoges"
+
+
+def test_leaving_an_own_besieged_town_later_in_a_move_needs_the_besiegers_leave():
+    state = position(lords={"Othon": {"family": "marie", "at": "Poitiers"}},
+                     units={"Poitiers": {"marc": {"archer": 1}, "marie": {"knight": 1}}},
+                     towns={"Poitiers": {"controller": "marc", "fortress": "stronghold", "besieged_by": {"marie": 1}}},
+                     policies={"marie": {"safe_passage": {"allow": ["marc"], "refuse": [], "others": "refuse"}}})
+    events, by = run(state, {"marc": {"moves": [move("Eric", ["Poitiers", "Limoges"], if_refused="stay")]}})
+    refusal = next(e for e in events if e.kind == "safe_passage_refused")
+    assert "leave to break out of the siege of Poitiers" in refusal.text
+    assert state.lords["Eric"].location == "Poitiers"
+
+
+def test_a_lordless_troop_landing_in_a_held_harbor_waits_outside_then_is_placed():
+    state = position(units={"offshore": {"enguerand": {"knight": 2}}, "La Rochelle": {"marc": {"knight": 2}}})
+    events, by = run(state, {"enguerand": {"moves": [], "land": "La Rochelle"}})
+    assert "lands next to La Rochelle" in by["troop_landed"].text
+    assert state.towns["La Rochelle"].controller == "marc"
+    assert state.towns["La Rochelle"].arrivals == ["marc", "enguerand"]
+    assert where(state, "enguerand") == {"La Rochelle": 2}
+
+
+def test_fog_of_war_hides_plague_losses_from_the_others():
+    state = position(options={"fog_of_war": True}, effects=[{"card": "plague", "target": "2"}])
+    events, _ = run(state, {"marc": {"moves": [move("Eric", ["Nantes"])]}}, Rng("x"))
+    troop = [e for e in events if e.kind == "plague_troop"]
+    assert [e.audience.to_json() for e in troop] == [["marc"], ["enguerand", "marie"]]
+    assert troop[1].data["lost"] == {"hidden": 1} and "knight" not in troop[1].text

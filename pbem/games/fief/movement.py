@@ -108,6 +108,7 @@ class MovementRun:
         members = ["P:" + pid for pid in pawn_ids]
         for m in members:
             self.budget.step(m, False)
+            self.presence.put(m, player, road_place(OFFSHORE, harbor))   # the sea lane to the harbor
         place = self._arrive(player, members, OFFSHORE, harbor, None)
         units = kinds_of(self.state, pawn_ids)
         where = "in" if place[0] == "town" else "next to"
@@ -232,7 +233,13 @@ class MovementRun:
             present = self.presence.families_in(cur) - {fam}
             if town.besiegers and town.controller in present:
                 present.discard(town.controller)
-            asks += [(f, "safe_passage") for f in sorted(present) if (f, "safe_passage") not in asks]
+            # An army passing through its own besieged town leaves it past the besiegers: their
+            # leave is the besieged army's (6.4.2), not a safe passage.
+            own_siege = bool(town.besiegers) and town.controller == fam
+            for f in sorted(present):
+                policy = "besieged_may_leave" if own_siege and f in town.besiegers else "safe_passage"
+                if (f, policy) not in asks:
+                    asks.append((f, policy))
         return [(f, pol) for f, pol in asks if not permits(self.state.families[f].policies, pol, fam)]
 
     def _refused(self, army: Army, order: Mapping[str, Any], refused: list[tuple[str, str]], cur: str,
