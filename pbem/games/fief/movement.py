@@ -71,7 +71,7 @@ def resolve_movement(state: FiefState, board: Board, orders: Mapping[str, Any], 
         run.player_turn(player, orders.get(player) or {}, at_sea_lords.get(player, []),
                         at_sea_pawns.get(player, []))
     place_road_forces(state, board, run.presence, run.teller)
-    lone_bombards(state, run.presence, run.teller)
+    lone_bombards(state, board, run.presence, run.teller)
     return run.teller.events
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.games.fief.board import Board
-from pbem.games.fief.movement_control import enter_town, may_enter
+from pbem.games.fief.movement_control import enter_town, left_town, may_enter
 from pbem.games.fief.movement_events import Teller
 from pbem.games.fief.movement_presence import Presence, town_place
 from pbem.games.fief.state import FiefState
@@ -32,7 +32,7 @@ def place_road_forces(state: FiefState, board: Board, presence: Presence, teller
             f"are placed in {town} (5).", data={"family": fam, "town": town}))
 
 
-def lone_bombards(state: FiefState, presence: Presence, teller: Teller) -> None:
+def lone_bombards(state: FiefState, board: Board, presence: Presence, teller: Teller) -> None:
     """4.3: a bombard not accompanied by a unit pawn or lord of its family is eliminated."""
     groups: dict[tuple[str, str], list[str]] = {}
     for member, place in presence.where.items():
@@ -45,3 +45,4 @@ def lone_bombards(state: FiefState, presence: Presence, teller: Teller) -> None:
             teller.events.append(Event(
                 "bombard_lost", f"{fam}'s bombard left alone in {town} is eliminated (4.3).",
                 data={"family": fam, "town": town, "count": len(members)}))
+            teller.add(left_town(state, board, presence, town, fam, []))   # the town may be empty now
