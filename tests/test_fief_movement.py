@@ -247,3 +247,19 @@ def test_fog_of_war_hides_plague_losses_from_the_others():
     troop = [e for e in events if e.kind == "plague_troop"]
     assert [e.audience.to_json() for e in troop] == [["marc"], ["enguerand", "marie"]]
     assert troop[1].data["lost"] == {"hidden": 1} and "knight" not in troop[1].text
+
+
+def test_going_back_may_retrieve_own_forces_from_the_refused_town():
+    # 5.2.3.1: back "cannot leave any force there, but may retrieve some forces of their family
+    # that are in that town".
+    state = position(lords={"Othon": {"family": "marc", "at": "Poitiers"}},
+                     units={"Poitiers": {"marc": {"archer": 1}, "marie": {"man_at_arms": 2}}},
+                     towns={"Poitiers": {"controller": "marc"}})
+    orders = {"marie": {"moves": [move("Guenièvre", ["Poitiers", "La Rochelle"], leave={"Poitiers": "all"},
+                                       pick_up={"Poitiers": {"man_at_arms": 2}})]}}
+    _, by = run(state, orders)
+    assert by["lord_moved"].data["outcome"] == "back"
+    assert by["lord_moved"].data["picked"] == {"Poitiers": {"man_at_arms": 2}}
+    assert by["lord_moved"].data["left"] == {}
+    assert where(state, "marie") == {"Tours": 3}
+    assert state.towns["Poitiers"].arrivals == ["marc"]

@@ -179,3 +179,15 @@ def test_the_game_uses_this_template_and_checker_in_the_movement_phase():
     assert check.ok and check.orders["moves"][0]["path"] == ["Nantes"]
     check = RULES.check_orders(view, "marc", load("orders:\n  - move: Eric\n    path: [Lyon]\n"))
     assert not check.ok and "no road from La Rochelle to Lyon" in str(check.errors[0])
+
+
+def test_template_offers_companions_and_captives():
+    text = movement_template(view_of("marc"), "marc")
+    assert "#   lords: [Othon] " in text and "#   captives: [Arthur] " in text
+    lines = text.splitlines()
+    start = lines.index("  # - move: Eric")
+    block = [ln.replace("  # ", "  ", 1) for ln in lines[start:start + 7]]
+    doc = load("orders:\n" + "\n".join(block) + "\n")
+    canonical, errors = check_movement_orders(view_of("marc"), "marc", doc.get("orders"), None)
+    assert errors == [] and canonical["moves"][0]["lords"] == ["Othon"]
+    assert canonical["moves"][0]["captives"] == ["Arthur"]

@@ -23,6 +23,7 @@ def movement_template(view: dict[str, Any], player: str) -> str:
         units_at.setdefault(pawn["location"], Counter())[pawn["kind"]] += 1
     mine = [(n, lo) for n, lo in view["lords"].items()
             if lo["family"] == player and lo.get("location") and not lo.get("captive_of")]
+    held = {n: lo["location"] for n, lo in view["lords"].items() if lo.get("captive_of") == player}
     lines = [
         f"# Movement Phase (5), round {view.get('round')}. Turn order: {', '.join(view.get('turn_order', []))}.",
         "# Each lord moves once, up to 2 steps (3 for the D'Arc lord and those with her), one town",
@@ -38,6 +39,12 @@ def movement_template(view: dict[str, Any], player: str) -> str:
     lines.append("orders:")
     for name, lord in mine:
         lines += _lord_block(board, name, lord, units_at)
+        others = [n for n, lo in mine if lo["location"] == lord["location"] and n != name]
+        captives = [n for n, where in held.items() if where == lord["location"]]
+        if others:
+            lines.append(_key(f"lords: [{', '.join(others)}]", "your lords here who may go along"))
+        if captives:
+            lines.append(_key(f"captives: [{', '.join(captives)}]", "captives you hold here (6.3)"))
     at_sea = units_at.get(OFFSHORE)
     if at_sea and not any(lo["location"] == OFFSHORE for _, lo in mine):
         lines += [f"  # Your troop at sea ({_units(at_sea)}) must land in a harbor this phase (5.3):",
@@ -70,13 +77,18 @@ def _lord_block(board, name: str, lord: dict, units_at: dict[str, Counter]) -> l
         example = nbrs[0] if nbrs else where
         place = f"in {where}"
     return [
-        f"  # {name} is {place} with {_units(here)} of yours there; {roads}.",
+        f"  # {name} is {place} with {_units(here)} of yours there;",
+        f"  #   {roads}.",
         f"  # - move: {name}",
-        f"  #   with: all                 # or e.g. {{knight: 1, man_at_arms: 2}}, or none",
-        f"  #   path: [{example}]{' ' * max(1, 20 - len(example))}# up to {steps} towns, one per step",
-        "  #   leave: {}                  # e.g. {TOWN: {knight: 1}} for a town passed through",
-        "  #   if_refused: back           # back | stay",
+        _key("with: all", "or e.g. {knight: 1, man_at_arms: 2}, or none"),
+        _key(f"path: [{example}]", f"up to {steps} towns, one per step"),
+        _key("leave: {}", "e.g. {TOWN: {knight: 1}} for a town passed through"),
+        _key("if_refused: back", "back | stay"),
     ]
+
+
+def _key(text: str, comment: str) -> str:
+    return f"  #   {text:<26} # {comment}"
 
 
 def _units(counts: Counter) -> str:
