@@ -92,13 +92,14 @@ class Judge:
         import email
         import email.policy
         out = self.home.path / "mail" / "outbox"
-        mails = []
-        for sub in ("new", "cur"):
-            folder = out / sub
-            if folder.exists():
-                for f in sorted(folder.iterdir()):
-                    mails.append(email.message_from_bytes(f.read_bytes(), policy=email.policy.default))
-        return mails
+        files = [f for sub in ("new", "cur") if (out / sub).exists() for f in (out / sub).iterdir()]
+        mails = [email.message_from_bytes(f.read_bytes(), policy=email.policy.default) for f in files]
+        # Maildir names and times do not order mails written in the same instant: the
+        # outbox's row order (the order the judge queued them) does.
+        store = self.store()
+        order = {r["message_id"]: r["id"] for r in store.all("SELECT id, message_id FROM outbox")}
+        store.close()
+        return sorted(mails, key=lambda m: order.get(str(m["Message-ID"]), 0))
 
     def sent_to(self, address: str) -> list:
         return [m for m in self.sent() if address in str(m["To"])]

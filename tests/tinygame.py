@@ -77,6 +77,7 @@ class TinyGame:
             best = max(totals.values())
             leaders = [p for p, t in totals.items() if t == best]
             state["last_leader"] = leaders[0] if len(leaders) == 1 else None
+            state["last_bids"] = {p: orders[p]["bid"] for p in state["players"]}  # revealed now
             state["step"] = "tally"
         else:
             leader = state.pop("last_leader", None)
