@@ -158,7 +158,6 @@ class MovementRun:
         events[mark:mark] = summary
 
     def _gather(self, army: Army, order: Mapping[str, Any], log: MoveLog) -> None:
-        darc = False
         for other in order.get("lords") or []:
             lo = self.state.lords.get(other)
             if (lo and lo.family == army.family and not lo.captive_of
