@@ -122,12 +122,12 @@ def _purchase_orders(view: dict[str, Any], player: str) -> str:
 
 
 def _movement_orders(view: dict[str, Any], player: str) -> str:
+    from pbem.games.fief.board import load_board   # the public board, as printed
     found = _my_lord(view, player)
     if found is None:
         return "orders: []\n"
     lord, town = found
-    neighbours = view["board"]["roads"][town] if "board" in view else []
-    empty = [t for t in neighbours if not view["towns"][t]["forces"]]
+    empty = [t for t in load_board().neighbours(town) if not view["towns"][t]["forces"]]
     if not empty:
         return "orders: []\n"
     return (f"orders:\n  - move: {lord}\n    with: {{man_at_arms: 2}}\n    path: [{empty[0]}]\n"
