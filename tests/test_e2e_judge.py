@@ -86,3 +86,31 @@ def test_three_players_order_by_smtp_and_each_gets_their_own_report(tmp_path, ma
                 # An acknowledgement never shows another player's pending orders.
                 assert f"bid: {bids[other]}" not in body(ack)
                 assert judge.secrets["g1"][other] not in "".join(body(m) for m in mails)
+
+
+def test_fief_france_starting_towns_by_smtp_and_imap(tmp_path, mail_servers):
+    """The same path with the real game: three players choose starting towns by mail."""
+    servers = mail_servers
+    judge = Judge(tmp_path / "home")
+    configure_real_mailbox(judge, servers)
+    players = ("alice", "bob", "carol")
+    judge.new_game(name="loire", players=players, game_type="fief_france")
+    assert judge.tick().sent == 3
+    wishes = {"alice": "[Tours, Poitiers]", "bob": "[Bordeaux, Pau]", "carol": "[Lyon, Dijon]"}
+    for p in players:
+        text = (f"Here you are.\n\ngame: loire\nplayer: {p}\nsecret: {judge.secrets['loire'][p]}\n"
+                f"phase: setup/starting-towns\norders:\n  - start: {wishes[p]}\n")
+        servers.send(servers.address(p), [servers.address("judge")],
+                     player_mail(servers.address(p), servers.address("judge"), "my start", text))
+    report = judge.tick()
+    assert report.mails == {"orders accepted": 3}, report.lines()
+    assert report.resolved[0] == "loire: setup/starting-towns" and "loire: round-1/income" in report.resolved
+    for p in players:
+        mails = texts(servers, p)
+        acks = [m for m in mails if m["Subject"].startswith("Re:")]
+        reports = [m for m in mails if "resolved" in m["Subject"]]
+        assert len(acks) == 1 and len(reports) == 1
+        assert "phase: round-1/purchase" in body(reports[0])
+        for other in players:
+            if other != p:
+                assert wishes[other].strip("[]").split(",")[1].strip() not in body(acks[0])
