@@ -12,6 +12,7 @@ from __future__ import annotations
 import imaplib
 import os
 import pwd
+import re
 import shutil
 import smtplib
 import socket
@@ -20,6 +21,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from email.policy import SMTP
 from email.utils import make_msgid
 from pathlib import Path
 
@@ -77,7 +79,7 @@ def player_mail(from_addr: str, to_addr: str, subject: str, body: str, **headers
     for name, value in headers.items():
         msg[name.replace("_", "-")] = value
     msg.set_content(body)
-    return msg.as_bytes()
+    return msg.as_bytes(policy=SMTP)
 
 
 class _LmtpRelay:
@@ -166,7 +168,8 @@ class MailServers:
         mail.mkdir(exist_ok=True)
         shutil.chown(mail, "dovecot", "dovecot")
         users = self.root / "users"
-        users.write_text("".join(f"{u}:{{PLAIN}}{p}\n" for u, p in self.passwords.items()))
+        # nodelay: a wrong password is answered at once (no anti-guessing penalty in tests).
+        users.write_text("".join(f"{u}:{{PLAIN}}{p}::::::nodelay=yes\n" for u, p in self.passwords.items()))
         users.chmod(0o644)
         self.config.write_text(f"""\
 # Written by tests/mailservers.py for one test session; nothing here is used in production.
@@ -179,8 +182,9 @@ log_path = {self.root}/dovecot.log
 ssl = no
 disable_plaintext_auth = no
 auth_mechanisms = plain login
-# Tests of a wrong password should not wait out the anti-guessing delay.
+# Tests of a wrong password should not wait out the anti-guessing delays.
 auth_failure_delay = 0
+login_trusted_networks = 127.0.0.0/8
 # "alice" and "alice@{DOMAIN}" are the same account, for IMAP logins and LMTP recipients.
 auth_username_format = %Ln
 mail_location = maildir:~/Maildir
@@ -256,6 +260,8 @@ service lmtp {{
 
     # --- helpers for tests ---------------------------------------------------------------
     def send(self, from_addr: str, to_addrs: list[str], raw: bytes) -> None:
+        # smtplib sends bytes as they are: bare LFs would arrive as one endless line.
+        raw = re.sub(rb"(?<!\r)\n", b"\r\n", raw)
         with smtplib.SMTP(self.host, self.smtp_port, timeout=10) as smtp:
             smtp.sendmail(from_addr, to_addrs, raw)
 

@@ -190,6 +190,9 @@ def _from_header(raw: bytes) -> str:
 
 
 def _connect_cause(exc: BaseException) -> str:
+    # aiosmtplib wraps the socket error; the cause names what really happened.
+    while isinstance(exc, aiosmtplib.SMTPConnectError) and exc.__cause__ is not None:
+        exc = exc.__cause__
     if isinstance(exc, (asyncio.TimeoutError, aiosmtplib.SMTPTimeoutError, TimeoutError)):
         return "timed out"
     if isinstance(exc, ConnectionRefusedError):
@@ -199,7 +202,7 @@ def _connect_cause(exc: BaseException) -> str:
     if isinstance(exc, aiosmtplib.SMTPResponseException):
         return f"{exc.code} {_one_line(exc.message)}"
     text = _one_line(str(exc))
-    if "refused" in text.lower():
+    if "refused" in text.lower() or "connect call failed" in text.lower():
         return "connection refused (is the server running, and is the port right?)"
     return text or type(exc).__name__
 
