@@ -269,3 +269,25 @@ def test_overlapping_ticks_do_not_run_together(judge):
     with tick_lock(judge.home):
         with pytest.raises(TickBusy):
             run_tick(judge.home, now=judge.now)
+
+
+def test_a_rules_bug_on_one_mail_stops_neither_the_tick_nor_the_other_mails(judge, monkeypatch):
+    import tinygame
+    judge.new_game()
+    judge.tick()
+    original = tinygame.TinyGame.check_orders
+
+    def broken(self, view, player, document):
+        if player == "alice":
+            raise RuntimeError("boom")
+        return original(self, view, player, document)
+
+    monkeypatch.setattr(tinygame.TinyGame, "check_orders", broken)
+    judge.orders("g1", "alice", "round-1/bid", "bid: 3\n")
+    judge.orders("g1", "bob", "round-1/bid", "bid: 3\n")
+    report = judge.tick()
+    assert report.mails == {"orders accepted": 1}
+    assert any("internal error" in e and "boom" in e for e in report.errors)
+    monkeypatch.setattr(tinygame.TinyGame, "check_orders", original)
+    # Fixed: alice's mail was left in the inbox and is handled at the next tick.
+    assert judge.tick().mails == {"orders accepted": 1}

@@ -95,8 +95,13 @@ class Tick:
         try:
             for fetched in inbox.fetch(self.home.mails_per_tick):
                 mail = parse_mail(fetched.raw, [self.home.address])
-                with self.store.transaction():
-                    outcome = inbound.handle(self.store, self.mailer, mail, self.now)
+                try:
+                    with self.store.transaction():
+                        outcome = inbound.handle(self.store, self.mailer, mail, self.now)
+                except Exception as exc:  # a bug must not stop the other mails: keep this one for later
+                    self.report.errors.append(f"mail {mail.message_id}: internal error, left in the "
+                                              f"inbox for the next tick: {type(exc).__name__}: {exc}")
+                    continue
                 self._touch(mail)
                 self.report.mails[outcome] = self.report.mails.get(outcome, 0) + 1
                 # Only now, with everything the mail carried committed, is it marked done.
@@ -112,11 +117,16 @@ class Tick:
             "SELECT id FROM games WHERE status='running' AND deadline<=?", self.now)}
         for game_id in sorted(due | self.touched):
             name = self.store.one("SELECT name FROM games WHERE id=?", game_id)["name"]
-            with self.store.transaction():
-                game = engine.load_game(self.store, name)
-                game, chain = engine.resolve_due(self.store, game, self.now)
-                if chain:
-                    self.mailer.reports(game, chain)
+            try:
+                with self.store.transaction():
+                    game = engine.load_game(self.store, name)
+                    game, chain = engine.resolve_due(self.store, game, self.now)
+                    if chain:
+                        self.mailer.reports(game, chain)
+            except Exception as exc:  # nothing of it was stored; the other games go on
+                self.report.errors.append(f"game {name}: internal error while resolving, nothing "
+                                          f"changed: {type(exc).__name__}: {exc}")
+                continue
             self.report.resolved.extend(f"{name}: {r.phase_id}" for r in chain)
 
     def remind(self) -> None:
