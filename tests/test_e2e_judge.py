@@ -49,6 +49,14 @@ def body(mail) -> str:
     return mail.get_body(("plain",)).get_content()
 
 
+def mail_orders(servers, judge: Judge, game: str, player: str, phase: str, orders: str) -> None:
+    """The player's mail client sends an order mail to the judge over SMTP."""
+    text = (f"My orders:\n\ngame: {game}\nplayer: {player}\nsecret: {judge.secrets[game][player]}\n"
+            f"phase: {phase}\n{orders}")
+    servers.send(servers.address(player), [servers.address("judge")],
+                 player_mail(servers.address(player), servers.address("judge"), "orders", text))
+
+
 def test_three_players_order_by_smtp_and_each_gets_their_own_report(tmp_path, mail_servers):
     servers = mail_servers
     judge = Judge(tmp_path / "home")
@@ -59,11 +67,7 @@ def test_three_players_order_by_smtp_and_each_gets_their_own_report(tmp_path, ma
     assert report.sent == 3 and not report.errors
     bids = {"alice": 6, "bob": 4, "carol": 2}
     for p in players:
-        secret = judge.secrets["g1"][p]
-        text = (f"My orders:\n\ngame: g1\nplayer: {p}\nsecret: {secret}\nphase: round-1/bid\n"
-                f"bid: {bids[p]}\n")
-        servers.send(servers.address(p), [servers.address("judge")],
-                     player_mail(servers.address(p), servers.address("judge"), "orders", text))
+        mail_orders(servers, judge, "g1", p, "round-1/bid", f"bid: {bids[p]}\n")
     report = judge.tick()
     assert report.mails == {"orders accepted": 3}, report.lines()
     assert report.resolved == ["g1: round-1/bid", "g1: round-1/tally"]
@@ -98,10 +102,7 @@ def test_fief_france_starting_towns_by_smtp_and_imap(tmp_path, mail_servers):
     assert judge.tick().sent == 3
     wishes = {"alice": "[Tours, Poitiers]", "bob": "[Bordeaux, Pau]", "carol": "[Lyon, Dijon]"}
     for p in players:
-        text = (f"Here you are.\n\ngame: loire\nplayer: {p}\nsecret: {judge.secrets['loire'][p]}\n"
-                f"phase: setup/starting-towns\norders:\n  - start: {wishes[p]}\n")
-        servers.send(servers.address(p), [servers.address("judge")],
-                     player_mail(servers.address(p), servers.address("judge"), "my start", text))
+        mail_orders(servers, judge, "loire", p, "setup/starting-towns", f"orders:\n  - start: {wishes[p]}\n")
     report = judge.tick()
     assert report.mails == {"orders accepted": 3}, report.lines()
     assert report.resolved[0] == "loire: setup/starting-towns" and "loire: round-1/income" in report.resolved

@@ -20,6 +20,13 @@ def body_of(mail) -> str:
     return mail.get_body(("plain",)).get_content()
 
 
+def everyone_bids(judge, bid: int, phase: str = "round-1/bid", players=("alice", "bob", "carol")):
+    """Each player mails the same bid, then one tick reads them (and resolves the phase)."""
+    for p in players:
+        judge.orders("g1", p, phase, f"bid: {bid}\n")
+    return judge.tick()
+
+
 def test_new_game_mails_each_player_a_welcome_with_their_own_secret(judge):
     judge.new_game()
     judge.tick()
@@ -60,9 +67,7 @@ def test_orders_are_acknowledged_and_the_phase_resolves_when_everyone_has_ordere
 def test_an_event_for_one_player_reaches_only_that_player(judge):
     judge.new_game()
     judge.tick()
-    for p in ("alice", "bob", "carol"):
-        judge.orders("g1", p, "round-1/bid", "bid: 1\n")
-    judge.tick()
+    everyone_bids(judge, 1)
     store = judge.store()
     hands = json.loads(store.one("SELECT state FROM games")["state"])["hands"]
     store.close()
@@ -218,9 +223,7 @@ def test_replay_matches_and_detects_a_tampered_archive(judge):
         store.close()
         if over:
             break
-        for p in ("alice", "bob", "carol"):
-            judge.orders("g1", p, f"round-{rnd}/bid", f"bid: {rnd}\n")
-        judge.tick()
+        everyone_bids(judge, rnd, f"round-{rnd}/bid")
     store = judge.store()
     game = engine.load_game(store, "g1")
     result = archive.replay(store, game)
@@ -234,9 +237,7 @@ def test_replay_matches_and_detects_a_tampered_archive(judge):
 def test_rollback_reopens_the_phase_with_its_orders(judge):
     judge.new_game()
     judge.tick()
-    for p in ("alice", "bob", "carol"):
-        judge.orders("g1", p, "round-1/bid", "bid: 2\n")
-    judge.tick()
+    everyone_bids(judge, 2)
     store = judge.store()
     with store.transaction():
         game = engine.rollback(store, engine.load_game(store, "g1"), judge.now)
@@ -250,9 +251,7 @@ def test_export_writes_one_readable_file_per_phase(judge, tmp_path):
     import yaml
     judge.new_game()
     judge.tick()
-    for p in ("alice", "bob", "carol"):
-        judge.orders("g1", p, "round-1/bid", "bid: 2\n")
-    judge.tick()
+    everyone_bids(judge, 2)
     store = judge.store()
     files = archive.export(store, engine.load_game(store, "g1"), tmp_path / "out")
     store.close()
