@@ -91,9 +91,11 @@ def test_smtp_sender_delivers_each_player_their_own_mail(mail_servers):
         out = OutMail(to=mail_servers.address(player), subject=f"report for {player}",
                       body=f"secret position of {player}\n")
         batch.append(Outgoing(f"out-{player}", (mail_servers.address(player),), compose(out, judge, "Judge")))
+    # Each delivery takes 0.4 s at the server: three in a row would need 1.2 s.
+    mail_servers.relay.delay = 0.4
     started = time.monotonic()
-    results = smtp_sender(mail_servers).send(batch)
-    assert time.monotonic() - started < 10
+    results = smtp_sender(mail_servers, concurrency=3).send(batch)
+    assert time.monotonic() - started < 1.0  # they went out at the same time
     assert [(r.id, r.ok, r.error) for r in results] == [(f"out-{p}", True, "") for p in players]
     for player in players:
         (raw,) = mail_servers.mailbox(player)
@@ -188,3 +190,17 @@ def test_smtp_bad_login_is_temporary(mail_servers):
     assert not result.ok and not result.permanent
     assert result.error.startswith(f"SMTP server 127.0.0.1:{mail_servers.smtp_port}: ")
     assert mail_servers.mailbox("alice") == []
+
+
+def test_security_mismatch_is_explained(mail_servers):
+    # The test servers speak no TLS: asking for it must say what to check, in one line.
+    for security in ("tls", "starttls"):
+        inbox = ImapInbox(mail_servers.imap_host, mail_servers.imap_port, "judge",
+                          mail_servers.password("judge"), security=security, timeout=5)
+        with pytest.raises(MailServerError, match=r"^IMAP server .*: cannot connect: .*"
+                                                  r" - check security: tls/starttls and the port$"):
+            inbox.fetch(1)
+        (result,) = smtp_sender(mail_servers, security=security).send(
+            [Outgoing("t", (mail_servers.address("alice"),), b"From: judge@pbem.test\r\n\r\nx\r\n")])
+        assert not result.ok and not result.permanent
+        assert result.error.endswith(" - check security: tls/starttls and the port")

@@ -50,6 +50,7 @@ class MaildirInbox:
         self.path = Path(path)
         self.max_bytes = max_bytes
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             mailbox.Maildir(self.path, create=True)  # creates new/, cur/ and tmp/
         except OSError as exc:
             raise MailServerError(f"Maildir {self.path}: cannot create it ({exc.strerror})") from None
@@ -259,6 +260,8 @@ def _cause(exc: BaseException) -> str:
         return f"unknown host ({exc.strerror})"
     if isinstance(exc, ssl.SSLError):
         return f"TLS failed ({exc.reason or exc}) - check security: tls/starttls and the port"
+    if isinstance(exc, imaplib.IMAP4.abort) and "TLS" in str(exc):
+        return f"{' '.join(str(exc).split())} - check security: tls/starttls and the port"
     if isinstance(exc, (EOFError, imaplib.IMAP4.abort, ConnectionResetError, BrokenPipeError)):
         return "the server dropped the connection"
     text = " ".join(str(exc).split())

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import mailbox
 import re
+import ssl
 from collections import deque
 from dataclasses import dataclass
 from email.parser import BytesHeaderParser
@@ -55,6 +56,7 @@ class MaildirSender:
         self.path = Path(path)
         self.per_recipient = per_recipient
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             mailbox.Maildir(self.path, create=True)
         except OSError as exc:
             raise MailServerError(f"Maildir {self.path}: cannot create it ({exc.strerror})") from None
@@ -197,11 +199,15 @@ def _connect_cause(exc: BaseException) -> str:
         return "timed out"
     if isinstance(exc, ConnectionRefusedError):
         return "connection refused (is the server running, and is the port right?)"
+    if isinstance(exc, ssl.SSLError):
+        return f"TLS failed ({exc.reason or exc}) - check security: tls/starttls and the port"
     if isinstance(exc, aiosmtplib.SMTPServerDisconnected):
         return "the server dropped the connection"
     if isinstance(exc, aiosmtplib.SMTPResponseException):
         return f"{exc.code} {_one_line(exc.message)}"
     text = _one_line(str(exc))
+    if "STARTTLS" in text:
+        return f"{text} - check security: tls/starttls and the port"
     if "refused" in text.lower() or "connect call failed" in text.lower():
         return "connection refused (is the server running, and is the port right?)"
     return text or type(exc).__name__
