@@ -85,15 +85,20 @@ def player_mail(from_addr: str, to_addr: str, subject: str, body: str, **headers
 class _LmtpRelay:
     """aiosmtpd handler: accepts mail for known users and delivers it to Dovecot over LMTP.
 
-    `forced_reply` makes the server answer every DATA with that reply (e.g. "451 4.3.0 busy"
-    or "554 5.7.1 no"), and `delay` slows each DATA: the fault tests use both.
+    Fault switches for the tests: `forced_reply` answers every DATA with that reply (e.g.
+    "451 4.3.0 busy" or "554 5.7.1 no"), `delay` slows each DATA, and `drop` closes the
+    connection after the message was transferred, before any reply.
     """
 
     def __init__(self, lmtp_port: int, users: set[str]) -> None:
         self.lmtp_port = lmtp_port
         self.users = users
+        self.clear_faults()
+
+    def clear_faults(self) -> None:
         self.forced_reply: str | None = None
         self.delay = 0.0
+        self.drop = False
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         local, _, domain = address.lower().rpartition("@")
@@ -107,6 +112,9 @@ class _LmtpRelay:
 
         if self.delay:
             await asyncio.sleep(self.delay)
+        if self.drop:
+            server.transport.close()
+            return "421 4.3.0 (never seen: the connection is gone)"
         if self.forced_reply:
             return self.forced_reply
         return await asyncio.to_thread(self._deliver, envelope.mail_from, list(envelope.rcpt_tos),
@@ -257,6 +265,14 @@ service lmtp {{
     def stop(self) -> None:
         self.stop_smtp()
         self.stop_dovecot()
+
+    def ensure_running(self) -> None:
+        """Both servers up (a test may have stopped one) and no fault switched on."""
+        self.relay.clear_faults()
+        if self._smtp is None:
+            self.start_smtp()
+        if not self._dovecot_running:
+            self.start_dovecot()
 
     # --- helpers for tests ---------------------------------------------------------------
     def send(self, from_addr: str, to_addrs: list[str], raw: bytes) -> None:

@@ -204,3 +204,17 @@ def test_security_mismatch_is_explained(mail_servers):
             [Outgoing("t", (mail_servers.address("alice"),), b"From: judge@pbem.test\r\n\r\nx\r\n")])
         assert not result.ok and not result.permanent
         assert result.error.endswith(" - check security: tls/starttls and the port")
+
+
+def test_smtp_connection_dropped_after_data_is_temporary(mail_servers):
+    judge = mail_servers.address("judge")
+    batch = [Outgoing(f"d{i}", (mail_servers.address("bob"),),
+                      compose(OutMail(to=mail_servers.address("bob"), subject=f"d{i}", body="b"), judge, "Judge"))
+             for i in range(2)]
+    mail_servers.relay.drop = True
+    results = smtp_sender(mail_servers, concurrency=1).send(batch)
+    assert [(r.ok, r.permanent) for r in results] == [(False, False), (False, False)]
+    assert all("\n" not in r.error and r.error.startswith("SMTP server ") for r in results)
+    mail_servers.relay.drop = False
+    assert all(r.ok for r in smtp_sender(mail_servers).send(batch))
+    assert len(mail_servers.mailbox("bob")) == 2

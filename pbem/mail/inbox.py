@@ -173,7 +173,8 @@ class ImapInbox:
         box = self._connect()
         criteria = "ALL" if self.processed_folder else "UNSEEN"
         with self._translated_errors("fetch mail", box):
-            uids = box.uids(criteria)[:limit]
+            # No CHARSET argument: some servers refuse one, and the criteria are plain ASCII.
+            uids = box.uids(criteria, charset=None)[:limit]
             return [self._fetch_one(box, uid) for uid in uids]
 
     def _fetch_one(self, box, uid: str) -> Fetched:
