@@ -116,6 +116,17 @@ def test_yaml_attachments_by_name_and_by_type():
         ("orders.yaml", ORDERS, False), ("noname", "phase: x\n", False)]
 
 
+def test_inline_text_file_is_a_body_but_a_text_attachment_is_not():
+    inline = raw_mail("From: a@example.org\nContent-Type: text/plain; name=orders.txt\n"
+                      "Content-Disposition: inline; filename=orders.txt", "game: loire\n")
+    assert parse_mail(inline, [JUDGE]).text == "game: loire\n"
+    msg = EmailMessage()
+    msg["From"] = "a@example.org"
+    msg.set_content("the body")
+    msg.add_attachment("not the body", filename="notes.txt")
+    assert parse_mail(msg.as_bytes(), [JUDGE]).text == "the body\n"
+
+
 def test_huge_attachment_and_body_are_capped_quickly():
     msg = EmailMessage()
     msg["From"] = "marie@example.org"
@@ -262,3 +273,21 @@ def test_round_trip_compose_parse():
 def test_make_message_id_and_list_id_are_safe():
     assert make_message_id("judge@Example.org", "game 1/round <2>") == "<game-1/round--2-@example.org>"
     assert make_list_id('A "bad"\nname', "Loire Valley!", "example.org") == '"A badname" <loire-valley.example.org>'
+
+
+def test_compose_refuses_unusable_addresses_with_a_clear_error():
+    import pytest
+
+    from pbem.mail.message import ComposeError
+
+    for bad in ("josé@example.org", "not an address", "a@b@c", ""):
+        with pytest.raises(ComposeError, match="^the recipient's address .* is not a usable mail address"):
+            compose(OutMail(to=bad, subject="s", body="b"), JUDGE, "J")
+
+
+def test_address_problem_checks_early():
+    from pbem.mail.message import address_problem
+
+    assert address_problem("Alice@Example.org") is None
+    assert address_problem("alice") == "'alice' is not a mail address such as name@example.org"
+    assert "not a usable mail address" in address_problem("josé@example.org")

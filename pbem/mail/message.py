@@ -13,6 +13,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email import message_from_bytes, policy
+from email.errors import HeaderParseError
 from email.headerregistry import Address
 from email.message import EmailMessage, Message
 from email.utils import format_datetime, getaddresses, parsedate_to_datetime
@@ -130,8 +131,8 @@ def _bodies(msg: Message) -> tuple[str, bool, list[Attachment]]:
             text = decode_text(data, part.get_content_charset() or "utf-8")
             attachments.append(Attachment(filename or "attachment.yaml", text, cut))
             continue
-        if filename or str(part.get("Content-Disposition", "")).lower().startswith("attachment"):
-            continue  # some other attachment: not a body
+        if str(part.get("Content-Disposition", "")).strip().lower().startswith("attachment"):
+            continue  # some other attachment: not a body (an inline text file still is one)
         if ctype == "text/plain" and plain is None:
             data, cut = bounded_payload(part, MAX_TEXT_CHARS)
             plain = (decode_text(data, part.get_content_charset()), cut)
@@ -218,11 +219,8 @@ def _domain_part(domain_or_address: str) -> str:
 def compose(out: OutMail, from_addr: str, from_name: str, now: datetime | None = None) -> bytes:
     """The wire form (CRLF) of `out`, sent by the judge at from_addr."""
     msg = EmailMessage(policy=policy.SMTP)
-    try:
-        msg["From"] = Address(display_name=_one_line(from_name), addr_spec=from_addr)
-        msg["To"] = Address(display_name=_one_line(out.to_name), addr_spec=out.to)
-    except (ValueError, IndexError) as exc:
-        raise ComposeError(f"invalid address in {from_addr!r} or {out.to!r}: {exc}") from None
+    msg["From"] = _address(from_name, from_addr, "the judge's address")
+    msg["To"] = _address(out.to_name, out.to, "the recipient's address")
     msg["Subject"] = _one_line(out.subject)
     msg["Date"] = format_datetime((now or datetime.now(timezone.utc)).astimezone(timezone.utc))
     msg["Message-ID"] = out.message_id or make_message_id(from_addr, secrets.token_hex(16))
@@ -252,6 +250,25 @@ def compose(out: OutMail, from_addr: str, from_name: str, now: datetime | None =
     msg.set_content(body, subtype="plain", charset="utf-8",
                     cte="7bit" if plain_ascii else "quoted-printable")
     return msg.as_bytes()
+
+
+def address_problem(addr: str) -> str | None:
+    """None if compose can write mail to `addr`, else why not: for checking addresses early
+    (when a game master types them), rather than when the first report is due."""
+    if not _plausible_address(addr.strip().lower()):
+        return f"{addr!r} is not a mail address such as name@example.org"
+    try:
+        _address("", addr, "the address")
+    except ComposeError as exc:
+        return str(exc)
+    return None
+
+
+def _address(name: str, addr: str, role: str) -> Address:
+    try:
+        return Address(display_name=_one_line(name), addr_spec=addr.strip())
+    except (ValueError, IndexError, HeaderParseError) as exc:
+        raise ComposeError(f"{role} {addr!r} is not a usable mail address ({exc})") from None
 
 
 def _one_line(value: str) -> str:
