@@ -127,6 +127,21 @@ def test_inline_text_file_is_a_body_but_a_text_attachment_is_not():
     assert parse_mail(msg.as_bytes(), [JUDGE]).text == "the body\n"
 
 
+def test_body_split_around_an_inline_picture_is_joined():
+    msg = EmailMessage()
+    msg["From"] = "a@example.org"
+    msg.make_mixed()
+    for index, (maintype, subtype, content) in enumerate(
+            [("text", "plain", "game: loire\n"), ("image", "png", b"\x89PNG"), ("text", "plain", "orders: []\n")]):
+        part = EmailMessage()
+        if maintype == "text":
+            part.set_content(content)
+        else:
+            part.set_content(content, maintype=maintype, subtype=subtype, disposition="inline")
+        msg.attach(part)
+    assert parse_mail(msg.as_bytes(), [JUDGE]).text == "game: loire\n\norders: []\n"
+
+
 def test_huge_attachment_and_body_are_capped_quickly():
     msg = EmailMessage()
     msg["From"] = "marie@example.org"

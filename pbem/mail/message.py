@@ -27,6 +27,7 @@ MAX_TEXT_CHARS = 256 * 1024
 MAX_ATTACHMENT_BYTES = 1024 * 1024
 MAX_PARTS = 100  # a mail with more MIME parts than this is read only that far
 MAX_DEPTH = 8
+MAX_YAML_ATTACHMENTS = 5  # more than one order document per mail is already a mistake
 MAX_REFERENCES = 30  # enough to thread; a hostile References header cannot grow the store
 
 _YAML_TYPES = frozenset({"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"})
@@ -120,26 +121,40 @@ def _date(value: object) -> datetime | None:
 
 
 def _bodies(msg: Message) -> tuple[str, bool, list[Attachment]]:
-    plain: tuple[str, bool] | None = None
-    html: tuple[str, bool] | None = None
+    """The body text, whether it was cut, and the YAML attachments.
+
+    Every inline text/plain part counts, in order: some clients (Apple Mail around an inline
+    picture) split one body into several. HTML is used only when there is no plain text.
+    """
+    plain: list[str] = []
+    html: str | None = None
+    cut = html_cut = False
     attachments: list[Attachment] = []
     for part in _leaf_parts(msg):
         ctype = part.get_content_type()
         filename = header_text(part.get_filename(), 255) if _has_filename(part) else ""
         if _is_yaml_attachment(ctype, filename):
-            data, cut = bounded_payload(part, MAX_ATTACHMENT_BYTES)
-            text = decode_text(data, part.get_content_charset() or "utf-8")
-            attachments.append(Attachment(filename or "attachment.yaml", text, cut))
+            if len(attachments) < MAX_YAML_ATTACHMENTS:
+                data, too_big = bounded_payload(part, MAX_ATTACHMENT_BYTES)
+                text = decode_text(data, part.get_content_charset() or "utf-8")
+                attachments.append(Attachment(filename or "attachment.yaml", text, too_big))
             continue
         if str(part.get("Content-Disposition", "")).strip().lower().startswith("attachment"):
             continue  # some other attachment: not a body (an inline text file still is one)
-        if ctype == "text/plain" and plain is None:
-            data, cut = bounded_payload(part, MAX_TEXT_CHARS)
-            plain = (decode_text(data, part.get_content_charset()), cut)
+        if ctype == "text/plain" and sum(map(len, plain)) < MAX_TEXT_CHARS:
+            data, too_big = bounded_payload(part, MAX_TEXT_CHARS)
+            plain.append(decode_text(data, part.get_content_charset()))
+            cut = cut or too_big
         elif ctype == "text/html" and html is None:
-            data, cut = bounded_payload(part, MAX_TEXT_CHARS * 4)
-            html = (html_to_text(decode_text(data, part.get_content_charset()), MAX_TEXT_CHARS), cut)
-    text, cut = plain or html or ("", False)
+            data, too_big = bounded_payload(part, MAX_TEXT_CHARS * 4)
+            html = html_to_text(decode_text(data, part.get_content_charset()), MAX_TEXT_CHARS)
+            html_cut = too_big
+    if plain:
+        text = "\n".join(plain)
+    elif html is not None:
+        text, cut = html, html_cut
+    else:
+        text = ""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text[:MAX_TEXT_CHARS], cut or len(text) > MAX_TEXT_CHARS, attachments
 
