@@ -20,6 +20,7 @@ from pbem.judge.render import render
 from pbem.judge.store import Store
 from pbem.judge.tick import TickBusy, run_tick
 from pbem.mail.config import MailConfigError
+from pbem.mail.message import address_problem
 
 HOME_OPTION = click.option("--home", "home_dir", envvar="PBEM_HOME", metavar="DIR",
                            help="The judge home (default: $PBEM_HOME).")
@@ -123,7 +124,15 @@ def _player_spec(spec: str) -> tuple[str, str]:
     name, sep, email = spec.partition(":")
     if not sep or not name.strip() or "@" not in email:
         _fail(f"--player {spec!r}: write NAME:EMAIL, e.g. --player marie:marie@example.org")
+    _check_address(email.strip(), f"--player {spec!r}")
     return name.strip(), email.strip()
+
+
+def _check_address(email: str, where: str) -> None:
+    """Refuse an address the judge could not write to now, not when the first report is due."""
+    problem = address_problem(email)
+    if problem:
+        _fail(f"{where}: {problem}")
 
 
 def _options(rules, specs) -> dict:
@@ -246,6 +255,8 @@ def game_resume(home_dir, name):
 @click.argument("email")
 def game_set_address(home_dir, name, player, email):
     """Change a player's mail address."""
+    _check_address(email, "EMAIL")
+
     def action(store, home, g, now):
         old = {p["name"]: p["email"] for p in engine.players(store, g.id)}.get(player)
         engine.set_address(store, g, player, email)

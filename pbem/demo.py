@@ -59,14 +59,13 @@ def run_demo(path: Path) -> Iterator[str]:
             report = run_tick(home, now=now)
             for line in report.lines():
                 yield f"  tick: {line}"
-        yield from _where_reports_are(home)
+        yield from _where_reports_are(home, name)
     finally:
         store.close()
 
 
 def _demo_home(path: Path) -> Home:
-    home = init_home(path, f"judge@{DOMAIN}")
-    return home
+    return init_home(path, f"judge@{DOMAIN}", per_recipient=True)
 
 
 def _free_name(store: Store) -> str:
@@ -141,21 +140,18 @@ ORDER_SCRIPTS: dict[str, Callable[[dict[str, Any], str], str]] = {
 }
 
 
-def _where_reports_are(home: Home) -> Iterator[str]:
-    outbox = home.path / "mail" / "outbox"
-    yield ""
-    yield f"Every mail the judge wrote is in the Maildir {outbox}:"
+def _where_reports_are(home: Home, name: str) -> Iterator[str]:
+    """Each recipient's Maildir (the outbox keeps one per address) and their reports in it."""
     import email
     import email.policy
-    per_recipient: dict[str, list[str]] = {}
-    for sub in ("new", "cur"):
-        folder = outbox / sub
-        if folder.exists():
-            for file in sorted(folder.iterdir()):
-                msg = email.message_from_bytes(file.read_bytes(), policy=email.policy.default)
-                per_recipient.setdefault(str(msg["To"]), []).append(f"{file}  ({msg['Subject']})")
-    for recipient in sorted(per_recipient):
-        yield f"- {recipient}: {len(per_recipient[recipient])} mail(s)"
-        for line in per_recipient[recipient]:
-            if "resolved" in line:
-                yield f"    {line}"
+    outbox = home.path / "mail" / "outbox"
+    yield ""
+    yield "Where the mail is (Maildirs: read them with any mail client, e.g. `mutt -f DIR`):"
+    yield f"- the judge's inbox, with the players' order mails: {home.path / 'mail' / 'inbox'}"
+    for folder in sorted(p for p in outbox.iterdir() if (p / "new").is_dir()):
+        files = sorted((folder / "new").iterdir())
+        subjects = [str(email.message_from_bytes(f.read_bytes(), policy=email.policy.default)["Subject"])
+                    for f in files]
+        reports = sum(1 for s in subjects if "resolved" in s)
+        yield f"- {folder.name}: {folder}  ({len(files)} mails, {reports} reports)"
+    yield f"Read a player's view now with: pbem game show {name} --home {home.path} --as alice"

@@ -100,3 +100,12 @@ def test_show_as_a_player_never_shows_another_players_pending_orders(tmp_path):
     assert "bid" not in result.output.split("orders for this phase:")[1].replace("none yet", "")
     mine = CliRunner().invoke(main, ["game", "show", "g1", "--home", str(judge.home.path), "--as", "alice"])
     assert '"bid": 6' in mine.output
+
+
+def test_an_address_the_judge_could_not_write_to_is_refused_at_once(home):
+    result = run(home, "game", "new", "tiny", "--name", "t2", "--player", "josé:josé@example.org",
+                 "--player", "b:b@x.test", ok=False)
+    assert result.exit_code != 0 and "--player 'josé:josé@example.org'" in result.output
+    new_game(home)
+    result = run(home, "game", "set-address", "t1", "bob", "a@b@c", ok=False)
+    assert result.exit_code != 0 and "Traceback" not in result.output

@@ -290,3 +290,13 @@ def test_a_rules_bug_on_one_mail_stops_neither_the_tick_nor_the_other_mails(judg
     monkeypatch.setattr(tinygame.TinyGame, "check_orders", original)
     # Fixed: alice's mail was left in the inbox and is handled at the next tick.
     assert judge.tick().mails == {"orders accepted": 1}
+
+
+def test_a_mail_too_large_to_read_whole_gets_a_clear_refusal(judge):
+    judge.new_game()
+    judge.tick()
+    judge.home.inbox["max_bytes"] = 2000   # as `max_bytes = 2000` in [inbox] of config.toml
+    judge.orders("g1", "alice", "round-1/bid", "bid: 3\n" + "# padding\n" * 400)
+    report = judge.tick()
+    assert report.mails == {"reject: unreadable": 1}
+    assert "too large" in body_of(judge.sent_to("alice@pbem.test")[-1])

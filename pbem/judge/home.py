@@ -69,12 +69,16 @@ def resolve_home(home: str | None) -> Path:
     return Path(chosen).expanduser().resolve()
 
 
-def init_home(path: Path, address: str = "judge@localhost") -> Home:
-    """Create a judge home with the embedded default configuration (idempotent)."""
+def init_home(path: Path, address: str = "judge@localhost", per_recipient: bool = False) -> Home:
+    """Create a judge home with the embedded default configuration (idempotent).
+    ``per_recipient``: the outbox Maildir keeps one folder per recipient (the demo's choice)."""
     (path / "mail").mkdir(parents=True, exist_ok=True)  # the default Maildirs live here
     config = path / "config.toml"
     if not config.exists():
-        config.write_text(DEFAULT_CONFIG.format(address=address), encoding="utf-8")
+        text = DEFAULT_CONFIG.format(address=address)
+        if per_recipient:
+            text += "# One Maildir per recipient: mail/outbox/<address>/\nper_recipient = true\n"
+        config.write_text(text, encoding="utf-8")
     return load_home(path)
 
 

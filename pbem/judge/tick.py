@@ -6,6 +6,7 @@ the next tick carries on.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fcntl
 import time
 from dataclasses import dataclass, field
@@ -95,6 +96,8 @@ class Tick:
         try:
             for fetched in inbox.fetch(self.home.mails_per_tick):
                 mail = parse_mail(fetched.raw, [self.home.address])
+                if fetched.truncated and not mail.problem:
+                    mail = dataclasses.replace(mail, problem="it is too large for the judge to read whole")
                 try:
                     with self.store.transaction():
                         outcome = inbound.handle(self.store, self.mailer, mail, self.now)
