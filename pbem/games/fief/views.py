@@ -20,6 +20,7 @@ from typing import Any
 from pbem.games.fief.board import Board
 from pbem.games.fief.end_of_round import victory_points
 from pbem.games.fief.control import Forces, controller, forces_by_town, is_besieged
+from pbem.games.fief.policies import describe as describe_policies
 from pbem.games.fief.state import (MAX_MILLS_PER_TOWN, MILL_TILES, POOL, STRONGHOLD_TILES,
                                    UNIT_TYPES, FiefState)
 
@@ -93,6 +94,7 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
         view["hand"] = list(state.families[player].hand) if player in state.families else []
         # a deep copy: whatever a caller does with the view must not reach the state
         view["policies"] = copy.deepcopy(state.families[player].policies) if player in state.families else {}
+        view["policies_text"] = describe_policies(view["policies"])   # for the report
     return view
 
 
