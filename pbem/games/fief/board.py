@@ -82,6 +82,8 @@ class Board:
             nbrs[a].append(b)
             nbrs[b].append(a)
         self._neighbours = {t: tuple(sorted(v)) for t, v in nbrs.items()}
+        order = FACTS[variant].harbors
+        self._harbors = tuple(sorted((t for t in towns if towns[t].harbor), key=order.index))
         self._folded = {fold(t): t for t in towns}
         self._fief_folded = {fold(f.id): f.id for f in fiefs.values()}
         self._fief_folded.update({fold(f.name): f.id for f in fiefs.values()})
@@ -97,7 +99,8 @@ class Board:
 
     @property
     def harbors(self) -> tuple[str, ...]:
-        return tuple(t for t in self.towns if self.towns[t].harbor)
+        """North to south, as 5.3.2 lists them."""
+        return self._harbors
 
     def is_harbor(self, town: str) -> bool:
         info = self.towns.get(town)
@@ -128,7 +131,7 @@ class Board:
     def to_json(self) -> dict[str, Any]:
         return {
             "variant": self.variant,
-            "source": self.source,
+            "file": Path(self.source).name,
             "offshore": {"name": OFFSHORE, "connects": list(self.harbors)},
             "towns": {t: {"fief": i.fief, "bishopric": i.bishopric, "chief": i.chief,
                           "harbor": i.harbor, "sourced": i.sourced, "guesses": list(i.guesses),
@@ -244,7 +247,7 @@ def _check_towns(towns: dict[str, TownInfo], facts: BoardFacts, chiefs: dict, fa
         if chief not in towns or towns[chief].bishopric != number:
             raise fail(f"the chief town {chief} must be a town of bishopric {number} (A)")
     harbors = {t for t, i in towns.items() if i.harbor}
-    if harbors != facts.harbors:
+    if harbors != set(facts.harbors):
         raise fail(f"the harbor towns must be exactly {', '.join(sorted(facts.harbors))} (5.3.2), "
                    f"not {', '.join(sorted(harbors)) or 'none'}")
 

@@ -19,7 +19,7 @@ class BoardFacts:
     fiefs: dict[str, tuple[str, str]]
     # bishopric number -> (name, chief town), D.2.1
     bishoprics: dict[int, tuple[str, str]]
-    harbors: frozenset[str]                                   # 5.3.2
+    harbors: tuple[str, ...]                                  # 5.3.2, north to south
     named_towns: frozenset[str]                               # towns the rulebook names
     # (fief id, towns, exactly?, where the rulebook says so)
     fief_members: tuple[tuple[str, frozenset[str], bool, str], ...] = ()
@@ -43,7 +43,7 @@ FRANCE = BoardFacts(
     },
     bishoprics={1: ("Toulouse", "Toulouse"), 2: ("Lisieux", "Lisieux"), 3: ("Calais", "Calais"),
                 4: ("Reims", "Reims"), 5: ("Avignon", "Avignon")},
-    harbors=frozenset({"Calais", "Cherbourg", "Nantes", "La Rochelle", "Bordeaux", "Montpellier"}),
+    harbors=("Calais", "Cherbourg", "Nantes", "La Rochelle", "Bordeaux", "Montpellier"),
     named_towns=frozenset({
         "Rennes", "Nantes", "Lisieux", "Tours", "Rouen", "Cherbourg", "Calais", "Liège", "Reims",
         "Dijon", "Orléans", "Lyon", "Clermont", "Poitiers", "La Rochelle", "Limoges", "Bordeaux",
