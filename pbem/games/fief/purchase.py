@@ -273,7 +273,7 @@ def describe(order: dict[str, Any], hide_town: bool = False) -> str:
         return f"to buy {unit_words(order['buy'], order['count'])}{where}"
     if "title" in order:
         return f"to buy the {order['title']} title for {order['lord']}"
-    return repr(order)
+    return f"to place the freed {order.get('ransom')}"
 
 
 def _apply(state: FiefState, board: Board, player: str, order: dict[str, Any], fog: bool) -> list[Event]:
