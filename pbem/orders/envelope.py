@@ -28,6 +28,9 @@ from pbem.rules.api import OrderError
 ENVELOPE_KEYS = ("game", "player", "secret", "phase", "ready", "wait")
 _START = re.compile(r"^game[ \t]*:")
 _END = re.compile(r"^(\.\.\.|-- ?)\s*$")
+_QUOTED_START = re.compile(r"^(> ?)game[ \t]*:")
+# "On Tue, 1 Dec 2026 at 10:00, pbem judge <judge@example.org> wrote:", "-----Original Message-----"
+_ATTRIBUTION = re.compile(r"^(On .*wrote:\s*|-+ ?Original Message ?-+\s*)$", re.IGNORECASE)
 TRUE_WORDS = {"yes", "true", "on", "y"}
 FALSE_WORDS = {"no", "false", "off", "n"}
 
@@ -50,20 +53,39 @@ class Envelope:
 
 
 def find_document(text: str) -> Document | None:
-    """The order document inside a mail body, or None when there is none."""
+    """The order document inside a mail body, or None when there is none.
+
+    The document starts at the first line beginning with ``game:`` and ends at the end of the
+    mail, a line ``...``, a signature separator ``-- ``, quoted text (``>``) or the
+    attribution line a mail client writes above a quoted mail ("On ... wrote:"), so a player
+    may write orders above the report they answer. If the only ``game:`` line is inside
+    quoted text (a player who filled in the template within the quoted report), the quoted
+    document is taken with its quote marks removed; line numbers stay those of the mail."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines[0] = lines[0].lstrip("\ufeff")
     for start, line in enumerate(lines):
-        if _START.match(line.lstrip("\ufeff")):
-            break
-    else:
-        return None
-    body = []
+        if _START.match(line):
+            return _collect(lines, start, prefix="")
+    for start, line in enumerate(lines):
+        quoted = _QUOTED_START.match(line)
+        if quoted:
+            return _collect(lines, start, prefix=quoted.group(1))
+    return None
+
+
+def _collect(lines: list[str], start: int, prefix: str) -> Document:
+    body: list[str] = []
     for line in lines[start:]:
+        if prefix:   # inside quoted text: the document ends where the quoting does
+            if not line.startswith(prefix.rstrip()):
+                break
+            line = line[len(prefix):] if line.startswith(prefix) else ""
+        elif body and (line.startswith(">") or _ATTRIBUTION.match(line)):
+            break
         if body and _END.match(line):
             break
         body.append(line)
-    body[0] = body[0].lstrip("\ufeff")
-    return Document("\n".join(body) + "\n", start + 1)
+    return Document("\n".join(body).rstrip() + "\n", start + 1)
 
 
 def parse_document(doc: Document) -> tuple[Envelope | None, list[OrderError]]:
