@@ -144,3 +144,12 @@ def test_a_seeded_game_replays_exactly() -> None:
     first = play_two_rounds("seed-1")
     assert first == play_two_rounds("seed-1")
     assert first[0] != play_two_rounds("seed-2")[0]
+
+
+def test_the_reply_says_what_is_left() -> None:
+    state = build_position({"players": PLAYERS, "phase": "purchase", "deniers": {"ann": 7},
+                            "lords": {"Henry": {"family": "ann", "at": "Tours"}},
+                            "units": {"Tours": {"ann": {"knight": 1}}}}).to_json()
+    check = send(state, "ann", "orders:\n  - buy: knight\n    count: 2\n    in: Tours\n")
+    assert check.ok and check.notes == ("after ransoms and these orders you will have 1 deniers left",)
+    assert send(state, "ann", "orders:\n").notes == ("you buy nothing this phase",)

@@ -180,12 +180,15 @@ class FiefRules:
         notes: tuple[str, ...] = ()
         if phase == "setup":
             canonical = {"towns": check_setup_orders(view, board, items, problems), "policies": policies}
-            if not canonical["towns"] and not problems:
-                notes = ("you named no starting town: you will get the default one (docs/fief-france.md)",)
+            if len(canonical["towns"]) < len(view["turn_order"]) and not problems:
+                notes = (f"you named {len(canonical['towns'])} town(s): if all are taken by players before "
+                         "you, you get the default town (the empty town farthest from those taken)",)
         elif phase == "purchase":
-            canonical = {"orders": check_purchase_orders(view, board, items, problems), "policies": policies}
-            if not canonical["orders"] and not problems:
-                notes = ("you buy nothing this phase",)
+            bought, left = check_purchase_orders(view, board, items, problems)
+            canonical = {"orders": bought, "policies": policies}
+            if not problems:
+                notes = (f"after ransoms and these orders you will have {left} deniers left"
+                         if bought else "you buy nothing this phase",)
         else:
             if items:
                 problems.add(line_of(document, "orders"), f"there is nothing to order in the {phase} phase",

@@ -37,7 +37,9 @@ UNIT_NAMES = {"man at arms": "man_at_arms", "men at arms": "man_at_arms", "arche
               "bombards": "bombard"}
 
 
-def check_purchase_orders(view: dict[str, Any], board: Board, items: list, problems: Problems) -> list[dict]:
+def check_purchase_orders(view: dict[str, Any], board: Board, items: list,
+                          problems: Problems) -> tuple[list[dict], int]:
+    """The canonical orders, and the deniers the player would have left after them."""
     ledger = Ledger.from_view(view, board)
     ledger.ransoms()   # 4.1 comes first: the deniers left after the forced ransoms
     out: list[dict] = []
@@ -56,7 +58,7 @@ def check_purchase_orders(view: dict[str, Any], board: Board, items: list, probl
             problems.add(line, f"cannot {describe(order)[3:]}: {failure.message}", failure.hint)
             continue
         out.append(order)
-    return out
+    return out, ledger.deniers
 
 
 def _lord_name(view: dict, text: Any, line, problems: Problems, me: str) -> str | None:
