@@ -151,5 +151,5 @@ def test_the_reply_says_what_is_left() -> None:
                             "lords": {"Henry": {"family": "ann", "at": "Tours"}},
                             "units": {"Tours": {"ann": {"knight": 1}}}}).to_json()
     check = send(state, "ann", "orders:\n  - buy: knight\n    count: 2\n    in: Tours\n")
-    assert check.ok and check.notes == ("after ransoms and these orders you will have 1 deniers left",)
+    assert check.ok and check.notes == ("after ransoms and these orders you will have 1 denier left",)
     assert send(state, "ann", "orders:\n").notes == ("you buy nothing this phase",)

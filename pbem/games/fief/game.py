@@ -14,7 +14,7 @@ from typing import Any, Callable, Mapping, Sequence
 from pbem.games.fief.board import Board, board_names, load_board
 from pbem.games.fief.cards import load_cards
 from pbem.games.fief.end_of_round import resolve_end_of_round
-from pbem.games.fief.income import resolve_income
+from pbem.games.fief.income import money, resolve_income
 from pbem.games.fief.orders_common import Problems, check_keys, order_items
 from pbem.games.fief.purchase import resolve_purchase
 from pbem.games.fief.purchase_orders import check_purchase_orders
@@ -187,7 +187,7 @@ class FiefRules:
             bought, left = check_purchase_orders(view, board, items, problems)
             canonical = {"orders": bought, "policies": policies}
             if not problems:
-                notes = (f"after ransoms and these orders you will have {left} deniers left"
+                notes = (f"after ransoms and these orders you will have {money(left)} left"
                          if bought else "you buy nothing this phase",)
         else:
             if items:
