@@ -265,6 +265,25 @@ def game_set_address(home_dir, name, player, email):
     _gm_action(home_dir, name, action)
 
 
+@game.command("new-secret")
+@HOME_OPTION
+@click.argument("name")
+@click.argument("player")
+def game_new_secret(home_dir, name, player):
+    """Give PLAYER a new secret (when they lost theirs), mailed to them alone; the game
+    master never sees it."""
+    with _session(home_dir) as (home, store):
+        with store.transaction():
+            g = engine.load_game(store, name)
+            row = store.one("SELECT email FROM players WHERE game_id=? AND name=?", g.id, player)
+            if row is None:
+                _fail(f"game {name!r} has no player {player!r}")
+            secret = engine.new_secret()
+            engine.change_secret(store, g, player, secret)
+            Mailer(store, home).new_secret(g, player, row["email"], secret)
+        click.echo(f"a new secret for {player} is in the outbox, addressed to them alone")
+
+
 @game.command("resolve")
 @HOME_OPTION
 @click.argument("name")

@@ -300,3 +300,59 @@ def test_a_mail_too_large_to_read_whole_gets_a_clear_refusal(judge):
     report = judge.tick()
     assert report.mails == {"reject: unreadable": 1}
     assert "too large" in body_of(judge.sent_to("alice@pbem.test")[-1])
+
+
+def test_a_player_changes_their_secret_by_mail_and_only_the_new_one_works(judge):
+    judge.new_game()
+    judge.tick()
+    old = judge.secrets["g1"]["alice"]
+    judge.send("alice@pbem.test", f"game: g1\nplayer: alice\nsecret: {old}\nnew_secret: my-own-secret-42\n")
+    assert judge.tick().mails == {"secret changed": 1}
+    assert "is changed" in body_of(judge.sent_to("alice@pbem.test")[-1])
+    judge.orders("g1", "alice", "round-1/bid", "bid: 3\n")
+    assert judge.tick().mails == {"reject: not authenticated": 1}
+    judge.orders("g1", "alice", "round-1/bid", "bid: 3\n", secret="my-own-secret-42")
+    assert judge.tick().mails == {"orders accepted": 1}
+    store = judge.store()
+    assert "my-own-secret-42" not in str([tuple(r) for r in store.all("SELECT * FROM players")])
+    assert "my-own-secret-42" not in str([tuple(r) for r in store.all("SELECT document FROM order_mails")])
+    store.close()
+
+
+@pytest.mark.parametrize("extra, problem", [
+    ("new_secret: short\n", "at least 10 characters"),
+    ("new_secret: SAME\n", "the same as the old one"),
+    ("new_secret: my-own-secret-42\nphase: round-1/bid\nbid: 3\n", "a mail of its own"),
+])
+def test_a_bad_secret_change_is_refused_and_the_old_secret_stands(judge, extra, problem):
+    judge.new_game()
+    judge.tick()
+    old = judge.secrets["g1"]["alice"]
+    judge.send("alice@pbem.test", f"game: g1\nplayer: alice\nsecret: {old}\n" + extra.replace("SAME", old))
+    judge.tick()
+    assert problem in body_of(judge.sent_to("alice@pbem.test")[-1])
+    judge.orders("g1", "alice", "round-1/bid", "bid: 3\n")
+    assert judge.tick().mails == {"orders accepted": 1}
+
+
+def test_a_secret_change_with_a_wrong_secret_changes_nothing(judge):
+    judge.new_game()
+    judge.tick()
+    judge.send("alice@pbem.test", "game: g1\nplayer: alice\nsecret: guessed-wrong\nnew_secret: stolen-secret-99\n")
+    assert judge.tick().mails == {"reject: not authenticated": 1}
+    judge.orders("g1", "alice", "round-1/bid", "bid: 3\n")
+    assert judge.tick().mails == {"orders accepted": 1}
+
+
+def test_no_secret_is_kept_in_clear_once_its_mail_is_sent(judge):
+    judge.new_game()
+    store = judge.store()
+    assert store.one("SELECT COUNT(*) AS n FROM outbox WHERE purpose='welcome' AND length(raw)>0")["n"] == 3
+    store.close()
+    judge.tick()
+    store = judge.store()
+    store.run("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    on_disk = b"".join(p.read_bytes() for p in judge.home.path.glob("pbem.sqlite*"))
+    for secret in judge.secrets["g1"].values():
+        assert secret.encode() not in on_disk

@@ -61,6 +61,13 @@ def hash_secret(secret: str, salt: str) -> str:
     return hashlib.pbkdf2_hmac("sha256", secret.encode("utf-8"), salt.encode("ascii"), 100_000).hex()
 
 
+def change_secret(store: Store, game: "Game", player: str, secret: str) -> None:
+    """Keep only a salted hash of the player's new secret."""
+    salt = secrets_module.token_hex(8)
+    store.run("UPDATE players SET secret_salt=?, secret_hash=? WHERE game_id=? AND name=?",
+              salt, hash_secret(secret, salt), game.id, player)
+
+
 def check_secret(row: sqlite3.Row, secret: str) -> bool:
     return hmac.compare_digest(hash_secret(secret, row["secret_salt"]), row["secret_hash"])
 

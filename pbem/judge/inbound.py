@@ -3,6 +3,7 @@ orders against the player's view, store them and queue the answer — all in one
 with the mail's processed mark (the caller opens it)."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pbem.judge import engine
@@ -55,6 +56,12 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
             None, f"these orders could not be authenticated for player {envelope.player!r} of game {game.name!r}",
             "send from the address the game master registered for you, with the `player:` name and "
             "`secret:` from your welcome mail")])
+    if envelope.new_secret is not None:
+        engine.change_secret(store, game, envelope.player, envelope.new_secret)
+        mailer.answer(to=mail.from_addr, subject=mail.subject or f"secret for {game.name}",
+                      in_reply_to=mail.message_id, template_name="secret_changed.txt.j2", game=game,
+                      me=envelope.player, game_name=game.name)
+        return "secret changed"
     if game.row["status"] == "over":
         return reject(game, "reject: game over", [OrderError(None, f"game {game.name!r} is over", "")])
     phase = engine.current_phase(game)
@@ -68,7 +75,7 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
     view = game.rules.view(game.state, envelope.player)
     check = game.rules.check_orders(view, envelope.player, envelope.body)
     errors = [str(e) for e in check.errors]
-    engine.store_orders(store, game, envelope.player, mail.message_id, doc.text,
+    engine.store_orders(store, game, envelope.player, mail.message_id, _without_secret(doc.text),
                         check.orders if check.ok else None, errors, envelope.ready, envelope.wait, now)
     deciders, done, waiting = engine.orders_status(store, game)
     mailer.answer(to=mail.from_addr, subject=mail.subject or f"orders for {game.name}",
@@ -78,6 +85,14 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
                   complete=envelope.player in done, done_count=len(done), decider_count=len(deciders),
                   game_name=game.name, deadline=game.row["deadline"])
     return "orders accepted" if check.ok else "orders rejected"
+
+
+_SECRET_LINE = re.compile(r"^(\s*(?:new_)?secret\s*:).*$", re.MULTILINE)
+
+
+def _without_secret(text: str) -> str:
+    """The archive keeps orders as received, but never a secret in clear (docs/security.md)."""
+    return _SECRET_LINE.sub(r"\1 (not stored)", text)
 
 
 def _document(mail: InMail) -> Document | None:

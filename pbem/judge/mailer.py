@@ -59,6 +59,11 @@ class Mailer:
         self.queue(to=email, to_name=player, subject=f"[{game.name}] Welcome to {game.rules.title}",
                    body=body, purpose="welcome", game_id=game.id, game_name=game.name)
 
+    def new_secret(self, game: engine.Game, player: str, email: str, secret: str) -> None:
+        body = render("secret_reset.txt.j2", game=game_info(game), me=player, secret=secret)
+        self.queue(to=email, to_name=player, subject=f"[{game.name}] Your new secret",
+                   body=body, purpose="secret", game_id=game.id, game_name=game.name)
+
     def reports(self, game: engine.Game, chain: Sequence[engine.Resolved]) -> None:
         """One report per player (and the full one for the game master) after a resolution."""
         state = game.state

@@ -138,6 +138,8 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
+        # Deleted or overwritten content is zeroed on disk (secrets in sent welcome mails).
+        self.db.execute("PRAGMA secure_delete=ON")
         self.db.executescript(SCHEMA)
         self._depth = 0
 

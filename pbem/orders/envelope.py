@@ -25,7 +25,8 @@ from typing import Any
 from pbem.orders.yamlsafe import YMap, YamlProblem, load
 from pbem.rules.api import OrderError
 
-ENVELOPE_KEYS = ("game", "player", "secret", "phase", "ready", "wait")
+ENVELOPE_KEYS = ("game", "player", "secret", "phase", "ready", "wait", "new_secret")
+MIN_SECRET_LENGTH = 10
 _START = re.compile(r"^game[ \t]*:")
 _END = re.compile(r"^(\.\.\.|-- ?)\s*$")
 _QUOTED_START = re.compile(r"^(> ?)game[ \t]*:")
@@ -50,6 +51,7 @@ class Envelope:
     ready: bool  # False only when the player wrote `ready: no` (orders kept, set not complete)
     wait: bool
     body: YMap  # the document without the envelope keys, for the game
+    new_secret: str | None = None  # a secret change: a mail of its own (docs/security.md)
 
 
 def find_document(text: str) -> Document | None:
@@ -98,7 +100,9 @@ def parse_document(doc: Document) -> tuple[Envelope | None, list[OrderError]]:
                                  "start with `game: NAME` then player, secret, phase and orders")]
     errors: list[OrderError] = []
     fields: dict[str, str] = {}
-    for key in ("game", "player", "secret", "phase"):
+    changing_secret = "new_secret" in data
+    required = ("game", "player", "secret") if changing_secret else ("game", "player", "secret", "phase")
+    for key in required + (("new_secret",) if changing_secret else ()):
         value = data.get(key)
         if value is None:
             errors.append(OrderError(data.line, f"`{key}:` is missing",
@@ -113,6 +117,8 @@ def parse_document(doc: Document) -> tuple[Envelope | None, list[OrderError]]:
         flags[key], error = _flag(data, key, default)
         if error:
             errors.append(error)
+    if changing_secret and not errors:
+        errors += _new_secret_problems(data, fields["new_secret"], fields["secret"])
     if errors:
         return None, errors
     body = YMap()
@@ -121,8 +127,22 @@ def parse_document(doc: Document) -> tuple[Envelope | None, list[OrderError]]:
         if key not in ENVELOPE_KEYS:
             body[key] = value
             body.key_lines[key] = data.line_of(key)
-    return Envelope(fields["game"], fields["player"], fields["secret"], fields["phase"],
-                    flags["ready"], flags["wait"], body), []
+    return Envelope(fields["game"], fields["player"], fields["secret"], fields.get("phase", ""),
+                    flags["ready"], flags["wait"], body, fields.get("new_secret")), []
+
+
+def _new_secret_problems(data: YMap, new: str, old: str) -> list[OrderError]:
+    line = data.line_of("new_secret")
+    others = [k for k in data if k not in ("game", "player", "secret", "new_secret", "phase")]
+    if others:
+        return [OrderError(data.line_of(others[0]), "a secret change goes in a mail of its own",
+                           "send `game`, `player`, `secret` and `new_secret` alone, then your orders with the new secret")]
+    if len(new) < MIN_SECRET_LENGTH or any(c.isspace() for c in new):
+        return [OrderError(line, f"a new secret needs at least {MIN_SECRET_LENGTH} characters and no spaces",
+                           "choose a longer secret, e.g. three words joined by dashes")]
+    if new == old:
+        return [OrderError(line, "the new secret is the same as the old one", "choose a different secret")]
+    return []
 
 
 def _flag(data: YMap, key: str, default: bool) -> tuple[bool, OrderError | None]:
