@@ -1,0 +1,225 @@
+"""Hidden information never leaks (issue 3): a property test over random legal games.
+
+Non-interference: for every player B and every reachable position, changing what B may not
+see (another family's hand, the order of the piles and the face-down disasters, another
+family's unit types under fog of war, another family's standing policies) must not change
+B's view, nor the text of B's report. The two positions compared must really differ — so the
+test would notice a leak, rather than compare two copies of nothing.
+
+Through the judge: what a player is mailed while a phase is open is identical whatever
+another player ordered; and no mail and no `game show --as` ever shows the dice seed or
+another player's secret.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from judge_support import Judge
+from pbem.cli import main
+from pbem.games import rules_for
+from pbem.games.fief.board import load_board
+from pbem.judge.render import render
+from pbem.orders import yamlsafe
+from pbem.rules.rng import Rng
+
+FIEF = rules_for("fief_france")
+BOARD = load_board()
+CARDS = ["tax", "plague", "famine", "uprising", "justice", "good_weather", "Aliénor", "Thierry"]
+
+
+# -- random legal play ---------------------------------------------------------------------
+
+def random_document(view: dict, player: str, rnd: random.Random) -> str:
+    phase = view["phase"]
+    towns = sorted(view["towns"])
+    if phase == "setup":
+        return "orders:\n  - start: [" + ", ".join(rnd.sample(towns, 3)) + "]\n"
+    mine = [(name, info["location"]) for name, info in view["lords"].items()
+            if info["family"] == player and info["location"] and not info["captive_of"]]
+    if not mine:
+        return "orders: []\n"
+    lord, town = rnd.choice(mine)
+    if phase == "purchase":
+        kind = rnd.choice(["man_at_arms", "archer", "knight"])
+        lines = [f"  - buy: {kind}\n    count: {rnd.randint(1, 2)}\n    in: {town}\n"]
+        if rnd.random() < 0.5:
+            lines.append(f"  - build: mill\n    in: {town}\n")
+        return "orders:\n" + "".join(lines)
+    if phase == "movement" and town in BOARD.towns:
+        path = [rnd.choice(BOARD.neighbours(town))]
+        if rnd.random() < 0.5:
+            path.append(rnd.choice(BOARD.neighbours(path[0])))
+        units = view["towns"][town]["forces"].get(player, {}).get("units", {})
+        kind = rnd.choice(sorted(units)) if units else None
+        with_ = f"    with: {{{kind}: 1}}\n" if kind else ""
+        policy = rnd.choice(["allow", "refuse"])
+        return (f"orders:\n  - move: {lord}\n{with_}    path: [{', '.join(path)}]\n"
+                f"    if_refused: {rnd.choice(['back', 'stay'])}\npolicies:\n  safe_passage: {{others: {policy}}}\n")
+    return "orders: []\n"
+
+
+def legal_orders(state, player: str, rnd: random.Random):
+    view = FIEF.view(state, player)
+    check = FIEF.check_orders(view, player, yamlsafe.load(random_document(view, player, rnd)))
+    return check.orders if check.ok else FIEF.default_orders(view, player)
+
+
+def random_positions(seed: int, resolutions: int = 14):
+    """Yield the positions of one random legal game of Fief: France."""
+    rnd = random.Random(seed)
+    players = [f"p{i}" for i in range(rnd.randint(3, 6))]
+    options = {o.name: o.default for o in FIEF.options()}
+    options["fog_of_war"] = rnd.random() < 0.6
+    state = FIEF.setup(options, players, Rng(f"setup-{seed}"))
+    yield state
+    for step in range(resolutions):
+        if FIEF.result(state) is not None:
+            return
+        phase = FIEF.phase(state)
+        orders = {p: legal_orders(state, p, rnd) for p in phase.deciders}
+        state = FIEF.resolve(state, orders, Rng(f"{seed}-{step}")).state
+        yield state
+
+
+# -- the secrets, and how to change them -----------------------------------------------------
+
+def other_hand(state, viewer: str, rnd: random.Random):
+    """Two positions where the other families hold as many cards, but other cards."""
+    first, second = copy.deepcopy(state), copy.deepcopy(state)
+    for player in state["families"]:
+        if player != viewer:
+            cards = rnd.sample(CARDS, 4)
+            first["families"][player]["hand"] = cards[:2]
+            second["families"][player]["hand"] = cards[2:]
+    return first, second
+
+
+def reshuffled_piles(state, viewer: str, rnd: random.Random):
+    changed = copy.deepcopy(state)
+    for pile in ("character_pile", "events_pile"):
+        rnd.shuffle(changed[pile])
+    changed["disasters_track"] = [rnd.choice(["plague", "famine", "bad_weather"])
+                                  for _ in changed["disasters_track"]]
+    return state, changed
+
+
+def other_unit_types(state, viewer: str, rnd: random.Random):
+    """Under fog of war: the same number of pawns per family and town, other types."""
+    changed = copy.deepcopy(state)
+    swap = {"man_at_arms": "archer", "archer": "man_at_arms", "knight": "man_at_arms", "bombard": "archer"}
+    for pawn in changed["pawns"].values():
+        if pawn["family"] != viewer and pawn["kind"] in swap:
+            pawn["kind"] = swap[pawn["kind"]]
+    return state, changed
+
+
+def other_policies(state, viewer: str, rnd: random.Random):
+    changed = copy.deepcopy(state)
+    for player, family in changed["families"].items():
+        if player != viewer:
+            family["policies"] = {"safe_passage": {"allow": [viewer], "refuse": [], "others": "allow"}}
+    return state, changed
+
+
+SECRETS = {"hands": other_hand, "piles": reshuffled_piles, "unit types under fog of war": other_unit_types,
+           "standing policies": other_policies}
+
+
+def report_text(state, player):
+    return render(FIEF.report_template(), view=FIEF.view(state, player), me=player)
+
+
+@pytest.mark.parametrize("secret", sorted(SECRETS))
+def test_no_view_or_report_depends_on_what_the_player_may_not_see(secret):
+    change = SECRETS[secret]
+    positions = meaningful = 0
+    for seed in range(12):
+        rnd = random.Random(1000 + seed)
+        for state in random_positions(seed):
+            if secret == "unit types under fog of war" and not state["options"]["fog_of_war"]:
+                continue
+            for viewer in state["players"]:
+                first, second = change(state, viewer, rnd)
+                assert FIEF.view(first, viewer) == FIEF.view(second, viewer), (secret, seed, viewer)
+                assert report_text(first, viewer) == report_text(second, viewer)
+                positions += 1
+                meaningful += first != second
+    assert positions > 100
+    # The secret really differed in most positions: the test can see a leak.
+    assert meaningful > positions // 3
+
+
+# -- through the judge --------------------------------------------------------------------
+
+def fixed_seed(monkeypatch):
+    """Two runs of the same game: the same seed and salts, so only the orders differ."""
+    import pbem.judge.engine as engine_module
+    counter = iter(range(10_000))
+    monkeypatch.setattr(engine_module.secrets_module, "token_hex", lambda n=16: f"{next(counter):0{2 * n}x}")
+
+
+def bobs_mail_while_purchase_is_open(tmp_path, alice_orders: str) -> list[str]:
+    judge = Judge(tmp_path)
+    judge.new_game(name="loire", players=("alice", "bob", "carol"), game_type="fief_france")
+    judge.tick()
+    for p, towns in (("alice", "Tours, Poitiers"), ("bob", "Bordeaux, Pau"), ("carol", "Lyon, Dijon")):
+        judge.orders("loire", p, "setup/starting-towns", f"orders:\n  - start: [{towns}]\n")
+    judge.tick()
+    before = len(judge.sent_to("bob@pbem.test"))
+    judge.orders("loire", "alice", "round-1/purchase", alice_orders)
+    judge.orders("loire", "bob", "round-1/purchase", "orders:\n  - buy: knight\n    in: Bordeaux\n")
+    judge.tick()
+    judge.tick(advance_hours=40)   # a reminder goes to carol, nothing to alice or bob
+    shown = CliRunner().invoke(main, ["game", "show", "loire", "--home", str(judge.home.path), "--as", "bob"])
+    texts = [m.get_body(("plain",)).get_content() for m in judge.sent_to("bob@pbem.test")[before:]]
+    secrets = judge.secrets["loire"]
+    return [t.replace(secrets["bob"], "BOB-SECRET") for t in texts] + [shown.output]
+
+
+def test_what_a_player_is_mailed_while_a_phase_is_open_ignores_another_players_orders(tmp_path, monkeypatch):
+    fixed_seed(monkeypatch)
+    quiet = bobs_mail_while_purchase_is_open(tmp_path / "a", "orders: []\n")
+    fixed_seed(monkeypatch)
+    busy = bobs_mail_while_purchase_is_open(
+        tmp_path / "b", "orders:\n  - buy: archer\n    in: Tours\n  - build: mill\n    in: Tours\n")
+    assert len(quiet) >= 2        # bob's acknowledgement and `game show --as bob`
+    assert quiet == busy
+    # Both of alice's sets were accepted (the answers only say how many players are done).
+    assert "2 of 3 players have complete orders" in quiet[0]
+
+
+def test_no_mail_and_no_show_ever_carries_the_seed_or_another_players_secret(tmp_path):
+    judge = Judge(tmp_path)
+    judge.new_game(name="loire", players=("alice", "bob", "carol"), game_type="fief_france",
+                   options={"fog_of_war": True})
+    judge.tick()
+    rnd = random.Random(7)
+    store = judge.store()
+    seed = store.one("SELECT seed FROM games")["seed"]
+    store.close()
+    for _ in range(6):
+        from pbem.judge import engine
+        store = judge.store()
+        game = engine.load_game(store, "loire")
+        store.close()
+        phase = game.rules.phase(game.state)
+        for p in phase.deciders:
+            judge.orders("loire", p, phase.id, random_document(game.rules.view(game.state, p), p, rnd))
+        judge.tick()
+    secrets = judge.secrets["loire"]
+    for p in ("alice", "bob", "carol"):
+        mails = "".join(m.as_string() for m in judge.sent_to(f"{p}@pbem.test"))
+        shown = CliRunner().invoke(main, ["game", "show", "loire", "--home", str(judge.home.path), "--as", p])
+        shown_json = CliRunner().invoke(main, ["game", "show", "loire", "--home", str(judge.home.path),
+                                               "--as", p, "--json"])
+        for text in (mails, shown.output, shown_json.output):
+            assert seed not in text
+            for other, secret in secrets.items():
+                if other != p:
+                    assert secret not in text
+        assert "round-" in mails and json.loads(shown_json.output)["me"] == p
