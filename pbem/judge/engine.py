@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from pbem.games import rules_for
+from pbem.judge.faults import fault_point
 from pbem.judge.store import Store, dumps
 from pbem.rules.api import Event, GameRules, Phase
 from pbem.rules.rng import Rng
@@ -172,6 +173,16 @@ def store_orders(store: Store, game: Game, player: str, message_id: str, documen
                   "canonical=excluded.canonical, ready=excluded.ready, wait=excluded.wait, "
                   "mail_id=excluded.mail_id", game.id, game.seq, player, dumps(canonical),
                   1 if ready else 0, 1 if wait else 0, cursor.lastrowid)
+        store.run("INSERT OR IGNORE INTO recheck(game_id) VALUES(?)", game.id)
+
+
+def games_to_recheck(store: Store) -> set[int]:
+    """Games whose orders changed since the tick last asked whether they are due."""
+    return {r["game_id"] for r in store.all("SELECT game_id FROM recheck")}
+
+
+def rechecked(store: Store, game_id: int) -> None:
+    store.run("DELETE FROM recheck WHERE game_id=?", game_id)
 
 
 def orders_status(store: Store, game: Game) -> tuple[list[str], list[str], bool]:
@@ -251,6 +262,7 @@ def resolve_due(store: Store, game: Game, now: float, force: bool = False) -> tu
         return game, chain
     game, resolved = resolve_once(store, game, now)
     chain.append(resolved)
+    fault_point("in-resolution")
     while game.row["status"] == "running" and not json.loads(phase_row(store, game)["deciders"]):
         game, resolved = resolve_once(store, game, now)
         chain.append(resolved)

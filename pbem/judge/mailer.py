@@ -109,6 +109,24 @@ class Mailer:
             self.queue(to=email, to_name=name, subject=f"[{game.name}] Game master: {action.splitlines()[0]}",
                        body=body, purpose="announce", game_id=game.id, game_name=game.name)
 
+    def undeliverable(self, row: Any, error: str) -> None:
+        """Tell the game master that a mail was refused for good (docs/reliability.md). Mail
+        outside any game, a game without a game-master address, and a refused notice itself
+        (no loop) are reported only in the tick's output and the outbox's failed rows."""
+        if row["purpose"] == "undeliverable" or row["game_id"] is None:
+            return
+        game_row = self.store.one("SELECT name FROM games WHERE id=?", row["game_id"])
+        if game_row is None:
+            return
+        game = engine.load_game(self.store, game_row["name"])
+        if not game.row["gm_email"]:
+            return
+        body = render("undeliverable.txt.j2", game=game_info(game), recipient=row["recipient"],
+                      purpose=row["purpose"], message_id=row["message_id"], error=error)
+        self.queue(to=game.row["gm_email"], to_name="game master",
+                   subject=f"[{game.name}] Undeliverable: {row['purpose']} to {row['recipient']}",
+                   body=body, purpose="undeliverable", game_id=game.id, game_name=game.name)
+
     def answer(self, *, to: str, subject: str, in_reply_to: str, template_name: str,
                game: engine.Game | None, **context: Any) -> None:
         """An immediate answer to a mail: acknowledgement or rejection (RFC 3834 auto-replied)."""

@@ -14,6 +14,7 @@ Tables (the archive is the history of ``phases`` + ``order_mails`` + ``events``)
 - outbox: mail waiting to be sent, kept until a server accepted it.
 - processed: Message-IDs already handled (a mail is never handled twice).
 - meta: judge-wide values such as the time of the last tick.
+- recheck: games that received orders and may have become due (cleared by the tick).
 """
 from __future__ import annotations
 
@@ -121,6 +122,9 @@ CREATE TABLE IF NOT EXISTS processed (
     outcome TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- Games that received orders since a tick last checked whether they are due; written with the
+-- orders, cleared with the check, so a crash in between cannot leave a complete phase waiting.
+CREATE TABLE IF NOT EXISTS recheck (game_id INTEGER PRIMARY KEY);
 """
 
 
@@ -201,5 +205,5 @@ class Store:
                  "VALUES(?,?,?,?,?,?)", message_id, game_id, recipient, purpose, raw, time.time())
 
     def pending_mail(self, limit: int) -> list[sqlite3.Row]:
-        return self.all("SELECT id, message_id, recipient, raw, attempts FROM outbox "
+        return self.all("SELECT id, message_id, game_id, recipient, purpose, raw, attempts, created_at FROM outbox "
                         "WHERE sent_at IS NULL AND failed=0 ORDER BY id LIMIT ?", limit)

@@ -13,15 +13,19 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from pbem.judge import engine, inbound
+from pbem.judge.faults import fault_point
 from pbem.judge.home import Home
 from pbem.judge.mailer import Mailer
 from pbem.judge.store import Store
 from pbem.mail.config import open_inbox, open_sender
 from pbem.mail.errors import MailServerError
 from pbem.mail.message import parse_mail
-from pbem.mail.outbox import Outgoing
+from pbem.mail.outbox import Outgoing, SendResult
 
 OUTBOX_BATCH = 500
+# A mail the server keeps refusing for a while (4xx, timeouts, server away) is given up after
+# this long, as mail servers do with their own queues (RFC 5321, 4.5.4.1: "4-5 days").
+GIVE_UP_SECONDS = 5 * 24 * 3600
 
 
 class TickBusy(Exception):
@@ -35,6 +39,7 @@ class TickReport:
     reminded: int = 0
     sent: int = 0
     send_failed: int = 0
+    undeliverable: int = 0                                 # refused for good (5xx or given up)
     deadlines_shifted: int = 0
     errors: list[str] = field(default_factory=list)       # one line each (server problems)
 
@@ -48,7 +53,9 @@ class TickReport:
         if self.reminded:
             out.append(f"reminders: {self.reminded}")
         if self.sent or self.send_failed:
-            out.append(f"sent: {self.sent}, not sent (will retry): {self.send_failed}")
+            retry = self.send_failed - self.undeliverable
+            out.append(f"sent: {self.sent}, not sent (will retry): {retry}"
+                       + (f", refused for good (game master told): {self.undeliverable}" if self.undeliverable else ""))
         out.extend(f"error: {e}" for e in self.errors)
         return out or ["nothing to do"]
 
@@ -73,7 +80,6 @@ class Tick:
     store: Store
     now: float
     report: TickReport = field(default_factory=TickReport)
-    touched: set[int] = field(default_factory=set)  # games that received orders this tick
 
     @property
     def mailer(self) -> Mailer:
@@ -86,6 +92,8 @@ class Tick:
             with self.store.transaction():
                 self.report.deadlines_shifted = engine.shift_deadlines_after_outage(
                     self.store, float(last), self.now)
+                # Recorded with the shift: a tick killed later must not shift the same outage twice.
+                self.store.set_meta("last_tick", repr(self.now))
 
     def read_mail(self) -> None:
         try:
@@ -94,19 +102,22 @@ class Tick:
             self.report.errors.append(str(exc))
             return
         try:
-            for fetched in inbox.fetch(self.home.mails_per_tick):
+            batch = inbox.fetch(self.home.mails_per_tick)
+            fault_point("after-fetch")
+            for fetched in batch:
                 mail = parse_mail(fetched.raw, [self.home.address])
                 if fetched.truncated and not mail.problem:
                     mail = dataclasses.replace(mail, problem="it is too large for the judge to read whole")
                 try:
                     with self.store.transaction():
                         outcome = inbound.handle(self.store, self.mailer, mail, self.now)
+                        fault_point("in-mail-commit")
                 except Exception as exc:  # a bug must not stop the other mails: keep this one for later
                     self.report.errors.append(f"mail {mail.message_id}: internal error, left in the "
                                               f"inbox for the next tick: {type(exc).__name__}: {exc}")
                     continue
-                self._touch(mail)
                 self.report.mails[outcome] = self.report.mails.get(outcome, 0) + 1
+                fault_point("after-mail-commit")
                 # Only now, with everything the mail carried committed, is it marked done.
                 inbox.done(fetched.key)
         except MailServerError as exc:
@@ -116,9 +127,13 @@ class Tick:
                 inbox.close()
 
     def resolve_due(self) -> None:
+        # Games past their deadline, and games that received orders since they were last looked
+        # at (kept in the store, not in memory: a tick killed between reading a mail and
+        # resolving must leave the next tick knowing the game may be due).
         due = {r["id"] for r in self.store.all(
             "SELECT id FROM games WHERE status='running' AND deadline<=?", self.now)}
-        for game_id in sorted(due | self.touched):
+        due |= engine.games_to_recheck(self.store)
+        for game_id in sorted(due):
             name = self.store.one("SELECT name FROM games WHERE id=?", game_id)["name"]
             try:
                 with self.store.transaction():
@@ -126,11 +141,15 @@ class Tick:
                     game, chain = engine.resolve_due(self.store, game, self.now)
                     if chain:
                         self.mailer.reports(game, chain)
+                    engine.rechecked(self.store, game_id)
+                    fault_point("in-resolution-commit")
             except Exception as exc:  # nothing of it was stored; the other games go on
                 self.report.errors.append(f"game {name}: internal error while resolving, nothing "
                                           f"changed: {type(exc).__name__}: {exc}")
                 continue
             self.report.resolved.extend(f"{name}: {r.phase_id}" for r in chain)
+            if chain:
+                fault_point("after-resolution")
 
     def remind(self) -> None:
         rows = self.store.all(
@@ -139,6 +158,11 @@ class Tick:
         for row in rows:
             with self.store.transaction():
                 game = engine.load_game(self.store, row["name"])
+                # Looked at again inside the transaction: a game-master command may have changed
+                # the game since the query above.
+                if game.row["status"] != "running" or game.row["reminded"] or game.row["deadline"] is None \
+                        or game.row["deadline"] - game.row["reminder_hours"] * 3600 > self.now:
+                    continue
                 deciders, done, _ = engine.orders_status(self.store, game)
                 for player in engine.players(self.store, game.id):
                     if player["name"] in deciders and player["name"] not in done:
@@ -147,30 +171,51 @@ class Tick:
                 self.store.run("UPDATE games SET reminded=1 WHERE id=?", game.id)
 
     def send_outbox(self) -> None:
-        pending = self.store.pending_mail(OUTBOX_BATCH)
+        pending = {r["message_id"]: r for r in self.store.pending_mail(OUTBOX_BATCH)}
         if not pending:
             return
         try:
             sender = open_sender(self.home.outbox, self.home.path)
-            results = sender.send([Outgoing(r["message_id"], (r["recipient"],), bytes(r["raw"])) for r in pending])
         except MailServerError as exc:
             self.report.errors.append(str(exc))
             self.report.send_failed += len(pending)
             return
-        with self.store.transaction():
-            for result in results:
-                if result.ok:
-                    # A sent mail carrying a secret is not kept: the judge stores secrets hashed only.
-                    self.store.run("UPDATE outbox SET sent_at=?, attempts=attempts+1, last_error=NULL, "
-                                   "raw=CASE WHEN purpose IN ('welcome', 'secret') THEN X'' ELSE raw END "
-                                   "WHERE message_id=?", self.now, result.id)
-                    self.report.sent += 1
-                else:
-                    self.store.run("UPDATE outbox SET attempts=attempts+1, last_error=?, failed=? "
-                                   "WHERE message_id=?", result.error, 1 if result.permanent else 0, result.id)
-                    self.report.send_failed += 1
-        failures = {r.error for r in results if not r.ok}
+        failures: set[str] = set()
+
+        def record(result: SendResult) -> None:
+            # Each result is committed as soon as the server answered: a tick killed in the
+            # middle of a batch re-sends at most the mails in flight (docs/reliability.md).
+            fault_point("mid-send")
+            with self.store.transaction():
+                self._record_sent(pending[result.id], result)
+            if not result.ok:
+                failures.add(result.error)
+
+        batch = [Outgoing(r["message_id"], (r["recipient"],), bytes(r["raw"])) for r in pending.values()]
+        try:
+            sender.send(batch, on_result=record)
+        except MailServerError as exc:
+            self.report.errors.append(str(exc))
         self.report.errors.extend(sorted(e for e in failures if e))
+        fault_point("after-send")
+
+    def _record_sent(self, row, result: SendResult) -> None:
+        if result.ok:
+            # A sent mail carrying a secret is not kept: the judge stores secrets hashed only.
+            self.store.run("UPDATE outbox SET sent_at=?, attempts=attempts+1, last_error=NULL, "
+                           "raw=CASE WHEN purpose IN ('welcome', 'secret') THEN X'' ELSE raw END "
+                           "WHERE message_id=? AND sent_at IS NULL", self.now, result.id)
+            self.report.sent += 1
+            return
+        error, permanent = result.error, result.permanent
+        if not permanent and self.now - row["created_at"] > GIVE_UP_SECONDS:
+            error, permanent = f"given up after {GIVE_UP_SECONDS // 86400} days of retries: {error}", True
+        self.store.run("UPDATE outbox SET attempts=attempts+1, last_error=?, failed=? WHERE message_id=?",
+                       error, 1 if permanent else 0, result.id)
+        self.report.send_failed += 1
+        if permanent:
+            self.report.undeliverable += 1
+            self.mailer.undeliverable(row, error)
 
     def finish(self) -> None:
         with self.store.transaction():
@@ -184,12 +229,6 @@ class Tick:
         ("send the outbox", send_outbox),
         ("record the tick", finish),
     )
-
-    def _touch(self, mail) -> None:
-        row = self.store.one("SELECT game_id FROM order_mails WHERE message_id=? ORDER BY id DESC LIMIT 1",
-                             mail.message_id)
-        if row is not None:
-            self.touched.add(row["game_id"])
 
 
 def run_tick(home: Home, now: float | None = None) -> TickReport:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from email.parser import BytesHeaderParser
 from email.utils import getaddresses
 from pathlib import Path
-from typing import Protocol
+from typing import Callable, Optional, Protocol
 
 import aiosmtplib
 
@@ -41,8 +41,15 @@ class SendResult:
     permanent: bool = False  # True: retrying cannot help (5xx); False: retry next tick
 
 
+OnResult = Optional[Callable[[SendResult], None]]
+
+
 class Sender(Protocol):
-    def send(self, batch: list[Outgoing]) -> list[SendResult]: ...
+    def send(self, batch: list[Outgoing], on_result: OnResult = None) -> list[SendResult]:
+        """Send every message; ``on_result`` hears each result as soon as it is known, so the
+        judge can record it before the next message goes (a crash then re-sends at most the
+        messages in flight)."""
+        ...
 
 
 class MaildirSender:
@@ -68,8 +75,13 @@ class MaildirSender:
         safe = re.sub(r"[^a-z0-9@._+-]", "_", recipient.strip().lower()) or "unknown"
         return self.path / safe
 
-    def send(self, batch: list[Outgoing]) -> list[SendResult]:
-        return [self._write(item) for item in batch]
+    def send(self, batch: list[Outgoing], on_result: OnResult = None) -> list[SendResult]:
+        results = []
+        for item in batch:
+            results.append(self._write(item))
+            if on_result is not None:
+                on_result(results[-1])
+        return results
 
     def _write(self, item: Outgoing) -> SendResult:
         # Maildir files use the local line ending, not the wire's CRLF.
@@ -100,15 +112,20 @@ class SmtpSender:
         self.timeout = timeout
         self.concurrency = max(1, concurrency)
 
-    def send(self, batch: list[Outgoing]) -> list[SendResult]:
+    def send(self, batch: list[Outgoing], on_result: OnResult = None) -> list[SendResult]:
         if not batch:
             return []
-        return asyncio.run(self._send_all(batch))
+        return asyncio.run(self._send_all(batch, on_result))
 
-    async def _send_all(self, batch: list[Outgoing]) -> list[SendResult]:
+    async def _send_all(self, batch: list[Outgoing], on_result: OnResult = None) -> list[SendResult]:
         queue = deque(enumerate(batch))
         results: list[SendResult | None] = [None] * len(batch)
         down: list[str] = []  # the first connection failure, shared by all workers
+
+        def settle(index: int, result: SendResult) -> None:
+            results[index] = result
+            if on_result is not None:
+                on_result(result)
 
         async def worker() -> None:
             smtp: aiosmtplib.SMTP | None = None
@@ -116,16 +133,17 @@ class SmtpSender:
                 while queue:
                     index, item = queue.popleft()
                     if down:
-                        results[index] = SendResult(item.id, False, down[0], False)
+                        settle(index, SendResult(item.id, False, down[0], False))
                         continue
                     if smtp is None or not smtp.is_connected:
                         try:
                             smtp = await self._open()
                         except MailServerError as exc:
                             down.append(str(exc))
-                            results[index] = SendResult(item.id, False, str(exc), False)
+                            settle(index, SendResult(item.id, False, str(exc), False))
                             continue
-                    results[index], healthy = await self._send_one(smtp, item)
+                    result, healthy = await self._send_one(smtp, item)
+                    settle(index, result)
                     if not healthy:
                         smtp.close()
                         smtp = None
