@@ -37,7 +37,13 @@ def _wanted() -> tuple[str, int] | None:
 
 
 def fault_point(name: str) -> None:
-    """Die here (SIGKILL) if PBEM_FAULT names this point and this is its chosen occurrence."""
+    """Die here (SIGKILL) if PBEM_FAULT names this point and this is its chosen occurrence.
+    With PBEM_FAULT_TRACE=FILE, each point reached is appended to FILE (tests use it to learn
+    which points a tick passes, and pick kills that will happen)."""
+    trace = os.environ.get("PBEM_FAULT_TRACE")
+    if trace:
+        with open(trace, "a", encoding="ascii") as handle:
+            handle.write(name + "\n")
     wanted = _wanted()
     if wanted is None or wanted[0] != name:
         return
