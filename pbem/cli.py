@@ -17,7 +17,7 @@ from pbem.judge import archive, engine
 from pbem.judge.home import Home, HomeError, init_home, load_home, resolve_home
 from pbem.judge.mailer import Mailer
 from pbem.judge.render import render
-from pbem.judge.store import Store
+from pbem.judge.store import Store, StoreBusy
 from pbem.judge.tick import TickBusy, run_tick
 from pbem.mail.config import MailConfigError
 from pbem.mail.message import address_problem
@@ -36,10 +36,13 @@ def _session(home_dir: str | None) -> Iterator[tuple[Home, Store]]:
         home = load_home(resolve_home(home_dir))
     except HomeError as exc:
         _fail(str(exc))
-    store = Store(home.db_path)
+    try:
+        store = Store(home.db_path)
+    except StoreBusy as exc:
+        _fail(str(exc))
     try:
         yield home, store
-    except (engine.JudgeError, UnknownGameType, MailConfigError) as exc:
+    except (engine.JudgeError, UnknownGameType, MailConfigError, StoreBusy) as exc:
         _fail(str(exc))
     finally:
         store.close()
@@ -287,23 +290,43 @@ def game_new_secret(home_dir, name, player):
 @game.command("resolve")
 @HOME_OPTION
 @click.argument("name")
-def game_resolve(home_dir, name):
+@click.option("--phase", "expect_phase", default=None, metavar="PHASE",
+              help="Resolve only if PHASE is still the open phase (a tick may have resolved it "
+                   "since you looked).")
+def game_resolve(home_dir, name, expect_phase):
     """Resolve the current phase now, with default orders for players who sent none."""
     def action(store, home, g, now):
         if g.row["status"] != "running":
             raise engine.JudgeError(f"game {g.name!r} is {g.row['status']}; only a running game resolves")
+        _expect_open(g, expect_phase)
         g, chain = engine.resolve_due(store, g, now, force=True)
         Mailer(store, home).reports(g, chain)
         return g, f"the game master resolved {chain[0].phase_id} before its deadline"
     _gm_action(home_dir, name, action)
 
 
+def _expect_open(g, expect_phase: str | None) -> None:
+    """Refuse a command aimed at a phase that is no longer open: ticks run between the moment
+    the game master looked and the moment the command runs (docs/reliability.md)."""
+    if expect_phase is None:
+        return
+    current = engine.current_phase(g).id if g.row["status"] != "over" else None
+    if current != expect_phase:
+        now_text = f"now waits on {current!r}" if current else "is over"
+        raise engine.JudgeError(f"game {g.name!r} {now_text}, not {expect_phase!r} (a tick has moved it on); "
+                                f"nothing was done - check `pbem game show {g.name}` and try again")
+
+
 @game.command("rollback")
 @HOME_OPTION
 @click.argument("name")
-def game_rollback(home_dir, name):
+@click.option("--phase", "expect_phase", default=None, metavar="PHASE",
+              help="Roll back only if the game now waits on PHASE (the phase after the resolution "
+                   "you mean to undo).")
+def game_rollback(home_dir, name, expect_phase):
     """Undo the last resolution; the phase reopens with the orders sent for it."""
     def action(store, home, g, now):
+        _expect_open(g, expect_phase)
         g = engine.rollback(store, g, now)
         return g, f"the game master rolled back the last resolution; {engine.current_phase(g).id} is open again"
     _gm_action(home_dir, name, action)

@@ -4,7 +4,8 @@
 The judge calls ``fault_point("after-fetch")`` at each step of a tick. When the environment
 variable PBEM_FAULT names that point, the process kills itself with SIGKILL: no cleanup, no
 ``finally``, no flush, exactly as a crash, the OOM killer or a power cut would end it.
-``PBEM_FAULT=name@N`` kills at the Nth time the point is reached (counting from 1), so a test can
+``PBEM_FAULT_DELAY=name=SECONDS[,name=SECONDS]`` sleeps there instead, so concurrency tests can
+hold a tick inside a transaction while another command runs. ``PBEM_FAULT=name@N`` kills at the Nth time the point is reached (counting from 1), so a test can
 die in the middle of a batch. Without PBEM_FAULT, a fault point costs one dictionary lookup.
 
 The points, in the order a tick reaches them (``POINTS``), are documented in docs/reliability.md.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 
 POINTS = (
     "after-fetch",            # mail fetched from the inbox, nothing handled yet
@@ -44,9 +46,19 @@ def fault_point(name: str) -> None:
     if trace:
         with open(trace, "a", encoding="ascii") as handle:
             handle.write(name + "\n")
+    delays = os.environ.get("PBEM_FAULT_DELAY")
+    if delays:
+        _delay(name, delays)
     wanted = _wanted()
     if wanted is None or wanted[0] != name:
         return
     _count[name] = _count.get(name, 0) + 1
     if _count[name] == wanted[1]:
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _delay(name: str, spec: str) -> None:
+    for item in spec.split(","):
+        point, _, seconds = item.partition("=")
+        if point.strip() == name:
+            time.sleep(float(seconds))

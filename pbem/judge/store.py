@@ -128,6 +128,16 @@ CREATE TABLE IF NOT EXISTS recheck (game_id INTEGER PRIMARY KEY);
 """
 
 
+# How long a command waits for another one's transaction (a tick resolving, a game-master
+# command) before giving up with a clear message. Every transaction the judge opens is short
+# (one mail, one game's resolution, one sent mark): seconds at most, never a network wait.
+BUSY_TIMEOUT = 30.0
+
+
+class StoreBusy(Exception):
+    """The database stayed locked by another process longer than BUSY_TIMEOUT."""
+
+
 def dumps(value: Any) -> str:
     """Canonical JSON: the same value always gives the same text (state hashes rely on it)."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -137,14 +147,21 @@ class Store:
     def __init__(self, path: Path):
         self.path = path
         # isolation_level=None: we open and close transactions ourselves.
-        self.db = sqlite3.connect(str(path), timeout=30, isolation_level=None)
+        self.db = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT, isolation_level=None)
         self.db.row_factory = sqlite3.Row
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        # Deleted or overwritten content is zeroed on disk (secrets in sent welcome mails).
-        self.db.execute("PRAGMA secure_delete=ON")
-        self.db.executescript(SCHEMA)
+        try:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            # Deleted or overwritten content is zeroed on disk (secrets in sent welcome mails).
+            self.db.execute("PRAGMA secure_delete=ON")
+            self.db.executescript(SCHEMA)
+        except sqlite3.OperationalError as exc:
+            self.db.close()
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise StoreBusy(f"the judge's database {self.path} stayed locked by another pbem "
+                                f"process for {BUSY_TIMEOUT:g}s; nothing was changed, try again") from None
+            raise
         self._depth = 0
 
     def close(self) -> None:
@@ -160,7 +177,15 @@ class Store:
             finally:
                 self._depth -= 1
             return
-        self.db.execute("BEGIN IMMEDIATE")
+        # IMMEDIATE: take the write lock now, so two writers queue here (waiting up to
+        # BUSY_TIMEOUT) instead of both reading and one failing at its first write.
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise StoreBusy(f"the judge's database {self.path} stayed locked by another pbem "
+                                f"process for {BUSY_TIMEOUT:g}s; nothing was changed, try again") from None
+            raise
         self._depth = 1
         try:
             yield self.db

@@ -16,7 +16,7 @@ from pbem.judge import engine, inbound
 from pbem.judge.faults import fault_point
 from pbem.judge.home import Home
 from pbem.judge.mailer import Mailer
-from pbem.judge.store import Store
+from pbem.judge.store import Store, StoreBusy
 from pbem.mail.config import open_inbox, open_sender
 from pbem.mail.errors import MailServerError
 from pbem.mail.message import parse_mail
@@ -112,6 +112,8 @@ class Tick:
                     with self.store.transaction():
                         outcome = inbound.handle(self.store, self.mailer, mail, self.now)
                         fault_point("in-mail-commit")
+                except StoreBusy:
+                    raise
                 except Exception as exc:  # a bug must not stop the other mails: keep this one for later
                     self.report.errors.append(f"mail {mail.message_id}: internal error, left in the "
                                               f"inbox for the next tick: {type(exc).__name__}: {exc}")
@@ -143,6 +145,8 @@ class Tick:
                         self.mailer.reports(game, chain)
                     engine.rechecked(self.store, game_id)
                     fault_point("in-resolution-commit")
+            except StoreBusy:
+                raise
             except Exception as exc:  # nothing of it was stored; the other games go on
                 self.report.errors.append(f"game {name}: internal error while resolving, nothing "
                                           f"changed: {type(exc).__name__}: {exc}")
@@ -234,11 +238,22 @@ class Tick:
 def run_tick(home: Home, now: float | None = None) -> TickReport:
     """One tick. Raises TickBusy if another tick is running."""
     with tick_lock(home):
-        store = Store(home.db_path)
+        report = TickReport()
         try:
-            tick = Tick(home, store, time.time() if now is None else now)
-            for _name, step in Tick.STEPS:
-                step(tick)
-            return tick.report
+            store = Store(home.db_path)
+        except StoreBusy as exc:
+            report.errors.append(str(exc))
+            return report
+        try:
+            tick = Tick(home, store, time.time() if now is None else now, report)
+            for name, step in Tick.STEPS:
+                try:
+                    step(tick)
+                except StoreBusy as exc:
+                    # Every step commits as it goes: stopping here loses nothing, and the next
+                    # tick carries on where this one stopped.
+                    report.errors.append(f"{name}: {exc}")
+                    break
+            return report
         finally:
             store.close()
