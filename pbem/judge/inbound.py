@@ -35,27 +35,28 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
                                                                "send your orders as plain text")])
     doc = _document(mail)
     if doc is None:
+        unread = getattr(mail, "unread", None)
         return reject(None, "reject: no orders", [OrderError(
-            None, "no order document found in this mail",
+            None, "no order document found in this mail" + (f" ({unread})" if unread else ""),
             "put your orders in the mail body, starting with a line `game: NAME` (see the order template "
             "at the end of your last report), or attach them as a .yaml file")])
     envelope, errors = parse_document(doc)
     if envelope is None:
         return reject(None, "reject: bad envelope", errors)
+    # One answer, word for word and header for header (no game thread, no List-Id), for an
+    # unknown game, an unknown player, a foreign address and a wrong secret: a stranger learns
+    # nothing about which games exist or who plays them (docs/security.md).
+    not_authenticated = [OrderError(
+        None, f"these orders could not be authenticated for player {envelope.player!r} of game {envelope.game!r}",
+        "check the `game:` and `player:` lines against your reports, send from the address the game "
+        "master registered for you, with the `secret:` from your welcome mail")]
     try:
         game = engine.load_game(store, envelope.game)
     except engine.JudgeError:
-        return reject(None, "reject: unknown game", [OrderError(
-            doc.first_line, f"there is no game named {envelope.game!r} on this judge",
-            "check the `game:` line against the name in your reports")])
+        return reject(None, "reject: not authenticated (unknown game)", not_authenticated)
     player = store.one("SELECT * FROM players WHERE game_id=? AND name=?", game.id, envelope.player)
-    # One answer for an unknown player, a foreign address and a wrong secret: a stranger learns
-    # nothing about who plays (docs/security.md).
     if player is None or player["email"] != mail.from_addr or not engine.check_secret(player, envelope.secret):
-        return reject(game, "reject: not authenticated", [OrderError(
-            None, f"these orders could not be authenticated for player {envelope.player!r} of game {game.name!r}",
-            "send from the address the game master registered for you, with the `player:` name and "
-            "`secret:` from your welcome mail")])
+        return reject(None, "reject: not authenticated", not_authenticated)
     if envelope.new_secret is not None:
         engine.change_secret(store, game, envelope.player, envelope.new_secret)
         mailer.answer(to=mail.from_addr, subject=mail.subject or f"secret for {game.name}",

@@ -6,6 +6,7 @@ Why bounded: anyone on the internet can mail the judge; what a part yields is ca
 from __future__ import annotations
 
 import codecs
+import re
 from email.header import decode_header, make_header
 from email.message import Message
 
@@ -13,6 +14,9 @@ from email.message import Message
 # standard rules): bytes 0x80-0x9F are curly quotes and euro signs there, not controls.
 _CP1252_ALIASES = frozenset({"iso-8859-1", "iso8859-1", "iso_8859-1", "latin-1", "latin1", "l1",
                              "windows-1252", "cp1252"})
+
+
+CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def bounded_payload(part: Message, cap: int) -> tuple[bytes, bool]:
@@ -64,4 +68,5 @@ def header_text(value: object, cap: int = 2000) -> str:
     except Exception:  # an undecodable encoded-word: keep the raw text rather than nothing
         pass
     text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    return " ".join(text.split())[:cap]
+    # A NUL, ESC or bell in a Subject is never meant to be shown, nor copied into an answer.
+    return " ".join(CONTROL_CHARS.sub(" ", text).split())[:cap]

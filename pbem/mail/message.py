@@ -19,7 +19,7 @@ from email.message import EmailMessage, Message
 from email.utils import format_datetime, getaddresses, parsedate_to_datetime
 
 from pbem.mail.auto import LOOP_HEADER, auto_reason
-from pbem.mail.decode import bounded_payload, decode_text, header_text
+from pbem.mail.decode import CONTROL_CHARS, bounded_payload, decode_text, header_text
 from pbem.mail.htmltext import html_to_text
 
 MAX_RAW_BYTES = 8 * 1024 * 1024  # anything beyond is cut before parsing: headers survive
@@ -59,6 +59,7 @@ class InMail:
     auto: str | None = None  # why this mail must never be answered, or None
     problem: str | None = None  # why the mail could not be read at all, or None
     text_truncated: bool = False
+    unread: str | None = None  # what of the mail was not looked at (parts over the limits), or None
 
 
 def synthetic_message_id(raw: bytes) -> str:
@@ -79,7 +80,8 @@ def parse_mail(raw: bytes, judge_addresses: Collection[str]) -> InMail:
 def _parse(raw: bytes, judge_addresses: Collection[str]) -> InMail:
     msg = message_from_bytes(raw)
     from_name, from_addr = _sender(msg)
-    text, truncated, attachments = _bodies(msg)
+    skipped = _Skipped()
+    text, truncated, attachments = _bodies(msg, skipped)
     message_ids = _MSGID.findall(header_text(msg.get("Message-ID"), 1000))
     return InMail(
         message_id=message_ids[0] if message_ids else synthetic_message_id(raw),
@@ -93,21 +95,42 @@ def _parse(raw: bytes, judge_addresses: Collection[str]) -> InMail:
         attachments_yaml=tuple(attachments),
         auto=auto_reason(msg, from_addr, judge_addresses),
         text_truncated=truncated,
+        unread=skipped.describe(truncated),
     )
 
 
+_ENCODED_WORD = re.compile(r"=\?[^?\s]{1,40}\?[bBqQ]\?[^?\s]*\?=")
+_CONTROL = CONTROL_CHARS
+
+
 def _sender(msg: Message) -> tuple[str, str]:
-    pairs = getaddresses([header_text(msg.get("From"), 1000)])
+    """The first plausible address of From. Addresses are found before any RFC 2047 word is
+    decoded: an encoded word may only be a display name, and decoded first it could carry a
+    comma, a colon or a CR LF that changes which address the parser sees (a hostile display
+    name `=?utf-8?q?x=0D=0ABcc:_victim@evil.test?=` must not become the sender)."""
+    value = _CONTROL.sub(" ", str(msg.get("From") or "")[:4000])
+    words: list[str] = []
+
+    def hold(match: re.Match) -> str:
+        words.append(match.group(0))
+        return f"pbemword{len(words) - 1}x"
+
+    pairs = getaddresses([" ".join(_ENCODED_WORD.sub(hold, value).split())])
+    def restore(text: str) -> str:
+        return re.sub(r"pbemword(\d+)x", lambda m: words[int(m.group(1))], text)
+
     for name, addr in pairs:
-        addr = addr.strip().lower()
+        addr = restore(addr).strip().lower()
         if _plausible_address(addr):
-            return name.strip(), addr
+            return header_text(restore(name), 200), addr
     return "", ""
 
 
 def _plausible_address(addr: str) -> bool:
     local, at, domain = addr.rpartition("@")
-    return bool(at and local and domain and "." in domain and not re.search(r"[\s<>,;]", addr))
+    return bool(at and local and domain and "." in domain and addr.isprintable() and len(addr) <= 254
+                and not re.search(r"[\s<>,;:\"()\[\]\\]|=\?", addr)
+                and re.fullmatch(r"[a-z0-9.-]+", domain) is not None)
 
 
 def _date(value: object) -> datetime | None:
@@ -120,7 +143,24 @@ def _date(value: object) -> datetime | None:
     return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
 
 
-def _bodies(msg: Message) -> tuple[str, bool, list[Attachment]]:
+class _Skipped:
+    """What the bounded walk over the MIME tree left out, to tell the sender."""
+
+    def __init__(self) -> None:
+        self.parts = self.deep = False
+
+    def describe(self, text_cut: bool) -> str | None:
+        reasons = []
+        if self.parts:
+            reasons.append(f"it has more than {MAX_PARTS} parts (MIME), and only the first {MAX_PARTS} were read")
+        if self.deep:
+            reasons.append(f"parts nested more than {MAX_DEPTH} levels deep were not read")
+        if text_cut:
+            reasons.append(f"its text is longer than {MAX_TEXT_CHARS // 1024} KiB, and only the beginning was read")
+        return "; ".join(reasons) or None
+
+
+def _bodies(msg: Message, skipped: "_Skipped | None" = None) -> tuple[str, bool, list[Attachment]]:
     """The body text, whether it was cut, and the YAML attachments.
 
     Every inline text/plain part counts, in order: some clients (Apple Mail around an inline
@@ -130,7 +170,7 @@ def _bodies(msg: Message) -> tuple[str, bool, list[Attachment]]:
     html: str | None = None
     cut = html_cut = False
     attachments: list[Attachment] = []
-    for part in _leaf_parts(msg):
+    for part in _leaf_parts(msg, skipped or _Skipped()):
         ctype = part.get_content_type()
         filename = header_text(part.get_filename(), 255) if _has_filename(part) else ""
         if _is_yaml_attachment(ctype, filename):
@@ -168,7 +208,7 @@ def _is_yaml_attachment(ctype: str, filename: str) -> bool:
     return ctype in _YAML_TYPES or filename.lower().endswith((".yaml", ".yml"))
 
 
-def _leaf_parts(msg: Message):
+def _leaf_parts(msg: Message, skipped: _Skipped):
     """The non-multipart parts in document order, bounded in count and depth.
 
     Forwarded messages (message/rfc822) are not entered: their text is someone else's mail.
@@ -179,13 +219,19 @@ def _leaf_parts(msg: Message):
         part, depth = stack.pop()
         seen += 1
         if part.is_multipart():
-            if depth >= MAX_DEPTH or part.get_content_maintype() == "message":
+            if part.get_content_maintype() == "message":
+                continue
+            if depth >= MAX_DEPTH:
+                skipped.deep = True
                 continue
             children = part.get_payload()
             if isinstance(children, list):
                 stack.extend((child, depth + 1) for child in reversed(children[:MAX_PARTS]))
+                skipped.parts = skipped.parts or len(children) > MAX_PARTS
         else:
             yield part
+    if stack:
+        skipped.parts = True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -287,4 +333,11 @@ def _address(name: str, addr: str, role: str) -> Address:
 
 
 def _one_line(value: str) -> str:
-    return " ".join(str(value).split())
+    """A header value that stays one line of plain text on the wire.
+
+    Control characters go (a NUL or ESC from a player's Subject has no place in our headers).
+    `=?` is broken up because the header registry decodes RFC 2047 words in what it is given:
+    a Subject that arrived double-encoded would otherwise be decoded a second time here, and
+    an encoded CR LF would become a header of its own (`Bcc: victim@...`)."""
+    text = _CONTROL.sub(" ", str(value)).replace("=?", "= ?")
+    return " ".join(text.split())

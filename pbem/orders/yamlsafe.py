@@ -73,6 +73,7 @@ def load(text: str, first_line: int = 1) -> Any:
                           hint="send only your orders; one phase's orders are a few lines")
     offset = first_line - 1
     try:
+        _scan(text, offset)
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.composer.ComposerError as exc:  # pragma: no cover - compose raises MarkedYAMLError
         raise _problem(exc, offset) from None
@@ -84,6 +85,33 @@ def load(text: str, first_line: int = 1) -> Any:
         return None
     counter = [0]
     return _build(root, 0, counter, offset, set())
+
+
+def _scan(text: str, offset: int) -> None:
+    """Refuse what orders never need before anything is built from it, with the event stream
+    (PyYAML's parser keeps an explicit stack, while its composer recurses): nesting deeper
+    than MAX_DEPTH (a few thousand `[` would otherwise exhaust Python's recursion limit) and
+    tags (`!!python/...` or `!!int`: a value is always text). Aliases are refused by _build:
+    the composer makes an alias the very node it names, so composing a bomb costs nothing."""
+    depth = nodes = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        line = event.start_mark.line + 1 + offset
+        if isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent, yaml.AliasEvent)):
+            nodes += 1  # keys are events too: a document within MAX_NODES entries has at most twice as many
+            if nodes > 2 * MAX_NODES:
+                raise YamlProblem(f"the order document has more than {MAX_NODES} entries", line,
+                                  "send only your orders for this phase")
+        if isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent)) and event.tag not in (None, "!"):
+            tag = event.tag.replace("tag:yaml.org,2002:", "!!")[:40]
+            raise YamlProblem(f"tags such as {tag} are not allowed in orders", line,
+                              "write the value alone: every value is read as text")
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise YamlProblem(f"the order document is nested more than {MAX_DEPTH} levels deep", line,
+                                  "orders need only a few levels of indentation")
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
 
 
 def _problem(exc: yaml.MarkedYAMLError, offset: int) -> YamlProblem:

@@ -1,0 +1,254 @@
+"""The hostile-mail corpus (tests/hostile_mail/*.eml, indexed by expected.yaml): each mail is
+delivered to a judge home with a running game and one tick reads it. For each we check the
+documented outcome (docs/security.md, "Hostile mail: what the judge answers"): the kind of
+answer and a fragment of its text, or silence; clean headers on the answer; bounded time and
+memory; and that the store is unchanged by the mails that are rejected.
+"""
+from __future__ import annotations
+
+import email
+import email.policy
+import importlib.util
+import json
+import re
+import shutil
+import time
+import tracemalloc
+from pathlib import Path
+
+import pytest
+import yaml
+
+from judge_support import Judge
+from pbem.judge import engine
+from pbem.mail.message import parse_mail
+
+CORPUS = Path(__file__).resolve().parent / "hostile_mail"
+EXPECTED: dict = yaml.safe_load((CORPUS / "expected.yaml").read_text(encoding="utf-8"))
+SECRETS = {p: f"secret-{p}-0001" for p in ("alice", "bob", "carol")}
+PLAYERS = tuple(SECRETS)
+MAX_SECONDS = 2.0
+# The stdlib's MIME parser holds about 8 bytes per byte of mail: a mail of the largest size
+# read (8 MiB, docs/mail.md) peaks near 70 MiB.
+MAX_PEAK_BYTES = 96 * 1024 * 1024
+STORE_TABLES = ("games", "orders", "order_mails", "phases", "players")
+FIGURES: dict[str, tuple[float, int]] = {}  # case -> (seconds, peak bytes), printed at the end
+
+
+def _load_generator():
+    spec = importlib.util.spec_from_file_location("make_corpus", CORPUS / "make_corpus.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# --- the judge homes the cases run against (built once, copied for each case) -----------------
+
+def _known_secrets(judge: Judge, game_name: str) -> None:
+    """The corpus carries fixed secrets; the game master's generated ones are replaced."""
+    store = judge.store()
+    try:
+        with store.transaction():
+            game = engine.load_game(store, game_name)
+            for player in PLAYERS:
+                engine.change_secret(store, game, player, SECRETS[player])
+    finally:
+        store.close()
+    judge.secrets[game_name] = dict(SECRETS)
+
+
+def _phase(judge: Judge, game_name: str) -> str:
+    store = judge.store()
+    try:
+        return engine.current_phase(engine.load_game(store, game_name)).id
+    finally:
+        store.close()
+
+
+def _build_tiny(path: Path) -> Judge:
+    judge = Judge(path)
+    judge.new_game(players=PLAYERS)
+    _known_secrets(judge, "g1")
+    judge.tick()
+    assert _phase(judge, "g1") == "round-1/bid"
+    return judge
+
+
+def _build_fief(path: Path, movement: bool) -> Judge:
+    judge = Judge(path)
+    judge.new_game(name="loire", players=PLAYERS, game_type="fief_france")
+    _known_secrets(judge, "loire")
+    judge.tick()
+    for player, towns in zip(PLAYERS, ("[Tours]", "[Bordeaux]", "[Lyon]")):
+        judge.orders("loire", player, "setup/starting-towns", f"orders:\n  - start: {towns}\n")
+    report = judge.tick()
+    assert report.mails == {"orders accepted": 3}, report.lines()
+    assert _phase(judge, "loire") == "round-1/purchase"
+    if movement:
+        for player in PLAYERS:
+            judge.orders("loire", player, "round-1/purchase", "orders: []\n")
+        judge.tick()
+        assert _phase(judge, "loire") == "round-1/movement"
+    return judge
+
+
+@pytest.fixture(scope="module")
+def homes(tmp_path_factory):
+    base = tmp_path_factory.mktemp("hostile-homes")
+    built = {"tiny": _build_tiny(base / "tiny"), "fief": _build_fief(base / "fief", False),
+             "fief-movement": _build_fief(base / "fief-movement", True)}
+    yield built
+    if FIGURES:
+        worst_time = max(FIGURES.items(), key=lambda kv: kv[1][0])
+        worst_peak = max(FIGURES.items(), key=lambda kv: kv[1][1])
+        print(f"\nhostile mail: {len(FIGURES)} mails; slowest {worst_time[0]} {worst_time[1][0]:.3f} s; "
+              f"largest peak {worst_peak[0]} {worst_peak[1][1] / 2**20:.1f} MiB")
+
+
+def _copy(template: Judge, path: Path) -> Judge:
+    shutil.copytree(template.home.path, path)
+    judge = Judge(path)
+    judge.now = template.now
+    judge.secrets = dict(template.secrets)
+    return judge
+
+
+# --- placeholders (make_corpus.py explains them) ---------------------------------------------
+
+def _lords(judge: Judge) -> dict[str, str]:
+    store = judge.store()
+    try:
+        state = json.loads(store.one("SELECT state FROM games WHERE name='loire'")["state"])
+    finally:
+        store.close()
+    return {lord["family"]: name for name, lord in sorted(state["lords"].items())}
+
+
+def _expand(data: bytes, judge: Judge) -> bytes:
+    if b"@@LORD:" in data:
+        lords = _lords(judge)
+        data = re.sub(rb"@@LORD:(\w+)@@", lambda m: lords[m.group(1).decode()].encode(), data)
+    data = re.sub(rb"@@REPEAT:(\d+):(.*?)@@", lambda m: m.group(2) * int(m.group(1)), data, flags=re.S)
+    return re.sub(rb"@@BASE64:(\d+)@@", lambda m: _base64_lines(int(m.group(1))), data)
+
+
+def _base64_lines(size: int) -> bytes:
+    import base64
+    import random
+    return base64.encodebytes(random.Random(size).randbytes(size)).replace(b"\n", b"\r\n")
+
+
+# --- the store and the outbox ----------------------------------------------------------------
+
+def _snapshot(judge: Judge) -> dict[str, list[tuple]]:
+    store = judge.store()
+    try:
+        return {table: [tuple(r) for r in store.all(f"SELECT * FROM {table} ORDER BY rowid")]
+                for table in STORE_TABLES}
+    finally:
+        store.close()
+
+
+def _outbox_ids(judge: Judge) -> set[str]:
+    store = judge.store()
+    try:
+        return {r["message_id"] for r in store.all("SELECT message_id FROM outbox")}
+    finally:
+        store.close()
+
+
+def _answers(judge: Judge, before: set[str]) -> list[bytes]:
+    out = judge.home.path / "mail" / "outbox"
+    raws = [f.read_bytes() for sub in ("new", "cur") if (out / sub).exists() for f in (out / sub).iterdir()]
+    new = []
+    for data in raws:
+        msg = email.message_from_bytes(data)
+        if str(msg["Message-ID"]).strip() not in before:
+            new.append(data)
+    return new
+
+
+def _clean_headers(data: bytes, to: str) -> None:
+    """The answer's headers are the judge's own: no injected header, no control byte."""
+    head = data.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
+    for line in head.split(b"\n"):
+        line = line.rstrip(b"\r")
+        assert len(line) <= 998, "a header line longer than RFC 5322 allows"
+        assert not re.search(rb"[\x00-\x08\x0a-\x1f\x7f]", line), f"a control byte in a header: {line!r}"
+    msg = email.message_from_bytes(data, policy=email.policy.default)
+    names = [n.lower() for n in msg.keys()]
+    assert "bcc" not in names and "cc" not in names
+    for single in ("to", "from", "subject", "message-id"):
+        assert names.count(single) == 1, f"{single} appears {names.count(single)} times"
+    assert msg["To"].addresses[0].addr_spec == to
+    assert msg["Auto-Submitted"] == "auto-replied"
+
+
+# --- the cases ---------------------------------------------------------------------------------
+
+def test_the_corpus_is_complete_small_and_regenerable(tmp_path):
+    files = sorted(p.name for p in CORPUS.glob("*.eml"))
+    assert len(files) >= 50
+    assert files == sorted(EXPECTED), "every .eml has an entry in expected.yaml and no entry lacks its file"
+    assert sum((CORPUS / f).stat().st_size for f in files) < 1024 * 1024
+    _load_generator().main(tmp_path)
+    for name in files + ["expected.yaml"]:
+        assert (tmp_path / name).read_bytes() == (CORPUS / name).read_bytes(), \
+            f"{name} differs from what make_corpus.py writes: run python tests/hostile_mail/make_corpus.py"
+    for name, expect in EXPECTED.items():
+        assert expect["game"] in ("tiny", "fief", "fief-movement"), name
+        assert expect["store"] in ("unchanged", "archived", "accepted"), name
+        assert expect["answer"] == "silence" or expect.get("outcome"), name
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_hostile_mail(name, homes, tmp_path):
+    expect = EXPECTED[name]
+    judge = _copy(homes[expect["game"]], tmp_path / "home")
+    data = _expand((CORPUS / name).read_bytes(), judge)
+    sender = parse_mail(data, [judge.home.address]).from_addr
+    before, outbox_before = _snapshot(judge), _outbox_ids(judge)
+    judge.send("", "", raw=data)
+
+    tracemalloc.start()
+    started = time.perf_counter()
+    report = judge.tick()
+    seconds = time.perf_counter() - started
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    FIGURES[name] = (seconds, peak)
+
+    assert not report.errors, report.errors  # never an internal error: the mail is handled
+    assert sum(report.mails.values()) == 1, report.mails
+    outcome = next(iter(report.mails))
+    if expect.get("outcome"):
+        assert outcome.startswith(expect["outcome"]), outcome
+    assert seconds < MAX_SECONDS, f"{seconds:.2f} s"
+    assert peak < MAX_PEAK_BYTES, f"{peak / 2**20:.1f} MiB"
+
+    answers = _answers(judge, outbox_before)
+    if expect["answer"] == "silence":
+        assert answers == [], "automatic or unanswerable mail must get no answer"
+    else:
+        assert len(answers) == 1, f"{len(answers)} answers"
+        to = expect.get("to", sender)
+        _clean_headers(answers[0], to)
+        body = email.message_from_bytes(answers[0], policy=email.policy.default).get_body(("plain",)).get_content()
+        assert expect["answer"] in body, body
+        for player, secret in SECRETS.items():
+            assert secret not in body, "an answer never repeats a secret"
+
+    after = _snapshot(judge)
+    if expect["store"] == "unchanged":
+        assert after == before
+    elif expect["store"] == "archived":
+        # An authenticated player's refused orders: kept in the archive, the old set stands.
+        assert {t: after[t] for t in STORE_TABLES if t != "order_mails"} == \
+            {t: before[t] for t in STORE_TABLES if t != "order_mails"}
+        added = after["order_mails"][len(before["order_mails"]):]
+        assert after["order_mails"][:len(before["order_mails"])] == before["order_mails"]
+        assert len(added) == 1
+        assert all(secret not in str(added[0]) for secret in SECRETS.values())
+    else:
+        assert after["games"] == before["games"] and after["phases"] == before["phases"]
+        assert len(after["orders"]) == len(before["orders"]) + 1
