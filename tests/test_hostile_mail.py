@@ -252,3 +252,53 @@ def test_hostile_mail(name, homes, tmp_path):
     else:
         assert after["games"] == before["games"] and after["phases"] == before["phases"]
         assert len(after["orders"]) == len(before["orders"]) + 1
+
+
+# --- the fixes the corpus led to, each pinned down on its own ---------------------------------
+
+def test_an_encoded_word_never_becomes_a_header_of_the_answer():
+    from pbem.mail.message import OutMail, compose
+    word = "=?utf-8?q?x=0D=0ABcc:_victim@evil.test?="
+    data = compose(OutMail(to="alice@pbem.test", subject=f"Re: {word}", body="b",
+                           in_reply_to=f"<{word}@x>", references=[f"<{word}@x>", "<ok@x>"]),
+                   "judge@pbem.test", "pbem judge")
+    msg = email.message_from_bytes(data, policy=email.policy.default)
+    assert msg["Bcc"] is None and "victim" not in str(msg["Subject"]).split("Bcc")[0] + str(msg["References"])
+    assert msg["In-Reply-To"] is None and msg["References"] == "<ok@x>"
+    _clean_headers(data.replace(b"auto-generated", b"auto-replied"), "alice@pbem.test")
+
+
+def test_a_hostile_display_name_does_not_change_the_sender():
+    data = (b"From: =?utf-8?q?Alice=0D=0ABcc:_victim@evil.test?= <alice@pbem.test>\r\n"
+            b"Subject: x\r\n\r\nbody\r\n")
+    mail = parse_mail(data, ["judge@pbem.test"])
+    assert mail.from_addr == "alice@pbem.test" and mail.from_name == "Alice Bcc: victim@evil.test"
+    encoded_address = b'"x" <=?utf-8?q?a=0D=0ABcc=3Ae=40x?=@evil.test>'  # no RFC 2047 inside an address
+    assert parse_mail(b"From: " + encoded_address + b"\r\n\r\nbody", []).from_addr == ""
+    assert parse_mail(b"From: a@b.test\x00c\r\n\r\nbody", []).from_addr.isprintable()
+
+
+def test_yaml_that_would_exhaust_the_stack_or_carry_tags_is_refused_with_a_line():
+    from pbem.orders.yamlsafe import YamlProblem, load
+    for text, words in (("a: " + "[" * 50000, "nested more than 16"), ("a: " + "{b: " * 9000, "nested more than 16"),
+                        ("a: 1\nb: !!python/name:os.system x\n", "tags such as !!python/name"),
+                        ("a: 1\nb: 2\x00\n", "U+0000")):
+        with pytest.raises(YamlProblem) as problem:
+            load(text, first_line=10)
+        assert words in problem.value.message and problem.value.line is not None
+
+
+def test_unknown_game_and_failed_authentication_get_the_same_answer(homes, tmp_path):
+    answers = []
+    for i, game in enumerate(("g1", "nosuchgame")):
+        judge = _copy(homes["tiny"], tmp_path / f"home{i}")
+        before = _outbox_ids(judge)
+        judge.send("mallory@evil.test", f"game: {game}\nplayer: alice\nsecret: guess-guess-1\nphase: round-1/bid\n"
+                   "bid: 3\n", subject="orders")
+        judge.tick()
+        [data] = _answers(judge, before)
+        msg = email.message_from_bytes(data, policy=email.policy.default)
+        body = msg.get_body(("plain",)).get_content().replace(game, "GAME")
+        answers.append((body, sorted(k for k in msg.keys()), msg["List-Id"], msg["References"].split()[:-1]))
+    assert answers[0] == answers[1]
+    assert answers[0][2] is None and answers[0][3] == []  # no thread or list of the game

@@ -46,6 +46,12 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
     # One answer, word for word and header for header (no game thread, no List-Id), for an
     # unknown game, an unknown player, a foreign address and a wrong secret: a stranger learns
     # nothing about which games exist or who plays them (docs/security.md).
+    if envelope.secret.strip().upper() == "YOUR-SECRET":
+        # The template's placeholder, sent back unfilled (often inside a quoted report): say
+        # so. It names nothing the sender did not write, so it tells a stranger nothing.
+        return reject(None, "reject: not authenticated (placeholder secret)", [OrderError(
+            doc.first_line, "the `secret:` line still says YOUR-SECRET",
+            "replace YOUR-SECRET with the secret from your welcome mail, and fill in your orders")])
     not_authenticated = [OrderError(
         None, f"these orders could not be authenticated for player {envelope.player!r} of game {envelope.game!r}",
         "check the `game:` and `player:` lines against your reports, send from the address the game "

@@ -31,7 +31,16 @@ MAX_YAML_ATTACHMENTS = 5  # more than one order document per mail is already a m
 MAX_REFERENCES = 30  # enough to thread; a hostile References header cannot grow the store
 
 _YAML_TYPES = frozenset({"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"})
-_MSGID = re.compile(r"<[^<>\s]{1,250}>")
+# A Message-ID as the judge keeps and repeats it: printable ASCII in angle brackets, and never
+# an RFC 2047 word (`=?`): the header registry would decode one in In-Reply-To or References
+# and an encoded CR LF would become a header of its own in the judge's answer.
+_MSGID = re.compile(r"<[!-;=?-~]{1,250}>")
+
+
+def _message_ids(value: object, cap: int) -> list[str]:
+    """The Message-IDs in a header, read as raw text (ids are never RFC 2047-encoded)."""
+    text = " ".join(str(value or "")[:cap].split())
+    return [m for m in _MSGID.findall(text) if "=?" not in m]
 
 
 @dataclass(frozen=True)
@@ -82,15 +91,15 @@ def _parse(raw: bytes, judge_addresses: Collection[str]) -> InMail:
     from_name, from_addr = _sender(msg)
     skipped = _Skipped()
     text, truncated, attachments = _bodies(msg, skipped)
-    message_ids = _MSGID.findall(header_text(msg.get("Message-ID"), 1000))
+    message_ids = _message_ids(msg.get("Message-ID"), 1000)
     return InMail(
         message_id=message_ids[0] if message_ids else synthetic_message_id(raw),
         from_addr=from_addr,
         from_name=from_name,
         subject=header_text(msg.get("Subject"), 998),
         date=_date(msg.get("Date")),
-        in_reply_to=next(iter(_MSGID.findall(header_text(msg.get("In-Reply-To"), 1000))), None),
-        references=tuple(_MSGID.findall(header_text(msg.get("References"), 20000))[-MAX_REFERENCES:]),
+        in_reply_to=next(iter(_message_ids(msg.get("In-Reply-To"), 1000)), None),
+        references=tuple(_message_ids(msg.get("References"), 20000)[-MAX_REFERENCES:]),
         text=text,
         attachments_yaml=tuple(attachments),
         auto=auto_reason(msg, from_addr, judge_addresses),
@@ -147,7 +156,7 @@ class _Skipped:
     """What the bounded walk over the MIME tree left out, to tell the sender."""
 
     def __init__(self) -> None:
-        self.parts = self.deep = False
+        self.parts = self.deep = self.forwarded = False
 
     def describe(self, text_cut: bool) -> str | None:
         reasons = []
@@ -155,6 +164,8 @@ class _Skipped:
             reasons.append(f"it has more than {MAX_PARTS} parts (MIME), and only the first {MAX_PARTS} were read")
         if self.deep:
             reasons.append(f"parts nested more than {MAX_DEPTH} levels deep were not read")
+        if self.forwarded:
+            reasons.append("a forwarded mail inside it was not read: orders must be written in your own mail")
         if text_cut:
             reasons.append(f"its text is longer than {MAX_TEXT_CHARS // 1024} KiB, and only the beginning was read")
         return "; ".join(reasons) or None
@@ -220,6 +231,7 @@ def _leaf_parts(msg: Message, skipped: _Skipped):
         seen += 1
         if part.is_multipart():
             if part.get_content_maintype() == "message":
+                skipped.forwarded = True
                 continue
             if depth >= MAX_DEPTH:
                 skipped.deep = True
@@ -285,11 +297,12 @@ def compose(out: OutMail, from_addr: str, from_name: str, now: datetime | None =
     msg["Subject"] = _one_line(out.subject)
     msg["Date"] = format_datetime((now or datetime.now(timezone.utc)).astimezone(timezone.utc))
     msg["Message-ID"] = out.message_id or make_message_id(from_addr, secrets.token_hex(16))
-    if out.in_reply_to:
-        msg["In-Reply-To"] = out.in_reply_to
-    references = [r for r in out.references if _MSGID.fullmatch(r)][-MAX_REFERENCES:]
-    if out.in_reply_to and out.in_reply_to not in references:
-        references.append(out.in_reply_to)
+    in_reply_to = out.in_reply_to if out.in_reply_to and _safe_message_id(out.in_reply_to) else None
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+    references = [r for r in out.references if _safe_message_id(r)][-MAX_REFERENCES:]
+    if in_reply_to and in_reply_to not in references:
+        references.append(in_reply_to)
     if references:
         msg["References"] = " ".join(references)
     if out.list_id:
@@ -311,6 +324,10 @@ def compose(out: OutMail, from_addr: str, from_name: str, now: datetime | None =
     msg.set_content(body, subtype="plain", charset="utf-8",
                     cte="7bit" if plain_ascii else "quoted-printable")
     return msg.as_bytes()
+
+
+def _safe_message_id(value: str) -> bool:
+    return _MSGID.fullmatch(value) is not None and "=?" not in value
 
 
 def address_problem(addr: str) -> str | None:

@@ -13,6 +13,7 @@ line of itself and of each of its entries, so errors can say where the problem i
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
@@ -20,6 +21,8 @@ import yaml
 MAX_BYTES = 64 * 1024
 MAX_DEPTH = 16
 MAX_NODES = 5000
+# What the YAML 1.1 reader refuses (PyYAML's Reader.NON_PRINTABLE).
+_NON_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
 
 
 class YamlProblem(Exception):
@@ -72,6 +75,11 @@ def load(text: str, first_line: int = 1) -> Any:
         raise YamlProblem(f"the order document is larger than {MAX_BYTES // 1024} KiB",
                           hint="send only your orders; one phase's orders are a few lines")
     offset = first_line - 1
+    bad = _NON_PRINTABLE.search(text)
+    if bad:  # PyYAML would say "position 74" of a string the player never saw: give the line
+        raise YamlProblem(f"this is not valid YAML: the character U+{ord(bad.group()):04X} cannot appear in orders",
+                          text.count("\n", 0, bad.start()) + first_line,
+                          "retype this line as plain text (a control character or NUL byte came with it)")
     try:
         _scan(text, offset)
         root = yaml.compose(text, Loader=yaml.SafeLoader)

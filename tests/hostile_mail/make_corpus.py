@@ -196,7 +196,9 @@ simple("line-ends-bare-cr", b"", ACCEPTED)  # body replaced below: bare CR line 
 CASES[-1] = ("line-ends-bare-cr", CASES[-1][1],
              CASES[-1][2] + (envelope() + BID3).replace("\n", "\r").encode())
 simple("null-bytes-in-body", envelope() + "bid: 3\x00\x00; rm -rf /\n",
-       bad_yaml("not valid YAML"))
+       bad_yaml("line 5: this is not valid YAML: the character U+0000 cannot appear in orders"))
+simple("escape-sequence-in-body", envelope() + "bid: \x1b[2J3\n",
+       bad_yaml("line 5: this is not valid YAML: the character U+001B cannot appear in orders"))
 simple("very-long-line", "@@REPEAT:300000:x@@\n\n" + envelope() + BID3,
        {"outcome": "reject: no orders", "answer": "no order document found", "store": UNCHANGED})
 simple("very-long-line-in-document", envelope() + "bid: 3\nnote: @@REPEAT:100000:y@@\n",
@@ -272,7 +274,8 @@ case("multipart-nested-60-deep", {"game": "tiny", "outcome": "reject: no orders"
 case("multipart-no-closing-boundary", {"game": "tiny", **ACCEPTED}, raw(
     headers(name="multipart-no-closing-boundary"),
     f"--{B}\nContent-Type: text/plain\n\n{envelope()}{BID3}".encode(), ctype=f'multipart/mixed; boundary="{B}"'))
-case("forwarded-orders-rfc822", {"game": "tiny", "outcome": "reject: no orders", "answer": "no order document found",
+case("forwarded-orders-rfc822", {"game": "tiny", "outcome": "reject: no orders",
+                                 "answer": "a forwarded mail inside it was not read",
                                  "store": UNCHANGED}, raw(
     headers(name="forwarded-orders-rfc822"), multipart([
         ("text/plain; charset=utf-8", b"Forwarding bob's orders.", []),
@@ -289,7 +292,8 @@ simple("reply-filled-inside-quote", "Filled in below.\n\n" + QUOTED_REPORT.repla
        .replace("> bid: 1", "> bid: 3"), ACCEPTED)
 simple("reply-outlook-original-message", envelope() + BID3 + "\n-----Original Message-----\nFrom: pbem judge\n"
        "game: g1\nbid: 6\n", ACCEPTED)
-simple("reply-unfilled-template-quoted", "Thanks!\n\n" + QUOTED_REPORT, AUTH)
+simple("reply-unfilled-template-quoted", "Thanks!\n\n" + QUOTED_REPORT,
+       {**AUTH, "answer": "the `secret:` line still says YOUR-SECRET"})
 simple("reply-signature-after-orders", envelope() + BID3 + "-- \nAlice\ngame: fake\n", ACCEPTED)
 
 # --- who sends: forged senders, secrets, games, phases -----------------------------------------
@@ -332,8 +336,14 @@ simple("subject-encoded-nul", envelope() + BID3, ACCEPTED, subject="=?utf-8?q?a=
 simple("subject-very-long", envelope() + BID3, ACCEPTED, subject="@@REPEAT:20000:long @@")
 simple("subject-unknown-charset-word", envelope() + BID3, ACCEPTED,
        subject="=?x-unknown?q?hello?= =?utf-8?q?x=0D=0ABcc:_victim@evil.test?=")
-simple("message-id-hostile", envelope() + BID3, ACCEPTED,
+simple("references-3000-ids", envelope() + BID3, ACCEPTED,
        extra=[("References", " ".join(f"<r{i}@x>" for i in range(3000)))])
+simple("message-id-double-encoded-injection", envelope() + BID3, ACCEPTED, extra=[
+    ("In-Reply-To", "=?utf-8?b?" + base64.b64encode(b"<=?utf-8?q?a=0D=0ABcc:_victim@evil.test?=@x>").decode() + "?="),
+    ("References", "<ok@hostile.test> <=?utf-8?q?b=0D=0ABcc:_victim@evil.test?=@x>")])
+case("message-id-encoded-word", {"game": "tiny", **ACCEPTED}, raw(headers(
+    msgid="=?utf-8?b?" + base64.b64encode(b"<=?utf-8?q?a=0D=0ABcc:_victim@evil.test?=@x>").decode() + "?="),
+    envelope() + BID3))
 case("message-id-missing", {"game": "tiny", **ACCEPTED}, raw(headers(msgid=None), envelope() + BID3))
 
 # --- automatic mail: never answered -------------------------------------------------------------
@@ -404,8 +414,8 @@ simple("fief-move-another-players-lord",
        fief_refused("is not a lord of your family"), game="fief-movement")
 simple("fief-move-with-another-players-units",
        fief(phase="round-1/movement") + "orders:\n  - move: @@LORD:alice@@\n    with: all\n"
-       "    path: [Poitiers]\n    pick_up: {Bordeaux: all}\n",
-       fief_refused("Bordeaux"), game="fief-movement")
+       "    lords: [@@LORD:bob@@]\n    path: [Poitiers]\n",
+       fief_refused("is not a lord of your family"), game="fief-movement")
 
 
 def main(out: Path = HERE) -> None:
