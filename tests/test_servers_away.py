@@ -1,0 +1,296 @@
+"""Servers away (issue 3): the real Dovecot and SMTP relay of the end-to-end tests, stopped,
+slowed, dropping connections and refusing mail, while `pbem tick` runs through the CLI.
+
+Each time: the tick fails cleanly (one `error:` line per problem, exit status 2, no traceback),
+nothing is lost, and the next tick, with the servers back, catches up: every order read once,
+every mail the server accepted delivered exactly once. A mail refused for good (5xx) is marked
+failed, never retried, and told to the game master.
+"""
+from __future__ import annotations
+
+import email
+import email.policy
+import socket
+import threading
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from judge_support import Judge
+from mailservers import player_mail
+from pbem.cli import main
+from pbem.judge.store import Store
+from pbem.mail.inbox import ImapInbox
+
+pytestmark = pytest.mark.e2e
+
+PLAYERS = ("alice", "bob", "carol")
+
+
+def configure(judge: Judge, servers, imap_port: int | None = None, timeout: float = 2) -> None:
+    (judge.home.path / "config.toml").write_text(f"""
+[judge]
+address = "{servers.address('judge')}"
+name = "pbem judge"
+outage_minutes = 10000000
+
+[inbox]
+kind = "imap"
+host = "{servers.imap_host}"
+port = {imap_port or servers.imap_port}
+user = "judge"
+password = "{servers.password('judge')}"
+security = "none"
+processed_folder = "pbem-processed"
+timeout = {timeout}
+
+[outbox]
+kind = "smtp"
+host = "{servers.smtp_host}"
+port = {servers.smtp_port}
+security = "none"
+timeout = {timeout}
+""", encoding="utf-8")
+    from pbem.judge.home import load_home
+    judge.home = load_home(judge.home.path)
+
+
+@pytest.fixture
+def judge(tmp_path, mail_servers):
+    judge = Judge(tmp_path / "home")
+    configure(judge, mail_servers)
+    # dave is the game master: he hears about mail that could not be delivered.
+    judge.new_game(players=PLAYERS, gm_email=mail_servers.address("dave"), options={"target": 9})
+    return judge
+
+
+def tick(judge: Judge) -> tuple[int, list[str]]:
+    """`pbem tick` as cron runs it."""
+    result = CliRunner().invoke(main, ["tick", "--home", str(judge.home.path)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
+    assert "Traceback" not in result.output
+    return result.exit_code, result.output.strip().splitlines()
+
+
+def errors(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("error: ")]
+
+
+def mail_orders(servers, judge: Judge, phase: str = "round-1/bid") -> None:
+    for player in PLAYERS:
+        text = (f"game: g1\nplayer: {player}\nsecret: {judge.secrets['g1'][player]}\n"
+                f"phase: {phase}\nbid: 4\n")
+        servers.send(servers.address(player), [servers.address("judge")],
+                     player_mail(servers.address(player), servers.address("judge"), "orders", text))
+
+
+def subjects(servers, user: str) -> list[str]:
+    return [str(email.message_from_bytes(raw, policy=email.policy.default)["Subject"])
+            for raw in servers.mailbox(user)]
+
+
+def assert_each_player_got_once(servers, *kinds: str) -> None:
+    """Every player holds exactly one welcome, one acknowledgement ("Re:"), one report."""
+    for player in PLAYERS:
+        got = subjects(servers, player)
+        counts = {"welcome": sum("Welcome" in s for s in got), "ack": sum(s.startswith("Re:") for s in got),
+                  "report": sum("resolved" in s for s in got)}
+        assert counts == {k: 1 if k in kinds else 0 for k in ("welcome", "ack", "report")}, (player, got)
+
+
+def outbox_rows(judge: Judge) -> list:
+    store = Store(judge.home.db_path)
+    try:
+        return store.all("SELECT recipient, purpose, attempts, sent_at, failed, last_error FROM outbox ORDER BY id")
+    finally:
+        store.close()
+
+
+def test_imap_down_then_back(judge, mail_servers):
+    servers = mail_servers
+    assert tick(judge)[0] == 0                                   # welcomes delivered
+    mail_orders(servers, judge)
+    servers.stop_dovecot()
+    code, lines = tick(judge)
+    # Dovecot is also where the relay delivers: the judge's own mail waits too (451, retried).
+    assert code == 2
+    assert f"error: IMAP server {servers.imap_host}:{servers.imap_port}: cannot connect: connection refused " \
+           "(is the server running, and is the port right?)" in lines
+    assert len(errors(lines)) == 1
+    servers.start_dovecot()
+    code, lines = tick(judge)
+    assert code == 0, lines
+    assert "mail: 3 x orders accepted" in lines and "resolved g1: round-1/bid" in lines
+    assert_each_player_got_once(servers, "welcome", "ack", "report")
+
+
+def test_smtp_down_then_back(judge, mail_servers):
+    servers = mail_servers
+    servers.stop_smtp()
+    code, lines = tick(judge)
+    assert code == 2
+    assert errors(lines) == [f"error: SMTP server {servers.smtp_host}:{servers.smtp_port}: cannot connect: "
+                             "connection refused (is the server running, and is the port right?)"]
+    assert "sent: 0, not sent (will retry): 4" not in lines  # three welcomes only
+    assert "sent: 0, not sent (will retry): 3" in lines
+    servers.start_smtp()
+    mail_orders(servers, judge)
+    servers.stop_smtp()
+    code, lines = tick(judge)                                    # orders read; answers wait
+    assert code == 2 and "mail: 3 x orders accepted" in lines
+    servers.start_smtp()
+    code, lines = tick(judge)
+    assert code == 0 and lines == ["sent: 10, not sent (will retry): 0"]   # 3 welcomes, 3 acks, 4 reports
+    assert_each_player_got_once(servers, "welcome", "ack", "report")
+    assert sum("resolved" in s for s in subjects(servers, "dave")) == 1
+
+
+def test_smtp_slower_than_the_timeout(judge, mail_servers):
+    servers = mail_servers
+    servers.relay.delay = 3.0                                    # the judge waits 2 s
+    started = time.monotonic()
+    code, lines = tick(judge)
+    assert code == 2
+    assert errors(lines) == [f"error: SMTP server {servers.smtp_host}:{servers.smtp_port}: timed out"]
+    assert time.monotonic() - started < 10
+    time.sleep(1.5)   # let the relay finish whatever it was still doing
+    servers.relay.delay = 0
+    code, lines = tick(judge)
+    assert code == 0, lines
+    # The relay never answered, so it never delivered: exactly one welcome each.
+    assert_each_player_got_once(servers, "welcome")
+
+
+def test_smtp_dropping_the_connection_mid_transfer(judge, mail_servers):
+    servers = mail_servers
+    servers.relay.drop = True                                    # the whole mail sent, no reply
+    code, lines = tick(judge)
+    assert code == 2
+    assert errors(lines) == [f"error: SMTP server {servers.smtp_host}:{servers.smtp_port}: "
+                             "the server dropped the connection"]
+    assert all(r["sent_at"] is None and not r["failed"] for r in outbox_rows(judge))
+    servers.relay.drop = False
+    assert tick(judge)[0] == 0
+    assert_each_player_got_once(servers, "welcome")
+
+
+def test_smtp_4xx_is_retried_until_accepted(judge, mail_servers):
+    servers = mail_servers
+    servers.relay.forced_reply = "451 4.3.0 mailbox busy, try later"
+    for _ in range(2):
+        code, lines = tick(judge)
+        assert code == 2
+        assert errors(lines) == [f"error: SMTP server {servers.smtp_host}:{servers.smtp_port} answered "
+                                 "451 4.3.0 mailbox busy, try later"]
+    assert [r["attempts"] for r in outbox_rows(judge)] == [2, 2, 2]
+    servers.relay.forced_reply = None
+    assert tick(judge) == (0, ["sent: 3, not sent (will retry): 0"])
+    assert_each_player_got_once(servers, "welcome")
+
+
+def test_a_5xx_refusal_is_final_and_the_game_master_is_told(tmp_path, mail_servers):
+    servers = mail_servers
+    judge = Judge(tmp_path / "home")
+    configure(judge, servers)
+    # ghost has no mailbox on the server: RCPT is refused with 550 5.1.1.
+    judge.new_game(players=("alice", "ghost"), gm_email=servers.address("dave"))
+    code, lines = tick(judge)
+    assert code == 2
+    assert errors(lines) == [f"error: SMTP server {servers.smtp_host}:{servers.smtp_port} refused "
+                             "ghost@pbem.test: 550 5.1.1 no such user here"]
+    assert "sent: 1, not sent (will retry): 0, refused for good (game master told): 1" in lines
+    ghost = next(r for r in outbox_rows(judge) if r["recipient"] == "ghost@pbem.test")
+    assert ghost["failed"] == 1 and ghost["attempts"] == 1 and "550 5.1.1" in ghost["last_error"]
+    # The notice goes out with the next tick's sending (it was queued as the refusal came in).
+    assert tick(judge) == (0, ["sent: 1, not sent (will retry): 0"])
+    notices = [email.message_from_bytes(raw, policy=email.policy.default) for raw in servers.mailbox("dave")]
+    assert [str(m["Subject"]) for m in notices] == ["[g1] Undeliverable: welcome to ghost@pbem.test"]
+    text = notices[0].get_body(("plain",)).get_content()
+    assert "550 5.1.1 no such user here" in text and "pbem game set-address g1" in text
+    # Never retried: later ticks have nothing to do.
+    assert tick(judge) == (0, ["nothing to do"])
+    assert next(r for r in outbox_rows(judge) if r["recipient"] == "ghost@pbem.test")["attempts"] == 1
+
+
+def test_a_5xx_on_everything_does_not_loop(judge, mail_servers):
+    servers = mail_servers
+    servers.relay.forced_reply = "554 5.7.1 rejected as spam"
+    code, lines = tick(judge)
+    assert code == 2 and "sent: 0, not sent (will retry): 0, refused for good (game master told): 3" in lines
+    # The three notices to the game master are refused too; a refused notice makes no notice.
+    code, lines = tick(judge)
+    assert code == 2 and "sent: 0, not sent (will retry): 0, refused for good (game master told): 3" in lines
+    assert tick(judge) == (0, ["nothing to do"])
+    rows = outbox_rows(judge)
+    assert len(rows) == 6 and all(r["failed"] == 1 and r["attempts"] == 1 for r in rows)
+
+
+def test_imap_dropping_the_connection_after_the_commit(judge, mail_servers, monkeypatch):
+    """Dovecot dies after the judge committed a mail, before it could move it to the processed
+    folder: the mail is read again next tick and recognised, never answered twice."""
+    servers = mail_servers
+    assert tick(judge)[0] == 0
+    mail_orders(servers, judge)
+    real_done = ImapInbox.done
+
+    def dying_done(self, key):
+        # The server goes away and takes the open session with it (stopping Dovecot alone
+        # leaves running sessions alive).
+        servers.stop_dovecot()
+        if self._box is not None:
+            self._box.client.sock.shutdown(socket.SHUT_RDWR)
+        return real_done(self, key)
+    monkeypatch.setattr(ImapInbox, "done", dying_done)
+    code, lines = tick(judge)
+    assert code == 2
+    assert "mail: 1 x orders accepted" in lines
+    assert any(f"IMAP server {servers.imap_host}:{servers.imap_port}: cannot " in e for e in errors(lines))
+    monkeypatch.setattr(ImapInbox, "done", real_done)
+    servers.start_dovecot()
+    code, lines = tick(judge)
+    assert code == 0, lines
+    assert "mail: 1 x duplicate" in lines and "mail: 2 x orders accepted" in lines
+    assert servers.mailbox("judge") == [] and len(servers.mailbox("judge", "pbem-processed")) == 3
+    assert_each_player_got_once(servers, "welcome", "ack", "report")
+
+
+@pytest.fixture
+def silent_server():
+    """A server that accepts connections and never says a word (an IMAP server hung)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    held, stop = [], threading.Event()
+
+    def accept():
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(listener.accept()[0])
+            except OSError:
+                continue
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield listener.getsockname()[1]
+    stop.set()
+    thread.join()
+    for conn in held:
+        conn.close()
+    listener.close()
+
+
+def test_imap_hung_times_out_and_the_rest_of_the_tick_goes_on(judge, mail_servers, silent_server):
+    servers = mail_servers
+    configure(judge, servers, imap_port=silent_server, timeout=1)
+    started = time.monotonic()
+    code, lines = tick(judge)
+    assert code == 2
+    assert errors(lines) == [f"error: IMAP server {servers.imap_host}:{silent_server}: cannot connect: timed out"]
+    assert "sent: 3, not sent (will retry): 0" in lines         # sending did not wait on reading
+    assert time.monotonic() - started < 8
+    configure(judge, servers)
+    mail_orders(servers, judge)
+    code, lines = tick(judge)
+    assert code == 0 and "mail: 3 x orders accepted" in lines
+    assert_each_player_got_once(servers, "welcome", "ack", "report")
