@@ -289,3 +289,15 @@ def test_a_fault_point_is_a_no_op_without_the_variable(monkeypatch):
     monkeypatch.setenv("PBEM_FAULT", "mid-send@3")
     faults.fault_point("after-fetch")          # another point: still alive
     assert faults._wanted() == ("mid-send", 3)
+
+
+def test_an_inbox_maildir_started_with_new_alone_is_read(tmp_path):
+    """A delivery agent may create only new/; the tick must not fail on the missing cur/."""
+    judge = Judge(tmp_path / "home")
+    judge.new_game()
+    shutil.rmtree(judge.home.path / "mail" / "inbox", ignore_errors=True)
+    new = judge.home.path / "mail" / "inbox" / "new"
+    new.mkdir(parents=True)
+    (new / "1.mail").write_bytes(order_mail(judge, random.Random(1), "g1", "alice", "round-1/bid", "only-new"))
+    report = judge.tick()
+    assert report.mails == {"orders accepted": 1} and not report.errors

@@ -294,3 +294,20 @@ def test_imap_hung_times_out_and_the_rest_of_the_tick_goes_on(judge, mail_server
     code, lines = tick(judge)
     assert code == 0 and "mail: 3 x orders accepted" in lines
     assert_each_player_got_once(servers, "welcome", "ack", "report")
+
+
+def test_a_mail_refused_for_days_with_4xx_is_given_up_and_the_game_master_told(judge, mail_servers):
+    from pbem.judge.tick import run_tick
+    servers = mail_servers
+    servers.relay.forced_reply = "451 4.3.0 mailbox busy, try later"
+    assert run_tick(judge.home, now=time.time() + 3600).send_failed == 3
+    assert all(not r["failed"] for r in outbox_rows(judge))          # an hour: still retried
+    report = run_tick(judge.home, now=time.time() + 6 * 86400)
+    assert report.undeliverable == 3
+    rows = outbox_rows(judge)
+    assert all(r["failed"] == 1 and r["last_error"].startswith("given up after 5 days of retries: ")
+               for r in rows[:3])
+    servers.relay.forced_reply = None
+    assert tick(judge) == (0, ["sent: 3, not sent (will retry): 0"])  # the three notices
+    assert sum("Undeliverable" in s for s in subjects(servers, "dave")) == 3
+    assert all(subjects(servers, p) == [] for p in PLAYERS)

@@ -52,6 +52,10 @@ class MaildirInbox:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             mailbox.Maildir(self.path, create=True)  # creates new/, cur/ and tmp/
+            # ...but only when the folder itself is new: a folder a delivery agent started with
+            # new/ alone gets the others here, or every tick would fail listing cur/.
+            for sub in ("new", "cur", "tmp"):
+                (self.path / sub).mkdir(exist_ok=True)
         except OSError as exc:
             raise MailServerError(f"Maildir {self.path}: cannot create it ({exc.strerror})") from None
         self._where: dict[str, Path] = {}
