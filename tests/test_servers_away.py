@@ -311,3 +311,29 @@ def test_a_mail_refused_for_days_with_4xx_is_given_up_and_the_game_master_told(j
     assert tick(judge) == (0, ["sent: 3, not sent (will retry): 0"])  # the three notices
     assert sum("Undeliverable" in s for s in subjects(servers, "dave")) == 3
     assert all(subjects(servers, p) == [] for p in PLAYERS)
+
+
+def test_a_tick_killed_mid_send_over_smtp_re_sends_at_most_the_mails_in_flight(tmp_path, mail_servers):
+    """SIGKILL after the server accepted a mail, before the judge recorded it: the next tick sends
+    it again. With `concurrency` connections, at most that many mails are in flight at once."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    servers = mail_servers
+    judge = Judge(tmp_path / "home")
+    configure(judge, servers)
+    judge.new_game("g1", players=PLAYERS)
+    judge.new_game("g2", players=("dave", "alice", "bob", "carol"))
+    tests = Path(__file__).resolve().parent
+    child = ("import sys; sys.path[:0] = [sys.argv[2], sys.argv[3]]\nimport judge_support\n"
+             "from pathlib import Path\nfrom pbem.judge.home import load_home\nfrom pbem.judge.tick import run_tick\n"
+             "run_tick(load_home(Path(sys.argv[1])))\n")
+    done = subprocess.run([sys.executable, "-c", child, str(judge.home.path), str(tests), str(tests.parent)],
+                          env=dict(os.environ, PBEM_FAULT="mid-send@3"), capture_output=True, timeout=60)
+    assert done.returncode == -9, done.stderr
+    assert tick(judge)[0] == 0
+    received = sum(len(servers.mailbox(user)) for user in ("alice", "bob", "carol", "dave"))
+    duplicates = received - 7
+    assert 0 <= duplicates <= 4                              # concurrency = 4 (the default)
+    print(f"\nSMTP mid-send kill: 7 welcomes, {duplicates} delivered twice")
