@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -44,6 +45,8 @@ def _session(home_dir: str | None) -> Iterator[tuple[Home, Store]]:
         yield home, store
     except (engine.JudgeError, UnknownGameType, MailConfigError, StoreBusy) as exc:
         _fail(str(exc))
+    except sqlite3.DatabaseError as exc:  # a full disk, a damaged file: nothing half-done is stored
+        _fail(f"the judge's database {home.db_path}: {exc}")
     finally:
         store.close()
 
@@ -81,6 +84,8 @@ def tick(home_dir: str | None) -> None:
         return
     except MailConfigError as exc:
         _fail(str(exc))
+    except sqlite3.DatabaseError as exc:  # every step committed what it did: the next tick carries on
+        _fail(f"the judge's database {home.db_path}: {exc}; the next tick carries on from what was committed")
     for line in report.lines():
         click.echo(line)
     if report.errors:
