@@ -297,20 +297,33 @@ def test_imap_hung_times_out_and_the_rest_of_the_tick_goes_on(judge, mail_server
 
 
 def test_a_mail_refused_for_days_with_4xx_is_given_up_and_the_game_master_told(judge, mail_servers):
-    from pbem.judge.tick import run_tick
+    from pbem.judge.tick import GIVE_UP_ATTEMPTS, run_tick
     servers = mail_servers
     servers.relay.forced_reply = "451 4.3.0 mailbox busy, try later"
-    assert run_tick(judge.home, now=time.time() + 3600).send_failed == 3
+    for _ in range(GIVE_UP_ATTEMPTS - 1):
+        assert run_tick(judge.home, now=time.time() + 3600).send_failed == 3
     assert all(not r["failed"] for r in outbox_rows(judge))          # an hour: still retried
+    # A week later, but one more try short: a judge that was off is not a server refusing.
     report = run_tick(judge.home, now=time.time() + 6 * 86400)
     assert report.undeliverable == 3
     rows = outbox_rows(judge)
-    assert all(r["failed"] == 1 and r["last_error"].startswith("given up after 5 days of retries: ")
-               for r in rows[:3])
+    assert all(r["failed"] == 1 and r["attempts"] == GIVE_UP_ATTEMPTS
+               and r["last_error"].startswith("given up after 5 days of retries: ") for r in rows[:3])
     servers.relay.forced_reply = None
     assert tick(judge) == (0, ["sent: 3, not sent (will retry): 0"])  # the three notices
     assert sum("Undeliverable" in s for s in subjects(servers, "dave")) == 3
     assert all(subjects(servers, p) == [] for p in PLAYERS)
+
+
+def test_a_judge_off_for_a_week_does_not_give_up_on_its_first_retry(judge, mail_servers):
+    from pbem.judge.tick import run_tick
+    servers = mail_servers
+    servers.relay.forced_reply = "451 4.3.0 mailbox busy, try later"
+    report = run_tick(judge.home, now=time.time() + 7 * 86400)
+    assert report.send_failed == 3 and report.undeliverable == 0
+    servers.relay.forced_reply = None
+    assert tick(judge) == (0, ["sent: 3, not sent (will retry): 0"])
+    assert_each_player_got_once(servers, "welcome")
 
 
 def test_a_tick_killed_mid_send_over_smtp_re_sends_at_most_the_mails_in_flight(tmp_path, mail_servers):

@@ -24,8 +24,11 @@ from pbem.mail.outbox import Outgoing, SendResult
 
 OUTBOX_BATCH = 500
 # A mail the server keeps refusing for a while (4xx, timeouts, server away) is given up after
-# this long, as mail servers do with their own queues (RFC 5321, 4.5.4.1: "4-5 days").
+# this long, as mail servers do with their own queues (RFC 5321, 4.5.4.1: "4-5 days") - and
+# only after this many tries, so a judge switched off for a week does not give up on its
+# first try after.
 GIVE_UP_SECONDS = 5 * 24 * 3600
+GIVE_UP_ATTEMPTS = 20
 
 
 class TickBusy(Exception):
@@ -212,7 +215,8 @@ class Tick:
             self.report.sent += 1
             return
         error, permanent = result.error, result.permanent
-        if not permanent and self.now - row["created_at"] > GIVE_UP_SECONDS:
+        if not permanent and self.now - row["created_at"] > GIVE_UP_SECONDS \
+                and row["attempts"] + 1 >= GIVE_UP_ATTEMPTS:
             error, permanent = f"given up after {GIVE_UP_SECONDS // 86400} days of retries: {error}", True
         self.store.run("UPDATE outbox SET attempts=attempts+1, last_error=?, failed=? WHERE message_id=?",
                        error, 1 if permanent else 0, result.id)
