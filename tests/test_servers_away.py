@@ -350,3 +350,26 @@ def test_a_tick_killed_mid_send_over_smtp_re_sends_at_most_the_mails_in_flight(t
     duplicates = received - 7
     assert 0 <= duplicates <= 4                              # concurrency = 4 (the default)
     print(f"\nSMTP mid-send kill: 7 welcomes, {duplicates} delivered twice")
+
+
+def test_a_tick_killed_between_commit_and_imap_move_is_caught_up_without_a_second_answer(judge, mail_servers):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    servers = mail_servers
+    assert tick(judge)[0] == 0
+    mail_orders(servers, judge)
+    tests = Path(__file__).resolve().parent
+    child = ("import sys; sys.path[:0] = [sys.argv[2], sys.argv[3]]\nimport judge_support\n"
+             "from pathlib import Path\nfrom pbem.judge.home import load_home\nfrom pbem.judge.tick import run_tick\n"
+             "run_tick(load_home(Path(sys.argv[1])))\n")
+    done = subprocess.run([sys.executable, "-c", child, str(judge.home.path), str(tests), str(tests.parent)],
+                          env=dict(os.environ, PBEM_FAULT="after-mail-commit@2"), capture_output=True, timeout=60)
+    assert done.returncode == -9, done.stderr
+    assert len(servers.mailbox("judge")) == 2                   # the second mail: committed, not moved
+    code, lines = tick(judge)
+    assert code == 0, lines
+    assert "mail: 1 x duplicate" in lines and "mail: 1 x orders accepted" in lines
+    assert servers.mailbox("judge") == [] and len(servers.mailbox("judge", "pbem-processed")) == 3
+    assert_each_player_got_once(servers, "welcome", "ack", "report")
