@@ -41,12 +41,24 @@ def judge(tmp_path):
 
 
 def start(judge: Judge, *args: str, delay: str = "") -> subprocess.Popen:
+    """A pbem command in its own process. With ``delay`` ("point=seconds"), the command sleeps
+    at that fault point, and this returns only once it got there: the race is then certain."""
     env = dict(os.environ, PBEM_HOME=str(judge.home.path))
     env.pop("PBEM_FAULT", None)
+    trace = None
     if delay:
         env["PBEM_FAULT_DELAY"] = delay
-    return subprocess.Popen([sys.executable, "-c", CLI, str(TESTS), str(ROOT), *args], env=env,
+        trace = judge.home.path.parent / f"trace-{time.monotonic_ns()}"
+        env["PBEM_FAULT_TRACE"] = str(trace)
+    process = subprocess.Popen([sys.executable, "-c", CLI, str(TESTS), str(ROOT), *args], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if trace is not None:
+        point = delay.partition("=")[0]
+        deadline = time.monotonic() + 30
+        while not (trace.exists() and point in trace.read_text().split()):
+            assert process.poll() is None and time.monotonic() < deadline, f"never reached {point}"
+            time.sleep(0.02)
+    return process
 
 
 def finish(process: subprocess.Popen) -> tuple[int, str]:
@@ -88,7 +100,6 @@ def check_whole(judge: Judge) -> dict:
 def test_two_ticks_at_once_one_runs_and_the_other_says_skipped(judge):
     bids(judge)
     first = start(judge, "tick", delay="after-fetch=1.0")
-    time.sleep(0.4)
     second = start(judge, "tick")
     code2, text2 = finish(second)
     code1, text1 = finish(first)
@@ -115,7 +126,6 @@ def test_a_game_master_resolve_aimed_at_a_phase_a_tick_is_resolving_is_refused(j
     # The tick holds the write lock inside its resolution for a second; the game master's
     # command waits for it, then finds round-1/bid gone and says so.
     tick = start(judge, "tick", delay="in-resolution-commit=1.0")
-    time.sleep(0.5)
     gm = start(judge, "game", "resolve", "g1", "--phase", "round-1/bid")
     code, text = finish(gm)
     assert finish(tick)[0] == 0
@@ -130,7 +140,6 @@ def test_a_tick_reading_orders_while_the_game_master_resolves_finds_them_stale(j
     # The game master's resolution holds the lock; the tick's first mail waits for it, and then
     # every order mail is for a phase that has gone: each player is told, nothing is applied twice.
     gm = start(judge, "game", "resolve", "g1", "--phase", "round-1/bid", delay="in-resolution=1.0")
-    time.sleep(0.5)
     tick = start(judge, "tick")
     code, text = finish(gm)
     assert code == 0 and "resolved round-1/bid" in text
@@ -158,7 +167,6 @@ def test_game_master_commands_during_a_tick_are_done_or_refused_and_nothing_is_c
         assert start(judge, "tick").wait(30) == 0            # something to roll back
         bids(judge, "round-2/bid")
     tick = start(judge, "tick", delay=hold)
-    time.sleep(0.3)
     code, text = finish(start(judge, *command))
     tick_code, tick_text = finish(tick)
     assert tick_code == 0, tick_text
