@@ -1,14 +1,19 @@
 """Named fault points, so tests can kill the judge at a chosen step and prove that nothing is lost
 (docs/reliability.md).
 
-The judge calls ``fault_point("after-fetch")`` at each step of a tick. When the environment
-variable PBEM_FAULT names that point, the process kills itself with SIGKILL: no cleanup, no
-``finally``, no flush, exactly as a crash, the OOM killer or a power cut would end it.
-``PBEM_FAULT_DELAY=name=SECONDS[,name=SECONDS]`` sleeps there instead, so concurrency tests can
-hold a tick inside a transaction while another command runs. ``PBEM_FAULT=name@N`` kills at the Nth time the point is reached (counting from 1), so a test can
-die in the middle of a batch. Without PBEM_FAULT, a fault point costs one dictionary lookup.
+The judge calls ``fault_point("after-fetch")`` at each step of a tick. Three environment
+variables act on them (tests set them; a judge in service sets none, and then a fault point
+costs three dictionary lookups):
 
-The points, in the order a tick reaches them (``POINTS``), are documented in docs/reliability.md.
+- ``PBEM_FAULT=name`` or ``name@N``: the process kills itself with SIGKILL at that point (its
+  Nth passage, counting from 1): no cleanup, no ``finally``, no flush, exactly as a crash, the
+  OOM killer or a power cut would end it.
+- ``PBEM_FAULT_DELAY=name=SECONDS[,name=SECONDS]``: sleep there, so a concurrency test can hold
+  a tick inside a transaction while another command runs.
+- ``PBEM_FAULT_TRACE=FILE``: append each point passed to FILE, so a test learns where a tick
+  goes and plans kills that will happen.
+
+The points, in the order a tick reaches them, are ``POINTS``.
 """
 from __future__ import annotations
 
@@ -39,9 +44,7 @@ def _wanted() -> tuple[str, int] | None:
 
 
 def fault_point(name: str) -> None:
-    """Die here (SIGKILL) if PBEM_FAULT names this point and this is its chosen occurrence.
-    With PBEM_FAULT_TRACE=FILE, each point reached is appended to FILE (tests use it to learn
-    which points a tick passes, and pick kills that will happen)."""
+    """Trace, sleep or die here, as the environment asks (see the module's docstring)."""
     trace = os.environ.get("PBEM_FAULT_TRACE")
     if trace:
         with open(trace, "a", encoding="ascii") as handle:
