@@ -357,6 +357,24 @@ def game_preview(home_dir, name):
         click.echo(f"Next phase would be: {g.rules.phase(result.state).id}")
 
 
+@main.command("outbox")
+@HOME_OPTION
+@click.option("--all", "show_all", is_flag=True, help="Also list mail already sent.")
+def outbox_cmd(home_dir, show_all):
+    """List mail waiting to be sent and mail refused for good, with the server's last words
+    (never the mail itself: it may carry a secret)."""
+    with _session(home_dir) as (home, store):
+        where = "" if show_all else "WHERE sent_at IS NULL"
+        rows = store.all("SELECT o.recipient, o.purpose, o.attempts, o.sent_at, o.failed, o.last_error, "
+                         f"g.name AS game FROM outbox o LEFT JOIN games g ON g.id=o.game_id {where} ORDER BY o.id")
+        if not rows:
+            click.echo("the outbox is empty" if show_all else "no mail waiting or refused")
+        for r in rows:
+            state = "sent" if r["sent_at"] is not None else "REFUSED" if r["failed"] else "waiting"
+            click.echo(f"{state}\t{r['game'] or '-'}\t{r['purpose']}\t{r['recipient']}\t"
+                       f"tries {r['attempts']}" + (f"\t{r['last_error']}" if r["last_error"] else ""))
+
+
 @main.command("export")
 @HOME_OPTION
 @click.argument("name")
