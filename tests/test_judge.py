@@ -112,7 +112,7 @@ def test_a_bad_order_gets_the_line_and_the_fix_and_the_earlier_set_stands(judge)
     ("wrong secret", "could not be authenticated"),
     ("foreign address", "could not be authenticated"),
     ("unknown player", "could not be authenticated"),
-    ("unknown game", "there is no game named 'nope'"),
+    ("unknown game", "could not be authenticated"),   # the same answer: docs/security.md
     ("stale phase", "now waits on phase 'round-1/bid'"),
     ("no document", "no order document found"),
     ("broken yaml", "not valid YAML"),
