@@ -302,3 +302,13 @@ def test_unknown_game_and_failed_authentication_get_the_same_answer(homes, tmp_p
         answers.append((body, sorted(k for k in msg.keys()), msg["List-Id"], msg["References"].split()[:-1]))
     assert answers[0] == answers[1]
     assert answers[0][2] is None and answers[0][3] == []  # no thread or list of the game
+
+
+def test_html_is_read_in_linear_time_whatever_its_tags():
+    from pbem.mail.htmltext import html_to_text
+    size = 1024 * 1024  # the most HTML the judge reads
+    for unit in ("<a ", "<a b='x>' ", "<div>", "<!", "<x<y>", "<"):
+        started = time.perf_counter()
+        html_to_text(unit * (size // len(unit)))
+        assert time.perf_counter() - started < 2.0, unit
+    assert html_to_text("<p>a &lt; b<br/>c</p><!-- <div>hidden</div> --><script>if (a<b) x()</script>") == "a < b\nc"

@@ -171,6 +171,12 @@ simple("html-only-script", "<html><head><style>p {color: red}</style><script>ale
        "<body><div>game: g1</div><div>player: alice</div><div>secret: secret-alice-0001</div>"
        "<div>phase: round-1/bid</div><div>bid: 3</div></body></html>\n",
        ACCEPTED, ctype="text/html; charset=utf-8")
+simple("html-parser-bomb-unclosed-tags", "<html><body>@@REPEAT:100000:<a @@",
+       {"outcome": "reject: no orders", "answer": "no order document found", "store": UNCHANGED},
+       ctype="text/html; charset=utf-8")
+simple("html-parser-bomb-quoted-gt", "<html><body><p>@@REPEAT:30000:<a b='x>' @@</p>"
+       "<div>game: g1</div><div>player: alice</div><div>secret: secret-alice-0001</div>"
+       "<div>phase: round-1/bid</div><div>bid: 3</div></body></html>\n", ACCEPTED, ctype="text/html; charset=utf-8")
 simple("quoted-printable-body", quopri.encodestring(("Bonjour, voil=E0 mes ordres " + "x" * 90 + "\n\n"
                                                      + envelope() + BID3).encode()), ACCEPTED,
        ctype="text/plain; charset=utf-8", cte="quoted-printable")
