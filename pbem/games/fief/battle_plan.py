@@ -1,0 +1,166 @@
+"""Battle plans and the battle setup: the data the battle engine (battle.py) reads.
+
+At the table a battle is a conversation (6, 6.2.3.5): the leaders choose losses, decide to
+surrender or to stop, confederates continue, stop or switch sides. By mail these choices are
+given in advance as a standing plan per family (DESIGN.md "Battle plans instead of round-by-round
+choices"). The Battle Phase (battle_phase.py / battle_orders.py) parses orders into these
+dataclasses; the engine only reads them. Every field has a documented default, so a family that
+never sent a plan still fights (DEFAULT_PLAN, docs/fief-france-battle.md).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pbem.rules.api import Event
+
+# Kinds a leader may order in a loss priority (6.2.3.4). The royal guard pawns (1.5.5) are
+# chosen like the unit they stand for: king's knights with knights, queen's sergeants with
+# men-at-arms, unless named themselves.
+LOSS_KINDS = ("man_at_arms", "archer", "knight", "kings_knight", "queens_sergeant")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A condition checked at the end of a battle round (6.2.3.5) or before the first one
+    (6.2: "a side may decide to surrender now"). True when ANY clause that is set holds; with
+    no clause set it is never true (the cautious "never"), with ``always`` it is always true.
+
+    CP are the side's Combat Points (6.2.3.1) counted as they stand at the check."""
+
+    always: bool = False
+    after_round: int | None = None    # at the end of battle round N or later (N >= 1)
+    cp_at_most: int | None = None     # own side's CP <= N
+    outnumbered: int | None = None    # the opposite side's CP >= K x own side's CP (K >= 1)
+
+    def __post_init__(self) -> None:
+        for name in ("after_round", "cp_at_most", "outnumbered"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or value < (0 if name == "cp_at_most" else 1)):
+                raise ValueError(f"battle plan condition {name} must be a whole number "
+                                 f"{'>= 0' if name == 'cp_at_most' else '>= 1'}, not {value!r}")
+
+    def holds(self, round_no: int, own_cp: int, other_cp: int) -> bool:
+        if self.always:
+            return True
+        if self.after_round is not None and round_no >= self.after_round:
+            return True
+        if self.cp_at_most is not None and own_cp <= self.cp_at_most:
+            return True
+        if self.outnumbered is not None and other_cp >= self.outnumbered * own_cp and other_cp > 0:
+            return True
+        return False
+
+    def is_never(self) -> bool:
+        return not self.always and self.after_round is None and self.cp_at_most is None \
+            and self.outnumbered is None
+
+
+NEVER = Condition()
+ALWAYS = Condition(always=True)
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Stopping a battle (6.2.3.5 "Both sides agree to stop the battle").
+
+    ``when``: this family, as a leader, asks to stop at the end of a round when it holds. The
+    attacker stops alone (unilaterally) when the besieged family is on the defensive side or the
+    defensive side has no lord left; otherwise the battle stops when both leaders want it, or one
+    asks and the other's ``accept`` is true.
+    ``accept``: as a leader, agree when the other leader asks to stop."""
+
+    when: Condition = Condition(outnumbered=2)
+    accept: bool = True
+
+
+@dataclass(frozen=True)
+class Switch:
+    """Switching sides at the end of a battle round (6.2.3.5), never in a cavalcade (5.2.4).
+
+    ``when``: as a confederate (neither leader), switch to the opposite side when it holds.
+    ``accept``: as a leader, the families whose switch to my side I accept (the rule needs the
+    opposite leader's acceptance)."""
+
+    when: Condition = NEVER
+    accept: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Continue:
+    """A confederate's "continue or stop to fight" at the end of each battle round (6.2.3.5):
+    keep fighting until ``until`` holds, then stop; the forces stay in town (6.2.3.5)."""
+
+    until: Condition = NEVER
+
+
+@dataclass(frozen=True)
+class BattlePlan:
+    """One family's standing battle plan (DESIGN.md "Battle plans"). Leader-only fields are
+    read from the side's leader's plan (6: the leaders decide losses, surrender, captives)."""
+
+    # 6.2.3.4: kinds to lose first among the choices losing equally much CP. Kinds not named
+    # come after, in LOSS_KINDS order.
+    losses: tuple[str, ...] = ("man_at_arms", "archer", "knight")
+    # 6.2.3.4: lords (by name) to lose first when lords must be lost; others after, fewest
+    # titles first (docs "Rulings").
+    lords_first: tuple[str, ...] = ()
+    # Among equal choices, lose confederates' pawns before the leader's own (docs "Rulings").
+    own_losses_last: bool = True
+    surrender: Condition = NEVER              # 6.2, 6.2.3.5: leader only
+    stop: Stop = field(default_factory=Stop)  # 6.2.3.5: leaders' stop rights
+    besiege_if_stopped: bool = False          # 6.4.1 example 1: read by the Battle Phase
+    take_captives: bool = True                # 6.3: "may be taken captive" - the winning leader's choice
+    captives_to: str | None = None            # who detains captives taken by my side; None = me
+    scorched_earth: bool = False              # 6.2.1: defender controlling the town, not besieged
+    adjusted_shooting: bool = False           # I.1 (option adjusted_shooting): defender replaces shooting
+    adjusted_target: tuple[str, ...] = ()     # I.1: lords to target, first present one; else most titled
+    switch: Switch = field(default_factory=Switch)
+    continue_fighting: Continue = field(default_factory=Continue)
+
+    def __post_init__(self) -> None:
+        for kind in self.losses:
+            if kind not in LOSS_KINDS:
+                raise ValueError(f"battle plan losses: unknown kind {kind!r}; use one of "
+                                 f"{', '.join(LOSS_KINDS)}")
+
+
+# The plan of a family that never sent one: lose cheap pawns first, never surrender, ask to
+# stop (and accept a stop) when outnumbered 2 to 1, take captives for oneself, no scorched
+# earth, no adjusted shooting, never switch, accept no switcher, confederates keep fighting.
+DEFAULT_PLAN = BattlePlan()
+
+
+@dataclass(frozen=True)
+class BattleSetup:
+    """One declared battle (6): who attacks whom where, and who fights on each side."""
+
+    town: str
+    attacker: str                    # offensive leader (family, 6)
+    defender: str                    # defensive leader
+    attacker_side: tuple[str, ...]   # families on the attacking side, leader first (6.1)
+    defender_side: tuple[str, ...]
+    cavalcade: bool = False          # 5.2.4: only the defender has confederates; +1 hit per die; no switching
+    underground: bool = False        # G.4.2.2: the attacker ignores the fortress penalty this battle
+    leaving_fortress: bool = False   # 6.4.2: the besieged family attacks out: no fortress penalty
+    # Only these pawns/lords fight (a cavalcade: the army and the crossed forces). None = all
+    # of the side's pawns/lords in `town` (captive lords never fight).
+    attacker_units: tuple[str, ...] | None = None
+    attacker_lords: tuple[str, ...] | None = None
+    defender_units: tuple[str, ...] | None = None
+    defender_lords: tuple[str, ...] | None = None
+
+
+@dataclass
+class BattleOutcome:
+    """What resolve_battle (battle.py) returns; the state it was given is already changed."""
+
+    winner: str | None               # "attacker" | "defender" | None (no winner)
+    end: str                         # why it stopped: a name from battle.END_CASES (6.2.3.5)
+    rounds: int                      # battle rounds fought (0: stopped before the first)
+    attacker_lords_left: int         # lords still fighting on the attacking side (5.2.4 cavalcade)
+    events: list[Event]
+    captives: list[tuple[str, str]]  # (lord, jailer family) taken in this battle (6.3)
+    stopped_by: str | None           # family that stopped the battle (6.4.1 "turn into a siege")
+    # Families that switched sides (6.2.3.5) and that stopped fighting, in order.
+    switched: list[str] = field(default_factory=list)
+    withdrew: list[str] = field(default_factory=list)
