@@ -9,13 +9,14 @@ never sent a plan still fights (DEFAULT_PLAN, docs/fief-france-battle.md).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Mapping
 
 from pbem.rules.api import Event
 
-# Kinds a leader may order in a loss priority (6.2.3.4). The royal guard pawns (1.5.5) are
-# chosen like the unit they stand for: king's knights with knights, queen's sergeants with
-# men-at-arms, unless named themselves.
+# Kinds a leader may order in a loss priority (6.2.3.4). Kinds a plan does not name come
+# after the named ones, in this order (so by default the royal guard, 1.5.5, is lost last
+# among the pawns worth as much).
 LOSS_KINDS = ("man_at_arms", "archer", "knight", "kings_knight", "queens_sergeant")
 
 
@@ -111,6 +112,7 @@ class BattlePlan:
     besiege_if_stopped: bool = False          # 6.4.1 example 1: read by the Battle Phase
     take_captives: bool = True                # 6.3: "may be taken captive" - the winning leader's choice
     captives_to: str | None = None            # who detains captives taken by my side; None = me
+    control_to: str | None = None             # 6: the winning leader gives the town to; None = see Rulings
     scorched_earth: bool = False              # 6.2.1: defender controlling the town, not besieged
     adjusted_shooting: bool = False           # I.1 (option adjusted_shooting): defender replaces shooting
     adjusted_target: tuple[str, ...] = ()     # I.1: lords to target, first present one; else most titled
@@ -124,9 +126,10 @@ class BattlePlan:
                                  f"{', '.join(LOSS_KINDS)}")
 
 
-# The plan of a family that never sent one: lose cheap pawns first, never surrender, ask to
-# stop (and accept a stop) when outnumbered 2 to 1, take captives for oneself, no scorched
-# earth, no adjusted shooting, never switch, accept no switcher, confederates keep fighting.
+# The plan of a family that never sent one: lose men-at-arms, then archers, then knights,
+# never surrender, ask to stop (and accept a stop) when outnumbered 2 to 1, take captives for
+# oneself, keep or take the town oneself, no scorched earth, no adjusted shooting, never
+# switch, accept no switcher, confederates keep fighting.
 DEFAULT_PLAN = BattlePlan()
 
 
@@ -164,3 +167,95 @@ class BattleOutcome:
     # Families that switched sides (6.2.3.5) and that stopped fighting, in order.
     switched: list[str] = field(default_factory=list)
     withdrew: list[str] = field(default_factory=list)
+
+
+# -- plain data (YAML scenarios, stored policies) -> dataclasses -------------------------------
+# The Battle Phase's order parser checks mail with line numbers (battle_orders.py); these
+# builders take data already known to be well-formed and raise ValueError naming a bad key.
+
+def condition_from_data(data: Any) -> Condition:
+    """``never`` | ``always`` | {always, after_round, cp_at_most, outnumbered}."""
+    if data is None or data == "never":
+        return NEVER
+    if data == "always":
+        return ALWAYS
+    if not isinstance(data, Mapping):
+        raise ValueError(f"a battle plan condition is never, always or a mapping, not {data!r}")
+    _known(data, ("always", "after_round", "cp_at_most", "outnumbered"), "condition")
+    return Condition(always=_bool(data.get("always", False)),
+                     after_round=_int(data.get("after_round")), cp_at_most=_int(data.get("cp_at_most")),
+                     outnumbered=_int(data.get("outnumbered")))
+
+
+def plan_from_data(data: Mapping[str, Any] | None) -> BattlePlan:
+    """A BattlePlan from a mapping with the field names of BattlePlan; missing = default."""
+    if not data:
+        return DEFAULT_PLAN
+    _known(data, tuple(f.name for f in fields(BattlePlan)), "battle plan")
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in ("losses", "lords_first", "adjusted_target"):
+            out[key] = tuple(str(v) for v in value or ())
+        elif key == "surrender":
+            out[key] = condition_from_data(value)
+        elif key == "stop":
+            value = value or {}
+            _known(value, ("when", "accept"), "stop")
+            out[key] = Stop(when=condition_from_data(value["when"]) if "when" in value else Stop().when,
+                            accept=_bool(value.get("accept", True)))
+        elif key == "switch":
+            value = value or {}
+            _known(value, ("when", "accept"), "switch")
+            out[key] = Switch(when=condition_from_data(value.get("when")),
+                              accept=tuple(str(v) for v in value.get("accept") or ()))
+        elif key == "continue_fighting":
+            value = value or {}
+            _known(value, ("until",), "continue_fighting")
+            out[key] = Continue(until=condition_from_data(value.get("until")))
+        elif key in ("captives_to", "control_to"):
+            out[key] = None if value is None else str(value)
+        else:
+            out[key] = _bool(value)
+    return replace(DEFAULT_PLAN, **out)
+
+
+def setup_from_data(data: Mapping[str, Any]) -> BattleSetup:
+    """A BattleSetup from a mapping with its field names; sides default to the leader alone."""
+    _known(data, tuple(f.name for f in fields(BattleSetup)), "battle setup")
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in ("cavalcade", "underground", "leaving_fortress"):
+            out[key] = _bool(value)
+        elif key.endswith(("_side", "_units", "_lords")):
+            out[key] = None if value is None else tuple(str(v) for v in value)
+        else:
+            out[key] = str(value)
+    for side in ("attacker", "defender"):
+        if out.get(f"{side}_side") is None:
+            out[f"{side}_side"] = (out[side],)
+    return BattleSetup(**out)
+
+
+def _known(data: Mapping[str, Any], keys: tuple[str, ...], what: str) -> None:
+    for key in data:
+        if key not in keys:
+            raise ValueError(f"{what}: unknown key {key!r}; known keys: {', '.join(keys)}")
+
+
+def _bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if str(value).lower() in ("true", "yes", "on"):
+        return True
+    if str(value).lower() in ("false", "no", "off"):
+        return False
+    raise ValueError(f"expected yes or no, not {value!r}")
+
+
+def _int(value: Any) -> int | None:
+    if value is None:
+        return None
+    try:
+        return int(str(value))
+    except ValueError:
+        raise ValueError(f"expected a whole number, not {value!r}") from None
