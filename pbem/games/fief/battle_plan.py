@@ -66,12 +66,13 @@ class Stop:
 
     ``when``: this family, as a leader, asks to stop at the end of a round when it holds. The
     attacker stops alone (unilaterally) when the besieged family is on the defensive side or the
-    defensive side has no lord left; otherwise the battle stops when both leaders want it, or one
-    asks and the other's ``accept`` is true.
-    ``accept``: as a leader, agree when the other leader asks to stop."""
+    defensive side has no lord left; otherwise the battle stops when one leader asks and the
+    other's ``accept`` holds (or both ask).
+    ``accept``: as a leader, agree when the other leader asks to stop. By default a leader
+    accepts only when it is outnumbered 2 to 1 itself: a leader who is winning fights on."""
 
     when: Condition = Condition(outnumbered=2)
-    accept: bool = True
+    accept: Condition = Condition(outnumbered=2)
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,7 @@ class BattlePlan:
 
 
 # The plan of a family that never sent one: lose men-at-arms, then archers, then knights,
-# never surrender, ask to stop (and accept a stop) when outnumbered 2 to 1, take captives for
+# never surrender, ask to stop (and accept a stop) only when outnumbered 2 to 1, take captives for
 # oneself, keep or take the town oneself, no scorched earth, no adjusted shooting, never
 # switch, accept no switcher, confederates keep fighting.
 DEFAULT_PLAN = BattlePlan()
@@ -175,9 +176,9 @@ class BattleOutcome:
 
 def condition_from_data(data: Any) -> Condition:
     """``never`` | ``always`` | {always, after_round, cp_at_most, outnumbered}."""
-    if data is None or data == "never":
+    if data is None or data is False or data in ("never", "no", "false"):
         return NEVER
-    if data == "always":
+    if data is True or data in ("always", "yes", "true"):
         return ALWAYS
     if not isinstance(data, Mapping):
         raise ValueError(f"a battle plan condition is never, always or a mapping, not {data!r}")
@@ -202,7 +203,7 @@ def plan_from_data(data: Mapping[str, Any] | None) -> BattlePlan:
             value = value or {}
             _known(value, ("when", "accept"), "stop")
             out[key] = Stop(when=condition_from_data(value["when"]) if "when" in value else Stop().when,
-                            accept=_bool(value.get("accept", True)))
+                            accept=condition_from_data(value["accept"]) if "accept" in value else Stop().accept)
         elif key == "switch":
             value = value or {}
             _known(value, ("when", "accept"), "switch")
