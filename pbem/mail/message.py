@@ -27,6 +27,15 @@ MAX_TEXT_CHARS = 256 * 1024
 MAX_ATTACHMENT_BYTES = 1024 * 1024
 MAX_PARTS = 100  # a mail with more MIME parts than this is read only that far
 MAX_DEPTH = 8
+MAX_HEADER_BYTES = 256 * 1024  # a real mail's headers are a few KiB, even after many relays
+MAX_HEADER_LINES = 5000
+# Lines starting with `--` parsed in a multipart mail: well beyond MAX_PARTS parts, and below
+# the nesting at which the stdlib parser's recursion fails (somewhere past 600 levels).
+MAX_BOUNDARY_LINES = 500
+_BOUNDARY_LINE = re.compile(rb"^--", re.MULTILINE)
+MAX_NESTED_MULTIPARTS = 50  # multipart parts inside the mail: a real one has a handful
+_NESTED_MULTIPART = re.compile(rb"^content-type:[ \t]*(\r?\n[ \t]+)?multipart/", re.MULTILINE | re.IGNORECASE)
+_MULTIPART_HEADER = re.compile(rb"^content-type:[ \t]*(\r?\n[ \t]+)?multipart/", re.MULTILINE | re.IGNORECASE)
 MAX_YAML_ATTACHMENTS = 5  # more than one order document per mail is already a mistake
 MAX_REFERENCES = 30  # enough to thread; a hostile References header cannot grow the store
 
@@ -79,17 +88,54 @@ def synthetic_message_id(raw: bytes) -> str:
 def parse_mail(raw: bytes, judge_addresses: Collection[str]) -> InMail:
     """Parse raw RFC 5322 bytes. Never raises: unreadable mail yields an InMail with `problem`."""
     try:
-        return _parse(raw[:MAX_RAW_BYTES], judge_addresses)
+        raw = raw[:MAX_RAW_BYTES]
+        headers_end = _headers_end(raw)
+        if headers_end > MAX_HEADER_BYTES or raw.count(b"\n", 0, headers_end) > MAX_HEADER_LINES:
+            # The stdlib parser spends seconds and hundreds of MiB on a million header lines;
+            # and a mail whose headers cannot be read whole might be a robot's: never answered.
+            return InMail(message_id=synthetic_message_id(raw),
+                          auto="headers too large to read: never answered",
+                          problem=f"its headers are larger than {MAX_HEADER_BYTES // 1024} KiB or "
+                                  f"{MAX_HEADER_LINES} lines")
+        raw, parts_cut = _cut_parts(raw, headers_end)
+        return _parse(raw, judge_addresses, parts_cut) if parts_cut else _parse(raw, judge_addresses)
     except Exception as exc:  # malformed mail must become a record, never a traceback
         return InMail(message_id=synthetic_message_id(raw),
                       auto="unreadable mail is never answered",
                       problem=f"the mail could not be parsed ({type(exc).__name__})")
 
 
-def _parse(raw: bytes, judge_addresses: Collection[str]) -> InMail:
+def _headers_end(raw: bytes) -> int:
+    ends = [i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0]
+    return min(ends) if ends else len(raw)
+
+
+def _cut_parts(raw: bytes, body_start: int) -> tuple[bytes, str | None]:
+    """The mail cut before its MAX_BOUNDARY_LINES-th line starting with `--` (a MIME boundary,
+    or something like one) and before its MAX_NESTED_MULTIPARTS-th nested multipart: the
+    stdlib parser builds an object for every part and a generator for every level, so a few
+    bytes per part would otherwise cost seconds and many MiB, and a thousand levels a
+    RecursionError. What is cut is never read anyway (MAX_PARTS, MAX_DEPTH)."""
+    if not _MULTIPART_HEADER.search(raw, 0, body_start):
+        return raw, None  # a single-part body is never split, whatever its lines look like
+    cuts = []
+    for pattern, limit, why in ((_BOUNDARY_LINE, MAX_BOUNDARY_LINES, "parts"),
+                                (_NESTED_MULTIPART, MAX_NESTED_MULTIPARTS, "deep")):
+        for count, match in enumerate(pattern.finditer(raw, body_start), start=1):
+            if count >= limit:
+                cuts.append((match.start(), why))
+                break
+    if not cuts:
+        return raw, None
+    at, why = min(cuts)
+    return raw[:at], why
+
+
+def _parse(raw: bytes, judge_addresses: Collection[str], parts_cut: str | None = None) -> InMail:
     msg = message_from_bytes(raw)
     from_name, from_addr = _sender(msg)
     skipped = _Skipped()
+    skipped.parts, skipped.deep = parts_cut == "parts", parts_cut == "deep"
     text, truncated, attachments = _bodies(msg, skipped)
     message_ids = _message_ids(msg.get("Message-ID"), 1000)
     return InMail(

@@ -254,6 +254,13 @@ case("multipart-1000-parts", {"game": "tiny", "outcome": "reject: no orders", "a
     multipart([("text/plain; charset=utf-8", f"part {i}".encode(), []) for i in range(999)]
               + [("text/plain; charset=utf-8", (envelope() + BID3).encode(), [])], B),
     ctype=f'multipart/mixed; boundary="{B}"'))
+case("multipart-million-parts", {"game": "tiny", "outcome": "reject: no orders", "answer": "more than 100 parts",
+                                 "store": UNCHANGED}, raw(
+    headers(name="multipart-million-parts"), b"@@REPEAT:1100000:--B\n\n@@--B--\n",
+    ctype='multipart/mixed; boundary="B"'))
+case("headers-million-lines", {"game": "tiny", "outcome": "ignored", **SILENCE},
+     raw(headers(name="headers-million-lines", extra=[("X-Junk", "start\r\n@@REPEAT:1000000:X-Junk: y\r\n@@X-End: 1")]),
+         envelope() + BID3))
 case("multipart-1000-parts-orders-first", {"game": "tiny", **ACCEPTED}, raw(
     headers(name="multipart-1000-parts-orders-first"),
     multipart([("text/plain; charset=utf-8", (envelope() + BID3).encode(), [])]
@@ -272,6 +279,12 @@ def nested(depth: int, inner: bytes) -> bytes:
     return f"Content-Type: {ctype}\n\n".encode() + body
 
 
+# 1500 levels, compactly (no preambles): deeper than the stdlib parser's recursion could go.
+case("multipart-nested-1500-deep", {"game": "tiny", "outcome": "reject: no orders", "answer": "nested more than 8",
+                                    "store": UNCHANGED},
+     raw(headers(name="multipart-nested-1500-deep"),
+         "".join(f"--n{i - 1}\nContent-Type: multipart/mixed; boundary=n{i}\n\n" for i in range(1, 1500))
+         + f"--n1499\nContent-Type: text/plain\n\n{envelope()}{BID3}", ctype="multipart/mixed; boundary=n0"))
 _deep = nested(60, (envelope() + BID3).encode())
 _head, _, _body = _deep.partition(b"\n\n")
 case("multipart-nested-60-deep", {"game": "tiny", "outcome": "reject: no orders", "answer": "nested more than 8",
