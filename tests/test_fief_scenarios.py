@@ -28,6 +28,12 @@ Scenario format (YAML):
             olivier: {towns.Tours.forces.cedric.units: {hidden: 11}}
         resolve: true                          # false: only check the orders (default true)
 
+A `battle:` scenario (issue 4) fights one battle with the battle engine alone (resolve_battle),
+no phase around it: `battle:` holds a BattleSetup's fields (town, attacker, defender, sides, ...:
+battle_plan.setup_from_data), `plans:` each family's BattlePlan fields (battle_plan.plan_from_data),
+`dice:` the faces in order (every one must be used), and `expect:` may add
+`outcome: {winner: attacker, end: only_lords, rounds: 1, captives: [[Gauvain, philippe]]}`.
+
 Top-level `orders:` and `expect:` are a shorthand for a single step. A step whose phase takes
 no orders is resolved with none. Players who must order but sent nothing get their default
 orders, as the judge would give them at the deadline.
@@ -41,6 +47,9 @@ from typing import Any
 import pytest
 import yaml
 
+from pbem.games.fief.battle import resolve_battle
+from pbem.games.fief.battle_plan import plan_from_data, setup_from_data
+from pbem.games.fief.board import load_board
 from pbem.games.fief.france import RULES
 from pbem.games.fief.positions import build_position
 from pbem.orders.yamlsafe import load
@@ -158,9 +167,40 @@ def run_step(state: dict, step: dict, dice: dict | None) -> dict:
     return new
 
 
+def run_battle(scenario: dict) -> None:
+    """A `battle:` scenario: see the module docstring."""
+    state = build_position(scenario["position"])
+    board = load_board("fief_france", state.options.get("board", "board"))
+    plans = {fam: plan_from_data(plan) for fam, plan in (scenario.get("plans") or {}).items()}
+    rng = FixedRng(scenario.get("dice"))
+    outcome = resolve_battle(state, board, setup_from_data(scenario["battle"]), plans, rng)
+    told = "\n".join(f"  [{e.kind}] {e.text}" for e in outcome.events)
+    assert not any(rng.dice.values()), f"dice left unused: {rng.dice}\n{told}"
+    expect = scenario.get("expect") or {}
+    for key, value in (expect.get("outcome") or {}).items():
+        got = getattr(outcome, key)
+        got = [list(c) for c in got] if key == "captives" else got
+        assert got == value, f"outcome {key}: {got!r} != {value!r}\n{told}"
+    for want in expect.get("events") or []:
+        assert any(event_matches(e, want) for e in outcome.events), f"no event like {want} among\n{told}"
+    for kind in expect.get("no_events") or []:
+        assert not any(e.kind == kind for e in outcome.events), f"unexpected {kind} event among\n{told}"
+    data = state.to_json()
+    for path, value in (expect.get("state") or {}).items():
+        assert dig(data, path) == value, f"{path}: {dig(data, path)!r} != {value!r}\n{told}"
+    counts = unit_counts(data)
+    for town, families in (expect.get("forces") or {}).items():
+        for family, kinds in families.items():
+            have = dict(counts.get(town, {}).get(family, Counter()))
+            assert have == {k: v for k, v in kinds.items() if v}, f"{town}/{family}: {have} != {kinds}\n{told}"
+
+
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_scenario(path: Path) -> None:
     scenario = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if "battle" in scenario:
+        run_battle(scenario)
+        return
     state = build_position(scenario["position"]).to_json()
     steps = scenario.get("steps") or [{"orders": scenario.get("orders"), "expect": scenario.get("expect"),
                                        "resolve": scenario.get("resolve", True)}]
