@@ -9,7 +9,7 @@ from typing import Any
 from pbem.judge import engine
 from pbem.judge.mailer import Mailer
 from pbem.judge.store import Store
-from pbem.mail.message import InMail
+from pbem.mail.message import InMail, address_problem
 from pbem.orders.envelope import Document, find_document, parse_document
 from pbem.rules.api import OrderError
 
@@ -29,6 +29,9 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
         return f"ignored: {mail.auto}"
     if not mail.from_addr:
         return "ignored: no sender address to answer"
+    unanswerable = address_problem(mail.from_addr)
+    if unanswerable:  # checked first: a mail whose answer cannot be written must not stay in the inbox
+        return f"ignored: cannot answer: {unanswerable}"
     reject = _Rejecter(mailer, mail)
     if getattr(mail, "problem", None):
         return reject(None, "reject: unreadable", [OrderError(None, f"this mail could not be read ({mail.problem})",

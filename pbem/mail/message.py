@@ -183,7 +183,9 @@ def _sender(msg: Message) -> tuple[str, str]:
 
 def _plausible_address(addr: str) -> bool:
     local, at, domain = addr.rpartition("@")
-    return bool(at and local and domain and "." in domain and addr.isprintable() and len(addr) <= 254
+    # ASCII only: the judge sends without SMTPUTF8, so it could not write to any other address
+    # (and a From it cannot answer must not be taken as a sender, or the answer fails forever).
+    return bool(at and local and domain and "." in domain and addr.isascii() and addr.isprintable() and len(addr) <= 254
                 and not re.search(r"[\s<>,;:\"()\[\]\\]|=\?", addr)
                 and re.fullmatch(r"[a-z0-9.-]+", domain) is not None)
 
@@ -379,13 +381,16 @@ def _safe_message_id(value: str) -> bool:
 def address_problem(addr: str) -> str | None:
     """None if compose can write mail to `addr`, else why not: for checking addresses early
     (when a game master types them), rather than when the first report is due."""
-    if not _plausible_address(addr.strip().lower()):
-        return f"{addr!r} is not a mail address such as name@example.org"
     try:
         _address("", addr, "the address")
     except ComposeError as exc:
-        return str(exc)
-    return None
+        composed = str(exc)
+    else:
+        composed = None
+    if not _plausible_address(addr.strip().lower()):
+        # A non-ASCII address: the stdlib's reason (which part) says more than ours.
+        return composed if composed and not addr.isascii() else f"{addr!r} is not a mail address such as name@example.org"
+    return composed
 
 
 def _address(name: str, addr: str, role: str) -> Address:

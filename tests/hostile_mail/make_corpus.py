@@ -345,6 +345,10 @@ simple("from-invalid-address", envelope() + BID3, SILENCE, frm="alice at pbem do
 simple("from-group-syntax-empty", envelope() + BID3, SILENCE, frm="undisclosed-recipients:;")
 simple("from-encoded-word-injection", envelope() + BID3, ACCEPTED,
        frm="=?utf-8?q?Alice=0D=0ABcc:_victim@evil.test?= <alice@pbem.test>")
+case("from-non-ascii-address", {"game": "tiny", "outcome": "ignored", **SILENCE},
+     raw(headers("J\u00f6rg <j\u00f6rg@pbem.test>", name="from-non-ascii-address"), envelope() + BID3))
+case("from-idn-domain", {"game": "tiny", "outcome": "ignored", **SILENCE},
+     raw(headers("alice@b\u00fccher.test", name="from-idn-domain"), envelope() + BID3))
 simple("from-two-addresses", envelope() + BID3, AUTH, frm="mallory@evil.test, alice@pbem.test")
 simple("subject-encoded-crlf-injection", envelope() + BID3, ACCEPTED,
        subject="=?utf-8?q?orders=0D=0ABcc:_victim@evil.test=0D=0A=0D=0Ainjected_body?=")
