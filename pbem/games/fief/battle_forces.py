@@ -101,4 +101,4 @@ def kinds_count(state: FiefState, pawns: list[str]) -> dict[str, int]:
     for pid in pawns:
         kind = state.pawns[pid].kind
         out[kind] = out.get(kind, 0) + 1
-    return out
+    return dict(sorted(out.items()))   # kinds in a fixed order, for reports that do not vary
