@@ -17,7 +17,7 @@ from pbem.games.fief.battle_end import (coalition_choices, end_of_round, surrend
                                         take_captives)
 from pbem.games.fief.battle_forces import (GUARD, BattleError, Side, base_dice, build_sides,
                                            fighters, kinds_count, side_cp)
-from pbem.games.fief.battle_losses import Losses, choose_losses, lone_bombards
+from pbem.games.fief.battle_losses import Losses, choose_losses
 from pbem.games.fief.battle_plan import BattleOutcome, BattlePlan, BattleSetup
 from pbem.games.fief.battle_text import losses_text, units_text
 from pbem.games.fief.board import Board
@@ -69,7 +69,7 @@ def open_battle(b: Battle) -> None:
 
 def lord_without_army(b: Battle) -> None:
     """6: "A lord without an army being attacked may immediately be captured (6.3)"."""
-    if fighters(b.state, b.defender) or not b.defender.lords or b.setup.cavalcade:
+    if fighters(b.state, b.defender) or not b.defender.lords:
         return
     if not b.plan(b.attacker.leader).take_captives:
         return
@@ -228,13 +228,7 @@ def apply_both(b: Battle, hits: Mapping[str, int], when: str) -> bool:
                 "pawns": {k: v for k, v in kinds_count(b.state, losses.pawns).items()},
                 "lords": list(losses.lords), "wasted": losses.wasted})
         lost = b.lose(side, losses) or lost
-    for pid in lone_bombards(b.state, b.setup.town, b.involved):
-        pawn = b.state.pawns.pop(pid)
-        for side in (b.attacker, b.defender):
-            if pid in side.units:
-                side.units.remove(pid)
-        b.tell("bombard_lost", f"{pawn.family}'s bombard, left without a unit pawn or lord of its "
-               f"family, is eliminated (6.2.3.4).", {"town": b.setup.town, "family": pawn.family})
+    b.drop_lone_bombards("6.2.3.4")
     return lost
 
 

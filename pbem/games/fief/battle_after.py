@@ -5,27 +5,18 @@ from __future__ import annotations
 
 from pbem.games.fief.battle_context import Battle
 from pbem.games.fief.battle_end import END_TEXT
-from pbem.games.fief.battle_losses import lone_bombards
 from pbem.games.fief.movement_control import set_controller
 from pbem.games.fief.titles import come_into_play
 
 
 def settle(b: Battle) -> None:
     _closing_report(b)
-    _lone_bombards(b)
+    b.drop_lone_bombards("4.3")   # lords taken captive or a surrender may leave one alone
     _release_captives(b)
     if not b.setup.cavalcade:
         # 5.2.4: a cavalcade only opens (or not) a way; the movement rules place the forces.
         _control(b)
     _siege_markers(b)
-
-
-def _lone_bombards(b: Battle) -> None:
-    """4.3: lords taken captive or a surrender may leave a family's bombard alone."""
-    for pid in lone_bombards(b.state, b.setup.town, b.involved):
-        pawn = b.state.pawns.pop(pid)
-        b.tell("bombard_lost", f"{pawn.family}'s bombard, left without a unit pawn or lord of its family "
-               f"in {b.setup.town}, is eliminated (4.3).", {"town": b.setup.town, "family": pawn.family})
 
 
 def _present(b: Battle) -> set[str]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from pbem.games.fief.battle_dice import Penalty, Roll
 from pbem.games.fief.battle_forces import Side
-from pbem.games.fief.battle_losses import Losses
+from pbem.games.fief.battle_losses import Losses, lone_bombards
 from pbem.games.fief.battle_plan import DEFAULT_PLAN, BattleOutcome, BattlePlan, BattleSetup
 from pbem.games.fief.battle_forces import kinds_count
 from pbem.games.fief.battle_text import units_text
@@ -114,6 +114,17 @@ class Battle:
             side.lords.remove(name)
             self.events.extend(eliminate_lord(self.state, self.board, name))
         return bool(losses.pawns or losses.lords)
+
+    def drop_lone_bombards(self, section: str) -> None:
+        """4.3, 6.2.3.4: a bombard left without a unit pawn or lord of its family is eliminated."""
+        for pid in lone_bombards(self.state, self.setup.town, self.involved):
+            pawn = self.state.pawns.pop(pid)
+            for side in (self.attacker, self.defender):
+                if pid in side.units:
+                    side.units.remove(pid)
+            self.tell("bombard_lost", f"{pawn.family}'s bombard, left without a unit pawn or lord of its "
+                      f"family in {self.setup.town}, is eliminated ({section}).",
+                      {"town": self.setup.town, "family": pawn.family})
 
     def outcome(self) -> BattleOutcome:
         return BattleOutcome(winner=self.winner, end=self.end or "", rounds=self.round,

@@ -226,9 +226,11 @@ def _jailer(b: Battle, winner: Side, wanted: str | None) -> str | None:
 
 def _families_with_forces(b: Battle) -> set[str]:
     town = b.setup.town
-    out = {p.family for p in b.state.pawns.values() if p.location == town}
+    # A bombard alone holds nobody: it is about to be eliminated (4.3).
+    out = {p.family for p in b.state.pawns.values() if p.location == town and p.kind != "bombard"}
     out |= {lo.family for lo in b.state.lords.values() if lo.location == town and not lo.captive_of}
     # A cavalcade's army may stand on the road (5.2.4): its fighters are present too.
     for side in (b.attacker, b.defender):
-        out |= {b.state.pawns[p].family for p in side.units} | {b.state.lords[n].family for n in side.lords}
+        out |= {b.state.pawns[p].family for p in side.units if b.state.pawns[p].kind != "bombard"}
+        out |= {b.state.lords[n].family for n in side.lords}
     return out
