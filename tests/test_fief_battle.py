@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from pbem.games.fief.battle import ROUND_STEPS, STEPS, resolve_battle
+from pbem.games.fief.battle import ROUND_STEPS, STEPS, opening_dice, resolve_battle
 from pbem.games.fief.battle_dice import cancel_penalty, roll_dice
 from pbem.games.fief.battle_end import END_CASES, END_TEXT
 from pbem.games.fief.battle_forces import HITS_NEEDED, BattleError, base_dice, build_sides, fighters
@@ -75,6 +75,22 @@ def test_bombard_rerolls_the_lowest_die_below_two() -> None:
     assert roll.faces == [2, 3] and roll.rerolls == []
     roll = roll_dice(Faces([0, 0, 1, 1]), 2, 3, "t")    # one re-roll per die at most
     assert roll.faces == [1, 1] and len(roll.rerolls) == 2
+
+
+@pytest.mark.parametrize("engine,dice", [(None, 0), (1, 1), (2, 1)])
+def test_marie_at_limoges_needs_her_siege(engine, dice) -> None:
+    """6.4.1 example 2 and 6.4.3: Éric and 1 knight (4 CP) against a stronghold roll no die;
+    a siege engine marker '1' cancels the penalty; '2' gives no more than that."""
+    spec = {"players": ["marie", "philippe"], "phase": "battle",
+            "lords": {"Eric": {"family": "marie", "at": "Limoges"}},
+            "units": {"Limoges": {"marie": {"knight": 1}, "philippe": {"man_at_arms": 1}}},
+            "towns": {"Limoges": {"controller": "philippe", "fortress": "stronghold",
+                                  "besieged_by": {"marie": engine} if engine else {}}}}
+    state = build_position(spec)
+    before = state.to_json()
+    got = opening_dice(state, BOARD, BattleSetup("Limoges", "marie", "philippe", ("marie",), ("philippe",)))
+    assert got == {"attacker": dice, "defender": 1}
+    assert state.to_json() == before
 
 
 def test_condition() -> None:

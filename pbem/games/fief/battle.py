@@ -22,10 +22,9 @@ from pbem.games.fief.battle_plan import BattleOutcome, BattlePlan, BattleSetup
 from pbem.games.fief.battle_text import losses_text, units_text
 from pbem.games.fief.board import Board
 from pbem.games.fief.state import FiefState
-from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
-__all__ = ["resolve_battle", "BattleError", "BattleOutcome", "STEPS", "ROUND_STEPS"]
+__all__ = ["resolve_battle", "opening_dice", "BattleError", "BattleOutcome", "STEPS", "ROUND_STEPS"]
 
 
 def resolve_battle(state: FiefState, board: Board, setup: BattleSetup,
@@ -39,6 +38,18 @@ def resolve_battle(state: FiefState, board: Board, setup: BattleSetup,
         step(battle)
     settle(battle)
     return battle.outcome()
+
+
+def opening_dice(state: FiefState, board: Board, setup: BattleSetup) -> dict[str, int]:
+    """The battle dice each side would roll in the first round (6.2.3.1-3), rolling nothing and
+    changing nothing: 6.4.1 example 2, "Marie cannot attack as she does not have any available
+    battle dice because of the stronghold" - for the Battle Phase's declaration check."""
+    attacker, defender = build_sides(state, setup)
+    battle = Battle(state, board, setup, {}, Rng("opening dice: never rolled"), attacker, defender)
+    rnd = RoundDice()
+    cp_and_dice(battle, rnd)
+    fortress_penalty(battle, rnd)
+    return dict(rnd.dice)
 
 
 # -- the steps before the battle rounds -------------------------------------------------------
