@@ -13,7 +13,7 @@ from pbem.games.fief.battle_dice import cancel_penalty, roll_dice
 from pbem.games.fief.battle_end import END_CASES, END_TEXT
 from pbem.games.fief.battle_forces import HITS_NEEDED, BattleError, base_dice, build_sides, fighters
 from pbem.games.fief.battle_losses import choose_losses
-from pbem.games.fief.battle_plan import (DEFAULT_PLAN, LOSS_KINDS, BattlePlan, BattleSetup, Condition,
+from pbem.games.fief.battle_plan import (DEFAULT_PLAN, Ambush, LOSS_KINDS, BattlePlan, BattleSetup, Condition,
                                          Continue, Stop, Switch, plan_from_data, setup_from_data)
 from pbem.games.fief.board import load_board
 from pbem.games.fief.positions import build_position
@@ -36,8 +36,8 @@ class Faces(Rng):
 # -- the parts -------------------------------------------------------------------------------
 
 def test_steps_follow_the_rulebook_order() -> None:
-    assert [s[0] for s in STEPS] == ["6, 6.1, I.2", "6, 6.3", "6.2", "6.2.1", "6.2.2, 6.4.4, I.1", "6.2.3"]
-    assert [s[0] for s in ROUND_STEPS] == ["6.2.3.1", "6.2.3.2-3", "6.2.3.4", "6.2.3.4", "6.2.3.5", "6.2.3.5"]
+    assert [s[0] for s in STEPS] == ["6, 6.1, I.2", "G.4.2.5", "6, 6.3", "6.2", "6.2.1", "6.2.2, 6.4.4, I.1", "6.2.3"]
+    assert [s[0] for s in ROUND_STEPS] == ["G.4.2.5", "6.2.3.1", "6.2.3.2-3", "6.2.3.4", "6.2.3.4", "6.2.3.5", "6.2.3.5"]
     assert {name for name, _w, _c in END_CASES} <= set(END_TEXT)
 
 
@@ -235,8 +235,10 @@ def _random_battle(seed: int):
             "take_captives": r.random() < 0.8, "captives_to": r.choice([None] + FAMILIES),
             "control_to": r.choice([None] + FAMILIES), "scorched_earth": r.random() < 0.5,
             "adjusted_shooting": r.random() < 0.5, "own_losses_last": r.random() < 0.5})
+    ambush = (Ambush(r.choice(FAMILIES), r.choice(sorted(lords)), r.randint(0, 3)),) if r.random() < 0.15 else ()
     setup = BattleSetup(town, "a", "b", tuple(a_side), tuple(d_side), cavalcade=cavalcade,
-                        underground=r.random() < 0.1, leaving_fortress=controller == "a" and r.random() < 0.5)
+                        underground=r.random() < 0.1, leaving_fortress=controller == "a" and r.random() < 0.5,
+                        ambushes=ambush)
     return state, setup, plans
 
 

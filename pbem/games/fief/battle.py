@@ -13,8 +13,8 @@ from typing import Callable, Mapping
 from pbem.games.fief.battle_after import settle
 from pbem.games.fief.battle_context import Battle, RoundDice
 from pbem.games.fief.battle_dice import PENALTY, Penalty, Roll, cancel_penalty, roll_dice
-from pbem.games.fief.battle_end import (coalition_choices, end_of_round, surrender_check,
-                                        take_captives)
+from pbem.games.fief.battle_end import (ambushes, coalition_choices, end_of_round,
+                                        surrender_check, take_captives)
 from pbem.games.fief.battle_forces import (GUARD, BattleError, Side, base_dice, build_sides,
                                            fighters, kinds_count, side_cp)
 from pbem.games.fief.battle_losses import Losses, choose_losses
@@ -86,6 +86,16 @@ def lord_without_army(b: Battle) -> None:
         return
     b.finish("lord_without_army", winner="attacker")
     take_captives(b, b.defender)
+
+
+def ambush_at_start(b: Battle) -> None:
+    """G.4.2.5: ambush cards played at the start of the battle (the hook)."""
+    ambushes(b, 0)
+
+
+def ambush_this_round(b: Battle, rnd: RoundDice) -> None:
+    """G.4.2.5: ambush cards played at the start of this battle round (the hook)."""
+    ambushes(b, b.round)
 
 
 def surrender_now(b: Battle) -> None:
@@ -194,6 +204,7 @@ def fortress_penalty(b: Battle, rnd: RoundDice) -> None:
 def roll_and_hits(b: Battle, rnd: RoundDice) -> None:
     """6.2.3.4: roll; a re-roll per bombard that cancelled no penalty; +1 hit per royal guard
     pawn; in a cavalcade the defender +1 hit per die rolled (5.2.4)."""
+    b.fought = b.round
     for side in (b.attacker, b.defender):
         bombards = sum(1 for p in side.units if b.state.pawns[p].kind == "bombard")
         if side is b.attacker:
@@ -245,6 +256,7 @@ def apply_both(b: Battle, hits: Mapping[str, int], when: str) -> bool:
 
 STEPS: tuple[tuple[str, str, Callable[[Battle], None]], ...] = (
     ("6, 6.1, I.2", "the sides; under fog of war the pawns are shown", open_battle),
+    ("G.4.2.5", "ambush cards played at the start (the hook)", ambush_at_start),
     ("6, 6.3", "a lord without an army may be captured at once", lord_without_army),
     ("6.2", "a side may surrender now", surrender_now),
     ("6.2.1", "scorched earth", scorched_earth),
@@ -253,6 +265,7 @@ STEPS: tuple[tuple[str, str, Callable[[Battle], None]], ...] = (
 )
 
 ROUND_STEPS: tuple[tuple[str, str, Callable[[Battle, RoundDice], None]], ...] = (
+    ("G.4.2.5", "ambush cards played at the start of the round (the hook)", ambush_this_round),
     ("6.2.3.1", "CP calculation and battle dice", cp_and_dice),
     ("6.2.3.2-3", "the fortress penalty and its cancelling", fortress_penalty),
     ("6.2.3.4", "dice, bombard re-rolls, royal guard and cavalcade hits", roll_and_hits),

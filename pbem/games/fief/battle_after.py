@@ -32,11 +32,11 @@ def _closing_report(b: Battle) -> None:
     won = f"{winner}'s side wins" if winner else "no side wins"
     taken = "; captives: " + ", ".join(f"{lord} held by {jailer}" for lord, jailer in b.captives) \
         if b.captives else ""
-    rounds = f"{b.round} battle round{'s' if b.round != 1 else ''}"
+    rounds = f"{b.fought} battle round{'s' if b.fought != 1 else ''}"
     b.tell("battle_end", f"The battle in {b.setup.town} ends after {rounds}: {END_TEXT.get(b.end or '', b.end)} "
            f"(6.2.3.5); {won}{taken}.",
            {"town": b.setup.town, "end": b.end, "winner": b.winner, "winner_family": winner,
-            "rounds": b.round, "captives": [list(c) for c in b.captives],
+            "rounds": b.fought, "captives": [list(c) for c in b.captives],
             "stopped_by": b.stopped_by})
 
 

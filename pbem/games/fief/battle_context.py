@@ -37,7 +37,8 @@ class Battle:
     rng: Rng
     attacker: Side
     defender: Side
-    round: int = 0
+    round: int = 0                 # the battle round under way (6.2.3)
+    fought: int = 0                # battle rounds whose dice were rolled
     quiet_rounds: int = 0          # consecutive rounds with no loss on either side (6.2.3.5)
     gates_opened: bool = False     # 6.1: a besieged confederate switched sides
     events: list[Event] = field(default_factory=list)
@@ -127,7 +128,9 @@ class Battle:
                       {"town": self.setup.town, "family": pawn.family})
 
     def outcome(self) -> BattleOutcome:
-        return BattleOutcome(winner=self.winner, end=self.end or "", rounds=self.round,
+        return BattleOutcome(winner=self.winner, end=self.end or "", rounds=self.fought,
                              attacker_lords_left=len(self.attacker.lords), events=self.events,
-                             captives=list(self.captives), stopped_by=self.stopped_by,
+                             captives=[(lord, jailer) for lord, jailer in self.captives   # still held (6.3)
+                                       if lord in self.state.lords and self.state.lords[lord].captive_of == jailer],
+                             stopped_by=self.stopped_by,
                              switched=list(self.switched), withdrew=list(self.withdrew))

@@ -136,6 +136,7 @@ END_CASES: tuple[tuple[str, str, Callable[[Battle], bool]], ...] = (
 )
 # Ends that happen outside the round-end check: at the start (6) and after archer shooting (6.2.2).
 OTHER_ENDS = {"lord_without_army": "a lord without an army is captured at once (6, 6.3)"}
+# (attacker_no_lord also ends the battle at once after the archer shooting, 6.2.2, or an ambush.)
 END_TEXT = {name: words for name, words, _check in END_CASES} | OTHER_ENDS
 
 
@@ -234,3 +235,32 @@ def _families_with_forces(b: Battle) -> set[str]:
         out |= {b.state.pawns[p].family for p in side.units if b.state.pawns[p].kind != "bombard"}
         out |= {b.state.lords[n].family for n in side.lords}
     return out
+
+
+# -- the ambush hook (G.4.2.5) ------------------------------------------------------------------
+
+def ambushes(b: Battle, at_round: int) -> None:
+    """Ambush cards played now: the target becomes the captive of the player's family, which
+    must have a lord in the battle; troops left without a lord stay (G.4.2.5). If that takes the
+    attacking side's last lord the battle stops at once, as in 6.2.2 (Rulings)."""
+    for card in b.setup.ambushes:
+        if card.at_round != at_round or b.end is not None:
+            continue
+        side = next((s for s in (b.attacker, b.defender) if card.lord in s.lords), None)
+        own = any(b.state.lords[n].family == card.player for s in (b.attacker, b.defender) for n in s.lords)
+        why = ("no lord of theirs is in the battle" if not own else
+               f"{card.lord} is not fighting in it" if side is None else
+               f"{card.lord} is their own lord" if b.state.lords[card.lord].family == card.player else "")
+        if why:
+            b.tell("ambush_failed", f"{card.player}'s ambush in {b.setup.town} has no effect: {why} (G.4.2.5).",
+                   {"town": b.setup.town, "player": card.player, "lord": card.lord})
+            continue
+        side.lords.remove(card.lord)
+        b.state.lords[card.lord].captive_of = card.player
+        b.captives.append((card.lord, card.player))
+        b.tell("lord_captured", f"Ambush (G.4.2.5): {card.lord} ({b.state.lords[card.lord].family}) is "
+               f"taken captive by {card.player} (6.3).",
+               {"town": b.setup.town, "lord": card.lord, "family": b.state.lords[card.lord].family,
+                "jailer": card.player, "ambush": True})
+    if b.end is None and not b.attacker.lords:
+        b.finish("attacker_no_lord", winner=None)

@@ -135,6 +135,17 @@ DEFAULT_PLAN = BattlePlan()
 
 
 @dataclass(frozen=True)
+class Ambush:
+    """The hook for an ambush card played in this battle (G.4.2.5): the card's holding and
+    discarding belong to the cards rules; the engine makes ``lord`` a captive of ``player``'s
+    family at the given moment, if ``player`` then has a lord in the battle."""
+
+    player: str            # the family playing the card
+    lord: str              # the lord in the battle made captive (another family's)
+    at_round: int = 0      # 0: at the start of the battle; N: at the start of battle round N
+
+
+@dataclass(frozen=True)
 class BattleSetup:
     """One declared battle (6): who attacks whom where, and who fights on each side."""
 
@@ -152,6 +163,7 @@ class BattleSetup:
     attacker_lords: tuple[str, ...] | None = None
     defender_units: tuple[str, ...] | None = None
     defender_lords: tuple[str, ...] | None = None
+    ambushes: tuple[Ambush, ...] = ()   # G.4.2.5 cards played in this battle (the hook)
 
 
 @dataclass
@@ -227,6 +239,9 @@ def setup_from_data(data: Mapping[str, Any]) -> BattleSetup:
     for key, value in data.items():
         if key in ("cavalcade", "underground", "leaving_fortress"):
             out[key] = _bool(value)
+        elif key == "ambushes":
+            out[key] = tuple(Ambush(str(a["player"]), str(a["lord"]), int(a.get("at_round", 0)))
+                             for a in value or ())
         elif key.endswith(("_side", "_units", "_lords")):
             out[key] = None if value is None else tuple(str(v) for v in value)
         else:
