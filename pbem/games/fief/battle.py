@@ -13,8 +13,9 @@ from typing import Callable, Mapping
 from pbem.games.fief.battle_after import settle
 from pbem.games.fief.battle_context import Battle, RoundDice
 from pbem.games.fief.battle_dice import PENALTY, Penalty, Roll, cancel_penalty, roll_dice
-from pbem.games.fief.battle_end import (ambushes, coalition_choices, end_of_round,
-                                        surrender_check, take_captives)
+from pbem.games.fief.battle_captives import ambushes, take_captives
+from pbem.games.fief.battle_coalition import coalition_choices
+from pbem.games.fief.battle_end import end_of_round, surrender_check
 from pbem.games.fief.battle_forces import (GUARD, BattleError, Side, base_dice, build_sides,
                                            fighters, kinds_count, side_cp)
 from pbem.games.fief.battle_losses import Losses, choose_losses
