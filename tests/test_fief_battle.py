@@ -206,6 +206,9 @@ def _random_battle(seed: int):
             female = r.random() < 0.4
             lords[f"Lord{n}"] = {"family": fam, "at": town, "female": female,
                                  "titles": (["darc"] if female and r.random() < 0.2 else [])}
+    men = [n for n, lo in lords.items() if not lo["female"]]
+    if men and r.random() < 0.3:       # a king, whose retinue knights follow 1.5.5 when he falls
+        lords[r.choice(men)]["titles"] = ["king"]
     if not any(units[town]["b"].values()) and not any(lo["family"] == "b" for lo in lords.values()):
         units[town]["b"]["man_at_arms"] = 1
     others = FAMILIES[2:]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pbem.games.fief.battle_context import Battle
+from pbem.games.fief.battle_elimination import capture_lord
 from pbem.games.fief.battle_forces import Side
 
 
@@ -22,11 +23,12 @@ def take_captives(b: Battle, losing: Side) -> None:
         return
     for name in list(losing.lords):
         lord = b.state.lords[name]
-        lord.captive_of = jailer
         losing.lords.remove(name)
         b.captives.append((name, jailer))
         b.tell("lord_captured", f"{name} ({lord.family}) is taken captive by {jailer} (6.3).",
                {"town": b.setup.town, "lord": name, "family": lord.family, "jailer": jailer})
+        b.events.extend(capture_lord(b.state, b.board, name, jailer))
+        b.prune()
 
 
 def _jailer(b: Battle, winner: Side, wanted: str | None) -> str | None:
@@ -64,11 +66,12 @@ def ambushes(b: Battle, at_round: int) -> None:
                    {"town": b.setup.town, "player": card.player, "lord": card.lord})
             continue
         side.lords.remove(card.lord)
-        b.state.lords[card.lord].captive_of = card.player
         b.captives.append((card.lord, card.player))
         b.tell("lord_captured", f"Ambush (G.4.2.5): {card.lord} ({b.state.lords[card.lord].family}) is "
                f"taken captive by {card.player} (6.3).",
                {"town": b.setup.town, "lord": card.lord, "family": b.state.lords[card.lord].family,
                 "jailer": card.player, "ambush": True})
+        b.events.extend(capture_lord(b.state, b.board, card.lord, card.player))
+        b.prune()
     if b.end is None and not b.attacker.lords:
         b.finish("attacker_no_lord", winner=None)

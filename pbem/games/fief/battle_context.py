@@ -114,7 +114,14 @@ class Battle:
         for name in losses.lords:
             side.lords.remove(name)
             self.events.extend(eliminate_lord(self.state, self.board, name))
+        self.prune()
         return bool(losses.pawns or losses.lords)
+
+    def prune(self) -> None:
+        """Forget pawns gone from the board by a consequence of a lord's fate (1.5.5: a royal
+        guard that cannot be replaced is removed)."""
+        for side in (self.attacker, self.defender):
+            side.units[:] = [p for p in side.units if p in self.state.pawns]
 
     def drop_lone_bombards(self, section: str) -> None:
         """4.3, 6.2.3.4: a bombard left without a unit pawn or lord of its family is eliminated."""
