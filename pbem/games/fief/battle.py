@@ -191,7 +191,8 @@ def penalty(b: Battle) -> Penalty:
     """6.2.3.2-3: the penalty against the attacking side, cancelled in the book's order."""
     town = b.state.towns[b.setup.town]
     fortress = PENALTY.get(town.fortress or "", 0) if b.fortress_applies() else 0
-    engines = sum(v for fam, v in town.besiegers.items() if fam in b.attacker.families)
+    engines = sum(v for fam, v in town.besiegers.items()
+                  if fam in b.attacker.families or fam in b.engines_kept)
     bombards = sum(1 for p in b.attacker.units if b.state.pawns[p].kind == "bombard")
     return cancel_penalty(fortress, engines, bombards, b.setup.underground)
 

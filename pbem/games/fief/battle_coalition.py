@@ -32,6 +32,8 @@ def coalition_choices(b: Battle, rnd: RoundDice) -> None:
             side.units[:] = [p for p in side.units if p not in units]
             side.lords[:] = [n for n in side.lords if n not in lords]
             b.withdrew.append(fam)
+            if side is b.attacker:
+                b.engines_kept.append(fam)   # 6.1: markers combine until the end of the battle
             b.tell("battle_withdraw", f"{fam} stops fighting after round {b.round}; their forces "
                    "remain in the town (6.2.3.5).", {"town": b.setup.town, "family": fam})
 

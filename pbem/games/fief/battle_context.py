@@ -48,6 +48,9 @@ class Battle:
     captives: list[tuple[str, str]] = field(default_factory=list)
     switched: list[str] = field(default_factory=list)
     withdrew: list[str] = field(default_factory=list)
+    # 6.1: "the besieging side combines its siege engine markers effects until the end of the
+    # battle": an attacking confederate that stops fighting leaves its marker's effect behind.
+    engines_kept: list[str] = field(default_factory=list)
     controller: str | None = None  # the town's controller when the battle began (6: it cannot change meanwhile)
     besieged: bool = False         # the town had a siege engine marker when the battle began
     involved: list[str] = field(default_factory=list)   # every family on a side when it began
