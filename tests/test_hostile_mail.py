@@ -312,3 +312,37 @@ def test_html_is_read_in_linear_time_whatever_its_tags():
         html_to_text(unit * (size // len(unit)))
         assert time.perf_counter() - started < 2.0, unit
     assert html_to_text("<p>a &lt; b<br/>c</p><!-- <div>hidden</div> --><script>if (a<b) x()</script>") == "a < b\nc"
+
+
+def test_mutated_corpus_mails_never_stop_the_judge(homes, tmp_path):
+    """Seeded mutations of the corpus (bytes flipped, MIME and YAML tokens spliced in, cuts):
+    every mail is handled in one tick, none is left in the inbox by an internal error, and
+    every answer's headers stay clean. (Run for minutes with other seeds: 15,000 mails, none
+    failed; docs/security.md.)"""
+    import random
+    judge = _copy(homes["tiny"], tmp_path / "home")
+    files = sorted(p for p in CORPUS.glob("*.eml") if p.stat().st_size < 200_000 and b"@@" not in p.read_bytes())
+    tokens = [b"\r\n", b"=?utf-8?q?", b"?=", b"--", b"<", b">", b":", b"\x00", b"\xff", b"--x\r\n", b"[", b"{",
+              b"Content-Type: multipart/mixed; boundary=x\r\n", b"charset=", b"base64", b"game: g1\n", b"&a ", b"*a "]
+    rng = random.Random(2026)
+    for _ in range(400):
+        data = bytearray(rng.choice(files).read_bytes())
+        for _ in range(rng.randint(1, 12)):
+            op, pos = rng.random(), rng.randrange(len(data) + 1)
+            if op < 0.3 and data:
+                data[min(pos, len(data) - 1)] = rng.randrange(256)
+            elif op < 0.6:
+                data[pos:pos] = rng.choice(tokens) * rng.randint(1, 50)
+            elif op < 0.8:
+                del data[pos:pos + rng.randint(1, 40)]
+            elif pos > 10:
+                data = data[:pos]
+        before = _outbox_ids(judge)
+        judge.send("", "", raw=bytes(data))
+        started = time.perf_counter()
+        report = judge.tick()
+        assert time.perf_counter() - started < MAX_SECONDS
+        assert not report.errors and sum(report.mails.values()) == 1, (report.errors, bytes(data[:400]))
+        for answer in _answers(judge, before):
+            to = email.message_from_bytes(answer, policy=email.policy.default)["To"].addresses[0].addr_spec
+            _clean_headers(answer, to)
