@@ -218,8 +218,11 @@ def roll_and_hits(b: Battle, rnd: RoundDice) -> None:
         rnd.rolls[side.role] = roll
     a, d = rnd.rolls["attacker"], rnd.rolls["defender"]
     pen = f" ({rnd.penalty.text()})" if rnd.penalty.fortress else ""
+    darc = {side.role: (" (D'Arc +1 die)" if rnd.dice[side.role] and any(
+        b.state.lords[n].political == "darc" for n in side.lords) else "") for side in (b.attacker, b.defender)}
     b.tell("battle_round", f"Battle round {b.round} in {b.setup.town} (6.2.3): {b.setup.attacker}'s side, "
-           f"{rnd.cp['attacker']} CP{pen}: {a.text()}; {b.setup.defender}'s side, {rnd.cp['defender']} CP: "
+           f"{rnd.cp['attacker']} CP{darc['attacker']}{pen}: {a.text()}; {b.setup.defender}'s side, "
+           f"{rnd.cp['defender']} CP{darc['defender']}: "
            f"{d.text()}.",
            {"town": b.setup.town, "round": b.round, "cp": dict(rnd.cp),
             "dice": {k: r.dice for k, r in rnd.rolls.items()},
