@@ -23,7 +23,7 @@ from pbem.games.fief.setup_orders import check_setup_orders
 from pbem.games.fief.state import OFFSHORE, FiefState
 from pbem.games.fief.templates import purchase_template, setup_template
 from pbem.games.fief.views import build_view, phase_id
-from pbem.orders.yamlsafe import line_of
+from pbem.orders.yamlsafe import YMap, line_of
 from pbem.rules.api import (JSON, Event, GameResult, OptionSpec, OrderCheck, OrderError, Phase,
                             Resolution)
 from pbem.rules.rng import Rng
@@ -58,6 +58,11 @@ def _later(section: str, what: str, issue: str) -> Resolver:
     return resolve
 
 
+def _battle(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
+    from pbem.games.fief.battle_phase import resolve_battle_phase   # B2's module, loaded when needed
+    return resolve_battle_phase(state, board, orders, rng)
+
+
 def _movement(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
     from pbem.games.fief.movement import resolve_movement   # F2's module, loaded when needed
     return resolve_movement(state, board, dict(orders), rng)
@@ -74,8 +79,7 @@ ROUND: tuple[Step, ...] = (
     Step("purchase", "Purchase Phase (4)", "pay ransoms; buy strongholds, mills, units and fief titles",
          True, lambda s, b, o, r: resolve_purchase(s, b, o)),
     Step("movement", "Movement Phase (5)", "move your lords and their armies", True, _movement),
-    Step("battle", "Battle Phase (6)", "battles, sieges and plunder", False,
-         _later("Battle Phase (6)", "battles, sieges and plunder", "issue 4")),
+    Step("battle", "Battle Phase (6)", "declare battles, sieges and plunder", True, _battle),
     Step("end_of_round", "End of Round Phase (7)", "victory check", False,
          lambda s, b, o, r: resolve_end_of_round(s, b)),
 )
@@ -171,13 +175,22 @@ class FiefRules:
         check_keys(document, ("orders", "policies"), "the order document", problems)
         if phase == "movement":
             from pbem.games.fief.movement_orders import check_movement_orders
-            canonical, errors = check_movement_orders(view, player, document.get("orders"),
-                                                      document.get("policies"))
+            battle, rest = _battle_policies(view, player, document.get("policies"), problems, board)
+            canonical, errors = check_movement_orders(view, player, document.get("orders"), rest)
             problems.extend(errors)
+            canonical["policies"] = {**canonical.get("policies", {}), **battle}
             return OrderCheck(canonical, tuple(problems))
-        policies = _check_policies(view, player, document.get("policies"), problems)
+        policies = _check_policies(view, player, document.get("policies"), problems, board)
         items = order_items(document, problems)
-        notes: tuple[str, ...] = ()
+        if phase == "battle":
+            from pbem.games.fief.battle_orders import check_battle_orders
+            canonical = {**check_battle_orders(view, board, player, items, problems), "policies": policies}
+            notes: tuple[str, ...] = ()
+            if not problems and not any(canonical[k] for k in ("battles", "sieges", "lifts", "plunder")):
+                notes = ("no battle, siege or plunder from you this phase; your sieges in progress "
+                         "continue while a lord of yours is there",)
+            return OrderCheck(canonical, tuple(problems), notes)
+        notes = ()
         if phase == "setup":
             canonical = {"towns": check_setup_orders(view, board, items, problems), "policies": policies}
             if len(canonical["towns"]) < len(view["turn_order"]) and not problems:
@@ -202,6 +215,9 @@ class FiefRules:
             return {"towns": [], "policies": {}}
         if view["phase"] == "movement":
             return {"moves": [], "land": None, "policies": {}}   # hold (F2)
+        if view["phase"] == "battle":
+            from pbem.games.fief.battle_orders import empty_orders
+            return empty_orders()   # no battle, sieges in progress continue, no plunder (B2)
         return {"orders": [], "policies": {}}
 
     def order_template(self, view: JSON, player: str) -> str:
@@ -213,6 +229,9 @@ class FiefRules:
         if view["phase"] == "movement":
             from pbem.games.fief.movement_template import movement_template
             return movement_template(view, player)
+        if view["phase"] == "battle":
+            from pbem.games.fief.battle_template import battle_template
+            return battle_template(view, player)
         return "# Nothing to order in this phase. You may still set standing policies:\n# policies:\n#   safe_passage: {allow: [], others: refuse}\n"
 
     def report_template(self) -> str:
@@ -227,13 +246,27 @@ def _next_phase(state: FiefState, name: str) -> str:
     return nxt
 
 
-def _check_policies(view: JSON, player: str, given: Any, problems: Problems) -> dict:
+def _check_policies(view: JSON, player: str, given: Any, problems: Problems, board: Board) -> dict:
     if given is None:
         return {}
     from pbem.games.fief.policies import check_policies   # F2's standing policies
+    battle, given = _battle_policies(view, player, given, problems, board)
     canonical, errors = check_policies(view, player, given)
     problems.extend(errors)
-    return canonical
+    return {**canonical, **battle}
+
+
+def _battle_policies(view: JSON, player: str, given: Any, problems: Problems, board: Board) -> tuple[dict, Any]:
+    """The Battle Phase's policies (coalition, battle_plan) may come with any mail, like every
+    standing policy: (their canonical form, the rest of `policies:` for policies.py)."""
+    from pbem.games.fief.battle_orders import BATTLE_POLICIES, check_battle_policies
+    if not isinstance(given, dict) or not any(k in given for k in BATTLE_POLICIES):
+        return {}, given
+    battle = check_battle_policies(view, board, player, given, problems)
+    rest = YMap((k, v) for k, v in given.items() if k not in BATTLE_POLICIES)
+    rest.line = getattr(given, "line", 0)
+    rest.key_lines = dict(getattr(given, "key_lines", {}))
+    return battle, rest
 
 
 def _store_policies(state: FiefState, orders: Mapping[str, Any]) -> None:

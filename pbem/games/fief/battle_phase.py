@@ -1,0 +1,126 @@
+"""The Battle Phase (6) around the battle engine: every player's declared battles are fought
+in turn order, each fully resolved (battle.resolve_battle) before the next one is declared;
+then sieges are declared, continued or lifted (6.4.1, siege.py) and mills plundered (6.5,
+plunder.py). By mail the whole phase is one round of orders (DESIGN.md): a declaration an
+earlier battle made impossible fails with a `battle_not_fought` event that says why.
+
+Coalitions (6.1) come from standing policies (battle_orders.py): each family present in the
+town, in turn order, asks to join the first leader its `coalition.join` policy names there,
+and that leader's `coalition.accept` policy answers.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from pbem.games.fief.battle import BattleError, opening_dice, resolve_battle
+from pbem.games.fief.battle_orders import coalition_answer, join_order
+from pbem.games.fief.battle_plan import BattlePlan, BattleSetup
+from pbem.games.fief.board import Board
+from pbem.games.fief.plan_orders import plan_for
+from pbem.games.fief.plunder import resolve_plunder
+from pbem.games.fief.siege import resolve_sieges
+from pbem.games.fief.state import FiefState
+from pbem.rules.api import Event
+from pbem.rules.rng import Rng
+
+
+def resolve_battle_phase(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
+    events: list[Event] = []
+    besiege: dict[str, list[str]] = {}    # player -> towns where a stopped attack becomes a siege
+    declared = 0
+    for player in state.turn_order():
+        for battle in (orders.get(player) or {}).get("battles") or []:
+            declared += 1
+            events += fight(state, board, player, battle["target"], battle["town"], rng, besiege)
+    if not declared:
+        events.append(Event("no_battle", f"Round {state.round}: nobody declares a battle (6).",
+                            data={"round": state.round}))
+    events += resolve_sieges(state, board, orders, besiege)
+    events += resolve_plunder(state, board, orders)
+    return events
+
+
+def present_families(state: FiefState, town: str) -> set[str]:
+    """Families with forces in the town: a unit pawn or a free lord (captives are not forces)."""
+    out = {p.family for p in state.pawns.values() if p.location == town}
+    out |= {lo.family for lo in state.lords.values() if lo.location == town and not lo.captive_of}
+    return out
+
+
+def has_free_lord(state: FiefState, family: str, town: str) -> bool:
+    return any(lo.family == family and lo.location == town and not lo.captive_of for lo in state.lords.values())
+
+
+def fight(state: FiefState, board: Board, player: str, target: str, town: str, rng: Rng,
+          besiege: dict[str, list[str]]) -> list[Event]:
+    """One declared battle (6): checked again against the state as earlier battles left it."""
+    problem = _impossible(state, player, target, town)
+    if problem:
+        return [_not_fought(player, target, town, problem)]
+    here = state.towns[town]
+    # 6.4.2: the besieged family attacking from its besieged town leaves the fortress.
+    leaving = bool(here.besiegers) and here.controller == player
+    attackers, defenders, events = form_coalition(state, town, player, target)
+    setup = BattleSetup(town=town, attacker=player, defender=target, attacker_side=tuple(attackers),
+                        defender_side=tuple(defenders), leaving_fortress=leaving)
+    if opening_dice(state, board, setup).get("attacker", 0) <= 0:
+        # 6.4.1 example 2: "Marie cannot attack as she does not have any available battle dice
+        # because of the stronghold."
+        return events + [_not_fought(player, target, town, "your side would roll no battle die after "
+                                     "the fortress penalty (6.2.3.2, 6.4.1 example 2): besiege it first")]
+    plans = plans_for(state, attackers + defenders, town)
+    try:
+        outcome = resolve_battle(state, board, setup, plans, rng)
+    except BattleError as exc:     # a setup the engine refuses: told, never a traceback
+        return events + [_not_fought(player, target, town, str(exc))]
+    events += outcome.events
+    if outcome.stopped_by == player and plans[player].besiege_if_stopped:
+        besiege.setdefault(player, []).append(town)   # 6.4.1 example 1
+    return events
+
+
+def plans_for(state: FiefState, families: list[str], town: str) -> dict[str, BattlePlan]:
+    return {fam: plan_for(state.families[fam].policies, town) for fam in families}
+
+
+def form_coalition(state: FiefState, town: str, attacker: str, defender: str,
+                   attacker_may_join: bool = True) -> tuple[list[str], list[str], list[Event]]:
+    """6.1: families present in the town join a side before the battle, each asking the first
+    leader its `coalition.join` policy names for this town; the leader's `accept` answers.
+    In a cavalcade only the defender may take confederates (5.2.4)."""
+    sides = {attacker: [attacker], defender: [defender]}
+    events: list[Event] = []
+    present = present_families(state, town)
+    for fam in state.turn_order():
+        if fam in sides or fam not in present or state.families[fam].eliminated:
+            continue
+        policies = state.families[fam].policies
+        leader = next((p for p in join_order(policies) if p in sides
+                       and (attacker_may_join or p != attacker)
+                       and coalition_answer(policies, "join", p, town)), None)
+        if leader is None:
+            continue
+        accepted = coalition_answer(state.families[leader].policies, "accept", fam, town)
+        role = "attacking" if leader == attacker else "defending"
+        events.append(Event("coalition_joined" if accepted else "coalition_refused",
+                            f"{fam} asks to join {leader}'s {role} side in {town}: "
+                            f"{'accepted' if accepted else 'refused'} (6.1, standing policies).",
+                            data={"town": town, "family": fam, "leader": leader, "accepted": accepted}))
+        if accepted:
+            sides[leader].append(fam)
+    return sides[attacker], sides[defender], events
+
+
+def _impossible(state: FiefState, player: str, target: str, town: str) -> str | None:
+    if state.families[player].eliminated:
+        return "your family is out of the game"
+    if not has_free_lord(state, player, town):
+        return f"you have no free lord left in {town} (6: a troop cannot declare a battle)"
+    if state.families[target].eliminated or target not in present_families(state, town):
+        return f"{target} has no forces left in {town}"
+    return None
+
+
+def _not_fought(player: str, target: str, town: str, why: str) -> Event:
+    return Event("battle_not_fought", f"{player}'s battle against {target} in {town} is not fought: {why}.",
+                 data={"player": player, "target": target, "town": town, "reason": why})

@@ -1,0 +1,196 @@
+"""The Battle Phase (6) around the engine: orders checked against the view with lines and
+fixes, the canonical echo, defaults and template, coalitions from standing policies (6.1),
+declarations in turn order each fully resolved, and a declaration an earlier battle made
+impossible failing with a typed event."""
+from __future__ import annotations
+
+import copy
+
+from pbem.games.fief.france import RULES
+from pbem.games.fief.positions import build_position
+from pbem.orders.yamlsafe import load
+from pbem.rules.rng import Rng
+
+from test_fief_scenarios import FixedRng
+
+BASE = {
+    "players": ["ann", "bob", "cid"],
+    "phase": "battle",
+    "lords": {"Eric": {"family": "ann", "at": "Tours"}, "Gauvain": {"family": "bob", "at": "Tours"},
+              "Blanche": {"family": "cid", "at": "Tours"}, "Henry": {"family": "bob", "at": "Poitiers"}},
+    "units": {"Tours": {"ann": {"knight": 2}, "bob": {"man_at_arms": 2}, "cid": {"knight": 1}},
+              "Poitiers": {"bob": {"man_at_arms": 1}}},
+    "towns": {"Tours": {"controller": "bob", "mills": 1}},
+}
+
+
+def state_of(**changes) -> dict:
+    data = copy.deepcopy(BASE)
+    data.update(changes)
+    return build_position(data).to_json()
+
+
+def check(state: dict, player: str, text: str):
+    return RULES.check_orders(RULES.view(state, player), player, load(text))
+
+
+def errors(result) -> str:
+    return " | ".join(str(e) for e in result.errors)
+
+
+def test_the_battle_phase_takes_orders_from_every_player() -> None:
+    state = state_of()
+    assert RULES.phase(state).deciders == ("ann", "bob", "cid")
+    assert RULES.phase(state).id == "round-1/battle"
+
+
+def test_canonical_echo_of_every_order_and_policy() -> None:
+    got = check(state_of(), "ann", """orders:
+  - attack: BOB
+    in: tours
+  - plunder: Tours
+    mills: 1
+policies:
+  coalition:
+    join: [cid]
+    accept: {cid: [Tours, poitiers]}
+  battle_plan:
+    losses: [knights, men_at_arms]
+    surrender: {outnumbered: 3}
+    captives_to: Cid
+    towns: {Tours: {surrender: never}}
+  safe_passage: allow
+""")
+    assert got.ok, errors(got)
+    assert got.orders["battles"] == [{"target": "bob", "town": "Tours"}]
+    assert got.orders["plunder"] == [{"town": "Tours", "mills": 1}]
+    pol = got.orders["policies"]
+    assert pol["coalition"] == {"join": {"cid": "anywhere"}, "accept": {"cid": ["Poitiers", "Tours"]}}
+    assert pol["battle_plan"] == {"losses": ["knight", "man_at_arms"], "surrender": {"outnumbered": 3},
+                                  "captives_to": "cid", "towns": {"Tours": {"surrender": "never"}}}
+    assert pol["safe_passage"]["others"] == "allow"
+
+
+def test_order_errors_name_the_line_and_the_fix() -> None:
+    got = check(state_of(), "ann", """orders:
+  - attack: ann
+    in: Tours
+  - attack: bob
+    in: Poitiers
+  - attack: bob
+  - attack: cid
+    in: Tours
+  - attack: bob
+    in: Tours
+  - siege: Tours
+  - plunder: Paris
+  - lift: Tours
+  - fight: bob
+""")
+    text = errors(got)
+    for fragment in ["line 2: `attack`: no other player 'ann'", "you cannot attack yourself",
+                     "line 4: you have no free lord in Poitiers", "a troop cannot declare a battle",
+                     "line 6: an `attack` order needs `in: TOWN`",
+                     "line 9: you already declare a battle in Tours (line 7)",
+                     "line 11: Tours has no fortress to besiege", "line 12: Paris has no mill to plunder",
+                     "line 13: you do not besiege Tours", "`fight` is not an order of this phase"]:
+        assert fragment in text, (fragment, text)
+
+
+def test_policy_errors_name_the_line_and_the_fix() -> None:
+    got = check(state_of(), "ann", """policies:
+  coalition:
+    join: {dan: anywhere}
+    welcome: [bob]
+  battle_plan:
+    losses: [bombard]
+    surrender: {outnumberd: 2}
+    stop: {when: {after_round: 0}}
+    besiege_if_stopped: perhaps
+    lords_first: [Gauvain]
+    towns: {Atlantis: {}}
+    retreat: yes
+""")
+    text = errors(got)
+    for fragment in ["line 3: `coalition.join`: no other player 'dan'", "line 4: unknown key `welcome`",
+                     "line 6: 'bombard' is not a kind a leader chooses to lose",
+                     "line 7: unknown condition `outnumberd`", "did you mean `outnumbered`",
+                     "line 8: `after_round` must be a whole number of at least 1",
+                     "line 9: `besiege_if_stopped` is yes or no", "line 10: `lords_first`: 'Gauvain' is not one of your lords",
+                     "line 11: there is no town called 'Atlantis'", "line 12: unknown battle plan field `retreat`"]:
+        assert fragment in text, (fragment, text)
+
+
+def test_battle_policies_may_come_with_a_movement_mail() -> None:
+    state = state_of(phase="movement")
+    got = check(state, "ann", "policies:\n  coalition: {accept: [cid]}\n  safe_passage: allow\n")
+    assert got.ok, errors(got)
+    assert got.orders["policies"]["coalition"] == {"join": {}, "accept": {"cid": "anywhere"}}
+    bad = check(state, "ann", "policies:\n  battle_plan: {surrender: sometimes}\n")
+    assert "line 2: `surrender` is never, always, or a mapping" in errors(bad)
+
+
+def test_default_orders_and_the_template_check_back() -> None:
+    state = state_of()
+    for player in ("ann", "bob", "cid"):
+        view = RULES.view(state, player)
+        template = RULES.order_template(view, player)
+        got = RULES.check_orders(view, player, load(template))
+        assert got.ok, errors(got)
+        assert got.orders == {**RULES.default_orders(view, player), "policies": {}}
+    assert "# - attack: bob\n  #   in: Tours" in RULES.order_template(RULES.view(state, "ann"), "ann")
+    assert "# - plunder: Tours" in RULES.order_template(RULES.view(state, "bob"), "bob")
+    result = RULES.resolve(state, {p: RULES.default_orders(RULES.view(state, p), p) for p in ("ann", "bob", "cid")},
+                           Rng("t"))
+    assert [e.kind for e in result.events] == ["no_battle"]
+    assert RULES.phase(result.state).id == "round-1/end-of-round"
+
+
+def _orders(state: dict, texts: dict) -> dict:
+    out = {}
+    for player in ("ann", "bob", "cid"):
+        got = check(state, player, texts.get(player, "orders: []\n"))
+        assert got.ok, errors(got)
+        out[player] = got.orders
+    return out
+
+
+def test_coalition_join_needs_the_leaders_acceptance() -> None:
+    # cid wants to join ann; ann accepts cid only in Poitiers: cid stays out of the battle.
+    policies = {"cid": {"coalition": {"join": {"ann": "anywhere"}}},
+                "ann": {"coalition": {"accept": {"cid": ["Poitiers"]}}}}
+    state = state_of(policies=policies)
+    orders = _orders(state, {"ann": "orders:\n  - attack: bob\n    in: Tours\n"})
+    result = RULES.resolve(state, orders, Rng("coalition"))
+    kinds = [e for e in result.events if e.kind.startswith("coalition")]
+    assert [(e.kind, e.data["family"], e.data["leader"]) for e in kinds] == [("coalition_refused", "cid", "ann")]
+    start = next(e for e in result.events if e.kind == "battle_start")
+    assert start.data["attacker_side"] == ["ann"] and start.data["defender_side"] == ["bob"]
+
+
+def test_coalition_joined_fights_on_the_leaders_side() -> None:
+    policies = {"cid": {"coalition": {"join": {"bob": ["Tours"], "ann": "anywhere"}}},
+                "bob": {"coalition": {"accept": {"cid": "anywhere"}}}}
+    state = state_of(policies=policies)
+    orders = _orders(state, {"ann": "orders:\n  - attack: bob\n    in: Tours\n"})
+    result = RULES.resolve(state, orders, Rng("coalition"))
+    joined = [e for e in result.events if e.kind == "coalition_joined"]
+    assert [(e.data["family"], e.data["leader"]) for e in joined] == [("cid", "bob")]
+    start = next(e for e in result.events if e.kind == "battle_start")
+    assert start.data["defender_side"] == ["bob", "cid"]
+
+
+def test_a_battle_made_impossible_by_an_earlier_one_is_not_fought() -> None:
+    # ann (first in turn order) wipes out bob's forces in Tours; cid's later battle against bob
+    # there has no enemy left.
+    data = copy.deepcopy(BASE)
+    data["units"]["Tours"] = {"ann": {"knight": 3}, "bob": {"man_at_arms": 1}, "cid": {"knight": 1}}
+    data["lords"]["Gauvain"]["at"] = "Poitiers"
+    state = build_position(data).to_json()
+    orders = _orders(state, {"ann": "orders:\n  - attack: bob\n    in: Tours\n",
+                             "cid": "orders:\n  - attack: bob\n    in: Tours\n"})
+    result = RULES.resolve(state, orders, FixedRng({"battle": [1, 0, 0]}))
+    failed = [e for e in result.events if e.kind == "battle_not_fought"]
+    assert len(failed) == 1 and failed[0].data["player"] == "cid"
+    assert "bob has no forces left in Tours" in failed[0].text
+    assert sum(1 for e in result.events if e.kind == "battle_start") == 1
