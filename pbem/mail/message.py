@@ -242,7 +242,10 @@ def _bodies(msg: Message, skipped: "_Skipped | None" = None) -> tuple[str, bool,
             continue  # some other attachment: not a body (an inline text file still is one)
         if ctype == "text/plain" and sum(map(len, plain)) < MAX_TEXT_CHARS:
             data, too_big = bounded_payload(part, MAX_TEXT_CHARS)
-            plain.append(decode_text(data, part.get_content_charset()))
+            text = decode_text(data, part.get_content_charset())
+            if str(part.get_param("format") or "").lower() == "flowed":
+                text = unflow(text, str(part.get_param("delsp") or "").lower() == "yes")
+            plain.append(text)
             cut = cut or too_big
         elif ctype == "text/html" and html is None:
             data, too_big = bounded_payload(part, MAX_TEXT_CHARS * 4)
@@ -256,6 +259,30 @@ def _bodies(msg: Message, skipped: "_Skipped | None" = None) -> tuple[str, bool,
         text = ""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text[:MAX_TEXT_CHARS], cut or len(text) > MAX_TEXT_CHARS, attachments
+
+
+def unflow(text: str, delsp: bool) -> str:
+    """RFC 3676 format=flowed text as the writer typed it. Thunderbird and others send it by
+    default, wrapping long lines (a long comment in the order template) with a trailing space
+    and adding a space before lines that start with one: read raw, a wrapped order line would
+    continue at column 0 and the YAML would break."""
+    out: list[str] = []
+    joining = False  # the previous line was flowed: this one continues it
+    previous_depth = 0
+    for line in text.replace("\r\n", "\n").split("\n"):
+        depth = len(line) - len(line.lstrip(">"))
+        body = line[depth:]
+        if body.startswith(" "):
+            body = body[1:]  # space-stuffing (4.4), or the space after quote marks
+        flowed = body.endswith(" ") and body != "-- "
+        if flowed and delsp:
+            body = body[:-1]
+        if joining and depth == previous_depth and out:
+            out[-1] += body
+        else:
+            out.append(">" * depth + (" " if depth and body else "") + body)
+        joining, previous_depth = flowed, depth
+    return "\n".join(out)
 
 
 def _has_filename(part: Message) -> bool:

@@ -313,6 +313,17 @@ simple("reply-outlook-original-message", envelope() + BID3 + "\n-----Original Me
        "game: g1\nbid: 6\n", ACCEPTED)
 simple("reply-unfilled-template-quoted", "Thanks!\n\n" + QUOTED_REPORT,
        {**AUTH, "answer": "the `secret:` line still says YOUR-SECRET"})
+# format=flowed (Thunderbird's default): long lines wrapped with a trailing space, lines that
+# start with a space stuffed with one more.
+simple("format-flowed-wrapped-comment", envelope() + "bid: 3      # a number from 1 to 6, and a comment long enough to be \n"
+       "wrapped by the mail client\n", ACCEPTED, ctype="text/plain; charset=utf-8; format=flowed")
+simple("format-flowed-delsp-quoted-template", "Filled in below.\n\n" + QUOTED_REPORT.replace(
+    "YOUR-SECRET", SECRETS["alice"]).replace("> bid: 1", "> bid: 3 # my bid this round, after a long think about \n> it"),
+    ACCEPTED, ctype="text/plain; charset=utf-8; format=flowed; delsp=yes")
+simple("format-flowed-fief-stuffed-indentation", fief() + "orders:\n   - buy: knight     # the first of several purchases "
+       "I mean to make \nthis round\n     in: Tours\n",
+       {"outcome": "orders accepted", "answer": "knight", "store": "accepted"}, game="fief",
+       ctype="text/plain; charset=utf-8; format=flowed")
 simple("reply-signature-after-orders", envelope() + BID3 + "-- \nAlice\ngame: fake\n", ACCEPTED)
 
 # --- who sends: forged senders, secrets, games, phases -----------------------------------------
