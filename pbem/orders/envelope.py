@@ -63,8 +63,9 @@ def find_document(text: str) -> Document | None:
     may write orders above the report they answer. If the only ``game:`` line is inside
     quoted text (a player who filled in the template within the quoted report), the quoted
     document is taken with its quote marks removed; line numbers stay those of the mail."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    lines[0] = lines[0].lstrip("\ufeff")
+    # Invisible marks at a line's start (a byte-order mark, a zero-width space or word joiner
+    # that copy and paste brings along) never mean anything, but would hide a `game:` line.
+    lines = [line.lstrip("\ufeff\u200b\u2060") for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     for start, line in enumerate(lines):
         if _START.match(line):
             return _collect(lines, start, prefix="")

@@ -144,6 +144,7 @@ simple("yaml-duplicate-envelope-key", envelope() + "player: bob\nbid: 3\n",
        bad_yaml("the key `player` is given twice"))
 simple("yaml-tab-indentation", envelope() + "orders:\n\t- bid: 3\n", bad_yaml("use spaces"))
 simple("yaml-bom-body", "\ufeff" + envelope() + BID3, ACCEPTED)
+simple("yaml-bom-after-greeting", "Hello judge,\n\n\ufeff" + envelope() + "\u200b" + BID3, ACCEPTED)
 simple("yaml-unclosed-flow", envelope() + "bid: [3\n", bad_yaml("not valid YAML"))
 simple("yaml-not-a-mapping-value", "game: [g1, g2]\nplayer: alice\nsecret: x\nphase: round-1/bid\n",
        bad_yaml("`game:` must be a single word or name"))
