@@ -53,7 +53,7 @@ def run_demo(path: Path) -> Iterator[str]:
             phase = engine.current_phase(game)
             for player in phase.deciders:
                 view = game.rules.view(game.state, player)
-                _mail_orders(home, name, player, secrets[player], phase.id, ORDER_SCRIPTS[phase.id.split("/")[-1]](view, player))
+                _mail_orders(home, name, player, secrets[player], phase.id, _script(phase.id)(view, player))
             yield f"mailed orders for {phase.id} from {', '.join(phase.deciders)}"
             now += 60
             report = run_tick(home, now=now)
@@ -133,11 +133,20 @@ def _movement_orders(view: dict[str, Any], player: str) -> str:
             f"policies:\n  safe_passage: {{others: refuse}}\n")
 
 
+def _no_orders(view: dict[str, Any], player: str) -> str:
+    """The demo families keep the peace: no battle declared, standing policies unchanged."""
+    return "orders: []\n"
+
+
 ORDER_SCRIPTS: dict[str, Callable[[dict[str, Any], str], str]] = {
     "starting-towns": _setup_orders,
     "purchase": _purchase_orders,
     "movement": _movement_orders,
 }
+
+
+def _script(phase_id: str) -> Callable[[dict[str, Any], str], str]:
+    return ORDER_SCRIPTS.get(phase_id.split("/")[-1], _no_orders)
 
 
 def _where_reports_are(home: Home, name: str) -> Iterator[str]:
