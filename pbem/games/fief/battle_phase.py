@@ -124,3 +124,52 @@ def _impossible(state: FiefState, player: str, target: str, town: str) -> str | 
 def _not_fought(player: str, target: str, town: str, why: str) -> Event:
     return Event("battle_not_fought", f"{player}'s battle against {target} in {town} is not fought: {why}.",
                  data={"player": player, "target": target, "town": town, "reason": why})
+
+
+# -- the cavalcade (5.2.4), fought during the Movement Phase ----------------------------------
+
+def resolve_cavalcade(state: FiefState, board: Board, request: Any, rng: Rng) -> Any:
+    """movement.resolve_movement's cavalcade hook: the moving army forces the passage through
+    ``request.town`` by a battle against the family refusing it (5.2.4). The army attacks with
+    exactly its own lords and pawns; only the defender may take confederates."""
+    from pbem.games.fief.movement import CavalcadeResult
+    army, town = request.army, request.town
+    problem = _no_cavalcade(state, army, request.against)
+    if problem:
+        return CavalcadeResult(False, (Event("cavalcade_impossible", f"{army.family}'s {army.leader} cannot make a "
+                                             f"cavalcade through {town}: {problem} (5.2.4).",
+                                             data={"family": army.family, "lord": army.leader, "town": town,
+                                                   "reason": problem}),))
+    target = request.against[0]
+    attackers, defenders, events = form_coalition(state, town, army.family, target, attacker_may_join=False)
+    lords = [n for n in army.all_lords() if n in state.lords]
+    setup = BattleSetup(town=town, attacker=army.family, defender=target, attacker_side=(army.family,),
+                        defender_side=tuple(defenders), cavalcade=True,
+                        attacker_units=tuple(army.pawns), attacker_lords=tuple(lords))
+    try:
+        outcome = resolve_battle(state, board, setup, plans_for(state, attackers + defenders, town), rng)
+    except BattleError as exc:
+        return CavalcadeResult(False, tuple(events) + (_not_fought(army.family, target, town, str(exc)),))
+    events += outcome.events
+    # The army goes on with what is left of it (5.2.4: "Marie leaves her knight pawn there").
+    army.pawns[:] = [p for p in army.pawns if p in state.pawns]
+    army.lords[:] = [n for n in army.lords if n in state.lords and not state.lords[n].captive_of]
+    leader = state.lords.get(army.leader)
+    won = outcome.winner == "attacker" and outcome.attacker_lords_left > 0 \
+        and leader is not None and not leader.captive_of
+    return CavalcadeResult(won, tuple(events))
+
+
+def _no_cavalcade(state: FiefState, army: Any, against: tuple[str, ...]) -> str | None:
+    if len(against) != 1:
+        # Ruling: a cavalcade is a battle "against 1 of the families they have to cross"; the
+        # others' refusal would still close the way, so it is not fought.
+        return f"{' and '.join(against)} all refuse the passage, and a cavalcade fights only one family"
+    others = sorted({state.pawns[p].kind for p in army.pawns if state.pawns[p].kind != "knight"})
+    if others:
+        return f"the army holds {', '.join(others)}: only knights and lords may make a cavalcade"
+    tired = [p for p in army.pawns if state.pawns[p].steps >= 2] + \
+        [n for n in army.lords if state.lords[n].steps >= 2]
+    if tired:
+        return "every knight and lord needs a step left (5.1.1)"
+    return None

@@ -64,8 +64,9 @@ def _battle(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng)
 
 
 def _movement(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
+    from pbem.games.fief.battle_phase import resolve_cavalcade   # 5.2.4, the battle rules
     from pbem.games.fief.movement import resolve_movement   # F2's module, loaded when needed
-    return resolve_movement(state, board, dict(orders), rng)
+    return resolve_movement(state, board, dict(orders), rng, cavalcade=resolve_cavalcade)
 
 
 ROUND: tuple[Step, ...] = (

@@ -13,8 +13,8 @@ A move that fails or is cut short is an event with the reason, never an exceptio
 
 Cavalcade (5.2.4) is part of the battle rules (issue 4): ``resolve_movement`` takes an optional
 ``cavalcade`` resolver, called at the exact point the rulebook offers it - a safe passage was
-refused and the order says `if_refused: cavalcade`. Until the battle rules provide one, the
-order language refuses `cavalcade`, so no order can reach that point without a resolver.
+refused and the order says `if_refused: cavalcade`. game.py passes the battle rules' resolver
+(battle_phase.resolve_cavalcade); without one a cavalcade order stops the army.
 """
 from __future__ import annotations
 
@@ -264,6 +264,7 @@ class MovementRun:
             result = self.cavalcade(self.state, self.board,
                                     CavalcadeRequest(army, tuple(refusers), cur, (cur, target)), self.rng)
             self.teller.add(result.events)
+            self._forget_fallen()
             if result.won and army.leader in self.state.lords:
                 army.cavalcade = True
                 self._drop_and_pick(army, order, cur, log, done, leave=True)
@@ -278,6 +279,16 @@ class MovementRun:
             self._advance(army, order, cur, back_to, log, back=True)
             return "back", reason + f"; {army.leader} goes back to {back_to}"
         return "stopped", reason + f"; {army.leader} stops {where_text(army.place)}"
+
+    def _forget_fallen(self) -> None:
+        """After a cavalcade (5.2.4): pawns and lords the battle eliminated or made captive are
+        no longer forces on the board (captives move only with their jailer, 6.3)."""
+        for member in list(self.presence.where):
+            kind, key = member[:2], member[2:]
+            if kind == "P:" and key not in self.state.pawns:
+                self.presence.remove(member)
+            elif kind == "L:" and (key not in self.state.lords or self.state.lords[key].captive_of):
+                self.presence.remove(member)
 
     def _drop_and_pick(self, army: Army, order: Mapping[str, Any], town: str, log: MoveLog,
                        done: set[str], leave: bool) -> None:

@@ -9,7 +9,8 @@
         path: [Poitiers, Limoges]         # towns, one per step; `offshore` for a naval step
         leave: {Poitiers: {archer: 1}}    # optional: units dropped in a town passed through
         pick_up: {Poitiers: {knight: 1}}  # optional: your units joining in a town passed through
-        if_refused: back                  # back (default) | stay: when a safe passage is refused
+        if_refused: back                  # back (default) | stay | cavalcade (5.2.4, knights and
+                                          #   lords only): when a safe passage is refused
         give_control: {La Rochelle: marc} # optional: who gets a town you leave (5.2.2)
       - land: Nantes                      # where your forces at sea land when no lord's order
                                           #   lands them (5.3)
@@ -38,7 +39,7 @@ from pbem.rules.api import OrderError
 
 VERBS = ("move", "land")
 MOVE_KEYS = ("move", "with", "lords", "captives", "path", "leave", "pick_up", "if_refused", "give_control")
-IF_REFUSED = ("back", "stay")   # 5.2.3.1; "cavalcade" (5.2.4) comes with the battle rules
+IF_REFUSED = ("back", "stay", "cavalcade")   # 5.2.3.1, 5.2.4
 STEPS, DARC_STEPS = 2, 3        # 5.1.1, G.4.1.1
 _COUNTED = re.compile(r"^\s*(\d+)\s+(.+?)\s*$")
 
@@ -124,6 +125,11 @@ class _Checker:
         pick_up = self._stops(item, "pick_up", start, path)
         if_refused = self._if_refused(item)
         give = self._give_control(item, start, path)
+        if if_refused == "cavalcade" and (start == OFFSHORE or OFFSHORE in path):
+            self.problems.add(line_of(item, "if_refused"),
+                              "an army making a naval step cannot make a cavalcade (5.3)",
+                              "write `if_refused: back` or `if_refused: stay`")
+            return None
         if with_ is None or leave is None or pick_up is None or if_refused is None or give is None:
             return None
         self._follow(name, start, path, with_, leave, pick_up, line_of(item, "move"))
@@ -328,12 +334,20 @@ class _Checker:
         text = item["if_refused"]
         word = text.strip().lower() if isinstance(text, str) else ""
         if word == "cavalcade":
-            self.problems.add(line_of(item, "if_refused"),
-                              "cavalcade comes with the battle rules (5.2.4), not ruled by this judge yet",
-                              "write `if_refused: back` or `if_refused: stay`")
-            return None
+            # 5.2.4: an army "made up of knight pawns and lords exclusively" (`with: all` is
+            # checked when the cavalcade is fought, against the pawns then in the army).
+            with_ = item.get("with")
+            kinds = {unit_kind(k) or k for k in with_} if isinstance(with_, dict) else \
+                ({unit_kind(k) or k for k in with_} if isinstance(with_, list) else set())
+            if kinds - {"knight"} or item.get("pick_up"):
+                self.problems.add(line_of(item, "if_refused"),
+                                  "a cavalcade is made by an army of knights and lords only (5.2.4)",
+                                  "take only knights along (`with: {knight: 2}`, no `pick_up`), "
+                                  "or write `if_refused: back`")
+                return None
+            return word
         if word not in IF_REFUSED:
-            self.problems.add(line_of(item, "if_refused"), f"`if_refused` must be back or stay, not {text!r}",
+            self.problems.add(line_of(item, "if_refused"), f"`if_refused` must be back, stay or cavalcade, not {text!r}",
                               suggest(str(text), IF_REFUSED))
             return None
         return word
