@@ -2,8 +2,9 @@
 (E: 1 Hear Ye, 2 Cards, 3 Income, 4 Purchase, 5 Movement, 6 Battle, 7 End of Round), order
 checking, views and templates. A variant (france.py) supplies its data and small hooks.
 
-Phases whose rules come with later issues (Hear Ye and Cards: issue 5; Battle: issue 4) are
-in the sequence and resolve with no deciders, telling the players so in an event.
+Phases whose rules come with a later issue (Hear Ye and Cards: issue 5) are in the sequence
+and resolve with no deciders, telling the players so in an event. The Battle Phase and the
+cavalcade come from the battle rules (battle_phase.py, battle_orders.py).
 """
 from __future__ import annotations
 
