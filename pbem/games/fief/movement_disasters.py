@@ -1,15 +1,15 @@
 """Disasters lying on the board that bear on movement: bad weather (G.2.2) and entering a
-plagued bishopric (G.2.1.3), plus the elimination of a lord struck down on the way (D.4.2).
+plagued bishopric (G.2.1.3). A lord struck down is eliminated by elimination.py (D.4).
 """
 from __future__ import annotations
 
 from typing import Iterable
 
 from pbem.games.fief.board import Board
+from pbem.games.fief.elimination import eliminate_lord  # noqa: F401  (also imported from here by battle_elimination)
 from pbem.games.fief.movement_events import SINGULAR
 from pbem.games.fief.policies import loss_order
 from pbem.games.fief.state import OFFSHORE, FiefState
-from pbem.games.fief.titles import family_lords, grant_fief_title
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
@@ -82,32 +82,3 @@ def strike(state: FiefState, board: Board, rng: Rng, number: int, lords: Iterabl
     for name in dead_lords:
         events += eliminate_lord(state, board, name)
     return dead_lords, lost, events
-
-
-def eliminate_lord(state: FiefState, board: Board, name: str) -> list[Event]:
-    """Remove a lord from play. D.4.2: their fief titles go to the other lords of the family
-    (D.1.1); the last lord's go to the spouse, if married; otherwise they are vacant.
-    Other consequences of D.4 (ecclesiastical and political titles, captives held) are the
-    concern of the rules that create those titles."""
-    lord = state.lords.pop(name)
-    state.character_discard.append(name)
-    events = [Event("lord_eliminated", f"{name} ({lord.family}) is eliminated.",
-                    data={"lord": name, "family": lord.family})]
-    spouse = state.lords.get(lord.spouse) if lord.spouse else None
-    if spouse is not None:
-        spouse.spouse = None   # 1.1.3: the marriage ends
-    titles = list(lord.fief_titles)
-    lord.fief_titles.clear()
-    for fief in titles:
-        state.fief_titles[fief] = None
-        heirs = family_lords(state, lord.family)
-        if not heirs and spouse is not None:
-            heirs = [spouse]
-        heirs = [h for h in heirs if len(h.fief_titles) < 2] or heirs[:1]
-        if heirs:
-            heir = min(heirs, key=lambda h: len(h.fief_titles))
-            events += grant_fief_title(state, board, fief, heir.name)
-        else:
-            events.append(Event("title_vacant", f"The title of the {board.fiefs[fief].name} is vacant "
-                                "(D.4.2).", data={"fief": fief}))
-    return events

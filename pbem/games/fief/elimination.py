@@ -1,0 +1,127 @@
+"""A lord leaves play (D.4): the one elimination shared by the movement rules (plague), the
+battle engine and later the cards (assassination, uprising).
+
+D.4.2: the fief titles go to the other lords of the family (D.1.1); if the lord was the
+family's last, a spouse takes them (D.1.1 again: what cannot be transmitted is vacant) and the
+troops in each fief city so transmitted become the spouse family's pawns (those the spouse's
+pool cannot match are removed); an unmarried last lord leaves the titles vacant.
+1.5.5: a king or queen eliminated (or made captive) has their royal guard replaced by knights
+(men-at-arms) from the family's pool, if able.
+
+The ecclesiastical and political titles' fate (elections) comes with the Hear Ye rules.
+"""
+from __future__ import annotations
+
+from pbem.games.fief.board import Board
+from pbem.games.fief.state import POOL, FiefState
+from pbem.games.fief.titles import city_of, family_lords, grant_fief_title
+from pbem.rules.api import Event
+
+# 1.5.5: guard kind -> (the titles it serves, the pawn that replaces it)
+GUARD = {"kings_knight": (("king",), "knight"), "queens_sergeant": (("queen", "regent_queen"), "man_at_arms")}
+GUARD_KINDS = tuple(GUARD)
+
+
+def eliminate_lord(state: FiefState, board: Board, name: str) -> list[Event]:
+    """Remove a lord from play and settle D.4 and 1.5.5."""
+    events = royal_guard_replaced(state, name)
+    lord = state.lords.pop(name)
+    state.character_discard.append(name)
+    events.append(Event("lord_eliminated", f"{name} ({lord.family}) is eliminated.",
+                        data={"lord": name, "family": lord.family}))
+    spouse = state.lords.get(lord.spouse) if lord.spouse else None
+    if spouse is not None:
+        spouse.spouse = None   # 1.1.3: the marriage ends
+    titles = list(lord.fief_titles)
+    lord.fief_titles.clear()
+    kin = family_lords(state, lord.family)
+    # D.4.2: the last lord's titles go to the spouse, another family's lord.
+    heirs = kin or ([spouse] if spouse is not None else [])
+    for fief in sorted(titles, key=lambda f: -_rank(board, f)):   # the most prestigious first
+        state.fief_titles[fief] = None
+        takers = [h for h in heirs if len(h.fief_titles) < 2]
+        if not takers:
+            why = "no lord of the family can take it" if kin else \
+                ("the spouse holds 2 fief titles" if spouse is not None else "they were the family's last lord, unmarried")
+            events.append(Event("title_vacant", f"The title of the {board.fiefs[fief].name} is vacant: {why} (D.4.2).",
+                                data={"fief": fief, "family": lord.family}))
+            continue
+        heir = min(takers, key=lambda h: len(h.fief_titles))
+        events += grant_fief_title(state, board, fief, heir.name)
+        if not kin:
+            events += _city_changes_hands(state, board, fief, lord.family, heir.family)
+    return events
+
+
+def _rank(board: Board, fief: str) -> int:
+    from pbem.games.fief.titles import PRESTIGE
+    return PRESTIGE[board.fiefs[fief].rank]
+
+
+def _city_changes_hands(state: FiefState, board: Board, fief: str, old: str, new: str) -> list[Event]:
+    """D.4.2: "Any troop in the fief city which title has been transmitted is replaced by the
+    corresponding unit pawns of the new owning family (those which cannot be replaced are
+    removed from the board)". The city follows its troop: the new family controls it."""
+    city = city_of(state, board, fief)
+    if city is None:
+        return []
+    troop = [p for p in state.pawns.values() if p.location == city and p.family == old]
+    left = {kind: POOL[kind] - sum(1 for p in state.pawns.values() if p.family == new and p.kind == kind)
+            for kind in POOL}
+    replaced = removed = 0
+    for pawn in troop:
+        if left.get(pawn.kind, 0) > 0:   # a royal guard pawn has no counterpart: removed
+            left[pawn.kind] -= 1
+            pawn.family = new
+            replaced += 1
+        else:
+            del state.pawns[pawn.id]
+            removed += 1
+    here = state.towns[city]
+    if here.controller == old:
+        here.controller = new
+    here.arrivals[:] = list(dict.fromkeys(new if f == old else f for f in here.arrivals))
+    if not troop:
+        return []
+    return [Event("troop_replaced", f"{old}'s troop in {city} is replaced by {new}'s pawns: {replaced} "
+                  f"replaced, {removed} removed (D.4.2).",
+                  data={"town": city, "from": old, "to": new, "replaced": replaced, "removed": removed})]
+
+
+def capture_lord(state: FiefState, board: Board, name: str, jailer: str) -> list[Event]:
+    """6.3: flip the lord to 'captive'; they stay where they stand, with their jailer's forces."""
+    state.lords[name].captive_of = jailer
+    return royal_guard_replaced(state, name)
+
+
+def royal_guard_replaced(state: FiefState, name: str) -> list[Event]:
+    """1.5.5: the guard pawns of the king's (queen's) family standing with them are replaced by
+    knights (men-at-arms) from the family's pool while it has some; the others are removed.
+    Idempotent: a second call finds no guard left."""
+    lord = state.lords[name]
+    kinds = [g for g, (titles, _unit) in GUARD.items() if lord.political in titles]
+    if not kinds or lord.location is None:
+        return []
+    guard_kind = kinds[0]
+    unit = GUARD[guard_kind][1]
+    guards = [p for p in state.pawns.values()
+              if p.family == lord.family and p.kind == guard_kind and p.location == lord.location]
+    if not guards:
+        return []
+    left = POOL[unit] - sum(1 for p in state.pawns.values() if p.family == lord.family and p.kind == unit)
+    replaced = 0
+    for pawn in guards:
+        if left > 0:
+            pawn.kind = unit
+            left -= 1
+            replaced += 1
+        else:
+            del state.pawns[pawn.id]
+    removed = len(guards) - replaced
+    word = "knight" if unit == "knight" else "man-at-arms"
+    text = (f"{name}'s royal guard in {lord.location} is replaced by {replaced} {word} "
+            f"pawn{'s' if replaced != 1 else ''} from {lord.family}'s pool"
+            + (f"; {removed} cannot be replaced and {'is' if removed == 1 else 'are'} removed" if removed else "")
+            + " (1.5.5).")
+    return [Event("royal_guard_replaced", text, data={"lord": name, "family": lord.family,
+                                                        "replaced": replaced, "removed": removed})]
