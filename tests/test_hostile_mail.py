@@ -235,6 +235,9 @@ def test_hostile_mail(name, homes, tmp_path):
         _clean_headers(answers[0], to)
         body = email.message_from_bytes(answers[0], policy=email.policy.default).get_body(("plain",)).get_content()
         assert expect["answer"] in body, body
+        if "max_answer" in expect:
+            assert len(body) <= expect["max_answer"], len(body)
+            assert len(str(email.message_from_bytes(answers[0], policy=email.policy.default)["Subject"])) <= 300
         for player, secret in SECRETS.items():
             assert secret not in body, "an answer never repeats a secret"
 

@@ -56,7 +56,8 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
             doc.first_line, "the `secret:` line still says YOUR-SECRET",
             "replace YOUR-SECRET with the secret from your welcome mail, and fill in your orders")])
     not_authenticated = [OrderError(
-        None, f"these orders could not be authenticated for player {envelope.player!r} of game {envelope.game!r}",
+        None, f"these orders could not be authenticated for player {_short(envelope.player)!r} of game "
+              f"{_short(envelope.game)!r}",
         "check the `game:` and `player:` lines against your reports, send from the address the game "
         "master registered for you, with the `secret:` from your welcome mail")]
     try:
@@ -97,6 +98,12 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
     return "orders accepted" if check.ok else "orders rejected"
 
 
+def _short(text: str, limit: int = 40) -> str:
+    """Names echoed to an address nobody authenticated stay short: the judge answers forged
+    senders, and must not carry a stranger's long text to them (backscatter)."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 _SECRET_LINE = re.compile(r"^(\s*(?:new_)?secret\s*:).*$", re.MULTILINE)
 
 
@@ -118,7 +125,7 @@ class _Rejecter:
         self.mailer, self.mail = mailer, mail
 
     def __call__(self, game: Any, outcome: str, errors: list[OrderError]) -> str:
-        self.mailer.answer(to=self.mail.from_addr, subject=self.mail.subject or "your mail to the judge",
+        self.mailer.answer(to=self.mail.from_addr, subject=_short(self.mail.subject, 200) or "your mail to the judge",
                            in_reply_to=self.mail.message_id, template_name="reject.txt.j2", game=game,
                            errors=errors, game_name=game.name if game else None)
         return outcome

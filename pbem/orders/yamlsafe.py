@@ -171,8 +171,9 @@ def _build(node: yaml.Node, depth: int, counter: list[int], offset: int, seen: s
                                   "write each order out in full")
             key = key_node.value
             if key in mapping:
-                raise YamlProblem(f"the key `{key}` is given twice", key_line,
-                                  f"keep one `{key}` (first given on line {mapping.key_lines[key]})")
+                shown = key if len(key) <= 60 else key[:60] + "..."  # an answer never carries a long echo
+                raise YamlProblem(f"the key `{shown}` is given twice", key_line,
+                                  f"keep one `{shown}` (first given on line {mapping.key_lines[key]})")
             mapping[key] = _build(value_node, depth + 1, counter, offset, seen)
             mapping.key_lines[key] = key_line
         return mapping

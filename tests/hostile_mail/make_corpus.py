@@ -26,6 +26,8 @@ expected.yaml, for each file:
   `orders rejected`, `reject: ...`, `ignored: ...`);
 - `answer`: a fragment the answer must contain, or `silence` (no mail at all);
 - `to`: where the answer goes (default: the From address of the mail);
+- `max_answer`: the most characters the answer's text may have (mail to a stranger's address
+  carries no long echo of what the stranger wrote);
 - `store`: `unchanged` (games, orders, order_mails, phases as before), `archived` (an
   authenticated player's refused orders: one order_mails row, nothing else) or `accepted`.
 """
@@ -336,6 +338,11 @@ simple("wrong-secret", envelope(secret="secret-alice-0002") + BID3, AUTH)
 simple("secret-of-another-player", envelope("bob", secret=SECRETS["alice"]) + BID3, AUTH)
 simple("another-players-orders-from-own-address", envelope("bob") + BID3, AUTH)
 simple("unknown-player", envelope("zed") + BID3, AUTH)
+simple("backscatter-long-names", envelope("@@REPEAT:1000:BUY-CHEAP-WATCHES-@@", game="@@REPEAT:1000:spam-@@") + BID3,
+       {**AUTH, "answer": "for player 'BUY-CHEAP-WATCHES-BUY-CHEAP-WATCHES-BUY-...' of game", "max_answer": 2000},
+       frm="victim@elsewhere.test", subject="@@REPEAT:300:Visit cheap-watches.example @@")
+simple("backscatter-long-duplicate-key", envelope() + "@@REPEAT:1000:x@@: 1\n@@REPEAT:1000:x@@: 2\n",
+       {**bad_yaml("is given twice"), "max_answer": 2000}, frm="victim@elsewhere.test")
 simple("unknown-game", envelope(game="nosuchgame") + BID3, AUTH)
 simple("stale-phase-past", envelope(phase="round-0/bid") + BID3,
        {"outcome": "reject: stale phase", "answer": "now waits on phase 'round-1/bid'", "store": UNCHANGED})
@@ -461,9 +468,10 @@ def main(out: Path = HERE) -> None:
     for name, expect, data in CASES:
         (out / f"{name}.eml").write_bytes(data)
         index.append(f"{name}.eml:")
-        for key in ("game", "outcome", "answer", "to", "store"):
+        for key in ("game", "outcome", "answer", "to", "store", "max_answer"):
             if key in expect:
-                index.append(f"  {key}: {_yaml_str(expect[key])}")
+                value = expect[key]
+                index.append(f"  {key}: {value if isinstance(value, int) else _yaml_str(value)}")
     (out / "expected.yaml").write_text("\n".join(index) + "\n", encoding="utf-8")
 
 
