@@ -6,14 +6,19 @@
       - siege: Limoges        # 6.4.1: declare (or continue) a siege at the end of the phase
       - lift: Orleans         # 6.4.1: remove your siege engine marker
       - plunder: Tours        # 6.5: after all battles; `mills: 1` to plunder only some
+      - release: Arthur       # 6.3: free your captive (at the start of the phase)
+      - transfer: Arthur      # 6.3: hand your captive to a family with forces in their town
+        to: marc
     policies:                 # standing (kept until changed), next to those of policies.py
       coalition:              # 6.1: whom I join and whom I accept, per town or anywhere
         join: {marc: anywhere, cedric: [Tours]}
         accept: {marc: anywhere}
       battle_plan: {...}      # plan_orders.py
+      lower_ransom: {accept_from: 4}   # 4.1, captives.py: deniers per captive freed
 
 Canonical orders: {"battles": [{"target", "town"}], "sieges": [town], "lifts": [town],
-"plunder": [{"town", "mills"}], "policies": {...}}; mills None = every mill there.
+"plunder": [{"town", "mills"}], "captives": [{"lord", "release": true} | {"lord", "transfer"}],
+"policies": {...}}; mills None = every mill there.
 
 What the view cannot settle (the battles fought before, in turn order) is decided at
 resolution, where an order made impossible fails with an event (DESIGN.md).
@@ -23,14 +28,16 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fief.board import Board
+from pbem.games.fief.captives import check_captive_order, check_lower_ransom
 from pbem.games.fief.orders_common import Problems, check_keys, suggest, town_name, verb_of, whole_number
 from pbem.games.fief.plan_orders import check_plan
 from pbem.games.fief.policies import find_player
 from pbem.orders.yamlsafe import line_of
 
-VERBS = ("attack", "siege", "lift", "plunder")
+VERBS = ("attack", "siege", "lift", "plunder", "release", "transfer")
 KEYS = {"attack": ("attack", "in"), "siege": ("siege",), "lift": ("lift",), "plunder": ("plunder", "mills")}
-BATTLE_POLICIES = ("coalition", "battle_plan")
+# The standing policies of issue 4 (battles, and the jailer's answer to a lower ransom, 4.1).
+BATTLE_POLICIES = ("coalition", "battle_plan", "lower_ransom")
 ANYWHERE = "anywhere"
 SIEGE_ENGINES = 2    # A.1, 6.4.1
 
@@ -38,7 +45,7 @@ SIEGE_ENGINES = 2    # A.1, 6.4.1
 def empty_orders() -> dict[str, Any]:
     """The default orders (docs/orders-fief-france-battle.md): no battle, no new siege (sieges in
     progress continue while a lord is there), no plunder; standing policies unchanged."""
-    return {"battles": [], "sieges": [], "lifts": [], "plunder": [], "policies": {}}
+    return {"battles": [], "sieges": [], "lifts": [], "plunder": [], "captives": [], "policies": {}}
 
 
 def check_battle_orders(view: dict, board: Board, player: str, items: list, problems: Problems) -> dict:
@@ -49,6 +56,9 @@ def check_battle_orders(view: dict, board: Board, player: str, items: list, prob
         line = line_of(items, index)
         verb = verb_of(item, VERBS, line, problems)
         if verb is None:
+            continue
+        if verb in ("release", "transfer"):
+            check_captive_order(view, player, verb, item, line, out, problems)
             continue
         check_keys(item, KEYS[verb], f"a `{verb}` order", problems)
         where = "in" if verb == "attack" else verb
@@ -152,6 +162,10 @@ def check_battle_policies(view: dict, board: Board, me: str, doc: dict, problems
         got = _coalition(view, board, me, doc["coalition"], line_of(doc, "coalition"), problems)
         if got is not None:
             out["coalition"] = got
+    if "lower_ransom" in doc:
+        got = check_lower_ransom(doc["lower_ransom"], line_of(doc, "lower_ransom"), problems)
+        if got is not None:
+            out["lower_ransom"] = got
     if "battle_plan" in doc:
         got = check_plan(view, me, doc["battle_plan"], line_of(doc, "battle_plan"), problems)
         if got is not None:

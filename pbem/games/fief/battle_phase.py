@@ -4,6 +4,9 @@ then sieges are declared, continued or lifted (6.4.1, siege.py) and mills plunde
 plunder.py). By mail the whole phase is one round of orders (DESIGN.md): a declaration an
 earlier battle made impossible fails with a `battle_not_fought` event that says why.
 
+Captive orders (release, transfer: captives.py) are done first, in turn order; captives whose
+jailer has no forces left where they stand are released at the start and at the end (6.3).
+
 Coalitions (6.1) come from standing policies (battle_orders.py): each family present in the
 town, in turn order, asks to join the first leader its `coalition.join` policy names there,
 and that leader's `coalition.accept` policy answers.
@@ -16,6 +19,7 @@ from pbem.games.fief.battle import BattleError, opening_dice, resolve_battle
 from pbem.games.fief.battle_orders import coalition_answer, join_order
 from pbem.games.fief.battle_plan import BattlePlan, BattleSetup
 from pbem.games.fief.board import Board
+from pbem.games.fief.captives import release_unheld, resolve_captive_orders
 from pbem.games.fief.plan_orders import plan_for
 from pbem.games.fief.plunder import resolve_plunder
 from pbem.games.fief.siege import resolve_sieges
@@ -25,7 +29,8 @@ from pbem.rules.rng import Rng
 
 
 def resolve_battle_phase(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
-    events: list[Event] = []
+    events: list[Event] = release_unheld(state, board)
+    events += resolve_captive_orders(state, board, orders)
     besiege: dict[str, list[str]] = {}    # player -> towns where a stopped attack becomes a siege
     declared = 0
     for player in state.turn_order():
@@ -37,6 +42,7 @@ def resolve_battle_phase(state: FiefState, board: Board, orders: Mapping[str, An
                             data={"round": state.round}))
     events += resolve_sieges(state, board, orders, besiege)
     events += resolve_plunder(state, board, orders)
+    events += release_unheld(state, board)
     return events
 
 

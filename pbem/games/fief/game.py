@@ -188,7 +188,7 @@ class FiefRules:
             from pbem.games.fief.battle_orders import check_battle_orders
             canonical = {**check_battle_orders(view, board, player, items, problems), "policies": policies}
             notes: tuple[str, ...] = ()
-            if not problems and not any(canonical[k] for k in ("battles", "sieges", "lifts", "plunder")):
+            if not problems and not any(canonical[k] for k in ("battles", "sieges", "lifts", "plunder", "captives")):
                 notes = ("no battle, siege or plunder from you this phase; your sieges in progress "
                          "continue while a lord of yours is there",)
             return OrderCheck(canonical, tuple(problems), notes)
@@ -259,8 +259,8 @@ def _check_policies(view: JSON, player: str, given: Any, problems: Problems, boa
 
 
 def _battle_policies(view: JSON, player: str, given: Any, problems: Problems, board: Board) -> tuple[dict, Any]:
-    """The Battle Phase's policies (coalition, battle_plan) may come with any mail, like every
-    standing policy: (their canonical form, the rest of `policies:` for policies.py)."""
+    """The policies of issue 4 (coalition, battle_plan, lower_ransom) may come with any mail,
+    like every standing policy: (their canonical form, the rest of `policies:` for policies.py)."""
     from pbem.games.fief.battle_orders import BATTLE_POLICIES, check_battle_policies
     if not isinstance(given, dict) or not any(k in given for k in BATTLE_POLICIES):
         return {}, given

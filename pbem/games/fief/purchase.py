@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.games.fief.board import Board
+from pbem.games.fief.captives import accepts_offer
 from pbem.games.fief.income import money
 from pbem.games.fief.state import MAX_MILLS_PER_TOWN, OFFSHORE, UNIT_PRICE, FiefState, Pawn
 from pbem.games.fief.titles import come_into_play, grant_fief_title
@@ -54,13 +55,14 @@ class Ledger:
     pool: dict[str, int]
     supply: dict[str, int]
     placed: Counter = field(default_factory=Counter)   # new pawns per town this phase (4.3)
+    before_ransoms: int = 0                            # the deniers at the start (4.1 offers)
 
     @staticmethod
     def from_view(view: dict[str, Any], board: Board) -> "Ledger":
         me = view["me"]
         fam = view["families"][me]
         return Ledger(
-            me=me, deniers=fam["deniers"],
+            me=me, deniers=fam["deniers"], before_ransoms=fam["deniers"],
             lords={n: dict(l) for n, l in view["lords"].items() if l["family"] == me},
             towns={t: dict(v) for t, v in view["towns"].items()},
             fiefs={f: dict(v) for f, v in view["fiefs"].items()},
@@ -96,6 +98,8 @@ class Ledger:
             return self._title(order)
         if "ransom" in order:
             return self._ransom_place(order)
+        if "offer" in order:
+            return self._offer(order)
         return Failure("order", f"unknown purchase order {order!r}")
 
     def _pay(self, cost: int, what: str) -> Failure | None:
@@ -203,6 +207,25 @@ class Ledger:
         state["governed"], state["holder"] = True, lord
         return None
 
+    def _offer(self, order: dict[str, Any]) -> Failure | None:
+        """4.1: "It is possible to offer a lower ransom value than the due one": captives of one
+        jailer, less than their ransoms together, at most the deniers held before ransoms."""
+        captives = order["for"]
+        jailers = {self.lords[n]["captive_of"] for n in captives if n in self.lords}
+        if any(n not in self.lords or not self.lords[n]["captive_of"] for n in captives):
+            return Failure("ransom", "every lord of an offer must be a captive lord of your family",
+                           "name only your captive lords in `for:`")
+        if len(jailers) != 1:
+            return Failure("ransom", f"the captives are held by {' and '.join(sorted(jailers))}",
+                           "make one offer per jailer")
+        due = sum(ransom_value(len(self.lords[n]["titles"])) for n in captives)
+        if order["offer"] >= due:
+            return Failure("ransom", f"the ransoms due are {due} deniers: an offer must be lower",
+                           "leave the offer out: full ransoms are paid by themselves (4.1)")
+        if order["offer"] > self.before_ransoms:
+            return Failure("deniers", f"you offer {order['offer']} deniers and have {self.before_ransoms}")
+        return None
+
     def _ransom_place(self, order: dict[str, Any]) -> Failure | None:
         lord = order["ransom"]
         if lord not in self.lords or not self.lords[lord]["captive_of"]:
@@ -228,7 +251,7 @@ def _player_purchases(state: FiefState, board: Board, player: str, orders: list)
     events = _pay_ransoms(state, board, player, ledger, orders)
     bought_any = False
     for order in orders:
-        if "ransom" in order:
+        if "ransom" in order or "offer" in order:
             continue
         order = dict(order)
         failure = ledger.try_order(order)
@@ -251,6 +274,9 @@ def _pay_ransoms(state: FiefState, board: Board, player: str, ledger: Ledger, or
     """4.1: forced, full ransoms, highest value first; the jailer must accept."""
     places = {o["ransom"]: o.get("place") for o in orders if "ransom" in o}
     events: list[Event] = []
+    for order in orders:
+        if "offer" in order:
+            events += _lower_offer(state, board, player, ledger, order, places)
     paid = ledger.ransoms()
     for lord, value, jailer in paid:
         state.families[jailer].deniers += value
@@ -264,6 +290,33 @@ def _pay_ransoms(state: FiefState, board: Board, player: str, ledger: Ledger, or
     return events
 
 
+def _lower_offer(state: FiefState, board: Board, player: str, ledger: Ledger, order: dict,
+                 places: dict) -> list[Event]:
+    """4.1: a lower ransom offered; the jailer's standing `lower_ransom` policy answers
+    (captives.py). Refused, the forced full ransoms follow as usual."""
+    failure = ledger.try_order(order)
+    amount, captives = order["offer"], order["for"]
+    jailer = ledger.lords[captives[0]]["captive_of"] if captives[0] in ledger.lords else None
+    if failure is None and amount > ledger.deniers:
+        failure = Failure("deniers", f"{player} has only {ledger.deniers} deniers")
+    if failure is None and not accepts_offer(state.families[jailer].policies, amount, len(captives)):
+        failure = Failure("refused", f"{jailer} refuses it (standing policy `lower_ransom`)")
+    names = " and ".join(captives)
+    if failure:
+        return [Event("ransom_offer_refused", f"{player}'s offer of {amount} deniers for {names} fails: "
+                      f"{failure.message} (4.1).", data={"player": player, "jailer": jailer, "deniers": amount,
+                                                          "lords": list(captives), "reason": failure.code})]
+    ledger.deniers -= amount
+    state.families[jailer].deniers += amount
+    events = [Event("ransom_offer_accepted", f"{jailer} accepts {player}'s offer of {amount} deniers and "
+                    f"frees {names} (4.1).", data={"player": player, "jailer": jailer, "deniers": amount,
+                                                   "lords": list(captives)})]
+    for name in captives:
+        ledger.lords[name]["captive_of"] = None
+        events += come_into_play(state, board, name, places.get(name))
+    return events
+
+
 def describe(order: dict[str, Any], hide_town: bool = False) -> str:
     where = "" if hide_town else f" in {order.get('town')}"
     if "build" in order:
@@ -273,6 +326,8 @@ def describe(order: dict[str, Any], hide_town: bool = False) -> str:
         return f"to buy {unit_words(order['buy'], order['count'])}{where}"
     if "title" in order:
         return f"to buy the {order['title']} title for {order['lord']}"
+    if "offer" in order:
+        return f"to offer {order['offer']} deniers for {' and '.join(order['for'])}"
     return f"to place the freed {order.get('ransom')}"
 
 

@@ -3,6 +3,8 @@
     orders:
       - ransom: Baudoin          # 4.1: ransoms are paid by themselves; this only says where
         place: Tours             #      the freed lord comes into play (G.1.2)
+      - offer: 8                 # 4.1: a lower ransom for captives held by one jailer; the
+        for: [Arthur, Aliénor]   #      jailer's `lower_ransom` policy accepts or refuses it
       - build: stronghold        # 4.2: 10 deniers, a town you control without a fortress
         in: Poitiers
       - build: mill              # 4.2: 3 deniers each, 2 per town at most
@@ -29,8 +31,8 @@ from pbem.games.fief.purchase import Ledger, describe
 from pbem.games.fief.state import UNIT_TYPES
 from pbem.orders.yamlsafe import line_of
 
-VERBS = ("ransom", "build", "buy", "title")
-KEYS = {"ransom": ("ransom", "place"), "build": ("build", "in", "count"),
+VERBS = ("ransom", "offer", "build", "buy", "title")
+KEYS = {"ransom": ("ransom", "place"), "offer": ("offer", "for"), "build": ("build", "in", "count"),
         "buy": ("buy", "in", "count"), "title": ("title", "lord", "city", "heir")}
 UNIT_NAMES = {"man at arms": "man_at_arms", "men at arms": "man_at_arms", "archer": "archer",
               "archers": "archer", "knight": "knight", "knights": "knight", "bombard": "bombard",
@@ -69,9 +71,9 @@ def _lord_name(view: dict, text: Any, line, problems: Problems, me: str) -> str 
     return found
 
 
-WHAT = {"ransom": "the captive lord's name", "build": "stronghold or mill",
+WHAT = {"ransom": "the captive lord's name", "offer": "the deniers offered", "build": "stronghold or mill",
         "buy": "a unit type (man_at_arms, archer, knight, bombard)", "title": "the fief's name"}
-EXAMPLE = {"ransom": "Baudoin", "build": "mill", "buy": "knight", "title": "Bretagne"}
+EXAMPLE = {"ransom": "Baudoin", "offer": "8", "build": "mill", "buy": "knight", "title": "Bretagne"}
 
 
 def _parse(verb: str, item: dict, view: dict, board: Board, problems: Problems) -> dict | None:
@@ -84,6 +86,16 @@ def _parse(verb: str, item: dict, view: dict, board: Board, problems: Problems) 
         lord = _lord_name(view, item["ransom"], line_of(item, "ransom"), problems, me)
         place = town_name(board, item["place"], line_of(item, "place"), problems) if "place" in item else None
         return {"ransom": lord, "place": place} if lord else None
+    if verb == "offer":
+        amount = whole_number(item["offer"], line_of(item, "offer"), "offer", problems, low=0)
+        if "for" not in item:
+            problems.add(line_of(item, "offer"), "say for which captives: add `for: [LORD, ...]`")
+            return None
+        names = item["for"] if isinstance(item["for"], list) else [item["for"]]
+        lords = [_lord_name(view, n, line_of(item, "for"), problems, me) for n in names]
+        if amount is None or not all(lords):
+            return None
+        return {"offer": amount, "for": list(dict.fromkeys(lords))}
     if verb in ("build", "buy"):
         if "in" not in item:
             problems.add(line_of(item, verb), f"say in which town: add `in: TOWN` under `{verb}:`")
