@@ -194,3 +194,21 @@ def test_a_battle_made_impossible_by_an_earlier_one_is_not_fought() -> None:
     assert len(failed) == 1 and failed[0].data["player"] == "cid"
     assert "bob has no forces left in Tours" in failed[0].text
     assert sum(1 for e in result.events if e.kind == "battle_start") == 1
+
+
+def test_templates_offer_captive_orders_and_lower_ransoms() -> None:
+    data = copy.deepcopy(BASE)
+    data["lords"]["Arthur"] = {"family": "cid", "at": "Tours", "captive_of": "ann"}
+    state = build_position(data).to_json()
+    view = RULES.view(state, "ann")
+    template = RULES.order_template(view, "ann")
+    assert "# - release: Arthur" in template and "# - transfer: Arthur" in template
+    assert RULES.check_orders(view, "ann", load(template)).ok
+    edited = template.replace("  # - release: Arthur", "  - release: Arthur")
+    assert RULES.check_orders(view, "ann", load(edited)).orders["captives"] == [{"release": True, "lord": "Arthur"}]
+    data["phase"] = "purchase"
+    state = build_position(data).to_json()
+    view = RULES.view(state, "cid")
+    template = RULES.order_template(view, "cid")
+    assert "#   - offer: 1\n#     for: [Arthur]" in template
+    assert RULES.check_orders(view, "cid", load(template)).ok

@@ -36,6 +36,11 @@ def battle_template(view: dict[str, Any], player: str) -> str:
         if town["mills"] and (player in town["besiegers"] or
                               (town["controller"] == player and not town["besiegers"])):
             lines.append(f"  # - plunder: {name}      # {town['mills']} mill(s)")
+    for name, lord in view["lords"].items():
+        if lord.get("captive_of") == player:
+            lines += [f"  # - release: {name}      # your captive in {lord['location']} (6.3)",
+                      f"  # - transfer: {name}     # to a family with forces in {lord['location']}",
+                      "  #   to: PLAYER"]
     policies = view.get("policies") or {}
     others = [p for p in view.get("turn_order", []) if p != player]
     example = others[0] if others else "marc"
@@ -44,6 +49,7 @@ def battle_template(view: dict[str, Any], player: str) -> str:
         "# Standing policies, kept until changed. Yours now:",
         f"#   coalition: {json.dumps(policies.get('coalition') or 'join no one, accept no one')}",
         f"#   battle_plan: {json.dumps(policies.get('battle_plan') or 'the default plan')}",
+        f"#   lower_ransom: {json.dumps(policies.get('lower_ransom') or 'refuse')}",
         "# policies:",
         f"#   coalition:                 # 6.1: whom you join, whom you accept; `anywhere` or [towns]",
         f"#     join: {{{example}: anywhere}}",

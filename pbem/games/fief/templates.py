@@ -40,6 +40,11 @@ def purchase_template(view: dict[str, Any], board: Board) -> str:
         lines.append(f"# Ransom (4.1): you cannot pay the {value} deniers to free {lord}.")
     if paid:
         lines.append(f"# After ransoms you have {ledger.deniers} deniers to spend.")
+    held = sorted({jailer for _lord, _value, jailer in paid + ledger.unpaid(paid)})
+    for jailer in held:
+        names = [n for n, l in view["lords"].items() if l["family"] == me and l["captive_of"] == jailer]
+        lines.append(f"# A lower ransom may be offered to {jailer} (4.1), who may refuse it:")
+        lines.append(f"#   - offer: 1\n#     for: [{', '.join(names)}]")
     mine = [t for t, v in view["towns"].items() if v["controller"] == me]
     places = ledger.placement_towns()
     pool = ", ".join(f"{n} {k}" for k, n in fam["pool"].items())
