@@ -77,6 +77,7 @@ def check_battle_orders(view: dict, board: Board, player: str, items: list, prob
                 out["lifts"].append(town)
         else:
             _plunder(view, item, town, line, out, problems)
+    _engines_left(view, player, out, problems)
     return out
 
 
@@ -125,13 +126,26 @@ def _siege(view: dict, me: str, town: str, line: int | None, out: dict, problems
     if not (here["forces"].get(me) or {}).get("lords"):
         problems.add(line, f"you have no free lord in {town}", "a besieger needs at least 1 lord there (6.4.1)")
         return
-    held = [t for t, v in view["towns"].items() if me in v["besiegers"]]
-    if town not in held and len(set(held + out["sieges"] + [town])) > SIEGE_ENGINES:
-        problems.add(line, f"you already besiege {', '.join(held)}",
-                     f"every player has only {SIEGE_ENGINES} siege engine markers (6.4.1): `lift:` one first")
-        return
     if town not in out["sieges"]:
         out["sieges"].append(town)
+        out.setdefault("_siege_lines", {})[town] = line
+
+
+def _engines_left(view: dict, me: str, out: dict, problems: Problems) -> None:
+    """6.4.1: 2 siege engine markers a player, counting the sieges this mail lifts (wherever
+    the `lift` is written: lifts are done first)."""
+    lines = out.pop("_siege_lines", {})
+    held = sorted(t for t, v in view["towns"].items() if me in v["besiegers"] and t not in out["lifts"])
+    used = len(held)
+    for town in list(out["sieges"]):
+        if town in held:
+            continue
+        used += 1
+        if used > SIEGE_ENGINES:
+            problems.add(lines.get(town), f"you already besiege {', '.join(held)}" if held else
+                         f"you declare more than {SIEGE_ENGINES} sieges",
+                         f"every player has only {SIEGE_ENGINES} siege engine markers (6.4.1): `lift:` one first")
+            out["sieges"].remove(town)
 
 
 def _plunder(view: dict, item: dict, town: str, line: int | None, out: dict, problems: Problems) -> None:
