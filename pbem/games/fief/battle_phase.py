@@ -149,9 +149,11 @@ def resolve_cavalcade(state: FiefState, board: Board, request: Any, rng: Rng) ->
     target = request.against[0]
     attackers, defenders, events = form_coalition(state, town, army.family, target, attacker_may_join=False)
     lords = [n for n in army.all_lords() if n in state.lords]
+    units, their_lords = _defenders(state, request, target, town, defenders)
     setup = BattleSetup(town=town, attacker=army.family, defender=target, attacker_side=(army.family,),
                         defender_side=tuple(defenders), cavalcade=True,
-                        attacker_units=tuple(army.pawns), attacker_lords=tuple(lords))
+                        attacker_units=tuple(army.pawns), attacker_lords=tuple(lords),
+                        defender_units=units, defender_lords=their_lords)
     try:
         outcome = resolve_battle(state, board, setup, plans_for(state, attackers + defenders, town), rng)
     except BattleError as exc:
@@ -164,6 +166,22 @@ def resolve_cavalcade(state: FiefState, board: Board, request: Any, rng: Rng) ->
     won = outcome.winner == "attacker" and outcome.attacker_lords_left > 0 \
         and leader is not None and not leader.captive_of
     return CavalcadeResult(won, tuple(events))
+
+
+def _defenders(state: FiefState, request: Any, target: str, town: str,
+               side: list[str]) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None]:
+    """The forces crossed (5.2.4): the refusing family's on the road and in the town (movement
+    says which), and its confederates' in the town. None: all the side's forces in the town."""
+    crossed = getattr(request, "crossed", ())
+    if not crossed:
+        return None, None
+    units = [m[2:] for m in crossed if m.startswith("P:") and m[2:] in state.pawns]
+    lords = [m[2:] for m in crossed if m.startswith("L:") and m[2:] in state.lords]
+    for fam in side[1:]:
+        units += [p.id for p in state.pawns.values() if p.family == fam and p.location == town]
+        lords += [lo.name for lo in state.lords.values()
+                  if lo.family == fam and lo.location == town and not lo.captive_of]
+    return tuple(dict.fromkeys(units)), tuple(dict.fromkeys(lords))
 
 
 def _no_cavalcade(state: FiefState, army: Any, against: tuple[str, ...]) -> str | None:

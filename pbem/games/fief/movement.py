@@ -45,6 +45,9 @@ class CavalcadeRequest:
     against: tuple[str, ...]   # the families refusing the passage
     town: str                  # the town being passed through (or left)
     road: tuple[str, str]      # the road the army wants to take
+    # The refusing families' forces the army has to cross (presence members "P:id" / "L:name"):
+    # those in the town (or besieging it) and those on the road.
+    crossed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -254,23 +257,28 @@ class MovementRun:
                              "town": cur, "towards": target})
         reason = ("a besieger did not let the besieged army leave (6.4.2)" if besieged
                   else f"safe passage towards {target} refused (5.2.3.1)")
-        if first:
-            return "refused", reason
         mode = order.get("if_refused", "back")
         if mode == "cavalcade" and army.naval:
             return "stopped", reason + ("; an army that made a naval step cannot make a cavalcade (5.3); "
                                         f"{army.leader} stops {where_text(army.place)}")
         if mode == "cavalcade" and self.cavalcade is not None:
+            # 5.2.4: also "to leave a besieged fortress, or to eliminate forces that try to
+            # block a road" - so on the first step too.
+            crossed = self._crossed(refusers, cur, target, first, besieged)
             result = self.cavalcade(self.state, self.board,
-                                    CavalcadeRequest(army, tuple(refusers), cur, (cur, target)), self.rng)
+                                    CavalcadeRequest(army, tuple(refusers), cur, (cur, target), crossed),
+                                    self.rng)
             self.teller.add(result.events)
             self._forget_fallen()
             if result.won and army.leader in self.state.lords:
                 army.cavalcade = True
-                self._drop_and_pick(army, order, cur, log, done, leave=True)
+                if not first:
+                    self._drop_and_pick(army, order, cur, log, done, leave=True)
                 self._advance(army, order, cur, target, log)
                 return None
             return "stopped", "the cavalcade did not open the way (5.2.4)"
+        if first:
+            return "refused", reason
         # The leader always has a step left here: _step stops a lord with none before crossing.
         if mode == "back" and army.came_from is not None:
             # 5.2.3.1: back spending 1 step; no force may stay, own forces there may come along.
@@ -279,6 +287,17 @@ class MovementRun:
             self._advance(army, order, cur, back_to, log, back=True)
             return "back", reason + f"; {army.leader} goes back to {back_to}"
         return "stopped", reason + f"; {army.leader} stops {where_text(army.place)}"
+
+    def _crossed(self, refusers: list[str], cur: str, target: str, first: bool,
+                 besieged: bool) -> tuple[str, ...]:
+        """The refusing families' forces on the way (5.2.1): on the road, and in the town
+        passed through (or besieging the town left)."""
+        out: list[str] = []
+        for fam in refusers:
+            out += sorted(self.presence.members_at(road_place(cur, target), fam))
+            if not first or besieged:
+                out += sorted(self.presence.members_at(town_place(cur), fam))
+        return tuple(out)
 
     def _forget_fallen(self) -> None:
         """After a cavalcade (5.2.4): pawns and lords the battle eliminated or made captive are
