@@ -276,6 +276,12 @@ class MovementRun:
                     self._drop_and_pick(army, order, cur, log, done, leave=True)
                 self._advance(army, order, cur, target, log)
                 return None
+            # 5.2.4: "any forces in it cannot do any additional movement during that round".
+            darc = self.budget.army_has_darc(army)
+            for member in ["P:" + p for p in army.pawns if p in self.state.pawns] + \
+                    ["L:" + n for n in army.all_lords() if n in self.state.lords]:
+                while self.budget.can_step(member, darc):
+                    self.budget.step(member, darc)
             return "stopped", "the cavalcade did not open the way (5.2.4)"
         if first:
             return "refused", reason
