@@ -212,3 +212,16 @@ def test_templates_offer_captive_orders_and_lower_ransoms() -> None:
     template = RULES.order_template(view, "cid")
     assert "#   - offer: 1\n#     for: [Arthur]" in template
     assert RULES.check_orders(view, "cid", load(template)).ok
+
+
+def test_the_report_lists_the_battle_policies_to_their_owner_only() -> None:
+    policies = {"ann": {"coalition": {"join": {"cid": "anywhere"}, "accept": {"bob": ["Tours"]}},
+                        "battle_plan": {"surrender": "never"}, "lower_ransom": {"accept_from": 4}}}
+    state = state_of(policies=policies)
+    text = RULES.view(state, "ann")["policies_text"]
+    assert "coalition join: cid anywhere" in text and "coalition accept: bob in Tours" in text
+    assert "battle_plan: surrender: never" in text
+    assert "lower_ransom: accept offers of at least 4 deniers per captive" in text
+    other = RULES.view(state, "bob")
+    assert "coalition join: join no one" in other["policies_text"] and other["policies"] == {}
+    assert "lower_ransom: refuse" in other["policies_text"]

@@ -237,3 +237,20 @@ def join_order(policies: dict) -> list[str]:
     """The players a family would join, in the order its policy names them (the first one that
     leads a side in a battle is the side it asks to join)."""
     return list(((policies or {}).get("coalition") or {}).get("join", {}))
+
+
+def describe_battle_policies(policies: dict) -> list[str]:
+    """One line per policy of issue 4, for the report's "standing policies" (defaults named)."""
+    coalition = (policies or {}).get("coalition") or {}
+    lines = []
+    for key, verb in (("join", "join"), ("accept", "accept")):
+        rules = coalition.get(key) or {}
+        parts = [f"{p} {'anywhere' if where == ANYWHERE else 'in ' + ', '.join(where)}"
+                 for p, where in rules.items()]
+        lines.append(f"coalition {key}: " + ("; ".join(parts) if parts else f"{verb} no one"))
+    plan = (policies or {}).get("battle_plan")
+    lines.append("battle_plan: " + (", ".join(f"{k}: {v}" for k, v in plan.items()) if plan else "the default plan"))
+    least = ((policies or {}).get("lower_ransom") or {}).get("accept_from")
+    lines.append("lower_ransom: " + (f"accept offers of at least {least} deniers per captive"
+                                     if least is not None else "refuse"))
+    return lines

@@ -17,6 +17,7 @@ import copy
 from collections import Counter
 from typing import Any
 
+from pbem.games.fief.battle_orders import describe_battle_policies
 from pbem.games.fief.board import Board
 from pbem.games.fief.end_of_round import victory_points
 from pbem.games.fief.control import Forces, controller, forces_by_town, is_besieged
@@ -94,7 +95,8 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
         view["hand"] = list(state.families[player].hand) if player in state.families else []
         # a deep copy: whatever a caller does with the view must not reach the state
         view["policies"] = copy.deepcopy(state.families[player].policies) if player in state.families else {}
-        view["policies_text"] = describe_policies(view["policies"])   # for the report
+        view["policies_text"] = describe_policies(view["policies"]) + \
+            describe_battle_policies(view["policies"])   # for the report
     return view
 
 
