@@ -66,7 +66,8 @@ class MaildirInbox:
         for file in pending:
             try:
                 with open(file, "rb") as handle:
-                    raw = handle.read(self.max_bytes + 1)
+                    # Never more than the file holds: a small mail costs small memory.
+                    raw = handle.read(min(self.max_bytes, os.fstat(handle.fileno()).st_size) + 1)
             except FileNotFoundError:
                 continue  # someone moved it since the listing; it will be seen where it went
             except OSError as exc:

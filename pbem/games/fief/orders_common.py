@@ -6,6 +6,8 @@ helpers turn it into names and numbers, or an OrderError naming the line and the
 """
 from __future__ import annotations
 
+import re
+
 import difflib
 from typing import Any, Iterable
 
@@ -60,12 +62,19 @@ def town_name(board: Board, text: Any, line: int | None, problems: Problems) -> 
     return town
 
 
+_DIGITS = re.compile(r"[0-9]+")
+
+
 def whole_number(text: Any, line: int | None, what: str, problems: Problems, low: int = 1) -> int | None:
-    try:
-        value = int(str(text).strip())
-    except ValueError:
-        problems.add(line, f"{what} must be a whole number, not {text!r}", f"write e.g. `{what}: 2`")
+    # Plain ASCII digits only: Python's int() would also take `1_0` and other scripts' digits.
+    shown = str(text).strip()
+    if not _DIGITS.fullmatch(shown) or len(shown) > 6:
+        too_large = bool(_DIGITS.fullmatch(shown))
+        shown = shown if len(shown) <= 20 else shown[:20] + "..."
+        problems.add(line, f"{what} {'is far too large' if too_large else 'must be a whole number'}, "
+                     f"not {shown!r}", f"write e.g. `{what}: 2`")
         return None
+    value = int(shown)
     if value < low:
         problems.add(line, f"{what} must be at least {low}, not {value}")
         return None
