@@ -225,3 +225,15 @@ def test_the_report_lists_the_battle_policies_to_their_owner_only() -> None:
     other = RULES.view(state, "bob")
     assert "coalition join: join no one" in other["policies_text"] and other["policies"] == {}
     assert "lower_ransom: refuse" in other["policies_text"]
+
+
+def test_a_lower_ransom_offer_is_acknowledged_with_its_two_outcomes() -> None:
+    data = copy.deepcopy(BASE)
+    data.update(phase="purchase", deniers={"cid": 8})
+    data["lords"]["Arthur"] = {"family": "cid", "at": "Tours", "captive_of": "ann", "titles": ["cardinal"]}
+    state = build_position(data).to_json()
+    got = check(state, "cid", "orders:\n  - offer: 2\n    for: Arthur\n")
+    assert got.ok, errors(got)
+    assert got.orders["orders"] == [{"offer": 2, "for": ["Arthur"]}]
+    assert got.notes[0] == "after ransoms and these orders you will have 4 deniers left"
+    assert "supposes your lower ransom offer refused" in got.notes[1]

@@ -204,6 +204,9 @@ class FiefRules:
             if not problems:
                 notes = (f"after ransoms and these orders you will have {money(left)} left"
                          if bought else "you buy nothing this phase",)
+                if any("offer" in o for o in bought):
+                    notes += ("that count supposes your lower ransom offer refused (the full ransoms "
+                              "paid); accepted, the offer is paid instead (4.1)",)
         else:
             if items:
                 problems.add(line_of(document, "orders"), f"there is nothing to order in the {phase} phase",
