@@ -24,7 +24,7 @@ def test_titles_go_to_another_lord_of_the_family() -> None:
     # then the barony of Bretagne is vacant.
     assert state.lords["Blanche"].fief_titles == ["normandie", "poitou"]
     assert state.fief_titles["bretagne"] is None and state.governed["bretagne"]
-    assert any(e.kind == "title_vacant" and "no lord of the family" in e.text for e in events)
+    assert any(e.kind == "title_vacant" and "no lord of the family can take" in e.text for e in events)
 
 
 def test_last_married_lord_titles_go_to_the_spouse_and_the_city_troop_is_replaced() -> None:
@@ -63,3 +63,19 @@ def test_the_kings_guard_is_replaced_when_he_is_captured() -> None:
     assert kinds(state, "Paris", "ann") == ["knight"] * 8
     assert events[0].data == {"lord": "Eric", "family": "ann", "replaced": 1, "removed": 1}
     assert capture_lord(state, BOARD, "Eric", "bob") == []   # idempotent
+
+
+def test_a_spouse_holding_two_titles_passes_the_least_prestigious_on() -> None:
+    # D.4.2 then D.1.1: Blanche receives the duchy, holds 3 titles, and passes the barony of
+    # Bretagne to Henry, the other lord of her family.
+    state = build_position({"players": ["ann", "bob", "cid"], "lords": {
+        "Eric": {"family": "ann", "at": "Lyon", "titles": ["bourgogne"], "spouse": "Blanche"},
+        "Blanche": {"family": "bob", "at": "Rennes", "titles": ["bretagne", "normandie"], "spouse": "Eric"},
+        "Henry": {"family": "bob", "at": "Rouen"}},
+        "units": {"Lyon": {"ann": {"knight": 1}}},
+        "towns": {"Lyon": {"fortress": "city", "controller": "ann"}}})
+    events = eliminate_lord(state, BOARD, "Eric")
+    assert sorted(state.lords["Blanche"].fief_titles) == ["bourgogne", "normandie"]
+    assert state.lords["Henry"].fief_titles == ["bretagne"]
+    assert kinds(state, "Lyon", "bob") == ["knight"] and state.towns["Lyon"].controller == "bob"
+    assert any(e.kind == "title_transmitted" for e in events)

@@ -39,17 +39,18 @@ def eliminate_lord(state: FiefState, board: Board, name: str) -> list[Event]:
     heirs = kin or ([spouse] if spouse is not None else [])
     for fief in sorted(titles, key=lambda f: -_rank(board, f)):   # the most prestigious first
         state.fief_titles[fief] = None
-        takers = [h for h in heirs if len(h.fief_titles) < 2]
-        if not takers:
-            why = "no lord of the family can take it" if kin else \
-                ("the spouse holds 2 fief titles" if spouse is not None else "they were the family's last lord, unmarried")
-            events.append(Event("title_vacant", f"The title of the {board.fiefs[fief].name} is vacant: {why} (D.4.2).",
+        if not heirs:
+            events.append(Event("title_vacant", f"The title of the {board.fiefs[fief].name} is vacant: "
+                                f"{name} was the last lord of {lord.family}, unmarried (D.4.2).",
                                 data={"fief": fief, "family": lord.family}))
             continue
-        heir = min(takers, key=lambda h: len(h.fief_titles))
+        # D.1.1: the heir with the fewest titles; one holding 2 already passes the least
+        # prestigious of 3 on to their family, or leaves it vacant (grant_fief_title).
+        heir = min(heirs, key=lambda h: len(h.fief_titles))
         events += grant_fief_title(state, board, fief, heir.name)
-        if not kin:
-            events += _city_changes_hands(state, board, fief, lord.family, heir.family)
+        holder = state.fief_titles.get(fief)
+        if not kin and holder in state.lords and state.lords[holder].family != lord.family:
+            events += _city_changes_hands(state, board, fief, lord.family, state.lords[holder].family)
     return events
 
 
