@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fief.battle_plan import LOSS_KINDS, BattlePlan, plan_from_data
-from pbem.games.fief.orders_common import Problems, suggest
+from pbem.games.fief.orders_common import Problems, suggest, whole_number
 from pbem.games.fief.policies import find_player, unit_kind
 from pbem.orders.yamlsafe import line_of
 
@@ -138,15 +138,8 @@ def _condition(item: Any, line: int | None, what: str, problems: Problems) -> An
         if key == "always":
             out[key] = _yes_no(value, where, key, problems)
         elif key in CONDITION_KEYS:
-            low = 0 if key == "cp_at_most" else 1
-            try:
-                number = int(str(value).strip())
-            except ValueError:
-                number = None
-            if number is None or number < low:
-                problems.add(where, f"`{key}` must be a whole number of at least {low}, not {value!r}",
-                             f"write e.g. `{key}: 2`")
-            else:
+            number = whole_number(value, where, key, problems, low=0 if key == "cp_at_most" else 1)
+            if number is not None:
                 out[key] = number
         else:
             problems.add(where, f"unknown condition `{key}` in `{what}`", suggest(key, CONDITION_KEYS))
