@@ -442,7 +442,7 @@ simple("fief-count-1e3", fief() + "orders:\n  - buy: knight\n    count: 1e3\n   
 simple("fief-count-0x", fief() + "orders:\n  - buy: knight\n    count: 0x2\n    in: Tours\n",
        fief_refused("count must be a whole number, not '0x2'"), game="fief")
 simple("fief-count-5000-digits", fief() + "orders:\n  - buy: knight\n    count: @@REPEAT:5000:9@@\n    in: Tours\n",
-       fief_refused("count must be a whole number"), game="fief")
+       fief_refused("count is far too large"), game="fief")
 simple("fief-orders-yes", fief() + "orders: yes\n", fief_refused("`orders:` must be a list"), game="fief")
 simple("fief-another-players-secret", fief("bob", secret=SECRETS["bob"]) + "orders: []\n", FIEF_AUTH, game="fief")
 simple("fief-stale-setup-phase", fief(phase="setup/starting-towns") + "orders:\n  - start: Paris\n",
