@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.games.fief.battle_context import Battle
-from pbem.games.fief.battle_elimination import capture_lord
+from pbem.games.fief.elimination import capture_lord
 from pbem.games.fief.battle_forces import Side
 
 

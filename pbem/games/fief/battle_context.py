@@ -12,7 +12,7 @@ from pbem.games.fief.battle_plan import DEFAULT_PLAN, BattleOutcome, BattlePlan,
 from pbem.games.fief.battle_forces import kinds_count
 from pbem.games.fief.battle_text import units_text
 from pbem.games.fief.board import Board
-from pbem.games.fief.battle_elimination import eliminate_lord
+from pbem.games.fief.elimination import eliminate_lord
 from pbem.games.fief.state import FiefState
 from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng

@@ -110,6 +110,8 @@ class FiefRules:
             OptionSpec("fog_of_war", "I.2: unit pawns lie face down; others see how many, not which type", False),
             OptionSpec("mandatory_placement", "I.4: each player starts in the town of the lord they drew "
                        "(no starting-town phase)", False),
+            OptionSpec("adjusted_shooting", "I.1: a defender in a fortress may aim its archers at one "
+                       "attacking lord (a 6 on the d6 eliminates them) instead of shooting", False),
             OptionSpec("board", "the board data file games/<game>/NAME.yaml (see docs/fief-france.md)",
                        "board", "choice", tuple(board_names(self.type_name))),
         )

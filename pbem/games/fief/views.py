@@ -25,7 +25,7 @@ from pbem.games.fief.policies import describe as describe_policies
 from pbem.games.fief.state import (MAX_MILLS_PER_TOWN, MILL_TILES, POOL, STRONGHOLD_TILES,
                                    UNIT_TYPES, FiefState)
 
-PUBLIC_OPTIONS = ("fog_of_war", "mandatory_placement", "board")
+PUBLIC_OPTIONS = ("fog_of_war", "mandatory_placement", "adjusted_shooting", "board")
 
 
 def phase_id(state: FiefState) -> str:
