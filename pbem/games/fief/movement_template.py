@@ -30,7 +30,8 @@ def movement_template(view: dict[str, Any], player: str) -> str:
         "# per step along a road; a unit pawn moves at most 2 steps a round (5.1.1). Moves are made",
         "# in the order written. A town held by another family stops you on the road outside it;",
         "# going on through it needs a safe passage from every family there (5.2.3): if refused,",
-        "# `if_refused: back` (1 step back, the default) or `stay` (on the road; a battle may follow).",
+        "# `if_refused: back` (1 step back, the default), `stay` (on the road; a battle may follow)",
+        "# or `cavalcade` (an army of knights and lords only fights its way through now, 5.2.4).",
         "# Naval step (5.3): harbor <-> `offshore`; the move ends at sea; forces at sea must land",
         "# next round. Remove the `# ` in front of the lines you want.",
     ]
@@ -83,7 +84,7 @@ def _lord_block(board, name: str, lord: dict, units_at: dict[str, Counter]) -> l
         _key("with: all", "or e.g. {knight: 1, man_at_arms: 2}, or none"),
         _key(f"path: [{example}]", f"up to {steps} towns, one per step"),
         _key("leave: {}", "e.g. {TOWN: {knight: 1}} for a town passed through"),
-        _key("if_refused: back", "back | stay"),
+        _key("if_refused: back", "back | stay | cavalcade"),
     ]
 
 
