@@ -1,4 +1,11 @@
 """Typed errors of the mail layer. Their str() is one line meant for the person at the console."""
+from __future__ import annotations
+
+import socket
+import ssl
+
+REFUSED = "connection refused (is the server running, and is the port right?)"
+TLS_HINT = "check security: tls/starttls and the port"
 
 
 class MailServerError(Exception):
@@ -7,3 +14,17 @@ class MailServerError(Exception):
 
 class MailConfigError(Exception):
     """The mail section of the judge's config is wrong; the message names the key and the fix."""
+
+
+def network_cause(exc: BaseException) -> str | None:
+    """The words for a failure any mail protocol shares (timeouts, refused connections, unknown
+    hosts, TLS), or None when the protocol's own code must say it."""
+    if isinstance(exc, (socket.timeout, TimeoutError)):
+        return "timed out"
+    if isinstance(exc, ConnectionRefusedError):
+        return REFUSED
+    if isinstance(exc, socket.gaierror):
+        return f"unknown host ({exc.strerror})"
+    if isinstance(exc, ssl.SSLError):
+        return f"TLS failed ({exc.reason or exc}) - {TLS_HINT}"
+    return None

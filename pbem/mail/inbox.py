@@ -11,7 +11,6 @@ import imaplib
 import mailbox
 import os
 import re
-import socket
 import ssl
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import Literal, Protocol
 from imap_tools import MailBox, MailBoxStartTls, MailBoxUnencrypted
 from imap_tools.errors import ImapToolsError, UnexpectedCommandStatusError
 
-from pbem.mail.errors import MailServerError
+from pbem.mail.errors import TLS_HINT, MailServerError, network_cause
 
 MAX_MESSAGE_BYTES = 8 * 1024 * 1024  # a bigger mail is read only this far (headers intact)
 Security = Literal["tls", "starttls", "none"]
@@ -258,16 +257,11 @@ class _ImapErrors:
 
 
 def _cause(exc: BaseException) -> str:
-    if isinstance(exc, (socket.timeout, TimeoutError)):
-        return "timed out"
-    if isinstance(exc, ConnectionRefusedError):
-        return "connection refused (is the server running, and is the port right?)"
-    if isinstance(exc, socket.gaierror):
-        return f"unknown host ({exc.strerror})"
-    if isinstance(exc, ssl.SSLError):
-        return f"TLS failed ({exc.reason or exc}) - check security: tls/starttls and the port"
+    shared = network_cause(exc)
+    if shared:
+        return shared
     if isinstance(exc, imaplib.IMAP4.abort) and "TLS" in str(exc):
-        return f"{' '.join(str(exc).split())} - check security: tls/starttls and the port"
+        return f"{' '.join(str(exc).split())} - {TLS_HINT}"
     if isinstance(exc, (EOFError, imaplib.IMAP4.abort, ConnectionResetError, BrokenPipeError)):
         return "the server dropped the connection"
     text = " ".join(str(exc).split())

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import mailbox
 import re
-import ssl
 from collections import deque
 from dataclasses import dataclass
 from email.parser import BytesHeaderParser
@@ -21,7 +20,7 @@ from typing import Callable, Optional, Protocol
 
 import aiosmtplib
 
-from pbem.mail.errors import MailServerError
+from pbem.mail.errors import REFUSED, TLS_HINT, MailServerError, network_cause
 from pbem.mail.inbox import Security
 
 
@@ -213,21 +212,20 @@ def _connect_cause(exc: BaseException) -> str:
     # aiosmtplib wraps the socket error; the cause names what really happened.
     while isinstance(exc, aiosmtplib.SMTPConnectError) and exc.__cause__ is not None:
         exc = exc.__cause__
-    if isinstance(exc, (asyncio.TimeoutError, aiosmtplib.SMTPTimeoutError, TimeoutError)):
+    if isinstance(exc, (asyncio.TimeoutError, aiosmtplib.SMTPTimeoutError)):
         return "timed out"
-    if isinstance(exc, ConnectionRefusedError):
-        return "connection refused (is the server running, and is the port right?)"
-    if isinstance(exc, ssl.SSLError):
-        return f"TLS failed ({exc.reason or exc}) - check security: tls/starttls and the port"
+    shared = network_cause(exc)
+    if shared:
+        return shared
     if isinstance(exc, aiosmtplib.SMTPServerDisconnected):
         return "the server dropped the connection"
     if isinstance(exc, aiosmtplib.SMTPResponseException):
         return f"{exc.code} {_one_line(exc.message)}"
     text = _one_line(str(exc))
     if "STARTTLS" in text:
-        return f"{text} - check security: tls/starttls and the port"
+        return f"{text} - {TLS_HINT}"
     if "refused" in text.lower() or "connect call failed" in text.lower():
-        return "connection refused (is the server running, and is the port right?)"
+        return REFUSED
     return text or type(exc).__name__
 
 

@@ -3,3 +3,6 @@ from pbem.rules.api import (  # noqa: F401
     Audience, Event, GameResult, GameRules, OptionSpec, OrderCheck, OrderError, Phase, Resolution,
 )
 from pbem.rules.rng import Rng  # noqa: F401
+
+__all__ = ["Audience", "Event", "GameResult", "GameRules", "OptionSpec", "OrderCheck", "OrderError",
+           "Phase", "Resolution", "Rng"]

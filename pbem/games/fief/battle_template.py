@@ -51,7 +51,7 @@ def battle_template(view: dict[str, Any], player: str) -> str:
         f"#   battle_plan: {json.dumps(policies.get('battle_plan') or 'the default plan')}",
         f"#   lower_ransom: {json.dumps(policies.get('lower_ransom') or 'refuse')}",
         "# policies:",
-        f"#   coalition:                 # 6.1: whom you join, whom you accept; `anywhere` or [towns]",
+        "#   coalition:                 # 6.1: whom you join, whom you accept; `anywhere` or [towns]",
         f"#     join: {{{example}: anywhere}}",
         f"#     accept: {{{example}: anywhere}}",
         "#   battle_plan:               # docs/orders-fief-france-battle.md",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Callable, Iterable
 
+from pbem.games.fief.movement_presence import Place
 from pbem.games.fief.state import OFFSHORE, FiefState
 from pbem.rules.api import Audience, Event
 
