@@ -192,8 +192,10 @@ def _no_cavalcade(state: FiefState, army: Any, against: tuple[str, ...]) -> str 
     others = sorted({state.pawns[p].kind for p in army.pawns if state.pawns[p].kind != "knight"})
     if others:
         return f"the army holds {', '.join(others)}: only knights and lords may make a cavalcade"
-    tired = [p for p in army.pawns if state.pawns[p].steps >= 2] + \
-        [n for n in army.lords if state.lords[n].steps >= 2]
+    # 5.1.1 / G.4.1.1: 2 steps a round, 3 in the D'Arc lord's army.
+    limit = 3 if any(state.lords[n].political == "darc" for n in army.lords if n in state.lords) else 2
+    tired = [p for p in army.pawns if state.pawns[p].steps >= limit] + \
+        [n for n in army.lords if state.lords[n].steps >= limit]
     if tired:
         return "every knight and lord needs a step left (5.1.1)"
     return None
