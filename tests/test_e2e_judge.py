@@ -105,13 +105,14 @@ def test_fief_france_starting_towns_by_smtp_and_imap(tmp_path, mail_servers):
         mail_orders(servers, judge, "loire", p, "setup/starting-towns", f"orders:\n  - start: {wishes[p]}\n")
     report = judge.tick()
     assert report.mails == {"orders accepted": 3}, report.lines()
-    assert report.resolved[0] == "loire: setup/starting-towns" and "loire: round-1/income" in report.resolved
+    # the Cards Phase (2.2) then waits for each player's draws (C1)
+    assert report.resolved == ["loire: setup/starting-towns"], report.resolved
     for p in players:
         mails = texts(servers, p)
         acks = [m for m in mails if m["Subject"].startswith("Re:")]
         reports = [m for m in mails if "resolved" in m["Subject"]]
         assert len(acks) == 1 and len(reports) == 1
-        assert "phase: round-1/purchase" in body(reports[0])
+        assert "phase: round-1/cards-draw" in body(reports[0])
         for other in players:
             if other != p:
                 assert wishes[other].strip("[]").split(",")[1].strip() not in body(acks[0])

@@ -24,6 +24,9 @@ def test_a_round_with_a_battle_runs_through_the_judge(tmp_path) -> None:
     for p, town in zip(players, ("Tours", "Poitiers", "Lyon")):
         judge.orders("loire", p, "setup/starting-towns", f"orders:\n  - start: [{town}]\n")
     judge.tick()
+    for p in players:   # the Cards Phase (2.2): nobody draws
+        judge.orders("loire", p, "round-1/cards-draw", "orders: []\n")
+    judge.tick()
     state, phase = state_and_phase(judge, "loire")
     assert phase == "round-1/purchase"
     # alice buys a knight: with an untitled lady (0 CP, 6.2.3.1) her army would roll no die

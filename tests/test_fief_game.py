@@ -40,6 +40,12 @@ def test_a_whole_round_from_setup_through_movement() -> None:
     for _ in range(7):
         phase = RULES.phase(state)
         seen.append(phase.id)
+        if phase.id == "round-1/cards-draw":   # the Cards Phase (C1): the template draws nothing
+            orders = {p: send(state, p, RULES.order_template(RULES.view(state, p), p)).orders
+                      for p in phase.deciders}
+            assert all(o["draw"] == [] and o["discard"] == [] for o in orders.values())
+            state, events = resolve(state, orders)
+            continue
         if phase.id == "round-1/purchase":
             orders = {p: send(state, p, RULES.order_template(RULES.view(state, p), p)).orders
                       for p in phase.deciders}
@@ -66,20 +72,20 @@ def test_a_whole_round_from_setup_through_movement() -> None:
         assert phase.deciders == ()
         state, events = resolve(state, {})
         assert events
-    assert seen == ["round-1/cards", "round-1/income", "round-1/purchase", "round-1/movement",
+    seen.append(RULES.phase(state).id)
+    assert seen == ["round-1/cards-draw", "round-1/cards-play", "round-1/income", "round-1/purchase", "round-1/movement",
                     "round-1/battle", "round-1/end-of-round", "round-2/hear-ye"]
     assert RULES.result(state) is None
 
 
 def test_later_phases_say_what_happened() -> None:
     cards = build_position({"players": PLAYERS, "phase": "cards"}).to_json()
-    assert RULES.phase(cards).deciders == ()
-    state, events = resolve(cards, {})
-    assert events[0].kind == "phase_not_ruled_yet" and "issue 5" in events[0].text
-    assert RULES.phase(state).id == "round-1/income"
+    assert RULES.phase(cards).deciders == tuple(PLAYERS)     # 2.2: everyone may draw (C1)
+    state, events = resolve(cards, {p: RULES.default_orders(RULES.view(cards, p), p) for p in PLAYERS})
+    assert RULES.phase(state).id == "round-1/cards-play" and RULES.phase(state).deciders == ()
     hear = build_position({"players": PLAYERS, "phase": "hear_ye", "round": 2}).to_json()
     state, events = resolve(hear, {})
-    assert "issue 5" in events[0].text and RULES.phase(state).id == "round-2/cards"
+    assert "issue 5" in events[0].text and RULES.phase(state).id == "round-2/cards-draw"
 
 
 def test_orders_in_a_phase_without_orders() -> None:

@@ -87,7 +87,7 @@ def test_starting_towns_resolved_in_turn_order() -> None:
         assert here.fortress == "stronghold" and here.controller == player
         kinds = sorted(p.kind for p in after.pawns.values() if p.family == player)
         assert kinds == ["knight", "man_at_arms", "man_at_arms", "man_at_arms"]     # A.5
-    assert RULES.phase(result.state).id == "round-1/cards"    # Hear Ye is skipped on round 1
+    assert RULES.phase(result.state).id == "round-1/cards-draw"    # Hear Ye is skipped on round 1
     texts = [e.text for e in result.events]
     assert any("default: every town they chose was taken" in t for t in texts)
     assert any("default: they chose no town" in t for t in texts)
@@ -107,7 +107,7 @@ def test_mandatory_placement() -> None:
     for lord in st.lords.values():
         assert lord.location == cards.lords[lord.name].start                # I.4 table
         assert st.towns[lord.location].fortress == "stronghold"
-    assert RULES.phase(state).id == "round-1/cards"
+    assert RULES.phase(state).id == "round-1/cards-draw"
 
 
 def test_options_listed() -> None:

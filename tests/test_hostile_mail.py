@@ -83,6 +83,9 @@ def _build_fief(path: Path, movement: bool) -> Judge:
         judge.orders("loire", player, "setup/starting-towns", f"orders:\n  - start: {towns}\n")
     report = judge.tick()
     assert report.mails == {"orders accepted": 3}, report.lines()
+    for player in PLAYERS:   # the Cards Phase (2.2): nobody draws
+        judge.orders("loire", player, "round-1/cards-draw", "orders: []\n")
+    judge.tick()
     assert _phase(judge, "loire") == "round-1/purchase"
     if movement:
         for player in PLAYERS:

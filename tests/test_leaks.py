@@ -170,6 +170,9 @@ def bobs_mail_while_purchase_is_open(tmp_path, alice_orders: str) -> list[str]:
     for p, towns in (("alice", "Tours, Poitiers"), ("bob", "Bordeaux, Pau"), ("carol", "Lyon, Dijon")):
         judge.orders("loire", p, "setup/starting-towns", f"orders:\n  - start: [{towns}]\n")
     judge.tick()
+    for p in ("alice", "bob", "carol"):   # the Cards Phase (2.2): nobody draws
+        judge.orders("loire", p, "round-1/cards-draw", "orders: []\n")
+    judge.tick()
     before = len(judge.sent_to("bob@pbem.test"))
     judge.orders("loire", "alice", "round-1/purchase", alice_orders)
     judge.orders("loire", "bob", "round-1/purchase", "orders:\n  - buy: knight\n    in: Bordeaux\n")

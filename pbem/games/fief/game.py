@@ -2,7 +2,7 @@
 (E: 1 Hear Ye, 2 Cards, 3 Income, 4 Purchase, 5 Movement, 6 Battle, 7 End of Round), order
 checking, views and templates. A variant (france.py) supplies its data and small hooks.
 
-Phases whose rules come with a later issue (Hear Ye and Cards: issue 5) are in the sequence
+Phases whose rules come with a later issue (Hear Ye: issue 5) are in the sequence
 and resolve with no deciders, telling the players so in an event. The Battle Phase and the
 cavalcade come from the battle rules (battle_phase.py, battle_orders.py).
 """
@@ -70,12 +70,24 @@ def _movement(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rn
     return resolve_movement(state, board, dict(orders), rng, cavalcade=resolve_cavalcade)
 
 
+def _cards_draw(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
+    from pbem.games.fief.cards_phase import resolve_draw   # 2.1-2.5 (C1's module)
+    return resolve_draw(state, board, orders, rng)
+
+
+def _cards_play(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
+    from pbem.games.fief.cards_phase import resolve_play   # 2.6
+    return resolve_play(state, board, orders, rng)
+
+
 ROUND: tuple[Step, ...] = (
     Step("hear_ye", "Hear Ye, Hear Ye! Phase (1)", "marriages and elections", False,
          _later("Hear Ye, Hear Ye! Phase (1)", "marriages and the bishop, pope and king elections",
                 "issue 5")),
-    Step("cards", "Cards Phase (2)", "discard, draw and play cards", False,
-         _later("Cards Phase (2)", "discarding, drawing and playing cards and the disasters", "issue 5")),
+    Step("cards", "Cards Phase (2), steps A-C", "discard and draw cards; then the disasters", True,
+         _cards_draw),
+    Step("cards_play", "Cards Phase (2), step D", "play lord, good weather, good harvest and tax cards",
+         True, _cards_play),
     Step("income", "Income Phase (3)", "every family collects its income", False,
          lambda s, b, o, r: resolve_income(s, b)),
     Step("purchase", "Purchase Phase (4)", "pay ransoms; buy strongholds, mills, units and fief titles",
@@ -132,6 +144,9 @@ class FiefRules:
         if not step.takes_orders:
             return ()
         active = [p for p in state.turn_order() if not state.families[p].eliminated]
+        if step.name == "cards_play":   # 2.6: only a player holding a card to play
+            from pbem.games.fief.cards_phase import play_deciders
+            return play_deciders(state)
         if step.name != "movement":
             return tuple(active)
         # 5: only a family with a free lord in play, or forces offshore to bring ashore (5.3).
@@ -195,6 +210,8 @@ class FiefRules:
                          "continue while a lord of yours is there",)
             return OrderCheck(canonical, tuple(problems), notes)
         notes = ()
+        if phase in ("cards", "cards_play"):
+            return _check_cards(view, board, player, items, policies, problems)
         if phase == "setup":
             canonical = {"towns": check_setup_orders(view, board, items, problems), "policies": policies}
             if len(canonical["towns"]) < len(view["turn_order"]) and not problems:
@@ -225,6 +242,10 @@ class FiefRules:
         if view["phase"] == "battle":
             from pbem.games.fief.battle_orders import empty_orders
             return empty_orders()   # no battle, sieges in progress continue, no plunder (B2)
+        if view["phase"] == "cards":
+            return {"discard": [], "draw": [], "if_first": {}, "policies": {}}   # 2.1, 2.2: nothing
+        if view["phase"] == "cards_play":
+            return {"play": [], "policies": {}}                                  # 2.6: nothing
         return {"orders": [], "policies": {}}
 
     def order_template(self, view: JSON, player: str) -> str:
@@ -239,10 +260,26 @@ class FiefRules:
         if view["phase"] == "battle":
             from pbem.games.fief.battle_template import battle_template
             return battle_template(view, player)
+        if view["phase"] in ("cards", "cards_play"):
+            from pbem.games.fief.cards_template import draw_template, play_template
+            return (draw_template if view["phase"] == "cards" else play_template)(view, player)
         return "# Nothing to order in this phase. You may still set standing policies:\n# policies:\n#   safe_passage: {allow: [], others: refuse}\n"
 
     def report_template(self) -> str:
         return "fief/position.txt.j2"
+
+
+def _check_cards(view: JSON, board: Board, player: str, items: list, policies: dict,
+                 problems: Problems) -> OrderCheck:
+    from pbem.games.fief.cards_orders import check_draw_orders, check_play_orders
+    if view["phase"] == "cards":
+        canonical = {**check_draw_orders(view, player, items, problems), "policies": policies}
+        notes = (() if problems or canonical["discard"] or canonical["draw"]
+                 else ("you discard and draw nothing this round",))
+    else:
+        canonical = {**check_play_orders(view, board, player, items, problems), "policies": policies}
+        notes = () if problems or canonical["play"] else ("you play no card this round",)
+    return OrderCheck(canonical, tuple(problems), notes)
 
 
 def _next_phase(state: FiefState, name: str) -> str:

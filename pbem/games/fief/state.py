@@ -129,6 +129,9 @@ class FiefState:
     # Lords (by name) and unit pawns (by id) that suffered a plague this round: they ignore
     # it when entering a plagued bishopric again (G.2.1.3). Cleared at the end of the round.
     plague_struck: list[str] = field(default_factory=list)
+    # Positions in events_discard of the disaster cards discarded face down (2.3: the track was
+    # full): such a card on top of the discard pile shows its back only. Emptied on reshuffle.
+    events_discard_face_down: list[int] = field(default_factory=list)
 
     def turn_order(self) -> list[str]:
         """Players from the first player, clockwise (H.3)."""

@@ -33,6 +33,8 @@ def phase_id(state: FiefState) -> str:
         return "setup/starting-towns"
     if state.phase == "over":
         return f"round-{state.round}/over"
+    if state.phase == "cards":    # the Cards Phase's first sub-phase (cards_phase.py)
+        return f"round-{state.round}/cards-draw"
     return f"round-{state.round}/{state.phase.replace('_', '-')}"
 
 
@@ -77,7 +79,7 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
         "disasters_track": len(state.disasters_track),
         "piles": {"characters": len(state.character_pile), "events": len(state.events_pile),
                   "characters_discard_top": state.character_discard[-1] if state.character_discard else None,
-                  "events_discard_top": state.events_discard[-1] if state.events_discard else None},
+                  "events_discard_top": _events_top(state)},
         "supply": supply(state),
         "king_offer_used": state.king_offer_used,
         "winners": list(state.winners),
@@ -98,6 +100,15 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
         view["policies_text"] = describe_policies(view["policies"]) + \
             describe_battle_policies(view["policies"])   # for the report
     return view
+
+
+def _events_top(state: FiefState) -> str | None:
+    """2.1: the top card is apparent, unless a disaster was discarded face down (2.3)."""
+    if not state.events_discard:
+        return None
+    if len(state.events_discard) - 1 in state.events_discard_face_down:
+        return "face_down"
+    return state.events_discard[-1]
 
 
 def _pawn(pawn) -> dict[str, Any]:

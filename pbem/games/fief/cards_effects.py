@@ -1,0 +1,148 @@
+"""Card effects of the Cards Phase (2.5, 2.6): disasters revealed from the track and fortune
+cards played from a hand. Each effect becomes a ``BoardEffect`` exactly as the income rules
+(income.py) and the movement rules (movement_disasters.py) read it.
+
+Ruling (2.5): the rulebook's text does not say which disaster cards carry the dice icon; the
+judge rules that every disaster card has it, so a disaster always strikes the bishopric the
+first player's d6 names (6: false alarm) and never the offshore area.
+"""
+from __future__ import annotations
+
+from pbem.games.fief.board import Board
+from pbem.games.fief.movement_disasters import strike
+from pbem.games.fief.state import BoardEffect, FiefState
+from pbem.rules.api import Event
+from pbem.rules.rng import Rng
+
+DISASTERS = ("plague", "bad_weather", "famine")
+NAMES = {"plague": "plague", "bad_weather": "bad weather", "famine": "famine",
+         "good_weather": "good weather", "good_harvest": "good harvest", "tax": "tax"}
+# G.3.1, G.3.2: a fortune card cancels its opposite disaster, and cannot be placed on a
+# bishopric where the other disaster lies.
+CANCELS = {"good_weather": "bad_weather", "good_harvest": "famine"}
+BLOCKED_BY = {"good_weather": "famine", "good_harvest": "bad_weather"}
+FALSE_ALARM = 6   # 2.5
+
+
+def effect_on(state: FiefState, card: str, target: str) -> BoardEffect | None:
+    return next((e for e in state.board_effects if e.card == card and e.target == target), None)
+
+
+def resolve_disasters(state: FiefState, board: Board, rng: Rng) -> list[Event]:
+    """2.5, step C: flip the track's cards and solve them left to right."""
+    events: list[Event] = []
+    first = state.players[state.first_player]
+    track, state.disasters_track = list(state.disasters_track), []
+    for card in track:
+        name = NAMES.get(card, card)
+        roll = rng.d6(f"disaster {name}: bishopric (2.5)")
+        if roll == FALSE_ALARM:
+            state.events_discard.append(card)
+            events.append(Event("disaster_false_alarm", f"A {name} card is revealed; {first} rolls a 6: "
+                                "false alarm, the card is discarded (2.5).",
+                                data={"card": card, "roll": roll}))
+            continue
+        target = str(roll)
+        where = f"bishopric {board.bishoprics[roll].name} ({roll})"
+        if effect_on(state, card, target):
+            state.events_discard.append(card)
+            events.append(Event("disaster_duplicate", f"A {name} card is revealed; {first} rolls {roll}: "
+                                f"{where} already suffers a {name}, the card is discarded (2.5).",
+                                data={"card": card, "roll": roll, "bishopric": roll}))
+            continue
+        state.board_effects.append(BoardEffect(card, target))
+        events.append(Event("disaster", f"A {name} card is revealed; {first} rolls {roll}: it strikes "
+                            f"{where} until the end of the round (2.5).",
+                            data={"card": card, "roll": roll, "bishopric": roll}))
+        if card == "plague":
+            events += plague(state, board, rng, roll)   # G.2.1: solved as soon as revealed
+    return events
+
+
+def plague(state: FiefState, board: Board, rng: Rng, number: int) -> list[Event]:
+    """G.2.1.1-2: a d6 per lord in the bishopric, and half of each family's troop in each town
+    (the owner's `plague_losses` policy choosing the pawns), in turn order (H.3). Every lord and
+    pawn struck is recorded in ``plague_struck`` (G.2.1.3)."""
+    events: list[Event] = []
+    order = state.turn_order()
+    for town in board.bishoprics[number].towns:
+        for family in order:
+            lords = [l.name for l in state.lords.values() if l.location == town and l.family == family]
+            pawns = [p.id for p in state.pawns.values() if p.location == town and p.family == family]
+            if lords or pawns:
+                events += strike(state, board, rng, number, lords, pawns, family)[2]
+    return events
+
+
+def play_weather(state: FiefState, board: Board, player: str, card: str, number: int) -> tuple[bool, Event]:
+    """G.3.1 / G.3.2 with 2.6.1. (played?, the event saying what happened)."""
+    name, target = NAMES[card], str(number)
+    where = f"bishopric {board.bishoprics[number].name} ({number})"
+    cancelled = effect_on(state, CANCELS[card], target)
+    if cancelled is not None:
+        state.board_effects.remove(cancelled)
+        state.events_discard += [cancelled.card, card]
+        return True, Event("card_cancels", f"{player} plays a {name} card on {where}: it cancels the "
+                           f"{NAMES[cancelled.card]}; both cards are discarded ({_sec(card)}).",
+                           data={"player": player, "card": card, "cancelled": cancelled.card,
+                                 "bishopric": number})
+    if effect_on(state, BLOCKED_BY[card], target):
+        return False, Event("card_not_played", f"{player} cannot play a {name} card on {where}: a "
+                            f"{NAMES[BLOCKED_BY[card]]} lies there ({_sec(card)}); the card stays in hand.",
+                            data={"player": player, "card": card, "bishopric": number})
+    if effect_on(state, card, target):
+        return False, Event("card_not_played", f"{player} cannot play a {name} card on {where}: one "
+                            "already lies there and a second copy would add nothing (2.6.1); the card "
+                            "stays in hand.", data={"player": player, "card": card, "bishopric": number})
+    state.board_effects.append(BoardEffect(card, target, player))
+    return True, Event("card_played", f"{player} plays a {name} card on {where}: +1 denier per mill "
+                       f"there in the Income Phase ({_sec(card)}).",
+                       data={"player": player, "card": card, "bishopric": number})
+
+
+def _sec(card: str) -> str:
+    return "G.3.1" if card == "good_weather" else "G.3.2"
+
+
+def tax_problem(state: FiefState, board: Board, player: str, kind: str, target: str, lord: str) -> str | None:
+    """G.3.3: why this tax card cannot be played now (None: it can)."""
+    who = state.lords.get(lord)
+    if who is None or who.family != player:
+        return f"{lord} is not a lord of your family in play"
+    if kind == "tallage":
+        if state.fief_titles.get(target) == lord:
+            return None
+        if who.political == "king" and not state.governed.get(target):
+            return None    # the royal tallage (D.3.1)
+        return (f"{lord} neither holds the title of the {board.fiefs[target].name} nor is the king "
+                "taking the royal tallage on an ungoverned fief (G.3.3.1)")
+    if target == "all":
+        return None if who.pope else f"{lord} is not the pope: only the pope takes the papal tithe (G.3.3.2)"
+    number = int(target)
+    if who.bishopric == number:
+        return None
+    governed = any(l.bishopric == number for l in state.lords.values())
+    if who.cardinal and governed:
+        return None
+    if who.cardinal:
+        return f"bishopric {number} has no bishop: a cardinal takes a tithe only on a governed bishopric (G.3.3.2)"
+    return f"{lord} is neither the bishop of bishopric {number} nor a cardinal (G.3.3.2)"
+
+
+def play_tax(state: FiefState, board: Board, player: str, kind: str, target: str, lord: str) -> tuple[bool, Event]:
+    """G.3.3: a tallage on a fief id, a tithe on a bishopric number or "all" (the papal tithe)."""
+    what = (f"a tallage on the {board.fiefs[target].name}" if kind == "tallage" else
+            "the papal tithe on every governed bishopric" if target == "all" else
+            f"a tithe on bishopric {board.bishoprics[int(target)].name} ({target})")
+    problem = tax_problem(state, board, player, kind, target, lord)
+    if problem is None and any(e.card == kind and e.target == target and e.player == player
+                               for e in state.board_effects):
+        problem = "your family already plays that tax there this round"
+    if problem:
+        return False, Event("card_not_played", f"{player} cannot play a tax card for {what}: {problem}; "
+                            "the card stays in hand.", data={"player": player, "card": "tax", "target": target})
+    state.board_effects.append(BoardEffect(kind, target, player, lord))
+    sec = "G.3.3.1" if kind == "tallage" else "G.3.3.2"
+    return True, Event("card_played", f"{player} plays a tax card: {lord} collects {what} in the "
+                       f"Income Phase ({sec}).", data={"player": player, "card": "tax", "tax": kind,
+                                                        "target": target, "lord": lord})
