@@ -1,0 +1,183 @@
+"""The Cards Phase (2): order checking, the draw rules (2.2-2.4), the disasters (2.5), playing
+lord cards (G.1) and what each player may see. The rulebook examples are scenario files
+(tests/scenarios/fief_france/cards-*.yaml)."""
+from __future__ import annotations
+
+from pbem.games.fief.france import RULES
+from pbem.games.fief.positions import build_position
+from pbem.orders.yamlsafe import load
+from pbem.rules.rng import Rng
+
+PLAYERS = ["ann", "bob", "cid"]
+LORDS = {"Beaudouin": {"family": "ann", "at": "Tours"}, "Charles": {"family": "bob", "at": "Paris"},
+         "Arthur": {"family": "cid", "at": "Lyon"}}
+
+
+class Dice(Rng):
+    def __init__(self, *faces: int):
+        super().__init__("cards-test")
+        self.faces = list(faces)
+
+    def d6(self, why: str = "d6") -> int:
+        return self.faces.pop(0)
+
+
+def position(**more) -> dict:
+    return build_position({"players": PLAYERS, "phase": "cards", "lords": LORDS, **more}).to_json()
+
+
+def check(state: dict, player: str, text: str):
+    return RULES.check_orders(RULES.view(state, player), player, load(text))
+
+
+def errors(state: dict, player: str, text: str) -> str:
+    result = check(state, player, text)
+    assert not result.ok
+    return " | ".join(str(e) for e in result.errors)
+
+
+def resolve(state: dict, sent: dict[str, str], rng: Rng | None = None):
+    phase = RULES.phase(state)
+    orders = {p: RULES.default_orders(RULES.view(state, p), p) for p in phase.deciders}
+    for player, text in sent.items():
+        result = check(state, player, text)
+        assert result.ok, result.errors
+        orders[player] = result.orders
+    res = RULES.resolve(state, orders, rng or Dice())
+    return res.state, list(res.events)
+
+
+def test_draw_orders_errors() -> None:
+    state = position(hands={"ann": ["tax", "Quentin"]})
+    assert "you hold no 'famine' card" in errors(state, "ann", "orders:\n  - discard: famine\n")
+    assert "1 character card at most" in errors(state, "ann", "orders:\n  - discard: [tax, Quentin]\n"
+                                                "  - draw: [character, character]\n")
+    assert "you may draw 1 at most" in errors(state, "ann", "orders:\n  - draw: [events, events]\n")
+    assert "line 4" in errors(state, "ann", "orders:\n  - draw: [events]\n    if_first: {fortune: characters}\n"
+                              "  - discard: famine\n")
+    assert "no 'treasure' pile" in errors(state, "ann", "orders:\n  - draw: treasure\n")
+    assert "the second cannot" in errors(state, "ann", "orders:\n  - discard: tax\n  - draw: [character]\n"
+                                         "    if_first: {lord: character}\n")
+    assert "not a card nor a group" in errors(state, "ann", "orders:\n  - discard: tax\n  - draw: [events]\n"
+                                              "    if_first: {joker: none}\n")
+    ok = check(state, "ann", "orders:\n  - discard: [Quentin, tax]\n  - draw: [character, events]\n"
+               "    if_first: {Cardinal: none, lord: events}\n")
+    assert ok.ok and ok.orders["discard"] == ["Quentin", "tax"]
+    assert ok.orders["if_first"] == {"cardinal": "none", "lord": "events"}
+
+
+def test_the_default_and_the_template_draw_nothing() -> None:
+    state = position(hands={"ann": ["tax"]})
+    template = RULES.order_template(RULES.view(state, "ann"), "ann")
+    assert "Your hand: tax (1 of 3)" in template
+    assert check(state, "ann", template).orders == RULES.default_orders(RULES.view(state, "ann"), "ann")
+
+
+def test_hand_limit_stops_the_draws_and_a_full_track_discards_face_down() -> None:
+    # 2.3: the track is full: the disaster is discarded face down; only its back shows.
+    state = position(hands={"ann": ["tax", "tax"]}, disasters_track=["famine", "famine", "famine"],
+                     piles={"events": ["good_weather", "plague"], "characters": ["Quentin"]})
+    state, events = resolve(state, {"ann": "orders:\n  - draw: events\n"}, Dice(6, 6, 6))
+    assert state["families"]["ann"]["hand"] == ["tax", "tax", "good_weather"]
+    assert any("discarded face down" in e.text for e in events)
+    assert state["events_discard"] == ["plague", "famine", "famine", "famine"]
+    assert any(e.kind == "disaster_false_alarm" for e in events)
+    shown = RULES.view(state, "bob")["piles"]["events_discard_top"]
+    assert shown == "famine"       # the revealed false alarms lie on top of the face-down plague
+    hidden = position(piles={"events": ["tax", "plague"]}, disasters_track=["famine"] * 3)
+    hidden, _ = resolve(hidden, {"ann": "orders:\n  - draw: events\n"}, Dice(1, 2, 3))
+    assert RULES.view(hidden, "bob")["piles"]["events_discard_top"] == "face_down"
+    assert hidden["events_discard"][-1] == "plague"
+
+
+def test_a_second_draw_after_seeing_the_first_card() -> None:
+    state = position(piles={"characters": ["cardinal", "Quentin"], "events": ["tax", "good_harvest"]})
+    state, events = resolve(state, {
+        "ann": "orders:\n  - draw: [character, events]\n    if_first: {lord: none}\n",        # Quentin
+        "bob": "orders:\n  - draw: [character]\n    if_first: {cardinal: events}\n"})       # cardinal, then
+    assert state["families"]["ann"]["hand"] == ["Quentin"]
+    assert state["families"]["bob"]["hand"] == ["cardinal", "good_harvest"]
+    told = [e for e in events if e.kind == "cards_drawn"]
+    assert [e.audience.players for e in told] == [("ann",), ("bob",)]      # only the drawer is told
+    public = " ".join(e.text for e in events if e.kind != "cards_drawn")
+    assert "Quentin" not in public and "good_harvest" not in public and "good harvest" not in public
+
+
+def test_an_empty_pile_is_reshuffled_from_its_discard_pile() -> None:
+    state = position(hands={"ann": ["tax"]}, piles={"events": []})
+    state, events = resolve(state, {"ann": "orders:\n  - discard: tax\n  - draw: events\n"})
+    assert state["families"]["ann"]["hand"] == ["tax"] and state["events_discard"] == []
+    assert any(e.kind == "pile_reshuffled" for e in events)
+    empty = position(piles={"events": []})
+    empty, events = resolve(empty, {"bob": "orders:\n  - draw: events\n"})
+    assert any(e.kind == "pile_empty" for e in events) and empty["families"]["bob"]["hand"] == []
+
+
+def test_a_second_disaster_of_a_type_on_a_bishopric_is_discarded() -> None:
+    state = position(disasters_track=["famine", "famine", "bad_weather"])
+    state, events = resolve(state, {}, Dice(2, 2, 2))
+    assert [e.kind for e in events if e.kind.startswith("disaster")] == ["disaster", "disaster_duplicate", "disaster"]
+    assert [(e["card"], e["target"]) for e in state["board_effects"]] == [("famine", "2"), ("bad_weather", "2")]
+    assert state["events_discard"] == ["famine"]
+
+
+def test_the_plague_at_once_eliminates_a_lord_and_records_the_struck() -> None:
+    state = position(units={"Lyon": {"cid": {"man_at_arms": 3}}}, disasters_track=["plague"])
+    state, events = resolve(state, {}, Dice(5, 2))
+    assert "Arthur" not in state["lords"] and "Arthur" in state["character_discard"]
+    assert len([p for p in state["pawns"].values() if p["location"] == "Lyon"]) == 2
+    assert "Arthur" in state["plague_struck"] and len(state["plague_struck"]) == 4
+
+
+def test_playing_lord_cards() -> None:
+    lords = {**LORDS, "Charles": {"family": "bob", "at": "Paris", "titles": ["king"]},
+             "Blanche": {"family": "ann", "at": "Tours", "titles": ["queen"]}}
+    state = build_position({"players": PLAYERS, "phase": "cards", "lords": lords,
+                            "hands": {"ann": ["Quentin", "Henry", "uprising"]}}).to_json()
+    state, _ = resolve(state, {})
+    assert RULES.phase(state).id == "round-1/cards-play" and RULES.phase(state).deciders == ("ann",)
+    template = RULES.order_template(RULES.view(state, "ann"), "ann")
+    assert "uprising: a surprise card, kept in hand" in template and check(state, "ann", template).ok
+    assert "surprise card" in errors(state, "ann", "orders:\n  - play: uprising\n")
+    assert "no 'Quentin' card" in errors(state, "ann", "orders:\n  - play: Quentin\n  - play: Quentin\n")
+    state, events = resolve(state, {"ann": "orders:\n  - play: Quentin\n    crown_prince: yes\n"
+                                           "  - play: Henry\n    crown_prince: yes\n    in: Tours\n"})
+    assert state["lords"]["Quentin"]["political"] == "crown_prince"      # G.1.1
+    assert any(e.kind == "crown_prince_refused" and "already" in e.text for e in events)
+    assert state["lords"]["Henry"]["location"] == "Tours"                # G.1.2: a fortress she controls
+    assert state["families"]["ann"]["hand"] == ["uprising"]
+
+
+def test_a_family_has_four_lords_at_most() -> None:
+    lords = {**LORDS, "Blanche": {"family": "ann", "at": "Tours"}, "Eric": {"family": "ann", "at": "Tours"},
+             "Henry": {"family": "ann", "at": "Tours"}}
+    state = build_position({"players": PLAYERS, "phase": "cards", "lords": lords,
+                            "hands": {"ann": ["Quentin"]}}).to_json()
+    state, _ = resolve(state, {})
+    state, events = resolve(state, {"ann": "orders:\n  - play: Quentin\n"})
+    assert "Quentin" not in state["lords"] and state["families"]["ann"]["hand"] == ["Quentin"]
+    assert any("at most 4 lords" in e.text for e in events)
+
+
+def test_tax_orders_name_a_lord_who_may_collect() -> None:
+    lords = {**LORDS, "Beaudouin": {"family": "ann", "at": "Tours", "titles": ["poitou", "bishop 2"]}}
+    state = build_position({"players": PLAYERS, "phase": "cards", "lords": lords,
+                            "hands": {"ann": ["tax"], "bob": ["tax"]}}).to_json()
+    state, _ = resolve(state, {})
+    assert check(state, "ann", "orders:\n  - play: tax\n    tallage: Poitou\n").orders["play"] == [
+        {"card": "tax", "tax": "tallage", "target": "poitou", "lord": "Beaudouin"}]
+    assert "no lord of your family may collect" in errors(state, "bob", "orders:\n  - play: tax\n    tallage: Poitou\n")
+    assert "may not collect" in errors(state, "bob", "orders:\n  - play: tax\n    tithe: 2\n    lord: Charles\n")
+    assert "needs `tallage: FIEF`" in errors(state, "ann", "orders:\n  - play: tax\n")
+    state, events = resolve(state, {"ann": "orders:\n  - play: tax\n    tithe: Lisieux\n"})
+    assert state["board_effects"] == [{"card": "tithe", "target": "2", "player": "ann", "lord": "Beaudouin"}]
+
+
+def test_hands_and_the_track_stay_hidden_in_views() -> None:
+    state = position(hands={"ann": ["tax", "Quentin"]}, disasters_track=["plague"])
+    bob = RULES.view(state, "bob")
+    assert bob["families"]["ann"]["hand_size"] == 2 and bob["disasters_track"] == 1
+    other = position(hands={"ann": ["famine", "cardinal"]}, disasters_track=["famine"])
+    assert RULES.view(other, "bob") == bob
+    assert RULES.order_template(RULES.view(other, "bob"), "bob") == RULES.order_template(bob, "bob")
+    assert RULES.view(state, "ann")["hand"] == ["tax", "Quentin"]
