@@ -39,6 +39,8 @@ def random_document(view: dict, player: str, rnd: random.Random) -> str:
     towns = sorted(view["towns"])
     if phase == "setup":
         return "orders:\n  - start: [" + ", ".join(rnd.sample(towns, 3)) + "]\n"
+    if phase == "cards":    # 2.2: real hands, draws told to the drawer only, disasters on the track
+        return "orders:\n  - draw: events\n    if_first: {fortune: events}\n"
     mine = [(name, info["location"]) for name, info in view["lords"].items()
             if info["family"] == player and info["location"] and not info["captive_of"]]
     if not mine:
