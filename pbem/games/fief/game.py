@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping, Sequence
 from pbem.games.fief.board import Board, board_names, load_board
 from pbem.games.fief.cards import load_cards
 from pbem.games.fief.end_of_round import resolve_end_of_round
+from pbem.games.fief.hear_ye import resolve_hear_ye, resolve_votes
 from pbem.games.fief.income import money, resolve_income
 from pbem.games.fief.orders_common import Problems, check_keys, order_items
 from pbem.games.fief.purchase import resolve_purchase
@@ -81,9 +82,8 @@ def _cards_play(state: FiefState, board: Board, orders: Mapping[str, Any], rng: 
 
 
 ROUND: tuple[Step, ...] = (
-    Step("hear_ye", "Hear Ye, Hear Ye! Phase (1)", "marriages and elections", False,
-         _later("Hear Ye, Hear Ye! Phase (1)", "marriages and the bishop, pope and king elections",
-                "issue 5")),
+    Step("hear_ye", "Hear Ye, Hear Ye! Phase (1)", "marriages, the pope's acts, candidates", True,
+         resolve_hear_ye),
     Step("cards", "Cards Phase (2), steps A-C", "discard and draw cards; then the disasters", True,
          _cards_draw),
     Step("cards_play", "Cards Phase (2), step D", "play lord, good weather, good harvest and tax cards",
@@ -97,7 +97,10 @@ ROUND: tuple[Step, ...] = (
     Step("end_of_round", "End of Round Phase (7)", "victory check", False,
          lambda s, b, o, r: resolve_end_of_round(s, b)),
 )
-STEPS = {s.name: s for s in ROUND}
+# 1.2: the second mail of the Hear Ye phase, only when a ballot has a candidate (hear_ye.py).
+HEAR_YE_VOTES = Step("hear_ye_votes", "Hear Ye, Hear Ye! Phase (1): the ballots", "sealed votes", True,
+                     resolve_votes)
+STEPS = {s.name: s for s in ROUND + (HEAR_YE_VOTES,)}
 SETUP = Step("setup", "Setup: starting towns (A.5)", "choose your starting town", True,
              lambda s, b, o, r: resolve_starting_towns(s, b, dict(o)))
 
@@ -212,6 +215,12 @@ class FiefRules:
         notes = ()
         if phase in ("cards", "cards_play"):
             return _check_cards(view, board, player, items, policies, problems)
+        if phase in ("hear_ye", "hear_ye_votes"):
+            from pbem.games.fief.hear_ye_orders import check_first, check_votes
+            canonical = (check_first(view, board, player, items, problems) if phase == "hear_ye"
+                         else check_votes(view, player, items, problems))
+            canonical["policies"] = policies
+            return OrderCheck(canonical, tuple(problems))
         if phase == "setup":
             canonical = {"towns": check_setup_orders(view, board, items, problems), "policies": policies}
             if len(canonical["towns"]) < len(view["turn_order"]) and not problems:
@@ -246,6 +255,11 @@ class FiefRules:
             return {"discard": [], "draw": [], "if_first": {}, "policies": {}}   # 2.1, 2.2: nothing
         if view["phase"] == "cards_play":
             return {"play": [], "policies": {}}                                  # 2.6: nothing
+        if view["phase"] == "hear_ye":
+            from pbem.games.fief.hear_ye_orders import empty_first
+            return {**empty_first(), "policies": {}}   # no marriage, no candidacy (1)
+        if view["phase"] == "hear_ye_votes":
+            return {"votes": {}, "policies": {}}        # abstain (1.2)
         return {"orders": [], "policies": {}}
 
     def order_template(self, view: JSON, player: str) -> str:
@@ -254,6 +268,9 @@ class FiefRules:
             return setup_template(view, board)
         if view["phase"] == "purchase":
             return purchase_template(view, board)
+        if view["phase"] in ("hear_ye", "hear_ye_votes"):
+            from pbem.games.fief.hear_ye_template import first_template, votes_template
+            return (first_template if view["phase"] == "hear_ye" else votes_template)(view, player)
         if view["phase"] == "movement":
             from pbem.games.fief.movement_template import movement_template
             return movement_template(view, player)

@@ -109,7 +109,7 @@ class FiefState:
     players: list[str]               # seating order (clockwise)
     first_player: int = 0            # index into players: holder of the first player card (7)
     round: int = 0                   # 0 = setup
-    phase: str = "setup"             # setup | hear_ye | cards | income | purchase | movement | battle | end_of_round | over
+    phase: str = "setup"             # setup | hear_ye | hear_ye_votes | cards | income | purchase | movement | battle | end_of_round | over
     families: dict[str, Family] = field(default_factory=dict)
     lords: dict[str, Lord] = field(default_factory=dict)
     pawns: dict[str, Pawn] = field(default_factory=dict)
@@ -129,6 +129,10 @@ class FiefState:
     # Lords (by name) and unit pawns (by id) that suffered a plague this round: they ignore
     # it when entering a plagued bishopric again (G.2.1.3). Cleared at the end of the round.
     plague_struck: list[str] = field(default_factory=list)
+    # The Hear Ye ballots between its two mails (hear_ye.py): public candidates, never votes.
+    hear_ye: dict[str, Any] = field(default_factory=dict)
+    # Couples ([lord, lord], sorted) whose crown prince came into play: no annulment (D.2.3, G.1.1).
+    crown_prince_couples: list[list[str]] = field(default_factory=list)
     # Positions in events_discard of the disaster cards discarded face down (2.3: the track was
     # full): such a card on top of the discard pile shows its back only. Emptied on reshuffle.
     events_discard_face_down: list[int] = field(default_factory=list)

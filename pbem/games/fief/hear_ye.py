@@ -1,0 +1,362 @@
+"""The Hear Ye, Hear Ye! Phase (1) by mail, in two mail rounds (DESIGN.md: candidates, then
+sealed votes).
+
+``round-N/hear-ye`` (every player): the pope excommunicates and lifts (1.1, D.2.3.1) and
+answers annulment requests (D.2.3); marriages happen when both families order the same pair
+(1.1); every player names their candidates for the ballots of this phase (1.2 step 1).
+``round-N/hear-ye-votes`` (only when a ballot has a candidate): the candidates are public;
+each player places a `for` and a `decoy` marker per ballot. The orders are never in the
+state, so no one sees a vote before this resolution reveals them all (1.2 step 3).
+
+Ruling (candidacies that depend on an earlier ballot of the same phase): every candidacy is
+named in the first mail. A lord standing for a bishopric may also stand for pope (1.4.1: "a
+bishop newly elected may stand"); candidates are checked again when their ballot is counted, in
+the order bishops (ascending) > pope > king, and one no longer eligible then (not elected
+bishop, elected bishop elsewhere, now an ecclesiastic standing for king) is withdrawn: the
+markers on him count for nothing. Vote weights are counted at that moment too.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from pbem.games.fief.board import Board
+from pbem.games.fief.control import controllers
+from pbem.games.fief.elections import (KING_MIN_VOTES, bishop_votes, bishoprics_to_elect, count,
+                                       eligible, king_backing, king_title_free, pope_ballot_possible,
+                                       titled_lords, voters_of)
+from pbem.games.fief.state import FiefState, Lord
+from pbem.rules.api import Event
+from pbem.rules.rng import Rng
+
+GUARD_SIZE = 2   # 1.5.5.1, 1.5.5.2: up to 2 pawns replaced
+
+
+def pope_lord(state: FiefState) -> Lord | None:
+    return next((l for l in state.lords.values() if l.pope), None)
+
+
+def ballots_possible(state: FiefState, board: Board) -> list[str]:
+    """The ballots that may be held this phase, before candidacies (1.3, 1.4, 1.5); the pope's
+    and king's conditions are checked again when counted."""
+    out = [f"bishop {n}" for n in bishoprics_to_elect(state, board)]
+    if pope_ballot_possible(state):
+        out.append("pope")
+    if king_title_free(state) and titled_lords(state) + sum(1 for b in out if b.startswith("bishop")) >= 3:
+        out.append("king")
+    return out
+
+
+# -- first mail ----------------------------------------------------------------------------
+
+def resolve_hear_ye(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
+    events = _pope_acts(state, orders)
+    events += _annulments(state, orders)
+    events += _marriages(state, orders)
+    possible = ballots_possible(state, board)
+    ballots = []
+    for ballot in possible:
+        named = []
+        for player in state.turn_order():   # 1.2: in turn order
+            lord = ((orders.get(player) or {}).get("candidates") or {}).get(ballot)
+            if not lord or lord not in state.lords or state.lords[lord].family != player:
+                continue
+            why = eligible(state.lords[lord], ballot)
+            if why and not (ballot == "pope" and _bishop_candidate(orders, player, lord)):
+                events.append(Event("candidacy_refused", f"{lord} cannot stand for {ballot}: {why}.",
+                                    data={"ballot": ballot, "lord": lord, "family": player}))
+                continue
+            named.append(lord)
+        if named:
+            ballots.append({"id": ballot, "candidates": named})
+    if not ballots:
+        events.append(Event("no_election", "No ballot is held this phase: no election has both its "
+                            "conditions and a candidate (1.3-1.5).", data={}))
+        state.hear_ye = {}
+        return events
+    state.hear_ye = {"ballots": ballots}
+    for b in ballots:
+        events.append(Event("candidates", f"Ballot for {b['id']}: the candidates are "
+                            f"{', '.join(f'{c} ({state.lords[c].family})' for c in b['candidates'])}.",
+                            data={"ballot": b["id"], "candidates": list(b["candidates"])}))
+    state.phase = "hear_ye_votes"
+    return events
+
+
+def _bishop_candidate(orders: Mapping[str, Any], player: str, lord: str) -> bool:
+    """1.4.1: a candidate for a bishopric this phase may stand for pope too (checked at the count)."""
+    named = (orders.get(player) or {}).get("candidates") or {}
+    return any(b.startswith("bishop") and l == lord for b, l in named.items())
+
+
+def _pope_acts(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:
+    """1.1, D.2.3: the pope may lift an excommunication and excommunicate 1 lord (one marker)."""
+    pope = pope_lord(state)
+    if pope is None:
+        return []
+    acts = (orders.get(pope.family) or {}).get("pope") or {}
+    events = []
+    for lord in state.lords.values():
+        if lord.excommunicated and acts.get("lift") == lord.name:
+            lord.excommunicated = False
+            events.append(Event("excommunication_lifted", f"Pope {pope.name} lifts the excommunication "
+                                f"of {lord.name} ({lord.family}) (D.2.3.1).", data={"lord": lord.name}))
+    target = state.lords.get(acts.get("excommunicate") or "")
+    if target is not None and target is not pope and not any(l.excommunicated for l in state.lords.values()):
+        events += excommunicate(state, pope, target)
+    return events
+
+
+def excommunicate(state: FiefState, pope: Lord, target: Lord) -> list[Event]:
+    """D.2.3.1: the lord loses every ecclesiastical title and may neither vote nor stand."""
+    lost = [t for t, on in (("bishop", target.bishopric), ("cardinal", target.cardinal),
+                            ("pope", target.pope)) if on]
+    target.bishopric, target.cardinal, target.pope = None, False, False
+    target.excommunicated = True
+    text = f"Pope {pope.name} excommunicates {target.name} ({target.family})"
+    text += f", who loses the {' and '.join(lost)} title{'s' if len(lost) > 1 else ''}" if lost else ""
+    return [Event("excommunicated", text + " (D.2.3.1).", data={"lord": target.name, "lost": lost})]
+
+
+def _annulments(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:
+    """D.2.3: a spouse asks; the pope grants or refuses (default: refuses), never when a crown
+    prince of the couple came into play."""
+    pope = pope_lord(state)
+    grant = pope is not None and (orders.get(pope.family) or {}).get("annulments") == "grant"
+    events = []
+    for player in state.turn_order():
+        name = (orders.get(player) or {}).get("annul")
+        lord = state.lords.get(name or "")
+        if lord is None or lord.family != player or not lord.spouse or lord.spouse not in state.lords:
+            continue
+        couple = sorted([lord.name, lord.spouse])
+        if pope is None or not grant or couple in state.crown_prince_couples:
+            why = ("there is no pope" if pope is None else
+                   "a crown prince of this couple came into play" if couple in state.crown_prince_couples
+                   else f"pope {pope.name} refuses")
+            events.append(Event("annulment_refused", f"{lord.name} asks for the annulment of the marriage "
+                                f"with {lord.spouse}: {why} (D.2.3).", data={"couple": couple}))
+            continue
+        spouse = state.lords[lord.spouse]
+        lord.spouse = spouse.spouse = None
+        for one in (lord, spouse):
+            if one.political == "queen":   # D.3.2: the queen is the king's spouse
+                events += _lose_queen(state, one)
+        events.append(Event("annulment", f"Pope {pope.name} annuls the marriage of {couple[0]} and "
+                            f"{couple[1]}; each family takes back its marriage pawn (1.1.3).",
+                            data={"couple": couple}))
+    return events
+
+
+def _lose_queen(state: FiefState, lord: Lord) -> list[Event]:
+    from pbem.games.fief.elimination import royal_guard_replaced
+    events = royal_guard_replaced(state, lord.name)
+    lord.political = None
+    return events + [Event("queen_title_lost", f"{lord.name} is no longer queen (D.3.2).",
+                           data={"lord": lord.name})]
+
+
+def marriage_blocker(state: FiefState, lord: Lord) -> str | None:
+    """Why ``lord`` cannot marry now (1.1.2, D.2, D.3.4), or None."""
+    if lord.spouse:
+        return f"{lord.name} is already married"
+    if lord.bishopric or lord.cardinal or lord.pope:
+        return f"{lord.name} is an ecclesiastic (D.2: bishops cannot marry)"
+    if lord.political == "darc":
+        return f"{lord.name} is the D'Arc lord, who cannot marry"
+    if any(l.spouse for l in state.lords.values() if l.family == lord.family):
+        return f"{lord.family} already has a marriage (1.1.2: one at a time)"
+    return None
+
+
+def _marriages(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:
+    """1.1: a marriage happens when both families order it for the same pair."""
+    wanted = {}
+    for player in state.turn_order():
+        m = (orders.get(player) or {}).get("marry")
+        if m and m.get("lord") in state.lords and state.lords[m["lord"]].family == player:
+            wanted[player] = (m["lord"], m.get("to"))
+    events = []
+    done: set[str] = set()   # the second family of an agreed pair, told with the first
+    for player, (mine, theirs) in wanted.items():
+        other = state.lords.get(theirs or "")
+        if player in done:
+            continue
+        if other is None or wanted.get(other.family) != (theirs, mine):
+            events.append(Event("marriage_not_agreed", f"{player} proposes {mine} to marry {theirs}: "
+                                f"{theirs}'s family did not order the same marriage (1.1).",
+                                data={"lords": [mine, theirs]}))
+            continue
+        done.add(other.family)
+        a, b = state.lords[mine], other
+        why = marriage_blocker(state, a) or marriage_blocker(state, b) or \
+            (None if a.female != b.female else "the spouses must be a man and a woman")
+        if why:
+            events.append(Event("marriage_refused", f"{mine} and {theirs} cannot marry: {why}.",
+                                data={"lords": [mine, theirs]}))
+            continue
+        a.spouse, b.spouse = b.name, a.name
+        events.append(Event("marriage", f"{a.name} ({a.family}) marries {b.name} ({b.family}) (1.1).",
+                            data={"lords": [a.name, b.name], "families": [a.family, b.family]}))
+        for one, two in ((a, b), (b, a)):
+            if one.political == "king":   # 1.1.2, 1.5.4: the king's spouse is queen
+                events += crown_queen(state, two)
+    return events
+
+
+def crown_queen(state: FiefState, lord: Lord) -> list[Event]:
+    """1.5.4: the king's spouse is queen; a regent queen keeps being queen, no longer regent."""
+    lord.political = "queen"
+    return [Event("queen", f"{lord.name} ({lord.family}) becomes queen (1.5.4).",
+                  data={"lord": lord.name})] + royal_guard(state, lord, "man_at_arms", "queens_sergeant")
+
+
+def royal_guard(state: FiefState, lord: Lord, unit: str, guard: str) -> list[Event]:
+    """1.5.5.1-2: up to 2 pawns of that type in the lord's army become guard pawns, for free."""
+    if lord.location is None or lord.captive_of:
+        return []
+    mine = [p for p in state.pawns.values()
+            if p.family == lord.family and p.location == lord.location and p.kind == unit][:GUARD_SIZE]
+    for pawn in mine:
+        pawn.kind = guard
+    if not mine:
+        return []
+    word = "king's retinue knight" if guard == "kings_knight" else "queen's retinue sergeant"
+    return [Event("royal_guard", f"{lord.name}'s royal guard: {len(mine)} {word} pawn"
+                  f"{'s' if len(mine) > 1 else ''} replace{'s' if len(mine) == 1 else ''} "
+                  f"{'as many' if len(mine) > 1 else 'a'} {unit.replace('_', '-')} pawn"
+                  f"{'s' if len(mine) > 1 else ''} in {lord.location} (1.5.5).",
+                  data={"lord": lord.name, "kind": guard, "count": len(mine)})]
+
+
+# -- second mail: the ballots --------------------------------------------------------------
+
+def resolve_votes(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
+    events: list[Event] = []
+    elected_now: set[str] = set()
+    for ballot in (state.hear_ye or {}).get("ballots", []):
+        markers = {p: ((orders.get(p) or {}).get("votes") or {}).get(ballot["id"]) or {}
+                   for p in state.turn_order()}
+        events += _ballot(state, board, ballot, markers, elected_now)
+    state.hear_ye = {}
+    return events
+
+
+def _ballot(state: FiefState, board: Board, ballot: dict, markers: dict[str, dict],
+            elected_now: set[str]) -> list[Event]:
+    bid = ballot["id"]
+    events = []
+    standing = []
+    for name in ballot["candidates"]:
+        lord = state.lords.get(name)
+        why = "no longer in play" if lord is None else eligible(lord, bid)
+        if why:
+            events.append(Event("candidate_withdrawn", f"{name} is withdrawn from the ballot for {bid}: "
+                                f"{why}.", data={"ballot": bid, "lord": name}))
+        else:
+            standing.append(name)
+    if bid == "pope" and not pope_ballot_possible(state) or \
+            bid == "king" and (not king_title_free(state) or titled_lords(state) < 3):
+        return events + [Event("ballot_not_held", f"The ballot for {bid} is not held: its conditions are "
+                               "no longer met (1.4, 1.5).", data={"ballot": bid})]
+    weights, lords_of = _weights(state, board, bid, elected_now)
+    tally = {c: 0 for c in standing}
+    reveal = []
+    for player, m in markers.items():
+        if not m:
+            continue
+        shown = [f"for {m['for']}" if m.get("for") else "", f"decoy on {m['decoy']}" if m.get("decoy") else ""]
+        reveal.append(f"{player} ({weights.get(player, 0)} vote{'s' if weights.get(player, 0) != 1 else ''}): "
+                      + ", ".join(s for s in shown if s))
+        if m.get("for") in tally:
+            tally[m["for"]] += weights.get(player, 0)
+    events.append(Event("ballot_revealed", f"Ballot for {bid}: " + ("; ".join(reveal) if reveal else "no marker placed")
+                        + ". Tally: " + (", ".join(f"{c} {v}" for c, v in tally.items()) or "no candidate left") + ".",
+                        data={"ballot": bid, "markers": markers, "weights": weights, "tally": tally}))
+    winner, why = count({c: v for c, v in tally.items() if v})
+    if winner and bid == "king":
+        backers = [l for p, m in markers.items() if m.get("for") == winner for l in lords_of.get(p, [])]
+        if tally[winner] < KING_MIN_VOTES or not king_backing(backers):
+            why, winner = (f"{winner} has {tally[winner]} votes: a king needs a majority of at least 3 "
+                           "votes including 2 bishops, 1 cardinal or the pope (1.5.3)"), None
+    if winner is None:
+        return events + [Event("ballot_deferred", f"No one is elected {bid}: {why}; the ballot is held "
+                               "again next round if its conditions still hold (1.2).",
+                               data={"ballot": bid, "tally": tally})]
+    elected_now.add(winner)
+    return events + _elect(state, bid, state.lords[winner], why)
+
+
+def _weights(state: FiefState, board: Board, bid: str, elected_now: set[str]):
+    if bid.startswith("bishop"):
+        return bishop_votes(state, board, int(bid.split()[1]), controllers(state, board), elected_now), {}
+    lords_of = voters_of(state, bid)
+    if bid == "pope":   # 1.4.1: a bishop elected this phase cannot vote (he is no cardinal either)
+        lords_of = {p: [l for l in ls if l.name not in elected_now] for p, ls in lords_of.items()}
+    return {p: len(ls) for p, ls in lords_of.items() if ls}, lords_of
+
+
+def _elect(state: FiefState, bid: str, lord: Lord, why: str) -> list[Event]:
+    events = []
+    if bid.startswith("bishop"):
+        lord.bishopric = int(bid.split()[1])
+        text = f"{lord.name} ({lord.family}) is elected bishop of bishopric {lord.bishopric} ({why}) (1.3)."
+        if lord.political == "crown_prince":   # D.3.3
+            lord.political = None
+            text += " As a bishop he is no longer crown prince (D.3.3)."
+        return [Event("elected", text, data={"ballot": bid, "lord": lord.name, "family": lord.family})]
+    if bid == "pope":
+        lord.pope = True
+        return [Event("elected", f"{lord.name} ({lord.family}) is elected pope ({why}) (1.4).",
+                      data={"ballot": bid, "lord": lord.name, "family": lord.family})]
+    for other in state.lords.values():   # 1.5.3: the regent queen is not regent any more
+        if other.political == "regent_queen":
+            events += _lose_queen(state, other)
+    lord.political = "king"
+    events.append(Event("elected", f"{lord.name} ({lord.family}) is elected king ({why}) (1.5).",
+                        data={"ballot": bid, "lord": lord.name, "family": lord.family}))
+    events += royal_guard(state, lord, "knight", "kings_knight")
+    if lord.spouse and lord.spouse in state.lords:
+        events += crown_queen(state, state.lords[lord.spouse])
+    return events
+
+
+def titles_after_elimination(state: FiefState, gone: Lord) -> list[Event]:
+    """Called once ``gone`` has left play. D.3.3: the crown prince obtains the king title. Ruling
+    (the rulebook names the regent queen without saying when she reigns): with no crown prince,
+    the widowed queen becomes regent queen; with one, the new king's spouse (if any) is queen
+    and the widow loses the queen title. D.2.3.1: the pope's elimination lifts the
+    excommunication."""
+    events: list[Event] = []
+    if gone.pope:
+        for lord in state.lords.values():
+            if lord.excommunicated:
+                lord.excommunicated = False
+                events.append(Event("excommunication_lifted", f"The pope is eliminated: {lord.name}'s "
+                                    "excommunication is lifted (D.2.3.1).", data={"lord": lord.name}))
+    if gone.political != "king":
+        return events
+    prince = next((l for l in state.lords.values() if l.political == "crown_prince"), None)
+    queen = next((l for l in state.lords.values() if l.political == "queen"), None)
+    if prince is None:
+        if queen is not None:
+            queen.political = "regent_queen"
+            events.append(Event("regent_queen", f"The king is dead with no crown prince: {queen.name} "
+                                f"({queen.family}) is regent queen.", data={"lord": queen.name}))
+        return events
+    if queen is not None:
+        events += _lose_queen(state, queen)
+    prince.political = "king"
+    events.append(Event("king", f"The king is dead: crown prince {prince.name} ({prince.family}) is king (D.3.3).",
+                        data={"lord": prince.name, "family": prince.family}))
+    events += royal_guard(state, prince, "knight", "kings_knight")
+    if prince.spouse and prince.spouse in state.lords:
+        events += crown_queen(state, state.lords[prince.spouse])
+    return events
+
+
+def hear_ye_view(state: FiefState, board: Board) -> dict[str, Any]:
+    """What every player sees of the elections: the ballots open to candidacies (in the first
+    mail) and the ballots with their candidates (in the second). Public, like the table's."""
+    return {"possible": ballots_possible(state, board) if state.phase == "hear_ye" else [],
+            "ballots": [{"id": b["id"], "candidates": list(b["candidates"])}
+                        for b in (state.hear_ye or {}).get("ballots", [])]}

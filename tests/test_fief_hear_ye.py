@@ -1,0 +1,227 @@
+"""The Hear Ye, Hear Ye! Phase (1): votes per title and town, the majority rules, the pope's
+acts, marriages and annulments, order errors, the crown prince, sealed votes."""
+from __future__ import annotations
+
+import copy
+import json
+
+from pbem.games.fief.board import load_board
+from pbem.games.fief.control import controllers
+from pbem.games.fief.elections import bishop_votes, count
+from pbem.games.fief.elimination import eliminate_lord
+from pbem.games.fief.france import RULES
+from pbem.games.fief.positions import build_position
+from pbem.orders.yamlsafe import load
+from pbem.rules.rng import Rng
+
+BOARD = load_board()
+PLAYERS = ["maximilien", "marie", "enguerand"]
+
+
+def resolve(state: dict, orders: dict) -> tuple[dict, list]:
+    before = copy.deepcopy(state)
+    result = RULES.resolve(state, orders, Rng("t"))
+    assert state == before, "resolve must not mutate its input"
+    return result.state, list(result.events)
+
+
+def send(state: dict, player: str, text: str):
+    return RULES.check_orders(RULES.view(state, player), player, load(text))
+
+
+def position(lords: dict, units: dict | None = None, **more) -> dict:
+    return build_position({"players": PLAYERS, "round": 2, "phase": "hear_ye", "lords": lords,
+                           "units": units or {}, **more}).to_json()
+
+
+def mail(state: dict, texts: dict[str, str]) -> dict:
+    out = {}
+    for p in RULES.phase(state).deciders:
+        check = send(state, p, texts[p]) if p in texts else None
+        assert check is None or check.ok, check.errors
+        out[p] = check.orders if check else RULES.default_orders(RULES.view(state, p), p)
+    return out
+
+
+def test_lisieux_enguerand_gives_5_votes() -> None:
+    # 1.3.2 example: Lisieux (chief town, 2) + Rennes, Nantes, Tours (1 each) = 5, plus his
+    # ecclesiastical lords: a cardinal's 3 (only his most prestigious title counts).
+    units = {t: {"enguerand": {"man_at_arms": 1}} for t in ("Lisieux", "Rennes", "Nantes", "Tours")}
+    st = build_position({"players": PLAYERS, "round": 2, "phase": "hear_ye", "units": units,
+                         "lords": {"Lambert": {"family": "enguerand", "at": "Lisieux"}}})
+    assert bishop_votes(st, BOARD, 2, controllers(st, BOARD), set()) == {"enguerand": 5}
+    st.lords["Lambert"].bishopric, st.lords["Lambert"].cardinal = 4, True
+    assert bishop_votes(st, BOARD, 2, controllers(st, BOARD), set()) == {"enguerand": 8}
+    assert bishop_votes(st, BOARD, 2, controllers(st, BOARD), {"Lambert"}) == {"enguerand": 5}
+    st.lords["Lambert"].captive_of = "marie"   # 1.2: a captive lord never votes
+    assert bishop_votes(st, BOARD, 2, controllers(st, BOARD), set()) == {"enguerand": 5}
+
+
+def test_majority_and_ties() -> None:
+    assert count({"François": 4, "Eric": 3}) == ("François", "4 of 7 votes")
+    assert count({"François": 3, "Eric": 3})[0] is None          # a tie defers (1.2)
+    assert count({"A": 3, "B": 2, "C": 2})[0] is None            # 3 of 7: no majority
+    assert count({})[0] is None
+
+
+KING_LORDS = {"Henry": {"family": "maximilien", "at": "Rouen", "titles": ["normandie"]},
+              "Philippe": {"family": "marie", "at": "Bordeaux", "titles": ["aquitaine"]},
+              "Othon": {"family": "enguerand", "at": "La Rochelle", "titles": ["poitou"]}}
+
+
+def king_round(lords: dict, votes: dict[str, str]) -> list:
+    state = position(lords)
+    state, events = resolve(state, mail(state, {"maximilien": "orders:\n  - candidate: Henry\n    for: king\n"}))
+    assert RULES.phase(state).id == "round-2/hear-ye-votes"
+    texts = {p: f"orders:\n  - vote: king\n    for: {c}\n" for p, c in votes.items()}
+    return resolve(state, mail(state, texts))
+
+
+def test_king_needs_3_votes_with_bishops_cardinal_or_pope() -> None:
+    # 1.5.3: 3 votes of lords with fief titles only: a majority, but no ecclesiastical backing.
+    state, events = king_round(KING_LORDS, {p: "Henry" for p in PLAYERS})
+    assert any(e.kind == "ballot_deferred" and "1.5.3" in e.text for e in events)
+    assert state["lords"]["Henry"]["political"] is None
+    # the vote of 1 cardinal is enough
+    lords = {**KING_LORDS, "Lambert": {"family": "enguerand", "at": "Reims", "titles": ["bishop 4", "cardinal"]}}
+    state, events = king_round(lords, {"maximilien": "Henry", "enguerand": "Henry"})
+    assert state["lords"]["Henry"]["political"] == "king", [e.text for e in events]
+
+
+def test_excommunication_removes_titles_and_candidacy() -> None:
+    lords = {"François": {"family": "marie", "at": "Avignon", "titles": ["bishop 5", "pope"]},
+             "Lambert": {"family": "enguerand", "at": "Reims", "titles": ["bishop 4", "cardinal"]},
+             "Henry": {"family": "maximilien", "at": "Rouen"}}
+    state = position(lords)
+    assert not send(state, "maximilien", "orders:\n  - excommunicate: Lambert\n").ok   # not the pope
+    bad = send(state, "marie", "orders:\n  - excommunicate: François\n")
+    assert not bad.ok and "the pope himself" in str(bad.errors[0])
+    state, events = resolve(state, mail(state, {"marie": "orders:\n  - excommunicate: Lambert\n"}))
+    lambert = state["lords"]["Lambert"]
+    assert lambert["excommunicated"] and lambert["bishopric"] is None and not lambert["cardinal"]
+    assert any(e.kind == "excommunicated" and "bishop and cardinal" in e.text for e in events)
+    state["phase"] = "hear_ye"
+    again = send(state, "marie", "orders:\n  - excommunicate: Henry\n")
+    assert not again.ok and "lift" in str(again.errors[0]).lower()
+    assert send(state, "marie", "orders:\n  - lift: Lambert\n  - excommunicate: Henry\n").ok
+    # the pope's elimination lifts the excommunication (D.2.3.1)
+    st = build_position({"players": PLAYERS, "round": 2, "phase": "hear_ye", "lords": {
+        **lords, "Lambert": {"family": "enguerand", "at": "Reims", "excommunicated": True}}})
+    events = eliminate_lord(st, BOARD, "François")
+    assert not st.lords["Lambert"].excommunicated and any(e.kind == "excommunication_lifted" for e in events)
+
+
+def test_order_errors() -> None:
+    units = {t: {"marie": {"man_at_arms": 1}} for t in ("Lyon", "Pau", "Montpellier", "Avignon")}
+    state = position({"François": {"family": "marie", "at": "Avignon"},
+                      "Isabelle": {"family": "marie", "at": "Pau"},
+                      "Henry": {"family": "maximilien", "at": "Rouen"}}, units)
+    cases = {
+        "orders:\n  - candidate: Isabelle\n    for: bishop 5\n": "male lords",
+        "orders:\n  - candidate: François\n    for: bishop 2\n": "no ballot for bishop 2",
+        "orders:\n  - candidate: François\n    for: cardinal\n": "is not a ballot",
+        "orders:\n  - candidate: Henry\n    for: bishop 5\n": "not a lord of yours",
+        "orders:\n  - marry: François\n    to: Isabelle\n": "both spouses are of your family",
+        "orders:\n  - marry: François\n": "needs `to:`",
+        "orders:\n  - annulments: grant\n": "only the pope's family",
+        "orders:\n  - candidate: François\n    for: bishop 5\n  - candidate: François\n    for: Avignon\n": "one candidate per ballot",
+    }
+    for text, fragment in cases.items():
+        check = send(state, "marie", text)
+        assert not check.ok and fragment in " ".join(str(e) for e in check.errors), (text, check.errors)
+    assert send(state, "marie", "orders:\n  - candidate: François\n    for: Avignon\n").ok
+    state, _ = resolve(state, mail(state, {"marie": "orders:\n  - candidate: François\n    for: bishop 5\n"}))
+    bad = send(state, "marie", "orders:\n  - vote: bishop 5\n    for: Isabelle\n")
+    assert not bad.ok and "not a candidate" in str(bad.errors[0])
+    assert not send(state, "marie", "orders:\n  - vote: pope\n    for: François\n").ok
+
+
+def test_annulment_needs_the_popes_grant() -> None:
+    lords = {"François": {"family": "marie", "at": "Avignon", "titles": ["bishop 5", "pope"]},
+             "Henry": {"family": "maximilien", "at": "Rouen", "spouse": "Blanche"},
+             "Blanche": {"family": "enguerand", "at": "Limoges", "spouse": "Henry"}}
+    state = position(lords)
+    ask = {"maximilien": "orders:\n  - annul: Henry\n"}
+    after, events = resolve(state, mail(state, ask))   # default: the pope refuses
+    assert after["lords"]["Henry"]["spouse"] == "Blanche" and any(e.kind == "annulment_refused" for e in events)
+    after, events = resolve(state, mail(state, {**ask, "marie": "orders:\n  - annulments: grant\n"}))
+    assert after["lords"]["Henry"]["spouse"] is None and after["lords"]["Blanche"]["spouse"] is None
+    state["crown_prince_couples"] = [["Blanche", "Henry"]]   # D.2.3: never after a crown prince
+    after, events = resolve(state, mail(state, {**ask, "marie": "orders:\n  - annulments: grant\n"}))
+    assert after["lords"]["Henry"]["spouse"] == "Blanche"
+
+
+def test_the_crown_prince_inherits_the_king_title() -> None:
+    st = build_position({"players": PLAYERS, "round": 2, "phase": "cards", "lords": {
+        "Henry": {"family": "maximilien", "at": "Rouen", "titles": ["king"], "spouse": "Blanche"},
+        "Blanche": {"family": "enguerand", "at": "Limoges", "titles": ["queen"], "spouse": "Henry"},
+        "Quentin": {"family": "enguerand", "at": "Nantes", "titles": ["crown_prince"]}},
+        "units": {"Nantes": {"enguerand": {"knight": 2}}}})
+    events = eliminate_lord(st, BOARD, "Henry")
+    assert st.lords["Quentin"].political == "king" and st.lords["Blanche"].political is None
+    assert sum(1 for p in st.pawns.values() if p.kind == "kings_knight") == 2
+    assert any(e.kind == "king" and "D.3.3" in e.text for e in events)
+
+
+def test_votes_are_sealed_until_the_reveal() -> None:
+    """DESIGN.md sealed votes: while the ballot is open, nothing another player may read (view,
+    template, the state the judge keeps) depends on the votes sent; they appear only in the
+    resolution that reveals them all."""
+    units = {t: {"marie": {"man_at_arms": 1}} for t in ("Lyon", "Pau", "Montpellier", "Avignon")}
+    state = position({"François": {"family": "marie", "at": "Avignon"},
+                      "Eric": {"family": "maximilien", "at": "Rouen"}}, units)
+    state, events = resolve(state, mail(state, {"marie": "orders:\n  - candidate: François\n    for: bishop 5\n",
+                                               "maximilien": "orders:\n  - candidate: Eric\n    for: bishop 5\n"}))
+    seen_before = {p: json.dumps(RULES.view(state, p), sort_keys=True) for p in PLAYERS}
+    vote = send(state, "marie", "orders:\n  - vote: bishop 5\n    for: François\n    decoy: Eric\n")
+    assert vote.ok
+    for p in PLAYERS:
+        view = RULES.view(state, p)
+        assert json.dumps(view, sort_keys=True) == seen_before[p]
+        assert "decoy on" not in RULES.order_template(view, p)
+    assert "decoy" not in json.dumps(state) and "François" not in json.dumps(state["families"])
+    after, events = resolve(state, mail(state, {"marie": "orders:\n  - vote: bishop 5\n    for: François\n    decoy: Eric\n"}))
+    reveal = next(e for e in events if e.kind == "ballot_revealed")
+    assert "decoy on Eric" in reveal.text and reveal.audience.kind == "all"
+
+
+def test_random_elections_always_resolve() -> None:
+    """Whatever the candidacies and markers, both mails resolve and the phase moves on."""
+    import random
+    rnd = random.Random(5)
+    names = ["Eric", "François", "Henry", "Lambert", "Charles", "Isabelle", "Philippe"]
+    towns = list(BOARD.towns)
+    for _ in range(60):
+        lords = {}
+        spots = rnd.sample(towns, 5)
+        for n, at in zip(rnd.sample(names, 5), spots):
+            titles = rnd.choice([[], ["bishop 4"], ["bishop 4", "cardinal"], ["normandie"], ["bishop 1", "cardinal"]])
+            if any(t.startswith("bishop") and any(t in l["titles"] for l in lords.values()) for t in titles):
+                titles = []
+            if "normandie" in titles and any("normandie" in l["titles"] for l in lords.values()):
+                titles = []
+            lords[n] = {"family": rnd.choice(PLAYERS), "at": at, "titles": titles}
+        free = [t for t in towns if t not in spots]
+        units = {t: {rnd.choice(PLAYERS): {"man_at_arms": 1}} for t in rnd.sample(free, 14)}
+        state = position(lords, units)
+        texts = {}
+        for p in PLAYERS:
+            view = RULES.view(state, p)
+            mine = view["families"][p]["lords"]
+            lines = [f"  - candidate: {rnd.choice(mine)}\n    for: {b}\n"
+                     for b in view["hear_ye"]["possible"] if mine and rnd.random() < 0.7]
+            check = send(state, p, "orders:\n" + "".join(lines)) if lines else None
+            texts[p] = check.orders if check and check.ok else RULES.default_orders(view, p)
+        state, _ = resolve(state, texts)
+        if RULES.phase(state).id == "round-2/hear-ye-votes":
+            votes = {}
+            for p in PLAYERS:
+                view = RULES.view(state, p)
+                lines = [f"  - vote: {b['id']}\n    for: {rnd.choice(b['candidates'])}\n"
+                         f"    decoy: {rnd.choice(b['candidates'])}\n" for b in view["hear_ye"]["ballots"]]
+                check = send(state, p, "orders:\n" + "".join(lines))
+                assert check.ok, check.errors
+                votes[p] = check.orders
+            state, events = resolve(state, votes)
+            assert sum(1 for e in events if e.kind == "ballot_revealed") <= len(lines)
+        assert state["phase"] == "cards" and state["hear_ye"] == {}
