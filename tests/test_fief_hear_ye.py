@@ -225,3 +225,31 @@ def test_random_elections_always_resolve() -> None:
             state, events = resolve(state, votes)
             assert sum(1 for e in events if e.kind == "ballot_revealed") <= len(lines)
         assert state["phase"] == "cards" and state["hear_ye"] == {}
+
+
+def test_justice_immunity_and_the_regent_queen() -> None:
+    from pbem.games.fief.elections import justice_immune
+    st = build_position({"players": PLAYERS, "round": 2, "phase": "hear_ye", "lords": {
+        "Henry": {"family": "maximilien", "at": "Rouen", "titles": ["king"], "spouse": "Blanche"},
+        "Blanche": {"family": "enguerand", "at": "Limoges", "titles": ["queen"], "spouse": "Henry"},
+        "François": {"family": "marie", "at": "Avignon", "titles": ["bishop 5", "pope"]},
+        "Lambert": {"family": "marie", "at": "Reims", "titles": ["bishop 4", "cardinal"]}}})
+    assert [n for n, l in st.lords.items() if justice_immune(l)] == ["Henry", "Blanche", "François"]
+    eliminate_lord(st, BOARD, "Henry")   # no crown prince: the widow is regent queen
+    assert st.lords["Blanche"].political == "regent_queen" and st.lords["Blanche"].spouse is None
+    assert justice_immune(st.lords["Blanche"])
+    # 1.1.2: the regent queen's new spouse does not become king through the marriage
+    st.lords["Othon"] = type(st.lords["Lambert"])(name="Othon", family="maximilien", female=False,
+                                                   location="Rouen", fief_titles=["normandie"])
+    st.fief_titles["normandie"] = "Othon"
+    state = st.to_json()
+    state, events = resolve(state, mail(state, {
+        "maximilien": "orders:\n  - marry: Othon\n    to: Blanche\n  - candidate: Othon\n    for: king\n",
+        "enguerand": "orders:\n  - marry: Blanche\n    to: Othon\n"}))
+    assert state["lords"]["Othon"]["spouse"] == "Blanche" and state["lords"]["Othon"]["political"] is None
+    # 1.5.3: elected king, he ends the regency; his wife becomes queen again (1.5.4)
+    texts = {p: "orders:\n  - vote: king\n    for: Othon\n" for p in PLAYERS}
+    state, events = resolve(state, mail(state, texts))
+    assert state["lords"]["Othon"]["political"] == "king", [e.text for e in events]
+    assert state["lords"]["Blanche"]["political"] == "queen"
+    assert any(e.kind == "queen_title_lost" for e in events)

@@ -126,3 +126,17 @@ def king_backing(lords: list[Lord]) -> bool:
     """1.5.3: among the votes for him, 2 bishops, or 1 cardinal, or the pope."""
     return (sum(1 for l in lords if l.bishopric) >= 2 or any(l.cardinal for l in lords)
             or any(l.pope for l in lords))
+
+
+# -- Titles (D) ----------------------------------------------------------------------------
+# D: at most 2 fief titles, 1 bishop, 1 cardinal, 1 pope and 1 political title per lord. The
+# elections keep them: a bishop candidate is not yet a bishop, a king candidate holds no
+# political title; the fief titles' limit is titles.py's (D.1.1).
+TITLE_LIMITS = {"fief": 2, "bishop": 1, "cardinal": 1, "pope": 1, "political": 1}
+JUSTICE_IMMUNE = ("king", "queen", "regent_queen", "crown_prince")   # D.2.3, D.3.1-D.3.3, G.4.2.4
+
+
+def justice_immune(lord: Lord) -> bool:
+    """G.4.2.4: the justice card never targets the king, the queen (regent or not), the crown
+    prince or the pope (for the cards' rules)."""
+    return lord.pope or lord.political in JUSTICE_IMMUNE
