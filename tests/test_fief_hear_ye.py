@@ -253,3 +253,23 @@ def test_justice_immunity_and_the_regent_queen() -> None:
     assert state["lords"]["Othon"]["political"] == "king", [e.text for e in events]
     assert state["lords"]["Blanche"]["political"] == "queen"
     assert any(e.kind == "queen_title_lost" for e in events)
+
+
+def test_new_pope_excommunication_order_errors() -> None:
+    lords = {"François": {"family": "marie", "at": "Avignon", "titles": ["bishop 5"]},
+             "Eric": {"family": "maximilien", "at": "Lyon", "titles": ["bishop 1", "cardinal"]},
+             "Lambert": {"family": "enguerand", "at": "Reims", "titles": ["bishop 4", "cardinal"]}}
+    state = position(lords)
+    state, _ = resolve(state, mail(state, {"marie": "orders:\n  - candidate: François\n    for: pope\n"}))
+    assert "if_pope: François" in RULES.order_template(RULES.view(state, "marie"), "marie")
+    cases = {"orders:\n  - excommunicate: Eric\n": "needs `if_pope:`",
+             "orders:\n  - excommunicate: François\n    if_pope: François\n": "cannot be excommunicated",
+             "orders:\n  - excommunicate: Eric\n    if_pope: Eric\n": "needs `if_pope:`"}
+    for text, fragment in cases.items():
+        check = send(state, "marie", text)
+        assert not check.ok and fragment in " ".join(str(e) for e in check.errors), (text, check.errors)
+    # not elected (a tie): nothing happens
+    texts = {"marie": "orders:\n  - excommunicate: Eric\n    if_pope: François\n",
+             "maximilien": "orders:\n  - vote: pope\n    decoy: François\n"}
+    after, events = resolve(state, mail(state, texts))
+    assert not after["lords"]["Eric"]["excommunicated"] and not any(e.kind == "excommunicated" for e in events)

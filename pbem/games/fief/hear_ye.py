@@ -237,6 +237,8 @@ def resolve_votes(state: FiefState, board: Board, orders: Mapping[str, Any], rng
         markers = {p: ((orders.get(p) or {}).get("votes") or {}).get(ballot["id"]) or {}
                    for p in state.turn_order()}
         events += _ballot(state, board, ballot, markers, elected_now)
+        if ballot["id"] == "pope":
+            events += _new_pope_acts(state, orders)
     state.hear_ye = {}
     return events
 
@@ -284,6 +286,22 @@ def _ballot(state: FiefState, board: Board, ballot: dict, markers: dict[str, dic
                                data={"ballot": bid, "tally": tally})]
     elected_now.add(winner)
     return events + _elect(state, bid, state.lords[winner], why)
+
+
+def _new_pope_acts(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:
+    """1.4: the new pope may immediately excommunicate a lord (ordered in advance by his family,
+    hear_ye_orders._check_new_pope); only while the excommunicated marker is free (1.1)."""
+    pope = pope_lord(state)
+    act = (orders.get(pope.family) or {}).get("new_pope_excommunicates") if pope else None
+    if not act or act.get("pope") != pope.name:
+        return []
+    target = state.lords.get(act.get("lord") or "")
+    if target is None or target is pope:
+        return []
+    if any(l.excommunicated for l in state.lords.values()):
+        return [Event("excommunication_not_done", f"Pope {pope.name} cannot excommunicate {target.name}: "
+                      "the excommunicated marker is in play (1.1).", data={"lord": target.name})]
+    return excommunicate(state, pope, target)
 
 
 def _weights(state: FiefState, board: Board, bid: str, elected_now: set[str]):

@@ -18,6 +18,8 @@ Second mail, ``round-N/hear-ye-votes`` (sealed until the resolution reveals ever
       - vote: bishop 5             # a ballot of the announced list
         for: François              # optional: your `for` marker (all your votes)
         decoy: Gauvain             # optional: your decoy marker (no vote)
+      - excommunicate: Gauvain     # 1.4: if your candidate is elected pope, he excommunicates
+        if_pope: François          #      at once (before the king's ballot)
 """
 from __future__ import annotations
 
@@ -180,9 +182,13 @@ def _check_marry(view, board, player, name, item, problems, out) -> None:
 def check_votes(view: dict, player: str, items: list, problems: Problems) -> dict[str, Any]:
     ballots = {b["id"]: b["candidates"] for b in view["hear_ye"]["ballots"]}
     votes: dict[str, dict] = {}
+    out: dict[str, Any] = {"votes": votes, "new_pope_excommunicates": None}
     for i, item in enumerate(items):
         line = line_of(items, i)
-        if verb_of(item, ("vote",), line, problems) is None:
+        verb = verb_of(item, ("vote", "excommunicate"), line, problems)
+        if verb == "excommunicate":
+            _check_new_pope(view, player, item, ballots.get("pope", []), problems, out)
+        if verb != "vote":
             continue
         check_keys(item, ("vote", "for", "decoy"), "a `vote` order", problems)
         ballot = ballot_id(view, item["vote"], line_of(item, "vote"), problems, list(ballots))
@@ -204,4 +210,28 @@ def check_votes(view: dict, player: str, items: list, problems: Problems) -> dic
             else:
                 marks[key] = name
         votes[ballot] = marks
-    return {"votes": votes}
+    return out
+
+
+def _check_new_pope(view: dict, player: str, item: Any, candidates: list[str], problems: Problems,
+                    out: dict[str, Any]) -> None:
+    """1.4 "Election results": the new pope may excommunicate a lord at once; asked in advance,
+    `if_pope:` naming your candidate (done only if he is elected and the marker is free)."""
+    check_keys(item, ("excommunicate", "if_pope"), "an `excommunicate` order", problems)
+    at = line_of(item, "excommunicate")
+    mine = [c for c in candidates if view["lords"][c]["family"] == player]
+    names = {fold(c): c for c in mine}
+    pope = names.get(fold(str(item.get("if_pope") or "")))
+    if pope is None:
+        problems.add(line_of(item, "if_pope") or at, "`excommunicate:` in this mail needs `if_pope:` naming "
+                     "your candidate for pope (1.4: the new pope may excommunicate at once)",
+                     ("your candidate: " + ", ".join(mine)) if mine else "you have no candidate for pope")
+        return
+    target = {fold(n): n for n in view["lords"]}.get(fold(str(item["excommunicate"])))
+    if target is None or target == pope:
+        problems.add(at, f"{item['excommunicate']!r} cannot be excommunicated by {pope}",
+                     "name another lord in play")
+    elif out["new_pope_excommunicates"]:
+        problems.add(at, "the new pope excommunicates 1 lord at most")
+    else:
+        out["new_pope_excommunicates"] = {"pope": pope, "lord": target}

@@ -39,4 +39,9 @@ def votes_template(view: dict[str, Any], player: str) -> str:
         lines += [f"#  - vote: {ballot['id']}", f"#    for: {ballot['candidates'][0]}",
                   f"#    decoy: {ballot['candidates'][-1]}",
                   "#    # candidates: " + ", ".join(ballot["candidates"])]
+    mine = [c for b in view["hear_ye"]["ballots"] if b["id"] == "pope" for c in b["candidates"]
+            if view["lords"][c]["family"] == player]
+    if mine:   # 1.4: the new pope may excommunicate at once
+        lines += [f"#  - excommunicate: NAME         # done only if {mine[0]} is elected pope",
+                  f"#    if_pope: {mine[0]}"]
     return "\n".join(lines) + "\n"
