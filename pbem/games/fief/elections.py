@@ -19,6 +19,10 @@ def can_act(lord: Lord) -> bool:
     return not lord.captive_of and not lord.excommunicated and lord.location is not None
 
 
+def pope_lord(state: FiefState) -> Lord | None:
+    return next((l for l in state.lords.values() if l.pope), None)
+
+
 def ecclesiastical(lord: Lord) -> bool:
     return bool(lord.bishopric or lord.cardinal or lord.pope)
 

@@ -24,7 +24,7 @@ def first_template(view: dict[str, Any], player: str) -> str:
         lines.append("# Ballots this phase: " + ", ".join(possible) + " (1 candidate of yours per ballot;")
         lines.append("# a candidate for a bishopric may also stand for pope, 1.4.1)")
         for ballot in possible:
-            lines += [f"#  - candidate: YOUR_LORD", f"#    for: {ballot}"]
+            lines += ["#  - candidate: YOUR_LORD", f"#    for: {ballot}"]
     else:
         lines.append("# No election can be held this phase (1.3-1.5).")
     lines.append("# Your lords: " + ", ".join(mine))
