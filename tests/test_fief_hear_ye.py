@@ -273,3 +273,32 @@ def test_new_pope_excommunication_order_errors() -> None:
              "maximilien": "orders:\n  - vote: pope\n    decoy: François\n"}
     after, events = resolve(state, mail(state, texts))
     assert not after["lords"]["Eric"]["excommunicated"] and not any(e.kind == "excommunicated" for e in events)
+
+
+def test_king_and_pope_vp_only_on_the_board() -> None:
+    from pbem.games.fief.end_of_round import victory_points
+    st = build_position({"players": PLAYERS, "round": 2, "phase": "hear_ye", "lords": {
+        "Henry": {"family": "maximilien", "at": "Rouen", "titles": ["king"]},
+        "François": {"family": "marie", "at": "Avignon", "titles": ["bishop 5", "pope"]}}})
+    assert (victory_points(st, "maximilien"), victory_points(st, "marie")) == (1, 1)   # D, 7
+    st.lords["Henry"].location = st.lords["François"].location = "offshore"
+    assert (victory_points(st, "maximilien"), victory_points(st, "marie")) == (0, 0)
+
+
+def test_marriages_need_both_orders_and_one_per_family() -> None:
+    lords = {"Henry": {"family": "maximilien", "at": "Rouen"},
+             "Isabelle": {"family": "marie", "at": "Pau"},
+             "Blanche": {"family": "enguerand", "at": "Limoges"}}
+    state = position(lords)
+    # only one side orders it: no marriage
+    after, events = resolve(state, mail(state, {"maximilien": "orders:\n  - marry: Henry\n    to: Isabelle\n"}))
+    assert after["lords"]["Henry"]["spouse"] is None and any(e.kind == "marriage_not_agreed" for e in events)
+    # Henry asked by two families: only the pair both ordered marries
+    after, events = resolve(state, mail(state, {"maximilien": "orders:\n  - marry: Henry\n    to: Blanche\n",
+                                                "marie": "orders:\n  - marry: Isabelle\n    to: Henry\n",
+                                                "enguerand": "orders:\n  - marry: Blanche\n    to: Henry\n"}))
+    assert after["lords"]["Henry"]["spouse"] == "Blanche" and after["lords"]["Isabelle"]["spouse"] is None
+    # a second marriage for a family is refused in the orders (1.1.2)
+    after["phase"] = "hear_ye"
+    bad = send(after, "maximilien", "orders:\n  - marry: Henry\n    to: Isabelle\n")
+    assert not bad.ok and "already married" in str(bad.errors[0])
