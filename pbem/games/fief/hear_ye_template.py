@@ -17,7 +17,7 @@ def first_template(view: dict[str, Any], player: str) -> str:
         lines += ["#  - excommunicate: NAME        # 1 lord; lift the current one first (1 marker)",
                   "#  - lift: NAME                 # lift an excommunication (D.2.3.1)",
                   "#  - annulments: refuse         # or grant: the annulments asked this phase (D.2.3)"]
-    lines += ["#  - marry: " + (mine[0] if mine else "YOUR_LORD") + "   # happens only if the other family",
+    lines += [f"#  - marry: {(mine[0] if mine else 'YOUR_LORD'):<19} # happens only if the other family",
               "#    to: THEIR_LORD              # orders the same pair (1.1)",
               "#  - annul: YOUR_MARRIED_LORD    # ask the pope for an annulment (D.2.3)"]
     if possible:
