@@ -2,8 +2,8 @@
 (E: 1 Hear Ye, 2 Cards, 3 Income, 4 Purchase, 5 Movement, 6 Battle, 7 End of Round), order
 checking, views and templates. A variant (france.py) supplies its data and small hooks.
 
-Phases whose rules come with a later issue (Hear Ye: issue 5) are in the sequence
-and resolve with no deciders, telling the players so in an event. The Battle Phase and the
+The Hear Ye phase is two mails (hear_ye.py: candidates, then sealed votes when a ballot has
+a candidate), the Cards Phase two sub-phases (cards_phase.py). The Battle Phase and the
 cavalcade come from the battle rules (battle_phase.py, battle_orders.py).
 """
 from __future__ import annotations
@@ -51,13 +51,6 @@ class Step:
     summary: str
     takes_orders: bool
     resolve: Resolver
-
-
-def _later(section: str, what: str, issue: str) -> Resolver:
-    def resolve(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
-        return [Event("phase_not_ruled_yet", f"{section}: {what} come with {issue} of this judge; "
-                      "nothing to decide this round.", data={"phase": state.phase})]
-    return resolve
 
 
 def _battle(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
