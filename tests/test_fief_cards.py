@@ -130,8 +130,8 @@ def test_the_plague_at_once_eliminates_a_lord_and_records_the_struck() -> None:
 
 
 def test_playing_lord_cards() -> None:
-    lords = {**LORDS, "Charles": {"family": "bob", "at": "Paris", "titles": ["king"]},
-             "Blanche": {"family": "ann", "at": "Tours", "titles": ["queen"]}}
+    lords = {**LORDS, "Charles": {"family": "bob", "at": "Paris", "titles": ["king"], "spouse": "Blanche"},
+             "Blanche": {"family": "ann", "at": "Tours", "titles": ["queen"], "spouse": "Charles"}}
     state = build_position({"players": PLAYERS, "phase": "cards", "lords": lords,
                             "hands": {"ann": ["Quentin", "Henry", "uprising"]}}).to_json()
     state, _ = resolve(state, {})
@@ -143,6 +143,7 @@ def test_playing_lord_cards() -> None:
     state, events = resolve(state, {"ann": "orders:\n  - play: Quentin\n    crown_prince: yes\n"
                                            "  - play: Henry\n    crown_prince: yes\n    in: Tours\n"})
     assert state["lords"]["Quentin"]["political"] == "crown_prince"      # G.1.1
+    assert state["crown_prince_couples"] == [["Blanche", "Charles"]]     # D.2.3: no annulment now
     assert any(e.kind == "crown_prince_refused" and "already" in e.text for e in events)
     assert state["lords"]["Henry"]["location"] == "Tours"                # G.1.2: a fortress she controls
     assert state["families"]["ann"]["hand"] == ["uprising"]

@@ -202,6 +202,12 @@ def _play_lord(state: FiefState, board: Board, cards: CardSet, player: str, play
                                 data={"lord": name}))
         else:
             state.lords[name].political = "crown_prince"
+            queen = next(l for l in state.lords.values() if l.political in ("queen", "regent_queen"))
+            if queen.spouse:
+                # D.2.3: the pope may never annul this couple's marriage now.
+                couple = sorted([queen.name, queen.spouse])
+                if couple not in state.crown_prince_couples:
+                    state.crown_prince_couples.append(couple)
             events.append(Event("crown_prince", f"{name} becomes the crown prince (G.1.1).", data={"lord": name}))
     return events + come_into_play(state, board, name, play.get("town"))
 
