@@ -3,25 +3,15 @@ phases without deciders, policies given in any phase, order templates that check
 whole round from setup through F2's movement rules."""
 from __future__ import annotations
 
-import copy
 
 from pbem.games.fief.france import RULES
 from pbem.games.fief.positions import build_position
 from pbem.orders.yamlsafe import load
 from pbem.rules.rng import Rng
 
+from fief_support import resolve, send
+
 PLAYERS = ["ann", "bob", "cid"]
-
-
-def resolve(state: dict, orders: dict) -> tuple[dict, list]:
-    before = copy.deepcopy(state)
-    result = RULES.resolve(state, orders, Rng("t"))
-    assert state == before, "resolve must not mutate its input"
-    return result.state, list(result.events)
-
-
-def send(state: dict, player: str, text: str):
-    return RULES.check_orders(RULES.view(state, player), player, load(text))
 
 
 def test_interface_facts() -> None:

@@ -2,7 +2,6 @@
 acts, marriages and annulments, order errors, the crown prince, sealed votes."""
 from __future__ import annotations
 
-import copy
 import json
 
 from pbem.games.fief.board import load_board
@@ -11,22 +10,11 @@ from pbem.games.fief.elections import bishop_votes, count
 from pbem.games.fief.elimination import eliminate_lord
 from pbem.games.fief.france import RULES
 from pbem.games.fief.positions import build_position
-from pbem.orders.yamlsafe import load
-from pbem.rules.rng import Rng
+
+from fief_support import resolve, send
 
 BOARD = load_board()
 PLAYERS = ["maximilien", "marie", "enguerand"]
-
-
-def resolve(state: dict, orders: dict) -> tuple[dict, list]:
-    before = copy.deepcopy(state)
-    result = RULES.resolve(state, orders, Rng("t"))
-    assert state == before, "resolve must not mutate its input"
-    return result.state, list(result.events)
-
-
-def send(state: dict, player: str, text: str):
-    return RULES.check_orders(RULES.view(state, player), player, load(text))
 
 
 def position(lords: dict, units: dict | None = None, **more) -> dict:

@@ -1,0 +1,21 @@
+"""Helpers shared by the Fief rules tests."""
+from __future__ import annotations
+
+import copy
+
+from pbem.games.fief.france import RULES
+from pbem.orders.yamlsafe import load
+from pbem.rules.rng import Rng
+
+
+def resolve(state: dict, orders: dict, rng: Rng | None = None) -> tuple[dict, list]:
+    """Resolve the current phase, checking that the rules leave their input untouched."""
+    before = copy.deepcopy(state)
+    result = RULES.resolve(state, orders, rng or Rng("t"))
+    assert state == before, "resolve must not mutate its input"
+    return result.state, list(result.events)
+
+
+def send(state: dict, player: str, text: str):
+    """Check an order document as the judge does: against the player's own view."""
+    return RULES.check_orders(RULES.view(state, player), player, load(text))
