@@ -13,6 +13,8 @@ round-N/cards-play (2.6, G.1, G.3):
     - play: tax
       tallage: Bretagne                  # a fief, or `tithe: 2` (a bishopric) or `tithe: all`
       lord: Baudoin                      # the collecting lord (may be left out if only one can)
+    - play: D'Arc                        # surprise cards played at once: surprise_orders.py
+      on: Mireille
 
 The canonical forms are {"discard": [...], "draw": [...], "if_first": {...}} and
 {"play": [{"card": ..., ...}]}.
@@ -25,6 +27,8 @@ from typing import Any
 from pbem.games.fief.board import Board, fold
 from pbem.games.fief.cards import CardSet, load_cards
 from pbem.games.fief.cards_phase import HAND_LIMIT, MAX_DRAWS, is_character, playable
+from pbem.games.fief.surprise import AT_ONCE
+from pbem.games.fief.surprise_orders import check_surprise
 from pbem.games.fief.orders_common import Problems, as_seq, check_keys, suggest, town_name, verb_of
 from pbem.orders.yamlsafe import line_of
 
@@ -146,6 +150,12 @@ def check_play_orders(view: dict, board: Board, player: str, items: list, proble
         if card is None or left[card] <= 0:
             problems.add(line_of(item, "play"), f"you hold no {item.get('play')!r} card to play",
                          "your hand: " + (", ".join(sorted(left.elements())) or "empty"))
+            continue
+        if card in AT_ONCE:   # G.4: a surprise card played at once (surprise_orders.py)
+            left[card] -= 1
+            play = check_surprise(view, board, player, card, item, line, problems)
+            if play is not None:
+                plays.append(play)
             continue
         if not playable(cards, card):
             problems.add(line_of(item, "play"), f"{card} is a surprise card (G.4): it is not played in this step",

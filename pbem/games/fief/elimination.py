@@ -29,6 +29,8 @@ def eliminate_lord(state: FiefState, board: Board, name: str) -> list[Event]:
     events = royal_guard_replaced(state, name)
     lord = state.lords.pop(name)
     state.character_discard.append(name)
+    if name in state.frieze:   # G.4.1.2: the D'Arc / cardinal card goes back to the discard pile
+        state.character_discard.append(state.frieze.pop(name))
     events.append(Event("lord_eliminated", f"{name} ({lord.family}) is eliminated.",
                         data={"lord": name, "family": lord.family}))
     spouse = state.lords.get(lord.spouse) if lord.spouse else None

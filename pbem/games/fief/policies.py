@@ -23,7 +23,7 @@ from pbem.rules.api import OrderError
 
 # Answers to "may this player's army cross your forces?" (5.2.3.1) and "may this player's
 # besieged army leave the town you besiege?" (6.4.2).
-PERMISSION_POLICIES = ("safe_passage", "besieged_may_leave")
+PERMISSION_POLICIES = ("safe_passage", "besieged_may_leave", "new_cardinal")   # new_cardinal: the pope, D.2.3
 # Which unit pawns go first when an army entering a plagued bishopric loses half its troop
 # (G.2.1.2: "the troop owner decides which unit pawns they lose").
 LOSS_POLICY = "plague_losses"

@@ -136,6 +136,9 @@ class FiefState:
     # Positions in events_discard of the disaster cards discarded face down (2.3: the track was
     # full): such a card on top of the discard pile shows its back only. Emptied on reshuffle.
     events_discard_face_down: list[int] = field(default_factory=list)
+    # Surprise character cards lying on the frieze (G.4.1): lord name -> "darc" | "cardinal";
+    # the card goes back to the characters discard pile when that lord leaves play.
+    frieze: dict[str, str] = field(default_factory=dict)
 
     def turn_order(self) -> list[str]:
         """Players from the first player, clockwise (H.3)."""

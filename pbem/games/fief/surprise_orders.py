@@ -1,0 +1,115 @@
+"""Checking surprise cards played "at once" in the cards-play sub-phase (G.4, DESIGN.md
+"Surprise cards have trigger points"; docs/orders-fief-france-cards.md).
+
+round-N/cards-play:
+    - play: D'Arc
+      on: Mireille                 # an unmarried female lord, not the regent queen (G.4.1.1)
+    - play: cardinal
+      on: François                 # a bishop (G.4.1.2); the pope's `new_cardinal` policy decides
+    - play: assassination
+      on: Charles                  # another family's lord (G.4.2.3)
+      sponsor: Quentin             # your lord who gets the assassin marker (left out: your only lord)
+    - play: justice
+      on: Henry                    # a lord with an assassin marker (G.4.2.4)
+    - play: underground
+      free: Blanche                # a captive lord escapes (G.4.2.2)
+      also: [Arthur]               #   optional: other captives of the same jailer in that town
+      in: Tours                    #   optional: the wanted town (G.1.2)
+
+The state is checked again when the card is carried out (surprise.py): an earlier play may
+have changed it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.fief.board import Board, fold
+from pbem.games.fief.orders_common import Problems, as_seq, check_keys, suggest, town_name
+from pbem.games.fief.surprise import AT_ONCE, darc_problem, justice_problem
+from pbem.orders.yamlsafe import line_of
+
+
+def check_surprise(view: dict, board: Board, player: str, card: str, item: dict, line,
+                   problems: Problems) -> dict | None:
+    lords = view["lords"]
+    if card == "underground":
+        check_keys(item, ("play", "free", "also", "in"), "an underground card", problems)
+        return _underground(view, board, item, line, problems)
+    keys = ("play", "on", "sponsor") if card == "assassination" else ("play", "on")
+    check_keys(item, keys, f"a {AT_ONCE[card]} card", problems)
+    target = _lord(lords, item.get("on"), line_of(item, "on") or line, "`on:` the target lord", problems)
+    if target is None:
+        return None
+    info = lords[target]
+    why = None
+    if card == "darc":
+        why = darc_problem(info)
+    elif card == "cardinal":
+        why = ("only a bishop may become a cardinal (G.4.1.2)" if not info["bishopric"]
+               else "he is a cardinal already" if info["cardinal"] else None)
+    elif card == "justice":
+        why = justice_problem(info)
+    elif info["family"] == player:
+        why = "the assassination card never targets a lord of your own family (G.4.2.3)"
+    if why:
+        problems.add(line_of(item, "on") or line, f"{target}: {why}")
+        return None
+    play: dict[str, Any] = {"card": card, "on": target}
+    if card == "assassination":
+        sponsor = _sponsor(view, player, item, line, problems)
+        if sponsor is None:
+            return None
+        play["sponsor"] = sponsor
+    return play
+
+
+def _lord(lords: dict, text: Any, line, what: str, problems: Problems) -> str | None:
+    if text is None:
+        problems.add(line, f"name {what}", "write e.g. `on: Mireille`")
+        return None
+    name = next((n for n in lords if fold(n) == fold(str(text))), None)
+    if name is None:
+        problems.add(line, f"no lord {text!r} is in play", suggest(str(text), list(lords)))
+    return name
+
+
+def _sponsor(view: dict, player: str, item: dict, line, problems: Problems) -> str | None:
+    mine = [n for n, l in view["lords"].items() if l["family"] == player]
+    if not mine:   # G.4.2.3: "you must have a lord in play to play that card"
+        problems.add(line, "you need a lord in play to play the assassination card (G.4.2.3)")
+        return None
+    if "sponsor" not in item:
+        if len(mine) == 1:
+            return mine[0]
+        problems.add(line, f"say which of your lords is the sponsor: {', '.join(mine)}", "add `sponsor: NAME`")
+        return None
+    name = next((n for n in mine if fold(n) == fold(str(item["sponsor"]))), None)
+    if name is None:
+        problems.add(line_of(item, "sponsor"), f"{item['sponsor']!r} is not a lord of your family",
+                     suggest(str(item["sponsor"]), mine))
+    return name
+
+
+def _underground(view: dict, board: Board, item: dict, line, problems: Problems) -> dict | None:
+    lords = view["lords"]
+    name = _lord(lords, item.get("free"), line_of(item, "free") or line, "`free:` the captive lord", problems)
+    if name is None:
+        return None
+    first = lords[name]
+    if not first["captive_of"]:
+        problems.add(line_of(item, "free"), f"{name} is not captive (G.4.2.2)",
+                     "the captives: " + (", ".join(n for n, l in lords.items() if l["captive_of"]) or "none"))
+        return None
+    freed = [name]
+    for i, text in enumerate(as_seq(item.get("also"), line_of(item, "also"), "also", problems)):
+        other = _lord(lords, text, line_of(item, "also"), "the lord", problems)
+        if other is None or other in freed:
+            continue
+        o = lords[other]
+        if o["captive_of"] != first["captive_of"] or o["location"] != first["location"]:
+            problems.add(line_of(item, "also"), f"{other} is not a captive of {first['captive_of']} in "
+                         f"{first['location']} (G.4.2.2: the same jailer, the same town)")
+            continue
+        freed.append(other)
+    town = town_name(board, item["in"], line_of(item, "in"), problems) if "in" in item else None
+    return {"card": "underground", "free": freed, "town": town}

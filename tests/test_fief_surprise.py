@@ -1,0 +1,153 @@
+"""Surprise cards played at once in the cards-play sub-phase (G.4, H.2): D'Arc, cardinal,
+assassination, justice, underground (a captive escapes). The rulebook examples are scenario
+files (tests/scenarios/fief_france/surprise-*.yaml)."""
+from __future__ import annotations
+
+from pbem.games.fief.france import RULES
+from pbem.games.fief.positions import build_position
+from pbem.orders.yamlsafe import load
+from tests.test_fief_cards import Dice
+
+PLAYERS = ["ann", "bob", "cid"]
+
+
+def at_play(lords: dict, hands: dict, **more) -> dict:
+    state = build_position({"players": PLAYERS, "phase": "cards", "lords": lords, "hands": hands,
+                            **more}).to_json()
+    res = RULES.resolve(state, {p: RULES.default_orders(RULES.view(state, p), p)
+                                for p in RULES.phase(state).deciders}, Dice())
+    assert RULES.phase(res.state).id == "round-1/cards-play"
+    return res.state
+
+
+def check(state: dict, player: str, text: str):
+    return RULES.check_orders(RULES.view(state, player), player, load(text))
+
+
+def errors(state: dict, player: str, text: str) -> str:
+    result = check(state, player, text)
+    assert not result.ok
+    return " | ".join(str(e) for e in result.errors)
+
+
+def play(state: dict, player: str, text: str):
+    orders = {p: RULES.default_orders(RULES.view(state, p), p) for p in RULES.phase(state).deciders}
+    result = check(state, player, text)
+    assert result.ok, result.errors
+    orders[player] = result.orders
+    res = RULES.resolve(state, orders, Dice())
+    return res.state, list(res.events)
+
+
+LORDS = {"Mireille": {"family": "ann", "at": "Tours"}, "Blanche": {"family": "ann", "at": "Tours"},
+         "Charles": {"family": "bob", "at": "Paris", "titles": ["king"], "spouse": "Isabelle"},
+         "Isabelle": {"family": "cid", "at": "Lyon", "titles": ["queen"], "spouse": "Charles"},
+         "Arthur": {"family": "cid", "at": "Lyon"}}
+
+
+def test_a_surprise_card_holder_decides_in_the_play_step() -> None:
+    state = at_play(LORDS, {"bob": ["justice"]})
+    assert RULES.phase(state).deciders == ("bob",)
+
+
+def test_darc_targets_an_unmarried_female_lord_of_any_family() -> None:
+    state = at_play(LORDS, {"bob": ["darc"]})
+    assert "she is married" in errors(state, "bob", "orders:\n  - play: darc\n    on: Isabelle\n")
+    assert "female lord only" in errors(state, "bob", "orders:\n  - play: darc\n    on: Arthur\n")
+    assert "no lord 'Jeanne' is in play" in errors(state, "bob", "orders:\n  - play: darc\n    on: Jeanne\n")
+    assert "line 3" in errors(state, "bob", "orders:\n  - play: darc\n    on: Arthur\n")
+    state, events = play(state, "bob", "orders:\n  - play: D'Arc\n    on: Blanche\n")   # ann cannot refuse
+    assert state["lords"]["Blanche"]["political"] == "darc"
+    assert state["frieze"] == {"Blanche": "darc"} and state["families"]["bob"]["hand"] == []
+
+
+def test_the_regent_queen_cannot_be_darc() -> None:
+    lords = {**LORDS, "Isabelle": {"family": "cid", "at": "Lyon", "titles": ["regent_queen"]}}
+    lords.pop("Charles")
+    lords["Henry"] = {"family": "bob", "at": "Paris"}
+    state = at_play(lords, {"bob": ["darc"]})
+    assert "regent queen" in errors(state, "bob", "orders:\n  - play: darc\n    on: Isabelle\n")
+
+
+def test_the_popes_policy_decides_a_new_cardinal() -> None:
+    lords = {**LORDS, "Arthur": {"family": "cid", "at": "Lyon", "titles": ["bishop 2"]},
+             "Henry": {"family": "bob", "at": "Paris", "titles": ["pope", "bishop 1"]}}
+    state = at_play(lords, {"ann": ["cardinal"]})
+    assert "only a bishop" in errors(state, "ann", "orders:\n  - play: cardinal\n    on: Mireille\n")
+    refused, events = play(state, "ann", "orders:\n  - play: cardinal\n    on: Arthur\n")
+    assert any(e.kind == "cardinal_refused" and "does not authorise" in e.text for e in events)
+    assert refused["families"]["ann"]["hand"] == ["cardinal"]          # D.2.3: not played
+    assert not refused["lords"]["Arthur"]["cardinal"]
+    state["families"]["bob"]["policies"] = {"new_cardinal": {"allow": ["ann"], "refuse": [], "others": "refuse"}}
+    state, events = play(state, "ann", "orders:\n  - play: cardinal\n    on: Arthur\n")
+    assert state["lords"]["Arthur"]["cardinal"] and state["frieze"] == {"Arthur": "cardinal"}
+    assert state["families"]["ann"]["hand"] == []
+
+
+def test_assassination_then_justice() -> None:
+    state = at_play(LORDS, {"ann": ["assassination"], "bob": ["justice"]})
+    assert "never targets a lord of your own family" in errors(
+        state, "ann", "orders:\n  - play: assassination\n    on: Blanche\n    sponsor: Mireille\n")
+    assert "say which of your lords is the sponsor" in errors(
+        state, "ann", "orders:\n  - play: assassination\n    on: Charles\n")
+    assert "no assassin marker" not in errors(state, "bob", "orders:\n  - play: justice\n    on: Mireille\n")
+    state, events = play(state, "ann", "orders:\n  - play: assassination\n    on: Charles\n    sponsor: Mireille\n")
+    assert "Charles" not in state["lords"] and state["lords"]["Mireille"]["assassin"]
+    assert "Charles" in state["character_discard"] and "assassination" in state["events_discard"]
+    assert any(e.kind == "assassin_marker" for e in events)
+    assert all(e.audience.kind == "all" for e in events if e.kind in ("surprise_played", "assassination"))
+
+
+def test_justice_on_a_sponsor_and_the_immune() -> None:
+    lords = {**LORDS, "Mireille": {"family": "ann", "at": "Tours", "assassin": True}}
+    state = at_play(lords, {"bob": ["justice"]})
+    assert "assassin marker only" in errors(state, "bob", "orders:\n  - play: justice\n    on: Arthur\n")
+    state["lords"]["Isabelle"]["assassin"] = True
+    assert "immune" in errors(state, "bob", "orders:\n  - play: justice\n    on: Isabelle\n")
+    state, events = play(state, "bob", "orders:\n  - play: justice\n    on: Mireille\n")
+    assert "Mireille" not in state["lords"] and state["events_discard"] == ["justice"]
+
+
+def test_a_failed_effect_still_discards_the_card() -> None:
+    """H.2: bob's justice target lost the marker before his turn: no effect, card discarded."""
+    lords = {**LORDS, "Mireille": {"family": "ann", "at": "Tours", "assassin": True}}
+    state = at_play(lords, {"ann": ["assassination"], "bob": ["justice"]})
+    orders = {p: RULES.default_orders(RULES.view(state, p), p) for p in RULES.phase(state).deciders}
+    orders["ann"] = check(state, "ann", "orders:\n  - play: assassination\n    on: Arthur\n"
+                          "    sponsor: Blanche\n").orders
+    orders["bob"] = check(state, "bob", "orders:\n  - play: justice\n    on: Mireille\n").orders
+    state["lords"]["Mireille"]["assassin"] = False   # as if the marker were gone before bob's turn
+    res = RULES.resolve(state, orders, Dice())
+    assert any(e.kind == "surprise_void" and "H.2" in e.text for e in res.events)
+    assert res.state["families"]["bob"]["hand"] == [] and "justice" in res.state["events_discard"]
+
+
+def test_underground_frees_captives_of_one_jailer_in_a_town() -> None:
+    lords = {**LORDS, "Arthur": {"family": "cid", "at": "Paris", "captive_of": "bob"},
+             "Blanche": {"family": "ann", "at": "Paris", "captive_of": "bob"}}
+    state = at_play(lords, {"ann": ["underground"]})
+    assert "not captive" in errors(state, "ann", "orders:\n  - play: underground\n    free: Mireille\n")
+    state, events = play(state, "ann", "orders:\n  - play: underground\n    free: Blanche\n    also: [Arthur]\n")
+    assert state["lords"]["Blanche"]["captive_of"] is None and state["lords"]["Arthur"]["captive_of"] is None
+    assert state["lords"]["Blanche"]["location"] != "Paris"
+    assert [e.kind for e in events].count("escape") == 2 and state["events_discard"] == ["underground"]
+
+
+def test_a_frieze_card_returns_to_the_discard_pile_with_its_lord() -> None:
+    """H.3: in turn order, ann's D'Arc on Blanche, then bob's assassination of her."""
+    state = at_play(LORDS, {"ann": ["darc"], "bob": ["assassination"]})
+    orders = {p: RULES.default_orders(RULES.view(state, p), p) for p in RULES.phase(state).deciders}
+    orders["ann"] = check(state, "ann", "orders:\n  - play: darc\n    on: Blanche\n").orders
+    orders["bob"] = check(state, "bob", "orders:\n  - play: assassination\n    on: Blanche\n").orders
+    res = RULES.resolve(state, orders, Dice())
+    kinds = [e.kind for e in res.events]
+    assert kinds.index("darc") < kinds.index("assassination")
+    assert res.state["frieze"] == {} and "darc" in res.state["character_discard"]
+    assert res.state["lords"]["Charles"]["assassin"]   # bob's only lord is the sponsor
+
+
+def test_a_held_surprise_card_stays_hidden_from_the_others() -> None:
+    state = at_play(LORDS, {"ann": ["assassination"]})
+    seen = RULES.view(state, "bob")
+    assert "assassination" not in repr(seen) and seen["families"]["ann"]["hand_size"] == 1
+    assert RULES.view(state, "ann")["hand"] == ["assassination"]
