@@ -112,7 +112,7 @@ def test_mandatory_placement() -> None:
 
 def test_options_listed() -> None:
     names = {o.name: o for o in RULES.options()}
-    assert set(names) == {"fog_of_war", "mandatory_placement", "adjusted_shooting", "board"}
+    assert set(names) == {"fog_of_war", "mandatory_placement", "adjusted_shooting", "board", "public_diplomacy"}
     assert names["adjusted_shooting"].default is False and names["adjusted_shooting"].parse("yes") is True
     assert names["board"].parse("board") == "board"
     with pytest.raises(ValueError):

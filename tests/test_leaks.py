@@ -228,3 +228,25 @@ def test_no_mail_and_no_show_ever_carries_the_seed_or_another_players_secret(tmp
                 if other != p:
                     assert secret not in text
         assert "round-" in mails and json.loads(shown_json.output)["me"] == p
+
+
+def test_a_private_diplomacy_message_never_reaches_a_player_who_was_not_its_addressee(tmp_path):
+    """F: a private message is relayed to its addressees only; carol learns that a talk took
+    place, never what was said (not in her mail, not in `game show --as carol`)."""
+    judge = Judge(tmp_path)
+    judge.new_game(name="loire", players=("alice", "bob", "carol"), game_type="fief_france")
+    judge.tick()
+    for p, towns in (("alice", "Tours, Poitiers"), ("bob", "Bordeaux, Pau"), ("carol", "Lyon, Dijon")):
+        extra = ('diplomacy:\n  - message: "Xylophone plot against carol"\n    to: bob\n'
+                 if p == "alice" else "")
+        judge.orders("loire", p, "setup/starting-towns", f"orders:\n  - start: [{towns}]\n{extra}")
+    judge.tick()
+    bob_mail = "".join(m.get_body(("plain",)).get_content() for m in judge.sent_to("bob@pbem.test"))
+    assert "Xylophone plot against carol" in bob_mail
+    carol_mail = "".join(m.as_string() for m in judge.sent_to("carol@pbem.test"))
+    shown = CliRunner().invoke(main, ["game", "show", "loire", "--home", str(judge.home.path), "--as", "carol"])
+    shown_json = CliRunner().invoke(main, ["game", "show", "loire", "--home", str(judge.home.path),
+                                           "--as", "carol", "--json"])
+    for text in (carol_mail, shown.output, shown_json.output):
+        assert "Xylophone" not in text
+    assert "private talk" in carol_mail

@@ -120,6 +120,8 @@ class FiefRules:
                        "(no starting-town phase)", False),
             OptionSpec("adjusted_shooting", "I.1: a defender in a fortress may aim its archers at one "
                        "attacking lord (a 6 on the d6 eliminates them) instead of shooting", False),
+            OptionSpec("public_diplomacy", "I.3: diplomacy pawns are not used; private messages and card "
+                       "exchanges are free", False),
             OptionSpec("board", "the board data file games/<game>/NAME.yaml (see docs/fief-france.md)",
                        "board", "choice", tuple(board_names(self.type_name))),
         )
@@ -163,7 +165,8 @@ class FiefRules:
         board = self._board(st.options)
         step = self._step(st)
         _store_policies(st, orders)
-        events = step.resolve(st, board, orders, rng)
+        from pbem.games.fief.diplomacy import resolve_diplomacy   # H.2: diplomacy first
+        events = resolve_diplomacy(st, orders) + list(step.resolve(st, board, orders, rng))
         if st.phase == step.name:    # the step did not move the game on by itself
             st.phase = _next_phase(st, step.name)
         return Resolution(st.to_json(), tuple(events))
@@ -179,6 +182,17 @@ class FiefRules:
         return build_view(st, self._board(st.options), player)
 
     def check_orders(self, view: JSON, player: str, document: Any) -> OrderCheck:
+        """The phase's orders, plus `diplomacy:` which any mail may carry (F, diplomacy_orders.py)."""
+        check = self._check_phase_orders(view, player, document)
+        if not isinstance(document, dict) or document.get("diplomacy") is None:
+            return check
+        from pbem.games.fief.diplomacy_orders import check_diplomacy
+        problems = Problems()
+        diplomacy = check_diplomacy(view, player, document["diplomacy"], problems)
+        orders = {**check.orders, "diplomacy": diplomacy} if isinstance(check.orders, dict) else check.orders
+        return OrderCheck(orders, check.errors + tuple(problems), check.notes)
+
+    def _check_phase_orders(self, view: JSON, player: str, document: Any) -> OrderCheck:
         problems = Problems()
         phase = view["phase"]
         board = self._board(view.get("options", {}))
@@ -187,7 +201,7 @@ class FiefRules:
                                                 "the order document must have an `orders:` list",
                                                 "start with `orders:` and one `- ` line per order"),))
         document = document or {}
-        check_keys(document, ("orders", "policies"), "the order document", problems)
+        check_keys(document, ("orders", "policies", "diplomacy"), "the order document", problems)
         if phase == "movement":
             from pbem.games.fief.movement_orders import check_movement_orders
             battle, rest = _battle_policies(view, player, document.get("policies"), problems, board)

@@ -26,7 +26,7 @@ from pbem.games.fief.hear_ye import hear_ye_view
 from pbem.games.fief.state import (MAX_MILLS_PER_TOWN, MILL_TILES, POOL, STRONGHOLD_TILES,
                                    UNIT_TYPES, FiefState)
 
-PUBLIC_OPTIONS = ("fog_of_war", "mandatory_placement", "adjusted_shooting", "board")
+PUBLIC_OPTIONS = ("fog_of_war", "mandatory_placement", "adjusted_shooting", "board", "public_diplomacy")
 
 
 def phase_id(state: FiefState) -> str:
