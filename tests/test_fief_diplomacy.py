@@ -129,3 +129,33 @@ def test_diplomacy_is_a_list_of_known_orders():
     state = position()
     assert "must be a list" in errors(state, "ann", "diplomacy: hello\n")
     assert "`bribe` is not an order" in errors(state, "ann", "diplomacy:\n  - bribe: 3\n")
+
+
+def test_public_diplomacy_exchanges_cost_no_pawn():
+    state = position(options={"public_diplomacy": True}, hands={"ann": ["tax"], "bob": []})
+    state["families"]["ann"]["diplomacy_pawns"] = 0
+    after, events = resolve(state, {"ann": "diplomacy:\n  - exchange: [tax]\n    with: bob\n",
+                                    "bob": "diplomacy:\n  - exchange: []\n    with: ann\n    take: [tax]\n"})
+    assert after["families"]["bob"]["hand"] == ["tax"] and after["families"]["ann"]["hand"] == []
+    assert "pawn" not in next(e for e in events if e.kind == "diplomacy_exchange_public").text
+
+
+def test_diplomacy_rides_on_every_phase_that_takes_orders():
+    """H.2: resolved before the phase's own orders, here movement and battle mails."""
+    for phase in ("movement", "battle", "cards"):
+        state = build_position({"players": PLAYERS, "phase": phase, "lords": LORDS,
+                                "deniers": {"cid": 6}}).to_json()
+        after, events = resolve(state, {"cid": "diplomacy:\n  - give: 6\n    to: ann\n"})
+        assert after["families"]["cid"]["deniers"] == 0, phase
+        assert events[0].kind == "diplomacy_gift", phase
+
+
+def test_a_gift_the_treasury_no_longer_covers_is_refused_in_public():
+    state = position(deniers={"ann": 4})
+    orders = {p: RULES.default_orders(RULES.view(state, p), p) for p in PLAYERS}
+    orders["ann"]["diplomacy"] = {"give": [{"to": "bob", "deniers": 3}, {"to": "cid", "deniers": 3}],
+                                  "messages": [], "exchanges": []}
+    out = RULES.resolve(state, orders, Rng("x"))
+    refused = [e for e in out.events if e.kind == "diplomacy_refused"]
+    assert len(refused) == 1 and refused[0].audience.kind == "all"
+    assert out.state["families"]["cid"]["deniers"] == 5 and out.state["families"]["ann"]["deniers"] == 1
