@@ -24,6 +24,7 @@ from pbem.games.fief.plan_orders import plan_for
 from pbem.games.fief.plunder import resolve_plunder
 from pbem.games.fief.siege import resolve_sieges
 from pbem.games.fief.state import FiefState
+from pbem.games.fief.surprise_triggers import fire_battle_triggers
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
@@ -69,6 +70,8 @@ def fight(state: FiefState, board: Board, player: str, target: str, town: str, r
     attackers, defenders, events = form_coalition(state, town, player, target)
     setup = BattleSetup(town=town, attacker=player, defender=target, attacker_side=tuple(attackers),
                         defender_side=tuple(defenders), leaving_fortress=leaving)
+    setup, fired = fire_battle_triggers(state, board, setup)   # G.4.2.2, G.4.2.5: surprise triggers
+    events += fired
     if opening_dice(state, board, setup).get("attacker", 0) <= 0:
         # 6.4.1 example 2: "Marie cannot attack as she does not have any available battle dice
         # because of the stronghold."

@@ -89,8 +89,13 @@ def check_policies(view: Mapping[str, Any], player: str, doc: Any) -> tuple[dict
             got_order = _check_loss_order(value, line, errors)
             if got_order is not None:
                 canonical[key] = got_order
+        elif key == "surprise":   # G.4: surprise cards held for a trigger (surprise_triggers.py)
+            from pbem.games.fief.surprise_triggers import check_triggers
+            got_triggers = check_triggers(dict(view), player, value, line, errors)
+            if got_triggers is not None:
+                canonical[key] = got_triggers
         else:
-            hint = suggest(key, list(POLICY_NAMES)) or f"the policies are: {', '.join(POLICY_NAMES)}"
+            hint = suggest(key, list(POLICY_NAMES) + ["surprise"]) or f"the policies are: {', '.join(POLICY_NAMES)}"
             errors.append(OrderError(line, f"unknown policy `{key}`", hint))
     return canonical, errors
 
@@ -202,7 +207,8 @@ def describe(policies: Mapping[str, Any]) -> list[str]:
         parts.append(f"{p.get('others', DEFAULT_ANSWER)} everyone else")
         lines.append(f"{key}: " + "; ".join(parts))
     lines.append(f"{LOSS_POLICY}: " + ", ".join(loss_order(policies)))
-    return lines
+    from pbem.games.fief.surprise_triggers import describe_triggers   # G.4
+    return lines + describe_triggers(policies)
 
 
 __all__ = ["check_policies", "merge_policies", "permits", "loss_order", "describe", "unit_kind",
