@@ -151,3 +151,10 @@ def test_a_held_surprise_card_stays_hidden_from_the_others() -> None:
     seen = RULES.view(state, "bob")
     assert "assassination" not in repr(seen) and seen["families"]["ann"]["hand_size"] == 1
     assert RULES.view(state, "ann")["hand"] == ["assassination"]
+
+
+def test_the_template_shows_surprise_plays_and_checks_as_sent() -> None:
+    state = at_play(LORDS, {"ann": ["darc", "underground", "uprising"]})
+    template = RULES.order_template(RULES.view(state, "ann"), "ann")
+    assert "#  - play: darc\n#    on: NAME" in template and "#    free: NAME" in template
+    assert "uprising: a surprise card, kept in hand" in template and check(state, "ann", template).ok

@@ -6,6 +6,7 @@ from typing import Any
 
 from pbem.games.fief.cards import load_cards
 from pbem.games.fief.cards_phase import HAND_LIMIT, card_name, playable
+from pbem.games.fief.surprise import AT_ONCE
 
 
 def _hand(view: dict[str, Any]) -> str:
@@ -60,6 +61,9 @@ def play_template(view: dict[str, Any], player: str) -> str:
         elif card == "tax":
             lines += ["#  - play: tax", "#    tallage: Bretagne   # or tithe: 2, or tithe: all",
                       f"#    lord: {mine[0] if mine else 'NAME'}"]
+        elif card in AT_ONCE:   # G.4: surprise cards this judge plays at once (surprise_orders.py)
+            lines += [f"#  - play: {card}", "#    free: NAME          # the captive lord" if card == "underground"
+                      else "#    on: NAME            # the target lord"]
         elif not playable(cards, card):
             lines.append(f"#  ({card_name(card)}: a surprise card, kept in hand)")
     return "\n".join(lines + [""])
