@@ -133,12 +133,12 @@ def test_playing_lord_cards() -> None:
     lords = {**LORDS, "Charles": {"family": "bob", "at": "Paris", "titles": ["king"], "spouse": "Blanche"},
              "Blanche": {"family": "ann", "at": "Tours", "titles": ["queen"], "spouse": "Charles"}}
     state = build_position({"players": PLAYERS, "phase": "cards", "lords": lords,
-                            "hands": {"ann": ["Quentin", "Henry", "uprising"]}}).to_json()
+                            "hands": {"ann": ["Quentin", "Henry", "ambush"]}}).to_json()
     state, _ = resolve(state, {})
     assert RULES.phase(state).id == "round-1/cards-play" and RULES.phase(state).deciders == ("ann",)
     template = RULES.order_template(RULES.view(state, "ann"), "ann")
-    assert "uprising: a surprise card, kept in hand" in template and check(state, "ann", template).ok
-    assert "surprise card" in errors(state, "ann", "orders:\n  - play: uprising\n")
+    assert "ambush: a surprise card, kept in hand" in template and check(state, "ann", template).ok
+    assert "surprise card" in errors(state, "ann", "orders:\n  - play: ambush\n")
     assert "no 'Quentin' card" in errors(state, "ann", "orders:\n  - play: Quentin\n  - play: Quentin\n")
     state, events = resolve(state, {"ann": "orders:\n  - play: Quentin\n    crown_prince: yes\n"
                                            "  - play: Henry\n    crown_prince: yes\n    in: Tours\n"})
@@ -146,7 +146,7 @@ def test_playing_lord_cards() -> None:
     assert state["crown_prince_couples"] == [["Blanche", "Charles"]]     # D.2.3: no annulment now
     assert any(e.kind == "crown_prince_refused" and "already" in e.text for e in events)
     assert state["lords"]["Henry"]["location"] == "Tours"                # G.1.2: a fortress she controls
-    assert state["families"]["ann"]["hand"] == ["uprising"]
+    assert state["families"]["ann"]["hand"] == ["ambush"]
 
 
 def test_a_family_has_four_lords_at_most() -> None:

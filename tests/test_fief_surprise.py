@@ -131,6 +131,7 @@ def test_underground_frees_captives_of_one_jailer_in_a_town() -> None:
     assert state["lords"]["Blanche"]["captive_of"] is None and state["lords"]["Arthur"]["captive_of"] is None
     assert state["lords"]["Blanche"]["location"] != "Paris"
     assert [e.kind for e in events].count("escape") == 2 and state["events_discard"] == ["underground"]
+    assert check(at_play(lords, {"ann": ["underground"]}), "ann", "orders:\n  - play: underground\n    free: Arthur\n").ok
 
 
 def test_a_frieze_card_returns_to_the_discard_pile_with_its_lord() -> None:
@@ -154,7 +155,33 @@ def test_a_held_surprise_card_stays_hidden_from_the_others() -> None:
 
 
 def test_the_template_shows_surprise_plays_and_checks_as_sent() -> None:
-    state = at_play(LORDS, {"ann": ["darc", "underground", "uprising"]})
+    state = at_play(LORDS, {"ann": ["darc", "underground", "ambush"]})
     template = RULES.order_template(RULES.view(state, "ann"), "ann")
     assert "#  - play: darc\n#    on: NAME" in template and "#    free: NAME" in template
-    assert "uprising: a surprise card, kept in hand" in template and check(state, "ann", template).ok
+    assert "ambush: a surprise card, kept in hand" in template and check(state, "ann", template).ok
+
+
+def test_a_bishop_calms_an_uprising_or_dies_trying_as_his_policy_says() -> None:
+    lords = {"Mireille": {"family": "ann", "at": "Tours"}, "Charles": {"family": "bob", "at": "Paris"},
+             "Arthur": {"family": "cid", "at": "Reims", "titles": ["bishop 3"]}}
+    base = dict(lords=lords, hands={"ann": ["uprising", "uprising"]},
+                effects=[{"card": "famine", "target": "3"}],
+                units={"Calais": {"bob": {"man_at_arms": 3}}})
+    state = at_play(base.pop("lords"), base.pop("hands"), **base)
+    text = "orders:\n  - play: uprising\n    in: Calais\n  - play: uprising\n    in: Calais\n"
+    state, events = play(state, "ann", text)     # cid's policy: never (the default)
+    assert not any(e.kind.startswith("uprising_calm") or e.kind == "uprising_not_calmed" for e in events)
+    rolled = next(e for e in events if e.kind == "uprising")
+    assert len(rolled.data["faces"]) == 2 and "Arthur" in state["lords"]   # both cards, one roll
+
+    state = at_play(lords, {"ann": ["uprising", "uprising"]}, effects=[{"card": "famine", "target": "3"}],
+                    units={"Calais": {"bob": {"man_at_arms": 3}}},
+                    policies={"cid": {"calm_uprisings": "as_bishop"}})
+    orders = {p: RULES.default_orders(RULES.view(state, p), p) for p in RULES.phase(state).deciders}
+    orders["ann"] = check(state, "ann", text).orders
+    res = RULES.resolve(state, orders, Dice(5, 2))   # the first card calmed; the second roll fails
+    kinds = [e.kind for e in res.events]
+    assert kinds.count("uprising_calmed") == 1 and kinds.count("uprising_not_calmed") == 1
+    assert "Arthur" not in res.state["lords"]                        # a bishop who fails is eliminated
+    assert res.state["events_discard"] == ["uprising", "uprising"]
+    assert "calm_uprisings: as_bishop" in "\n".join(RULES.view(res.state, "cid")["policies_text"])

@@ -20,6 +20,7 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.cards import CardSet, load_cards
 from pbem.games.fief.cards_effects import NAMES, play_tax, play_weather, resolve_disasters
 from pbem.games.fief.surprise import AT_ONCE, play_surprise
+from pbem.games.fief.surprise_uprising import UprisingStep
 from pbem.games.fief.state import MAX_LORDS, FiefState, Lord
 from pbem.games.fief.titles import come_into_play, family_lords
 from pbem.rules.api import Audience, Event
@@ -157,11 +158,15 @@ def play_deciders(state: FiefState) -> tuple[str, ...]:
 def resolve_play(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
     cards = load_cards(state.variant)
     events: list[Event] = []
+    uprisings = UprisingStep(orders)   # G.4.2.1: the uprising cards of one town cumulate
     for player in state.turn_order():                             # H.3
         if state.families[player].eliminated:
             continue
         for play in (orders.get(player) or {}).get("play") or []:
-            events += _play(state, board, cards, player, play)
+            if play["card"] == "uprising":
+                events += uprisings.play(state, board, player, play, rng)
+            else:
+                events += _play(state, board, cards, player, play)
     if not events:   # say so, so every resolution tells the players something
         events.append(Event("no_cards_played", "Nobody plays a card in this Cards Phase (2.6).", data={}))
     return events

@@ -48,8 +48,8 @@ def play_template(view: dict[str, Any], player: str) -> str:
         "# fief of yours (or the king's royal tallage on an ungoverned fief), or a tithe (bishop on",
         "# their bishopric, cardinal on a governed one, pope: `tithe: all`).",
         "# Surprise cards played at once (G.4): D'Arc / cardinal `on: LORD`, assassination `on: LORD`",
-        "# (+ `sponsor: LORD`), justice `on: LORD`, underground `free: LORD`. Uprising and ambush",
-        "# cannot be played yet by this judge: they stay in your hand.",
+        "# (+ `sponsor: LORD`), justice `on: LORD`, underground `free: LORD`, uprising `in: TOWN`.",
+        "# Underground and ambush for a battle: `policies: surprise:` (see the orders guide).",
         "# Nothing sent: you play nothing.",
         "orders: []",
     ]
@@ -62,8 +62,9 @@ def play_template(view: dict[str, Any], player: str) -> str:
             lines += ["#  - play: tax", "#    tallage: Bretagne   # or tithe: 2, or tithe: all",
                       f"#    lord: {mine[0] if mine else 'NAME'}"]
         elif card in AT_ONCE:   # G.4: surprise cards this judge plays at once (surprise_orders.py)
-            lines += [f"#  - play: {card}", "#    free: NAME          # the captive lord" if card == "underground"
-                      else "#    on: NAME            # the target lord"]
+            lines += [f"#  - play: {card}", {"underground": "#    free: NAME          # the captive lord",
+                                                 "uprising": "#    in: TOWN            # famine or tax there"}.get(
+                card, "#    on: NAME            # the target lord")]
         elif not playable(cards, card):
             lines.append(f"#  ({card_name(card)}: a surprise card, kept in hand)")
     return "\n".join(lines + [""])

@@ -89,13 +89,21 @@ def check_policies(view: Mapping[str, Any], player: str, doc: Any) -> tuple[dict
             got_order = _check_loss_order(value, line, errors)
             if got_order is not None:
                 canonical[key] = got_order
+        elif key == "calm_uprisings":   # G.4.2.1: may my bishop / cardinal try to calm uprisings
+            from pbem.games.fief.surprise_uprising import CALM_CHOICES
+            answer = value.strip().lower() if isinstance(value, str) else None
+            if answer not in CALM_CHOICES:
+                errors.append(OrderError(line, f"`calm_uprisings` is one of {', '.join(CALM_CHOICES)}, not {value!r}",
+                                         "write e.g. `calm_uprisings: as_bishop`"))
+            else:
+                canonical[key] = answer
         elif key == "surprise":   # G.4: surprise cards held for a trigger (surprise_triggers.py)
             from pbem.games.fief.surprise_triggers import check_triggers
             got_triggers = check_triggers(dict(view), player, value, line, errors)
             if got_triggers is not None:
                 canonical[key] = got_triggers
         else:
-            hint = suggest(key, list(POLICY_NAMES) + ["surprise"]) or f"the policies are: {', '.join(POLICY_NAMES)}"
+            hint = suggest(key, list(POLICY_NAMES) + ["surprise", "calm_uprisings"]) or f"the policies are: {', '.join(POLICY_NAMES)}"
             errors.append(OrderError(line, f"unknown policy `{key}`", hint))
     return canonical, errors
 
@@ -208,6 +216,7 @@ def describe(policies: Mapping[str, Any]) -> list[str]:
         lines.append(f"{key}: " + "; ".join(parts))
     lines.append(f"{LOSS_POLICY}: " + ", ".join(loss_order(policies)))
     from pbem.games.fief.surprise_triggers import describe_triggers   # G.4
+    lines.append(f"calm_uprisings: {policies.get('calm_uprisings') or 'never'}")   # G.4.2.1
     return lines + describe_triggers(policies)
 
 

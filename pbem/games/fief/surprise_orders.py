@@ -11,6 +11,10 @@ round-N/cards-play:
       sponsor: Quentin             # your lord who gets the assassin marker (left out: your only lord)
     - play: justice
       on: Henry                    # a lord with an assassin marker (G.4.2.4)
+    - play: uprising
+      in: Nantes                   # a town under a famine or another player's tax (G.4.2.1)
+      targets: [marc, olivier]     #   optional: the families hit, in order (default: the others
+                                   #   present in turn order, yours last)
     - play: underground
       free: Blanche                # a captive lord escapes (G.4.2.2)
       also: [Arthur]               #   optional: other captives of the same jailer in that town
@@ -26,12 +30,16 @@ from typing import Any
 from pbem.games.fief.board import Board, fold
 from pbem.games.fief.orders_common import Problems, as_seq, check_keys, suggest, town_name
 from pbem.games.fief.surprise import AT_ONCE, darc_problem, justice_problem
+from pbem.games.fief.surprise_uprising import uprising_grounds
 from pbem.orders.yamlsafe import line_of
 
 
 def check_surprise(view: dict, board: Board, player: str, card: str, item: dict, line,
                    problems: Problems) -> dict | None:
     lords = view["lords"]
+    if card == "uprising":
+        check_keys(item, ("play", "in", "targets"), "an uprising card", problems)
+        return _uprising(view, board, player, item, line, problems)
     if card == "underground":
         check_keys(item, ("play", "free", "also", "in"), "an underground card", problems)
         return _underground(view, board, item, line, problems)
@@ -101,7 +109,8 @@ def _underground(view: dict, board: Board, item: dict, line, problems: Problems)
                      "the captives: " + (", ".join(n for n, l in lords.items() if l["captive_of"]) or "none"))
         return None
     freed = [name]
-    for i, text in enumerate(as_seq(item.get("also"), line_of(item, "also"), "also", problems)):
+    also = as_seq(item["also"], line_of(item, "also"), "also", problems) if "also" in item else []
+    for text in also:
         other = _lord(lords, text, line_of(item, "also"), "the lord", problems)
         if other is None or other in freed:
             continue
@@ -113,3 +122,28 @@ def _underground(view: dict, board: Board, item: dict, line, problems: Problems)
         freed.append(other)
     town = town_name(board, item["in"], line_of(item, "in"), problems) if "in" in item else None
     return {"card": "underground", "free": freed, "town": town}
+
+
+def _uprising(view: dict, board: Board, player: str, item: dict, line, problems: Problems) -> dict | None:
+    if "in" not in item:
+        problems.add(line, "an uprising card needs `in: TOWN`", "write e.g. `in: Nantes`")
+        return None
+    town = town_name(board, item["in"], line_of(item, "in"), problems)
+    if town is None:
+        return None
+    info = view["towns"][town]
+    governed = {int(n) for n, b in view["bishoprics"].items() if b.get("bishop")}
+    effects = [(e["card"], e["target"], e.get("player")) for e in view.get("board_effects") or []]
+    why = uprising_grounds(effects, info["fief"], int(info["bishopric"]), governed, player)
+    if why:
+        problems.add(line_of(item, "in"), f"no uprising in {town}: {why}")
+        return None
+    targets = []
+    given = as_seq(item["targets"], line_of(item, "targets"), "targets", problems) if "targets" in item else []
+    for text in given:
+        found = next((p for p in view["players"] if fold(p) == fold(str(text))), None)
+        if found is None:
+            problems.add(line_of(item, "targets"), f"no player {text!r} in this game", suggest(str(text), view["players"]))
+        elif found not in targets:
+            targets.append(found)
+    return {"card": "uprising", "town": town, "targets": targets}

@@ -1,0 +1,193 @@
+"""Uprising cards (G.4.2.1), played at once in the cards-play sub-phase.
+
+Every uprising card played on one town in that step cumulates ("every player may play some
+others"): they are resolved together when the first of them comes up in turn order (H.3), and
+the player of that first card rolls and chooses the families hit (its `target:` list). The
+Fortress penalty cancels as many cards as its value; while the uprising would still roll a
+die, the bishop of the town's bishopric, then cardinals in turn order, may try to calm each
+card (a d6: 3-6 cancels it; 1-2 fails and a bishop is eliminated; a cardinal pays 3 deniers
+and stays), as their family's standing policy `calm_uprisings` says (default never).
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from pbem.games.fief.battle_dice import PENALTY
+from pbem.games.fief.battle_forces import Side
+from pbem.games.fief.battle_losses import choose_losses
+from pbem.games.fief.board import Board
+from pbem.games.fief.elimination import eliminate_lord
+from pbem.games.fief.plan_orders import plan_for
+from pbem.games.fief.state import FiefState
+from pbem.rules.api import Event
+from pbem.rules.rng import Rng
+
+CALM_POLICY = "calm_uprisings"
+CALM_CHOICES = ("never", "as_bishop", "also_as_cardinal")   # default: never (a failed roll kills a bishop)
+CARDINAL_FEE = 3   # D.2.2
+
+
+def uprising_grounds(effects: Iterable[tuple[str, str, str | None]], fief: str, bishopric: int,
+                     governed: set[int], player: str) -> str | None:
+    """G.4.2.1: why ``player`` may not raise an uprising in a town of this fief and bishopric
+    (None: a famine on its bishopric, or a tax there the player did not play)."""
+    for card, target, who in effects:
+        if card == "famine" and target == str(bishopric):
+            return None
+        taxed = ((card == "tallage" and target == fief) or
+                 (card == "tithe" and (target == str(bishopric) or (target == "all" and bishopric in governed))))
+        if taxed and who != player:
+            return None
+    return ("no famine lies on its bishopric and no tax card of another player affects it "
+            "(G.4.2.1: you may not invoke a tax card you played)")
+
+
+def state_grounds(state: FiefState, board: Board, player: str, town: str) -> str | None:
+    info = board.towns[town]
+    governed = {l.bishopric for l in state.lords.values() if l.bishopric}
+    effects = [(e.card, e.target, e.player) for e in state.board_effects]
+    return uprising_grounds(effects, info.fief, info.bishopric, governed, player)
+
+
+class UprisingStep:
+    """The uprisings of one cards-play step: the plays already gathered into an earlier one."""
+
+    def __init__(self, orders: Mapping[str, Any]):
+        self.orders = orders
+        self.done: set[int] = set()
+
+    def play(self, state: FiefState, board: Board, player: str, play: Mapping[str, Any], rng: Rng) -> list[Event]:
+        if id(play) in self.done:
+            return []
+        town = play["town"]
+        cards: list[tuple[str, Mapping[str, Any]]] = []
+        started = False
+        for p in state.turn_order():
+            for other in (self.orders.get(p) or {}).get("play") or []:
+                started = started or other is play
+                if started and other.get("card") == "uprising" and other["town"] == town and id(other) not in self.done:
+                    self.done.add(id(other))
+                    cards.append((p, other))
+        events: list[Event] = []
+        played: list[str] = []
+        for p, _ in cards:
+            why = ("no longer holds an uprising card" if "uprising" not in state.families[p].hand
+                   else state_grounds(state, board, p, town))
+            if why:
+                events.append(Event("card_not_played", f"{p} cannot play an uprising card in {town}: {why}; "
+                                    "the card stays in hand.", data={"player": p, "card": "uprising"}))
+                continue
+            state.families[p].hand.remove("uprising")
+            played.append(p)
+            events.append(Event("surprise_played", f"{p} plays an uprising card in {town} (G.4.2.1).",
+                                data={"player": p, "card": "uprising", "town": town}))
+        if played:
+            roller = played[0]
+            lead = next(o for p, o in cards if p == roller)
+            events += _resolve(state, board, town, len(played), roller, lead.get("targets") or [], rng)
+            state.events_discard.extend(["uprising"] * len(played))   # G.4.2.1, H.2
+        return events
+
+
+def _resolve(state: FiefState, board: Board, town: str, count: int, roller: str, targets: list[str],
+             rng: Rng) -> list[Event]:
+    fortress = state.towns[town].fortress
+    penalty = PENALTY.get(fortress, 0) if fortress else 0
+    events: list[Event] = []
+    standing = count
+    for _ in range(count):
+        if standing <= penalty:
+            break   # it would roll no die: nobody needs to calm it
+        calmed, more = _calm_attempt(state, board, town, rng)
+        events += more
+        standing -= calmed
+    dice = standing - penalty
+    if dice <= 0:
+        return events + [Event("uprising_canceled", f"The uprising in {town} rolls no battle die "
+                               f"({standing} card(s), Fortress penalty {penalty}): it is canceled (G.4.2.1).",
+                               data={"town": town})]
+    faces = [rng.battle_die(f"uprising in {town}") for _ in range(dice)]
+    hits = sum(faces) + dice   # +1 hit per die rolled
+    events.append(Event("uprising", f"{roller} rolls {dice} battle die(s) for the uprising in {town}: "
+                        f"{faces} + {dice} = {hits} hit(s) (G.4.2.1).",
+                        data={"town": town, "roller": roller, "faces": faces, "hits": hits}))
+    events += _hit_families(state, town, roller, targets, hits)
+    return events + _aftermath(state, board, town)
+
+
+def _calm_attempt(state: FiefState, board: Board, town: str, rng: Rng) -> tuple[int, list[Event]]:
+    bishopric = board.towns[town].bishopric
+    calmer = _calmer(state, bishopric)
+    if calmer is None:
+        return 0, []
+    lord, paid = calmer
+    if paid:
+        state.families[lord.family].deniers -= CARDINAL_FEE
+    roll = rng.d6(f"{lord.name} calms the uprising in {town}")
+    how = f"cardinal, paying {CARDINAL_FEE} deniers" if paid else "bishop"
+    if roll >= 3:
+        return 1, [Event("uprising_calmed", f"{lord.name} ({how}) rolls {roll}: one uprising card in {town} "
+                         "is discarded without effect (G.4.2.1).", data={"lord": lord.name, "roll": roll})]
+    events = [Event("uprising_not_calmed", f"{lord.name} ({how}) rolls {roll}: the uprising card stands "
+                    "(G.4.2.1).", data={"lord": lord.name, "roll": roll})]
+    if not paid:
+        events += eliminate_lord(state, board, lord.name)
+    return 0, events
+
+
+def _calmer(state: FiefState, bishopric: int):
+    """The bishop of the bishopric, else the first cardinal in turn order able to pay."""
+    def choice(lord) -> str:
+        return ((state.families[lord.family].policies or {}).get(CALM_POLICY) or "never")
+    free = [l for l in state.lords.values() if not l.captive_of]
+    bishop = next((l for l in free if l.bishopric == bishopric and choice(l) != "never"), None)
+    if bishop is not None:
+        return bishop, False
+    order = {p: i for i, p in enumerate(state.turn_order())}
+    for lord in sorted((l for l in free if l.cardinal), key=lambda l: (order[l.family], l.name)):
+        if choice(lord) == "also_as_cardinal" and state.families[lord.family].deniers >= CARDINAL_FEE:
+            return lord, True
+    return None
+
+
+def _hit_families(state: FiefState, town: str, roller: str, targets: list[str], hits: int) -> list[Event]:
+    present = [p for p in state.turn_order() if any(x.location == town and x.family == p for x in state.pawns.values())]
+    order = [p for p in targets if p in present] + [p for p in present if p not in targets and p != roller]
+    order += [roller] if roller in present and roller not in order else []
+    events: list[Event] = []
+    for fam in order:
+        if hits <= 0:
+            break
+        units = [x.id for x in state.pawns.values() if x.location == town and x.family == fam]
+        side = Side("defender", fam, [fam], units, [])   # only their troop (G.4.2.1)
+        losses = choose_losses(state, side, hits, plan_for(state.families[fam].policies, town))
+        for pid in losses.pawns:
+            del state.pawns[pid]
+        taken = hits - losses.wasted
+        left_units = [u for u in units if u in state.pawns and state.pawns[u].kind != "bombard"]
+        hits = losses.wasted if not left_units else 0   # 6.2.3.4: unabsorbed hits are lost
+        events.append(Event("uprising_losses", f"{fam} loses {len(losses.pawns)} unit pawn(s) in {town} to the "
+                            f"uprising ({taken} hit(s), 6.2.3.4).", data={"family": fam, "town": town,
+                                                                           "pawns": losses.pawns}))
+    return events
+
+
+def _aftermath(state: FiefState, board: Board, town: str) -> list[Event]:
+    """All troops gone: the lords there die (captives too), mills and a stronghold fall."""
+    if any(p.location == town and p.kind != "bombard" for p in state.pawns.values()):
+        return []
+    events: list[Event] = []
+    for pid in [p.id for p in state.pawns.values() if p.location == town]:
+        del state.pawns[pid]   # Rulings: bombards cannot stay alone (4.3)
+    for name in sorted(l.name for l in state.lords.values() if l.location == town):
+        if name in state.lords:
+            events += eliminate_lord(state, board, name)
+    here = state.towns[town]
+    lost = [f"{here.mills} mill(s)"] if here.mills else []
+    if here.fortress == "stronghold":
+        lost.append("the stronghold")
+        here.fortress = None
+    here.mills = 0
+    return events + [Event("uprising_ravage", f"No troop is left in {town}: every lord there is eliminated"
+                           + (f" and {' and '.join(lost)} destroyed" if lost else "") + " (G.4.2.1).",
+                           data={"town": town})]
