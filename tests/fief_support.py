@@ -19,3 +19,13 @@ def resolve(state: dict, orders: dict, rng: Rng | None = None) -> tuple[dict, li
 def send(state: dict, player: str, text: str):
     """Check an order document as the judge does: against the player's own view."""
     return RULES.check_orders(RULES.view(state, player), player, load(text))
+
+
+check = send
+
+
+def errors(state: dict, player: str, text: str) -> str:
+    """The errors an order document gets, joined; the document must be refused."""
+    result = send(state, player, text)
+    assert not result.ok
+    return " | ".join(str(e) for e in result.errors)

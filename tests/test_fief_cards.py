@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pbem.games.fief.france import RULES
 from pbem.games.fief.positions import build_position
-from pbem.orders.yamlsafe import load
 from pbem.rules.rng import Rng
+
+from fief_support import check, errors
 
 PLAYERS = ["ann", "bob", "cid"]
 LORDS = {"Beaudouin": {"family": "ann", "at": "Tours"}, "Charles": {"family": "bob", "at": "Paris"},
@@ -24,16 +25,6 @@ class Dice(Rng):
 
 def position(**more) -> dict:
     return build_position({"players": PLAYERS, "phase": "cards", "lords": LORDS, **more}).to_json()
-
-
-def check(state: dict, player: str, text: str):
-    return RULES.check_orders(RULES.view(state, player), player, load(text))
-
-
-def errors(state: dict, player: str, text: str) -> str:
-    result = check(state, player, text)
-    assert not result.ok
-    return " | ".join(str(e) for e in result.errors)
 
 
 def resolve(state: dict, sent: dict[str, str], rng: Rng | None = None):

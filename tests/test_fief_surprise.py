@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pbem.games.fief.france import RULES
 from pbem.games.fief.positions import build_position
-from pbem.orders.yamlsafe import load
+
+from fief_support import check, errors
 from tests.test_fief_cards import Dice
 
 PLAYERS = ["ann", "bob", "cid"]
@@ -18,16 +19,6 @@ def at_play(lords: dict, hands: dict, **more) -> dict:
                                 for p in RULES.phase(state).deciders}, Dice())
     assert RULES.phase(res.state).id == "round-1/cards-play"
     return res.state
-
-
-def check(state: dict, player: str, text: str):
-    return RULES.check_orders(RULES.view(state, player), player, load(text))
-
-
-def errors(state: dict, player: str, text: str) -> str:
-    result = check(state, player, text)
-    assert not result.ok
-    return " | ".join(str(e) for e in result.errors)
 
 
 def play(state: dict, player: str, text: str):

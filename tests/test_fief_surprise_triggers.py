@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pbem.games.fief.france import RULES
 from pbem.games.fief.positions import build_position
-from pbem.orders.yamlsafe import load
 from pbem.rules.rng import Rng
+
+from fief_support import check, errors
 
 from test_fief_scenarios import FixedRng
 
@@ -20,16 +21,6 @@ def position(hands: dict, policies: dict | None = None, fortress: str | None = N
                                      "Arthur": {"family": "bob", "at": "Paris"}},
                            "units": {"Tours": {"ann": {"knight": 2}, "bob": {"man_at_arms": 3}}},
                            "towns": towns}).to_json()
-
-
-def check(state: dict, player: str, text: str):
-    return RULES.check_orders(RULES.view(state, player), player, load(text))
-
-
-def errors(state: dict, player: str, text: str) -> str:
-    result = check(state, player, text)
-    assert not result.ok
-    return " | ".join(str(e) for e in result.errors)
 
 
 def test_trigger_orders_are_checked_against_the_hand_and_the_board() -> None:
