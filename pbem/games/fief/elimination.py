@@ -1,5 +1,5 @@
 """A lord leaves play (D.4): the one elimination shared by the movement rules (plague), the
-battle engine and later the cards (assassination, uprising).
+battle engine and the cards (plague, assassination, justice, uprising).
 
 D.4.2: the fief titles go to the other lords of the family (D.1.1); if the lord was the
 family's last, a spouse takes them (D.1.1 again: what cannot be transmitted is vacant) and the

@@ -81,7 +81,7 @@ def _darc(state: FiefState, board: Board, player: str, play) -> list[Event] | st
     why = darc_problem({"female": lord.female, "spouse": lord.spouse, "political": lord.political})
     if why:
         return f"{lord.name}: {why}"
-    lord.political = "darc"   # D.3: 3 steps (5.1.1), +1 battle die (6.2.3.2)
+    lord.political = "darc"   # G.4.1.1: 3 steps (5.1.1), +1 battle die (6.2.3.1)
     return [Event("darc", f"{lord.name} ({lord.family}) becomes {lord.name} D'Arc (G.4.1.1).",
                   data={"lord": lord.name, "family": lord.family})]
 
