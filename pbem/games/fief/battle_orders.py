@@ -29,7 +29,7 @@ from typing import Any
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.captives import check_captive_order, check_lower_ransom
-from pbem.games.fief.orders_common import Problems, check_keys, suggest, town_name, verb_of, whole_number
+from pbem.games.fief.orders_common import Problems, check_keys, each_order, suggest, town_name, whole_number
 from pbem.games.fief.plan_orders import check_plan
 from pbem.games.fief.policies import find_player
 from pbem.orders.yamlsafe import line_of
@@ -52,11 +52,7 @@ def check_battle_orders(view: dict, board: Board, player: str, items: list, prob
     out = empty_orders()
     del out["policies"]
     seen_towns: dict[str, int | None] = {}
-    for index, item in enumerate(items):
-        line = line_of(items, index)
-        verb = verb_of(item, VERBS, line, problems)
-        if verb is None:
-            continue
+    for item, verb, line in each_order(items, VERBS, problems):
         if verb in ("release", "transfer"):
             check_captive_order(view, player, verb, item, line, out, problems)
             continue

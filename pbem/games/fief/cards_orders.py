@@ -26,10 +26,10 @@ from typing import Any
 
 from pbem.games.fief.board import Board, fold
 from pbem.games.fief.cards import CardSet, load_cards
-from pbem.games.fief.cards_phase import HAND_LIMIT, MAX_DRAWS, is_character, playable
+from pbem.games.fief.cards_phase import HAND_LIMIT, MAX_DRAWS, playable
 from pbem.games.fief.surprise import AT_ONCE
 from pbem.games.fief.surprise_orders import check_surprise
-from pbem.games.fief.orders_common import Problems, as_seq, check_keys, suggest, town_name, verb_of
+from pbem.games.fief.orders_common import Problems, as_seq, check_keys, each_order, suggest, town_name, verb_of
 from pbem.orders.yamlsafe import line_of
 
 PILES = {"character": "character", "characters": "character", "events": "events", "event": "events"}
@@ -60,11 +60,7 @@ def check_draw_orders(view: dict, player: str, items: list, problems: Problems) 
     hand = Counter(view.get("hand") or [])
     out: dict[str, Any] = {"discard": [], "draw": [], "if_first": {}}
     seen: set[str] = set()
-    for i, item in enumerate(items):
-        line = line_of(items, i)
-        verb = verb_of(item, ("discard", "draw"), line, problems)
-        if verb is None:
-            continue
+    for item, verb, line in each_order(items, ("discard", "draw"), problems):
         if verb in seen:
             problems.add(line, f"only one `{verb}:` order per mail", f"list everything in one `{verb}:` order")
             continue

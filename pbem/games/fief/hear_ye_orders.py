@@ -27,7 +27,7 @@ from typing import Any
 
 from pbem.games.fief.board import Board, fold
 from pbem.games.fief.elections import eligible
-from pbem.games.fief.orders_common import Problems, check_keys, suggest, verb_of
+from pbem.games.fief.orders_common import Problems, check_keys, each_order, suggest
 from pbem.games.fief.state import Lord
 from pbem.orders.yamlsafe import line_of
 
@@ -81,11 +81,7 @@ def check_first(view: dict, board: Board, player: str, items: list, problems: Pr
     out = empty_first()
     is_pope = any(v["pope"] and v["family"] == player for v in view["lords"].values())
     open_ = list(view["hear_ye"]["possible"])
-    for i, item in enumerate(items):
-        line = line_of(items, i)
-        verb = verb_of(item, FIRST_VERBS, line, problems)
-        if verb is None:
-            continue
+    for item, verb, line in each_order(items, FIRST_VERBS, problems):
         check_keys(item, FIRST_KEYS[verb], f"a `{verb}` order", problems)
         at = line_of(item, verb)
         if verb in ("excommunicate", "lift", "annulments") and not is_pope:
@@ -183,9 +179,7 @@ def check_votes(view: dict, player: str, items: list, problems: Problems) -> dic
     ballots = {b["id"]: b["candidates"] for b in view["hear_ye"]["ballots"]}
     votes: dict[str, dict] = {}
     out: dict[str, Any] = {"votes": votes, "new_pope_excommunicates": None}
-    for i, item in enumerate(items):
-        line = line_of(items, i)
-        verb = verb_of(item, ("vote", "excommunicate"), line, problems)
+    for item, verb, line in each_order(items, ("vote", "excommunicate"), problems):
         if verb == "excommunicate":
             _check_new_pope(view, player, item, ballots.get("pope", []), problems, out)
         if verb != "vote":

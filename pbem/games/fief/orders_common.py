@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import difflib
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from pbem.games.fief.board import Board, fold
 from pbem.orders.yamlsafe import YMap, YSeq, line_of
@@ -91,6 +91,17 @@ def order_items(document: Any, problems: Problems) -> YSeq | list:
                      "write one order per line, e.g. `  - buy: knight`")
         return []
     return orders
+
+
+def each_order(items: list, verbs: Iterable[str], problems: Problems) -> Iterator[tuple[Any, str, int | None]]:
+    """The `(item, verb, line)` of each order of an `orders:` list whose verb is one of
+    ``verbs``; an item without exactly one known verb is reported and skipped."""
+    verbs = tuple(verbs)
+    for index, item in enumerate(items):
+        line = line_of(items, index)
+        verb = verb_of(item, verbs, line, problems)
+        if verb is not None:
+            yield item, verb, line
 
 
 def verb_of(item: Any, verbs: Iterable[str], line: int | None, problems: Problems) -> str | None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fief.board import Board, fold
-from pbem.games.fief.orders_common import (Problems, check_keys, suggest, town_name, verb_of,
+from pbem.games.fief.orders_common import (Problems, check_keys, each_order, suggest, town_name,
                                           whole_number)
 from pbem.games.fief.purchase import Ledger, describe
 from pbem.games.fief.state import UNIT_TYPES
@@ -45,11 +45,7 @@ def check_purchase_orders(view: dict[str, Any], board: Board, items: list,
     ledger = Ledger.from_view(view, board)
     ledger.ransoms()   # 4.1 comes first: the deniers left after the forced ransoms
     out: list[dict] = []
-    for index, item in enumerate(items):
-        line = line_of(items, index)
-        verb = verb_of(item, VERBS, line, problems)
-        if verb is None:
-            continue
+    for item, verb, line in each_order(items, VERBS, problems):
         check_keys(item, KEYS[verb], f"a `{verb}` order", problems)
         before = len(problems)
         order = _parse(verb, item, view, board, problems)
