@@ -24,6 +24,21 @@ def send(state: dict, player: str, text: str):
 check = send
 
 
+def act(state: dict, player: str, text: str, rng: Rng | None = None) -> tuple[dict, list]:
+    """Do a mail's at-once part (`diplomacy:`) as the judge does when it accepts the mail:
+    checked against the player's view, then applied (the input left untouched)."""
+    check = check_at_once(state, player, text)
+    assert check.ok, check.errors
+    before = copy.deepcopy(state)
+    result = RULES.act(state, player, check.orders, rng or Rng("t"))
+    assert state == before, "act must not mutate its input"
+    return result.state, list(result.events)
+
+
+def check_at_once(state: dict, player: str, text: str):
+    return RULES.check_at_once(RULES.view(state, player), player, load(text))
+
+
 def errors(state: dict, player: str, text: str) -> str:
     """The errors an order document gets, joined; the document must be refused."""
     result = send(state, player, text)

@@ -290,3 +290,20 @@ def test_marriages_need_both_orders_and_one_per_family() -> None:
     after["phase"] = "hear_ye"
     bad = send(after, "maximilien", "orders:\n  - marry: Henry\n    to: Isabelle\n")
     assert not bad.ok and "already married" in str(bad.errors[0])
+
+
+def test_the_votes_mail_goes_only_to_families_with_a_vote_or_a_candidate() -> None:
+    """1.2: enguerand controls no town of bishopric 5 and holds no title: no vote, no
+    candidate, nothing to order in the votes mail; maximilien has a candidate but no vote (his
+    lord, once elected, could vote for the king later in the phase)."""
+    units = {t: {"marie": {"man_at_arms": 1}} for t in ("Lyon", "Pau", "Montpellier", "Avignon")}
+    state = position({"François": {"family": "marie", "at": "Avignon"},
+                      "Eric": {"family": "maximilien", "at": "Rouen"},
+                      "Lambert": {"family": "enguerand", "at": "Lisieux"}}, units)
+    state, _ = resolve(state, mail(state, {"marie": "orders:\n  - candidate: François\n    for: bishop 5\n",
+                                           "maximilien": "orders:\n  - candidate: Eric\n    for: bishop 5\n"}))
+    phase = RULES.phase(state)
+    assert phase.id == "round-2/hear-ye-votes"
+    assert set(phase.deciders) == {"marie", "maximilien"}
+    after, events = resolve(state, mail(state, {"marie": "orders:\n  - vote: bishop 5\n    for: François\n"}))
+    assert [e.kind for e in events] == ["ballot_revealed", "elected"] and "François" in events[1].text

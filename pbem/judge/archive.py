@@ -20,8 +20,9 @@ class ReplayResult:
 
 
 def replay(store: Store, game: engine.Game) -> ReplayResult:
-    """Re-run the game from its setup with the stored orders and the game's seed, and compare
-    every phase's resulting state hash with the stored one. Stops at the first difference."""
+    """Re-run the game from its setup with the stored orders, at-once actions and the game's
+    seed, and compare every resulting state hash with the stored one. Stops at the first
+    difference."""
     names = [p["name"] for p in engine.players(store, game.id)]
     options = json.loads(game.row["options"])
     state = game.rules.setup(options, names, Rng.for_phase(game.row["seed"], "setup"))
@@ -30,12 +31,19 @@ def replay(store: Store, game: engine.Game) -> ReplayResult:
         return ReplayResult(False, 0, "setup: the replayed starting position differs from the stored one")
     count = 0
     for row in rows:
-        if row["resolved_at"] is None:
-            break
         phase = game.rules.phase(state)
         if phase.id != row["phase_id"]:
             return ReplayResult(False, count, f"phase {row['seq']}: replay reached {phase.id!r}, "
                                               f"the archive has {row['phase_id']!r}")
+        for action in engine.actions_of(store, game.id, row["seq"]):
+            rng = engine.action_rng(game.row["seed"], row["seq"], row["phase_id"], action["n"])
+            state = game.rules.act(state, action["player"], json.loads(action["canonical"]), rng).state
+            if engine.state_hash(state) != action["state_after_hash"]:
+                return ReplayResult(False, count, f"phase {row['seq']} ({row['phase_id']}), at-once action "
+                                                  f"{action['n']} of {action['player']}: the replayed state "
+                                                  f"differs from the archived one")
+        if row["resolved_at"] is None:
+            break
         rng = engine.phase_rng(game.row["seed"], row["seq"], row["phase_id"])
         state = game.rules.resolve(state, json.loads(row["orders_used"]), rng).state
         if engine.state_hash(state) != row["state_after_hash"]:
@@ -63,6 +71,8 @@ def export(store: Store, game: engine.Game, folder: Path) -> list[Path]:
             "phase": row["phase_id"], "title": row["title"], "seq": row["seq"],
             "orders": json.loads(row["orders_used"]),
             "default_orders_for": json.loads(row["defaulted"]),
+            "at_once": [{"n": a["n"], "player": a["player"], "action": json.loads(a["canonical"])}
+                        for a in engine.actions_of(store, game.id, row["seq"])],
             "public_events": [e.text for e in events if e.audience.kind == "all"],
             "state_hash": row["state_after_hash"],
         }

@@ -160,13 +160,18 @@ def open_phase(store: Store, game: Game, state: Any, now: float) -> Game:
 
 def store_orders(store: Store, game: Game, player: str, message_id: str, document: str,
                  canonical: Any | None, errors: Sequence[str], ready: bool, wait: bool,
-                 now: float) -> None:
-    """Keep the mail as received and, when it is valid, make it the player's order set for the
-    phase (a new valid mail replaces the whole set; a rejected one leaves the old set standing)."""
+                 now: float, at_once: Any | None = None) -> int:
+    """Keep the mail as received and, when it is valid and carries orders for the phase
+    (``canonical`` not None), make them the player's order set for the phase (a new valid mail
+    replaces the whole set; a rejected one leaves the old set standing; a mail that only acts
+    at once leaves it alone). Returns the mail's row id."""
+    understood = None
+    if not errors and (canonical is not None or at_once is not None):
+        understood = canonical if at_once is None else {"orders": canonical, "at_once": at_once}
     cursor = store.run(
         "INSERT INTO order_mails(game_id, seq, player, message_id, received_at, document, understood, errors) "
         "VALUES(?,?,?,?,?,?,?,?)", game.id, game.seq, player, message_id, now, document,
-        None if canonical is None else dumps(canonical), dumps(list(errors)))
+        None if understood is None else dumps(understood), dumps(list(errors)))
     if canonical is not None and not errors:
         store.run("INSERT INTO orders(game_id, seq, player, canonical, ready, wait, mail_id) "
                   "VALUES(?,?,?,?,?,?,?) ON CONFLICT(game_id, seq, player) DO UPDATE SET "
@@ -174,6 +179,56 @@ def store_orders(store: Store, game: Game, player: str, message_id: str, documen
                   "mail_id=excluded.mail_id", game.id, game.seq, player, dumps(canonical),
                   1 if ready else 0, 1 if wait else 0, cursor.lastrowid)
         store.run("INSERT OR IGNORE INTO recheck(game_id) VALUES(?)", game.id)
+    return cursor.lastrowid
+
+
+# -- at-once actions (pbem.rules.api.ActsAtOnce) ----------------------------------------------
+
+@dataclass
+class Action:
+    """One player's at-once action, computed (pure) before anything is stored: the mail it
+    came in may still be refused for the rest of its orders."""
+
+    n: int
+    player: str
+    canonical: Any
+    resolution: Any      # pbem.rules.api.Resolution
+    rolls: list
+
+
+def action_rng(seed: str, seq: int, phase_id: str, n: int) -> Rng:
+    """Each action has its own generator, like each phase (DESIGN.md, "Determinism")."""
+    return Rng.for_phase(seed, f"{seq}:{phase_id}:at-once-{n}")
+
+
+def compute_action(store: Store, game: Game, player: str, canonical: Any) -> Action:
+    row = store.one("SELECT COALESCE(MAX(n), 0) AS n FROM actions WHERE game_id=? AND seq=?", game.id, game.seq)
+    n = row["n"] + 1
+    phase = current_phase(game)
+    rng = action_rng(game.row["seed"], game.seq, phase.id, n)
+    resolution = game.rules.act(game.state, player, canonical, rng)
+    if game.rules.phase(resolution.state).id != phase.id:
+        raise RuntimeError(f"{game.rules.type_name}: an at-once action moved the game off phase {phase.id}")
+    return Action(n, player, canonical, resolution, [list(r) for r in rng.rolls])
+
+
+def record_action(store: Store, game: Game, action: Action, mail_id: int | None, now: float) -> Game:
+    """Store the action, its events and the state it leaves, in the caller's transaction."""
+    state = action.resolution.state
+    store.run("INSERT INTO actions(game_id, seq, n, player, canonical, mail_id, done_at, state_after, "
+              "state_after_hash, rolls) VALUES(?,?,?,?,?,?,?,?,?,?)", game.id, game.seq, action.n,
+              action.player, dumps(action.canonical), mail_id, now, dumps(state), state_hash(state),
+              dumps(action.rolls))
+    for event in action.resolution.events:
+        store.run("INSERT INTO events(game_id, seq, kind, text, audience, data, action) VALUES(?,?,?,?,?,?,?)",
+                  game.id, game.seq, event.kind, event.text, dumps(event.audience.to_json()),
+                  dumps(dict(event.data)), action.n)
+    store.run("UPDATE games SET state=? WHERE id=?", dumps(state), game.id)
+    return reload(store, game)
+
+
+def actions_of(store: Store, game_id: int, seq: int) -> list[sqlite3.Row]:
+    return store.all("SELECT * FROM actions WHERE game_id=? AND seq=? ORDER BY n", game_id, seq)
 
 
 def games_to_recheck(store: Store) -> set[int]:
@@ -287,7 +342,8 @@ def _audience(text: str):
 
 def rollback(store: Store, game: Game, now: float) -> Game:
     """Undo the last resolution: the game returns to the phase it resolved, with the orders
-    players had sent for it, and a fresh deadline. The undone phases stay in no archive."""
+    players had sent for it (and what they did at once during it), and a fresh deadline. The
+    undone phases stay in no archive."""
     last = store.one("SELECT * FROM phases WHERE game_id=? AND resolved_at IS NOT NULL "
                      "ORDER BY seq DESC LIMIT 1", game.id)
     if last is None:
@@ -302,16 +358,20 @@ def rollback(store: Store, game: Game, now: float) -> Game:
             break
         target = earlier
     seq = target["seq"]
-    for table in ("events", "orders", "order_mails"):
+    for table in ("events", "orders", "order_mails", "actions"):
         store.run(f"DELETE FROM {table} WHERE game_id=? AND seq>?", game.id, seq)
     store.run("DELETE FROM phases WHERE game_id=? AND seq>?", game.id, seq)
     store.run("UPDATE phases SET resolved_at=NULL, orders_used=NULL, defaulted=NULL, "
               "state_after_hash=NULL, rolls=NULL WHERE game_id=? AND seq=?", game.id, seq)
-    store.run("DELETE FROM events WHERE game_id=? AND seq=?", game.id, seq)
+    store.run("DELETE FROM events WHERE game_id=? AND seq=? AND action IS NULL", game.id, seq)
+    # What players did at once during that phase was told to them and stands: the game returns
+    # to the position after the last of those actions.
+    done = actions_of(store, game.id, seq)
+    state_text = done[-1]["state_after"] if done else target["state_before"]
     status = "running" if game.row["status"] == "over" else game.row["status"]
     deadline = now + game.row["phase_hours"] * 3600
     store.run("UPDATE games SET state=?, phase_seq=?, status=?, result=NULL, reminded=0, deadline=?, "
-              "paused_left=? WHERE id=?", target["state_before"], seq, status,
+              "paused_left=? WHERE id=?", state_text, seq, status,
               None if status == "paused" else deadline,
               game.row["phase_hours"] * 3600 if status == "paused" else None, game.id)
     return reload(store, game)

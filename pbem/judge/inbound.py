@@ -1,6 +1,7 @@
-"""One incoming mail, handled at once: find the order document, authenticate, check the
-orders against the player's view, store them and queue the answer — all in one transaction
-with the mail's processed mark (the caller opens it)."""
+"""One incoming mail, handled at once: find the order document, authenticate, do its at-once
+part (a game's ``at_once_keys``, e.g. Fief's diplomacy) and check the orders against the
+player's view, store them, queue the answer and the news for the other players — all in one
+transaction with the mail's processed mark (the caller opens it)."""
 from __future__ import annotations
 
 import re
@@ -11,7 +12,8 @@ from pbem.judge.mailer import Mailer
 from pbem.judge.store import Store
 from pbem.mail.message import InMail, address_problem
 from pbem.orders.envelope import Document, find_document, parse_document
-from pbem.rules.api import OrderError
+from pbem.orders.yamlsafe import sub_map
+from pbem.rules.api import OrderError, at_once_keys
 
 
 def handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
@@ -80,22 +82,70 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
         return reject(game, "reject: stale phase", [OrderError(
             None, f"these orders are for phase {envelope.phase!r}, but game {game.name!r} now waits on "
             f"phase {phase.id!r}", f"write `phase: {phase.id}` and orders for that phase (see your latest report)")])
-    if envelope.player not in phase.deciders:
+    keys = at_once_keys(game.rules)
+    now_part = sub_map(envelope.body, lambda k: k in keys)
+    rest = sub_map(envelope.body, lambda k: k not in keys) if now_part else envelope.body
+    decider = envelope.player in phase.deciders
+    if not decider and (rest or not now_part):
+        also = f"; only {_key_list(keys)} may be sent now" if keys else ""
         return reject(game, "reject: nothing to order", [OrderError(
-            None, f"you have no orders to give in phase {phase.id!r}", "wait for the next report")])
+            rest.line_of(next(iter(rest))) if rest else None,
+            f"you have no orders to give in phase {phase.id!r}{also}",
+            f"remove the other lines and send again, or wait for the next report" if keys
+            else "wait for the next report")])
     view = game.rules.view(game.state, envelope.player)
-    check = game.rules.check_orders(view, envelope.player, envelope.body)
-    errors = [str(e) for e in check.errors]
-    engine.store_orders(store, game, envelope.player, mail.message_id, _without_secret(doc.text),
-                        check.orders if check.ok else None, errors, envelope.ready, envelope.wait, now)
+    errors: list[OrderError] = []
+    action = None
+    if now_part:
+        at_once = game.rules.check_at_once(view, envelope.player, now_part)
+        errors.extend(at_once.errors)
+        if at_once.ok:
+            # Done first (H.2 in Fief: diplomacy is primary); the orders are then checked
+            # against the position it leaves. Nothing is stored unless the whole mail is good.
+            action = engine.compute_action(store, game, envelope.player, at_once.orders)
+            view = game.rules.view(action.resolution.state, envelope.player)
+    check = game.rules.check_orders(view, envelope.player, rest) if (rest or not now_part) else None
+    if check is not None:
+        errors.extend(check.errors)
+    ok = not errors
+    mail_id = engine.store_orders(store, game, envelope.player, mail.message_id, _without_secret(doc.text),
+                                  check.orders if check is not None else None, [str(e) for e in errors],
+                                  envelope.ready, envelope.wait, now,
+                                  at_once=action.canonical if action is not None else None)
+    told: list = []
+    if ok and action is not None:
+        game = engine.record_action(store, game, action, mail_id, now)
+        told = list(action.resolution.events)
+        _tell_others(store, mailer, game, envelope.player, told, phase)
+    if check is None:
+        mailer.answer(to=mail.from_addr, subject=mail.subject or f"diplomacy in {game.name}",
+                      in_reply_to=mail.message_id, template_name="ack_at_once.txt.j2", game=game,
+                      ok=ok, errors=errors, me=envelope.player, phase=phase, game_name=game.name,
+                      events=engine.visible_events(told, envelope.player), deadline=game.row["deadline"])
+        return "acted at once" if ok else "orders rejected"
     deciders, done, waiting = engine.orders_status(store, game)
     mailer.answer(to=mail.from_addr, subject=mail.subject or f"orders for {game.name}",
                   in_reply_to=mail.message_id, template_name="ack.txt.j2", game=game,
-                  ok=check.ok, errors=check.errors, notes=check.notes, orders=check.orders if check.ok else None,
+                  ok=ok, errors=errors, notes=check.notes if ok else (), orders=check.orders if ok else None,
                   me=envelope.player, phase=phase, ready=envelope.ready, wait=envelope.wait,
                   complete=envelope.player in done, done_count=len(done), decider_count=len(deciders),
-                  game_name=game.name, deadline=game.row["deadline"])
-    return "orders accepted" if check.ok else "orders rejected"
+                  game_name=game.name, deadline=game.row["deadline"],
+                  events=engine.visible_events(told, envelope.player))
+    return "orders accepted" if ok else "orders rejected"
+
+
+def _key_list(keys: tuple[str, ...]) -> str:
+    return " and ".join(f"`{k}:`" for k in keys)
+
+
+def _tell_others(store: Store, mailer: Mailer, game: engine.Game, actor: str, events: list, phase) -> None:
+    """Mail at once every other player who may see something of what ``actor`` just did (a
+    message, a gift, an exchange): negotiation by mail must not wait for the deadline."""
+    for player in engine.players(store, game.id):
+        name = player["name"]
+        seen = engine.visible_events(events, name)
+        if name != actor and seen:
+            mailer.news(game, name, player["email"], actor, seen, phase)
 
 
 def _short(text: str, limit: int = 40) -> str:

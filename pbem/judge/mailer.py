@@ -16,6 +16,7 @@ from pbem.judge.home import Home
 from pbem.judge.render import render
 from pbem.judge.store import Store
 from pbem.mail.message import OutMail, compose, make_list_id, make_message_id
+from pbem.rules.api import at_once_keys
 
 
 @dataclass
@@ -86,7 +87,7 @@ class Mailer:
                 position=render(game.rules.report_template(), view=view, me=player),
                 phase=phase, result=result,
                 template=None if over or player is None else self._template(game, view, player, phase),
-                deadline=game.row["deadline"])
+                decider=phase is not None and player in phase.deciders, deadline=game.row["deadline"])
             self.queue(to=email, to_name=player or "game master", subject=subject + ("" if player else " (game master)"),
                        body=body, purpose="report", game_id=game.id, game_name=game.name)
 
@@ -97,6 +98,15 @@ class Mailer:
                       deadline=game.row["deadline"], template=self._template(game, view, player, phase))
         self.queue(to=email, to_name=player, subject=f"[{game.name}] Reminder: orders for {phase.id}",
                    body=body, purpose="reminder", game_id=game.id, game_name=game.name)
+
+    def news(self, game: engine.Game, player: str, email: str, actor: str, events: Sequence[Any],
+             phase: Any) -> None:
+        """What another player just did at once that ``player`` may see (``events`` are already
+        filtered for them): a diplomacy message, a gift, an exchange."""
+        body = render("news.txt.j2", game=game_info(game), me=player, actor=actor, events=events,
+                      phase=phase, deadline=game.row["deadline"])
+        self.queue(to=email, to_name=player, subject=f"[{game.name}] News from {actor}",
+                   body=body, purpose="news", game_id=game.id, game_name=game.name)
 
     def announce(self, game: engine.Game, action: str, also: Sequence[tuple[str, str]] = ()) -> None:
         """Every game-master action is told to every player (and the game master), and to
@@ -137,10 +147,18 @@ class Mailer:
                    in_reply_to=in_reply_to, auto_submitted="auto-replied")
 
     def _template(self, game: engine.Game, view: Any, player: str, phase: Any) -> str | None:
-        if phase is None or player not in phase.deciders:
+        """The order template ending a mail: the phase's orders for a decider; for the others
+        only what the game lets anyone do at once (Fief's diplomacy), if anything."""
+        if phase is None:
             return None
-        return render("envelope.txt.j2", game=game.name, player=player, phase=phase.id,
-                      body=game.rules.order_template(view, player))
+        at_once = game.rules.at_once_template(view, player) if at_once_keys(game.rules) else ""
+        if player in phase.deciders:
+            body = game.rules.order_template(view, player).rstrip("\n") + ("\n" + at_once if at_once else "")
+        elif at_once:
+            body = at_once
+        else:
+            return None
+        return render("envelope.txt.j2", game=game.name, player=player, phase=phase.id, body=body)
 
 
 def game_info(game: engine.Game) -> dict[str, Any]:

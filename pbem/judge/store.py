@@ -4,13 +4,14 @@ Every change the judge makes is one transaction (``with store.transaction():``):
 orders, its acknowledgement in the outbox and its processed mark commit together or not at all;
 a phase's resolution, its events, the next phase and every report commit together.
 
-Tables (the archive is the history of ``phases`` + ``order_mails`` + ``events``):
+Tables (the archive is the history of ``phases`` + ``actions`` + ``order_mails`` + ``events``):
 - games: one row per game, with its current state (JSON) and open phase.
 - players: name, address, hashed secret, seat.
 - phases: every phase ever opened; resolved ones keep the orders used and the state hash.
 - orders: each player's current valid order set for a phase (a new mail replaces it).
 - order_mails: every order mail as received and as understood (or its errors).
-- events: what each resolution told, with its audience.
+- events: what each resolution (or at-once action) told, with its audience.
+- actions: what players did at once while a phase was open (in order, with the state after).
 - outbox: mail waiting to be sent, kept until a server accepted it.
 - processed: Message-IDs already handled (a mail is never handled twice).
 - meta: judge-wide values such as the time of the last tick.
@@ -99,15 +100,31 @@ CREATE TABLE IF NOT EXISTS events (
     kind TEXT NOT NULL,
     text TEXT NOT NULL,
     audience TEXT NOT NULL,
-    data TEXT NOT NULL
+    data TEXT NOT NULL,
+    action INTEGER                     -- n of the at-once action that told it; NULL: the resolution
 );
 CREATE INDEX IF NOT EXISTS events_phase ON events(game_id, seq);
+-- What players did at once while a phase was open (a game's `at_once_keys`, e.g. Fief's
+-- diplomacy, F): applied in order n between the phase's opening and its resolution.
+CREATE TABLE IF NOT EXISTS actions (
+    game_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    n INTEGER NOT NULL,                -- 1, 2, ... within the phase
+    player TEXT NOT NULL,
+    canonical TEXT NOT NULL,           -- JSON: the action handed to the rules' act()
+    mail_id INTEGER,
+    done_at REAL NOT NULL,
+    state_after TEXT NOT NULL,         -- JSON: the state it left (rollback returns here)
+    state_after_hash TEXT NOT NULL,
+    rolls TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq, n)
+);
 CREATE TABLE IF NOT EXISTS outbox (
     id INTEGER PRIMARY KEY,
     message_id TEXT NOT NULL UNIQUE,
     game_id INTEGER,
     recipient TEXT NOT NULL,
-    purpose TEXT NOT NULL,             -- ack | report | reminder | welcome | reject | announce
+    purpose TEXT NOT NULL,             -- ack | ack_at_once | news | report | reminder | welcome | reject | announce | ...
     raw BLOB NOT NULL,
     created_at REAL NOT NULL,
     attempts INTEGER NOT NULL DEFAULT 0,
@@ -143,6 +160,13 @@ def dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def _migrate(db: sqlite3.Connection) -> None:
+    """Columns added after a judge home was created (CREATE TABLE IF NOT EXISTS keeps old tables)."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(events)")}
+    if "action" not in columns:
+        db.execute("ALTER TABLE events ADD COLUMN action INTEGER")
+
+
 class Store:
     def __init__(self, path: Path):
         self.path = path
@@ -156,6 +180,7 @@ class Store:
             # Deleted or overwritten content is zeroed on disk (secrets in sent welcome mails).
             self.db.execute("PRAGMA secure_delete=ON")
             self.db.executescript(SCHEMA)
+            _migrate(self.db)
         except sqlite3.OperationalError as exc:
             self.db.close()
             if "locked" in str(exc) or "busy" in str(exc):

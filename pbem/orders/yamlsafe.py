@@ -61,6 +61,15 @@ class YSeq(list):
         return self.item_lines[index] if 0 <= index < len(self.item_lines) else self.line
 
 
+def sub_map(mapping: Any, keep: Any) -> YMap:
+    """The entries of ``mapping`` whose key satisfies ``keep(key)``, with their lines: a mail's
+    document split in parts still points at the mail's own lines."""
+    part = YMap((k, v) for k, v in mapping.items() if keep(k))
+    part.line = getattr(mapping, "line", 0)
+    part.key_lines = {k: n for k, n in getattr(mapping, "key_lines", {}).items() if k in part}
+    return part
+
+
 def line_of(container: Any, key: Any) -> int | None:
     """The line of ``container[key]`` when ``container`` came from this loader."""
     if isinstance(container, (YMap, YSeq)):

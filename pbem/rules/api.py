@@ -214,3 +214,34 @@ class GameRules(Protocol):
 
     def board(self) -> JSON:
         """The board data, for `pbem map GAME_TYPE --json`."""
+
+
+class ActsAtOnce(Protocol):
+    """Optional, for a game where some things are done "at any time" (Fief's diplomacy, F):
+    the top-level keys ``at_once_keys`` of an order document are not orders for the phase but
+    an action the judge applies as soon as it accepts the mail, from any player (a decider of
+    the current phase or not), and whose events it mails at once to those who see them.
+
+    The judge records every action in the archive between the phase's opening and its
+    resolution, so a game is still its start plus its log and replays exactly. A mail is still
+    all or nothing: the action is checked first, the rest of the mail is then checked against
+    the position after it, and if either has an error nothing of the mail is done."""
+
+    at_once_keys: tuple[str, ...]
+
+    def check_at_once(self, view: JSON, player: str, document: Any) -> OrderCheck:
+        """Check the at-once part of a mail (a YMap holding only ``at_once_keys``) against the
+        player's view; ``orders`` is the canonical action handed to ``act``."""
+
+    def act(self, state: JSON, player: str, action: JSON, rng: Rng) -> Resolution:
+        """Apply one player's checked action now, between two resolutions. Pure, like
+        ``resolve``: must not mutate ``state``; what no longer holds is an event, not a raise."""
+
+    def at_once_template(self, view: JSON, player: str) -> str:
+        """The commented YAML of the at-once part (without the envelope): it ends every order
+        template, and is the whole template of a player with no orders in the phase."""
+
+
+def at_once_keys(rules: Any) -> tuple[str, ...]:
+    """The keys a game acts on at once (none for a game without ``ActsAtOnce``)."""
+    return tuple(getattr(rules, "at_once_keys", ()))

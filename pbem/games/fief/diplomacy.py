@@ -1,13 +1,18 @@
-"""Resolving the `diplomacy:` orders of a mail (F), before anything else of the phase (H.2:
-playing a diplomacy pawn is primary), player by player in turn order (H.3).
+"""Doing one player's `diplomacy:` at once (F: "at any time during the game"), as soon as the
+judge accepts their mail (pbem.rules.api.ActsAtOnce): first the gifts and messages, in the
+order written, then the exchanges.
 
 - gifts of deniers: free and public (A.6: the treasury is public);
-- messages: relayed to the sender and the addressees only; a private one spends a pawn (F:
+- messages: told to the sender and the addressees only; a private one spends a pawn (F:
   "generate a private talk"), one to all is free; with public diplomacy (I.3) no pawn is used;
-- exchanges: both players' orders must mirror each other; the first of the two in turn order
-  spends a pawn; the two see the cards, the others only that an exchange took place.
-Orders were checked against the view when the mail came; what changed since (a gift spent,
-a pawn spent, a card played) is refused here with a typed `diplomacy_refused` event.
+- exchanges: an exchange order is an offer to the partner, kept in the state
+  (``FiefState.exchange_offers``, seen by the two players only) until the partner sends the
+  mirror order — the cards then move at once — or it is replaced, withdrawn, or the round
+  ends (7). The first of the two in turn order spends the pawn; the two see the cards, the
+  others only that an exchange took place.
+The mail was checked against the sender's view a moment ago, but an offer waits for its
+answer: what changed since (a card played, a pawn spent) is refused with a typed
+`diplomacy_refused` event, never raised.
 """
 from __future__ import annotations
 
@@ -20,25 +25,14 @@ from pbem.games.fief.state import FiefState
 from pbem.rules.api import Audience, Event
 
 
-def resolve_diplomacy(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:
-    given = {p: (o or {}).get("diplomacy") for p, o in orders.items() if p in state.families}
-    if not any(given.values()):
-        return []
+def act_diplomacy(state: FiefState, player: str, orders: Mapping[str, Any]) -> list[Event]:
     events: list[Event] = []
-    order = state.turn_order()
-    for player in order:
-        mine = given.get(player) or {}
-        for gift in mine.get("give", []):
-            events.append(_give(state, player, gift))
-        for message in mine.get("messages", []):
-            events.extend(_message(state, player, message))
-    done: set[frozenset] = set()
-    for player in order:
-        for ex in (given.get(player) or {}).get("exchanges", []):
-            pair = frozenset((player, ex["with"]))
-            if pair not in done:
-                done.add(pair)
-                events.extend(_exchange(state, player, ex, given.get(ex["with"]) or {}))
+    for gift in orders.get("give", []):
+        events.append(_give(state, player, gift))
+    for message in orders.get("messages", []):
+        events.extend(_message(state, player, message))
+    for ex in orders.get("exchanges", []):
+        events.extend(_exchange(state, player, ex))
     return events
 
 
@@ -95,36 +89,55 @@ def _message(state: FiefState, player: str, message: dict) -> list[Event]:
                   Audience.everyone(), {"from": player, "to": list(to)})]
 
 
-def _exchange(state: FiefState, player: str, ex: dict, theirs: dict) -> list[Event]:
-    partner = ex["with"]
-    match = next((e for e in theirs.get("exchanges", []) if e["with"] == player), None)
-    both = Audience.only(player, partner)
-    if match is None or Counter(match["give"]) != Counter(ex["take"]) or Counter(match["take"]) != Counter(ex["give"]):
-        return [_refused(player, f"no exchange with {partner}: the two orders do not give and take "
-                         "the same cards", both)]
-    mine, other = state.families[player].hand, state.families[partner].hand
-    if Counter(ex["give"]) - Counter(mine) or Counter(match["give"]) - Counter(other):
-        return [_refused(player, f"no exchange with {partner}: a card to give is no longer in hand", both)]
-    for hand, out, into in ((mine, ex["give"], ex["take"]), (other, match["give"], match["take"])):
-        if len(hand) - len(out) + len(into) > HAND_LIMIT:
-            return [_refused(player, f"no exchange with {partner}: a hand would exceed {HAND_LIMIT} cards (F)",
-                             both)]
-    payer = pays_exchange(state.turn_order(), player, partner)
-    if not _spend_pawn(state, payer):
-        return [_refused(player, f"no exchange with {partner}: {payer} has no diplomacy pawn left (F)", both)]
-    for card in ex["give"]:
-        mine.remove(card)
-        other.append(card)
-    for card in match["give"]:
-        other.remove(card)
-        mine.append(card)
+def _names(cards: list[str]) -> str:
+    return ", ".join(card_name(c) for c in cards) or "nothing"
 
-    def names(cards: list[str]) -> str:
-        return ", ".join(card_name(c) for c in cards) or "nothing"
-    return [Event("diplomacy_exchange", f"{player} gives {partner} {names(ex['give'])}; {partner} gives "
-                  f"{player} {names(match['give'])} (F).", both,
-                  {"players": [player, partner], "cards": {player: ex["give"], partner: match["give"]}}),
-            Event("diplomacy_exchange_public", f"{player} and {partner} exchange cards "
-                  f"({len(ex['give'])} for {len(match['give'])}"
+
+def _exchange(state: FiefState, player: str, ex: dict) -> list[Event]:
+    partner = ex["with"]
+    both = Audience.only(player, partner)
+    if not _live(state, partner):
+        return [_refused(player, f"no exchange with {partner}: they are no longer in the game")]
+    offers = state.exchange_offers
+    theirs = next((o for o in offers if o["from"] == partner and o["with"] == player), None)
+    mine = next((o for o in offers if o["from"] == player and o["with"] == partner), None)
+    if mine is not None:
+        offers.remove(mine)              # a new exchange order with the same partner replaces the offer
+    if not ex["give"] and not ex["take"]:
+        return [Event("diplomacy_offer_withdrawn", f"{player} withdraws the card exchange offered to "
+                      f"{partner} (F).", both, {"from": player, "with": partner})]
+    if theirs is not None and Counter(theirs["give"]) == Counter(ex["take"]) \
+            and Counter(theirs["take"]) == Counter(ex["give"]):
+        offers.remove(theirs)
+        return _swap(state, partner, player, theirs["give"], ex["give"])
+    offers.append({"from": player, "with": partner, "give": list(ex["give"]), "take": list(ex["take"])})
+    return [Event("diplomacy_offer", f"{player} offers {partner} a card exchange: {player} gives "
+                  f"{_names(ex['give'])} and takes {_names(ex['take'])}. It is done as soon as {partner} "
+                  f"sends the mirror order (it stands until the end of the round) (F).", both,
+                  {"from": player, "with": partner, "give": list(ex["give"]), "take": list(ex["take"])})]
+
+
+def _swap(state: FiefState, first: str, second: str, first_gives: list[str], second_gives: list[str]) -> list[Event]:
+    """``first`` offered, ``second`` answered with the mirror order: the cards move now."""
+    both = Audience.only(first, second)
+    hands = {first: state.families[first].hand, second: state.families[second].hand}
+    gives = {first: first_gives, second: second_gives}
+    if any(Counter(gives[p]) - Counter(hands[p]) for p in hands):
+        return [_refused(second, f"no exchange with {first}: a card to give is no longer in hand", both)]
+    for p, other in ((first, second), (second, first)):
+        if len(hands[p]) - len(gives[p]) + len(gives[other]) > HAND_LIMIT:
+            return [_refused(second, f"no exchange with {first}: a hand would exceed {HAND_LIMIT} cards (F)", both)]
+    payer = pays_exchange(state.turn_order(), first, second)
+    if not _spend_pawn(state, payer):
+        return [_refused(second, f"no exchange with {first}: {payer} has no diplomacy pawn left (F)", both)]
+    for p, other in ((first, second), (second, first)):
+        for card in gives[p]:
+            hands[p].remove(card)
+            hands[other].append(card)
+    return [Event("diplomacy_exchange", f"{first} gives {second} {_names(first_gives)}; {second} gives "
+                  f"{first} {_names(second_gives)} (F).", both,
+                  {"players": [first, second], "cards": {first: first_gives, second: second_gives}}),
+            Event("diplomacy_exchange_public", f"{first} and {second} exchange cards "
+                  f"({len(first_gives)} for {len(second_gives)}"
                   + (")." if public_diplomacy(state.options) else f"; {payer} spends a diplomacy pawn, F)."),
-                  Audience.everyone(), {"players": [player, partner], "payer": payer})]
+                  Audience.everyone(), {"players": [first, second], "payer": payer})]

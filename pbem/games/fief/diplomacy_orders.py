@@ -9,8 +9,9 @@ Three orders, each an item of the list:
     with: bob
     take: [good weather]         # the cards bob gives you (his own order must mirror this)
 
-A private message (not to all) and an exchange each cost one diplomacy pawn (F), unless the
-public diplomacy option is on (I.3: the pawns are not used).
+Done at once when the mail is accepted (diplomacy.py). A private message (not to all) and an
+exchange each cost one diplomacy pawn (F), unless the public diplomacy option is on (I.3: the
+pawns are not used). `exchange: []` with `take: []` withdraws one's standing offer.
 """
 from __future__ import annotations
 
@@ -118,9 +119,12 @@ def _exchange(view: dict, item: dict, line: int | None, others: list[str], out: 
     take = [] if item.get("take") in (None, []) else _cards(view, item.get("take"), line, problems)
     if partner is None or give is None or take is None:
         return
-    if not give and not take:
-        problems.add(line, "this exchange moves no card", "list the cards you give after `exchange:` "
-                     "and those you take after `take:`")
+    if not give and not take:     # withdrawing one's standing offer
+        if not any(o["from"] == view["me"] and o["with"] == partner for o in view.get("exchange_offers", [])):
+            problems.add(line, f"this exchange moves no card, and you have no exchange offer to {partner} "
+                         "to withdraw", "list the cards you give after `exchange:` and those you take after `take:`")
+            return
+        out["exchanges"].append({"with": partner, "give": [], "take": []})
         return
     if any(e["with"] == partner for e in out["exchanges"]):
         problems.add(line, f"a second exchange with {partner} in one mail", "put all the cards in one order")
@@ -140,7 +144,8 @@ def _exchange(view: dict, item: dict, line: int | None, others: list[str], out: 
 
 def pawns_needed(orders: dict, player: str, turn_order: list[str]) -> int:
     private = sum(1 for m in orders["messages"] if m["to"] != "all")
-    return private + sum(1 for e in orders["exchanges"] if pays_exchange(turn_order, player, e["with"]) == player)
+    return private + sum(1 for e in orders["exchanges"] if (e["give"] or e["take"])
+                         and pays_exchange(turn_order, player, e["with"]) == player)
 
 
 def _afford(view: dict, player: str, out: dict, problems: Problems) -> None:
@@ -155,3 +160,21 @@ def _afford(view: dict, player: str, out: dict, problems: Problems) -> None:
         problems.add(None, f"these orders need {need} diplomacy pawn(s) (one per private message and per "
                      f"exchange you pay for) but you have {me['diplomacy_pawns']} (F)",
                      "send the message to all (free), or send fewer private messages")
+
+
+def diplomacy_template(view: dict, player: str) -> str:
+    """The commented `diplomacy:` block that ends every Fief order template (F: at any time)."""
+    me = view["families"][player]
+    others = [p for p in view["turn_order"] if p != player]
+    pawns = ("pawns are not used (I.3)" if public_diplomacy(view.get("options", {}))
+             else f"you have {me['diplomacy_pawns']} diplomacy pawn(s)")
+    example = others[0] if others else "bob"
+    return (f"# Diplomacy (F), done at once when the judge reads this mail, in any phase; {pawns}:\n"
+            "# diplomacy:\n"
+            f"#   - give: 2                  # deniers to another player (free, public)\n"
+            f"#     to: {example}\n"
+            '#   - message: "..."            # to one or more players (a pawn) or `to: all` (free)\n'
+            f"#     to: [{example}]\n"
+            "#   - exchange: [good weather]  # cards you give; done when they send the mirror order\n"
+            f"#     with: {example}\n"
+            "#     take: [tax]               # cards you take (a pawn, paid by the first in turn order)\n")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pbem.games.fief.board import Board
 from pbem.games.fief.control import controllers
 from pbem.games.fief.state import OFFSHORE, FiefState
-from pbem.rules.api import Event
+from pbem.rules.api import Audience, Event
 
 DISASTERS = ("plague", "bad_weather", "famine")
 LONE_VP = 3        # 7.1
@@ -103,6 +103,11 @@ def resolve_end_of_round(state: FiefState, board: Board) -> list[Event]:
     for pawn in state.pawns.values():
         pawn.steps = 0
     state.plague_struck = []                # G.2.1.3: "during that round" only
+    for offer in state.exchange_offers:     # F (ruling): an unanswered exchange offer lapses with the round
+        events.append(Event("diplomacy_offer_lapsed", f"The card exchange {offer['from']} offered "
+                            f"{offer['with']} lapses with the round (F).", Audience.only(offer["from"], offer["with"]),
+                            {"from": offer["from"], "with": offer["with"]}))
+    state.exchange_offers = []
     scores = {p: victory_points(state, p) for p in state.players}
     events.append(Event("victory_points", "Victory points: " + ", ".join(f"{p} {v}" for p, v in scores.items())
                         + " (7).", data={"vp": scores}))

@@ -25,7 +25,7 @@ from pbem.games.fief.setup_orders import check_setup_orders
 from pbem.games.fief.state import OFFSHORE, FiefState
 from pbem.games.fief.templates import purchase_template, setup_template
 from pbem.games.fief.views import build_view, phase_id
-from pbem.orders.yamlsafe import YMap, line_of
+from pbem.orders.yamlsafe import line_of, sub_map
 from pbem.rules.api import (JSON, Event, GameResult, OptionSpec, OrderCheck, OrderError, Phase,
                             Resolution)
 from pbem.rules.rng import Rng
@@ -145,6 +145,9 @@ class FiefRules:
         if step.name == "cards_play":   # 2.6: only a player holding a card to play
             from pbem.games.fief.cards_phase import play_deciders
             return play_deciders(state)
+        if step.name == "hear_ye_votes":   # 1.2: only a family with a vote or a candidate
+            from pbem.games.fief.hear_ye import vote_deciders
+            return vote_deciders(state, self._board(state.options), active)
         if step.name != "movement":
             return tuple(active)
         # 5: only a family with a free lord in play, or forces offshore to bring ashore (5.3).
@@ -165,8 +168,7 @@ class FiefRules:
         board = self._board(st.options)
         step = self._step(st)
         _store_policies(st, orders)
-        from pbem.games.fief.diplomacy import resolve_diplomacy   # H.2: diplomacy first
-        events = resolve_diplomacy(st, orders) + list(step.resolve(st, board, orders, rng))
+        events = list(step.resolve(st, board, orders, rng))
         if st.phase == step.name:    # the step did not move the game on by itself
             st.phase = _next_phase(st, step.name)
         return Resolution(st.to_json(), tuple(events))
@@ -181,18 +183,26 @@ class FiefRules:
         st = FiefState.from_json(state)
         return build_view(st, self._board(st.options), player)
 
-    def check_orders(self, view: JSON, player: str, document: Any) -> OrderCheck:
-        """The phase's orders, plus `diplomacy:` which any mail may carry (F, diplomacy_orders.py)."""
-        check = self._check_phase_orders(view, player, document)
-        if not isinstance(document, dict) or document.get("diplomacy") is None:
-            return check
+    # -- at once (pbem.rules.api.ActsAtOnce) --------------------------------------------------
+    at_once_keys = ("diplomacy",)   # F: "at any time during the game"
+
+    def check_at_once(self, view: JSON, player: str, document: Any) -> OrderCheck:
         from pbem.games.fief.diplomacy_orders import check_diplomacy
         problems = Problems()
-        diplomacy = check_diplomacy(view, player, document["diplomacy"], problems)
-        orders = {**check.orders, "diplomacy": diplomacy} if isinstance(check.orders, dict) else check.orders
-        return OrderCheck(orders, check.errors + tuple(problems), check.notes)
+        diplomacy = check_diplomacy(view, player, document.get("diplomacy"), problems)
+        return OrderCheck({"diplomacy": diplomacy}, tuple(problems))
 
-    def _check_phase_orders(self, view: JSON, player: str, document: Any) -> OrderCheck:
+    def at_once_template(self, view: JSON, player: str) -> str:
+        from pbem.games.fief.diplomacy_orders import diplomacy_template
+        return diplomacy_template(view, player)
+
+    def act(self, state: JSON, player: str, action: JSON, rng: Rng) -> Resolution:
+        from pbem.games.fief.diplomacy import act_diplomacy
+        st = FiefState.from_json(copy.deepcopy(state))   # never touch the caller's state
+        events = act_diplomacy(st, player, action["diplomacy"])
+        return Resolution(st.to_json(), tuple(events))
+
+    def check_orders(self, view: JSON, player: str, document: Any) -> OrderCheck:
         problems = Problems()
         phase = view["phase"]
         board = self._board(view.get("options", {}))
@@ -201,7 +211,7 @@ class FiefRules:
                                                 "the order document must have an `orders:` list",
                                                 "start with `orders:` and one `- ` line per order"),))
         document = document or {}
-        check_keys(document, ("orders", "policies", "diplomacy"), "the order document", problems)
+        check_keys(document, ("orders", "policies"), "the order document", problems)
         if phase == "movement":
             from pbem.games.fief.movement_orders import check_movement_orders
             battle, rest = _battle_policies(view, player, document.get("policies"), problems, board)
@@ -331,10 +341,7 @@ def _battle_policies(view: JSON, player: str, given: Any, problems: Problems, bo
     if not isinstance(given, dict) or not any(k in given for k in BATTLE_POLICIES):
         return {}, given
     battle = check_battle_policies(view, board, player, given, problems)
-    rest = YMap((k, v) for k, v in given.items() if k not in BATTLE_POLICIES)
-    rest.line = getattr(given, "line", 0)
-    rest.key_lines = dict(getattr(given, "key_lines", {}))
-    return battle, rest
+    return battle, sub_map(given, lambda k: k not in BATTLE_POLICIES)
 
 
 def _store_policies(state: FiefState, orders: Mapping[str, Any]) -> None:

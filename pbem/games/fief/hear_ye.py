@@ -189,6 +189,18 @@ def _new_pope_acts(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:
     return excommunicate(state, pope, target)
 
 
+def vote_deciders(state: FiefState, board: Board, active: list[str]) -> tuple[str, ...]:
+    """1.2: the votes mail goes to the families that give votes in at least one ballot, and to
+    those with a candidate (their lord, once elected bishop, may vote for the king later in the
+    same phase, 1.5.2). The others have nothing to order (they may still send diplomacy)."""
+    ballots = (state.hear_ye or {}).get("ballots", [])
+    asked = {state.lords[c].family for b in ballots for c in b["candidates"] if c in state.lords}
+    for ballot in ballots:
+        weights, _ = _weights(state, board, ballot["id"], set())
+        asked |= {p for p, n in weights.items() if n}
+    return tuple(p for p in active if p in asked)
+
+
 def _weights(state: FiefState, board: Board, bid: str, elected_now: set[str]):
     if bid.startswith("bishop"):
         return bishop_votes(state, board, int(bid.split()[1]), controllers(state, board), elected_now), {}

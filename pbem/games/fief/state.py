@@ -139,6 +139,9 @@ class FiefState:
     # Surprise character cards lying on the frieze (G.4.1): lord name -> "darc" | "cardinal";
     # the card goes back to the characters discard pile when that lord leaves play.
     frieze: dict[str, str] = field(default_factory=dict)
+    # Card exchanges offered and not yet answered (F, diplomacy.py): {"from", "with", "give",
+    # "take"}; seen by the two players only; emptied at the end of the round (7).
+    exchange_offers: list[dict[str, Any]] = field(default_factory=list)
 
     def turn_order(self) -> list[str]:
         """Players from the first player, clockwise (H.3)."""

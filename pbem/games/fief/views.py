@@ -96,6 +96,7 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
         view["policies"] = {}       # "policies" is the viewer's own; the GM has none
         view["policies_by_family"] = {p: copy.deepcopy(f.policies) for p, f in state.families.items()}
         view["my_pawns"] = []
+        view["exchange_offers"] = copy.deepcopy(state.exchange_offers)
     else:
         view["my_pawns"] = [_pawn(p) for p in state.pawns.values() if p.family == player]
         view["hand"] = list(state.families[player].hand) if player in state.families else []
@@ -103,6 +104,9 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
         view["policies"] = copy.deepcopy(state.families[player].policies) if player in state.families else {}
         view["policies_text"] = describe_policies(view["policies"]) + \
             describe_battle_policies(view["policies"])   # for the report
+        # F: an exchange offer is between the two players of the private talk only.
+        view["exchange_offers"] = [copy.deepcopy(o) for o in state.exchange_offers
+                                   if player in (o["from"], o["with"])]
     return view
 
 

@@ -1,0 +1,217 @@
+"""The judge's at-once actions (pbem.rules.api.ActsAtOnce), through Fief's diplomacy (F: "at
+any time"): done as soon as the mail is read, told at once to those who may see it, from any
+player whatever the phase, never half done, archived, replayed and kept by a rollback."""
+from __future__ import annotations
+
+import json
+
+from pbem.judge import archive, engine
+
+from judge_support import Judge
+
+SETUP = "setup/starting-towns"
+TOWNS = {"alice": "Tours, Poitiers", "bob": "Bordeaux, Pau", "carol": "Lyon, Dijon"}
+
+
+def body(mail) -> str:
+    return mail.get_body(("plain",)).get_content()
+
+
+def started(tmp_path) -> Judge:
+    judge = Judge(tmp_path)
+    judge.new_game(name="loire", players=("alice", "bob", "carol"), game_type="fief_france")
+    judge.tick()
+    return judge
+
+
+def state(judge: Judge) -> dict:
+    store = judge.store()
+    try:
+        return engine.load_game(store, "loire").state
+    finally:
+        store.close()
+
+
+def outcomes(judge: Judge) -> list[str]:
+    store = judge.store()
+    try:
+        return [r["outcome"] for r in store.all("SELECT outcome FROM processed ORDER BY rowid")]
+    finally:
+        store.close()
+
+
+def test_a_private_message_is_relayed_at_once_before_the_phase_resolves(tmp_path):
+    judge = started(tmp_path)
+    before = {p: len(judge.sent_to(f"{p}@pbem.test")) for p in TOWNS}
+    judge.orders("loire", "alice", SETUP, 'diplomacy:\n  - message: "Meet me in Tours."\n    to: bob\n')
+    judge.tick()
+    assert outcomes(judge)[-1] == "acted at once"
+    news = judge.sent_to("bob@pbem.test")[before["bob"]:]
+    assert len(news) == 1 and "News from alice" in str(news[0]["Subject"])
+    assert "Meet me in Tours." in body(news[0])
+    carol = judge.sent_to("carol@pbem.test")[before["carol"]:]
+    assert len(carol) == 1 and "private talk" in body(carol[0]) and "Tours." not in body(carol[0])
+    ack = judge.sent_to("alice@pbem.test")[-1]
+    assert "Done at once" in body(ack) and "Meet me in Tours." in body(ack)
+    assert "orders for setup/starting-towns" in body(ack) and "unchanged" in body(ack)
+    # the phase still waits on everyone: a diplomacy-only mail is not an order set
+    store = judge.store()
+    game = engine.load_game(store, "loire")
+    assert engine.current_phase(game).id == SETUP and engine.orders_status(store, game)[1] == []
+    store.close()
+    assert state(judge)["families"]["alice"]["diplomacy_pawns"] == 2
+
+
+def in_cards_play_with_only_alice_holding_cards(judge: Judge) -> str:
+    """Round 1, Cards Phase step D: only players holding a card to play order (2.6); bob and
+    carol, with empty hands, have nothing to order."""
+    for p, towns in TOWNS.items():
+        judge.orders("loire", p, SETUP, f"orders:\n  - start: [{towns}]\n")
+    judge.tick()
+    store = judge.store()
+    game = engine.load_game(store, "loire")
+    st = game.state
+    st["phase"] = "cards_play"
+    for p in TOWNS:
+        st["families"][p]["hand"] = ["good_weather"] if p == "alice" else []
+    store.run("UPDATE games SET state=? WHERE id=?", json.dumps(st), game.id)
+    phase = engine.current_phase(engine.load_game(store, "loire"))
+    store.close()
+    assert phase.deciders == ("alice",)
+    return phase.id
+
+
+def test_a_player_with_no_orders_in_the_phase_may_still_do_diplomacy(tmp_path):
+    judge = started(tmp_path)
+    phase = in_cards_play_with_only_alice_holding_cards(judge)
+    deniers = state(judge)["families"]["carol"]["deniers"]
+    judge.orders("loire", "carol", phase, "diplomacy:\n  - give: 1\n    to: alice\n")
+    judge.tick()
+    assert outcomes(judge)[-1] == "acted at once"
+    assert state(judge)["families"]["carol"]["deniers"] == deniers - 1
+    # everyone sees a gift (A.6): bob gets the news at once
+    assert "carol gives 1 deniers to alice" in body(judge.sent_to("bob@pbem.test")[-1])
+
+
+def test_orders_from_a_player_who_has_none_to_give_name_what_may_be_sent(tmp_path):
+    judge = started(tmp_path)
+    phase = in_cards_play_with_only_alice_holding_cards(judge)
+    judge.orders("loire", "carol", phase, "orders: []\ndiplomacy:\n  - give: 1\n    to: alice\n")
+    judge.tick()
+    assert outcomes(judge)[-1] == "reject: nothing to order"
+    reply = body(judge.sent_to("carol@pbem.test")[-1])
+    assert "you have no orders to give" in reply and "only `diplomacy:` may be sent now" in reply
+    assert "line 7" in reply     # the `orders:` line, counted from the top of the mail
+
+
+def test_a_mail_refused_for_its_orders_does_nothing_at_once(tmp_path):
+    judge = started(tmp_path)
+    before = state(judge)
+    sent_before = len(judge.sent())
+    judge.orders("loire", "alice", SETUP, 'orders:\n  - start: [Atlantis]\n'
+                 'diplomacy:\n  - message: "Never sent."\n    to: bob\n  - give: 1\n    to: bob\n')
+    judge.tick()
+    assert outcomes(judge)[-1] == "orders rejected"
+    assert state(judge) == before
+    new = judge.sent()[sent_before:]
+    assert len(new) == 1 and "NOT accepted" in body(new[0]) and "Nothing of this mail was done" in body(new[0])
+    assert not any("Never sent." in body(m) for m in judge.sent())
+
+
+def test_the_orders_are_checked_against_the_position_the_diplomacy_leaves(tmp_path):
+    """A gift first (H.2: diplomacy is primary), then orders that count on the money given
+    away: refused, and the gift is not made either (one mail, all or nothing)."""
+    judge = started(tmp_path)
+    for p, towns in TOWNS.items():
+        judge.orders("loire", p, SETUP, f"orders:\n  - start: [{towns}]\n")
+    judge.tick()
+    # on to the Purchase Phase of round 1 with default orders
+    for _ in range(6):
+        phase = engine.current_phase(engine.load_game(judge.store(), "loire"))
+        if phase.id.endswith("/purchase"):
+            break
+        judge.tick(advance_hours=49)
+    assert phase.id == "round-1/purchase"
+    deniers = state(judge)["families"]["alice"]["deniers"]
+    judge.orders("loire", "alice", phase.id, f"diplomacy:\n  - give: {deniers}\n    to: bob\n"
+                 "orders:\n  - buy: man_at_arms\n    in: Tours\n")
+    judge.tick()
+    assert outcomes(judge)[-1] == "orders rejected"
+    assert "denier" in body(judge.sent_to("alice@pbem.test")[-1])
+    assert state(judge)["families"]["alice"]["deniers"] == deniers
+    judge.orders("loire", "alice", phase.id, "diplomacy:\n  - give: 1\n    to: bob\n"
+                 "orders:\n  - buy: man_at_arms\n    in: Tours\n")
+    judge.tick()
+    assert outcomes(judge)[-1] == "orders accepted"
+    ack = body(judge.sent_to("alice@pbem.test")[-1])
+    assert ack.index("Done at once") < ack.index("Orders received") and "gives 1 deniers to bob" in ack
+    assert state(judge)["families"]["alice"]["deniers"] == deniers - 1
+
+
+def test_an_exchange_offer_waits_for_the_mirror_mail_then_cards_move_at_once(tmp_path):
+    judge = started(tmp_path)
+    store = judge.store()
+    game = engine.load_game(store, "loire")
+    st = game.state
+    st["families"]["alice"]["hand"], st["families"]["bob"]["hand"] = ["good_weather"], ["tax"]
+    store.run("UPDATE games SET state=? WHERE id=?", json.dumps(st), game.id)
+    store.close()
+    carol_before = len(judge.sent_to("carol@pbem.test"))
+    judge.orders("loire", "alice", SETUP, "diplomacy:\n  - exchange: [good weather]\n    with: bob\n    take: [tax]\n")
+    judge.tick()
+    offer = body(judge.sent_to("bob@pbem.test")[-1])
+    assert "offers bob a card exchange" in offer and "Good weather" in offer.replace("good weather", "Good weather")
+    assert len(judge.sent_to("carol@pbem.test")) == carol_before      # an offer is between the two
+    judge.orders("loire", "bob", SETUP, "diplomacy:\n  - exchange: [tax]\n    with: alice\n    take: [good weather]\n")
+    judge.tick()
+    after = state(judge)
+    assert after["families"]["alice"]["hand"] == ["tax"] and after["families"]["bob"]["hand"] == ["good_weather"]
+    assert "exchange cards (1 for 1" in body(judge.sent_to("carol@pbem.test")[-1])
+
+
+def test_actions_are_archived_replayed_exported_and_kept_by_a_rollback(tmp_path):
+    judge = started(tmp_path)
+    judge.orders("loire", "alice", SETUP, 'diplomacy:\n  - message: "One."\n    to: all\n  - give: 1\n    to: carol\n')
+    judge.orders("loire", "bob", SETUP, 'diplomacy:\n  - message: "Two."\n    to: alice\n')
+    judge.tick()
+    acted = state(judge)
+    for p, towns in TOWNS.items():
+        judge.orders("loire", p, SETUP, f"orders:\n  - start: [{towns}]\n")
+    judge.tick()
+    store = judge.store()
+    game = engine.load_game(store, "loire")
+    assert [(r["n"], r["player"]) for r in engine.actions_of(store, game.id, 1)] == [(1, "alice"), (2, "bob")]
+    result = archive.replay(store, game)
+    assert result.ok, result.message
+    files = archive.export(store, game, tmp_path / "export")
+    first = next(f for f in files if "setup" in f.name and f.name != "game.yaml").read_text()
+    assert "at_once:" in first and "One." in first
+    # a rollback returns to the setup phase as it was after the two actions, not before them
+    with store.transaction():
+        game = engine.rollback(store, game, judge.now)
+    assert game.state == acted
+    kinds = [r["kind"] for r in store.all("SELECT kind FROM events WHERE game_id=? AND seq=1", game.id)]
+    assert "diplomacy_message" in kinds and "diplomacy_gift" in kinds
+    assert archive.replay(store, game).ok
+    # a replay notices a tampered action
+    store.run("UPDATE actions SET canonical=? WHERE n=2", json.dumps(
+        {"diplomacy": {"give": [{"to": "alice", "deniers": 2}], "messages": [], "exchanges": []}}))
+    tampered = archive.replay(store, game)
+    assert not tampered.ok and "at-once action 2 of bob" in tampered.message
+    store.close()
+
+
+def test_the_order_template_offers_diplomacy_to_deciders_and_to_the_others(tmp_path):
+    from pbem.judge.mailer import Mailer
+    judge = started(tmp_path)
+    phase_id = in_cards_play_with_only_alice_holding_cards(judge)
+    store = judge.store()
+    game = engine.load_game(store, "loire")
+    phase = engine.current_phase(game)
+    mailer = Mailer(store, judge.home)
+    alice = mailer._template(game, game.rules.view(game.state, "alice"), "alice", phase)
+    carol = mailer._template(game, game.rules.view(game.state, "carol"), "carol", phase)
+    store.close()
+    assert "play:" in alice and "# diplomacy:" in alice
+    assert f"phase: {phase_id}" in carol and "# diplomacy:" in carol and "play:" not in carol
+    assert "you have 3 diplomacy pawn(s)" in carol
