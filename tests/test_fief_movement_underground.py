@@ -416,3 +416,14 @@ def test_the_template_offers_the_card_to_its_holder_only():
     assert problems == [] and got["moves"][0]["underground"] == {"others": "if_needed"}
     assert "underground" not in movement_template(RULES.view(state_json(hands={"marie": []}), "marie"), "marie")
     assert "underground" not in movement_template(RULES.view(state, "marc"), "marc")
+
+
+def test_a_town_reached_twice_names_both_steps():
+    # D'Arc Guenièvre: Tours -> Poitiers -> Tours -> Poitiers; `underground: Poitiers` is 2 cards.
+    darc = {"Guenièvre": {"family": "marie", "at": "Tours", "titles": ["darc"]}}
+    text = "orders:\n  - move: Guenièvre\n    path: [Poitiers, Tours, Poitiers]\n    underground: Poitiers\n"
+    assert "always play 2 underground cards, but you hold 1" in errors_of(state_json(lords=darc), "marie", text)
+    state = position(lords=darc, hands={"marie": ["underground", "underground"]}, units={"Poitiers": {}})
+    _, by = run(state, {"marie": {"moves": [move("Guenièvre", ["Poitiers", "Tours", "Poitiers"], {"Poitiers": "always"})]}})
+    assert by["lord_moved"].data["underground"] == ["Poitiers", "Poitiers"]
+    assert state.families["marie"].hand == [] and state.lords["Guenièvre"].steps == 3
