@@ -15,6 +15,11 @@ Cavalcade (5.2.4) is part of the battle rules (issue 4): ``resolve_movement`` ta
 ``cavalcade`` resolver, called at the exact point the rulebook offers it - a safe passage was
 refused and the order says `if_refused: cavalcade`. game.py passes the battle rules' resolver
 (battle_phase.resolve_cavalcade); without one a cavalcade order stops the army.
+
+An underground card (G.4.2.2) ordered on a step (movement_underground.py) is played at the
+beginning of that step: the army is placed directly in the adjacent town, crossing nobody and
+ignoring bad weather; `if_needed` plays it only where the step would otherwise be refused or
+blocked.
 """
 from __future__ import annotations
 
@@ -31,6 +36,7 @@ from pbem.games.fief.movement_events import (MoveLog, Teller, hidden_text, kinds
                                              where_text)
 from pbem.games.fief.movement_naval import default_harbor, offshore_lords, offshore_pawns
 from pbem.games.fief.movement_presence import Place, Presence, road_place, town_place
+from pbem.games.fief.movement_underground import ALWAYS, IF_NEEDED, mode_for, play_card
 from pbem.games.fief.policies import permits
 from pbem.games.fief.state import OFFSHORE, FiefState
 from pbem.rules.api import Event
@@ -203,16 +209,29 @@ class MovementRun:
         else:
             if not self.board.adjacent(cur, target):
                 return "cut_short", f"no road from {cur} to {target}"
+            mode = mode_for(order, target)   # G.4.2.2: played "at the beginning of a step"
+            if mode == ALWAYS and self._underground(army, order, cur, target, first, log, done, "as ordered"):
+                return self._after_step(army, target)
             blocked = bad_weather_blocks(self.board, self.bad_weather, cur, target)
             if blocked is not None:
-                return "cut_short", (f"bad weather on bishopric {blocked} forbids land moves into or "
-                                     f"out of it (G.2.2)")
+                why = f"bad weather on bishopric {blocked} forbids land moves into or out of it (G.2.2)"
+                if mode == IF_NEEDED and self._underground(army, order, cur, target, first, log, done, why):
+                    return self._after_step(army, target)
+                return "cut_short", why
             refused = self._crossing(army, cur, target, first)
             if refused:
-                return self._refused(army, order, refused, cur, target, first, log, done)
+                if mode == IF_NEEDED:
+                    why = self._tell_refusal(army, refused, cur, target, first)
+                    if self._underground(army, order, cur, target, first, log, done, why):
+                        return self._after_step(army, target)
+                return self._refused(army, order, refused, cur, target, first, log, done,
+                                     told=mode == IF_NEEDED)
         if not first:
             self._drop_and_pick(army, order, cur, log, done, leave=True)
         self._advance(army, order, cur, target, log)
+        return self._after_step(army, target)
+
+    def _after_step(self, army: Army, target: str) -> tuple[str, str] | None:
         if target == OFFSHORE:
             return "at_sea", "the movement of an army ends as soon as it enters the offshore area (5.3)"
         if army.leader not in self.state.lords:
@@ -244,17 +263,27 @@ class MovementRun:
                     asks.append((f, policy))
         return [(f, pol) for f, pol in asks if not permits(self.state.families[f].policies, pol, fam)]
 
-    def _refused(self, army: Army, order: Mapping[str, Any], refused: list[tuple[str, str]], cur: str,
-                 target: str, first: bool, log: MoveLog, done: set[str]) -> tuple[str, str] | None:
+    def _tell_refusal(self, army: Army, refused: list[tuple[str, str]], cur: str, target: str,
+                      first: bool) -> str:
+        """The refusal, told to the mover and the refusers (5.2.3.1, 6.4.2); returns its text."""
         refusers = [f for f, _ in refused]
         besieged = any(pol == "besieged_may_leave" for _, pol in refused)
         what = "leave to break out of the siege of" if besieged else "safe passage through"
         where = cur if not first or besieged else f"the road {cur} - {target}"
-        self.teller.private("safe_passage_refused", [army.family] + refusers,
-                            f"{', '.join(refusers)} refused {army.family}'s {army.leader} {what} {where} "
-                            f"(standing policy, {'6.4.2' if besieged else '5.2.3.1'}).",
+        text = (f"{', '.join(refusers)} refused {army.family}'s {army.leader} {what} {where} "
+                f"(standing policy, {'6.4.2' if besieged else '5.2.3.1'})")
+        self.teller.private("safe_passage_refused", [army.family] + refusers, text + ".",
                             {"lord": army.leader, "family": army.family, "refused_by": refusers,
                              "town": cur, "towards": target})
+        return text
+
+    def _refused(self, army: Army, order: Mapping[str, Any], refused: list[tuple[str, str]], cur: str,
+                 target: str, first: bool, log: MoveLog, done: set[str],
+                 told: bool = False) -> tuple[str, str] | None:
+        refusers = [f for f, _ in refused]
+        besieged = any(pol == "besieged_may_leave" for _, pol in refused)
+        if not told:
+            self._tell_refusal(army, refused, cur, target, first)
         reason = ("a besieger did not let the besieged army leave (6.4.2)" if besieged
                   else f"safe passage towards {target} refused (5.2.3.1)")
         mode = order.get("if_refused", "back")
@@ -285,6 +314,11 @@ class MovementRun:
             return "stopped", "the cavalcade did not open the way (5.2.4)"
         if first:
             return "refused", reason
+        if mode == "back" and army.underground:
+            # The card placed the army here directly: there is no road it came by, crossed, to
+            # go back along (ruling in docs/fief-france-movement-rulings.md).
+            return "stopped", reason + (f"; {army.leader} came by an underground card, not by a road, "
+                                        f"and stops {where_text(army.place)}")
         # The leader always has a step left here: _step stops a lord with none before crossing.
         if mode == "back" and army.came_from is not None:
             # 5.2.3.1: back spending 1 step; no force may stay, own forces there may come along.
@@ -353,10 +387,23 @@ class MovementRun:
             arrivals.append(fam)
         return []
 
+    def _underground(self, army: Army, order: Mapping[str, Any], cur: str, target: str, first: bool,
+                     log: MoveLog, done: set[str], why: str) -> bool:
+        """G.4.2.2: the step to ``target`` made by an underground card, if one is still in hand:
+        the army leaves (or passes through) ``cur`` crossing nobody, ignoring bad weather, and is
+        placed directly in ``target``: 1 step. False (the player told why) without a card."""
+        if not play_card(self.state, self.board, self.bad_weather, self.teller, army, cur, target, first, why):
+            return False
+        if not first:
+            self._drop_and_pick(army, order, cur, log, done, leave=True)
+        self._advance(army, order, cur, target, log, underground=True)
+        return True
+
     def _advance(self, army: Army, order: Mapping[str, Any], cur: str, target: str,
-                 log: MoveLog, back: bool = False) -> None:
+                 log: MoveLog, back: bool = False, underground: bool = False) -> None:
         """Move the army one step from ``cur`` to ``target`` (land or naval); members with no
-        step left stay where they are."""
+        step left stay where they are. ``underground``: the card places it in the town
+        (G.4.2.2)."""
         darc = self.budget.army_has_darc(army)
         fam = army.family
         for pid in list(army.pawns):
@@ -384,21 +431,27 @@ class MovementRun:
         for town in sorted(towns_left):
             self.teller.add(left_town(self.state, self.board, self.presence, town, fam, _preferences(order, town)))
         army.came_from = cur
-        army.place = self._arrive(fam, members, cur, target, army.leader)
+        army.underground = underground
+        army.place = self._arrive(fam, members, cur, target, army.leader, direct=underground)
         log.steps.append((target, army.place[0] == "road", back))
+        if underground:
+            log.underground.append(len(log.steps) - 1)
         number = enters_plague(self.board, self.plagued, cur, target)
         if number is not None:
             self._plague(army, number, log)
 
-    def _arrive(self, fam: str, members: list[str], cur: str, target: str, leader: str | None) -> Place:
+    def _arrive(self, fam: str, members: list[str], cur: str, target: str, leader: str | None,
+                direct: bool = False) -> Place:
         """5.2.1: placed in the town if it is empty or the family controls it (taking control
-        if appropriate, 5.2.2); otherwise on the road it came by, out of the town for now."""
+        if appropriate, 5.2.2); otherwise on the road it came by, out of the town for now.
+        ``direct`` (an underground card, G.4.2.2): "directly placed in" the town, next to the
+        town space when another family holds it - it came by no road to wait on."""
         for m in members:
             if m.startswith("L:"):
                 self.state.lords[m[2:]].location = target
             else:
                 self.state.pawns[m[2:]].location = target
-        if may_enter(self.state, self.board, self.presence, target, fam):
+        if direct or may_enter(self.state, self.board, self.presence, target, fam):
             for m in members:
                 self.presence.put(m, fam, town_place(target))
             self.teller.add(enter_town(self.state, self.board, self.presence, target, fam, leader))
@@ -445,6 +498,8 @@ class MovementRun:
             "outcome": outcome, "reason": reason, "units": log.units, "lords": list(army.lords),
             "captives": list(army.captives), "left": log.left, "picked": log.picked, "notes": log.notes,
         }
+        if log.underground:   # G.4.2.2: the steps made by an underground card (public once played)
+            data["underground"] = [log.steps[i][0] for i in log.underground]
         lead = f"{army.family}'s {army.leader}"
         if army.lords:
             lead += " with " + ", ".join(army.lords)

@@ -29,6 +29,7 @@ class Army:
     steps: int = 0                 # steps made in this move
     naval: bool = False            # made a naval step (no cavalcade then, 5.3)
     cavalcade: bool = False        # made a cavalcade (no naval step then, 5.3) - battle issue
+    underground: bool = False      # the last step was made by an underground card (G.4.2.2)
 
     def all_lords(self) -> list[str]:
         return [self.leader] + self.lords

@@ -89,10 +89,12 @@ class MoveLog:
         self.left: dict[str, dict[str, int]] = {}
         self.picked: dict[str, dict[str, int]] = {}
         self.notes: list[str] = []
+        self.underground: list[int] = []   # indexes in ``steps`` made by an underground card (G.4.2.2)
 
     def text(self, lead: str, units: str, fmt: Callable[[dict], str], outcome: str, reason: str,
              forced: bool, notes: list[str]) -> str:
-        route = " -> ".join([self.start] + [t for t, _, _ in self.steps])
+        route = " -> ".join([self.start] + [t + (" (underground)" if i in self.underground else "")
+                                            for i, (t, _, _) in enumerate(self.steps)])
         parts = [f"{lead} ({units})" + (f" moves {route}" if self.steps else f" stays in {self.start}")]
         if forced:
             parts.append("landing by default: forces at sea must land in a harbor (5.3)")

@@ -12,12 +12,16 @@
         if_refused: back                  # back (default) | stay | cavalcade (5.2.4, knights and
                                           #   lords only): when a safe passage is refused
         give_control: {La Rochelle: marc} # optional: who gets a town you leave (5.2.2)
+        underground: if_needed            # optional: play an underground card on a step (G.4.2.2):
+                                          #   a town of the path, a list, `if_needed`, or
+                                          #   {Poitiers: always, others: if_needed}
       - land: Nantes                      # where your forces at sea land when no lord's order
                                           #   lands them (5.3)
     policies: {...}                       # standing policies (policies.py)
 
 The canonical form is {"moves": [...], "land": town | None, "policies": {...}}. Each move is
-{"lord", "with", "lords", "captives", "path", "leave", "pick_up", "if_refused", "give_control"},
+{"lord", "with", "lords", "captives", "path", "leave", "pick_up", "if_refused", "give_control",
+"underground"} (movement_underground.py),
 units as {kind: count} or "all". Moves are made in the order written (5.1.1); the check
 follows the player's own pawns through them, so a lord may take units an earlier lord of the
 same player brings or leaves; what other players do is only known at resolution.
@@ -31,6 +35,7 @@ from typing import Any
 from pbem.games.fief.board import Board, fold, load_board
 from pbem.games.fief.movement_events import units_text
 from pbem.games.fief.movement_template import movement_template  # game.py imports it from here
+from pbem.games.fief.movement_underground import CARD as UNDERGROUND, check_underground
 from pbem.games.fief.orders_common import Problems, check_keys, suggest, verb_of, whole_number
 from pbem.games.fief.policies import check_policies, find_player, unit_kind
 from pbem.games.fief.state import OFFSHORE, UNIT_TYPES
@@ -38,7 +43,8 @@ from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import OrderError
 
 VERBS = ("move", "land")
-MOVE_KEYS = ("move", "with", "lords", "captives", "path", "leave", "pick_up", "if_refused", "give_control")
+MOVE_KEYS = ("move", "with", "lords", "captives", "path", "leave", "pick_up", "if_refused", "give_control",
+             UNDERGROUND)
 IF_REFUSED = ("back", "stay", "cavalcade")   # 5.2.3.1, 5.2.4
 STEPS, DARC_STEPS = 2, 3        # 5.1.1, G.4.1.1
 _COUNTED = re.compile(r"^\s*(\d+)\s+(.+?)\s*$")
@@ -58,6 +64,7 @@ def check_movement_orders(view: dict[str, Any], player: str, orders: Any,
         orders = []
     for index, item in enumerate(orders or []):
         checker.item(item, line_of(orders, index))
+    checker.count_cards()
     return {"moves": checker.moves, "land": checker.land, "policies": canonical_policies}, list(problems)
 
 
@@ -73,6 +80,8 @@ class _Checker:
             if p["kind"] in UNIT_TYPES:
                 self.pawns.setdefault(p["location"], Counter())[p["kind"]] += 1
         self.lord_at = {n: l["location"] for n, l in view["lords"].items()}
+        self.hand = list(view.get("hand") or [])
+        self.cards_named: list[int | None] = []   # one line per underground card always played
 
     # -- items -----------------------------------------------------------------------------
     def item(self, item: Any, line: int | None) -> None:
@@ -125,22 +134,35 @@ class _Checker:
         pick_up = self._stops(item, "pick_up", start, path)
         if_refused = self._if_refused(item)
         give = self._give_control(item, start, path)
+        underground: dict | None = {}
+        if UNDERGROUND in item:
+            underground, cards = check_underground(item, start, path, self.hand, self._town, self.problems)
+            self.cards_named += cards
         if if_refused == "cavalcade" and (start == OFFSHORE or OFFSHORE in path):
             self.problems.add(line_of(item, "if_refused"),
                               "an army making a naval step cannot make a cavalcade (5.3)",
                               "write `if_refused: back` or `if_refused: stay`")
             return None
-        if with_ is None or leave is None or pick_up is None or if_refused is None or give is None:
+        if with_ is None or leave is None or pick_up is None or if_refused is None or give is None \
+                or underground is None:
             return None
         self._follow(name, start, path, with_, leave, pick_up, line_of(item, "move"))
         for lord in [name] + lords + captives:
             self.lord_at[lord] = path[-1]
         move: dict[str, Any] = {"lord": name, "with": with_, "path": path, "if_refused": if_refused}
         for key, value in (("lords", lords), ("captives", captives), ("leave", leave),
-                           ("pick_up", pick_up), ("give_control", give)):
+                           ("pick_up", pick_up), ("give_control", give), (UNDERGROUND, underground)):
             if value:
                 move[key] = value
         return move
+
+    def count_cards(self) -> None:
+        """One underground card per step (G.4.2.2): the steps always played need as many cards."""
+        held = self.hand.count(UNDERGROUND)
+        if len(self.cards_named) > held:
+            self.problems.add(self.cards_named[held],
+                              f"your moves always play {len(self.cards_named)} underground cards, but you "
+                              f"hold {held}", "name fewer steps, or write `if_needed` for some")
 
     # -- pieces ----------------------------------------------------------------------------
     def _own_lord(self, text: Any, line: int | None, free: bool) -> str | None:

@@ -35,6 +35,14 @@ def movement_template(view: dict[str, Any], player: str) -> str:
         "# Naval step (5.3): harbor <-> `offshore`; the move ends at sea; forces at sea must land",
         "# next round. Remove the `# ` in front of the lines you want.",
     ]
+    cards = (view.get("hand") or []).count("underground")
+    if cards and mine:
+        lines += [
+            f"# You hold {cards} underground card{'s' if cards > 1 else ''} (G.4.2.2): `underground: TOWN` plays one on",
+            "# the land step reaching TOWN - the army goes there directly, crossing nobody, leaving a",
+            "# siege, through bad weather; `underground: if_needed` plays one only on a step that would",
+            "# otherwise be refused or blocked. One card a step; a played card is public.",
+        ]
     if not mine:
         lines.append("# You have no free lord on the board: nothing can move this phase.")
     lines.append("orders:")
@@ -46,6 +54,8 @@ def movement_template(view: dict[str, Any], player: str) -> str:
             lines.append(_key(f"lords: [{', '.join(others)}]", "your lords here who may go along"))
         if captives:
             lines.append(_key(f"captives: [{', '.join(captives)}]", "captives you hold here (6.3)"))
+        if cards and lord["location"] != OFFSHORE:
+            lines.append(_key("underground: if_needed", "or a town of the path (G.4.2.2)"))
     at_sea = units_at.get(OFFSHORE)
     if at_sea and not any(lo["location"] == OFFSHORE for _, lo in mine):
         lines += [f"  # Your troop at sea ({_units(at_sea)}) must land in a harbor this phase (5.3):",
