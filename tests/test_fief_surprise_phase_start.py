@@ -136,3 +136,11 @@ def test_the_next_rounds_hear_ye_starts_when_the_end_of_round_is_resolved() -> N
     state, events = resolve(state)
     assert RULES.phase(state).id == "round-2/hear-ye"
     assert "Charles" not in state["lords"] and "assassination" in [e.kind for e in events]
+
+
+def test_an_underground_phase_start_trigger_is_described_to_its_owner() -> None:
+    free = {"trigger": "at_phase_start", "phase": "battle", "round": 2,
+            "play": {"card": "underground", "free": ["Charles", "Arthur"], "town": None}}
+    state = purchase({"bob": ["underground"]}, {"bob": {"surprise": [free]}})
+    assert "surprise: underground freeing Charles, Arthur at the start of battle in round 2" in "\n".join(
+        RULES.view(state, "bob")["policies_text"])

@@ -129,5 +129,5 @@ def describe(trigger: dict) -> str:
     if "transfer" in trigger:
         return f"surprise: transfer {trigger['transfer']['town']} to {trigger['transfer']['to']} {when}"
     play = trigger["play"]
-    target = play.get("on") or ", ".join(play.get("free") or [])
-    return f"surprise: {play['card']} on {target} {when}"
+    target = f"on {play['on']}" if play.get("on") else "freeing " + ", ".join(play.get("free") or [])
+    return f"surprise: {play['card']} {target} {when}"

@@ -59,7 +59,8 @@ def check_underground_trigger(view: dict, player: str, item: dict, town: str, wh
     check_keys(item, (IN_UPRISING,), f"an `{IN_UPRISING}` trigger", problems)
     hand = view.get("hand") or []
     if "underground" not in hand:
-        problems.add(where, "you hold no underground card for this trigger", "your hand: " + (", ".join(hand) or "empty"))
+        problems.add(where, "you hold no underground card for this trigger",
+                     "your hand: " + (", ".join(hand) or "empty"))
         return None
     return {"trigger": IN_UPRISING, "town": town}
 
@@ -81,7 +82,8 @@ def fire_uprising_triggers(state: FiefState, board: Board, town: str, rng: Rng) 
                 continue
             left["uprising"] -= 1
             # raise_uprising takes the card from the hand and discards it; only the trigger goes here.
-            fired.append(spend_trigger(state, player, trigger, None, f"an uprising at the start of the battle in {town}"))
+            fired.append(spend_trigger(state, player, trigger, None,
+                                       f"an uprising at the start of the battle in {town}"))
             cards.append((player, {"targets": trigger.get("targets") or [],
                                    "underground": trigger.get("underground", False)}))
     if not cards:
