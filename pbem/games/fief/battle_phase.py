@@ -25,6 +25,7 @@ from pbem.games.fief.plunder import resolve_plunder
 from pbem.games.fief.siege import resolve_sieges
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.surprise_triggers import fire_battle_triggers
+from pbem.games.fief.surprise_uprising_triggers import fire_uprising_triggers
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
@@ -64,10 +65,16 @@ def fight(state: FiefState, board: Board, player: str, target: str, town: str, r
     problem = _impossible(state, player, target, town)
     if problem:
         return [_not_fought(player, target, town, problem)]
+    # G.4.2.1: uprisings at the start of the battle, resolved first; it goes on with what is left.
+    uprising = fire_uprising_triggers(state, board, town, rng)
+    problem = _impossible(state, player, target, town) if uprising else None
+    if problem:
+        return uprising + [_not_fought(player, target, town, problem)]
     here = state.towns[town]
     # 6.4.2: the besieged family attacking from its besieged town leaves the fortress.
     leaving = bool(here.besiegers) and here.controller == player
     attackers, defenders, events = form_coalition(state, town, player, target)
+    events = uprising + events
     setup = BattleSetup(town=town, attacker=player, defender=target, attacker_side=tuple(attackers),
                         defender_side=tuple(defenders), leaving_fortress=leaving)
     setup, fired = fire_battle_triggers(state, board, setup)   # G.4.2.2, G.4.2.5: surprise triggers

@@ -150,6 +150,12 @@ def check_play_orders(view: dict, board: Board, player: str, items: list, proble
         if card in AT_ONCE:   # G.4: a surprise card played at once (surprise_orders.py)
             left[card] -= 1
             play = check_surprise(view, board, player, card, item, line, problems)
+            if play is not None and play.get("underground"):   # G.4.2.2: a second card, held too
+                if left["underground"] <= 0:
+                    problems.add(line_of(item, "underground"), "you hold no underground card for "
+                                 "`underground: yes`", "your hand: " + (", ".join(sorted(left.elements())) or "empty"))
+                    continue
+                left["underground"] -= 1
             if play is not None:
                 plays.append(play)
             continue

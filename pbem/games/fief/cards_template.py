@@ -48,8 +48,10 @@ def play_template(view: dict[str, Any], player: str) -> str:
         "# fief of yours (or the king's royal tallage on an ungoverned fief), or a tithe (bishop on",
         "# their bishopric, cardinal on a governed one, pope: `tithe: all`).",
         "# Surprise cards played at once (G.4): D'Arc / cardinal `on: LORD`, assassination `on: LORD`",
-        "# (+ `sponsor: LORD`), justice `on: LORD`, underground `free: LORD`, uprising `in: TOWN`.",
-        "# Underground and ambush for a battle: `policies: surprise:` (see the orders guide).",
+        "# (+ `sponsor: LORD`), justice `on: LORD`, underground `free: LORD`, uprising `in: TOWN`",
+        "# (+ `underground: yes` against its Fortress penalty). Held for later under `policies: surprise:`",
+        "# (see the orders guide): underground and ambush for a battle, an uprising at a battle start,",
+        "# underground in an uprising, any of these cards at a phase start, a town's control transfer.",
         "# Nothing sent: you play nothing.",
         "orders: []",
     ]

@@ -171,6 +171,8 @@ class FiefRules:
         events = list(step.resolve(st, board, orders, rng))
         if st.phase == step.name:    # the step did not move the game on by itself
             st.phase = _next_phase(st, step.name)
+        from pbem.games.fief.surprise_phase_start import fire_phase_start   # G.4: phase-start triggers
+        events += fire_phase_start(st, board)
         return Resolution(st.to_json(), tuple(events))
 
     def result(self, state: JSON) -> GameResult | None:

@@ -15,6 +15,8 @@ round-N/cards-play:
       in: Nantes                   # a town under a famine or another player's tax (G.4.2.1)
       targets: [marc, olivier]     #   optional: the families hit, in order (default: the others
                                    #   present in turn order, yours last)
+      underground: yes             #   optional: also play an underground card to ignore the
+                                   #   Fortress penalty (G.4.2.2)
     - play: underground
       free: Blanche                # a captive lord escapes (G.4.2.2)
       also: [Arthur]               #   optional: other captives of the same jailer in that town
@@ -38,7 +40,7 @@ def check_surprise(view: dict, board: Board, player: str, card: str, item: dict,
                    problems: Problems) -> dict | None:
     lords = view["lords"]
     if card == "uprising":
-        check_keys(item, ("play", "in", "targets"), "an uprising card", problems)
+        check_keys(item, ("play", "in", "targets", "underground"), "an uprising card", problems)
         return _uprising(view, board, player, item, line, problems)
     if card == "underground":
         check_keys(item, ("play", "free", "also", "in"), "an underground card", problems)
@@ -138,7 +140,16 @@ def _uprising(view: dict, board: Board, player: str, item: dict, line, problems:
     if why:
         problems.add(line_of(item, "in"), f"no uprising in {town}: {why}")
         return None
-    targets = []
+    targets = uprising_targets(view, item, problems)
+    underground = yes_no(item, "underground", problems)
+    if underground is None:
+        return None
+    return {"card": "uprising", "town": town, "targets": targets, "underground": underground}
+
+
+def uprising_targets(view: dict, item: dict, problems: Problems) -> list[str]:
+    """`targets:` the families an uprising hits, in order (G.4.2.1: the roller chooses)."""
+    targets: list[str] = []
     given = as_seq(item["targets"], line_of(item, "targets"), "targets", problems) if "targets" in item else []
     for text in given:
         found = next((p for p in view["players"] if fold(p) == fold(str(text))), None)
@@ -146,4 +157,12 @@ def _uprising(view: dict, board: Board, player: str, item: dict, line, problems:
             problems.add(line_of(item, "targets"), f"no player {text!r} in this game", suggest(str(text), view["players"]))
         elif found not in targets:
             targets.append(found)
-    return {"card": "uprising", "town": town, "targets": targets}
+    return targets
+
+
+def yes_no(item: dict, key: str, problems: Problems) -> bool | None:
+    """An optional `key: yes|no` (default no); None when it is neither."""
+    answer = {"yes": True, "true": True, "no": False, "false": False}.get(fold(str(item.get(key, "no"))))
+    if answer is None:
+        problems.add(line_of(item, key), f"`{key}:` is yes or no, not {item[key]!r}", f"write `{key}: yes`")
+    return answer

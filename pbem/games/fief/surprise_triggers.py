@@ -8,6 +8,11 @@ standing conditional orders kept with the policies until they fire or are replac
         - ambush: Henry              # a battle starts in Tours with a lord of yours in it:
           in: Tours                  #   Henry becomes your captive (G.4.2.5)
           round: 1                   #   optional: 0 (default) at the start, N at battle round N
+        - uprising_at_battle_start: Nantes   # G.4.2.1 (surprise_uprising_triggers.py)
+        - underground_in_uprising: Nantes    # G.4.2.2 (surprise_uprising_triggers.py)
+        - at_phase_start: movement           # G.4, 5.2.2 (surprise_phase_start.py)
+          play: assassination
+          on: Charles
 
 `surprise: []` cancels them all. A trigger fires only if the card is still in your hand and
 only when it changes something (an underground when the attacker would suffer a Fortress
@@ -22,12 +27,16 @@ from typing import Any
 from pbem.games.fief.battle import opening_dice
 from pbem.games.fief.battle_plan import Ambush, BattleSetup
 from pbem.games.fief.board import Board, fold
+from pbem.games.fief.orders_common import Problems
 from pbem.games.fief.state import FiefState
 from pbem.rules.api import Audience, Event, OrderError
 from pbem.orders.yamlsafe import line_of
 
 KEY = "surprise"
 TRIGGERS = {"at_battle_start": "underground", "ambush": "ambush"}   # trigger -> the card it plays
+# More triggers, each checked (and fired) by its own module:
+# surprise_uprising_triggers.py (G.4.2.1, G.4.2.2) and surprise_phase_start.py (G.4, 5.2.2).
+KINDS = ("at_battle_start", "ambush", "uprising_at_battle_start", "underground_in_uprising", "at_phase_start")
 EXAMPLE = "write e.g. `surprise: [{at_battle_start: Tours, card: underground}, {ambush: Henry, in: Tours}]`"
 
 
@@ -37,54 +46,69 @@ def check_triggers(view: dict, player: str, value: Any, line: int | None, errors
     if not isinstance(value, list):
         errors.append(OrderError(line, "`surprise:` is a list of triggers", EXAMPLE))
         return None
-    hand = view.get("hand") or []
     out = []
     for i, item in enumerate(value):
         where = line_of(value, i) or line
-        kind = next((k for k in TRIGGERS if isinstance(item, dict) and k in item), None)
-        if kind is None:
-            errors.append(OrderError(where, "a surprise trigger is `at_battle_start:` or `ambush:` "
-                                     "(uprising is not offered yet)", EXAMPLE))
+        kinds = [k for k in KINDS if isinstance(item, dict) and k in item]
+        if len(kinds) != 1:
+            errors.append(OrderError(where, "a surprise trigger starts with one of " + ", ".join(
+                f"`{k}:`" for k in KINDS) + ("" if not kinds else f", not {len(kinds)}"), EXAMPLE))
             continue
-        allowed = {"at_battle_start": ("at_battle_start", "card"), "ambush": ("ambush", "in", "round")}[kind]
-        extra = [k for k in item if k not in allowed]
-        if extra:
-            errors.append(OrderError(where, f"unknown key `{extra[0]}` in a `{kind}` trigger",
-                                     "its keys: " + ", ".join(allowed)))
-            continue
-        card = TRIGGERS[kind]
-        if kind == "at_battle_start" and fold(str(item.get("card"))) != card:
-            errors.append(OrderError(where, "`at_battle_start:` plays an underground card (G.4.2.2)",
-                                     "write `card: underground`"))
-            continue
-        if card not in hand:
-            errors.append(OrderError(where, f"you hold no {card} card for this trigger",
-                                     "your hand: " + (", ".join(hand) or "empty")))
-            continue
-        town = _town(view, item.get("at_battle_start" if kind == "at_battle_start" else "in"), where, errors)
-        if town is None:
-            continue
-        trigger = {"trigger": kind, "town": town}
-        if kind == "ambush":
-            lord = next((n for n in view["lords"] if fold(n) == fold(str(item["ambush"]))), None)
-            rnd = str(item.get("round", "0"))
-            if lord is None or view["lords"][lord]["family"] == player:
-                errors.append(OrderError(where, f"{item['ambush']!r} is not another family's lord in play",
-                                         "name the lord to take captive (G.4.2.5)"))
-                continue
-            if not rnd.isdigit():
-                errors.append(OrderError(where, f"`round:` is a battle round number, not {rnd!r}",
-                                         "write 0 (the start of the battle) or 1, 2, ..."))
-                continue
-            trigger.update(lord=lord, round=int(rnd))
-        out.append(trigger)
+        problems = Problems()
+        trigger = _check_one(view, player, kinds[0], item, where, problems)
+        errors.extend(problems)
+        if trigger is not None and not problems:
+            out.append(trigger)
     return out
 
 
-def _town(view: dict, text: Any, where, errors: list[OrderError]) -> str | None:
+def _check_one(view: dict, player: str, kind: str, item: dict, where, problems: Problems) -> dict | None:
+    if kind == "at_phase_start":
+        from pbem.games.fief.surprise_phase_start import check_phase_start
+        return check_phase_start(view, player, item, where, problems)
+    if kind in ("uprising_at_battle_start", "underground_in_uprising"):
+        from pbem.games.fief.surprise_uprising_triggers import check_underground_trigger, check_uprising_trigger
+        town = _town(view, item[kind], where, problems)
+        if town is None:
+            return None
+        check = check_uprising_trigger if kind == "uprising_at_battle_start" else check_underground_trigger
+        return check(view, player, item, town, where, problems)
+    hand = view.get("hand") or []
+    allowed = {"at_battle_start": ("at_battle_start", "card"), "ambush": ("ambush", "in", "round")}[kind]
+    extra = [k for k in item if k not in allowed]
+    if extra:
+        problems.add(where, f"unknown key `{extra[0]}` in a `{kind}` trigger", "its keys: " + ", ".join(allowed))
+        return None
+    card = TRIGGERS[kind]
+    if kind == "at_battle_start" and fold(str(item.get("card"))) != card:
+        problems.add(where, "`at_battle_start:` plays an underground card (G.4.2.2)", "write `card: underground`")
+        return None
+    if card not in hand:
+        problems.add(where, f"you hold no {card} card for this trigger", "your hand: " + (", ".join(hand) or "empty"))
+        return None
+    town = _town(view, item.get("at_battle_start" if kind == "at_battle_start" else "in"), where, problems)
+    if town is None:
+        return None
+    trigger = {"trigger": kind, "town": town}
+    if kind == "ambush":
+        lord = next((n for n in view["lords"] if fold(n) == fold(str(item["ambush"]))), None)
+        rnd = str(item.get("round", "0"))
+        if lord is None or view["lords"][lord]["family"] == player:
+            problems.add(where, f"{item['ambush']!r} is not another family's lord in play",
+                         "name the lord to take captive (G.4.2.5)")
+            return None
+        if not rnd.isdigit():
+            problems.add(where, f"`round:` is a battle round number, not {rnd!r}",
+                         "write 0 (the start of the battle) or 1, 2, ...")
+            return None
+        trigger.update(lord=lord, round=int(rnd))
+    return trigger
+
+
+def _town(view: dict, text: Any, where, problems: Problems) -> str | None:
     town = next((t for t in view["towns"] if fold(t) == fold(str(text))), None)
     if town is None:
-        errors.append(OrderError(where, f"there is no town {text!r}", "write the battle's town, e.g. Tours"))
+        problems.add(where, f"there is no town {text!r}", "write the town's name, e.g. Tours")
     return town
 
 
@@ -94,6 +118,8 @@ def fire_battle_triggers(state: FiefState, board: Board, setup: BattleSetup) -> 
     for player in state.turn_order():
         family = state.families[player]
         for trigger in list(family.policies.get(KEY) or []):
+            if trigger["trigger"] not in TRIGGERS:
+                continue   # the uprising and phase-start triggers fire elsewhere
             if trigger["town"] != setup.town or TRIGGERS[trigger["trigger"]] not in family.hand:
                 continue
             if trigger["trigger"] == "at_battle_start":
@@ -128,6 +154,15 @@ def describe_triggers(policies: dict) -> list[str]:
     for t in policies.get(KEY) or []:
         if t["trigger"] == "at_battle_start":
             out.append(f"surprise: underground at the start of a battle you attack in {t['town']}")
+        elif t["trigger"] == "uprising_at_battle_start":
+            out.append(f"surprise: uprising at the start of a battle in {t['town']}"
+                       + (f", hitting {', '.join(t['targets'])} first" if t.get("targets") else "")
+                       + (", with an underground card" if t.get("underground") else ""))
+        elif t["trigger"] == "underground_in_uprising":
+            out.append(f"surprise: underground against the Fortress penalty of an uprising in {t['town']}")
+        elif t["trigger"] == "at_phase_start":
+            from pbem.games.fief.surprise_phase_start import describe
+            out.append(describe(t))
         else:
             out.append(f"surprise: ambush on {t['lord']} in a battle in {t['town']} (round {t['round']})")
     return out

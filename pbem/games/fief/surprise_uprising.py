@@ -68,31 +68,44 @@ class UprisingStep:
                 if started and other.get("card") == "uprising" and other["town"] == town and id(other) not in self.done:
                     self.done.add(id(other))
                     cards.append((p, other))
-        events: list[Event] = []
-        played: list[str] = []
-        for p, _ in cards:
-            why = ("no longer holds an uprising card" if "uprising" not in state.families[p].hand
-                   else state_grounds(state, board, p, town))
-            if why:
-                events.append(Event("card_not_played", f"{p} cannot play an uprising card in {town}: {why}; "
-                                    "the card stays in hand.", data={"player": p, "card": "uprising"}))
-                continue
-            state.families[p].hand.remove("uprising")
-            played.append(p)
-            events.append(Event("surprise_played", f"{p} plays an uprising card in {town} (G.4.2.1).",
-                                data={"player": p, "card": "uprising", "town": town}))
-        if played:
-            roller = played[0]
-            lead = next(o for p, o in cards if p == roller)
-            events += _resolve(state, board, town, len(played), roller, lead.get("targets") or [], rng)
-            state.events_discard.extend(["uprising"] * len(played))   # G.4.2.1, H.2
+        return raise_uprising(state, board, town, cards, rng)
+
+
+def raise_uprising(state: FiefState, board: Board, town: str, cards: list[tuple[str, Mapping[str, Any]]],
+                   rng: Rng) -> list[Event]:
+    """One uprising in ``town`` from the cards ``(player, play)`` in turn order (H.3), played at
+    once or at the start of a battle: each card is checked again (still in hand, grounds), the
+    first one played rolls and its ``targets`` apply; ``underground: True`` on a play, else a
+    standing `underground_in_uprising` trigger, may cancel the Fortress penalty (G.4.2.2)."""
+    events: list[Event] = []
+    played: list[tuple[str, Mapping[str, Any]]] = []
+    for p, play in cards:
+        why = ("no longer holds an uprising card" if "uprising" not in state.families[p].hand
+               else state_grounds(state, board, p, town))
+        if why:
+            events.append(Event("card_not_played", f"{p} cannot play an uprising card in {town}: {why}; "
+                                "the card stays in hand.", data={"player": p, "card": "uprising"}))
+            continue
+        state.families[p].hand.remove("uprising")
+        played.append((p, play))
+        events.append(Event("surprise_played", f"{p} plays an uprising card in {town} (G.4.2.1).",
+                            data={"player": p, "card": "uprising", "town": town}))
+    if not played:
         return events
+    roller, lead = played[0]
+    fortress = state.towns[town].fortress
+    penalty = PENALTY.get(fortress, 0) if fortress else 0
+    from pbem.games.fief.surprise_uprising_triggers import underground_for_uprising   # G.4.2.2
+    if underground_for_uprising(state, town, [p for p, play in played if play.get("underground")],
+                                penalty, events):
+        penalty = 0
+    events += _resolve(state, board, town, len(played), roller, lead.get("targets") or [], rng, penalty)
+    state.events_discard.extend(["uprising"] * len(played))   # G.4.2.1, H.2
+    return events
 
 
 def _resolve(state: FiefState, board: Board, town: str, count: int, roller: str, targets: list[str],
-             rng: Rng) -> list[Event]:
-    fortress = state.towns[town].fortress
-    penalty = PENALTY.get(fortress, 0) if fortress else 0
+             rng: Rng, penalty: int) -> list[Event]:
     events: list[Event] = []
     standing = count
     for _ in range(count):
