@@ -100,7 +100,7 @@ def test_orders_from_a_player_who_has_none_to_give_name_what_may_be_sent(tmp_pat
     judge.tick()
     assert outcomes(judge)[-1] == "reject: nothing to order"
     reply = body(judge.sent_to("carol@pbem.test")[-1])
-    assert "you have no orders to give" in reply and "only `diplomacy:` may be sent now" in reply
+    assert "you have no orders to give" in reply and "only `diplomacy:` and `at_once:` may be sent now" in reply
     assert "line 7" in reply     # the `orders:` line, counted from the top of the mail
 
 

@@ -185,23 +185,21 @@ class FiefRules:
         st = FiefState.from_json(state)
         return build_view(st, self._board(st.options), player)
 
-    # -- at once (pbem.rules.api.ActsAtOnce) --------------------------------------------------
-    at_once_keys = ("diplomacy",)   # F: "at any time during the game"
+    # -- at once (pbem.rules.api.ActsAtOnce; at_once.py) ------------------------------------
+    at_once_keys = ("diplomacy", "at_once")   # F, G.4, 5.2.2: "at any time"
 
     def check_at_once(self, view: JSON, player: str, document: Any) -> OrderCheck:
-        from pbem.games.fief.diplomacy_orders import check_diplomacy
-        problems = Problems()
-        diplomacy = check_diplomacy(view, player, document.get("diplomacy"), problems)
-        return OrderCheck({"diplomacy": diplomacy}, tuple(problems))
+        from pbem.games.fief.at_once import check_at_once
+        return check_at_once(view, player, document)
 
     def at_once_template(self, view: JSON, player: str) -> str:
         from pbem.games.fief.diplomacy_orders import diplomacy_template
         return diplomacy_template(view, player)
 
     def act(self, state: JSON, player: str, action: JSON, rng: Rng) -> Resolution:
-        from pbem.games.fief.diplomacy import act_diplomacy
+        from pbem.games.fief.at_once import act
         st = FiefState.from_json(copy.deepcopy(state))   # never touch the caller's state
-        events = act_diplomacy(st, player, action["diplomacy"])
+        events = act(st, self._board(st.options), player, action)
         return Resolution(st.to_json(), tuple(events))
 
     def check_orders(self, view: JSON, player: str, document: Any) -> OrderCheck:

@@ -28,7 +28,7 @@ from pbem.games.fief.board import Board, fold, load_board
 from pbem.games.fief.orders_common import Problems, suggest, whole_number
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.surprise_standing import spend_trigger, triggers_of
-from pbem.orders.yamlsafe import YMap, line_of
+from pbem.orders.yamlsafe import YMap, line_of, sub_map
 from pbem.rules.api import Event
 
 KIND = "at_phase_start"
@@ -56,9 +56,8 @@ def check_phase_start(view: dict, player: str, item: dict, where: int | None, pr
             problems.add(line_of(item, "round") or where, f"round {rnd} is over (this is round {view['round']})",
                          "leave `round:` out, or name this round or a later one")
             return None
-    rest = YMap((k, v) for k, v in item.items() if k not in OWN_KEYS)
-    rest.line = getattr(item, "line", None) or where or 0
-    rest.key_lines = dict(getattr(item, "key_lines", {}))
+    rest = sub_map(item, lambda k: k not in OWN_KEYS)
+    rest.line = rest.line or where or 0
     trigger: dict[str, Any] = {"trigger": KIND, "phase": phase, "round": rnd}
     if ("play" in rest) == ("transfer" in rest):
         problems.add(where, "an `at_phase_start` trigger carries one `play:` (a surprise card) or one "
@@ -68,12 +67,13 @@ def check_phase_start(view: dict, player: str, item: dict, where: int | None, pr
         from pbem.games.fief.control_transfer import check_transfer   # 5.2.2
         order = check_transfer(view, player, rest, problems)
         return None if order is None else {**trigger, "transfer": order}
-    play = _play(view, player, rest, where, problems)
+    play = check_play(view, player, rest, where, problems)
     return None if play is None else {**trigger, "play": play}
 
 
-def _play(view: dict, player: str, item: YMap, where: int | None, problems: Problems) -> dict | None:
-    """The card and its keys, checked by the cards-play checker itself (surprise_orders.py)."""
+def check_play(view: dict, player: str, item: YMap, where: int | None, problems: Problems) -> dict | None:
+    """A surprise card played at once (here, or in a mail's `at_once:`, at_once.py): the card and
+    its keys, checked by the cards-play checker itself (surprise_orders.py)."""
     from pbem.games.fief.cards import load_cards
     from pbem.games.fief.cards_orders import card_id
     from pbem.games.fief.surprise import AT_ONCE
@@ -90,7 +90,7 @@ def _play(view: dict, player: str, item: YMap, where: int | None, problems: Prob
         return None
     hand = view.get("hand") or []
     if card not in hand:
-        problems.add(line, f"you hold no {AT_ONCE[card]} card for this trigger",
+        problems.add(line, f"you hold no {AT_ONCE[card]} card",
                      "your hand: " + (", ".join(hand) or "empty"))
         return None
     board = load_board(view["game"], (view.get("options") or {}).get("board", "board"))

@@ -1,0 +1,83 @@
+"""What a Fief player does "at any time", done as soon as the judge reads the mail
+(pbem.rules.api.ActsAtOnce; docs/architecture.md "At-once actions"):
+
+    diplomacy:                 # F: gifts, messages, card exchanges (diplomacy_orders.py)
+      - give: 2
+        to: bob
+    at_once:                   # G.4 "at any time" and 5.2.2 "at any time", in the order written
+      - play: assassination    # a surprise card, with the keys of its cards-play `play:` order
+        on: Charles
+        sponsor: Quentin
+      - transfer: Tours        # a town's control (control_transfer.py)
+        to: bob
+
+The diplomacy comes first (H.2: playing a diplomacy pawn is primary, then surprise cards).
+Surprise cards are not played during the cards draw (G.4: step B), so not while
+`round-N/cards-draw` is open; an uprising is not played at once, because "every player may
+play some others to cumulate their effects" (G.4.2.1) needs a mail round: it has the
+cards-play step and the battle-start trigger.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from pbem.games.fief.board import Board
+from pbem.games.fief.orders_common import Problems, each_order
+from pbem.games.fief.state import FiefState
+from pbem.rules.api import Audience, Event, OrderCheck
+
+KEYS = ("diplomacy", "at_once")
+VERBS = ("play", "transfer")
+
+
+def check_at_once(view: dict, player: str, document: Mapping[str, Any]) -> OrderCheck:
+    from pbem.games.fief.diplomacy_orders import check_diplomacy
+    problems = Problems()
+    action: dict[str, Any] = {}
+    if "diplomacy" in document:
+        action["diplomacy"] = check_diplomacy(view, player, document["diplomacy"], problems)
+    if "at_once" in document:
+        action["at_once"] = _check_items(view, player, document["at_once"], problems)
+    return OrderCheck(action, tuple(problems))
+
+
+def _check_items(view: dict, player: str, items: Any, problems: Problems) -> list[dict]:
+    from pbem.games.fief.control_transfer import check_transfer
+    from pbem.games.fief.surprise_phase_start import check_play
+    if not isinstance(items, list):
+        problems.add(getattr(items, "line", None), "`at_once:` must be a list, each item starting with `- `",
+                     "e.g. `at_once:` then `  - transfer: Tours` and `    to: bob`")
+        return []
+    out = []
+    for item, verb, line in each_order(items, VERBS, problems):
+        if verb == "transfer":
+            order = check_transfer(view, player, item, problems)
+            if order is not None:
+                out.append({"transfer": order})
+            continue
+        if view["phase"] == "cards":
+            problems.add(line, "no surprise card may be played during the cards draw (G.4: step B)",
+                         "play it once round-N/cards-play is open, or in your cards-play orders")
+            continue
+        play = check_play(view, player, item, line, problems)
+        if play is not None:
+            out.append({"play": play})
+    return out
+
+
+def act(state: FiefState, board: Board, player: str, action: Mapping[str, Any]) -> list[Event]:
+    from pbem.games.fief.control_transfer import transfer_control
+    from pbem.games.fief.diplomacy import act_diplomacy
+    from pbem.games.fief.surprise import play_surprise
+    events = act_diplomacy(state, player, action["diplomacy"]) if "diplomacy" in action else []
+    for item in action.get("at_once", []):
+        if "transfer" in item:
+            events += transfer_control(state, board, player, item["transfer"])
+        elif item["play"]["card"] not in state.families[player].hand:
+            # checked against the hand a moment ago, but an earlier item (an exchange) moved it
+            events.append(Event("card_not_played", f"You no longer hold the {item['play']['card']} card: "
+                                "that order is void.", Audience.only(player),
+                                {"player": player, "card": item["play"]["card"]}))
+        else:
+            events += play_surprise(state, board, player, item["play"])
+    return events
