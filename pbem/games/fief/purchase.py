@@ -1,5 +1,7 @@
 """Purchase Phase (4): in turn order each player pays their ransoms (4.1), then buys
-buildings (4.2), units (4.3) and fief titles (4.4) in the order written in their mail.
+buildings (4.2), units (4.3), fief titles (4.4) and the cardinal title (4.5) in the order
+written in their mail. The king's offer of a fief title (4.4) is read from the whole phase's
+orders before anyone buys (purchase_titles.py).
 
 One set of rules serves both moments an order is judged: when the mail arrives (against the
 player's view, so the reply can only use what they see) and at resolution (against the view
@@ -15,7 +17,11 @@ from typing import Any
 from pbem.games.fief.board import Board
 from pbem.games.fief.captives import accepts_offer
 from pbem.games.fief.income import money
+from pbem.games.fief.purchase_titles import (CARDINAL_PRICE, Offer, buy_cardinal_title,
+                                            cardinal_target_problem, offer_announced, offer_taken,
+                                            offer_void, privilege_lord)
 from pbem.games.fief.state import MAX_MILLS_PER_TOWN, OFFSHORE, UNIT_PRICE, FiefState, Pawn
+from pbem.games.fief.surprise import _pope_refuses   # D.2.3: the pope's `new_cardinal` policy
 from pbem.games.fief.titles import come_into_play, grant_fief_title
 from pbem.games.fief.views import build_view
 from pbem.rules.api import Audience, Event
@@ -56,6 +62,14 @@ class Ledger:
     supply: dict[str, int]
     placed: Counter = field(default_factory=Counter)   # new pawns per town this phase (4.3)
     before_ransoms: int = 0                            # the deniers at the start (4.1 offers)
+    everyone: dict[str, dict[str, Any]] = field(default_factory=dict)   # every lord in play
+    eliminated: set[str] = field(default_factory=set)  # families out of the game
+    king_offer_used: bool = False                      # 4.4: the privilege's side
+    cardinal_holder: str | None = None                 # 4.5: who holds the tile for sale, if sold
+    offered: str | None = None         # 4.4: the fief whose title the king offers me, free
+    offers_known: bool = True          # False when a mail is checked: others' offers are unknown
+    offer_made: str | None = None      # 4.4: the fief this mail offers (1 per round)
+    cardinal_refusal: str | None = None   # D.2.3: why the pope refuses (known at resolution)
 
     @staticmethod
     def from_view(view: dict[str, Any], board: Board) -> "Ledger":
@@ -67,7 +81,11 @@ class Ledger:
             towns={t: dict(v) for t, v in view["towns"].items()},
             fiefs={f: dict(v) for f, v in view["fiefs"].items()},
             fief_towns={f: info.towns for f, info in board.fiefs.items()},
-            pool=dict(fam["pool"]), supply=dict(view["supply"]))
+            pool=dict(fam["pool"]), supply=dict(view["supply"]),
+            everyone={n: dict(l) for n, l in view["lords"].items()},
+            eliminated={p for p, f in view["families"].items() if f["eliminated"]},
+            king_offer_used=bool(view["king_offer_used"]),
+            cardinal_holder=view["cardinal_title"]["holder"])
 
     # -- 4.1 ----------------------------------------------------------------------------------
     def ransoms(self) -> list[tuple[str, int, str]]:
@@ -100,6 +118,10 @@ class Ledger:
             return self._ransom_place(order)
         if "offer" in order:
             return self._offer(order)
+        if "cardinal" in order:
+            return self._cardinal(order)
+        if "offer_title" in order:
+            return self._offer_title(order)
         return Failure("order", f"unknown purchase order {order!r}")
 
     def _pay(self, cost: int, what: str) -> Failure | None:
@@ -177,34 +199,54 @@ class Ledger:
         self.placed[town] += count
         return None
 
+    def able_to_purchase(self, fief: str, who: str = "you") -> Failure | None:
+        """4.4: an ungoverned fief, every town of it controlled, at least one stronghold in it.
+        ``who``: the subject of the message ("you", or a player's name)."""
+        towns = self.fief_towns[fief]
+        if self.fiefs[fief]["governed"]:
+            return Failure("governed", f"the {fief} title is no longer for sale: the fief is governed",
+                           "only an ungoverned fief's title can be bought (4.4)")
+        lacking = [t for t in towns if not self._controls(t)]
+        if lacking:
+            does = "do" if who == "you" else "does"
+            return Failure("control", f"{who} {does} not control {', '.join(lacking)}",
+                           "you must control every town of the fief (4.4)")
+        if not any(self.towns[t]["fortress"] == "stronghold" for t in towns):
+            return Failure("stronghold", f"there is no stronghold in {', '.join(towns)}",
+                           "build a stronghold in the fief first (4.4)")
+        return None
+
     def _title(self, order: dict[str, Any]) -> Failure | None:
         fief, lord, city = order["title"], order["lord"], order.get("city")
         towns = self.fief_towns[fief]
-        state = self.fiefs[fief]
-        if state["governed"]:
-            return Failure("governed", f"the {fief} title is no longer for sale: the fief is governed",
-                           "only an ungoverned fief's title can be bought (4.4)")
+        free = self.offered == fief   # 4.4: the king's offer
+        if order.get("only_if_offered") and not free:
+            if self.offers_known:
+                return Failure("not_offered", f"it is ordered only if offered, and no offer of the {fief} "
+                               "title stands for you (4.4)")
+            free = True   # a mail being checked: done only if offered, so for nothing
         if lord not in self.lords:
             return Failure("lord", f"{lord} is not a lord of your family", "give the title to one of your lords")
-        lacking = [t for t in towns if not self._controls(t)]
-        if lacking:
-            return Failure("control", f"you do not control {', '.join(lacking)}",
-                           "you must control every town of the fief (4.4)")
+        unable = self.able_to_purchase(fief)
+        if unable:
+            return unable
         strongholds = [t for t in towns if self.towns[t]["fortress"] == "stronghold"]
-        if not strongholds:
-            return Failure("stronghold", f"there is no stronghold in {', '.join(towns)}",
-                           "build a stronghold in the fief first (4.4)")
         if city is not None and city not in strongholds:
             return Failure("city", f"{city} holds no stronghold of this fief to become its city",
                            f"choose one of {', '.join(strongholds)} (4.4)")
-        cost = 2 * len(towns)
+        cost = 0 if free else 2 * len(towns)
         fail = self._pay(cost, "this fief title")
         if fail:
+            if not self.offers_known:
+                fail.hint = "or, if the king offers it to you, add `only_if_offered: yes` (4.4)"
             return fail
         self.deniers -= cost
+        order["deniers"], order["offered"] = cost, self.offered == fief
+        if self.offered == fief:
+            self.offered = None   # taken: a second order of the same title would pay
         order["city"] = city or strongholds[0]
         self.towns[order["city"]]["fortress"] = "city"
-        state["governed"], state["holder"] = True, lord
+        self.fiefs[fief]["governed"], self.fiefs[fief]["holder"] = True, lord
         return None
 
     def _offer(self, order: dict[str, Any]) -> Failure | None:
@@ -226,6 +268,54 @@ class Ledger:
             return Failure("deniers", f"you offer {order['offer']} deniers and have {self.before_ransoms}")
         return None
 
+    def _offer_title(self, order: dict[str, Any]) -> Failure | None:
+        """4.4: the king (the regent queen when there is no king) offers 1 ungoverned fief title a
+        round. Whether the beneficiary is able to purchase it is judged when their order comes."""
+        fief, to = order["offer_title"], order["to"]
+        holder = privilege_lord(self.everyone)
+        if holder is None or self.everyone[holder]["family"] != self.me:
+            who = f"; {holder} ({self.everyone[holder]['family']}) holds it" if holder else "; no one holds it now"
+            return Failure("privilege", "only the king, or the regent queen when there is no king, may offer "
+                           f"a fief title (4.4){who}")
+        if self.king_offer_used:
+            return Failure("privilege_used", f"{holder}'s privilege is used this round (the title shows its "
+                           "'privilege used' side, 4.4)", "it is available again after the End of Round (7)")
+        if self.offer_made:
+            return Failure("twice", f"this mail already offers the {self.offer_made} title: 1 fief title "
+                           "per round (4.4)", "keep a single `offer_title:` order")
+        if self.fiefs[fief]["governed"]:
+            return Failure("governed", f"the {fief} title is not for sale: the fief is governed",
+                           "the king offers an ungoverned fief's title (D.3.1)")
+        if to in self.eliminated:
+            return Failure("player", f"{to} is out of the game")
+        self.offer_made = fief
+        if to == self.me:   # ruling: the king may offer it to his own family
+            self.offered = fief
+        return None
+
+    def _cardinal(self, order: dict[str, Any]) -> Failure | None:
+        """4.5: the single cardinal title for sale, by the cardinal card's rules (G.4.1.2)."""
+        name = order["cardinal"]
+        if self.cardinal_holder:
+            return Failure("not_for_sale", f"the cardinal title is not for sale: {self.cardinal_holder} "
+                           "holds it (4.5: a single one is sold)",
+                           "it is for sale again when that cardinal leaves play")
+        info = self.everyone.get(name)
+        if info is None:
+            return Failure("lord", f"{name} is no longer in play")
+        why = cardinal_target_problem(info)
+        if why:
+            return Failure("bishop", f"{name}: {why}", "name a bishop in play who is not a cardinal")
+        fail = self._pay(CARDINAL_PRICE, "the cardinal title")
+        if fail:
+            return fail
+        if self.cardinal_refusal:
+            return Failure("refused", f"{self.cardinal_refusal} (D.2.3); no deniers are spent")
+        self.deniers -= CARDINAL_PRICE
+        self.cardinal_holder = name
+        info["cardinal"] = True
+        return None
+
     def _ransom_place(self, order: dict[str, Any]) -> Failure | None:
         lord = order["ransom"]
         if lord not in self.lords or not self.lords[lord]["captive_of"]:
@@ -237,21 +327,56 @@ class Ledger:
 # -- resolution ------------------------------------------------------------------------------
 
 def resolve_purchase(state: FiefState, board: Board, orders: dict[str, Any]) -> list[Event]:
-    events: list[Event] = []
+    def mail(player: str) -> list:
+        return (orders.get(player) or {}).get("orders") or []
+
+    offer, events = _king_offer(state, board, mail)
     for player in state.turn_order():
         if state.families[player].eliminated:
             continue
-        events += _player_purchases(state, board, player, (orders.get(player) or {}).get("orders") or [])
+        events += _player_purchases(state, board, player, mail(player), offer)
+    if offer and not offer.done:
+        events.append(offer_void(state, board, offer, _lapsed(state, board, offer)))
     return events
 
 
-def _player_purchases(state: FiefState, board: Board, player: str, orders: list) -> list[Event]:
+def _lapsed(state: FiefState, board: Board, offer: Offer) -> str:
+    """Why an offer nobody took lapses: the beneficiary unable, else not asking for it."""
+    ledger = Ledger.from_view(build_view(state, board, offer.to), board)
+    unable = ledger.able_to_purchase(offer.fief, offer.to)
+    if unable:
+        return f"{offer.to} is not able to purchase it: {unable.message}"
+    return f"{offer.to} ordered no `title: {offer.fief}` to take it"
+
+
+def _king_offer(state: FiefState, board: Board, mail) -> tuple[Offer | None, list[Event]]:
+    """4.4: the king's offer, read before anyone's purchases: the whole phase's orders are known
+    at resolution, so it stands for a beneficiary whose turn comes before the king's."""
+    for player in state.turn_order():
+        order = next((o for o in mail(player) if "offer_title" in o), None)
+        if order is None or state.families[player].eliminated:
+            continue
+        ledger = Ledger.from_view(build_view(state, board, player), board)
+        failure = ledger.try_order(dict(order))
+        if failure:
+            return None, [Event("title_offer_failed", f"{player}'s order {describe(order)} fails: "
+                                f"{failure.message}.", data={"player": player, "reason": failure.code})]
+        offer = Offer(privilege_lord(ledger.everyone), player, order["offer_title"], order["to"])
+        return offer, [offer_announced(state, board, offer)]
+    return None, []
+
+
+def _player_purchases(state: FiefState, board: Board, player: str, orders: list,
+                      offer: Offer | None) -> list[Event]:
     fog = bool(state.options.get("fog_of_war"))
     ledger = Ledger.from_view(build_view(state, board, player), board)
+    mine = offer if offer and offer.to == player else None
+    ledger.offered = mine.fief if mine else None
+    ledger.cardinal_refusal = _pope_refuses(state, player)
     events = _pay_ransoms(state, board, player, ledger, orders)
     bought_any = False
     for order in orders:
-        if "ransom" in order or "offer" in order:
+        if "ransom" in order or "offer" in order or "offer_title" in order:
             continue
         order = dict(order)
         failure = ledger.try_order(order)
@@ -261,9 +386,14 @@ def _player_purchases(state: FiefState, board: Board, player: str, orders: list)
                                 f"{failure.message}.",
                                 Audience.only(player) if private else Audience.everyone(),
                                 {"player": player, "order": order, "reason": failure.code}))
+            if mine and not mine.done and order.get("title") == mine.fief:
+                ledger.offered = None
+                events.append(offer_void(state, board, mine, f"{player} is not able to take it: {failure.message}"))
             continue
         bought_any = True
         events += _apply(state, board, player, order, fog)
+        if order.get("offered") and mine:
+            events.append(offer_taken(state, board, mine))
     state.families[player].deniers = ledger.deniers
     if not bought_any:
         events.append(Event("no_purchase", f"{player} buys nothing.", data={"player": player}))
@@ -326,6 +456,10 @@ def describe(order: dict[str, Any], hide_town: bool = False) -> str:
         return f"to buy {unit_words(order['buy'], order['count'])}{where}"
     if "title" in order:
         return f"to buy the {order['title']} title for {order['lord']}"
+    if "cardinal" in order:
+        return f"to buy the cardinal title for {order['cardinal']}"
+    if "offer_title" in order:
+        return f"to offer the {order['offer_title']} title to {order['to']}"
     if "offer" in order:
         return f"to offer {order['offer']} deniers for {' and '.join(order['for'])}"
     return f"to place the freed {order.get('ransom')}"
@@ -363,10 +497,13 @@ def _apply(state: FiefState, board: Board, player: str, order: dict[str, Any], f
                       f"and places {'it' if count == 1 else 'them'} face down (4.3, I.2).", data=data),
                 Event("units_placed", f"You place your {unit_words(kind, count)} in {town}.",
                       Audience.only(player), {**data, "town": town})]
+    if "cardinal" in order:
+        return buy_cardinal_title(state, board, player, order["cardinal"])
     fief, city = order["title"], order["city"]
     state.towns[city].fortress = "city"
-    price = 2 * len(board.fiefs[fief].towns)
-    events = [Event("title_bought", f"{player} buys the title of the {board.fiefs[fief].name} for {price} "
-                    f"deniers; the stronghold of {city} becomes its city (4.4).",
+    price = order["deniers"]
+    how = "receives the offered" if order.get("offered") else "buys the"
+    events = [Event("title_bought", f"{player} {how} title of the {board.fiefs[fief].name} for {money(price) if price else 'nothing'}; "
+                    f"the stronghold of {city} becomes its city (4.4).",
                     data={"player": player, "fief": fief, "lord": order["lord"], "city": city, "deniers": price})]
     return events + grant_fief_title(state, board, fief, order["lord"], order.get("heir"))

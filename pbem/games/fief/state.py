@@ -139,6 +139,9 @@ class FiefState:
     # Surprise character cards lying on the frieze (G.4.1): lord name -> "darc" | "cardinal";
     # the card goes back to the characters discard pile when that lord leaves play.
     frieze: dict[str, str] = field(default_factory=dict)
+    # The lord who bought the single cardinal title for sale (4.5); the tile is for sale again
+    # once he is no longer a cardinal by it (purchase_titles.cardinal_title_holder).
+    cardinal_title: str | None = None
 
     def turn_order(self) -> list[str]:
         """Players from the first player, clockwise (H.3)."""

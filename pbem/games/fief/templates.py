@@ -6,6 +6,7 @@ from typing import Any
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.purchase import Ledger
+from pbem.games.fief.purchase_titles import CARDINAL_PRICE, cardinal_target_problem, privilege_lord
 from pbem.games.fief.state import UNIT_PRICE
 
 
@@ -63,6 +64,7 @@ def purchase_template(view: dict[str, Any], board: Board) -> str:
     for fief in board.fiefs.values():
         if not view["fiefs"][fief.id]["governed"] and all(view["towns"][t]["controller"] == me for t in fief.towns):
             lines.append(f"#   You may buy: {fief.name} ({fief.title_price} deniers).")
+    lines += _title_lines(view, me)
     example = places[0] if places else (mine[0] if mine else "Tours")
     lord = next((n for n, l in view["lords"].items() if l["family"] == me), "NAME")
     lines += [
@@ -75,7 +77,28 @@ def purchase_template(view: dict[str, Any], board: Board) -> str:
         f"#    in: {mine[0] if mine else example}",
         "#  - title: Bretagne       # a fief you hold every town of",
         f"#    lord: {lord}",
+        "#    only_if_offered: no   # yes: only if the king offers it to you, for nothing (4.4)",
         "",
     ]
     return "\n".join(lines)
+
+
+def _title_lines(view: dict[str, Any], me: str) -> list[str]:
+    """The king's privilege (4.4) and the cardinal title for sale (4.5), where they apply."""
+    lines = []
+    king = privilege_lord(view["lords"])
+    if king and not view["king_offer_used"]:
+        mine = view["lords"][king]["family"] == me
+        lines.append(f"# The king's privilege (4.4): {king} may offer 1 ungoverned fief title this round, free, "
+                     "to a player able to purchase it" + (":" if mine else "; to take it, order the title"))
+        lines.append("#   - offer_title: Bretagne\n#     to: PLAYER" if mine
+                     else "#   with `only_if_offered: yes` to pay nothing, or take nothing.")
+    sale = view["cardinal_title"]
+    if sale["for_sale"]:
+        bishops = [n for n, l in view["lords"].items() if not cardinal_target_problem(l)]
+        lines.append(f"# Cardinal title (4.5): {CARDINAL_PRICE} deniers, for any bishop in play (any family): "
+                     f"{', '.join(bishops) or 'none now'}; the pope, if of another family, may refuse it.")
+        if bishops:
+            lines.append(f"#   - cardinal: {bishops[0]}")
+    return lines
 
