@@ -388,7 +388,10 @@ def _player_purchases(state: FiefState, board: Board, player: str, orders: list,
                                 {"player": player, "order": order, "reason": failure.code}))
             if mine and not mine.done and order.get("title") == mine.fief:
                 ledger.offered = None
-                events.append(offer_void(state, board, mine, f"{player} is not able to take it: {failure.message}"))
+                unable = ledger.able_to_purchase(mine.fief, player)
+                why = (f"{player} is not able to purchase it: {unable.message}" if unable
+                       else f"{player}'s order for it fails: {failure.message}")
+                events.append(offer_void(state, board, mine, why))
             continue
         bought_any = True
         events += _apply(state, board, player, order, fog)
