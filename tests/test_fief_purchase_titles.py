@@ -191,12 +191,13 @@ def test_the_privilege_turns_back_at_the_end_of_the_round() -> None:
 def test_the_templates_tell_the_king_and_the_others() -> None:
     state = _bretagne()
     king = RULES.order_template(RULES.view(state, "enguerand"), "enguerand")
-    assert "The king's privilege (4.4): Charles may offer 1 ungoverned fief title" in king
+    assert "The king's privilege (4.4): Charles (enguerand) may offer 1 ungoverned fief title" in king
     assert "- offer_title: Bretagne" in king
     other = RULES.order_template(RULES.view(state, "marie"), "marie")
     assert "only_if_offered: yes" in other and "offer_title" not in other
     used = _bretagne(king_offer_used=True)
     assert "privilege" not in RULES.order_template(RULES.view(used, "marie"), "marie")
+    assert "Cardinal title" not in other   # no bishop in play to take it
 
 
 def test_the_report_shows_the_privileges_side_and_the_cardinal_title() -> None:
@@ -305,5 +306,5 @@ def test_a_bought_cardinal_acts_as_a_card_made_one() -> None:
 
 def test_the_template_lists_the_bishops_for_the_cardinal_title() -> None:
     text = RULES.order_template(RULES.view(_bishops(), "marc"), "marc")
-    assert "Cardinal title (4.5): 5 deniers, for any bishop in play (any family): Quentin, Arthur, Eric" in text
+    assert "Cardinal title (4.5): 5 deniers, for any bishop in play (any family): Quentin, Arthur, Eric." in text
     assert "#   - cardinal: Quentin" in text

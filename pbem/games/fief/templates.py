@@ -88,17 +88,19 @@ def _title_lines(view: dict[str, Any], me: str) -> list[str]:
     lines = []
     king = privilege_lord(view["lords"])
     if king and not view["king_offer_used"]:
-        mine = view["lords"][king]["family"] == me
-        lines.append(f"# The king's privilege (4.4): {king} may offer 1 ungoverned fief title this round, free, "
-                     "to a player able to purchase it" + (":" if mine else "; to take it, order the title"))
-        lines.append("#   - offer_title: Bretagne\n#     to: PLAYER" if mine
-                     else "#   with `only_if_offered: yes` to pay nothing, or take nothing.")
+        family = view["lords"][king]["family"]
+        lines.append(f"# The king's privilege (4.4): {king} ({family}) may offer 1 ungoverned fief title this")
+        lines.append("#   round, free, to a player able to purchase it (every town controlled, a stronghold).")
+        if family == me:
+            lines += ["#   - offer_title: Bretagne", "#     to: PLAYER      # the player whose `title:` order takes it"]
+        else:
+            lines.append("#   Offered to you, your `title:` order for it costs nothing; add `only_if_offered: yes`")
+            lines.append("#   to take it only as a gift.")
     sale = view["cardinal_title"]
-    if sale["for_sale"]:
-        bishops = [n for n, l in view["lords"].items() if not cardinal_target_problem(l)]
+    bishops = [n for n, l in view["lords"].items() if not cardinal_target_problem(l)]
+    if sale["for_sale"] and bishops:
         lines.append(f"# Cardinal title (4.5): {CARDINAL_PRICE} deniers, for any bishop in play (any family): "
-                     f"{', '.join(bishops) or 'none now'}; the pope, if of another family, may refuse it.")
-        if bishops:
-            lines.append(f"#   - cardinal: {bishops[0]}")
+                     f"{', '.join(bishops)}.")
+        lines.append("#   A pope of another family may refuse it (his `new_cardinal` policy).")
+        lines.append(f"#   - cardinal: {bishops[0]}")
     return lines
-
