@@ -33,7 +33,7 @@ from pbem.games.fief.board import Board, fold
 from pbem.games.fief.cards_orders import YES
 from pbem.games.fief.orders_common import (Problems, check_keys, each_order, suggest, town_name,
                                           whole_number)
-from pbem.games.fief.purchase import Ledger, describe
+from pbem.games.fief.purchase_ledger import Ledger, describe
 from pbem.games.fief.state import UNIT_TYPES
 from pbem.orders.yamlsafe import line_of
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fief.board import Board
-from pbem.games.fief.purchase import Ledger
+from pbem.games.fief.purchase_ledger import Ledger
 from pbem.games.fief.purchase_titles import CARDINAL_PRICE, cardinal_target_problem, privilege_lord
 from pbem.games.fief.state import UNIT_PRICE
 
