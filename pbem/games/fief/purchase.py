@@ -1,257 +1,77 @@
 """Purchase Phase (4): in turn order each player pays their ransoms (4.1), then buys
-buildings (4.2), units (4.3) and fief titles (4.4) in the order written in their mail.
-
-One set of rules serves both moments an order is judged: when the mail arrives (against the
-player's view, so the reply can only use what they see) and at resolution (against the view
-built from the state at that moment, after earlier players' purchases). ``Ledger`` holds what
-a purchase needs to know; ``Ledger.try_order`` says why an order cannot be done, or does it.
+buildings (4.2), units (4.3), fief titles (4.4) and the cardinal title (4.5) in the order
+written in their mail. The king's offer of a fief title (4.4) is read from the whole phase's
+orders before anyone buys (purchase_titles.py). Each order is judged by the rules of
+purchase_ledger.py, the same ones that checked the mail.
 """
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.captives import accepts_offer
 from pbem.games.fief.income import money
-from pbem.games.fief.state import MAX_MILLS_PER_TOWN, OFFSHORE, UNIT_PRICE, FiefState, Pawn
+from pbem.games.fief.purchase_ledger import (MILL_PRICE, STRONGHOLD_PRICE, Failure, Ledger, describe,
+                                            unit_words)
+from pbem.games.fief.purchase_titles import (Offer, buy_cardinal_title, offer_announced, offer_taken,
+                                            offer_void, privilege_lord)
+from pbem.games.fief.state import UNIT_PRICE, FiefState, Pawn
+from pbem.games.fief.surprise import _pope_refuses   # D.2.3: the pope's `new_cardinal` policy
 from pbem.games.fief.titles import come_into_play, grant_fief_title
 from pbem.games.fief.views import build_view
 from pbem.rules.api import Audience, Event
 
-STRONGHOLD_PRICE = 10   # 4.2
-MILL_PRICE = 3          # 4.2
-NEW_UNITS_PER_TOWN = 4  # 4.3
-UNIT_LABEL = {"man_at_arms": ("man-at-arms", "men-at-arms"), "archer": ("archer", "archers"),
-              "knight": ("knight", "knights"), "bombard": ("bombard", "bombards")}
-
-
-def unit_words(kind: str, count: int) -> str:
-    return f"{count} {UNIT_LABEL[kind][0 if count == 1 else 1]}"
-
-
-def ransom_value(titles: int) -> int:
-    return 2 + 2 * titles   # 4.1: 2 deniers plus 2 per title
-
-
-@dataclass
-class Failure:
-    """Why a purchase cannot be made: a typed result, reported in an event or a reply."""
-
-    code: str      # "deniers" | "control" | "fortress" | "mills" | "supply" | "pool" | "placement" | ...
-    message: str
-    hint: str = ""
-
-
-@dataclass
-class Ledger:
-    me: str
-    deniers: int
-    lords: dict[str, dict[str, Any]]           # my lords: name -> view entry
-    towns: dict[str, dict[str, Any]]           # every town's view entry
-    fiefs: dict[str, dict[str, Any]]
-    fief_towns: dict[str, tuple[str, ...]]
-    pool: dict[str, int]
-    supply: dict[str, int]
-    placed: Counter = field(default_factory=Counter)   # new pawns per town this phase (4.3)
-    before_ransoms: int = 0                            # the deniers at the start (4.1 offers)
-
-    @staticmethod
-    def from_view(view: dict[str, Any], board: Board) -> "Ledger":
-        me = view["me"]
-        fam = view["families"][me]
-        return Ledger(
-            me=me, deniers=fam["deniers"], before_ransoms=fam["deniers"],
-            lords={n: dict(l) for n, l in view["lords"].items() if l["family"] == me},
-            towns={t: dict(v) for t, v in view["towns"].items()},
-            fiefs={f: dict(v) for f, v in view["fiefs"].items()},
-            fief_towns={f: info.towns for f, info in board.fiefs.items()},
-            pool=dict(fam["pool"]), supply=dict(view["supply"]))
-
-    # -- 4.1 ----------------------------------------------------------------------------------
-    def ransoms(self) -> list[tuple[str, int, str]]:
-        """The ransoms this player must pay now: highest value first (4.1), each one paid
-        if the deniers left allow it. (lord, value, jailer)"""
-        captives = sorted(((n, ransom_value(len(l["titles"])), l["captive_of"])
-                           for n, l in self.lords.items() if l["captive_of"]),
-                          key=lambda c: (-c[1], c[0]))
-        paid = []
-        for name, value, jailer in captives:
-            if value <= self.deniers:
-                self.deniers -= value
-                paid.append((name, value, jailer))
-        return paid
-
-    def unpaid(self, paid: list[tuple[str, int, str]]) -> list[tuple[str, int, str]]:
-        done = {p[0] for p in paid}
-        return [(n, ransom_value(len(l["titles"])), l["captive_of"])
-                for n, l in self.lords.items() if l["captive_of"] and n not in done]
-
-    # -- orders -------------------------------------------------------------------------------
-    def try_order(self, order: dict[str, Any]) -> Failure | None:
-        if "build" in order:
-            return self._build(order)
-        if "buy" in order:
-            return self._units(order)
-        if "title" in order:
-            return self._title(order)
-        if "ransom" in order:
-            return self._ransom_place(order)
-        if "offer" in order:
-            return self._offer(order)
-        return Failure("order", f"unknown purchase order {order!r}")
-
-    def _pay(self, cost: int, what: str) -> Failure | None:
-        if cost > self.deniers:
-            return Failure("deniers", f"{what} costs {cost} deniers; you have {self.deniers} left "
-                           "at this point", "buy less, or drop an earlier order")
-        return None
-
-    def _controls(self, town: str) -> bool:
-        return self.towns[town]["controller"] == self.me
-
-    def _build(self, order: dict[str, Any]) -> Failure | None:
-        town, kind = order["town"], order["build"]
-        here = self.towns[town]
-        if not self._controls(town):
-            return Failure("control", f"you do not control {town}", "build only in a town you control (4.2)")
-        if kind == "stronghold":
-            if here["fortress"]:
-                return Failure("fortress", f"{town} already has a {here['fortress']}",
-                               "a town holds one fortress at most (4.2)")
-            if self.supply["strongholds"] < 1:
-                return Failure("supply", "no stronghold tile is left (12 in all, B)")
-            fail = self._pay(STRONGHOLD_PRICE, "a stronghold")
-            if fail:
-                return fail
-            self.deniers -= STRONGHOLD_PRICE
-            self.supply["strongholds"] -= 1
-            here["fortress"] = "stronghold"
-            return None
-        count = order.get("count", 1)
-        if here["mills"] + count > MAX_MILLS_PER_TOWN:
-            return Failure("mills", f"{town} has {here['mills']} mill(s); a town holds {MAX_MILLS_PER_TOWN} at most (4.2)")
-        if self.supply["mills"] < count:
-            return Failure("supply", f"only {self.supply['mills']} mill tile(s) are left (15 in all, B)")
-        fail = self._pay(MILL_PRICE * count, f"{count} mill(s)")
-        if fail:
-            return fail
-        self.deniers -= MILL_PRICE * count
-        self.supply["mills"] -= count
-        here["mills"] += count
-        return None
-
-    def placement_towns(self) -> list[str]:
-        """4.3: towns with one of my non-captive lords (besiegers included, not the besieged),
-        or where my forces control a non-besieged fortress."""
-        with_lord = {l["location"] for l in self.lords.values()
-                     if not l["captive_of"] and l["location"] not in (None, OFFSHORE)}
-        out = []
-        for town, here in self.towns.items():
-            besieged_here = here["besieged"] and here["controller"] == self.me   # 6.4.2
-            fortress_held = here["fortress"] and here["controller"] == self.me and not here["besieged"] \
-                and self.me in here["forces"]
-            if (town in with_lord and not besieged_here) or fortress_held:
-                out.append(town)
-        return out
-
-    def _units(self, order: dict[str, Any]) -> Failure | None:
-        kind, count, town = order["buy"], order["count"], order["town"]
-        if town not in self.placement_towns():
-            return Failure("placement", f"you cannot place new units in {town}",
-                           "place them where one of your lords stands (not besieged in a fortress), "
-                           "or in a non-besieged fortress your forces control (4.3)")
-        if self.placed[town] + count > NEW_UNITS_PER_TOWN:
-            room = NEW_UNITS_PER_TOWN - self.placed[town]
-            return Failure("four_per_town", f"at most {NEW_UNITS_PER_TOWN} new unit pawns may be placed in "
-                           f"{town} this phase; room is left for {room}", "place the others in another town (4.3)")
-        if self.pool[kind] < count:
-            return Failure("pool", f"your pool has {self.pool[kind]} {UNIT_LABEL[kind][1]} left (A.1)")
-        cost = UNIT_PRICE[kind] * count
-        fail = self._pay(cost, unit_words(kind, count))
-        if fail:
-            return fail
-        self.deniers -= cost
-        self.pool[kind] -= count
-        self.placed[town] += count
-        return None
-
-    def _title(self, order: dict[str, Any]) -> Failure | None:
-        fief, lord, city = order["title"], order["lord"], order.get("city")
-        towns = self.fief_towns[fief]
-        state = self.fiefs[fief]
-        if state["governed"]:
-            return Failure("governed", f"the {fief} title is no longer for sale: the fief is governed",
-                           "only an ungoverned fief's title can be bought (4.4)")
-        if lord not in self.lords:
-            return Failure("lord", f"{lord} is not a lord of your family", "give the title to one of your lords")
-        lacking = [t for t in towns if not self._controls(t)]
-        if lacking:
-            return Failure("control", f"you do not control {', '.join(lacking)}",
-                           "you must control every town of the fief (4.4)")
-        strongholds = [t for t in towns if self.towns[t]["fortress"] == "stronghold"]
-        if not strongholds:
-            return Failure("stronghold", f"there is no stronghold in {', '.join(towns)}",
-                           "build a stronghold in the fief first (4.4)")
-        if city is not None and city not in strongholds:
-            return Failure("city", f"{city} holds no stronghold of this fief to become its city",
-                           f"choose one of {', '.join(strongholds)} (4.4)")
-        cost = 2 * len(towns)
-        fail = self._pay(cost, "this fief title")
-        if fail:
-            return fail
-        self.deniers -= cost
-        order["city"] = city or strongholds[0]
-        self.towns[order["city"]]["fortress"] = "city"
-        state["governed"], state["holder"] = True, lord
-        return None
-
-    def _offer(self, order: dict[str, Any]) -> Failure | None:
-        """4.1: "It is possible to offer a lower ransom value than the due one": captives of one
-        jailer, less than their ransoms together, at most the deniers held before ransoms."""
-        captives = order["for"]
-        jailers = {self.lords[n]["captive_of"] for n in captives if n in self.lords}
-        if any(n not in self.lords or not self.lords[n]["captive_of"] for n in captives):
-            return Failure("ransom", "every lord of an offer must be a captive lord of your family",
-                           "name only your captive lords in `for:`")
-        if len(jailers) != 1:
-            return Failure("ransom", f"the captives are held by {' and '.join(sorted(jailers))}",
-                           "make one offer per jailer")
-        due = sum(ransom_value(len(self.lords[n]["titles"])) for n in captives)
-        if order["offer"] >= due:
-            return Failure("ransom", f"the ransoms due are {due} deniers: an offer must be lower",
-                           "leave the offer out: full ransoms are paid by themselves (4.1)")
-        if order["offer"] > self.before_ransoms:
-            return Failure("deniers", f"you offer {order['offer']} deniers and have {self.before_ransoms}")
-        return None
-
-    def _ransom_place(self, order: dict[str, Any]) -> Failure | None:
-        lord = order["ransom"]
-        if lord not in self.lords or not self.lords[lord]["captive_of"]:
-            return Failure("ransom", f"{lord} is not a captive lord of your family",
-                           "name one of your captive lords")
-        return None
-
-
-# -- resolution ------------------------------------------------------------------------------
-
 def resolve_purchase(state: FiefState, board: Board, orders: dict[str, Any]) -> list[Event]:
-    events: list[Event] = []
+    def mail(player: str) -> list:
+        return (orders.get(player) or {}).get("orders") or []
+
+    offer, events = _king_offer(state, board, mail)
     for player in state.turn_order():
         if state.families[player].eliminated:
             continue
-        events += _player_purchases(state, board, player, (orders.get(player) or {}).get("orders") or [])
+        events += _player_purchases(state, board, player, mail(player), offer)
+    if offer and not offer.done:
+        events.append(offer_void(state, board, offer, _lapsed(state, board, offer)))
     return events
 
 
-def _player_purchases(state: FiefState, board: Board, player: str, orders: list) -> list[Event]:
+def _lapsed(state: FiefState, board: Board, offer: Offer) -> str:
+    """Why an offer nobody took lapses: the beneficiary unable, else not asking for it."""
+    ledger = Ledger.from_view(build_view(state, board, offer.to), board)
+    unable = ledger.able_to_purchase(offer.fief, offer.to)
+    if unable:
+        return f"{offer.to} is not able to purchase it: {unable.message}"
+    return f"{offer.to} ordered no `title: {offer.fief}` to take it"
+
+
+def _king_offer(state: FiefState, board: Board, mail) -> tuple[Offer | None, list[Event]]:
+    """4.4: the king's offer, read before anyone's purchases: the whole phase's orders are known
+    at resolution, so it stands for a beneficiary whose turn comes before the king's."""
+    for player in state.turn_order():
+        order = next((o for o in mail(player) if "offer_title" in o), None)
+        if order is None or state.families[player].eliminated:
+            continue
+        ledger = Ledger.from_view(build_view(state, board, player), board)
+        failure = ledger.try_order(dict(order))
+        if failure:
+            return None, [Event("title_offer_failed", f"{player}'s order {describe(order)} fails: "
+                                f"{failure.message}.", data={"player": player, "reason": failure.code})]
+        offer = Offer(privilege_lord(ledger.everyone), player, order["offer_title"], order["to"])
+        return offer, [offer_announced(state, board, offer)]
+    return None, []
+
+
+def _player_purchases(state: FiefState, board: Board, player: str, orders: list,
+                      offer: Offer | None) -> list[Event]:
     fog = bool(state.options.get("fog_of_war"))
     ledger = Ledger.from_view(build_view(state, board, player), board)
+    mine = offer if offer and offer.to == player else None
+    ledger.offered = mine.fief if mine else None
+    ledger.cardinal_refusal = _pope_refuses(state, player)
     events = _pay_ransoms(state, board, player, ledger, orders)
     bought_any = False
     for order in orders:
-        if "ransom" in order or "offer" in order:
+        if "ransom" in order or "offer" in order or "offer_title" in order:
             continue
         order = dict(order)
         failure = ledger.try_order(order)
@@ -261,9 +81,17 @@ def _player_purchases(state: FiefState, board: Board, player: str, orders: list)
                                 f"{failure.message}.",
                                 Audience.only(player) if private else Audience.everyone(),
                                 {"player": player, "order": order, "reason": failure.code}))
+            if mine and not mine.done and order.get("title") == mine.fief:
+                ledger.offered = None
+                unable = ledger.able_to_purchase(mine.fief, player)
+                why = (f"{player} is not able to purchase it: {unable.message}" if unable
+                       else f"{player}'s order for it fails: {failure.message}")
+                events.append(offer_void(state, board, mine, why))
             continue
         bought_any = True
         events += _apply(state, board, player, order, fog)
+        if order.get("offered") and mine:
+            events.append(offer_taken(state, board, mine))
     state.families[player].deniers = ledger.deniers
     if not bought_any:
         events.append(Event("no_purchase", f"{player} buys nothing.", data={"player": player}))
@@ -317,20 +145,6 @@ def _lower_offer(state: FiefState, board: Board, player: str, ledger: Ledger, or
     return events
 
 
-def describe(order: dict[str, Any], hide_town: bool = False) -> str:
-    where = "" if hide_town else f" in {order.get('town')}"
-    if "build" in order:
-        count = order.get("count", 1)
-        return f"to build {'a stronghold' if order['build'] == 'stronghold' else f'{count} mill(s)'}{where}"
-    if "buy" in order:
-        return f"to buy {unit_words(order['buy'], order['count'])}{where}"
-    if "title" in order:
-        return f"to buy the {order['title']} title for {order['lord']}"
-    if "offer" in order:
-        return f"to offer {order['offer']} deniers for {' and '.join(order['for'])}"
-    return f"to place the freed {order.get('ransom')}"
-
-
 def _apply(state: FiefState, board: Board, player: str, order: dict[str, Any], fog: bool) -> list[Event]:
     if "build" in order:
         town = state.towns[order["town"]]
@@ -363,10 +177,13 @@ def _apply(state: FiefState, board: Board, player: str, order: dict[str, Any], f
                       f"and places {'it' if count == 1 else 'them'} face down (4.3, I.2).", data=data),
                 Event("units_placed", f"You place your {unit_words(kind, count)} in {town}.",
                       Audience.only(player), {**data, "town": town})]
+    if "cardinal" in order:
+        return buy_cardinal_title(state, board, player, order["cardinal"])
     fief, city = order["title"], order["city"]
     state.towns[city].fortress = "city"
-    price = 2 * len(board.fiefs[fief].towns)
-    events = [Event("title_bought", f"{player} buys the title of the {board.fiefs[fief].name} for {price} "
-                    f"deniers; the stronghold of {city} becomes its city (4.4).",
+    price = order["deniers"]
+    how = "receives the offered" if order.get("offered") else "buys the"
+    events = [Event("title_bought", f"{player} {how} title of the {board.fiefs[fief].name} for {money(price) if price else 'nothing'}; "
+                    f"the stronghold of {city} becomes its city (4.4).",
                     data={"player": player, "fief": fief, "lord": order["lord"], "city": city, "deniers": price})]
     return events + grant_fief_title(state, board, fief, order["lord"], order.get("heir"))

@@ -142,6 +142,9 @@ class FiefState:
     # Card exchanges offered and not yet answered (F, diplomacy.py): {"from", "with", "give",
     # "take"}; seen by the two players only; emptied at the end of the round (7).
     exchange_offers: list[dict[str, Any]] = field(default_factory=list)
+    # The lord who bought the single cardinal title for sale (4.5); the tile is for sale again
+    # once he is no longer a cardinal by it (purchase_titles.cardinal_title_holder).
+    cardinal_title: str | None = None
 
     def turn_order(self) -> list[str]:
         """Players from the first player, clockwise (H.3)."""

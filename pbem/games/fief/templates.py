@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fief.board import Board
-from pbem.games.fief.purchase import Ledger
+from pbem.games.fief.purchase_ledger import Ledger
+from pbem.games.fief.purchase_titles import CARDINAL_PRICE, cardinal_target_problem, privilege_lord
 from pbem.games.fief.state import UNIT_PRICE
 
 
@@ -63,6 +64,7 @@ def purchase_template(view: dict[str, Any], board: Board) -> str:
     for fief in board.fiefs.values():
         if not view["fiefs"][fief.id]["governed"] and all(view["towns"][t]["controller"] == me for t in fief.towns):
             lines.append(f"#   You may buy: {fief.name} ({fief.title_price} deniers).")
+    lines += _title_lines(view, me)
     example = places[0] if places else (mine[0] if mine else "Tours")
     lord = next((n for n, l in view["lords"].items() if l["family"] == me), "NAME")
     lines += [
@@ -75,7 +77,30 @@ def purchase_template(view: dict[str, Any], board: Board) -> str:
         f"#    in: {mine[0] if mine else example}",
         "#  - title: Bretagne       # a fief you hold every town of",
         f"#    lord: {lord}",
+        "#    only_if_offered: no   # yes: only if the king offers it to you, for nothing (4.4)",
         "",
     ]
     return "\n".join(lines)
 
+
+def _title_lines(view: dict[str, Any], me: str) -> list[str]:
+    """The king's privilege (4.4) and the cardinal title for sale (4.5), where they apply."""
+    lines = []
+    king = privilege_lord(view["lords"])
+    if king and not view["king_offer_used"]:
+        family = view["lords"][king]["family"]
+        lines.append(f"# The king's privilege (4.4): {king} ({family}) may offer 1 ungoverned fief title this")
+        lines.append("#   round, free, to a player able to purchase it (every town controlled, a stronghold).")
+        if family == me:
+            lines += ["#   - offer_title: Bretagne", "#     to: PLAYER      # the player whose `title:` order takes it"]
+        else:
+            lines.append("#   Offered to you, your `title:` order for it costs nothing; add `only_if_offered: yes`")
+            lines.append("#   to take it only as a gift.")
+    sale = view["cardinal_title"]
+    bishops = [n for n, l in view["lords"].items() if not cardinal_target_problem(l)]
+    if sale["for_sale"] and bishops:
+        lines.append(f"# Cardinal title (4.5): {CARDINAL_PRICE} deniers, for any bishop in play (any family): "
+                     f"{', '.join(bishops)}.")
+        lines.append("#   A pope of another family may refuse it (his `new_cardinal` policy).")
+        lines.append(f"#   - cardinal: {bishops[0]}")
+    return lines

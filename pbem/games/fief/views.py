@@ -23,6 +23,7 @@ from pbem.games.fief.end_of_round import victory_points
 from pbem.games.fief.control import Forces, controller, forces_by_town, is_besieged
 from pbem.games.fief.policies import describe as describe_policies
 from pbem.games.fief.hear_ye import hear_ye_view
+from pbem.games.fief.purchase_titles import cardinal_title_view
 from pbem.games.fief.state import (MAX_MILLS_PER_TOWN, MILL_TILES, POOL, STRONGHOLD_TILES,
                                    UNIT_TYPES, FiefState)
 
@@ -82,7 +83,8 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
                   "characters_discard_top": state.character_discard[-1] if state.character_discard else None,
                   "events_discard_top": _events_top(state)},
         "supply": supply(state),
-        "king_offer_used": state.king_offer_used,
+        "king_offer_used": state.king_offer_used,    # 4.4: the king title's side is public
+        "cardinal_title": cardinal_title_view(state),  # 4.5: the tile for sale, or its holder
         # 1.2: the ballots this phase may hold and, once named, their public candidates; the
         # votes are orders, never in the state, so never here before they are revealed.
         "hear_ye": hear_ye_view(state, board),
