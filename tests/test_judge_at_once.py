@@ -215,3 +215,27 @@ def test_the_order_template_offers_diplomacy_to_deciders_and_to_the_others(tmp_p
     assert "play:" in alice and "# diplomacy:" in alice
     assert f"phase: {phase_id}" in carol and "# diplomacy:" in carol and "play:" not in carol
     assert "you have 3 diplomacy pawn(s)" in carol
+
+
+def test_a_surprise_card_played_at_once_is_told_to_everyone_at_once(tmp_path):
+    judge = started(tmp_path)
+    for p, towns in TOWNS.items():
+        judge.orders("loire", p, SETUP, f"orders:\n  - start: [{towns}]\n")
+    judge.tick()
+    store = judge.store()
+    game = engine.load_game(store, "loire")
+    st = game.state
+    st["families"]["alice"]["hand"] = ["assassination"]
+    st["phase"] = "purchase"          # not the cards draw, where no surprise card is played (G.4)
+    store.run("UPDATE games SET state=? WHERE id=?", json.dumps(st), game.id)
+    phase = engine.current_phase(engine.load_game(store, "loire")).id
+    store.close()
+    mine = next(n for n, l in st["lords"].items() if l["family"] == "alice")
+    target = next(n for n, l in st["lords"].items() if l["family"] == "bob")
+    carol_before = len(judge.sent_to("carol@pbem.test"))
+    judge.orders("loire", "alice", phase, f"at_once:\n  - play: assassination\n    on: {target}\n    sponsor: {mine}\n")
+    judge.tick()
+    assert outcomes(judge)[-1] == "acted at once"
+    assert target not in state(judge)["lords"]
+    news = judge.sent_to("carol@pbem.test")[carol_before:]
+    assert len(news) == 1 and f"has {target} (bob) assassinated" in body(news[0])

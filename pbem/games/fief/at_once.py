@@ -81,3 +81,23 @@ def act(state: FiefState, board: Board, player: str, action: Mapping[str, Any]) 
         else:
             events += play_surprise(state, board, player, item["play"])
     return events
+
+
+def at_once_template(view: dict, player: str) -> str:
+    """The commented block ending every Fief order template: diplomacy, then `at_once:` with
+    the surprise cards the player holds (G.4) and a transfer of control (5.2.2)."""
+    from pbem.games.fief.diplomacy_orders import diplomacy_template
+    from pbem.games.fief.surprise import AT_ONCE
+    held = [c for c in dict.fromkeys(view.get("hand") or []) if c in AT_ONCE and c != "uprising"]
+    keys = {"darc": ["on: LORD"], "cardinal": ["on: LORD"], "justice": ["on: LORD"],
+            "assassination": ["on: LORD", "sponsor: YOUR_LORD"], "underground": ["free: [CAPTIVE_LORD]"]}
+    out = []
+    for card in held:
+        out.append((f"- play: {card}", "a surprise card of your hand (G.4)"))
+        out += [(f"  {k}", "") for k in keys.get(card, [])]
+    out += [("- transfer: TOWN", "the control of a town you control (5.2.2)"),
+            ("  to: PLAYER", "a family with forces in that town")]
+    lines = ["# Done at once too, in the order written:", "# at_once:"]
+    lines += [f"#   {code:<28}" + (f"# {why}" if why else "").rstrip() for code, why in out]
+    lines = [line.rstrip() for line in lines]
+    return diplomacy_template(view, player) + "\n".join(lines) + "\n"

@@ -193,8 +193,8 @@ class FiefRules:
         return check_at_once(view, player, document)
 
     def at_once_template(self, view: JSON, player: str) -> str:
-        from pbem.games.fief.diplomacy_orders import diplomacy_template
-        return diplomacy_template(view, player)
+        from pbem.games.fief.at_once import at_once_template
+        return at_once_template(view, player)
 
     def act(self, state: JSON, player: str, action: JSON, rng: Rng) -> Resolution:
         from pbem.games.fief.at_once import act
