@@ -307,3 +307,15 @@ def test_the_votes_mail_goes_only_to_families_with_a_vote_or_a_candidate() -> No
     assert set(phase.deciders) == {"marie", "maximilien"}
     after, events = resolve(state, mail(state, {"marie": "orders:\n  - vote: bishop 5\n    for: François\n"}))
     assert [e.kind for e in events] == ["ballot_revealed", "elected"] and "François" in events[1].text
+
+
+def test_an_excommunicated_cardinal_sends_his_card_to_the_discard_pile() -> None:
+    """Ruling 31: the cardinal card on the frieze goes to the characters discard pile when
+    its cardinal loses the title by excommunication (D.2.3.1), as on his elimination."""
+    lords = {"François": {"family": "marie", "at": "Avignon", "titles": ["bishop 5", "pope"]},
+             "Lambert": {"family": "enguerand", "at": "Reims", "titles": ["bishop 4", "cardinal"]},
+             "Henry": {"family": "maximilien", "at": "Rouen"}}
+    state = position(lords)
+    state["frieze"] = {"Lambert": "cardinal"}
+    state, _ = resolve(state, mail(state, {"marie": "orders:\n  - excommunicate: Lambert\n"}))
+    assert state["frieze"] == {} and state["character_discard"][-1] == "cardinal"

@@ -161,7 +161,8 @@ def check_play_orders(view: dict, board: Board, player: str, items: list, proble
             continue
         if not playable(cards, card):
             problems.add(line_of(item, "play"), f"{card} is a surprise card (G.4): it is not played in this step",
-                         "surprise cards come with a later version of this judge; keep it in hand")
+                         "the ambush card is played in a battle, with a standing `ambush:` trigger under "
+                         "`policies: surprise:` (G.4.2.5)" if card == "ambush" else "keep it in hand")
             continue
         left[card] -= 1
         play = _play(view, board, cards, player, card, item, line, problems)

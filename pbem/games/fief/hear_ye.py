@@ -107,6 +107,8 @@ def excommunicate(state: FiefState, pope: Lord, target: Lord) -> list[Event]:
                             ("pope", target.pope)) if on]
     target.bishopric, target.cardinal, target.pope = None, False, False
     target.excommunicated = True
+    if state.frieze.get(target.name) == "cardinal":   # the card marked a cardinal who is no more (ruling 31)
+        state.character_discard.append(state.frieze.pop(target.name))
     text = f"Pope {pope.name} excommunicates {target.name} ({target.family})"
     text += f", who loses the {' and '.join(lost)} title{'s' if len(lost) > 1 else ''}" if lost else ""
     return [Event("excommunicated", text + " (D.2.3.1).", data={"lord": target.name, "lost": lost})]

@@ -16,7 +16,7 @@ from pbem.games.fief.purchase_ledger import (MILL_PRICE, STRONGHOLD_PRICE, Failu
 from pbem.games.fief.purchase_titles import (Offer, buy_cardinal_title, offer_announced, offer_taken,
                                             offer_void, privilege_lord)
 from pbem.games.fief.state import UNIT_PRICE, FiefState, Pawn
-from pbem.games.fief.surprise import _pope_refuses   # D.2.3: the pope's `new_cardinal` policy
+from pbem.games.fief.surprise import pope_refuses   # D.2.3: the pope's `new_cardinal` policy
 from pbem.games.fief.titles import come_into_play, grant_fief_title
 from pbem.games.fief.views import build_view
 from pbem.rules.api import Audience, Event
@@ -67,7 +67,7 @@ def _player_purchases(state: FiefState, board: Board, player: str, orders: list,
     ledger = Ledger.from_view(build_view(state, board, player), board)
     mine = offer if offer and offer.to == player else None
     ledger.offered = mine.fief if mine else None
-    ledger.cardinal_refusal = _pope_refuses(state, player)
+    ledger.cardinal_refusal = pope_refuses(state, player)
     events = _pay_ransoms(state, board, player, ledger, orders)
     bought_any = False
     for order in orders:

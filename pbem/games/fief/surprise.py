@@ -50,7 +50,7 @@ def play_surprise(state: FiefState, board: Board, player: str, play: Mapping[str
     card = play["card"]
     hand = state.families[player].hand
     if card == "cardinal":
-        refusal = _pope_refuses(state, player)
+        refusal = pope_refuses(state, player)
         if refusal:   # D.2.3: the card cannot be played; it stays in hand
             return [Event("cardinal_refused", f"{player} cannot play the Cardinal card: {refusal} (D.2.3).",
                           data={"player": player, "lord": play["on"]})]
@@ -86,7 +86,7 @@ def _darc(state: FiefState, board: Board, player: str, play) -> list[Event] | st
                   data={"lord": lord.name, "family": lord.family})]
 
 
-def _pope_refuses(state: FiefState, player: str) -> str | None:
+def pope_refuses(state: FiefState, player: str) -> str | None:
     pope = next((l for l in state.lords.values() if l.pope), None)
     if pope is None or pope.family == player:
         return None
