@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 import time
 from collections import deque
+from pathlib import Path
 
 import pytest
 
 from judge_support import Judge
 from pbem.games.fief.board import load_board
 from pbem.judge import archive, engine
+from pbem.judge.store import dumps
 
 BOARD = load_board()
 MAX_ROUNDS = 30
@@ -176,6 +179,16 @@ def bot(view: dict, player: str) -> str:
     return NOTHING   # cards: draw nothing (2.2); battle: declare none
 
 
+def diplomacy(view: dict, player: str) -> str:
+    """Talk at once (F), every Battle Phase and in the mails of players with nothing to order:
+    a word to all (free) and, while pawns last, a private one to the next player."""
+    others = [p for p in view["turn_order"] if p != player]
+    text = f'diplomacy:\n  - message: "{player}, round {view["round"]}: peace."\n    to: all\n'
+    if view["families"][player]["diplomacy_pawns"] > 1:
+        text += f'  - message: "Only for {others[0]}: vote well."\n    to: {others[0]}\n'
+    return text
+
+
 class SeededSecrets:
     """Stands in for the `secrets` module in the engine so that the game's seed (and so its
     lords and dice) is the same on every run: the scripted game is a fixed, known game."""
@@ -208,18 +221,70 @@ def play(judge: Judge, name: str, players: tuple[str, ...]):
             break
         assert game.state.get("round", 0) <= MAX_ROUNDS, "no winner within the bounded rounds"
         phase = engine.current_phase(game)
-        for player in phase.deciders:
+        sent = 0
+        for player in game.state["players"]:
             view = game.rules.view(game.state, player)
-            judge.orders(name, player, phase.id, bot(view, player))
+            if player in phase.deciders:
+                talk = diplomacy(view, player) if view["phase"] == "battle" else ""
+                judge.orders(name, player, phase.id, bot(view, player) + talk)
+            elif view["round"] and not view["families"][player]["eliminated"]:
+                judge.orders(name, player, phase.id, diplomacy(view, player))   # at once, no orders
+            else:
+                continue
+            sent += 1
         report = judge.tick(advance_hours=1)
         mail_lines = [line for line in report.lines() if line.startswith("mail:")]
         # every scripted mail is legal: the judge accepted each one, and refused none
-        assert all("orders accepted" in line for line in mail_lines), report.lines()
-        assert sum(int(line.split()[1]) for line in mail_lines) == len(phase.deciders), report.lines()
+        assert all("orders accepted" in line or "acted at once" in line for line in mail_lines), report.lines()
+        assert sum(int(line.split()[1]) for line in mail_lines) == sent, report.lines()
         assert report.resolved, f"{phase.id} did not resolve with every order in: {report.lines()}"
         resolved.extend(line.split(": ", 1)[1] for line in report.resolved)
         chains += 1
     return resolved, chains
+
+
+# -- the golden playthrough (DESIGN.md "Testing") ------------------------------------------
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = "PBEM_UPDATE_GOLDEN"
+
+
+def playthrough(store, game) -> list[dict]:
+    """The whole game as the archive holds it, phase by phase: what each player saw when the
+    phase opened (a hash of their view), what was done at once, the orders, the dice, what
+    was told and the resulting state's hash."""
+    names = [p["name"] for p in engine.players(store, game.id)]
+    out = []
+    for row in store.all("SELECT * FROM phases WHERE game_id=? ORDER BY seq", game.id):
+        before = json.loads(row["state_before"])
+        views = {p: hashlib.sha256(dumps(game.rules.view(before, p)).encode()).hexdigest()[:16] for p in names}
+        out.append({
+            "seq": row["seq"], "phase": row["phase_id"], "views": views,
+            "at_once": [{"player": a["player"], "action": json.loads(a["canonical"]),
+                         "state": a["state_after_hash"][:16]} for a in engine.actions_of(store, game.id, row["seq"])],
+            "orders": json.loads(row["orders_used"] or "null"), "dice": json.loads(row["rolls"] or "[]"),
+            "events": [e.text for e in engine.stored_events(store, game.id, row["seq"])],
+            "state": (row["state_after_hash"] or "")[:16]})
+    return out
+
+
+def check_golden(name: str, record: list[dict]) -> None:
+    """Diff the game against its stored record; `PBEM_UPDATE_GOLDEN=1` rewrites the record
+    after a change of the rules that is meant to change this game (review its diff)."""
+    path = GOLDEN / name
+    if os.environ.get(UPDATE):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(json.dumps(record, ensure_ascii=False, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+        return
+    assert path.exists(), f"no golden record {path}; write it with {UPDATE}=1"
+    golden = json.loads(path.read_text(encoding="utf-8"))
+    for want, got in zip(golden, record):
+        for key in want:
+            assert want[key] == got.get(key), (
+                f"{name}: phase {want['seq']} ({want['phase']}) differs from the golden record in "
+                f"`{key}`:\n  golden: {str(want[key])[:400]}\n  now:    {str(got.get(key))[:400]}\n"
+                f"If the rules changed on purpose, rewrite it with {UPDATE}=1 and review the diff.")
+    assert len(golden) == len(record), f"{name}: {len(record)} phases now, {len(golden)} in the golden record"
 
 
 @pytest.mark.parametrize("players, seed", [
@@ -244,6 +309,8 @@ def test_a_scripted_game_by_mail_ends_with_a_winner_and_replays_exactly(tmp_path
         assert game.rules.view(game.state, winner)["families"][winner]["vp"] >= 3
         replayed = archive.replay(store, game)
         assert replayed.ok, replayed
+        assert store.one("SELECT COUNT(*) AS n FROM actions WHERE game_id=?", game.id)["n"] > 20
+        check_golden(f"fief_france-{len(players)}p.json", playthrough(store, game))
         phases = store.all("SELECT phase_id FROM phases WHERE game_id=? AND resolved_at IS NOT NULL",
                            game.id)
         assert [r["phase_id"] for r in phases] == resolved   # every phase replayed, in order
