@@ -239,3 +239,11 @@ def test_a_surprise_card_played_at_once_is_told_to_everyone_at_once(tmp_path):
     assert target not in state(judge)["lords"]
     news = judge.sent_to("carol@pbem.test")[carol_before:]
     assert len(news) == 1 and f"has {target} (bob) assassinated" in body(news[0])
+
+
+def test_ready_or_wait_in_a_mail_without_orders_is_said_to_change_nothing(tmp_path):
+    judge = started(tmp_path)
+    judge.orders("loire", "alice", SETUP, 'diplomacy:\n  - message: "Hello."\n    to: all\n', extra="wait: yes\n")
+    judge.tick()
+    ack = body(judge.sent_to("alice@pbem.test")[-1])
+    assert "Done at once" in ack and "`ready:` and `wait:` belong to an order set" in ack

@@ -121,7 +121,8 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
         mailer.answer(to=mail.from_addr, subject=mail.subject or f"diplomacy in {game.name}",
                       in_reply_to=mail.message_id, template_name="ack_at_once.txt.j2", game=game,
                       ok=ok, errors=errors, me=envelope.player, phase=phase, game_name=game.name,
-                      events=engine.visible_events(told, envelope.player), deadline=game.row["deadline"])
+                      events=engine.visible_events(told, envelope.player), deadline=game.row["deadline"],
+                      flags_ignored=envelope.wait or not envelope.ready)
         return "acted at once" if ok else "orders rejected"
     deciders, done, waiting = engine.orders_status(store, game)
     mailer.answer(to=mail.from_addr, subject=mail.subject or f"orders for {game.name}",
