@@ -44,3 +44,25 @@ def errors(state: dict, player: str, text: str) -> str:
     result = send(state, player, text)
     assert not result.ok
     return " | ".join(str(e) for e in result.errors)
+
+
+def pawns_by_town(state, family: str) -> dict[str, int]:
+    """How many unit pawns of ``family`` stand in each place (a FiefState)."""
+    out: dict[str, int] = {}
+    for pawn in state.pawns.values():
+        if pawn.family == family:
+            out[pawn.location] = out.get(pawn.location, 0) + 1
+    return out
+
+
+def build_with(data: dict, extra: dict):
+    """build_position(data) with ``extra`` merged in: a mapping is updated key by key (more
+    lords, more units), anything else replaced."""
+    from pbem.games.fief.positions import build_position
+    data = dict(data)
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(data.get(key), dict):
+            data[key] = {**data[key], **value}
+        else:
+            data[key] = value
+    return build_position(data)

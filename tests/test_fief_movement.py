@@ -5,9 +5,10 @@ import copy
 
 from pbem.games.fief.board import load_board
 from pbem.games.fief.movement import CavalcadeResult, resolve_movement
-from pbem.games.fief.positions import build_position
 from pbem.games.fief.state import FiefState
 from pbem.rules.rng import Rng
+
+from fief_support import build_with, pawns_by_town
 
 BOARD = load_board()
 
@@ -18,12 +19,7 @@ def position(**extra) -> FiefState:
                       "Guenièvre": {"family": "marie", "at": "Tours"},
                       "Henry": {"family": "enguerand", "at": "Rouen"}},
             "units": {"La Rochelle": {"marc": {"knight": 2}}, "Tours": {"marie": {"knight": 1}}}}
-    for key, value in extra.items():
-        if isinstance(value, dict) and isinstance(data.get(key), dict):
-            data[key] = {**data[key], **value}
-        else:
-            data[key] = value
-    return build_position(data)
+    return build_with(data, extra)
 
 
 def move(lord: str, path: list[str], **more) -> dict:
@@ -40,14 +36,6 @@ def kinds(events) -> list[str]:
     return [e.kind for e in events]
 
 
-def where(state: FiefState, family: str) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for pawn in state.pawns.values():
-        if pawn.family == family:
-            out[pawn.location] = out.get(pawn.location, 0) + 1
-    return out
-
-
 def test_steps_are_reset_at_the_start_of_the_phase():
     state = position()
     state.lords["Eric"].steps = 2
@@ -55,7 +43,7 @@ def test_steps_are_reset_at_the_start_of_the_phase():
         pawn.steps = 2
     _, by = run(state, {"marc": {"moves": [move("Eric", ["Poitiers", "Limoges"])]}})
     assert by["lord_moved"].data["outcome"] == "completed"
-    assert state.lords["Eric"].steps == 2 and where(state, "marc") == {"Limoges": 2}
+    assert state.lords["Eric"].steps == 2 and pawns_by_town(state, "marc") == {"Limoges": 2}
 
 
 def test_a_move_that_cannot_start_is_an_event_not_an_exception():
@@ -143,7 +131,7 @@ def test_lords_offshore_land_by_default_in_a_harbor_of_their_family_else_an_empt
     events, by = run(state, {})
     assert state.lords["Eric"].location == "Cherbourg"        # Calais is taken; north to south
     assert "landing by default" in by["lord_moved"].text
-    assert where(state, "marc") == {"Cherbourg": 1}
+    assert pawns_by_town(state, "marc") == {"Cherbourg": 1}
 
 
 def test_companion_lords_and_captives_go_along():
@@ -179,7 +167,7 @@ def test_plague_spares_who_already_suffered_it():
     state.plague_struck = ["Eric"] + [p.id for p in state.pawns.values() if p.family == "marc"]
     events, _ = run(state, {"marc": {"moves": [move("Eric", ["Poitiers", "Limoges"])]}})
     assert not [e for e in events if e.kind.startswith("plague")]
-    assert where(state, "marc") == {"Limoges": 2}
+    assert pawns_by_town(state, "marc") == {"Limoges": 2}
 
 
 def test_resolution_is_deterministic_and_never_touches_other_players_secrets():
@@ -238,7 +226,7 @@ def test_a_lordless_troop_landing_in_a_held_harbor_waits_outside_then_is_placed(
     assert "lands next to La Rochelle" in by["troop_landed"].text
     assert state.towns["La Rochelle"].controller == "marc"
     assert state.towns["La Rochelle"].arrivals == ["marc", "enguerand"]
-    assert where(state, "enguerand") == {"La Rochelle": 2}
+    assert pawns_by_town(state, "enguerand") == {"La Rochelle": 2}
 
 
 def test_fog_of_war_hides_plague_losses_from_the_others():
@@ -261,5 +249,5 @@ def test_going_back_may_retrieve_own_forces_from_the_refused_town():
     assert by["lord_moved"].data["outcome"] == "back"
     assert by["lord_moved"].data["picked"] == {"Poitiers": {"man_at_arms": 2}}
     assert by["lord_moved"].data["left"] == {}
-    assert where(state, "marie") == {"Tours": 3}
+    assert pawns_by_town(state, "marie") == {"Tours": 3}
     assert state.towns["Poitiers"].arrivals == ["marc"]

@@ -14,11 +14,11 @@ from pbem.games.fief.france import RULES
 from pbem.games.fief.movement import resolve_movement
 from pbem.games.fief.movement_orders import check_movement_orders
 from pbem.games.fief.movement_template import movement_template
-from pbem.games.fief.positions import build_position
 from pbem.games.fief.state import FiefState
 from pbem.orders.yamlsafe import load
 from pbem.rules.rng import Rng
-from tests.fief_support import errors as errors_of, resolve, send
+
+from fief_support import build_with, errors as errors_of, pawns_by_town, resolve, send
 
 BOARD = load_board()
 HOLD = {"moves": [], "land": None, "policies": {}}
@@ -33,12 +33,7 @@ def position(**extra) -> FiefState:
                       "Eric": {"family": "marc", "at": "Rouen"},
                       "Arthur": {"family": "olivier", "at": "Paris"}},
             "units": {"Tours": {"marie": {"knight": 2}}, "Poitiers": {"marc": {"archer": 1}}}}
-    for key, value in extra.items():
-        if isinstance(value, dict) and isinstance(data.get(key), dict):
-            data[key] = {**data[key], **value}
-        else:
-            data[key] = value
-    return build_position(data)
+    return build_with(data, extra)
 
 
 def move(lord: str, path: list[str], underground=None, **more) -> dict:
@@ -54,14 +49,6 @@ def run(state: FiefState, orders: dict, rng: Rng | None = None):
     return events, {e.kind: e for e in events}
 
 
-def pawns_at(state: FiefState, family: str) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for pawn in state.pawns.values():
-        if pawn.family == family:
-            out[pawn.location] = out.get(pawn.location, 0) + 1
-    return out
-
-
 # -- passing through (5.2.3.2) --------------------------------------------------------------
 
 def test_named_step_passes_through_without_asking_and_discards_the_card():
@@ -70,7 +57,7 @@ def test_named_step_passes_through_without_asking_and_discards_the_card():
                                                        {"La Rochelle": "always"})]}})
     assert "safe_passage_refused" not in by          # played at the beginning of the step: nobody asked
     assert state.lords["Guenièvre"].location == "La Rochelle" and state.lords["Guenièvre"].steps == 2
-    assert pawns_at(state, "marie") == {"La Rochelle": 2}
+    assert pawns_by_town(state, "marie") == {"La Rochelle": 2}
     assert all(p.steps == 2 for p in state.pawns.values() if p.family == "marie")
     assert state.families["marie"].hand == [] and state.events_discard == ["underground"]
     played = by["surprise_played"]
@@ -232,7 +219,7 @@ def test_plague_strikes_on_entry_by_underground_too():
     state = position(effects=[{"card": "plague", "target": "1"}], units={"Poitiers": {}})
     _, by = run(state, {"marie": {"moves": [move("Guenièvre", ["Poitiers"], {"Poitiers": "always"})]}}, Dice("t"))
     assert by["plague_lord"].data["lord"] == "Guenièvre"
-    assert pawns_at(state, "marie") == {"Poitiers": 1}
+    assert pawns_by_town(state, "marie") == {"Poitiers": 1}
 
 
 # -- steps (5.1.1) ------------------------------------------------------------------------------
@@ -247,7 +234,7 @@ def test_the_underground_step_counts_for_every_pawn():
                                   move("Guenièvre", ["Poitiers", "La Rochelle"], {"La Rochelle": "always"})]}}
     _, by = run(state, orders)
     assert state.lords["Guenièvre"].location == "La Rochelle" and state.lords["Guenièvre"].steps == 2
-    assert pawns_at(state, "marie") == {"La Rochelle": 2, "Poitiers": 1}
+    assert pawns_by_town(state, "marie") == {"La Rochelle": 2, "Poitiers": 1}
     assert "1 knight has no step left" in by["lord_moved"].text
 
 
@@ -256,7 +243,7 @@ def test_darc_keeps_her_three_steps_with_an_underground_step():
     _, by = run(state, {"marie": {"moves": [move("Guenièvre", ["Poitiers", "La Rochelle", "Bordeaux"],
                                                        {"La Rochelle": "always"})]}})
     assert state.lords["Guenièvre"].location == "Bordeaux" and state.lords["Guenièvre"].steps == 3
-    assert pawns_at(state, "marie") == {"Bordeaux": 2}
+    assert pawns_by_town(state, "marie") == {"Bordeaux": 2}
     assert all(p.steps == 3 for p in state.pawns.values() if p.family == "marie")
     assert by["lord_moved"].data["underground"] == ["La Rochelle"]
 

@@ -14,7 +14,8 @@ from pbem.games.fief.positions import build_position
 from pbem.games.fief.purchase_titles import cardinal_title_holder, privilege_lord
 from pbem.games.fief.state import FiefState
 from pbem.judge.render import render
-from tests.fief_support import errors, resolve, send
+
+from fief_support import errors, resolve, send
 
 BOARD = load_board("fief_france")
 

@@ -152,7 +152,7 @@ def test_the_uprising_players_own_underground_comes_first_and_only_when_needed()
 
 
 def test_underground_yes_on_a_cards_play_uprising() -> None:
-    from tests.test_fief_surprise import at_play, play
+    from test_fief_surprise import at_play, play
     lords = {"Mireille": {"family": "ann", "at": "Tours"}, "Charles": {"family": "bob", "at": "Paris"}}
     units = {"Nantes": {"bob": {"archer": 2}}}
     state = at_play(lords, {"ann": ["uprising"]}, effects=FAMINE_2, units=units,

@@ -62,23 +62,34 @@ def test_a_private_message_is_relayed_at_once_before_the_phase_resolves(tmp_path
     assert state(judge)["families"]["alice"]["diplomacy_pawns"] == 2
 
 
-def in_cards_play_with_only_alice_holding_cards(judge: Judge) -> str:
-    """Round 1, Cards Phase step D: only players holding a card to play order (2.6); bob and
-    carol, with empty hands, have nothing to order."""
+def past_setup_in(judge: Judge, phase: str, hands: dict[str, list[str]]) -> tuple[dict, str]:
+    """Every player's starting towns mailed and resolved, then the game put in ``phase`` of
+    round 1 with these hands (a test's shortcut: such a game no longer replays). Returns the
+    state and the phase id."""
     for p, towns in TOWNS.items():
         judge.orders("loire", p, SETUP, f"orders:\n  - start: [{towns}]\n")
     judge.tick()
     store = judge.store()
-    game = engine.load_game(store, "loire")
-    st = game.state
-    st["phase"] = "cards_play"
-    for p in TOWNS:
-        st["families"][p]["hand"] = ["good_weather"] if p == "alice" else []
-    store.run("UPDATE games SET state=? WHERE id=?", json.dumps(st), game.id)
-    phase = engine.current_phase(engine.load_game(store, "loire"))
+    try:
+        game = engine.load_game(store, "loire")
+        st = game.state
+        st["phase"] = phase
+        for p in TOWNS:
+            st["families"][p]["hand"] = hands.get(p, [])
+        store.run("UPDATE games SET state=? WHERE id=?", json.dumps(st), game.id)
+        return st, engine.current_phase(engine.load_game(store, "loire")).id
+    finally:
+        store.close()
+
+
+def in_cards_play_with_only_alice_holding_cards(judge: Judge) -> str:
+    """Round 1, Cards Phase step D: only players holding a card to play order (2.6); bob and
+    carol, with empty hands, have nothing to order."""
+    _, phase = past_setup_in(judge, "cards_play", {"alice": ["good_weather"]})
+    store = judge.store()
+    assert engine.current_phase(engine.load_game(store, "loire")).deciders == ("alice",)
     store.close()
-    assert phase.deciders == ("alice",)
-    return phase.id
+    return phase
 
 
 def test_a_player_with_no_orders_in_the_phase_may_still_do_diplomacy(tmp_path):
@@ -219,17 +230,8 @@ def test_the_order_template_offers_diplomacy_to_deciders_and_to_the_others(tmp_p
 
 def test_a_surprise_card_played_at_once_is_told_to_everyone_at_once(tmp_path):
     judge = started(tmp_path)
-    for p, towns in TOWNS.items():
-        judge.orders("loire", p, SETUP, f"orders:\n  - start: [{towns}]\n")
-    judge.tick()
-    store = judge.store()
-    game = engine.load_game(store, "loire")
-    st = game.state
-    st["families"]["alice"]["hand"] = ["assassination"]
-    st["phase"] = "purchase"          # not the cards draw, where no surprise card is played (G.4)
-    store.run("UPDATE games SET state=? WHERE id=?", json.dumps(st), game.id)
-    phase = engine.current_phase(engine.load_game(store, "loire")).id
-    store.close()
+    # not the cards draw, where no surprise card is played (G.4)
+    st, phase = past_setup_in(judge, "purchase", {"alice": ["assassination"]})
     mine = next(n for n, l in st["lords"].items() if l["family"] == "alice")
     target = next(n for n, l in st["lords"].items() if l["family"] == "bob")
     carol_before = len(judge.sent_to("carol@pbem.test"))
