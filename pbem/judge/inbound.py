@@ -91,7 +91,7 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
         return reject(game, "reject: nothing to order", [OrderError(
             rest.line_of(next(iter(rest))) if rest else None,
             f"you have no orders to give in phase {phase.id!r}{also}",
-            f"remove the other lines and send again, or wait for the next report" if keys
+            "remove the other lines and send again, or wait for the next report" if keys
             else "wait for the next report")])
     view = game.rules.view(game.state, envelope.player)
     errors: list[OrderError] = []
