@@ -82,6 +82,13 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
         return reject(game, "reject: stale phase", [OrderError(
             None, f"these orders are for phase {envelope.phase!r}, but game {game.name!r} now waits on "
             f"phase {phase.id!r}", f"write `phase: {phase.id}` and orders for that phase (see your latest report)")])
+    return _take(store, mailer, mail, doc, envelope, game, phase, reject, now)
+
+
+def _take(store: Store, mailer: Mailer, mail: InMail, doc: Document, envelope: Any, game: engine.Game,
+          phase: Any, reject: "_Rejecter", now: float) -> str:
+    """An authenticated mail for the open phase: its at-once part done (if any), its orders
+    checked against the position that leaves and stored, the answer and the news queued."""
     keys = at_once_keys(game.rules)
     now_part = sub_map(envelope.body, lambda k: k in keys)
     rest = sub_map(envelope.body, lambda k: k not in keys) if now_part else envelope.body
