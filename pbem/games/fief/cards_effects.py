@@ -11,7 +11,7 @@ from __future__ import annotations
 from pbem.games.fief.board import Board
 from pbem.games.fief.movement_disasters import strike
 from pbem.games.fief.state import BoardEffect, FiefState
-from pbem.rules.api import Event
+from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
 DISASTERS = ("plague", "bad_weather", "famine")
@@ -89,11 +89,12 @@ def play_weather(state: FiefState, board: Board, player: str, card: str, number:
     if effect_on(state, BLOCKED_BY[card], target):
         return False, Event("card_not_played", f"{player} cannot play a {name} card on {where}: a "
                             f"{NAMES[BLOCKED_BY[card]]} lies there ({_sec(card)}); the card stays in hand.",
-                            data={"player": player, "card": card, "bishopric": number})
+                            audience=Audience.only(player), data={"player": player, "card": card, "bishopric": number})
     if effect_on(state, card, target):
         return False, Event("card_not_played", f"{player} cannot play a {name} card on {where}: one "
                             "already lies there and a second copy would add nothing (2.6.1); the card "
-                            "stays in hand.", data={"player": player, "card": card, "bishopric": number})
+                            "stays in hand.", audience=Audience.only(player),
+                            data={"player": player, "card": card, "bishopric": number})
     state.board_effects.append(BoardEffect(card, target, player))
     return True, Event("card_played", f"{player} plays a {name} card on {where}: +1 denier per mill "
                        f"there in the Income Phase ({_sec(card)}).",
@@ -140,7 +141,8 @@ def play_tax(state: FiefState, board: Board, player: str, kind: str, target: str
         problem = "your family already plays that tax there this round"
     if problem:
         return False, Event("card_not_played", f"{player} cannot play a tax card for {what}: {problem}; "
-                            "the card stays in hand.", data={"player": player, "card": "tax", "target": target})
+                            "the card stays in hand.", audience=Audience.only(player),
+                            data={"player": player, "card": "tax", "target": target})
     state.board_effects.append(BoardEffect(kind, target, player, lord))
     sec = "G.3.3.1" if kind == "tallage" else "G.3.3.2"
     return True, Event("card_played", f"{player} plays a tax card: {lord} collects {what} in the "

@@ -177,7 +177,7 @@ def _play(state: FiefState, board: Board, cards: CardSet, player: str, play: Map
     hand = state.families[player].hand
     if card not in hand:
         return [Event("card_not_played", f"{player} no longer holds a {card_name(card)} card: that order is "
-                      "void.", data={"player": player, "card": card})]
+                      "void.", audience=Audience.only(player), data={"player": player, "card": card})]
     if card in cards.lords:
         return _play_lord(state, board, cards, player, play)
     if card in AT_ONCE:   # G.4: surprise cards played at once
@@ -195,10 +195,11 @@ def _play_lord(state: FiefState, board: Board, cards: CardSet, player: str, play
     name = play["card"]
     if len(family_lords(state, player)) >= MAX_LORDS:
         return [Event("card_not_played", f"{player} cannot play {name}: a family has at most {MAX_LORDS} "
-                      "lords (G.1); the card stays in hand.", data={"player": player, "card": name})]
+                      "lords (G.1); the card stays in hand.", audience=Audience.only(player),
+                      data={"player": player, "card": name})]
     if name in state.lords:   # 2.4: only after the first one left play; guards a bad state
         return [Event("card_not_played", f"{player} cannot play {name}: a lord of that name is in play.",
-                      data={"player": player, "card": name})]
+                      audience=Audience.only(player), data={"player": player, "card": name})]
     state.families[player].hand.remove(name)
     state.lords[name] = Lord(name, player, cards.lords[name].female, None)
     events = [Event("lord_card_played", f"{player} plays the lord card {name} (G.1).",

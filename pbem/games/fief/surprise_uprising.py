@@ -19,7 +19,7 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.elimination import eliminate_lord
 from pbem.games.fief.plan_orders import plan_for
 from pbem.games.fief.state import FiefState
-from pbem.rules.api import Event
+from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
 CALM_POLICY = "calm_uprisings"
@@ -84,7 +84,8 @@ def raise_uprising(state: FiefState, board: Board, town: str, cards: list[tuple[
                else state_grounds(state, board, p, town))
         if why:
             events.append(Event("card_not_played", f"{p} cannot play an uprising card in {town}: {why}; "
-                                "the card stays in hand.", data={"player": p, "card": "uprising"}))
+                                "the card stays in hand.", audience=Audience.only(p),
+                                data={"player": p, "card": "uprising"}))
             continue
         state.families[p].hand.remove("uprising")
         played.append((p, play))

@@ -26,7 +26,7 @@ from pbem.games.fief.orders_common import Problems, check_keys
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.surprise_standing import spend_trigger, triggers_of
 from pbem.games.fief.surprise_uprising import raise_uprising, state_grounds
-from pbem.rules.api import Event
+from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
 AT_BATTLE = "uprising_at_battle_start"
@@ -101,18 +101,19 @@ def underground_for_uprising(state: FiefState, town: str, askers: list[str], pen
     if penalty <= 0:
         for p in askers:
             events.append(Event("card_not_played", f"{p}'s underground card is not needed: no Fortress penalty in "
-                                f"{town}; it stays in hand.", data={"player": p, "card": "underground"}))
+                                f"{town}; it stays in hand.", Audience.only(p), {"player": p, "card": "underground"}))
         return False
     for i, p in enumerate(askers):
         if "underground" not in state.families[p].hand:
             events.append(Event("card_not_played", f"{p} no longer holds an underground card for the uprising in "
-                                f"{town}.", data={"player": p, "card": "underground"}))
+                                f"{town}.", Audience.only(p), {"player": p, "card": "underground"}))
             continue
         state.families[p].hand.remove("underground")
         state.events_discard.append("underground")   # H.2
         events.append(_played(p, town, penalty))
+        # A card that stays in hand stays secret: told to its holder only.
         events += [Event("card_not_played", f"{o}'s underground card is not needed: {p}'s cancels the Fortress "
-                         "penalty already; it stays in hand.", data={"player": o, "card": "underground"})
+                         "penalty already; it stays in hand.", Audience.only(o), {"player": o, "card": "underground"})
                    for o in askers[i + 1:]]
         return True
     for p in state.turn_order():
