@@ -5,7 +5,9 @@ The scripted families collude so that one of them wins in a few rounds: the cham
 first family with a male lord) governs Bretagne then Normandie (4.4, a stronghold built in
 Lisieux, 4.2), two other families govern Dauphiné and Poitou, the others hold towns so that
 bishoprics can be elected (1.3), and everyone votes for the champion as king (1.5): 2 fief
-titles + the crown = 3 VP, a lone victory (7.1)."""
+titles + the crown = 3 VP, a lone victory (7.1). On the way they draw events cards (so the
+disasters bring dice, 2.5, G.2.1) and talk at once (F). Each game is diffed against its golden
+playthrough in tests/golden/ (docs/fief-france.md, "Tests")."""
 from __future__ import annotations
 
 import hashlib
@@ -176,7 +178,9 @@ def bot(view: dict, player: str) -> str:
         return purchase_orders(view, player, current_goal(view, goals), lord, town)
     if phase == "movement" and lord:
         return movement_orders(view, player, current_goal(view, goals), lord, town)
-    return NOTHING   # cards: draw nothing (2.2); battle: declare none
+    if phase == "cards" and len(view["hand"]) < 3:
+        return "orders:\n  - draw: events\n"   # 2.2: chance in the game (disasters, 2.5), never played
+    return NOTHING   # cards-play: play nothing; battle: declare none
 
 
 def diplomacy(view: dict, player: str) -> str:
