@@ -2,7 +2,8 @@
 
 Non-interference: for every player B and every reachable position, changing what B may not
 see (another family's hand, the order of the piles and the face-down disasters, another
-family's unit types under fog of war, another family's standing policies) must not change
+family's unit types under fog of war, another family's standing policies and surprise
+triggers, the card exchanges two other players offered each other) must not change
 B's view, nor the text of B's report. The two positions compared must really differ — so the
 test would notice a leak, rather than compare two copies of nothing.
 
@@ -124,12 +125,24 @@ def other_policies(state, viewer: str, rnd: random.Random):
     changed = copy.deepcopy(state)
     for player, family in changed["families"].items():
         if player != viewer:
-            family["policies"] = {"safe_passage": {"allow": [viewer], "refuse": [], "others": "allow"}}
+            family["policies"] = {"safe_passage": {"allow": [viewer], "refuse": [], "others": "allow"},
+                                  "surprise": [{"trigger": "at_phase_start", "phase": "movement", "round": None,
+                                                "play": {"card": "justice", "on": "Henry"}}]}
+    return state, changed
+
+
+def others_exchange_offers(state, viewer: str, rnd: random.Random):
+    """F: card exchanges offered between two other players (a private talk)."""
+    changed = copy.deepcopy(state)
+    others = [p for p in state["players"] if p != viewer]
+    if len(others) >= 2:
+        a, b = rnd.sample(others, 2)
+        changed["exchange_offers"] = [{"from": a, "with": b, "give": rnd.sample(CARDS, 1), "take": rnd.sample(CARDS, 2)}]
     return state, changed
 
 
 SECRETS = {"hands": other_hand, "piles": reshuffled_piles, "unit types under fog of war": other_unit_types,
-           "standing policies": other_policies}
+           "standing policies": other_policies, "exchange offers between others": others_exchange_offers}
 
 
 def report_text(state, player):
