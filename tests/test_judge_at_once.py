@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from pbem.judge import archive, engine
 
 from judge_support import Judge
@@ -249,3 +251,32 @@ def test_ready_or_wait_in_a_mail_without_orders_is_said_to_change_nothing(tmp_pa
     judge.tick()
     ack = body(judge.sent_to("alice@pbem.test")[-1])
     assert "Done at once" in ack and "`ready:` and `wait:` belong to an order set" in ack
+
+
+def test_a_player_may_act_at_once_only_so_many_times_in_a_phase(tmp_path):
+    """Each action may mail every other player: `at_once_per_phase` (config.toml) caps it."""
+    from pbem.judge.home import load_home
+    judge = started(tmp_path)
+    config = judge.home.path / "config.toml"
+    config.write_text(config.read_text().replace("at_once_per_phase = 30", "at_once_per_phase = 2"))
+    judge.home = load_home(judge.home.path)
+    for n in range(3):
+        judge.orders("loire", "alice", SETUP, f'diplomacy:\n  - message: "Word {n}."\n    to: all\n')
+        judge.tick()
+    assert outcomes(judge)[-3:] == ["acted at once", "acted at once", "orders rejected"]
+    refusal = body(judge.sent_to("alice@pbem.test")[-1])
+    assert "already done things at once 2 times in phase setup/starting-towns" in refusal
+    assert not any("Word 2." in body(m) for m in judge.sent_to("bob@pbem.test"))
+    # the orders themselves still go through, without the at-once part
+    judge.orders("loire", "alice", SETUP, "orders:\n  - start: [Tours]\n")
+    judge.tick()
+    assert outcomes(judge)[-1] == "orders accepted"
+
+
+def test_the_judge_names_a_bad_number_in_its_configuration(tmp_path):
+    from pbem.judge.home import HomeError, load_home
+    judge = Judge(tmp_path)
+    config = judge.home.path / "config.toml"
+    config.write_text(config.read_text().replace("at_once_per_phase = 30", 'at_once_per_phase = "many"'))
+    with pytest.raises(HomeError, match=r"\[judge\] at_once_per_phase must be a whole number above 0, not 'many'"):
+        load_home(judge.home.path)

@@ -20,6 +20,9 @@ name = "pbem judge"
 outage_minutes = 30
 # How many mails one tick reads at most (the rest wait for the next tick).
 mails_per_tick = 200
+# How many things one player may do at once (a game's at-once orders, e.g. Fief's diplomacy)
+# in one phase: each may mail every other player, so this caps mail sent on a player's behalf.
+at_once_per_phase = 30
 
 # The embedded default: read order mail from a Maildir, write outgoing mail to a Maildir.
 [inbox]
@@ -31,7 +34,7 @@ kind = "maildir"
 path = "mail/outbox"
 """
 
-KNOWN_JUDGE_KEYS = {"address", "name", "outage_minutes", "mails_per_tick"}
+KNOWN_JUDGE_KEYS = {"address", "name", "outage_minutes", "mails_per_tick", "at_once_per_phase"}
 
 
 class HomeError(Exception):
@@ -47,6 +50,7 @@ class Home:
     mails_per_tick: int
     inbox: dict[str, Any] = field(default_factory=dict)
     outbox: dict[str, Any] = field(default_factory=dict)
+    at_once_per_phase: int = 30
 
     @property
     def db_path(self) -> Path:
@@ -103,6 +107,17 @@ def load_home(path: Path) -> Home:
         if section not in data:
             raise HomeError(f"{config}: the [{section}] section is missing (see docs/mail.md)")
     return Home(path=path, address=address.lower(), name=str(judge.get("name", "pbem judge")),
-                outage_minutes=float(judge.get("outage_minutes", 30)),
-                mails_per_tick=int(judge.get("mails_per_tick", 200)),
+                outage_minutes=_number(config, judge, "outage_minutes", 30, float),
+                mails_per_tick=_number(config, judge, "mails_per_tick", 200, int),
+                at_once_per_phase=_number(config, judge, "at_once_per_phase", 30, int),
                 inbox=dict(data["inbox"]), outbox=dict(data["outbox"]))
+
+
+def _number(config: Path, judge: dict, key: str, default: float, kind: type) -> Any:
+    """A [judge] number above 0, or a HomeError naming the key and the fix."""
+    value = judge.get(key, default)
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+    if not ok or (kind is int and not isinstance(value, int)):
+        raise HomeError(f"{config}: [judge] {key} must be a {'whole ' if kind is int else ''}number above 0, "
+                        f"not {value!r} (default {default})")
+    return kind(value)

@@ -103,7 +103,10 @@ def _take(store: Store, mailer: Mailer, mail: InMail, doc: Document, envelope: A
     view = game.rules.view(game.state, envelope.player)
     errors: list[OrderError] = []
     action = None
-    if now_part:
+    cap = _at_once_cap(store, mailer, game, envelope.player, now_part, phase) if now_part else None
+    if cap is not None:
+        errors.append(cap)
+    elif now_part:
         at_once = game.rules.check_at_once(view, envelope.player, now_part)
         errors.extend(at_once.errors)
         if at_once.ok:
@@ -140,6 +143,20 @@ def _take(store: Store, mailer: Mailer, mail: InMail, doc: Document, envelope: A
                   game_name=game.name, deadline=game.row["deadline"],
                   events=engine.visible_events(told, envelope.player))
     return "orders accepted" if ok else "orders rejected"
+
+
+def _at_once_cap(store: Store, mailer: Mailer, game: engine.Game, player: str, part: Any,
+                 phase: Any) -> OrderError | None:
+    """Each at-once action may mail every other player: the judge's `at_once_per_phase` caps
+    how many one player does in one phase (a flood of news is refused, not relayed)."""
+    limit = mailer.home.at_once_per_phase
+    done = store.one("SELECT COUNT(*) AS n FROM actions WHERE game_id=? AND seq=? AND player=?",
+                     game.id, game.seq, player)["n"]
+    if done < limit:
+        return None
+    return OrderError(part.line_of(next(iter(part))), f"you have already done things at once {done} times in "
+                      f"phase {phase.id}, the most this judge allows one player in one phase",
+                      "wait for the next phase (or ask the game master, who may raise `at_once_per_phase`)")
 
 
 def _key_list(keys: tuple[str, ...]) -> str:
