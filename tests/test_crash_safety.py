@@ -1,11 +1,12 @@
 """Crash safety (issue 3): a tick killed with SIGKILL at any step loses nothing.
 
-For each seed, a scripted history (order mails, duplicates, bad orders, stale phases, clock jumps
-past deadlines and reminders) is played twice from the same judge home: once without faults
-(the reference, in this process), once with ticks killed by a real SIGKILL in a child process at
-fault points chosen from those the reference passed (pbem/judge/faults.py), each followed by
-recovery ticks. The two stores must then be equal: games, phases, orders, order mails, events,
-processed ids, outbox rows by purpose, recipient and body. Delivered copies are counted: every
+For each seed, a scripted history (order mails, some with a part done at once, duplicates, bad
+orders, stale phases, clock jumps past deadlines and reminders) is played twice from the same
+judge home: once without faults (the reference, in this process), once with ticks killed by a
+real SIGKILL in a child process at fault points chosen from those the reference passed
+(pbem/judge/faults.py), each followed by recovery ticks. The two stores must then be equal:
+games, phases, orders, order mails, at-once actions, events, processed ids, outbox rows by
+purpose, recipient and body. Delivered copies are counted: every
 outbox mail arrives at least once; copies beyond one are the documented duplicates
 (docs/reliability.md), at most one per kill.
 """
@@ -73,6 +74,8 @@ def order_mail(judge: Judge, rng: random.Random, game: str, player: str, phase: 
     if rng.random() < 0.1:
         phase = "round-0/bid"                                            # a stale phase
     extra = "ready: no\n" if rng.random() < 0.1 else ""
+    if rng.random() < 0.25:
+        extra += f'shout: "{serial}"\n'                                # done at once, told to all
     msg = EmailMessage()
     msg["From"] = f"{player}@pbem.test"
     msg["To"] = judge.home.address
@@ -170,7 +173,8 @@ def snapshot(home: Path) -> dict:
             "orders": rows("SELECT game_id, seq, player, canonical, ready, wait FROM orders"),
             "order_mails": rows("SELECT game_id, seq, player, message_id, received_at, document, understood, "
                                 "errors FROM order_mails"),
-            "events": rows("SELECT game_id, seq, kind, text, audience, data FROM events"),
+            "events": rows("SELECT game_id, seq, kind, text, audience, data, action FROM events"),
+            "actions": rows("SELECT game_id, seq, n, player, canonical, state_after_hash, rolls FROM actions"),
             "processed": rows("SELECT message_id, outcome FROM processed"),
             "outbox": sorted((r["purpose"], r["recipient"], r["game_id"], r["sent_at"] is not None,
                               r["failed"], body_of(bytes(r["raw"])))
@@ -210,7 +214,7 @@ def inbox_unseen(home: Path) -> int:
 # -- the test ---------------------------------------------------------------------------------
 
 def run_seed(seed: int, base: Path, judge: Judge, work: Path) -> dict:
-    figures = {"kills": 0, "duplicates": 0, "mails": 0, "ticks": 0, "resolutions": 0,
+    figures = {"kills": 0, "duplicates": 0, "mails": 0, "ticks": 0, "resolutions": 0, "actions": 0,
                "points": collections.Counter()}
     rng = random.Random(seed)
     reference = copy_home(base, work / f"ref{seed}")
@@ -263,6 +267,7 @@ def run_seed(seed: int, base: Path, judge: Judge, work: Path) -> dict:
     figures["duplicates"] += duplicates
     figures["mails"] += len(ids)
     figures["resolutions"] += sum(1 for p in expected["phases"] if p[6] is not None)
+    figures["actions"] += len(expected["actions"])
     return figures
 
 
@@ -272,7 +277,7 @@ def test_a_tick_killed_at_any_step_loses_nothing_and_resolves_nothing_twice(base
     # The secret hash is a pure function made slow on purpose (PBKDF2); the in-process ticks
     # remember its answers so the suite stays fast. The killed ticks, in subprocesses, do not.
     monkeypatch.setattr(engine, "hash_secret", functools.lru_cache(maxsize=None)(engine.hash_secret))
-    figures = {"kills": 0, "duplicates": 0, "mails": 0, "ticks": 0, "resolutions": 0,
+    figures = {"kills": 0, "duplicates": 0, "mails": 0, "ticks": 0, "resolutions": 0, "actions": 0,
                "points": collections.Counter()}
     started = time.monotonic()
     context = multiprocessing.get_context("fork")
@@ -282,10 +287,12 @@ def test_a_tick_killed_at_any_step_loses_nothing_and_resolves_nothing_twice(base
                 figures[key] += value
     # Every fault point was hit by a real SIGKILL at least once.
     assert set(figures["points"]) == set(POINTS), figures["points"]
+    assert figures["actions"] > SEEDS, figures   # mails done at once (shouts) were in the histories
     with capsys.disabled():
         print(f"\ncrash safety: {SEEDS} seeds, {figures['kills']} SIGKILLs at {len(POINTS)} points "
               f"({dict(sorted(figures['points'].items()))}), {figures['ticks']} ticks, "
-              f"{figures['resolutions']} resolutions, {figures['mails']} mails sent, "
+              f"{figures['resolutions']} resolutions, {figures['actions']} at-once actions, "
+              f"{figures['mails']} mails sent, "
               f"{figures['duplicates']} duplicate deliveries, {time.monotonic() - started:.1f}s")
 
 

@@ -60,6 +60,25 @@ class TinyGame:
                                                 "write e.g. `bid: 4`"),))
         return OrderCheck({"bid": int(bid)})
 
+    # -- at once (pbem.rules.api.ActsAtOnce): `shout: TEXT`, told to everyone at once --------
+    at_once_keys = ("shout",)
+
+    def check_at_once(self, view: Any, player: str, document: Any) -> OrderCheck:
+        text = document.get("shout")
+        if not isinstance(text, str) or not text.strip() or len(text) > 200:
+            return OrderCheck(None, (OrderError(document.line_of("shout"), "a shout is 1 to 200 characters",
+                                                'write e.g. `shout: "Hello!"`'),))
+        return OrderCheck({"shout": text})
+
+    def act(self, state: Any, player: str, action: Any, rng: Rng) -> Resolution:
+        state = copy.deepcopy(state)
+        state["shouts"] = state.get("shouts", 0) + 1
+        echo = rng.d6("echo")
+        return Resolution(state, (Event("shout", f"{player} shouts: {action['shout']} (echo {echo})"),))
+
+    def at_once_template(self, view: Any, player: str) -> str:
+        return '# shout: "..."   # told to everyone at once\n'
+
     def default_orders(self, view: Any, player: str) -> Any:
         return {"bid": 1}
 
