@@ -39,7 +39,8 @@ class Judge:
         return Store(self.home.db_path)
 
     def new_game(self, name: str = "g1", players=("alice", "bob", "carol"), game_type: str = "tiny",
-                 options=None, phase_hours: float = 48, reminder_hours: float = 12, gm_email=None):
+                 options=None, phase_hours: float = 48, reminder_hours: float = 12, gm_email=None,
+                 seed: str | None = None):
         store = self.store()
         try:
             from pbem.games import rules_for
@@ -49,7 +50,7 @@ class Judge:
             with store.transaction():
                 game, secrets = engine.create_game(
                     store, game_type, name, [(p, f"{p}@pbem.test") for p in players], values,
-                    phase_hours, reminder_hours, gm_email, self.now)
+                    phase_hours, reminder_hours, gm_email, self.now, seed=seed)
                 for p in players:
                     Mailer(store, self.home).welcome(game, p, f"{p}@pbem.test", secrets[p])
             self.secrets[name] = secrets

@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import random
 import time
 from collections import deque
 from pathlib import Path
@@ -27,8 +26,9 @@ from pbem.judge.store import dumps
 
 BOARD = load_board()
 MAX_ROUNDS = 30
-SEED4 = "s2"
-SEED6 = "s2"
+# The games' seeds (the first draw of the earlier seeded stand-in for the secrets module, kept so
+# that the golden records did not change).
+SEED4 = SEED6 = hashlib.sha256(b"s2:1").hexdigest()[:32]
 # Each role: the starting town (A.5) and what to take in order — a fief to govern (4.4) or a
 # single town to hold with one man-at-arms (so that bishoprics 1 and 2 are fully controlled, 1.3).
 ROUTES = [
@@ -193,28 +193,12 @@ def diplomacy(view: dict, player: str) -> str:
     return text
 
 
-class SeededSecrets:
-    """Stands in for the `secrets` module in the engine so that the game's seed (and so its
-    lords and dice) is the same on every run: the scripted game is a fixed, known game."""
-
-    def __init__(self, seed: str):
-        self.count = 0
-        self.seed = seed
-        self.rnd = random.Random(seed)
-
-    def token_hex(self, n: int) -> str:
-        self.count += 1
-        return hashlib.sha256(f"{self.seed}:{self.count}".encode()).hexdigest()[:2 * n]
-
-    def choice(self, seq):
-        return self.rnd.choice(seq)
-
-
-def play(judge: Judge, name: str, players: tuple[str, ...]):
+def play(judge: Judge, name: str, players: tuple[str, ...], seed: str):
     """Mail every decider's orders, tick, until the game is over; returns the resolved phase ids
-    and the number of resolution chains (ticks that resolved something)."""
-    judge.new_game(name=name, players=players, game_type="fief_france",
-                   options={})
+    and the number of resolution chains (ticks that resolved something). ``seed`` fixes the
+    game's chance: the scripted game is a fixed, known game (a random draw could make the plan
+    unwinnable, e.g. too few male lords for two bishops)."""
+    judge.new_game(name=name, players=players, game_type="fief_france", options={}, seed=seed)
     resolved: list[str] = []
     chains = 0
     for _ in range(MAX_ROUNDS * 12):
@@ -295,12 +279,11 @@ def check_golden(name: str, record: list[dict]) -> None:
     (("alice", "bob", "carol", "dave"), SEED4),
     (("alice", "bob", "carol", "dave", "erin", "frank"), SEED6),
 ])
-def test_a_scripted_game_by_mail_ends_with_a_winner_and_replays_exactly(tmp_path, monkeypatch, players, seed):
-    monkeypatch.setattr(engine, "secrets_module", SeededSecrets(seed))
+def test_a_scripted_game_by_mail_ends_with_a_winner_and_replays_exactly(tmp_path, players, seed):
     judge = Judge(tmp_path)
     name = f"full{len(players)}"
     started = time.monotonic()
-    resolved, chains = play(judge, name, players)
+    resolved, chains = play(judge, name, players, seed)
     store = judge.store()
     try:
         game = engine.load_game(store, name)

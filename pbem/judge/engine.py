@@ -108,9 +108,10 @@ def phase_row(store: Store, game: Game) -> sqlite3.Row:
 
 def create_game(store: Store, game_type: str, name: str, seats: Sequence[tuple[str, str]],
                 options: Mapping[str, Any], phase_hours: float, reminder_hours: float,
-                gm_email: str | None, now: float) -> tuple[Game, dict[str, str]]:
+                gm_email: str | None, now: float, seed: str | None = None) -> tuple[Game, dict[str, str]]:
     """Create a game and open its first phase. Returns the game and each player's secret (to
-    be mailed once; only its hash is kept)."""
+    be mailed once; only its hash is kept). ``seed`` fixes the game's chance (tests, golden
+    playthroughs); None, always from the command line, draws a fresh secret one."""
     rules = rules_for(game_type)
     if store.one("SELECT 1 FROM games WHERE name=?", name):
         raise JudgeError(f"a game named {name!r} exists already; choose another --name")
@@ -122,7 +123,7 @@ def create_game(store: Store, game_type: str, name: str, seats: Sequence[tuple[s
                          f"not {len(names)}")
     if phase_hours <= 0 or reminder_hours < 0:
         raise JudgeError("--phase-hours must be more than 0 and --reminder-hours 0 or more")
-    seed = secrets_module.token_hex(16)
+    seed = seed or secrets_module.token_hex(16)
     state = rules.setup(options, names, Rng.for_phase(seed, "setup"))
     cursor = store.run(
         "INSERT INTO games(name, game_type, options, seed, status, phase_hours, reminder_hours, "
