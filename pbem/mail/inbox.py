@@ -145,8 +145,8 @@ class ImapInbox:
                  max_bytes: int = MAX_MESSAGE_BYTES, ca_file: Path | str | None = None) -> None:
         self.host, self.port, self.user, self.password = host, port, user, password
         self.security = security
-        # Always a verifying context: imaplib's own default checks no certificate at all.
         self.ca_file = ca_file
+        # Always our verifying context: imaplib's own default checks no certificate at all.
         self._tls = client_context(ca_file) if security != "none" else None
         self.folder = folder
         self.processed_folder = processed_folder
