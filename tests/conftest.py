@@ -29,3 +29,28 @@ def mail_servers(mail_servers_session: MailServers) -> MailServers:
     servers.ensure_running()
     servers.reset()
     return servers
+
+
+@pytest.fixture(scope="module")
+def tls_mail_servers_module():
+    """Dovecot and the SMTP relay speaking TLS only (certificates from a throwaway CA), for the
+    tests of one module: started only where TLS is tested, so the plain tests stay as fast."""
+    from mailservers import missing_tls_requirements
+
+    reason = missing_tls_requirements()
+    if reason:
+        if os.environ.get("CI", "").strip().lower() in ("true", "1", "yes"):
+            pytest.fail(f"TLS mail servers unavailable under CI: {reason}", pytrace=False)
+        pytest.skip(f"TLS mail servers unavailable: {reason}")
+    servers = start_servers(tls=True)
+    yield servers
+    remove_servers(servers)
+
+
+@pytest.fixture
+def tls_mail_servers(tls_mail_servers_module: MailServers) -> MailServers:
+    """The module's TLS servers, running, with every mailbox emptied before the test."""
+    servers = tls_mail_servers_module
+    servers.ensure_running()
+    servers.reset()
+    return servers

@@ -5,6 +5,11 @@ Everything lives in one temporary folder (config, users, sockets, state, mail), 
 ports of 127.0.0.1, so it never clashes with a system Dovecot. Dovecot runs as root (the
 test runner is root in CI) and stores mail as the `dovecot` system user: Dovecot refuses
 uid 0 for mail, and that user exists wherever the package is installed.
+
+With `tls` (a TlsFiles from make_tls_files), the same servers speak TLS instead: Dovecot with
+STARTTLS on the IMAP port (required before login) and implicit TLS on an IMAPS port; the SMTP
+relay with STARTTLS (required before mail) and a second relay with implicit TLS. The
+certificates come from a throwaway CA made with the openssl command-line tool.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import re
 import shutil
 import smtplib
 import socket
+import ssl
 import subprocess
 import tempfile
 import time
@@ -45,6 +51,58 @@ def missing_requirements() -> str | None:
     except ImportError:
         return "aiosmtpd is not installed (pip install '.[test]')"
     return None
+
+
+def missing_tls_requirements() -> str | None:
+    """Why the TLS test servers cannot run here, or None."""
+    if shutil.which("openssl") is None:
+        return "the openssl command-line tool is not installed (apt-get install openssl)"
+    return missing_requirements()
+
+
+@dataclass(frozen=True)
+class TlsFiles:
+    """A throwaway CA and server certificates signed by it, all PEM files."""
+    ca: Path  # what a judge puts in ca_file
+    cert: Path  # for localhost and 127.0.0.1
+    key: Path
+    other_cert: Path  # for another host name only (elsewhere.pbem.test): a wrong-host server
+    other_key: Path
+
+    def server_context(self, other: bool = False) -> ssl.SSLContext:
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(self.other_cert if other else self.cert, self.other_key if other else self.key)
+        return context
+
+
+def make_tls_files(folder: Path) -> TlsFiles:
+    """A CA and two server certificates, valid two days, made with `openssl` in `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def run(*args: str) -> None:
+        done = subprocess.run(["openssl", *args], cwd=folder, stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"openssl {args[0]} failed: {done.stderr.strip()}")
+
+    # EC keys: made in milliseconds, where RSA keys would slow every run.
+    new_key = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes")
+    run("req", "-x509", *new_key, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
+        "-subj", "/CN=pbem test CA", "-addext", "basicConstraints=critical,CA:TRUE",
+        "-addext", "keyUsage=critical,keyCertSign,cRLSign")
+    for name, names in (("server", "DNS:localhost,IP:127.0.0.1"), ("other", "DNS:elsewhere.pbem.test")):
+        (folder / f"{name}.ext").write_text(
+            f"subjectAltName = {names}\nbasicConstraints = CA:FALSE\n"
+            "keyUsage = critical,digitalSignature\nextendedKeyUsage = serverAuth\n")
+        run("req", *new_key, "-keyout", f"{name}.key", "-out", f"{name}.csr",
+            "-subj", f"/CN={names.split(',')[0][4:]}")
+        run("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+            "-set_serial", str(int.from_bytes(os.urandom(8), "big")), "-days", "2",
+            "-extfile", f"{name}.ext", "-out", f"{name}.pem")
+    for key in ("ca.key", "server.key", "other.key"):
+        (folder / key).chmod(0o600)
+    return TlsFiles(folder / "ca.pem", folder / "server.pem", folder / "server.key",
+                    folder / "other.pem", folder / "other.key")
 
 
 def _tool(name: str) -> str:
@@ -142,11 +200,18 @@ class MailServers:
     smtp_port: int = field(default_factory=free_port)
     host: str = "127.0.0.1"
     passwords: dict[str, str] = field(default_factory=lambda: dict(USERS))
+    tls: TlsFiles | None = None  # None: plain servers, no TLS anywhere
+    imaps_port: int = 0  # with tls: Dovecot's implicit-TLS port
+    smtps_port: int = 0  # with tls: the implicit-TLS SMTP relay
 
     def __post_init__(self) -> None:
         self.config = self.root / "dovecot.conf"
         self.relay = _LmtpRelay(self.lmtp_port, set(self.passwords))
         self._smtp = None
+        self._smtps = None
+        if self.tls is not None:
+            self.imaps_port = self.imaps_port or free_port()
+            self.smtps_port = self.smtps_port or free_port()
         self._dovecot_running = False
 
     # --- addresses and accounts ----------------------------------------------------------
@@ -187,8 +252,7 @@ base_dir = {self.root}/run
 state_dir = {self.root}/state
 instance_name = pbem-test-{self.imap_port}
 log_path = {self.root}/dovecot.log
-ssl = no
-disable_plaintext_auth = no
+{self._ssl_settings()}
 auth_mechanisms = plain login
 # Tests of a wrong password should not wait out the anti-guessing delays.
 auth_failure_delay = 0
@@ -213,7 +277,8 @@ service imap-login {{
     port = {self.imap_port}
   }}
   inet_listener imaps {{
-    port = 0
+    address = 127.0.0.1
+    port = {self.imaps_port}
   }}
 }}
 service lmtp {{
@@ -223,6 +288,15 @@ service lmtp {{
   }}
 }}
 """)
+
+    def _ssl_settings(self) -> str:
+        if self.tls is None:
+            return "ssl = no\ndisable_plaintext_auth = no"
+        # Dovecot 2.3 syntax ("<" reads the file). Dovecot counts a connection from its own
+        # address as secure, so even "required" lets 127.0.0.1 log in without TLS: the tests
+        # check the log ("TLS" on each login) to know TLS was really used.
+        return (f"ssl = required\nssl_cert = <{self.tls.cert}\nssl_key = <{self.tls.key}\n"
+                "disable_plaintext_auth = yes")
 
     def start_dovecot(self) -> None:
         # The daemon's children inherit stdout/stderr: pipes would never reach EOF, so
@@ -236,6 +310,8 @@ service lmtp {{
         self._dovecot_running = True
         wait_for_port(self.imap_port)
         wait_for_port(self.lmtp_port)
+        if self.imaps_port:
+            wait_for_port(self.imaps_port)
 
     def stop_dovecot(self) -> None:
         if not self._dovecot_running:
@@ -254,13 +330,21 @@ service lmtp {{
     def start_smtp(self) -> None:
         from aiosmtpd.controller import Controller
 
-        self._smtp = Controller(self.relay, hostname="127.0.0.1", port=self.smtp_port)
+        if self.tls is None:
+            self._smtp = Controller(self.relay, hostname="127.0.0.1", port=self.smtp_port)
+        else:
+            self._smtp = Controller(self.relay, hostname="127.0.0.1", port=self.smtp_port,
+                                    tls_context=self.tls.server_context(), require_starttls=True)
+            self._smtps = Controller(self.relay, hostname="127.0.0.1", port=self.smtps_port,
+                                     ssl_context=self.tls.server_context())
+            self._smtps.start()
         self._smtp.start()
 
     def stop_smtp(self) -> None:
-        if self._smtp is not None:
-            self._smtp.stop()
-            self._smtp = None
+        for controller in (self._smtp, self._smtps):
+            if controller is not None:
+                controller.stop()
+        self._smtp = self._smtps = None
 
     def stop(self) -> None:
         self.stop_smtp()
@@ -279,11 +363,19 @@ service lmtp {{
         # smtplib sends bytes as they are: bare LFs would arrive as one endless line.
         raw = re.sub(rb"(?<!\r)\n", b"\r\n", raw)
         with smtplib.SMTP(self.host, self.smtp_port, timeout=10) as smtp:
+            if self.tls is not None:
+                smtp.starttls(context=self._client_context())
             smtp.sendmail(from_addr, to_addrs, raw)
+
+    def _client_context(self) -> ssl.SSLContext:
+        assert self.tls is not None
+        return ssl.create_default_context(cafile=str(self.tls.ca))
 
     def mailbox(self, user: str, folder: str = "INBOX") -> list[bytes]:
         """Every message in a user's folder, oldest first, read without marking it seen."""
         imap = imaplib.IMAP4(self.host, self.imap_port, timeout=10)
+        if self.tls is not None:
+            imap.starttls(self._client_context())
         try:
             imap.login(user, self.passwords[user])
             status, _ = imap.select(f'"{folder}"', readonly=True)
@@ -312,8 +404,10 @@ service lmtp {{
         return path.read_text(errors="replace") if path.exists() else ""
 
 
-def start_servers() -> MailServers:
-    servers = MailServers(Path(tempfile.mkdtemp(prefix="pbem-mail-")))
+def start_servers(tls: bool = False) -> MailServers:
+    """Plain servers, or with `tls` the TLS ones (certificates made in the same folder)."""
+    root = Path(tempfile.mkdtemp(prefix="pbem-mail-tls-" if tls else "pbem-mail-"))
+    servers = MailServers(root, tls=make_tls_files(root / "tls") if tls else None)
     try:
         servers.start()
     except BaseException:

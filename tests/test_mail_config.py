@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ssl
+
 import pytest
 
 from pbem.mail.config import MailConfigError, open_inbox, open_sender
@@ -77,3 +79,72 @@ def test_config_errors_name_the_key_and_the_fix(tmp_path, monkeypatch, opener, s
     with pytest.raises(MailConfigError) as failure:
         opener(section, tmp_path)
     assert str(failure.value) == message
+
+
+# A self-signed certificate (valid to 2126), only for the config checks below: they read it,
+# they never connect with it.
+PEM = """\
+-----BEGIN CERTIFICATE-----
+MIIBjjCCATOgAwIBAgIUGD2p1wmb/6nCzHCuSYSLPqYrHK8wCgYIKoZIzj0EAwIw
+GzEZMBcGA1UEAwwQcGJlbSBjb25maWcgdGVzdDAgFw0yNjExMjkxMzI5MDNaGA8y
+MTI2MTEwNTEzMjkwM1owGzEZMBcGA1UEAwwQcGJlbSBjb25maWcgdGVzdDBZMBMG
+ByqGSM49AgEGCCqGSM49AwEHA0IABBbTwEwUv7N+EAvppXyy9ohIubreNFEYsROs
+hO5Gb+3n83aXxiPLdJ+BQwWODfW6kfAiNsEzASxM8ISktJnaqDKjUzBRMB0GA1Ud
+DgQWBBTNOOjF58JCndloGEkzzhkkz7KycjAfBgNVHSMEGDAWgBTNOOjF58JCndlo
+GEkzzhkkz7KycjAPBgNVHRMBAf8EBTADAQH/MAoGCCqGSM49BAMCA0kAMEYCIQDM
+jrIdIdTfWhTzaBFNTwsY+NfeBqKWO3wBhpI/RkxtBAIhAOmyL4ibI/xqo1WubcMj
+9PQ9vWLJr8sdn8rA28PRvFyq
+-----END CERTIFICATE-----
+"""
+IMAP = {"kind": "imap", "host": "h", "user": "u", "password": "p"}
+SMTP = {"kind": "smtp", "host": "h"}
+
+
+def test_ca_file_is_relative_to_home_for_both_servers(tmp_path):
+    (tmp_path / "tls").mkdir()
+    (tmp_path / "tls" / "ca.pem").write_text(PEM)
+    inbox = open_inbox({**IMAP, "ca_file": "tls/ca.pem"}, tmp_path)
+    sender = open_sender({**SMTP, "security": "tls", "ca_file": str(tmp_path / "tls" / "ca.pem")}, tmp_path / "x")
+    assert inbox.ca_file == sender.ca_file == tmp_path / "tls" / "ca.pem"
+    # The file replaces the system's store, and the checks stay on.
+    for context in (inbox._tls, sender._tls):
+        assert context.check_hostname and context.verify_mode == ssl.CERT_REQUIRED
+        assert [c["subject"] for c in context.get_ca_certs()] == [((("commonName", "pbem config test"),),)]
+    assert open_inbox(IMAP, tmp_path).ca_file is None and open_sender(SMTP, tmp_path).ca_file is None
+
+
+@pytest.mark.parametrize("opener, base, where", [(open_inbox, IMAP, "inbox"), (open_sender, SMTP, "outbox")])
+def test_ca_file_errors_name_section_key_and_fix(tmp_path, monkeypatch, opener, base, where):
+    (tmp_path / "key.pem").write_text("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n")
+    (tmp_path / "ca.pem").write_text(PEM)
+
+    def refused(**keys) -> str:
+        with pytest.raises(MailConfigError) as failure:
+            opener({**base, **keys}, tmp_path)
+        return str(failure.value)
+
+    assert refused(ca_file="missing.pem") == (
+        f"[{where}] ca_file {tmp_path / 'missing.pem'} is not a file: give the path (absolute, or relative "
+        "to the judge home) of the PEM file of the server's CA or certificate")
+    assert refused(ca_file=".") == (
+        f"[{where}] ca_file {tmp_path / '.'} is not a file: give the path (absolute, or relative "
+        "to the judge home) of the PEM file of the server's CA or certificate")
+    assert refused(ca_file="key.pem") == (
+        f"[{where}] ca_file {tmp_path / 'key.pem'} holds no PEM certificate (\"-----BEGIN CERTIFICATE-----\"): "
+        "point it at the server's CA or certificate in PEM form")
+    assert refused(ca_file="") == f"[{where}] 'ca_file' is empty: give it a value (see docs/mail.md)"
+    assert refused(ca_file=["ca.pem"]) == f"[{where}] 'ca_file' must be text in quotes, not ['ca.pem']"
+    assert refused(ca_file="ca.pem", security="none") == (
+        f'[{where}] ca_file is only used with security = "tls" or "starttls": remove it, or set security')
+    real_open = open
+
+    def no_permission(path, *args, **kwargs):
+        if str(path).endswith("ca.pem"):
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, *args, **kwargs)
+
+    # Tests run as root, where chmod 000 would not stop the read: the refusal is simulated.
+    monkeypatch.setattr("builtins.open", no_permission)
+    assert refused(ca_file="ca.pem") == (
+        f"[{where}] ca_file {tmp_path / 'ca.pem'} cannot be read (Permission denied): make it readable "
+        "by the user that runs pbem")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import ssl
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -24,12 +25,12 @@ _SMTP_PORTS = {"tls": 465, "starttls": 587, "none": 25}
 _INBOX_KEYS = {
     "maildir": {"kind", "path", "max_bytes"},
     "imap": {"kind", "host", "port", "user", "password", "password_env", "security", "folder",
-             "processed_folder", "timeout", "max_bytes"},
+             "processed_folder", "timeout", "max_bytes", "ca_file"},
 }
 _SENDER_KEYS = {
     "maildir": {"kind", "path", "per_recipient"},
     "smtp": {"kind", "host", "port", "user", "password", "password_env", "security", "timeout",
-             "concurrency"},
+             "concurrency", "ca_file"},
 }
 
 
@@ -50,6 +51,7 @@ def open_inbox(section: Mapping[str, Any], home: Path, where: str = "inbox") -> 
         processed_folder=reader.text("processed_folder", "") or None,
         timeout=reader.number("timeout", 30.0),
         max_bytes=reader.integer("max_bytes", 8 * 1024 * 1024),
+        ca_file=reader.ca_file(home, security),
     )
 
 
@@ -69,6 +71,7 @@ def open_sender(section: Mapping[str, Any], home: Path, where: str = "outbox") -
         security=security,
         timeout=reader.number("timeout", 30.0),
         concurrency=reader.integer("concurrency", 4, minimum=1, maximum=32),
+        ca_file=reader.ca_file(home, security),
     )
 
 
@@ -144,9 +147,34 @@ class _Section:
             raise self.fail(f"'{key}' = {value!r} is not known: use one of {', '.join(allowed)}")
         return value
 
-    def path(self, home: Path) -> Path:
-        path = Path(self.text("path")).expanduser()
+    def path(self, home: Path, key: str = "path") -> Path:
+        path = Path(self.text(key)).expanduser()
         return path if path.is_absolute() else Path(home) / path
+
+    def ca_file(self, home: Path, security: str) -> Path | None:
+        """The PEM file of certificates to trust for this server, checked now so a wrong path
+        is told at load time, not as a failed connection on some later tick."""
+        if "ca_file" not in self.section:
+            return None
+        path = self.path(home, "ca_file")
+        if security == "none":
+            raise self.fail('ca_file is only used with security = "tls" or "starttls": remove it, '
+                            "or set security")
+        if not path.is_file():
+            raise self.fail(f"ca_file {path} is not a file: give the path (absolute, or relative to "
+                            f"the judge home) of the PEM file of the server's CA or certificate")
+        try:
+            with open(path, "rb") as handle:
+                handle.read(1)
+        except OSError as exc:
+            raise self.fail(f"ca_file {path} cannot be read ({exc.strerror}): make it readable "
+                            f"by the user that runs pbem") from None
+        try:
+            ssl.create_default_context(cafile=str(path))
+        except ssl.SSLError:
+            raise self.fail(f"ca_file {path} holds no PEM certificate (\"-----BEGIN CERTIFICATE-----\"): "
+                            f"point it at the server's CA or certificate in PEM form") from None
+        return path
 
     def password(self, required: bool) -> str | None:
         has_plain, has_env = "password" in self.section, "password_env" in self.section

@@ -20,6 +20,7 @@ from imap_tools import MailBox, MailBoxStartTls, MailBoxUnencrypted
 from imap_tools.errors import ImapToolsError, UnexpectedCommandStatusError
 
 from pbem.mail.errors import TLS_HINT, MailServerError, network_cause
+from pbem.mail.tls import client_context
 
 MAX_MESSAGE_BYTES = 8 * 1024 * 1024  # a bigger mail is read only this far (headers intact)
 Security = Literal["tls", "starttls", "none"]
@@ -141,9 +142,12 @@ class ImapInbox:
     def __init__(self, host: str, port: int, user: str, password: str,
                  security: Security = "tls", folder: str = "INBOX",
                  processed_folder: str | None = None, timeout: float = 30.0,
-                 max_bytes: int = MAX_MESSAGE_BYTES) -> None:
+                 max_bytes: int = MAX_MESSAGE_BYTES, ca_file: Path | str | None = None) -> None:
         self.host, self.port, self.user, self.password = host, port, user, password
         self.security = security
+        self.ca_file = ca_file
+        # Always our verifying context: imaplib's own default checks no certificate at all.
+        self._tls = client_context(ca_file) if security != "none" else None
         self.folder = folder
         self.processed_folder = processed_folder
         self.timeout = timeout
@@ -161,8 +165,13 @@ class ImapInbox:
         classes = {"tls": MailBox, "starttls": MailBoxStartTls, "none": MailBoxUnencrypted}
         if self.security not in classes:
             raise MailServerError(f"{self._where()}: unknown security {self.security!r} (tls, starttls or none)")
+        if self.security == "starttls" and self.port == 993:
+            # imap-tools refuses this with a ValueError; say what to change instead.
+            raise MailServerError(f"{self._where()}: port 993 speaks implicit TLS: set security = "
+                                  f"\"tls\", or use the server's STARTTLS port (usually 143)")
+        tls = {} if self.security == "none" else {"ssl_context": self._tls}
         with self._translated_errors("connect"):
-            box = classes[self.security](self.host, self.port, timeout=self.timeout)
+            box = classes[self.security](self.host, self.port, timeout=self.timeout, **tls)
         with self._translated_errors("log in as " + self.user, box):
             box.login(self.user, self.password, initial_folder=None)
         with self._translated_errors(f"open folder {self.folder!r} (does it exist?)", box):

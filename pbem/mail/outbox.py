@@ -22,6 +22,7 @@ import aiosmtplib
 
 from pbem.mail.errors import REFUSED, TLS_HINT, MailServerError, network_cause
 from pbem.mail.inbox import Security
+from pbem.mail.tls import client_context
 
 
 @dataclass(frozen=True)
@@ -104,10 +105,14 @@ class SmtpSender:
     """
 
     def __init__(self, host: str, port: int, user: str | None = None, password: str | None = None,
-                 security: Security = "starttls", timeout: float = 30.0, concurrency: int = 4) -> None:
+                 security: Security = "starttls", timeout: float = 30.0, concurrency: int = 4,
+                 ca_file: Path | str | None = None) -> None:
         self.host, self.port = host, port
         self.user, self.password = user, password
         self.security = security
+        # One context for every connection of this sender; checks are always on (no switch).
+        self.ca_file = ca_file
+        self._tls = client_context(ca_file) if security != "none" else None
         self.timeout = timeout
         self.concurrency = max(1, concurrency)
 
@@ -165,7 +170,8 @@ class SmtpSender:
         smtp = aiosmtplib.SMTP(
             hostname=self.host, port=self.port, username=self.user or None,
             password=self.password if self.user else None, timeout=self.timeout,
-            use_tls=self.security == "tls", start_tls=self.security == "starttls")
+            use_tls=self.security == "tls", start_tls=self.security == "starttls",
+            tls_context=self._tls)
         try:
             await smtp.connect()
         except aiosmtplib.SMTPAuthenticationError as exc:
@@ -188,8 +194,12 @@ class SmtpSender:
             return SendResult(item.id, False, f"{self._where()} refused {text}",
                               all(500 <= c < 600 for c in codes)), False
         except aiosmtplib.SMTPResponseException as exc:
-            return SendResult(item.id, False, f"{self._where()} answered {exc.code} {_one_line(exc.message)}",
-                              500 <= exc.code < 600), False
+            text = f"{self._where()} answered {exc.code} {_one_line(exc.message)}"
+            if exc.code == 530:
+                # 530 refuses the session, not the mail (STARTTLS or a login wanted first):
+                # the game master's config is at fault, so the mail waits for the fix.
+                return SendResult(item.id, False, f"{text} - {_session_hint(exc.message)}", False), False
+            return SendResult(item.id, False, text, 500 <= exc.code < 600), False
         except (aiosmtplib.SMTPException, OSError, asyncio.TimeoutError) as exc:
             return SendResult(item.id, False, f"{self._where()}: {_connect_cause(exc)}", False), False
         if refused:
@@ -227,6 +237,12 @@ def _connect_cause(exc: BaseException) -> str:
     if "refused" in text.lower() or "connect call failed" in text.lower():
         return REFUSED
     return text or type(exc).__name__
+
+
+def _session_hint(message: str) -> str:
+    if "STARTTLS" in message.upper():
+        return 'the server wants TLS: set security = "starttls" (or "tls" on its TLS port)'
+    return "the server wants a login: set user and password"
 
 
 def _one_line(text: object) -> str:
