@@ -9,14 +9,19 @@ import pytest
 from mailservers import MailServers, missing_requirements, remove_servers, start_servers
 
 
+def skip_or_fail(reason: str | None, what: str) -> None:
+    """Servers missing on a developer's laptop: skip, saying why. Under CI: fail — CI must
+    never pass by silently skipping the end-to-end tests."""
+    if not reason:
+        return
+    if os.environ.get("CI", "").strip().lower() in ("true", "1", "yes"):
+        pytest.fail(f"{what} unavailable under CI: {reason}", pytrace=False)
+    pytest.skip(f"{what} unavailable: {reason}")
+
+
 @pytest.fixture(scope="session")
 def mail_servers_session():
-    reason = missing_requirements()
-    if reason:
-        # CI must never pass by silently skipping the end-to-end tests.
-        if os.environ.get("CI", "").strip().lower() in ("true", "1", "yes"):
-            pytest.fail(f"end-to-end mail servers unavailable under CI: {reason}", pytrace=False)
-        pytest.skip(f"end-to-end mail servers unavailable: {reason}")
+    skip_or_fail(missing_requirements(), "end-to-end mail servers")
     servers = start_servers()
     yield servers
     remove_servers(servers)
@@ -37,11 +42,7 @@ def tls_mail_servers_module():
     tests of one module: started only where TLS is tested, so the plain tests stay as fast."""
     from mailservers import missing_tls_requirements
 
-    reason = missing_tls_requirements()
-    if reason:
-        if os.environ.get("CI", "").strip().lower() in ("true", "1", "yes"):
-            pytest.fail(f"TLS mail servers unavailable under CI: {reason}", pytrace=False)
-        pytest.skip(f"TLS mail servers unavailable: {reason}")
+    skip_or_fail(missing_tls_requirements(), "TLS mail servers")
     servers = start_servers(tls=True)
     yield servers
     remove_servers(servers)

@@ -419,3 +419,36 @@ def start_servers(tls: bool = False) -> MailServers:
 def remove_servers(servers: MailServers) -> None:
     servers.stop()
     shutil.rmtree(servers.root, ignore_errors=True)
+
+
+def point_judge_at(judge, servers: MailServers, *, host: str | None = None, imap_port: int | None = None,
+                   smtp_port: int | None = None, imap_security: str = "none", smtp_security: str = "none",
+                   timeout: float | None = None, extra: str = "") -> None:
+    """Write the judge home's config.toml for the test servers, as a game master would edit it,
+    and reload it. ``extra`` goes into both the [inbox] and the [outbox] section (e.g. ca_file)."""
+    from pbem.judge.home import load_home
+    wait = f"timeout = {timeout}\n" if timeout is not None else ""
+    (judge.home.path / "config.toml").write_text(f"""
+[judge]
+address = "{servers.address('judge')}"
+name = "pbem judge"
+outage_minutes = 10000000
+
+[inbox]
+kind = "imap"
+host = "{host or servers.imap_host}"
+port = {imap_port or servers.imap_port}
+user = "judge"
+password = "{servers.password('judge')}"
+security = "{imap_security}"
+folder = "INBOX"
+processed_folder = "pbem-processed"
+{wait}{extra}
+[outbox]
+kind = "smtp"
+host = "{host or servers.smtp_host}"
+port = {smtp_port or servers.smtp_port}
+security = "{smtp_security}"
+{wait}{extra}
+""", encoding="utf-8")
+    judge.home = load_home(judge.home.path)

@@ -9,36 +9,14 @@ import email.policy
 import pytest
 
 from judge_support import Judge
-from mailservers import player_mail
+from mailservers import player_mail, point_judge_at
 
 pytestmark = pytest.mark.e2e
 
 
 def configure_real_mailbox(judge: Judge, servers) -> None:
     """Point the judge home at the test servers, as a game master would edit config.toml."""
-    (judge.home.path / "config.toml").write_text(f"""
-[judge]
-address = "{servers.address('judge')}"
-name = "pbem judge"
-
-[inbox]
-kind = "imap"
-host = "{servers.imap_host}"
-port = {servers.imap_port}
-user = "judge"
-password = "{servers.password('judge')}"
-security = "none"
-folder = "INBOX"
-processed_folder = "pbem-processed"
-
-[outbox]
-kind = "smtp"
-host = "{servers.smtp_host}"
-port = {servers.smtp_port}
-security = "none"
-""", encoding="utf-8")
-    from pbem.judge.home import load_home
-    judge.home = load_home(judge.home.path)
+    point_judge_at(judge, servers)
 
 
 def texts(servers, user: str) -> list:

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from judge_support import Judge
-from mailservers import MailServers, free_port, player_mail
+from mailservers import MailServers, free_port, player_mail, point_judge_at
 from pbem.cli import main
 from pbem.judge.store import Store
 from pbem.mail.errors import MailServerError
@@ -36,36 +36,10 @@ def configure(judge: Judge, servers: MailServers, imap: str, smtp: str, host: st
         (judge.home.path / "tls").mkdir(exist_ok=True)
         shutil.copy(servers.tls.ca, judge.home.path / "tls" / "ca.pem")
         shutil.copy(servers.tls.cert, judge.home.path / "tls" / "server.pem")
-    trust = f'ca_file = "{ca_file}"' if ca_file else ""
-    imap_port = servers.imaps_port if imap == "tls" else servers.imap_port
-    smtp_port = servers.smtps_port if smtp == "tls" else servers.smtp_port
-    (judge.home.path / "config.toml").write_text(f"""
-[judge]
-address = "{servers.address('judge')}"
-name = "pbem judge"
-outage_minutes = 10000000
-
-[inbox]
-kind = "imap"
-host = "{host}"
-port = {imap_port}
-user = "judge"
-password = "{servers.password('judge')}"
-security = "{imap}"
-processed_folder = "pbem-processed"
-timeout = 5
-{trust}
-
-[outbox]
-kind = "smtp"
-host = "{host}"
-port = {smtp_port}
-security = "{smtp}"
-timeout = 5
-{trust}
-""", encoding="utf-8")
-    from pbem.judge.home import load_home
-    judge.home = load_home(judge.home.path)
+    trust = f'ca_file = "{ca_file}"\n' if ca_file else ""
+    point_judge_at(judge, servers, host=host, imap_security=imap, smtp_security=smtp, timeout=5, extra=trust,
+                   imap_port=servers.imaps_port if imap == "tls" else servers.imap_port,
+                   smtp_port=servers.smtps_port if smtp == "tls" else servers.smtp_port)
 
 
 def tick(judge: Judge) -> tuple[int, list[str]]:

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from judge_support import Judge
-from mailservers import player_mail
+from mailservers import player_mail, point_judge_at
 from pbem.cli import main
 from pbem.judge.store import Store
 from pbem.mail.inbox import ImapInbox
@@ -29,31 +29,7 @@ PLAYERS = ("alice", "bob", "carol")
 
 
 def configure(judge: Judge, servers, imap_port: int | None = None, timeout: float = 2) -> None:
-    (judge.home.path / "config.toml").write_text(f"""
-[judge]
-address = "{servers.address('judge')}"
-name = "pbem judge"
-outage_minutes = 10000000
-
-[inbox]
-kind = "imap"
-host = "{servers.imap_host}"
-port = {imap_port or servers.imap_port}
-user = "judge"
-password = "{servers.password('judge')}"
-security = "none"
-processed_folder = "pbem-processed"
-timeout = {timeout}
-
-[outbox]
-kind = "smtp"
-host = "{servers.smtp_host}"
-port = {servers.smtp_port}
-security = "none"
-timeout = {timeout}
-""", encoding="utf-8")
-    from pbem.judge.home import load_home
-    judge.home = load_home(judge.home.path)
+    point_judge_at(judge, servers, imap_port=imap_port, timeout=timeout)
 
 
 @pytest.fixture
