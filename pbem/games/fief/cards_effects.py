@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.movement_disasters import strike
+from pbem.games.fief.movement_events import Teller
 from pbem.games.fief.state import BoardEffect, FiefState
 from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
@@ -63,15 +64,29 @@ def plague(state: FiefState, board: Board, rng: Rng, number: int) -> list[Event]
     """G.2.1.1-2: a d6 per lord in the bishopric, and half of each family's troop in each town
     (the owner's `plague_losses` policy choosing the pawns), in turn order (H.3). Every lord and
     pawn struck is recorded in ``plague_struck`` (G.2.1.3)."""
-    events: list[Event] = []
+    teller = Teller(state)
     order = state.turn_order()
     for town in board.bishoprics[number].towns:
         for family in order:
             lords = [l.name for l in state.lords.values() if l.location == town and l.family == family]
             pawns = [p.id for p in state.pawns.values() if p.location == town and p.family == family]
             if lords or pawns:
-                events += strike(state, board, rng, number, lords, pawns, family)[2]
-    return events
+                for event in strike(state, board, rng, number, lords, pawns, family)[2]:
+                    _tell_plague(teller, event, family, number)
+    return teller.events
+
+
+def _tell_plague(teller: Teller, event: Event, family: str, number: int) -> None:
+    """I.2: under fog of war the others learn how many pawns the troop lost, not which kinds
+    (as when an army enters the plague, movement.py)."""
+    if event.kind != "plague_troop":
+        teller.add([event])
+        return
+    n = len(event.data["lost"])
+    hidden = (f"Plague in bishopric {number}: {family}'s troop loses {n} unit pawn"
+              f"{'s' if n != 1 else ''} (G.2.1.2).")
+    teller.public(event.kind, family, event.text, hidden, dict(event.data),
+                  {"family": family, "bishopric": number, "lost": {"hidden": n}})
 
 
 def play_weather(state: FiefState, board: Board, player: str, card: str, number: int) -> tuple[bool, Event]:
