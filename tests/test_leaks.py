@@ -3,9 +3,10 @@
 Non-interference: for every player B and every reachable position, changing what B may not
 see (another family's hand, the order of the piles and the face-down disasters, another
 family's unit types under fog of war, another family's standing policies and surprise
-triggers, the card exchanges two other players offered each other) must not change
-B's view, nor the text of B's report. The two positions compared must really differ — so the
-test would notice a leak, rather than compare two copies of nothing.
+triggers, the card exchanges two other players offered each other, the discard piles below
+their top card) must not change B's view, nor the text of B's report. The two positions
+compared must really differ — so the test would notice a leak, rather than compare two copies
+of nothing.
 
 Through the judge: what a player is mailed while a phase is open is identical whatever
 another player ordered; and no mail and no `game show --as` ever shows the dice seed or
@@ -141,8 +142,27 @@ def others_exchange_offers(state, viewer: str, rnd: random.Random):
     return state, changed
 
 
+def other_discards(state, viewer: str, rnd: random.Random):
+    """2.1: 'Discard piles cannot be checked. Only the top card remains apparent.' Two positions
+    whose discard piles differ below the top card (an empty pile gets the same top in both);
+    a disaster on top discarded face down (2.3) differs too."""
+    first, second = copy.deepcopy(state), copy.deepcopy(state)
+    for pile, pool in (("character_discard", ["Lambert", "Quentin", "cardinal", "darc"]),
+                       ("events_discard", ["tax", "famine", "plague", "uprising", "justice"])):
+        top = state[pile][-1:] or [rnd.choice(pool)]
+        a, b = rnd.sample(pool, 2)
+        first[pile] = [a] + state[pile][:-1] + top
+        second[pile] = [b] + state[pile][:-1] + top
+    shifted = [i + 1 for i in state["events_discard_face_down"]]   # one card slid under them
+    first["events_discard_face_down"] = second["events_discard_face_down"] = shifted
+    if len(first["events_discard"]) - 1 in shifted:   # the top shows its back only
+        second["events_discard"][-1] = "famine" if first["events_discard"][-1] != "famine" else "plague"
+    return first, second
+
+
 SECRETS = {"hands": other_hand, "piles": reshuffled_piles, "unit types under fog of war": other_unit_types,
-           "standing policies": other_policies, "exchange offers between others": others_exchange_offers}
+           "standing policies": other_policies, "exchange offers between others": others_exchange_offers,
+           "discard piles below the top card": other_discards}
 
 
 def report_text(state, player):
