@@ -309,4 +309,6 @@ def test_a_scripted_game_by_mail_ends_with_a_winner_and_replays_exactly(tmp_path
         assert len(reports) == chains, (player, len(reports), chains)
         last = reports[-1].get_content()
         assert winner in last and "victory" in last.lower(), (player, last[-2000:])
-    assert time.monotonic() - started < 30
+    # A whole game of some 78 phases takes about 14 s alone on the 2-core machine; the bound
+    # leaves room for a loaded machine (34 s seen with four suites running at once).
+    assert time.monotonic() - started < 60
