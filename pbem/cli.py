@@ -121,9 +121,7 @@ def game_new(home_dir, game_type, name, player_specs, option_specs, phase_hours,
         with store.transaction():
             game_obj, secrets = engine.create_game(store, game_type, name, seats, options, phase_hours,
                                                    reminder_hours, gm_email, now)
-            mailer = Mailer(store, home)
-            for player, email in seats:
-                mailer.welcome(game_obj, player, email, secrets[player])
+            Mailer(store, home).welcomes(game_obj, secrets)
         click.echo(f"game {name!r} ({rules.title}) started with {len(seats)} players; "
                    f"welcome mails are in the outbox (sent at the next tick)")
 
@@ -346,15 +344,12 @@ def game_preview(home_dir, name):
         g = engine.load_game(store, name)
         if g.row["status"] == "over":
             _fail(f"game {name!r} is over")
-        row = engine.phase_row(store, g)
-        state = g.state
-        orders, defaulted = engine.gather_orders(store, g, state, json.loads(row["deciders"]))
-        result = g.rules.resolve(state, orders, engine.phase_rng(g.row["seed"], g.seq, row["phase_id"]))
-        click.echo(f"Preview of {row['phase_id']} (nothing is stored; default orders for: "
-                   f"{', '.join(defaulted) or 'nobody'})")
-        for event in result.events:
+        preview = engine.outcome(store, g)
+        click.echo(f"Preview of {preview.row['phase_id']} (nothing is stored; default orders for: "
+                   f"{', '.join(preview.defaulted) or 'nobody'})")
+        for event in preview.resolution.events:
             click.echo(f"- {event.text}")
-        click.echo(f"Next phase would be: {g.rules.phase(result.state).id}")
+        click.echo(f"Next phase would be: {g.rules.phase(preview.resolution.state).id}")
 
 
 @main.command("outbox")
