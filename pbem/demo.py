@@ -80,9 +80,7 @@ def _start(store: Store, home: Home, name: str) -> tuple[engine.Game, dict[str, 
     with store.transaction():
         game, secrets = engine.create_game(store, "fief_france", name, seats, options, 48, 12,
                                            f"gm@{DOMAIN}", time.time())
-        mailer = Mailer(store, home)
-        for player, email in seats:
-            mailer.welcome(game, player, email, secrets[player])
+        Mailer(store, home).welcomes(game, secrets)
     return game, secrets
 
 
