@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Iterator
 
 import click
+import yaml
 
 from pbem.games import GAME_TYPES, UnknownGameType, rules_for
 from pbem.judge import archive, engine
@@ -397,12 +398,10 @@ def replay_cmd(home_dir, name):
 @click.argument("game_type", type=click.Choice(sorted(GAME_TYPES)))
 @click.option("--json", "as_json", is_flag=True, help="Print the board data as JSON.")
 def map_cmd(game_type, as_json):
-    """The board of GAME_TYPE."""
+    """The board of GAME_TYPE, as readable YAML (or JSON with --json)."""
     board = rules_for(game_type).board()
-    if as_json:
-        click.echo(json.dumps(board, indent=2, ensure_ascii=False))
-    else:
-        click.echo(json.dumps(board, indent=1, ensure_ascii=False))
+    click.echo(json.dumps(board, indent=2, ensure_ascii=False) if as_json
+               else yaml.safe_dump(board, allow_unicode=True, sort_keys=False).rstrip("\n"))
 
 
 @main.command()
