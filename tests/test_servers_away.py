@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import email
 import email.policy
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -47,6 +51,19 @@ def tick(judge: Judge) -> tuple[int, list[str]]:
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
     assert "Traceback" not in result.output
     return result.exit_code, result.output.strip().splitlines()
+
+
+def tick_killed_at(judge: Judge, fault: str) -> None:
+    """A tick in a fresh interpreter that kills itself with SIGKILL at ``fault`` (PBEM_FAULT,
+    pbem/judge/faults.py). A new process rather than a fork: the SMTP relay runs in a thread of
+    this one."""
+    tests = Path(__file__).resolve().parent
+    child = ("import sys; sys.path[:0] = [sys.argv[2], sys.argv[3]]\nimport judge_support\n"
+             "from pathlib import Path\nfrom pbem.judge.home import load_home\nfrom pbem.judge.tick import run_tick\n"
+             "run_tick(load_home(Path(sys.argv[1])))\n")
+    done = subprocess.run([sys.executable, "-c", child, str(judge.home.path), str(tests), str(tests.parent)],
+                          env=dict(os.environ, PBEM_FAULT=fault), capture_output=True, timeout=60)
+    assert done.returncode == -9, done.stderr
 
 
 def errors(lines: list[str]) -> list[str]:
@@ -310,22 +327,12 @@ def test_a_judge_off_for_a_week_does_not_give_up_on_its_first_retry(judge, mail_
 def test_a_tick_killed_mid_send_over_smtp_re_sends_at_most_the_mails_in_flight(tmp_path, mail_servers):
     """SIGKILL after the server accepted a mail, before the judge recorded it: the next tick sends
     it again. With `concurrency` connections, at most that many mails are in flight at once."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
     servers = mail_servers
     judge = Judge(tmp_path / "home")
     configure(judge, servers)
     judge.new_game("g1", players=PLAYERS)
     judge.new_game("g2", players=("dave", "alice", "bob", "carol"))
-    tests = Path(__file__).resolve().parent
-    child = ("import sys; sys.path[:0] = [sys.argv[2], sys.argv[3]]\nimport judge_support\n"
-             "from pathlib import Path\nfrom pbem.judge.home import load_home\nfrom pbem.judge.tick import run_tick\n"
-             "run_tick(load_home(Path(sys.argv[1])))\n")
-    done = subprocess.run([sys.executable, "-c", child, str(judge.home.path), str(tests), str(tests.parent)],
-                          env=dict(os.environ, PBEM_FAULT="mid-send@3"), capture_output=True, timeout=60)
-    assert done.returncode == -9, done.stderr
+    tick_killed_at(judge, "mid-send@3")
     assert tick(judge)[0] == 0
     received = sum(len(servers.mailbox(user)) for user in ("alice", "bob", "carol", "dave"))
     duplicates = received - 7
@@ -334,20 +341,10 @@ def test_a_tick_killed_mid_send_over_smtp_re_sends_at_most_the_mails_in_flight(t
 
 
 def test_a_tick_killed_between_commit_and_imap_move_is_caught_up_without_a_second_answer(judge, mail_servers):
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
     servers = mail_servers
     assert tick(judge)[0] == 0
     mail_orders(servers, judge)
-    tests = Path(__file__).resolve().parent
-    child = ("import sys; sys.path[:0] = [sys.argv[2], sys.argv[3]]\nimport judge_support\n"
-             "from pathlib import Path\nfrom pbem.judge.home import load_home\nfrom pbem.judge.tick import run_tick\n"
-             "run_tick(load_home(Path(sys.argv[1])))\n")
-    done = subprocess.run([sys.executable, "-c", child, str(judge.home.path), str(tests), str(tests.parent)],
-                          env=dict(os.environ, PBEM_FAULT="after-mail-commit@2"), capture_output=True, timeout=60)
-    assert done.returncode == -9, done.stderr
+    tick_killed_at(judge, "after-mail-commit@2")
     assert len(servers.mailbox("judge")) == 2                   # the second mail: committed, not moved
     code, lines = tick(judge)
     assert code == 0, lines
