@@ -97,13 +97,16 @@ class Mailer:
             self.queue(to=email, to_name=player or "game master", subject=subject + ("" if player else " (game master)"),
                        body=body, purpose="report", game_id=game.id, game_name=game.name)
 
-    def reminder(self, game: engine.Game, player: str, email: str) -> None:
-        phase = game.rules.phase(game.state)
-        view = game.rules.view(game.state, player)
-        body = render("reminder.txt.j2", game=game_info(game), me=player, phase=phase,
-                      deadline=game.row["deadline"], template=self._template(game, view, player, phase))
-        self.queue(to=email, to_name=player, subject=f"[{game.name}] Reminder: orders for {phase.id}",
-                   body=body, purpose="reminder", game_id=game.id, game_name=game.name)
+    def reminders(self, game: engine.Game, late: Sequence[tuple[str, str]]) -> None:
+        """A reminder to each (player, email) in ``late``: players without a complete set."""
+        state = game.state
+        phase = game.rules.phase(state)
+        for player, email in late:
+            view = game.rules.view(state, player)
+            body = render("reminder.txt.j2", game=game_info(game), me=player, phase=phase,
+                          deadline=game.row["deadline"], template=self._template(game, view, player, phase))
+            self.queue(to=email, to_name=player, subject=f"[{game.name}] Reminder: orders for {phase.id}",
+                       body=body, purpose="reminder", game_id=game.id, game_name=game.name)
 
     def news(self, game: engine.Game, player: str, email: str, actor: str, events: Sequence[Any],
              phase: Any) -> None:
