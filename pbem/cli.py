@@ -54,7 +54,7 @@ def _session(home_dir: str | None) -> Iterator[tuple[Home, Store]]:
 
 @click.group()
 def main() -> None:
-    """pbem: a play-by-email judge for Fief: France, Fief: England and Kard és Korona."""
+    """pbem: a play-by-email judge for Fief: France (Fief: England and Kard és Korona to come)."""
 
 
 @main.command()
