@@ -22,7 +22,8 @@ import pytest
 from click.testing import CliRunner
 
 from judge_support import Judge
-from mailservers import player_mail, point_judge_at
+import mailservers
+from mailservers import player_mail, point_judge_at, subjects, tick
 from pbem.cli import main
 from pbem.judge.store import Store
 from pbem.mail.inbox import ImapInbox
@@ -43,14 +44,6 @@ def judge(tmp_path, mail_servers):
     # dave is the game master: he hears about mail that could not be delivered.
     judge.new_game(players=PLAYERS, gm_email=mail_servers.address("dave"), options={"target": 9})
     return judge
-
-
-def tick(judge: Judge) -> tuple[int, list[str]]:
-    """`pbem tick` as cron runs it."""
-    result = CliRunner().invoke(main, ["tick", "--home", str(judge.home.path)])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
-    assert "Traceback" not in result.output
-    return result.exit_code, result.output.strip().splitlines()
 
 
 def tick_killed_at(judge: Judge, fault: str) -> None:
@@ -78,18 +71,8 @@ def mail_orders(servers, judge: Judge, phase: str = "round-1/bid") -> None:
                      player_mail(servers.address(player), servers.address("judge"), "orders", text))
 
 
-def subjects(servers, user: str) -> list[str]:
-    return [str(email.message_from_bytes(raw, policy=email.policy.default)["Subject"])
-            for raw in servers.mailbox(user)]
-
-
 def assert_each_player_got_once(servers, *kinds: str) -> None:
-    """Every player holds exactly one welcome, one acknowledgement ("Re:"), one report."""
-    for player in PLAYERS:
-        got = subjects(servers, player)
-        counts = {"welcome": sum("Welcome" in s for s in got), "ack": sum(s.startswith("Re:") for s in got),
-                  "report": sum("resolved" in s for s in got)}
-        assert counts == {k: 1 if k in kinds else 0 for k in ("welcome", "ack", "report")}, (player, got)
+    mailservers.assert_each_player_got_once(servers, PLAYERS, *kinds)
 
 
 def outbox_rows(judge: Judge) -> list:
