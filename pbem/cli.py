@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Iterator
 
 import click
+import yaml
 
 from pbem.games import GAME_TYPES, UnknownGameType, rules_for
 from pbem.judge import archive, engine
@@ -53,7 +54,7 @@ def _session(home_dir: str | None) -> Iterator[tuple[Home, Store]]:
 
 @click.group()
 def main() -> None:
-    """pbem: a play-by-email judge for Fief: France, Fief: England and Kard és Korona."""
+    """pbem: a play-by-email judge for Fief: France (Fief: England and Kard és Korona to come)."""
 
 
 @main.command()
@@ -121,9 +122,7 @@ def game_new(home_dir, game_type, name, player_specs, option_specs, phase_hours,
         with store.transaction():
             game_obj, secrets = engine.create_game(store, game_type, name, seats, options, phase_hours,
                                                    reminder_hours, gm_email, now)
-            mailer = Mailer(store, home)
-            for player, email in seats:
-                mailer.welcome(game_obj, player, email, secrets[player])
+            Mailer(store, home).welcomes(game_obj, secrets)
         click.echo(f"game {name!r} ({rules.title}) started with {len(seats)} players; "
                    f"welcome mails are in the outbox (sent at the next tick)")
 
@@ -346,15 +345,12 @@ def game_preview(home_dir, name):
         g = engine.load_game(store, name)
         if g.row["status"] == "over":
             _fail(f"game {name!r} is over")
-        row = engine.phase_row(store, g)
-        state = g.state
-        orders, defaulted = engine.gather_orders(store, g, state, json.loads(row["deciders"]))
-        result = g.rules.resolve(state, orders, engine.phase_rng(g.row["seed"], g.seq, row["phase_id"]))
-        click.echo(f"Preview of {row['phase_id']} (nothing is stored; default orders for: "
-                   f"{', '.join(defaulted) or 'nobody'})")
-        for event in result.events:
+        preview = engine.outcome(store, g)
+        click.echo(f"Preview of {preview.row['phase_id']} (nothing is stored; default orders for: "
+                   f"{', '.join(preview.defaulted) or 'nobody'})")
+        for event in preview.resolution.events:
             click.echo(f"- {event.text}")
-        click.echo(f"Next phase would be: {g.rules.phase(result.state).id}")
+        click.echo(f"Next phase would be: {g.rules.phase(preview.resolution.state).id}")
 
 
 @main.command("outbox")
@@ -402,12 +398,10 @@ def replay_cmd(home_dir, name):
 @click.argument("game_type", type=click.Choice(sorted(GAME_TYPES)))
 @click.option("--json", "as_json", is_flag=True, help="Print the board data as JSON.")
 def map_cmd(game_type, as_json):
-    """The board of GAME_TYPE."""
+    """The board of GAME_TYPE, as readable YAML (or JSON with --json)."""
     board = rules_for(game_type).board()
-    if as_json:
-        click.echo(json.dumps(board, indent=2, ensure_ascii=False))
-    else:
-        click.echo(json.dumps(board, indent=1, ensure_ascii=False))
+    click.echo(json.dumps(board, indent=2, ensure_ascii=False) if as_json
+               else yaml.safe_dump(board, allow_unicode=True, sort_keys=False).rstrip("\n"))
 
 
 @main.command()

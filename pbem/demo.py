@@ -46,13 +46,14 @@ def run_demo(path: Path) -> Iterator[str]:
         start_round = None
         for _ in range(MAX_TICKS):
             game = engine.load_game(store, name)
-            state_round = game.state.get("round", 0)
+            state = game.state   # parsed once: each Game.state reads the stored JSON again
+            state_round = state.get("round", 0)
             start_round = state_round if start_round is None and state_round >= 1 else start_round
             if game.row["status"] != "running" or (start_round is not None and state_round > start_round):
                 break
-            phase = engine.current_phase(game)
+            phase = game.rules.phase(state)
             for player in phase.deciders:
-                view = game.rules.view(game.state, player)
+                view = game.rules.view(state, player)
                 _mail_orders(home, name, player, secrets[player], phase.id, _script(phase.id)(view, player))
             yield f"mailed orders for {phase.id} from {', '.join(phase.deciders)}"
             now += 60
@@ -80,9 +81,7 @@ def _start(store: Store, home: Home, name: str) -> tuple[engine.Game, dict[str, 
     with store.transaction():
         game, secrets = engine.create_game(store, "fief_france", name, seats, options, 48, 12,
                                            f"gm@{DOMAIN}", time.time())
-        mailer = Mailer(store, home)
-        for player, email in seats:
-            mailer.welcome(game, player, email, secrets[player])
+        Mailer(store, home).welcomes(game, secrets)
     return game, secrets
 
 

@@ -51,8 +51,7 @@ class Judge:
                 game, secrets = engine.create_game(
                     store, game_type, name, [(p, f"{p}@pbem.test") for p in players], values,
                     phase_hours, reminder_hours, gm_email, self.now, seed=seed)
-                for p in players:
-                    Mailer(store, self.home).welcome(game, p, f"{p}@pbem.test", secrets[p])
+                Mailer(store, self.home).welcomes(game, secrets)
             self.secrets[name] = secrets
             return game
         finally:

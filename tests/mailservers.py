@@ -452,3 +452,34 @@ security = "{smtp_security}"
 {wait}{extra}
 """, encoding="utf-8")
     judge.home = load_home(judge.home.path)
+
+
+# -- what the end-to-end tests of the judge share ------------------------------------------------
+
+def tick(judge) -> tuple[int, list[str]]:
+    """`pbem tick` as cron runs it: its exit status and output lines (never a traceback)."""
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+    result = CliRunner().invoke(main, ["tick", "--home", str(judge.home.path)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
+    assert "Traceback" not in result.output
+    return result.exit_code, result.output.strip().splitlines()
+
+
+def subjects(servers: MailServers, user: str) -> list[str]:
+    """The Subject of every mail in the user's INBOX."""
+    import email
+    import email.policy
+    return [str(email.message_from_bytes(raw, policy=email.policy.default)["Subject"])
+            for raw in servers.mailbox(user)]
+
+
+def assert_each_player_got_once(servers: MailServers, players, *kinds: str) -> None:
+    """Every player holds exactly one mail of each of ``kinds`` (welcome, ack: an answer "Re:",
+    report) and none of the other kinds."""
+    for player in players:
+        got = subjects(servers, player)
+        counts = {"welcome": sum("Welcome" in s for s in got), "ack": sum(s.startswith("Re:") for s in got),
+                  "report": sum("resolved" in s for s in got)}
+        assert counts == {k: 1 if k in kinds else 0 for k in ("welcome", "ack", "report")}, (player, got)

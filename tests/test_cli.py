@@ -109,3 +109,17 @@ def test_an_address_the_judge_could_not_write_to_is_refused_at_once(home):
     new_game(home)
     result = run(home, "game", "set-address", "t1", "bob", "a@b@c", ok=False)
     assert result.exit_code != 0 and "Traceback" not in result.output
+
+
+def test_options_map_and_outbox_commands(home):
+    assert "target (default 2): points needed to win" in CliRunner().invoke(main, ["game", "options", "tiny"]).output
+    as_json = CliRunner().invoke(main, ["map", "fief_france", "--json"])
+    assert as_json.exit_code == 0 and "Rennes" in json.loads(as_json.output)["towns"]
+    readable = CliRunner().invoke(main, ["map", "fief_france"])
+    assert readable.exit_code == 0 and readable.output.startswith("variant: fief_france\n")   # YAML
+    assert "\ntowns:\n  Rennes:\n    fief: bretagne\n" in readable.output
+    assert "no mail waiting or refused" in run(home, "outbox").output
+    new_game(home)
+    waiting = run(home, "outbox").output.splitlines()
+    assert len(waiting) == 2 and all(line.startswith("waiting\tt1\twelcome\t") for line in waiting)
+    assert run(home, "outbox", "--all").output.splitlines() == waiting

@@ -5,16 +5,13 @@ certificate for another host name, the connection is refused with one line sayin
 and nothing is lost. Needs Dovecot and openssl (skipped without, a failure under CI=true)."""
 from __future__ import annotations
 
-import email
-import email.policy
 import shutil
 
 import pytest
-from click.testing import CliRunner
 
 from judge_support import Judge
-from mailservers import MailServers, free_port, player_mail, point_judge_at
-from pbem.cli import main
+import mailservers
+from mailservers import MailServers, free_port, player_mail, point_judge_at, tick
 from pbem.judge.store import Store
 from pbem.mail.errors import MailServerError
 from pbem.mail.inbox import ImapInbox
@@ -42,14 +39,6 @@ def configure(judge: Judge, servers: MailServers, imap: str, smtp: str, host: st
                    smtp_port=servers.smtps_port if smtp == "tls" else servers.smtp_port)
 
 
-def tick(judge: Judge) -> tuple[int, list[str]]:
-    """`pbem tick` as cron runs it."""
-    result = CliRunner().invoke(main, ["tick", "--home", str(judge.home.path)])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
-    assert "Traceback" not in result.output
-    return result.exit_code, result.output.strip().splitlines()
-
-
 def mail_orders(servers: MailServers, judge: Judge) -> None:
     """Each player's mail client sends a bid to the judge (over STARTTLS: the relay wants it)."""
     for player in PLAYERS:
@@ -59,17 +48,9 @@ def mail_orders(servers: MailServers, judge: Judge) -> None:
                      player_mail(servers.address(player), servers.address("judge"), "orders", text))
 
 
-def subjects(servers: MailServers, user: str) -> list[str]:
-    return [str(email.message_from_bytes(raw, policy=email.policy.default)["Subject"])
-            for raw in servers.mailbox(user)]
-
-
 def assert_each_player_got_once(servers: MailServers) -> None:
     """Every player holds exactly one welcome, one acknowledgement ("Re:") and one report."""
-    for player in PLAYERS:
-        got = subjects(servers, player)
-        assert (sum("Welcome" in s for s in got), sum(s.startswith("Re:") for s in got),
-                sum("resolved" in s for s in got)) == (1, 1, 1), (player, got)
+    mailservers.assert_each_player_got_once(servers, PLAYERS, "welcome", "ack", "report")
 
 
 def unsent(judge: Judge) -> int:

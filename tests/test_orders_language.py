@@ -80,3 +80,23 @@ def test_hostile_yaml_is_refused_with_a_reason(text, message):
     with pytest.raises(yamlsafe.YamlProblem) as problem:
         yamlsafe.load(text)
     assert message in problem.value.message
+
+
+def test_the_complete_order_mail_of_docs_orders_md_is_accepted():
+    """The page's example, word for word, read as the judge reads a mail and checked by Fief:
+    France for marie in a Purchase Phase where she holds Tours."""
+    from pathlib import Path
+
+    from pbem.games.fief.france import RULES
+    from pbem.games.fief.positions import build_position
+    page = (Path(__file__).resolve().parent.parent / "docs" / "orders.md").read_text(encoding="utf-8")
+    example = page.split("## Example: a complete order mail", 1)[1].split("\n(", 1)[0]
+    mail = "\n".join(line[4:] for line in example.strip("\n").splitlines())
+    envelope, errors = parse_document(find_document(mail))
+    assert not errors and (envelope.game, envelope.player, envelope.phase) == ("loire", "marie", "round-1/purchase")
+    state = build_position({"players": ["marie", "marc", "olivier"], "phase": "purchase", "deniers": {"marie": 20},
+                            "lords": {"Quentin": {"family": "marie", "at": "Tours"}},
+                            "units": {"Tours": {"marie": {"man_at_arms": 1}}}}).to_json()
+    check = RULES.check_orders(RULES.view(state, "marie"), "marie", envelope.body)
+    assert check.ok, check.errors
+    assert RULES.phase(state).id == envelope.phase

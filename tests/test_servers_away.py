@@ -10,15 +10,20 @@ from __future__ import annotations
 
 import email
 import email.policy
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from judge_support import Judge
-from mailservers import player_mail, point_judge_at
+import mailservers
+from mailservers import player_mail, point_judge_at, subjects, tick
 from pbem.cli import main
 from pbem.judge.store import Store
 from pbem.mail.inbox import ImapInbox
@@ -41,12 +46,17 @@ def judge(tmp_path, mail_servers):
     return judge
 
 
-def tick(judge: Judge) -> tuple[int, list[str]]:
-    """`pbem tick` as cron runs it."""
-    result = CliRunner().invoke(main, ["tick", "--home", str(judge.home.path)])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
-    assert "Traceback" not in result.output
-    return result.exit_code, result.output.strip().splitlines()
+def tick_killed_at(judge: Judge, fault: str) -> None:
+    """A tick in a fresh interpreter that kills itself with SIGKILL at ``fault`` (PBEM_FAULT,
+    pbem/judge/faults.py). A new process rather than a fork: the SMTP relay runs in a thread of
+    this one."""
+    tests = Path(__file__).resolve().parent
+    child = ("import sys; sys.path[:0] = [sys.argv[2], sys.argv[3]]\nimport judge_support\n"
+             "from pathlib import Path\nfrom pbem.judge.home import load_home\nfrom pbem.judge.tick import run_tick\n"
+             "run_tick(load_home(Path(sys.argv[1])))\n")
+    done = subprocess.run([sys.executable, "-c", child, str(judge.home.path), str(tests), str(tests.parent)],
+                          env=dict(os.environ, PBEM_FAULT=fault), capture_output=True, timeout=60)
+    assert done.returncode == -9, done.stderr
 
 
 def errors(lines: list[str]) -> list[str]:
@@ -61,18 +71,8 @@ def mail_orders(servers, judge: Judge, phase: str = "round-1/bid") -> None:
                      player_mail(servers.address(player), servers.address("judge"), "orders", text))
 
 
-def subjects(servers, user: str) -> list[str]:
-    return [str(email.message_from_bytes(raw, policy=email.policy.default)["Subject"])
-            for raw in servers.mailbox(user)]
-
-
 def assert_each_player_got_once(servers, *kinds: str) -> None:
-    """Every player holds exactly one welcome, one acknowledgement ("Re:"), one report."""
-    for player in PLAYERS:
-        got = subjects(servers, player)
-        counts = {"welcome": sum("Welcome" in s for s in got), "ack": sum(s.startswith("Re:") for s in got),
-                  "report": sum("resolved" in s for s in got)}
-        assert counts == {k: 1 if k in kinds else 0 for k in ("welcome", "ack", "report")}, (player, got)
+    mailservers.assert_each_player_got_once(servers, PLAYERS, *kinds)
 
 
 def outbox_rows(judge: Judge) -> list:
@@ -310,22 +310,12 @@ def test_a_judge_off_for_a_week_does_not_give_up_on_its_first_retry(judge, mail_
 def test_a_tick_killed_mid_send_over_smtp_re_sends_at_most_the_mails_in_flight(tmp_path, mail_servers):
     """SIGKILL after the server accepted a mail, before the judge recorded it: the next tick sends
     it again. With `concurrency` connections, at most that many mails are in flight at once."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
     servers = mail_servers
     judge = Judge(tmp_path / "home")
     configure(judge, servers)
     judge.new_game("g1", players=PLAYERS)
     judge.new_game("g2", players=("dave", "alice", "bob", "carol"))
-    tests = Path(__file__).resolve().parent
-    child = ("import sys; sys.path[:0] = [sys.argv[2], sys.argv[3]]\nimport judge_support\n"
-             "from pathlib import Path\nfrom pbem.judge.home import load_home\nfrom pbem.judge.tick import run_tick\n"
-             "run_tick(load_home(Path(sys.argv[1])))\n")
-    done = subprocess.run([sys.executable, "-c", child, str(judge.home.path), str(tests), str(tests.parent)],
-                          env=dict(os.environ, PBEM_FAULT="mid-send@3"), capture_output=True, timeout=60)
-    assert done.returncode == -9, done.stderr
+    tick_killed_at(judge, "mid-send@3")
     assert tick(judge)[0] == 0
     received = sum(len(servers.mailbox(user)) for user in ("alice", "bob", "carol", "dave"))
     duplicates = received - 7
@@ -334,20 +324,10 @@ def test_a_tick_killed_mid_send_over_smtp_re_sends_at_most_the_mails_in_flight(t
 
 
 def test_a_tick_killed_between_commit_and_imap_move_is_caught_up_without_a_second_answer(judge, mail_servers):
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
     servers = mail_servers
     assert tick(judge)[0] == 0
     mail_orders(servers, judge)
-    tests = Path(__file__).resolve().parent
-    child = ("import sys; sys.path[:0] = [sys.argv[2], sys.argv[3]]\nimport judge_support\n"
-             "from pathlib import Path\nfrom pbem.judge.home import load_home\nfrom pbem.judge.tick import run_tick\n"
-             "run_tick(load_home(Path(sys.argv[1])))\n")
-    done = subprocess.run([sys.executable, "-c", child, str(judge.home.path), str(tests), str(tests.parent)],
-                          env=dict(os.environ, PBEM_FAULT="after-mail-commit@2"), capture_output=True, timeout=60)
-    assert done.returncode == -9, done.stderr
+    tick_killed_at(judge, "after-mail-commit@2")
     assert len(servers.mailbox("judge")) == 2                   # the second mail: committed, not moved
     code, lines = tick(judge)
     assert code == 0, lines

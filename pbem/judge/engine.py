@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 from pbem.games import rules_for
 from pbem.judge.faults import fault_point
 from pbem.judge.store import Store, dumps
-from pbem.rules.api import Event, GameRules, Phase
+from pbem.rules.api import Audience, Event, GameRules, Phase
 from pbem.rules.rng import Rng
 
 
@@ -220,10 +220,7 @@ def record_action(store: Store, game: Game, action: Action, mail_id: int | None,
               "state_after_hash, rolls) VALUES(?,?,?,?,?,?,?,?,?,?)", game.id, game.seq, action.n,
               action.player, dumps(action.canonical), mail_id, now, dumps(state), state_hash(state),
               dumps(action.rolls))
-    for event in action.resolution.events:
-        store.run("INSERT INTO events(game_id, seq, kind, text, audience, data, action) VALUES(?,?,?,?,?,?,?)",
-                  game.id, game.seq, event.kind, event.text, dumps(event.audience.to_json()),
-                  dumps(dict(event.data)), action.n)
+    _store_events(store, game, action.resolution.events, action.n)
     store.run("UPDATE games SET state=? WHERE id=?", dumps(state), game.id)
     return reload(store, game)
 
@@ -285,22 +282,36 @@ def gather_orders(store: Store, game: Game, state: Any, deciders: Sequence[str])
     return orders, defaulted
 
 
-def resolve_once(store: Store, game: Game, now: float) -> tuple[Game, Resolved]:
-    """Resolve the open phase and open the next one (or end the game)."""
+@dataclass
+class Outcome:
+    """The open phase resolved with the orders in hand, not yet stored."""
+
+    row: sqlite3.Row            # the phase's row
+    orders: dict[str, Any]      # every decider's orders, defaults included
+    defaulted: list[str]
+    rng: Rng
+    resolution: Any             # pbem.rules.api.Resolution
+
+
+def outcome(store: Store, game: Game) -> Outcome:
+    """Resolve the open phase without storing anything, with default orders for the deciders
+    who sent none: resolve_once stores it, `pbem game preview` only shows it."""
     state = game.state
     row = phase_row(store, game)
-    deciders = json.loads(row["deciders"])
-    orders, defaulted = gather_orders(store, game, state, deciders)
+    orders, defaulted = gather_orders(store, game, state, json.loads(row["deciders"]))
     rng = phase_rng(game.row["seed"], game.seq, row["phase_id"])
-    resolution = game.rules.resolve(state, orders, rng)
-    for event in resolution.events:
-        store.run("INSERT INTO events(game_id, seq, kind, text, audience, data) VALUES(?,?,?,?,?,?)",
-                  game.id, game.seq, event.kind, event.text, dumps(event.audience.to_json()),
-                  dumps(dict(event.data)))
+    return Outcome(row, orders, defaulted, rng, game.rules.resolve(state, orders, rng))
+
+
+def resolve_once(store: Store, game: Game, now: float) -> tuple[Game, Resolved]:
+    """Resolve the open phase and open the next one (or end the game)."""
+    done = outcome(store, game)
+    row, resolution = done.row, done.resolution
+    _store_events(store, game, resolution.events)
     store.run("UPDATE phases SET resolved_at=?, orders_used=?, defaulted=?, state_after_hash=?, rolls=? "
-              "WHERE game_id=? AND seq=?", now, dumps(orders), dumps(defaulted),
-              state_hash(resolution.state), dumps([list(r) for r in rng.rolls]), game.id, game.seq)
-    resolved = Resolved(game.seq, row["phase_id"], row["title"], list(resolution.events), defaulted)
+              "WHERE game_id=? AND seq=?", now, dumps(done.orders), dumps(done.defaulted),
+              state_hash(resolution.state), dumps([list(r) for r in done.rng.rolls]), game.id, game.seq)
+    resolved = Resolved(game.seq, row["phase_id"], row["title"], list(resolution.events), done.defaulted)
     result = game.rules.result(resolution.state)
     if result is not None:
         store.run("UPDATE games SET state=?, status='over', deadline=NULL, result=? WHERE id=?",
@@ -329,14 +340,17 @@ def visible_events(events: Sequence[Event], player: str | None) -> list[Event]:
     return [e for e in events if e.audience.sees(player)]
 
 
+def _store_events(store: Store, game: Game, events: Sequence[Event], action: int | None = None) -> None:
+    """The events of the open phase's resolution (``action`` None) or of at-once action n."""
+    for event in events:
+        store.run("INSERT INTO events(game_id, seq, kind, text, audience, data, action) VALUES(?,?,?,?,?,?,?)",
+                  game.id, game.seq, event.kind, event.text, dumps(event.audience.to_json()),
+                  dumps(dict(event.data)), action)
+
+
 def stored_events(store: Store, game_id: int, seq: int) -> list[Event]:
-    return [Event(r["kind"], r["text"], _audience(r["audience"]), json.loads(r["data"]))
+    return [Event(r["kind"], r["text"], Audience.from_json(json.loads(r["audience"])), json.loads(r["data"]))
             for r in store.all("SELECT * FROM events WHERE game_id=? AND seq=? ORDER BY id", game_id, seq)]
-
-
-def _audience(text: str):
-    from pbem.rules.api import Audience
-    return Audience.from_json(json.loads(text))
 
 
 # -- game-master actions -------------------------------------------------------------------

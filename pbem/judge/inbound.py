@@ -35,14 +35,13 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
     if unanswerable:  # checked first: a mail whose answer cannot be written must not stay in the inbox
         return f"ignored: cannot answer: {unanswerable}"
     reject = _Rejecter(mailer, mail)
-    if getattr(mail, "problem", None):
+    if mail.problem:
         return reject(None, "reject: unreadable", [OrderError(None, f"this mail could not be read ({mail.problem})",
                                                                "send your orders as plain text")])
     doc = _document(mail)
     if doc is None:
-        unread = getattr(mail, "unread", None)
         return reject(None, "reject: no orders", [OrderError(
-            None, "no order document found in this mail" + (f" ({unread})" if unread else ""),
+            None, "no order document found in this mail" + (f" ({mail.unread})" if mail.unread else ""),
             "put your orders in the mail body, starting with a line `game: NAME` (see the order template "
             "at the end of your last report), or attach them as a .yaml file")])
     envelope, errors = parse_document(doc)

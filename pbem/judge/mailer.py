@@ -50,15 +50,21 @@ class Mailer:
         return message_id
 
     # -- mails -----------------------------------------------------------------------------
-    def welcome(self, game: engine.Game, player: str, email: str, secret: str) -> None:
-        view = game.rules.view(game.state, player)
-        phase = game.rules.phase(game.state)
-        body = render("welcome.txt.j2", game=game_info(game), me=player, secret=secret,
-                      judge=self.home.address, players=_seat_names(self.store, game),
-                      position=render(game.rules.report_template(), view=view, me=player),
-                      phase=phase, template=self._template(game, view, player, phase))
-        self.queue(to=email, to_name=player, subject=f"[{game.name}] Welcome to {game.rules.title}",
-                   body=body, purpose="welcome", game_id=game.id, game_name=game.name)
+    def welcomes(self, game: engine.Game, secrets: dict[str, str]) -> None:
+        """One welcome per player of a new game, with the secret that is mailed only this once."""
+        state = game.state
+        phase = game.rules.phase(state)
+        seats = engine.players(self.store, game.id)
+        names = [p["name"] for p in seats]
+        for seat in seats:
+            player = seat["name"]
+            view = game.rules.view(state, player)
+            body = render("welcome.txt.j2", game=game_info(game), me=player, secret=secrets[player],
+                          judge=self.home.address, players=names,
+                          position=render(game.rules.report_template(), view=view, me=player),
+                          phase=phase, template=self._template(game, view, player, phase))
+            self.queue(to=seat["email"], to_name=player, subject=f"[{game.name}] Welcome to {game.rules.title}",
+                       body=body, purpose="welcome", game_id=game.id, game_name=game.name)
 
     def new_secret(self, game: engine.Game, player: str, email: str, secret: str) -> None:
         body = render("secret_reset.txt.j2", game=game_info(game), me=player, secret=secret)
@@ -91,13 +97,16 @@ class Mailer:
             self.queue(to=email, to_name=player or "game master", subject=subject + ("" if player else " (game master)"),
                        body=body, purpose="report", game_id=game.id, game_name=game.name)
 
-    def reminder(self, game: engine.Game, player: str, email: str) -> None:
-        phase = game.rules.phase(game.state)
-        view = game.rules.view(game.state, player)
-        body = render("reminder.txt.j2", game=game_info(game), me=player, phase=phase,
-                      deadline=game.row["deadline"], template=self._template(game, view, player, phase))
-        self.queue(to=email, to_name=player, subject=f"[{game.name}] Reminder: orders for {phase.id}",
-                   body=body, purpose="reminder", game_id=game.id, game_name=game.name)
+    def reminders(self, game: engine.Game, late: Sequence[tuple[str, str]]) -> None:
+        """A reminder to each (player, email) in ``late``: players without a complete set."""
+        state = game.state
+        phase = game.rules.phase(state)
+        for player, email in late:
+            view = game.rules.view(state, player)
+            body = render("reminder.txt.j2", game=game_info(game), me=player, phase=phase,
+                          deadline=game.row["deadline"], template=self._template(game, view, player, phase))
+            self.queue(to=email, to_name=player, subject=f"[{game.name}] Reminder: orders for {phase.id}",
+                       body=body, purpose="reminder", game_id=game.id, game_name=game.name)
 
     def news(self, game: engine.Game, player: str, email: str, actor: str, events: Sequence[Any],
              phase: Any) -> None:
@@ -164,7 +173,3 @@ class Mailer:
 def game_info(game: engine.Game) -> dict[str, Any]:
     return {"name": game.name, "title": game.rules.title, "type": game.row["game_type"],
             "status": game.row["status"]}
-
-
-def _seat_names(store: Store, game: engine.Game) -> list[str]:
-    return [p["name"] for p in engine.players(store, game.id)]

@@ -183,11 +183,15 @@ class Store:
             _migrate(self.db)
         except sqlite3.OperationalError as exc:
             self.db.close()
-            if "locked" in str(exc) or "busy" in str(exc):
-                raise StoreBusy(f"the judge's database {self.path} stayed locked by another pbem "
-                                f"process for {BUSY_TIMEOUT:g}s; nothing was changed, try again") from None
+            self._raise_if_busy(exc)
             raise
         self._depth = 0
+
+    def _raise_if_busy(self, exc: sqlite3.OperationalError) -> None:
+        """SQLite's "database is locked" after BUSY_TIMEOUT, as the one line every command prints."""
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise StoreBusy(f"the judge's database {self.path} stayed locked by another pbem "
+                            f"process for {BUSY_TIMEOUT:g}s; nothing was changed, try again") from None
 
     def close(self) -> None:
         self.db.close()
@@ -207,9 +211,7 @@ class Store:
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
-                raise StoreBusy(f"the judge's database {self.path} stayed locked by another pbem "
-                                f"process for {BUSY_TIMEOUT:g}s; nothing was changed, try again") from None
+            self._raise_if_busy(exc)
             raise
         self._depth = 1
         try:

@@ -171,10 +171,10 @@ class Tick:
                         or game.row["deadline"] - game.row["reminder_hours"] * 3600 > self.now:
                     continue
                 deciders, done, _ = engine.orders_status(self.store, game)
-                for player in engine.players(self.store, game.id):
-                    if player["name"] in deciders and player["name"] not in done:
-                        self.mailer.reminder(game, player["name"], player["email"])
-                        self.report.reminded += 1
+                late = [(p["name"], p["email"]) for p in engine.players(self.store, game.id)
+                        if p["name"] in deciders and p["name"] not in done]
+                self.mailer.reminders(game, late)
+                self.report.reminded += len(late)
                 self.store.run("UPDATE games SET reminded=1 WHERE id=?", game.id)
 
     def send_outbox(self) -> None:

@@ -67,9 +67,9 @@ class _TextCollector:
                 if tag.group(1):
                     self.handle_endtag(name)
                 elif tag.group(3).rstrip().endswith("/"):
-                    self.handle_startendtag(name, [])
+                    self.handle_startendtag(name)
                 else:
-                    self.handle_starttag(name, [])
+                    self.handle_starttag(name)
                 pos = tag.end()
 
     def _emit(self, text: str) -> None:
@@ -78,7 +78,7 @@ class _TextCollector:
         self.chunks.append(text)
         self.size += len(text)
 
-    def handle_starttag(self, tag: str, attrs: list) -> None:
+    def handle_starttag(self, tag: str) -> None:
         if tag in _HIDDEN:
             self.hidden_depth += 1
         elif tag == "br":
@@ -90,7 +90,7 @@ class _TextCollector:
             elif tag == "li":
                 self._emit("* ")
 
-    def handle_startendtag(self, tag: str, attrs: list) -> None:
+    def handle_startendtag(self, tag: str) -> None:
         if tag == "br":
             self._emit(_BREAK)
         elif tag in _BLOCK:

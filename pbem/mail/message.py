@@ -36,16 +36,17 @@ MAX_HEADER_LINES = 5000
 MAX_BOUNDARY_LINES = 500
 _BOUNDARY_LINE = re.compile(rb"^--", re.MULTILINE)
 MAX_NESTED_MULTIPARTS = 50  # multipart parts inside the mail: a real one has a handful
-_NESTED_MULTIPART = re.compile(rb"^content-type:[ \t]*(\r?\n[ \t]+)?multipart/", re.MULTILINE | re.IGNORECASE)
-_MULTIPART_HEADER = re.compile(rb"^content-type:[ \t]*(\r?\n[ \t]+)?multipart/", re.MULTILINE | re.IGNORECASE)
+# A multipart Content-Type line: in the mail's headers, it makes the body one to cut; in the
+# body, it opens one more nested multipart.
+_MULTIPART = re.compile(rb"^content-type:[ \t]*(\r?\n[ \t]+)?multipart/", re.MULTILINE | re.IGNORECASE)
 MAX_YAML_ATTACHMENTS = 5  # more than one order document per mail is already a mistake
 MAX_REFERENCES = 30  # enough to thread; a hostile References header cannot grow the store
 
 _YAML_TYPES = frozenset({"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"})
+_FEED_CHUNK = 64 * 1024
 # A Message-ID as the judge keeps and repeats it: printable ASCII in angle brackets, and never
 # an RFC 2047 word (`=?`): the header registry would decode one in In-Reply-To or References
 # and an encoded CR LF would become a header of its own in the judge's answer.
-_FEED_CHUNK = 64 * 1024
 _MSGID = re.compile(r"<[!-;=?-~]{1,250}>")
 
 
@@ -119,11 +120,11 @@ def _cut_parts(raw: bytes, body_start: int) -> tuple[bytes, str | None]:
     stdlib parser builds an object for every part and a generator for every level, so a few
     bytes per part would otherwise cost seconds and many MiB, and a thousand levels a
     RecursionError. What is cut is never read anyway (MAX_PARTS, MAX_DEPTH)."""
-    if not _MULTIPART_HEADER.search(raw, 0, body_start):
+    if not _MULTIPART.search(raw, 0, body_start):
         return raw, None  # a single-part body is never split, whatever its lines look like
     cuts = []
     for pattern, limit, why in ((_BOUNDARY_LINE, MAX_BOUNDARY_LINES, "parts"),
-                                (_NESTED_MULTIPART, MAX_NESTED_MULTIPARTS, "deep")):
+                                (_MULTIPART, MAX_NESTED_MULTIPARTS, "deep")):
         for count, match in enumerate(pattern.finditer(raw, body_start), start=1):
             if count >= limit:
                 cuts.append((match.start(), why))
@@ -168,7 +169,6 @@ def _parse(raw: bytes, judge_addresses: Collection[str], parts_cut: str | None =
 
 
 _ENCODED_WORD = re.compile(r"=\?[^?\s]{1,40}\?[bBqQ]\?[^?\s]*\?=")
-_CONTROL = CONTROL_CHARS
 
 
 def _sender(msg: Message) -> tuple[str, str]:
@@ -176,7 +176,7 @@ def _sender(msg: Message) -> tuple[str, str]:
     decoded: an encoded word may only be a display name, and decoded first it could carry a
     comma, a colon or a CR LF that changes which address the parser sees (a hostile display
     name `=?utf-8?q?x=0D=0ABcc:_victim@evil.test?=` must not become the sender)."""
-    value = _CONTROL.sub(" ", str(msg.get("From") or "")[:4000])
+    value = CONTROL_CHARS.sub(" ", str(msg.get("From") or "")[:4000])
     words: list[str] = []
 
     def hold(match: re.Match) -> str:
@@ -447,5 +447,5 @@ def _one_line(value: str) -> str:
     `=?` is broken up because the header registry decodes RFC 2047 words in what it is given:
     a Subject that arrived double-encoded would otherwise be decoded a second time here, and
     an encoded CR LF would become a header of its own (`Bcc: victim@...`)."""
-    text = _CONTROL.sub(" ", str(value)).replace("=?", "= ?")
+    text = CONTROL_CHARS.sub(" ", str(value)).replace("=?", "= ?")
     return " ".join(text.split())

@@ -29,8 +29,7 @@ from pbem.mail.tls import client_context
 class Outgoing:
     id: str  # the judge's outbox id, echoed in the result
     recipients: tuple[str, ...]
-    raw: bytes  # compose() output
-    sender: str | None = None  # envelope sender; default: the address in the From header
+    raw: bytes  # compose() output; its From address is the envelope sender (where bounces go)
 
 
 @dataclass(frozen=True)
@@ -185,9 +184,8 @@ class SmtpSender:
 
     async def _send_one(self, smtp: aiosmtplib.SMTP, item: Outgoing) -> tuple[SendResult, bool]:
         """The result, and whether the connection can carry the next message."""
-        sender = item.sender if item.sender is not None else _from_header(item.raw)
         try:
-            refused, _ = await smtp.sendmail(sender, list(item.recipients), item.raw)
+            refused, _ = await smtp.sendmail(_from_header(item.raw), list(item.recipients), item.raw)
         except aiosmtplib.SMTPRecipientsRefused as exc:
             codes = [r.code for r in exc.recipients]
             text = "; ".join(f"{r.recipient}: {r.code} {_one_line(r.message)}" for r in exc.recipients)
