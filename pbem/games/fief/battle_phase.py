@@ -19,12 +19,12 @@ from pbem.games.fief.battle import BattleError, opening_dice, resolve_battle
 from pbem.games.fief.battle_orders import coalition_answer, join_order
 from pbem.games.fief.battle_plan import BattlePlan, BattleSetup
 from pbem.games.fief.board import Board
-from pbem.games.fief.captives import release_unheld, resolve_captive_orders
+from pbem.games.fief.captives import forces_families, release_unheld, resolve_captive_orders
 from pbem.games.fief.movement import CavalcadeRequest, CavalcadeResult
 from pbem.games.fief.movement_army import Army, StepBudget
 from pbem.games.fief.plan_orders import plan_for
 from pbem.games.fief.plunder import resolve_plunder
-from pbem.games.fief.siege import resolve_sieges
+from pbem.games.fief.siege import has_free_lord, resolve_sieges
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.surprise_triggers import fire_battle_triggers
 from pbem.games.fief.surprise_uprising_triggers import fire_uprising_triggers
@@ -48,17 +48,6 @@ def resolve_battle_phase(state: FiefState, board: Board, orders: Mapping[str, An
     events += resolve_plunder(state, board, orders)
     events += release_unheld(state, board)
     return events
-
-
-def present_families(state: FiefState, town: str) -> set[str]:
-    """Families with forces in the town: a unit pawn or a free lord (captives are not forces)."""
-    out = {p.family for p in state.pawns.values() if p.location == town}
-    out |= {lo.family for lo in state.lords.values() if lo.location == town and not lo.captive_of}
-    return out
-
-
-def has_free_lord(state: FiefState, family: str, town: str) -> bool:
-    return any(lo.family == family and lo.location == town and not lo.captive_of for lo in state.lords.values())
 
 
 def fight(state: FiefState, board: Board, player: str, target: str, town: str, rng: Rng,
@@ -108,7 +97,7 @@ def form_coalition(state: FiefState, town: str, attacker: str, defender: str,
     In a cavalcade only the defender may take confederates (5.2.4)."""
     sides = {attacker: [attacker], defender: [defender]}
     events: list[Event] = []
-    present = present_families(state, town)
+    present = forces_families(state, town)
     for fam in state.turn_order():
         if fam in sides or fam not in present or state.families[fam].eliminated:
             continue
@@ -134,7 +123,7 @@ def _impossible(state: FiefState, player: str, target: str, town: str) -> str | 
         return "your family is out of the game"
     if not has_free_lord(state, player, town):
         return f"you have no free lord left in {town} (6: a troop cannot declare a battle)"
-    if state.families[target].eliminated or target not in present_families(state, town):
+    if state.families[target].eliminated or target not in forces_families(state, town):
         return f"{target} has no forces left in {town}"
     return None
 
