@@ -33,6 +33,7 @@ from collections import Counter
 from typing import Any
 
 from pbem.games.fief.board import Board, fold, load_board
+from pbem.games.fief.movement_army import DARC_STEPS, STEPS   # 5.1.1, G.4.1.1
 from pbem.games.fief.movement_events import units_text
 from pbem.games.fief.movement_template import movement_template  # game.py imports it from here
 from pbem.games.fief.movement_underground import CARD as UNDERGROUND, check_underground
@@ -46,7 +47,6 @@ VERBS = ("move", "land")
 MOVE_KEYS = ("move", "with", "lords", "captives", "path", "leave", "pick_up", "if_refused", "give_control",
              UNDERGROUND)
 IF_REFUSED = ("back", "stay", "cavalcade")   # 5.2.3.1, 5.2.4
-STEPS, DARC_STEPS = 2, 3        # 5.1.1, G.4.1.1
 _COUNTED = re.compile(r"^\s*(\d+)\s+(.+?)\s*$")
 
 
