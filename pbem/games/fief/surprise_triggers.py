@@ -28,6 +28,7 @@ from pbem.games.fief.battle import opening_dice
 from pbem.games.fief.battle_plan import Ambush, BattleSetup
 from pbem.games.fief.board import Board, fold
 from pbem.games.fief.orders_common import Problems
+from pbem.games.fief.siege import has_free_lord
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.surprise_standing import KEY, lacks_card, spend_trigger
 from pbem.rules.api import Event, OrderError
@@ -131,8 +132,11 @@ def fire_battle_triggers(state: FiefState, board: Board, setup: BattleSetup) -> 
                         "the attacker ignores the Fortress penalty (G.4.2.2).")
             else:
                 lord = state.lords.get(trigger["lord"])
-                if (player not in setup.attacker_side + setup.defender_side or lord is None
-                        or lord.location != setup.town or lord.captive_of):
+                sides = setup.attacker_side + setup.defender_side
+                # G.4.2.5: the target fights in this battle (its family on a side) and the player
+                # has a lord in it; else the card would be spent for nothing: it waits.
+                if (lord is None or lord.location != setup.town or lord.captive_of or lord.family not in sides
+                        or player not in sides or not has_free_lord(state, player, setup.town)):
                     continue
                 setup = replace(setup, ambushes=setup.ambushes + (Ambush(player, lord.name, trigger["round"]),))
                 text = (f"{player} plays the ambush card in the battle of {setup.town}, against {lord.name} "
