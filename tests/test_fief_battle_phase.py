@@ -196,6 +196,23 @@ def test_a_battle_made_impossible_by_an_earlier_one_is_not_fought() -> None:
     assert sum(1 for e in result.events if e.kind == "battle_start") == 1
 
 
+def test_the_template_offers_the_battle_triggers_of_the_cards_in_hand() -> None:
+    state = state_of(hands={"ann": ["ambush", "underground", "uprising"]})
+    view = RULES.view(state, "ann")
+    template = RULES.order_template(view, "ann")
+    assert "#     - ambush: Gauvain" in template and "#     - at_battle_start: Tours" in template
+    assert "#     - uprising_at_battle_start: Tours" in template
+    assert RULES.check_orders(view, "ann", load(template)).ok
+    start = template.index("# policies:")
+    edited = template[:start] + "\n".join(line[2:] for line in template[start:].splitlines())
+    got = RULES.check_orders(view, "ann", load(edited))   # the whole policies block, as offered
+    assert got.ok, errors(got)
+    assert got.orders["policies"]["battle_plan"]["captives_to"] == "bob"
+    assert [t["trigger"] for t in got.orders["policies"]["surprise"]] == [
+        "ambush", "at_battle_start", "uprising_at_battle_start"]
+    assert "surprise:" not in RULES.order_template(RULES.view(state, "bob"), "bob")
+
+
 def test_templates_offer_captive_orders_and_lower_ransoms() -> None:
     data = copy.deepcopy(BASE)
     data["lords"]["Arthur"] = {"family": "cid", "at": "Tours", "captive_of": "ann"}

@@ -2,18 +2,22 @@
 steps a round in the D'Arc lord's army (G.4.1.1), two otherwise (5.1.1)."""
 from __future__ import annotations
 
-from types import SimpleNamespace
-
-from pbem.games.fief.battle_phase import _no_cavalcade
+from pbem.games.fief import battle_phase
+from pbem.games.fief.movement_army import Army, StepBudget
 from pbem.games.fief.state import FiefState, Lord, Pawn
 
 
 def army_after(steps: int, darc: bool, kinds=("knight",)):
+    """Jeanne leads the army (a D'Arc lord or not), every member having made ``steps`` steps."""
     state = FiefState("france", {}, ["marie", "marc"])
     state.lords["Jeanne"] = Lord("Jeanne", "marie", True, "Tours", political="darc" if darc else None, steps=steps)
     for i, kind in enumerate(kinds):
         state.pawns[f"p{i}"] = Pawn(f"p{i}", kind, "marie", "Tours", steps=steps)
-    return state, SimpleNamespace(pawns=[f"p{i}" for i in range(len(kinds))], lords=["Jeanne"])
+    return state, Army("marie", "Jeanne", ("town", "Tours"), pawns=[f"p{i}" for i in range(len(kinds))])
+
+
+def _no_cavalcade(state, army, against, budget=None):
+    return battle_phase._no_cavalcade(state, army, against, budget or StepBudget(state))
 
 
 def test_two_steps_spend_an_ordinary_army_but_not_the_darc_lords():
@@ -23,6 +27,20 @@ def test_two_steps_spend_an_ordinary_army_but_not_the_darc_lords():
     assert _no_cavalcade(state, army, ("marc",)) is None
     state, army = army_after(3, darc=True)
     assert "needs a step left" in _no_cavalcade(state, army, ("marc",))
+
+
+def test_the_darc_lord_as_a_companion_or_met_earlier_gives_three_steps():
+    # G.4.1.1: 3 steps "for her and for every force that joins her for at least 1 step".
+    state, army = army_after(2, darc=False)
+    state.lords["Blanche"] = Lord("Blanche", "marie", True, "Tours", political="darc", steps=2)
+    army.lords.append("Blanche")
+    assert _no_cavalcade(state, army, ("marc",)) is None
+    state, army = army_after(2, darc=False)
+    budget = StepBudget(state)
+    budget.with_darc.update({"L:Jeanne", "P:p0"})   # they went with her earlier this round
+    assert _no_cavalcade(state, army, ("marc",), budget) is None
+    state.lords["Jeanne"].steps = 3
+    assert "needs a step left" in _no_cavalcade(state, army, ("marc",), budget)
 
 
 def test_only_knights_and_lords_and_only_against_one_family():

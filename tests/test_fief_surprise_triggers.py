@@ -72,3 +72,23 @@ def test_a_trigger_stays_hidden_from_the_other_players() -> None:
     state = position({"ann": ["ambush"]}, {"ann": {"surprise": [trigger]}})
     seen = RULES.view(state, "bob")
     assert "ambush" not in repr(seen) and "ambush" in repr(RULES.view(state, "ann"))
+
+
+def test_an_ambush_waits_while_its_lord_is_only_watching_the_battle() -> None:
+    """G.4.2.5: the card takes a lord "during a battle": a lord in the town whose family joined
+    neither side is not in the battle, so the trigger waits and the card stays in hand."""
+    trigger = {"trigger": "ambush", "town": "Tours", "lord": "Blanche", "round": 0}
+    state = build_position({
+        "players": ["ann", "bob", "cid"], "phase": "battle", "hands": {"ann": ["ambush"]},
+        "policies": {"ann": {"surprise": [trigger]}},
+        "lords": {"Henry": {"family": "ann", "at": "Tours"}, "Charles": {"family": "bob", "at": "Tours"},
+                  "Blanche": {"family": "cid", "at": "Tours"}},
+        "units": {"Tours": {"ann": {"knight": 2}, "bob": {"man_at_arms": 3}, "cid": {"knight": 1}}},
+        "towns": {"Tours": {"controller": "bob"}}}).to_json()
+    orders = {p: RULES.default_orders(RULES.view(state, p), p) for p in ("ann", "bob", "cid")}
+    orders["ann"] = check(state, "ann", "orders:\n  - attack: bob\n    in: Tours\n").orders
+    res = RULES.resolve(state, orders, Rng("t"))
+    assert "surprise_played" not in [e.kind for e in res.events]
+    assert res.state["families"]["ann"]["hand"] == ["ambush"]
+    assert res.state["families"]["ann"]["policies"]["surprise"] == [trigger]
+    assert res.state["lords"]["Blanche"]["captive_of"] is None

@@ -3,6 +3,8 @@ Fortress penalty (G.4.2.2): the `uprising_at_battle_start` and `underground_in_u
 standing triggers, and `underground: yes` on a cards-play uprising."""
 from __future__ import annotations
 
+import pytest
+
 from pbem.games.fief.france import RULES
 from pbem.games.fief.positions import build_position
 from pbem.rules.rng import Rng
@@ -45,26 +47,35 @@ def trigger(town: str = "Tours", targets: list | None = None, underground: bool 
     return {"trigger": "uprising_at_battle_start", "town": town, "targets": targets or [], "underground": underground}
 
 
+SURPRISE = "policies:\n  surprise:\n"   # the trigger lines follow, from line 3
+
+
 def test_the_orders_of_the_uprising_triggers_are_checked() -> None:
     state = battle({"cid": ["uprising"]}, {}, {"man_at_arms": 2})
-    got = check(state, "cid", "policies:\n  surprise:\n    - uprising_at_battle_start: tours\n      targets: [Bob]\n")
+    got = check(state, "cid", SURPRISE + "    - uprising_at_battle_start: tours\n      targets: [Bob]\n")
     assert got.ok and got.orders["policies"]["surprise"] == [trigger(targets=["bob"])]
-    assert "you hold no underground card for `underground: yes`" in errors(
-        state, "cid", "policies:\n  surprise:\n    - uprising_at_battle_start: Tours\n      underground: yes\n")
-    assert "line 4: `underground:` is yes or no, not 'maybe'" in errors(
-        state, "cid", "policies:\n  surprise:\n    - uprising_at_battle_start: Tours\n      underground: maybe\n")
-    assert "no player 'zed' in this game" in errors(
-        state, "cid", "policies:\n  surprise:\n    - uprising_at_battle_start: Tours\n      targets: [zed]\n")
-    assert "line 3: there is no town 'Atlantis'" in errors(
-        state, "cid", "policies:\n  surprise:\n    - uprising_at_battle_start: Atlantis\n")
-    assert "unknown key `in`" in errors(
-        state, "cid", "policies:\n  surprise:\n    - uprising_at_battle_start: Tours\n      in: Tours\n")
-    assert "you hold no uprising card for this trigger" in errors(
-        state, "ann", "policies:\n  surprise:\n    - uprising_at_battle_start: Tours\n")
-    assert "you hold no underground card for this trigger" in errors(
-        state, "cid", "policies:\n  surprise:\n    - underground_in_uprising: Nantes\n")
-    assert "starts with one of" in errors(state, "cid", "policies:\n  surprise:\n    - uprising: Tours\n")
-    assert "not offered yet" not in errors(state, "cid", "policies:\n  surprise:\n    - uprising: Tours\n")
+
+
+@pytest.mark.parametrize("player, triggers, message", [
+    ("cid", "    - uprising_at_battle_start: Tours\n      underground: yes\n",
+     "you hold no underground card for `underground: yes`"),
+    ("cid", "    - uprising_at_battle_start: Tours\n      underground: maybe\n",
+     "line 4: `underground:` is yes or no, not 'maybe'"),
+    ("cid", "    - uprising_at_battle_start: Tours\n      targets: [zed]\n", "no player 'zed' in this game"),
+    ("cid", "    - uprising_at_battle_start: Atlantis\n", "line 3: there is no town 'Atlantis'"),
+    ("cid", "    - uprising_at_battle_start: Tours\n      in: Tours\n", "unknown key `in`"),
+    ("ann", "    - uprising_at_battle_start: Tours\n", "you hold no uprising card for this trigger"),
+    ("cid", "    - underground_in_uprising: Nantes\n", "you hold no underground card for this trigger"),
+    ("cid", "    - uprising: Tours\n", "starts with one of"),
+])
+def test_a_wrong_uprising_trigger_is_refused(player: str, triggers: str, message: str) -> None:
+    state = battle({"cid": ["uprising"]}, {}, {"man_at_arms": 2})
+    assert message in errors(state, player, SURPRISE + triggers)
+
+
+def test_an_unknown_trigger_is_not_offered_later() -> None:
+    state = battle({"cid": ["uprising"]}, {}, {"man_at_arms": 2})
+    assert "not offered yet" not in errors(state, "cid", SURPRISE + "    - uprising: Tours\n")
 
 
 def test_an_uprising_at_the_battle_start_can_leave_nobody_to_fight() -> None:

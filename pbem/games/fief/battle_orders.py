@@ -32,6 +32,7 @@ from pbem.games.fief.captives import check_captive_order, check_lower_ransom
 from pbem.games.fief.orders_common import Problems, check_keys, each_order, suggest, town_name, whole_number
 from pbem.games.fief.plan_orders import check_plan
 from pbem.games.fief.policies import find_player
+from pbem.games.fief.state import SIEGE_ENGINES   # A.1, 6.4.1
 from pbem.orders.yamlsafe import line_of
 
 VERBS = ("attack", "siege", "lift", "plunder", "release", "transfer")
@@ -39,7 +40,6 @@ KEYS = {"attack": ("attack", "in"), "siege": ("siege",), "lift": ("lift",), "plu
 # The standing policies of issue 4 (battles, and the jailer's answer to a lower ransom, 4.1).
 BATTLE_POLICIES = ("coalition", "battle_plan", "lower_ransom")
 ANYWHERE = "anywhere"
-SIEGE_ENGINES = 2    # A.1, 6.4.1
 
 
 def empty_orders() -> dict[str, Any]:

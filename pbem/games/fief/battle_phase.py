@@ -19,10 +19,12 @@ from pbem.games.fief.battle import BattleError, opening_dice, resolve_battle
 from pbem.games.fief.battle_orders import coalition_answer, join_order
 from pbem.games.fief.battle_plan import BattlePlan, BattleSetup
 from pbem.games.fief.board import Board
-from pbem.games.fief.captives import release_unheld, resolve_captive_orders
+from pbem.games.fief.captives import forces_families, release_unheld, resolve_captive_orders
+from pbem.games.fief.movement import CavalcadeRequest, CavalcadeResult
+from pbem.games.fief.movement_army import Army, StepBudget
 from pbem.games.fief.plan_orders import plan_for
 from pbem.games.fief.plunder import resolve_plunder
-from pbem.games.fief.siege import resolve_sieges
+from pbem.games.fief.siege import has_free_lord, resolve_sieges
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.surprise_triggers import fire_battle_triggers
 from pbem.games.fief.surprise_uprising_triggers import fire_uprising_triggers
@@ -46,17 +48,6 @@ def resolve_battle_phase(state: FiefState, board: Board, orders: Mapping[str, An
     events += resolve_plunder(state, board, orders)
     events += release_unheld(state, board)
     return events
-
-
-def present_families(state: FiefState, town: str) -> set[str]:
-    """Families with forces in the town: a unit pawn or a free lord (captives are not forces)."""
-    out = {p.family for p in state.pawns.values() if p.location == town}
-    out |= {lo.family for lo in state.lords.values() if lo.location == town and not lo.captive_of}
-    return out
-
-
-def has_free_lord(state: FiefState, family: str, town: str) -> bool:
-    return any(lo.family == family and lo.location == town and not lo.captive_of for lo in state.lords.values())
 
 
 def fight(state: FiefState, board: Board, player: str, target: str, town: str, rng: Rng,
@@ -106,7 +97,7 @@ def form_coalition(state: FiefState, town: str, attacker: str, defender: str,
     In a cavalcade only the defender may take confederates (5.2.4)."""
     sides = {attacker: [attacker], defender: [defender]}
     events: list[Event] = []
-    present = present_families(state, town)
+    present = forces_families(state, town)
     for fam in state.turn_order():
         if fam in sides or fam not in present or state.families[fam].eliminated:
             continue
@@ -132,7 +123,7 @@ def _impossible(state: FiefState, player: str, target: str, town: str) -> str | 
         return "your family is out of the game"
     if not has_free_lord(state, player, town):
         return f"you have no free lord left in {town} (6: a troop cannot declare a battle)"
-    if state.families[target].eliminated or target not in present_families(state, town):
+    if state.families[target].eliminated or target not in forces_families(state, town):
         return f"{target} has no forces left in {town}"
     return None
 
@@ -144,13 +135,12 @@ def _not_fought(player: str, target: str, town: str, why: str) -> Event:
 
 # -- the cavalcade (5.2.4), fought during the Movement Phase ----------------------------------
 
-def resolve_cavalcade(state: FiefState, board: Board, request: Any, rng: Rng) -> Any:
+def resolve_cavalcade(state: FiefState, board: Board, request: CavalcadeRequest, rng: Rng) -> CavalcadeResult:
     """movement.resolve_movement's cavalcade hook: the moving army forces the passage through
     ``request.town`` by a battle against the family refusing it (5.2.4). The army attacks with
     exactly its own lords and pawns; only the defender may take confederates."""
-    from pbem.games.fief.movement import CavalcadeResult
     army, town = request.army, request.town
-    problem = _no_cavalcade(state, army, request.against)
+    problem = _no_cavalcade(state, army, request.against, request.budget)
     if problem:
         return CavalcadeResult(False, (Event("cavalcade_impossible", f"{army.family}'s {army.leader} cannot make a "
                                              f"cavalcade through {town}: {problem} (5.2.4).",
@@ -178,11 +168,11 @@ def resolve_cavalcade(state: FiefState, board: Board, request: Any, rng: Rng) ->
     return CavalcadeResult(won, tuple(events))
 
 
-def _defenders(state: FiefState, request: Any, target: str, town: str,
+def _defenders(state: FiefState, request: CavalcadeRequest, target: str, town: str,
                side: list[str]) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None]:
     """The forces crossed (5.2.4): the refusing family's on the road and in the town (movement
     says which), and its confederates' in the town. None: all the side's forces in the town."""
-    crossed = getattr(request, "crossed", ())
+    crossed = request.crossed
     if not crossed:
         return None, None
     units = [m[2:] for m in crossed if m.startswith("P:") and m[2:] in state.pawns]
@@ -194,7 +184,7 @@ def _defenders(state: FiefState, request: Any, target: str, town: str,
     return tuple(dict.fromkeys(units)), tuple(dict.fromkeys(lords))
 
 
-def _no_cavalcade(state: FiefState, army: Any, against: tuple[str, ...]) -> str | None:
+def _no_cavalcade(state: FiefState, army: Army, against: tuple[str, ...], budget: StepBudget) -> str | None:
     if len(against) != 1:
         # Ruling: a cavalcade is a battle "against 1 of the families they have to cross"; the
         # others' refusal would still close the way, so it is not fought.
@@ -202,10 +192,10 @@ def _no_cavalcade(state: FiefState, army: Any, against: tuple[str, ...]) -> str 
     others = sorted({state.pawns[p].kind for p in army.pawns if state.pawns[p].kind != "knight"})
     if others:
         return f"the army holds {', '.join(others)}: only knights and lords may make a cavalcade"
-    # 5.1.1 / G.4.1.1: 2 steps a round, 3 in the D'Arc lord's army.
-    limit = 3 if any(state.lords[n].political == "darc" for n in army.lords if n in state.lords) else 2
-    tired = [p for p in army.pawns if state.pawns[p].steps >= limit] + \
-        [n for n in army.lords if state.lords[n].steps >= limit]
-    if tired:
+    # 5.1.1 / G.4.1.1: 2 steps a round; 3 in the D'Arc lord's army (she may lead it) and for
+    # whoever went with her this round - the movement's own step budget counts them.
+    darc = budget.army_has_darc(army)
+    members = ["L:" + n for n in army.all_lords()] + ["P:" + p for p in army.pawns]
+    if not all(budget.can_step(m, darc) for m in members):
         return "every knight and lord needs a step left (5.1.1)"
     return None

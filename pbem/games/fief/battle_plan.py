@@ -51,10 +51,6 @@ class Condition:
             return True
         return False
 
-    def is_never(self) -> bool:
-        return not self.always and self.after_round is None and self.cp_at_most is None \
-            and self.outnumbered is None
-
 
 NEVER = Condition()
 ALWAYS = Condition(always=True)

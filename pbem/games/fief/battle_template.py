@@ -59,7 +59,32 @@ def battle_template(view: dict[str, Any], player: str) -> str:
         "#     surrender: never         # or {outnumbered: 3}, {cp_at_most: 2}, {after_round: 2}",
         "#     stop: {when: {outnumbered: 2}, accept: {outnumbered: 2}}   # 6.2.3.5",
         "#     besiege_if_stopped: no   # a stopped attack becomes a siege (6.4.1 example 1)",
-        "#     captives_to: marc        # who detains the captives your side takes (6); default you",
+        f"#     captives_to: {example:<11} # who detains the captives your side takes (6); default you",
         "#     towns: {Tours: {surrender: never}}      # per-town changes",
     ]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + _surprise_lines(view, player)) + "\n"
+
+
+def _surprise_lines(view: dict[str, Any], player: str) -> list[str]:
+    """The standing triggers (G.4, surprise_triggers.py) for the battle cards the player holds:
+    sent with this mail they fire in this phase's battles. `surprise:` goes under `policies:`
+    and replaces the whole list kept so far (docs/orders-fief-france-cards.md)."""
+    hand = view.get("hand") or []
+    cards = [c for c in ("ambush", "underground", "uprising") if c in hand]
+    if not cards:
+        return []
+    mine = [lo["location"] for lo in view["lords"].values()
+            if lo["family"] == player and lo.get("location") in view["towns"] and not lo.get("captive_of")]
+    town = mine[0] if mine else next(iter(view["towns"]))
+    foe = next((n for n, lo in view["lords"].items() if lo["family"] != player and lo.get("location") == town),
+               next((n for n, lo in view["lords"].items() if lo["family"] != player), None))
+    lines = ["#   surprise:                  # your surprise cards for a battle (G.4), kept until they fire"]
+    if "ambush" in cards and foe:
+        lines += [f"#     - ambush: {foe}", f"#       in: {town:<17} # {foe} becomes your captive at the start "
+                  "of a battle there (G.4.2.5)"]
+    if "underground" in cards:
+        lines += [f"#     - at_battle_start: {town}", "#       card: underground     # your attack there ignores "
+                  "the Fortress penalty (G.4.2.2)"]
+    if "uprising" in cards:
+        lines.append(f"#     - uprising_at_battle_start: {town}   # an uprising before a battle there (G.4.2.1)")
+    return lines

@@ -100,6 +100,7 @@ def _captive_order(state: FiefState, board: Board, player: str, order: dict) -> 
 
 
 def forces_families(state: FiefState, town: str | None) -> set[str]:
+    """Families with forces in the town: a unit pawn or a free lord (captives are not forces)."""
     out = {p.family for p in state.pawns.values() if p.location == town}
     return out | {lo.family for lo in state.lords.values() if lo.location == town and not lo.captive_of}
 

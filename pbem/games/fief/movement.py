@@ -51,6 +51,7 @@ class CavalcadeRequest:
     against: tuple[str, ...]   # the families refusing the passage
     town: str                  # the town being passed through (or left)
     road: tuple[str, str]      # the road the army wants to take
+    budget: StepBudget         # the steps made this round: every member needs one left (5.1.1)
     # The refusing families' forces the army has to cross (presence members "P:id" / "L:name"):
     # those in the town (or besieging it) and those on the road.
     crossed: tuple[str, ...] = ()
@@ -295,7 +296,8 @@ class MovementRun:
             # block a road" - so on the first step too.
             crossed = self._crossed(refusers, cur, target, first, besieged)
             result = self.cavalcade(self.state, self.board,
-                                    CavalcadeRequest(army, tuple(refusers), cur, (cur, target), crossed),
+                                    CavalcadeRequest(army, tuple(refusers), cur, (cur, target), self.budget,
+                                                     crossed),
                                     self.rng)
             self.teller.add(result.events)
             self._forget_fallen()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from pbem.games.fief.board import Board
-from pbem.games.fief.elimination import eliminate_lord  # noqa: F401  (the plague eliminates lords)
+from pbem.games.fief.elimination import eliminate_lord
 from pbem.games.fief.movement_events import SINGULAR
 from pbem.games.fief.policies import loss_order
 from pbem.games.fief.state import OFFSHORE, FiefState

@@ -33,6 +33,7 @@ from collections import Counter
 from typing import Any
 
 from pbem.games.fief.board import Board, fold, load_board
+from pbem.games.fief.movement_army import DARC_STEPS, STEPS   # 5.1.1, G.4.1.1
 from pbem.games.fief.movement_events import units_text
 from pbem.games.fief.movement_template import movement_template  # game.py imports it from here
 from pbem.games.fief.movement_underground import CARD as UNDERGROUND, check_underground
@@ -46,7 +47,6 @@ VERBS = ("move", "land")
 MOVE_KEYS = ("move", "with", "lords", "captives", "path", "leave", "pick_up", "if_refused", "give_control",
              UNDERGROUND)
 IF_REFUSED = ("back", "stay", "cavalcade")   # 5.2.3.1, 5.2.4
-STEPS, DARC_STEPS = 2, 3        # 5.1.1, G.4.1.1
 _COUNTED = re.compile(r"^\s*(\d+)\s+(.+?)\s*$")
 
 
@@ -414,34 +414,42 @@ class _Checker:
             here.clear()
         else:
             army = Counter(with_)
-            for kind, n in with_.items():
-                if here[kind] < n:
-                    self.problems.add(line, f"{name} takes {units_text({kind: n})} from {start}, but you have only "
-                                      f"{here[kind]} there (after your moves above)",
-                                      f"take at most {here[kind]}, or use `with: all`")
-                    return
-                here[kind] -= n
+            short = _first_short(here, army)
+            if short:
+                kind, n = short
+                self.problems.add(line, f"{name} takes {units_text({kind: n})} from {start}, but you have only "
+                                  f"{here[kind]} there (after your moves above)",
+                                  f"take at most {here[kind]}, or use `with: all`")
+                return
+            here.subtract(army)
         for town in path[:-1]:
             if town in leave:
                 drop = Counter(army) if leave[town] == "all" else Counter(leave[town])
-                for kind, n in drop.items():
-                    if army[kind] < n:
-                        self.problems.add(line, f"{name} cannot leave {units_text({kind: n})} in {town}: the army has "
-                                          f"only {army[kind]}", f"leave at most {army[kind]}")
-                        return
+                short = _first_short(army, drop)
+                if short:
+                    kind, n = short
+                    self.problems.add(line, f"{name} cannot leave {units_text({kind: n})} in {town}: the army has "
+                                      f"only {army[kind]}", f"leave at most {army[kind]}")
+                    return
                 army -= drop
                 self.pawns.setdefault(town, Counter()).update(drop)
             if town in pick_up:
                 there = self.pawns.setdefault(town, Counter())
                 take = Counter(there) if pick_up[town] == "all" else Counter(pick_up[town])
-                for kind, n in take.items():
-                    if there[kind] < n:
-                        self.problems.add(line, f"{name} cannot pick up {units_text({kind: n})} in {town}: you have "
-                                          f"only {there[kind]} there", f"pick up at most {there[kind]}")
-                        return
+                short = _first_short(there, take)
+                if short:
+                    kind, n = short
+                    self.problems.add(line, f"{name} cannot pick up {units_text({kind: n})} in {town}: you have "
+                                      f"only {there[kind]} there", f"pick up at most {there[kind]}")
+                    return
                 there.subtract(take)
                 army += take
         self.pawns.setdefault(path[-1], Counter()).update(army)
+
+
+def _first_short(have: Counter, want: Counter) -> tuple[str, int] | None:
+    """The first kind (in the order written) of which ``want`` asks more than ``have`` holds."""
+    return next(((kind, n) for kind, n in want.items() if have[kind] < n), None)
 
 
 __all__ = ["check_movement_orders", "movement_template"]

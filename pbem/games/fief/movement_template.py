@@ -9,11 +9,10 @@ from collections import Counter
 from typing import Any
 
 from pbem.games.fief.board import load_board
+from pbem.games.fief.movement_army import DARC_STEPS, STEPS   # 5.1.1, G.4.1.1
 from pbem.games.fief.movement_events import units_text
 from pbem.games.fief.policies import describe
 from pbem.games.fief.state import OFFSHORE
-
-STEPS, DARC_STEPS = 2, 3
 
 
 def movement_template(view: dict[str, Any], player: str) -> str:

@@ -53,7 +53,7 @@ def _continue(state: FiefState, board: Board, player: str, town: str) -> list[Ev
     here = state.towns[town]
     if player not in here.besiegers:
         return []    # removed during a battle (6.4.1) or lifted
-    if not _free_lord(state, player, town):
+    if not has_free_lord(state, player, town):
         return remove_marker(state, town, player, f"{player} has no lord left in {town} (6.4.1)")
     ctrl = controller(state, board, town, forces_by_town(state))
     if not here.fortress or ctrl in (None, player):
@@ -77,7 +77,7 @@ def declare(state: FiefState, board: Board, player: str, town: str) -> Event:
         why = f"{town} has no fortress"
     elif ctrl in (None, player):
         why = f"{town} is not controlled by another family"
-    elif not _free_lord(state, player, town):
+    elif not has_free_lord(state, player, town):
         why = f"you have no free lord in {town}"
     elif len(used) >= SIEGE_ENGINES:
         why = f"both your siege engine markers are in use ({', '.join(sorted(used))})"
@@ -90,5 +90,6 @@ def declare(state: FiefState, board: Board, player: str, town: str) -> Event:
                                                                    "besieged": ctrl})
 
 
-def _free_lord(state: FiefState, family: str, town: str) -> bool:
+def has_free_lord(state: FiefState, family: str, town: str) -> bool:
+    """A lord of the family in the town, not captive: to besiege (6.4.1), to declare a battle (6)."""
     return any(lo.family == family and lo.location == town and not lo.captive_of for lo in state.lords.values())

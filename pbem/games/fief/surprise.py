@@ -8,7 +8,7 @@ refused: "the player cannot play the card" (D.2.3), so it stays in hand.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.elimination import eliminate_lord
@@ -74,13 +74,20 @@ def _target(state: FiefState, play: Mapping[str, Any]):
     return state.lords.get(play["on"])
 
 
-def _darc(state: FiefState, board: Board, player: str, play) -> list[Event] | str:
+def _eligible(state: FiefState, play: Mapping[str, Any], problem: Callable[[Mapping[str, Any]], str | None]):
+    """The target lord, checked again when the card takes effect by the send-time rule
+    (darc_problem, justice_problem: they read the lord's fields by name); else why not."""
     lord = _target(state, play)
     if lord is None:
         return f"{play['on']} is no longer in play"
-    why = darc_problem({"female": lord.female, "spouse": lord.spouse, "political": lord.political})
-    if why:
-        return f"{lord.name}: {why}"
+    why = problem(vars(lord))
+    return f"{lord.name}: {why}" if why else lord
+
+
+def _darc(state: FiefState, board: Board, player: str, play) -> list[Event] | str:
+    lord = _eligible(state, play, darc_problem)
+    if isinstance(lord, str):
+        return lord
     lord.political = "darc"   # G.4.1.1: 3 steps (5.1.1), +1 battle die (6.2.3.1)
     return [Event("darc", f"{lord.name} ({lord.family}) becomes {lord.name} D'Arc (G.4.1.1).",
                   data={"lord": lord.name, "family": lord.family})]
@@ -120,12 +127,9 @@ def _assassination(state: FiefState, board: Board, player: str, play) -> list[Ev
 
 
 def _justice(state: FiefState, board: Board, player: str, play) -> list[Event] | str:
-    lord = _target(state, play)
-    if lord is None:
-        return f"{play['on']} is no longer in play"
-    why = justice_problem({"assassin": lord.assassin, "political": lord.political, "pope": lord.pope})
-    if why:
-        return f"{lord.name}: {why}"
+    lord = _eligible(state, play, justice_problem)
+    if isinstance(lord, str):
+        return lord
     return [Event("justice", f"{player} plays justice on {lord.name} ({lord.family}) (G.4.2.4).",
                   data={"player": player, "lord": lord.name})] + eliminate_lord(state, board, lord.name)
 

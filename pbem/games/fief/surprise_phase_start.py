@@ -27,7 +27,7 @@ from typing import Any
 from pbem.games.fief.board import Board, fold, load_board
 from pbem.games.fief.orders_common import Problems, suggest, whole_number
 from pbem.games.fief.state import FiefState
-from pbem.games.fief.surprise_standing import spend_trigger, triggers_of
+from pbem.games.fief.surprise_standing import lacks_card, spend_trigger, triggers_of
 from pbem.orders.yamlsafe import YMap, line_of, sub_map
 from pbem.rules.api import Event
 
@@ -88,10 +88,7 @@ def check_play(view: dict, player: str, item: YMap, where: int | None, problems:
         problems.add(line, f"{item['play']!r} is not a surprise card played at once",
                      "the cards: D'Arc, cardinal, assassination, justice, underground")
         return None
-    hand = view.get("hand") or []
-    if card not in hand:
-        problems.add(line, f"you hold no {AT_ONCE[card]} card",
-                     "your hand: " + (", ".join(hand) or "empty"))
+    if lacks_card(view, card, line, problems, f"you hold no {AT_ONCE[card]} card"):
         return None
     board = load_board(view["game"], (view.get("options") or {}).get("board", "board"))
     return check_surprise(view, board, player, card, item, where, problems)

@@ -28,11 +28,12 @@ from pbem.games.fief.battle import opening_dice
 from pbem.games.fief.battle_plan import Ambush, BattleSetup
 from pbem.games.fief.board import Board, fold
 from pbem.games.fief.orders_common import Problems
+from pbem.games.fief.siege import has_free_lord
 from pbem.games.fief.state import FiefState
-from pbem.rules.api import Audience, Event, OrderError
+from pbem.games.fief.surprise_standing import KEY, lacks_card, spend_trigger
+from pbem.rules.api import Event, OrderError
 from pbem.orders.yamlsafe import line_of
 
-KEY = "surprise"
 TRIGGERS = {"at_battle_start": "underground", "ambush": "ambush"}   # trigger -> the card it plays
 # More triggers, each checked (and fired) by its own module:
 # surprise_uprising_triggers.py (G.4.2.1, G.4.2.2) and surprise_phase_start.py (G.4, 5.2.2).
@@ -73,7 +74,6 @@ def _check_one(view: dict, player: str, kind: str, item: dict, where, problems: 
             return None
         check = check_uprising_trigger if kind == "uprising_at_battle_start" else check_underground_trigger
         return check(view, player, item, town, where, problems)
-    hand = view.get("hand") or []
     allowed = {"at_battle_start": ("at_battle_start", "card"), "ambush": ("ambush", "in", "round")}[kind]
     extra = [k for k in item if k not in allowed]
     if extra:
@@ -83,8 +83,7 @@ def _check_one(view: dict, player: str, kind: str, item: dict, where, problems: 
     if kind == "at_battle_start" and fold(str(item.get("card"))) != card:
         problems.add(where, "`at_battle_start:` plays an underground card (G.4.2.2)", "write `card: underground`")
         return None
-    if card not in hand:
-        problems.add(where, f"you hold no {card} card for this trigger", "your hand: " + (", ".join(hand) or "empty"))
+    if lacks_card(view, card, where, problems):
         return None
     town = _town(view, item.get("at_battle_start" if kind == "at_battle_start" else "in"), where, problems)
     if town is None:
@@ -133,19 +132,19 @@ def fire_battle_triggers(state: FiefState, board: Board, setup: BattleSetup) -> 
                         "the attacker ignores the Fortress penalty (G.4.2.2).")
             else:
                 lord = state.lords.get(trigger["lord"])
-                if (player not in setup.attacker_side + setup.defender_side or lord is None
-                        or lord.location != setup.town or lord.captive_of):
+                sides = setup.attacker_side + setup.defender_side
+                # G.4.2.5: the target fights in this battle (its family on a side) and the player
+                # has a lord in it; else the card would be spent for nothing: it waits.
+                if (lord is None or lord.location != setup.town or lord.captive_of or lord.family not in sides
+                        or player not in sides or not has_free_lord(state, player, setup.town)):
                     continue
                 setup = replace(setup, ambushes=setup.ambushes + (Ambush(player, lord.name, trigger["round"]),))
                 text = (f"{player} plays the ambush card in the battle of {setup.town}, against {lord.name} "
                         f"(G.4.2.5).")
             card = TRIGGERS[trigger["trigger"]]
-            family.hand.remove(card)
-            state.events_discard.append(card)          # H.2: discarded even if the effect fails
-            family.policies[KEY] = [t for t in family.policies[KEY] if t is not trigger]
             events.append(Event("surprise_played", text, data={"player": player, "card": card, "town": setup.town}))
-            events.append(Event("trigger_fired", f"Your surprise trigger fired: {card} in {setup.town}.",
-                                Audience.only(player), {"player": player, "trigger": trigger}))
+            # H.2: the card is discarded even if its effect then fails.
+            events.append(spend_trigger(state, player, trigger, card, f"{card} in {setup.town}"))
     return setup, events
 
 

@@ -24,7 +24,7 @@ from typing import Any
 from pbem.games.fief.board import Board
 from pbem.games.fief.orders_common import Problems, check_keys
 from pbem.games.fief.state import FiefState
-from pbem.games.fief.surprise_standing import spend_trigger, triggers_of
+from pbem.games.fief.surprise_standing import lacks_card, spend_trigger, triggers_of
 from pbem.games.fief.surprise_uprising import raise_uprising, state_grounds
 from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
@@ -41,26 +41,20 @@ def check_uprising_trigger(view: dict, player: str, item: dict, town: str, where
     when the battle starts, since the cards played later in the round may bring them."""
     from pbem.games.fief.surprise_orders import uprising_targets, yes_no
     check_keys(item, (AT_BATTLE, "targets", "underground"), f"an `{AT_BATTLE}` trigger", problems)
-    hand = view.get("hand") or []
     underground = yes_no(item, "underground", problems)
-    if "uprising" not in hand:
-        problems.add(where, "you hold no uprising card for this trigger", "your hand: " + (", ".join(hand) or "empty"))
+    if lacks_card(view, "uprising", where, problems):
         return None
-    if underground and "underground" not in hand:
-        problems.add(where, "you hold no underground card for `underground: yes`",
-                     "your hand: " + (", ".join(hand) or "empty"))
+    if underground and lacks_card(view, "underground", where, problems,
+                                  "you hold no underground card for `underground: yes`"):
         return None
     targets = uprising_targets(view, item, problems)
     return {"trigger": AT_BATTLE, "town": town, "targets": targets, "underground": bool(underground)}
 
 
 def check_underground_trigger(view: dict, player: str, item: dict, town: str, where: int | None,
-                           problems: Problems) -> dict | None:
+                              problems: Problems) -> dict | None:
     check_keys(item, (IN_UPRISING,), f"an `{IN_UPRISING}` trigger", problems)
-    hand = view.get("hand") or []
-    if "underground" not in hand:
-        problems.add(where, "you hold no underground card for this trigger",
-                     "your hand: " + (", ".join(hand) or "empty"))
+    if lacks_card(view, "underground", where, problems):
         return None
     return {"trigger": IN_UPRISING, "town": town}
 
