@@ -284,7 +284,7 @@ class FiefRules:
         return build_view(st, self._board(st.options), player)
 
     # -- at once (pbem.rules.api.ActsAtOnce; at_once.py) ------------------------------------
-    at_once_keys = ("diplomacy", "at_once")   # F, G.4, 5.2.2: "at any time"
+    at_once_keys = at_once.KEYS   # F, G.4, 5.2.2: "at any time"
 
     def check_at_once(self, view: JSON, player: str, document: Any) -> OrderCheck:
         return at_once.check_at_once(view, player, document)
