@@ -26,7 +26,6 @@ from pbem.orders.yamlsafe import line_of
 
 VERBS = ("give", "message", "exchange")
 MAX_TEXT = 2000          # characters in one message: a letter, not a book
-EMPTY: dict[str, list] = {"give": [], "messages": [], "exchanges": []}
 
 
 def public_diplomacy(options: dict) -> bool:
