@@ -151,6 +151,15 @@ def test_a_family_has_four_lords_at_most() -> None:
     assert any("at most 4 lords" in e.text for e in events)
 
 
+def test_crown_prince_is_yes_or_no() -> None:
+    state = build_position({"players": PLAYERS, "phase": "cards", "lords": LORDS,
+                            "hands": {"ann": ["Quentin"]}}).to_json()
+    state, _ = resolve(state, {})
+    text = errors(state, "ann", "orders:\n  - play: Quentin\n    crown_prince: maybe\n")
+    assert "line 3: `crown_prince:` is yes or no, not 'maybe'" in text and "write `crown_prince: yes`" in text
+    assert check(state, "ann", "orders:\n  - play: Quentin\n    crown_prince: Yes\n").orders["play"][0]["crown_prince"]
+
+
 def test_tax_orders_name_a_lord_who_may_collect() -> None:
     lords = {**LORDS, "Beaudouin": {"family": "ann", "at": "Tours", "titles": ["poitou", "bishop 2"]}}
     state = build_position({"players": PLAYERS, "phase": "cards", "lords": lords,

@@ -29,12 +29,12 @@ from pbem.games.fief.cards import CardSet, load_cards
 from pbem.games.fief.cards_phase import HAND_LIMIT, MAX_DRAWS, playable
 from pbem.games.fief.surprise import AT_ONCE
 from pbem.games.fief.surprise_orders import check_surprise
-from pbem.games.fief.orders_common import Problems, as_seq, check_keys, each_order, suggest, town_name, verb_of
+from pbem.games.fief.orders_common import (Problems, as_seq, check_keys, each_order, suggest, town_name,
+                                          verb_of, yes_no)
 from pbem.orders.yamlsafe import line_of
 
 PILES = {"character": "character", "characters": "character", "events": "events", "event": "events"}
 GROUPS = ("lord", "character", "fortune")
-YES = {"yes": True, "true": True, "no": False, "false": False}
 
 
 def card_id(cards: CardSet, text: Any) -> str | None:
@@ -176,9 +176,7 @@ def _play(view: dict, board: Board, cards: CardSet, player: str, card: str, item
     if card in cards.lords:
         check_keys(item, ("play", "in", "crown_prince"), "a lord card", problems)
         town = town_name(board, item["in"], line_of(item, "in"), problems) if "in" in item else None
-        prince = YES.get(fold(str(item.get("crown_prince", "no"))))
-        if prince is None:
-            problems.add(line_of(item, "crown_prince"), "`crown_prince:` is yes or no")
+        prince = yes_no(item, "crown_prince", problems)   # G.1.1: the rulebook's "may"
         return {"card": card, "town": town, "crown_prince": bool(prince)}
     if card in ("good_weather", "good_harvest"):
         check_keys(item, ("play", "on"), f"a {card} card", problems)
