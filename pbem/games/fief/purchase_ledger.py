@@ -307,6 +307,7 @@ class Ledger:
         return None
 
     def _ransom_place(self, order: dict[str, Any]) -> Failure | None:
+        """4.1 with G.1.2: where a lord freed by ransom comes into play (ruling 3)."""
         lord = order["ransom"]
         if lord not in self.lords or not self.lords[lord]["captive_of"]:
             return Failure("ransom", f"{lord} is not a captive lord of your family",
