@@ -44,6 +44,8 @@ def test_draw_orders_errors() -> None:
     assert "1 character card at most" in errors(state, "ann", "orders:\n  - discard: [tax, Quentin]\n"
                                                 "  - draw: [character, character]\n")
     assert "you may draw 1 at most" in errors(state, "ann", "orders:\n  - draw: [events, events]\n")
+    assert "line 3: you would hold 2 card(s)" in errors(state, "ann", "orders:\n  - discard: []\n"
+                                                        "  - draw: [events, events]\n")
     assert "line 4" in errors(state, "ann", "orders:\n  - draw: [events]\n    if_first: {fortune: characters}\n"
                               "  - discard: famine\n")
     assert "no 'treasure' pile" in errors(state, "ann", "orders:\n  - draw: treasure\n")

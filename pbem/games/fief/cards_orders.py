@@ -60,6 +60,7 @@ def check_draw_orders(view: dict, player: str, items: list, problems: Problems) 
     hand = Counter(view.get("hand") or [])
     out: dict[str, Any] = {"discard": [], "draw": [], "if_first": {}}
     seen: set[str] = set()
+    draw_line = None
     for item, verb, line in each_order(items, ("discard", "draw"), problems):
         if verb in seen:
             problems.add(line, f"only one `{verb}:` order per mail", f"list everything in one `{verb}:` order")
@@ -71,10 +72,11 @@ def check_draw_orders(view: dict, player: str, items: list, problems: Problems) 
         else:
             check_keys(item, ("draw", "if_first"), "a draw order", problems)
             out["draw"], out["if_first"] = _draw(cards, item, line, problems)
+            draw_line = line
     room = HAND_LIMIT - (sum(hand.values()) - len(out["discard"]))
     most = max(len(out["draw"]), MAX_DRAWS if any(v != "none" for v in out["if_first"].values()) else 0)
     if most > room and not problems:
-        problems.add(None, f"you would hold {HAND_LIMIT - room} card(s) after discarding, so you may draw "
+        problems.add(draw_line, f"you would hold {HAND_LIMIT - room} card(s) after discarding, so you may draw "
                      f"{max(room, 0)} at most (2.2: 3 cards in hand), not {most}",
                      "discard more cards or draw fewer")
     return out
