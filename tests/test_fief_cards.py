@@ -44,6 +44,8 @@ def test_draw_orders_errors() -> None:
     assert "1 character card at most" in errors(state, "ann", "orders:\n  - discard: [tax, Quentin]\n"
                                                 "  - draw: [character, character]\n")
     assert "you may draw 1 at most" in errors(state, "ann", "orders:\n  - draw: [events, events]\n")
+    assert "line 3: you would hold 2 card(s)" in errors(state, "ann", "orders:\n  - discard: []\n"
+                                                        "  - draw: [events, events]\n")
     assert "line 4" in errors(state, "ann", "orders:\n  - draw: [events]\n    if_first: {fortune: characters}\n"
                               "  - discard: famine\n")
     assert "no 'treasure' pile" in errors(state, "ann", "orders:\n  - draw: treasure\n")
@@ -149,6 +151,15 @@ def test_a_family_has_four_lords_at_most() -> None:
     state, events = resolve(state, {"ann": "orders:\n  - play: Quentin\n"})
     assert "Quentin" not in state["lords"] and state["families"]["ann"]["hand"] == ["Quentin"]
     assert any("at most 4 lords" in e.text for e in events)
+
+
+def test_crown_prince_is_yes_or_no() -> None:
+    state = build_position({"players": PLAYERS, "phase": "cards", "lords": LORDS,
+                            "hands": {"ann": ["Quentin"]}}).to_json()
+    state, _ = resolve(state, {})
+    text = errors(state, "ann", "orders:\n  - play: Quentin\n    crown_prince: maybe\n")
+    assert "line 3: `crown_prince:` is yes or no, not 'maybe'" in text and "write `crown_prince: yes`" in text
+    assert check(state, "ann", "orders:\n  - play: Quentin\n    crown_prince: Yes\n").orders["play"][0]["crown_prince"]
 
 
 def test_tax_orders_name_a_lord_who_may_collect() -> None:

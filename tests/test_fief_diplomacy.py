@@ -38,6 +38,8 @@ def test_deniers_are_given_freely_and_publicly():
 def test_a_gift_above_the_treasury_or_to_a_stranger_is_refused_at_check():
     state = position(deniers={"ann": 3})
     assert "you give 5 deniers in all but have 3" in refused(state, "ann", "diplomacy:\n  - give: 5\n    to: bob\n")
+    assert "line 2: you give 5 deniers in all" in refused(state, "ann", "diplomacy:\n  - give: 2\n    to: bob\n"
+                                                            "  - give: 3\n    to: cid\n")
     assert "`bobb` is not another player" in refused(state, "ann", "diplomacy:\n  - give: 1\n    to: bobb\n")
     assert "whole number of deniers" in refused(state, "ann", "diplomacy:\n  - give: lots\n    to: bob\n")
 

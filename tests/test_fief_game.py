@@ -116,6 +116,40 @@ def test_default_orders() -> None:
     assert RULES.default_orders(RULES.view(purchase, "ann"), "ann") == {"orders": [], "policies": {}}
 
 
+def test_default_orders_of_every_phase_match_the_docs() -> None:
+    """docs/fief-france.md "Default orders": hold, buy nothing, abstain...; policies unchanged."""
+    expected = {
+        "hear_ye": {"pope": {}, "annulments": "refuse", "annul": None, "marry": None, "candidates": {}},
+        "hear_ye_votes": {"votes": {}},
+        "cards": {"discard": [], "draw": [], "if_first": {}},
+        "cards_play": {"play": []},
+        "income": {"orders": []},
+        "purchase": {"orders": []},
+        "movement": {"moves": [], "land": None},
+        "battle": {"battles": [], "sieges": [], "lifts": [], "plunder": [], "captives": []},
+        "end_of_round": {"orders": []},
+        "over": {"orders": []},
+    }
+    for phase, orders in expected.items():
+        state = {**build_position({"players": PLAYERS, "phase": "income"}).to_json(), "phase": phase}
+        assert RULES.default_orders(RULES.view(state, "ann"), "ann") == {**orders, "policies": {}}, phase
+
+
+def test_a_game_over_has_nothing_to_order() -> None:
+    state = {**build_position({"players": PLAYERS, "phase": "end_of_round"}).to_json(), "phase": "over"}
+    check = send(state, "ann", "orders:\n  - buy: knight\n")
+    assert not check.ok and "nothing to order in the over phase" in str(check.errors[0])
+    assert RULES.order_template(RULES.view(state, "ann"), "ann").startswith("# Nothing to order in this phase.")
+
+
+def test_an_unknown_policy_is_told_every_policy_name() -> None:
+    state = build_position({"players": PLAYERS, "phase": "income"}).to_json()
+    text = str(send(state, "ann", "policies:\n  bribes: {others: allow}\n").errors[0])
+    assert "unknown policy `bribes`" in text
+    assert all(name in text for name in ("safe_passage", "new_cardinal", "plague_losses", "surprise",
+                                         "calm_uprisings"))
+
+
 def play_two_rounds(seed: str) -> list[str]:
     """A scripted game: every state and event must be JSON, and the same seed the same game."""
     import json

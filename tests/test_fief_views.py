@@ -123,6 +123,18 @@ def test_report_shows_no_more_than_the_view() -> None:
     assert "1 archer, 2 knights" in gm
 
 
+def test_report_shows_the_options_and_the_discard_tops_only() -> None:
+    st = state()
+    st["options"] = {**st["options"], "adjusted_shooting": True, "public_diplomacy": True}
+    st["character_discard"] = ["Lambert", "Quentin"]
+    st["events_discard"], st["events_discard_face_down"] = ["justice", "famine"], [1]   # 2.3: face down
+    text = render(RULES.report_template(), view=RULES.view(st, "marc"), me="marc")
+    assert "Options: fog of war (I.2), adjusted shooting (I.1), public diplomacy (I.3)" in text
+    assert "Discard piles (2.1, the top card is public): characters Quentin; events a card face down." in text
+    for hidden in ("Lambert", "justice", "famine"):     # under the top, or face down (2.3)
+        assert hidden not in text, hidden
+
+
 def test_check_orders_reads_only_the_view() -> None:
     # A purchase checked against marc's view: he cannot learn marie's unit types from a reply.
     from pbem.orders.yamlsafe import load

@@ -22,16 +22,20 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from pbem.games.fief.board import Board
+from pbem.games.fief.control_transfer import check_transfer, transfer_control
+from pbem.games.fief.diplomacy import act_diplomacy
+from pbem.games.fief.diplomacy_orders import check_diplomacy, diplomacy_template
 from pbem.games.fief.orders_common import Problems, each_order
 from pbem.games.fief.state import FiefState
+from pbem.games.fief.surprise import AT_ONCE, play_surprise
+from pbem.games.fief.surprise_phase_start import check_play
 from pbem.rules.api import Audience, Event, OrderCheck
 
-KEYS = ("diplomacy", "at_once")
+KEYS = ("diplomacy", "at_once")   # the mail keys done at once (FiefRules.at_once_keys)
 VERBS = ("play", "transfer")
 
 
 def check_at_once(view: dict, player: str, document: Mapping[str, Any]) -> OrderCheck:
-    from pbem.games.fief.diplomacy_orders import check_diplomacy
     problems = Problems()
     action: dict[str, Any] = {}
     if "diplomacy" in document:
@@ -42,8 +46,6 @@ def check_at_once(view: dict, player: str, document: Mapping[str, Any]) -> Order
 
 
 def _check_items(view: dict, player: str, items: Any, problems: Problems) -> list[dict]:
-    from pbem.games.fief.control_transfer import check_transfer
-    from pbem.games.fief.surprise_phase_start import check_play
     if not isinstance(items, list):
         problems.add(getattr(items, "line", None), "`at_once:` must be a list, each item starting with `- `",
                      "e.g. `at_once:` then `  - transfer: Tours` and `    to: bob`")
@@ -66,9 +68,6 @@ def _check_items(view: dict, player: str, items: Any, problems: Problems) -> lis
 
 
 def act(state: FiefState, board: Board, player: str, action: Mapping[str, Any]) -> list[Event]:
-    from pbem.games.fief.control_transfer import transfer_control
-    from pbem.games.fief.diplomacy import act_diplomacy
-    from pbem.games.fief.surprise import play_surprise
     events = act_diplomacy(state, player, action["diplomacy"]) if "diplomacy" in action else []
     for item in action.get("at_once", []):
         if "transfer" in item:
@@ -86,8 +85,6 @@ def act(state: FiefState, board: Board, player: str, action: Mapping[str, Any]) 
 def at_once_template(view: dict, player: str) -> str:
     """The commented block ending every Fief order template: diplomacy, then `at_once:` with
     the surprise cards the player holds (G.4) and a transfer of control (5.2.2)."""
-    from pbem.games.fief.diplomacy_orders import diplomacy_template
-    from pbem.games.fief.surprise import AT_ONCE
     held = [c for c in dict.fromkeys(view.get("hand") or []) if c in AT_ONCE and c != "uprising"]
     keys = {"darc": ["on: LORD"], "cardinal": ["on: LORD"], "justice": ["on: LORD"],
             "assassination": ["on: LORD", "sponsor: YOUR_LORD"], "underground": ["free: [CAPTIVE_LORD]"]}

@@ -113,9 +113,6 @@ class Board:
         """A fief id from its id, full name or short name ("bretagne", "Barony of Bretagne")."""
         return self._fief_folded.get(fold(str(text)))
 
-    def fief_of(self, town: str) -> FiefInfo:
-        return self.fiefs[self.towns[town].fief]
-
     def distances(self, start: str) -> dict[str, int]:
         """Road steps from ``start`` to every town (breadth-first)."""
         dist = {start: 0}

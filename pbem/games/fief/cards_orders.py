@@ -29,12 +29,12 @@ from pbem.games.fief.cards import CardSet, load_cards
 from pbem.games.fief.cards_phase import HAND_LIMIT, MAX_DRAWS, playable
 from pbem.games.fief.surprise import AT_ONCE
 from pbem.games.fief.surprise_orders import check_surprise
-from pbem.games.fief.orders_common import Problems, as_seq, check_keys, each_order, suggest, town_name, verb_of
+from pbem.games.fief.orders_common import (Problems, as_seq, check_keys, each_order, suggest, town_name,
+                                          verb_of, yes_no)
 from pbem.orders.yamlsafe import line_of
 
 PILES = {"character": "character", "characters": "character", "events": "events", "event": "events"}
 GROUPS = ("lord", "character", "fortune")
-YES = {"yes": True, "true": True, "no": False, "false": False}
 
 
 def card_id(cards: CardSet, text: Any) -> str | None:
@@ -60,6 +60,7 @@ def check_draw_orders(view: dict, player: str, items: list, problems: Problems) 
     hand = Counter(view.get("hand") or [])
     out: dict[str, Any] = {"discard": [], "draw": [], "if_first": {}}
     seen: set[str] = set()
+    draw_line = None
     for item, verb, line in each_order(items, ("discard", "draw"), problems):
         if verb in seen:
             problems.add(line, f"only one `{verb}:` order per mail", f"list everything in one `{verb}:` order")
@@ -71,10 +72,11 @@ def check_draw_orders(view: dict, player: str, items: list, problems: Problems) 
         else:
             check_keys(item, ("draw", "if_first"), "a draw order", problems)
             out["draw"], out["if_first"] = _draw(cards, item, line, problems)
+            draw_line = line
     room = HAND_LIMIT - (sum(hand.values()) - len(out["discard"]))
     most = max(len(out["draw"]), MAX_DRAWS if any(v != "none" for v in out["if_first"].values()) else 0)
     if most > room and not problems:
-        problems.add(None, f"you would hold {HAND_LIMIT - room} card(s) after discarding, so you may draw "
+        problems.add(draw_line, f"you would hold {HAND_LIMIT - room} card(s) after discarding, so you may draw "
                      f"{max(room, 0)} at most (2.2: 3 cards in hand), not {most}",
                      "discard more cards or draw fewer")
     return out
@@ -176,9 +178,7 @@ def _play(view: dict, board: Board, cards: CardSet, player: str, card: str, item
     if card in cards.lords:
         check_keys(item, ("play", "in", "crown_prince"), "a lord card", problems)
         town = town_name(board, item["in"], line_of(item, "in"), problems) if "in" in item else None
-        prince = YES.get(fold(str(item.get("crown_prince", "no"))))
-        if prince is None:
-            problems.add(line_of(item, "crown_prince"), "`crown_prince:` is yes or no")
+        prince = yes_no(item, "crown_prince", problems)   # G.1.1: the rulebook's "may"
         return {"card": card, "town": town, "crown_prince": bool(prince)}
     if card in ("good_weather", "good_harvest"):
         check_keys(item, ("play", "on"), f"a {card} card", problems)

@@ -26,7 +26,6 @@ from pbem.orders.yamlsafe import line_of
 
 VERBS = ("give", "message", "exchange")
 MAX_TEXT = 2000          # characters in one message: a letter, not a book
-EMPTY: dict[str, list] = {"give": [], "messages": [], "exchanges": []}
 
 
 def public_diplomacy(options: dict) -> bool:
@@ -59,7 +58,7 @@ def check_diplomacy(view: dict, player: str, given: Any, problems: Problems) -> 
         elif verb == "exchange":
             check_keys(item, ("exchange", "with", "take"), "an exchange order", problems)
             _exchange(view, item, line, others, out, problems)
-    _afford(view, player, out, problems)
+    _afford(view, player, out, getattr(given, "line", None), problems)   # the list as a whole
     return out
 
 
@@ -148,16 +147,16 @@ def pawns_needed(orders: dict, player: str, turn_order: list[str]) -> int:
                          and pays_exchange(turn_order, player, e["with"]) == player)
 
 
-def _afford(view: dict, player: str, out: dict, problems: Problems) -> None:
+def _afford(view: dict, player: str, out: dict, line: int | None, problems: Problems) -> None:
     me = view["families"][player]
     given = sum(g["deniers"] for g in out["give"])
     if given > me["deniers"]:
-        problems.add(None, f"you give {given} deniers in all but have {me['deniers']}", "give less")
+        problems.add(line, f"you give {given} deniers in all but have {me['deniers']}", "give less")
     if public_diplomacy(view.get("options", {})):
         return
     need = pawns_needed(out, player, list(view["turn_order"]))
     if need > me["diplomacy_pawns"]:
-        problems.add(None, f"these orders need {need} diplomacy pawn(s) (one per private message and per "
+        problems.add(line, f"these orders need {need} diplomacy pawn(s) (one per private message and per "
                      f"exchange you pay for) but you have {me['diplomacy_pawns']} (F)",
                      "send the message to all (free), or send fewer private messages")
 

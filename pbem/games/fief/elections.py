@@ -31,15 +31,13 @@ def eligible(lord: Lord, ballot: str) -> str | None:
     """Why ``lord`` may not stand in ``ballot`` now, or None when he may (1.2-1.5.1, D.2)."""
     if not can_act(lord):
         return "a captive or excommunicated lord (or one not on the board) cannot stand (1.2)"
-    if lord.female:
+    if lord.female:   # the D'Arc too: she is a female lord (G.4.1.1)
         return "the candidates are male lords (1.3.1, 1.4.1 with D.2, 1.5.1)"
     if ballot.startswith("bishop"):
         if lord.spouse:
             return "a bishop must be unmarried (1.3.1)"
         if lord.political == "king":
             return "the king cannot be a bishop (1.3.1)"
-        if lord.political == "darc":
-            return "the D'Arc lord cannot take an ecclesiastical title"
         if lord.bishopric:
             return "he is already a bishop (1.3.1)"
         return None

@@ -79,7 +79,7 @@ def winners(state: FiefState, board: Board) -> tuple[tuple[str, ...], str] | Non
     if len(candidates) > 1:
         text += f", after the tiebreaker (7.3) among {scores}"
         if len(best) > 1:
-            text += "; still tied after every tiebreaker, they share the victory (ruling)"
+            text += "; still tied after every tiebreaker, they share the victory (ruling)"   # ruling 10
     else:
         text += f" with {scores}"
     return who, text + "."
@@ -98,12 +98,12 @@ def resolve_end_of_round(state: FiefState, board: Board) -> list[Event]:
                             "leave the board (7).", data={}))
     state.board_effects = kept
     state.king_offer_used = False           # 7: the privilege is available again
-    for lord in state.lords.values():
+    for lord in state.lords.values():      # 5.1.1: 2 steps (the D'Arc 3) "per round"
         lord.steps = 0
-    for pawn in state.pawns.values():
+    for pawn in state.pawns.values():      # 5.1.1: "every unit pawn ... 2 steps per round"
         pawn.steps = 0
     state.plague_struck = []                # G.2.1.3: "during that round" only
-    for offer in state.exchange_offers:     # F (ruling): an unanswered exchange offer lapses with the round
+    for offer in state.exchange_offers:     # F (ruling 23): an unanswered exchange offer lapses with the round
         events.append(Event("diplomacy_offer_lapsed", f"The card exchange {offer['from']} offered "
                             f"{offer['with']} lapses with the round (F).", Audience.only(offer["from"], offer["with"]),
                             {"from": offer["from"], "with": offer["with"]}))

@@ -12,17 +12,32 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
+from pbem.games.fief import at_once
+from pbem.games.fief.battle_orders import (BATTLE_POLICIES, check_battle_orders, check_battle_policies,
+                                           empty_orders)
+from pbem.games.fief.battle_phase import resolve_battle_phase, resolve_cavalcade
+from pbem.games.fief.battle_template import battle_template
 from pbem.games.fief.board import Board, board_names, load_board
 from pbem.games.fief.cards import load_cards
+from pbem.games.fief.cards_orders import check_draw_orders, check_play_orders
+from pbem.games.fief.cards_phase import play_deciders, resolve_draw, resolve_play
+from pbem.games.fief.cards_template import draw_template, play_template
 from pbem.games.fief.end_of_round import resolve_end_of_round
-from pbem.games.fief.hear_ye import resolve_hear_ye, resolve_votes
+from pbem.games.fief.hear_ye import resolve_hear_ye, resolve_votes, vote_deciders
+from pbem.games.fief.hear_ye_orders import check_first, check_votes, empty_first
+from pbem.games.fief.hear_ye_template import first_template, votes_template
 from pbem.games.fief.income import money, resolve_income
+from pbem.games.fief.movement import resolve_movement
+from pbem.games.fief.movement_orders import check_movement_orders
+from pbem.games.fief.movement_template import movement_template
 from pbem.games.fief.orders_common import Problems, check_keys, order_items
+from pbem.games.fief.policies import check_policies, merge_policies
 from pbem.games.fief.purchase import resolve_purchase
 from pbem.games.fief.purchase_orders import check_purchase_orders
 from pbem.games.fief.setup import new_game, resolve_starting_towns
 from pbem.games.fief.setup_orders import check_setup_orders
 from pbem.games.fief.state import OFFSHORE, FiefState
+from pbem.games.fief.surprise_phase_start import fire_phase_start
 from pbem.games.fief.templates import purchase_template, setup_template
 from pbem.games.fief.views import build_view, phase_id
 from pbem.orders.yamlsafe import line_of, sub_map
@@ -42,60 +57,146 @@ class Variant:
 
 
 Resolver = Callable[[FiefState, Board, Mapping[str, Any], Rng], list[Event]]
+# A phase's mail: (view, board, player, document, problems) -> (canonical orders, notes).
+Checker = Callable[[JSON, Board, str, dict, Problems], tuple[dict, tuple[str, ...]]]
+# A phase's `orders:` list alone: (view, board, player, items, problems) -> (canonical, notes).
+ListChecker = Callable[[JSON, Board, str, list, Problems], tuple[dict, tuple[str, ...]]]
+NOTHING_TO_ORDER = ("# Nothing to order in this phase. You may still set standing policies:\n"
+                    "# policies:\n#   safe_passage: {allow: [], others: refuse}\n")
+
+
+def _check_nothing(view: JSON, board: Board, player: str, document: dict,
+                   problems: Problems) -> tuple[dict, tuple[str, ...]]:
+    policies = _check_policies(view, player, document.get("policies"), problems, board)
+    if order_items(document, problems):
+        problems.add(line_of(document, "orders"), f"there is nothing to order in the {view['phase']} phase",
+                     "send only `policies:` now, or wait for the next report")
+    return {"policies": policies}, ()
+
+
+def _listed(check: ListChecker) -> Checker:
+    """A phase whose mail is an `orders:` list beside the standing `policies:`."""
+    def checker(view: JSON, board: Board, player: str, document: dict,
+                problems: Problems) -> tuple[dict, tuple[str, ...]]:
+        policies = _check_policies(view, player, document.get("policies"), problems, board)
+        canonical, notes = check(view, board, player, order_items(document, problems), problems)
+        return {**canonical, "policies": policies}, notes
+    return checker
 
 
 @dataclass(frozen=True)
 class Step:
+    """One phase (or mail sub-phase): its resolution, and what its mail may order, the orders
+    of a player who sent none (docs/fief-france.md "Default orders") and the order template."""
     name: str            # FiefState.phase
     title: str
     summary: str
     takes_orders: bool
     resolve: Resolver
-
-
-def _battle(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
-    from pbem.games.fief.battle_phase import resolve_battle_phase   # B2's module, loaded when needed
-    return resolve_battle_phase(state, board, orders, rng)
+    check: Checker = _check_nothing
+    default: Callable[[], dict] = lambda: {"orders": []}
+    template: Callable[[JSON, Board, str], str] = lambda view, board, player: NOTHING_TO_ORDER
 
 
 def _movement(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
-    from pbem.games.fief.battle_phase import resolve_cavalcade   # 5.2.4, the battle rules
-    from pbem.games.fief.movement import resolve_movement   # F2's module, loaded when needed
+    # 5.2.4: a cavalcade is fought by the battle rules
     return resolve_movement(state, board, dict(orders), rng, cavalcade=resolve_cavalcade)
 
 
-def _cards_draw(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
-    from pbem.games.fief.cards_phase import resolve_draw   # 2.1-2.5 (C1's module)
-    return resolve_draw(state, board, orders, rng)
+def _check_setup(view: JSON, board: Board, player: str, items: list,
+                 problems: Problems) -> tuple[dict, tuple[str, ...]]:
+    towns = check_setup_orders(view, board, items, problems)
+    if len(towns) < len(view["turn_order"]) and not problems:
+        return {"towns": towns}, (f"you named {len(towns)} town(s): if all are taken by players before "
+                                  "you, you get the default town (the empty town farthest from those taken)",)
+    return {"towns": towns}, ()
 
 
-def _cards_play(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
-    from pbem.games.fief.cards_phase import resolve_play   # 2.6
-    return resolve_play(state, board, orders, rng)
+def _check_purchase(view: JSON, board: Board, player: str, items: list,
+                    problems: Problems) -> tuple[dict, tuple[str, ...]]:
+    bought, left = check_purchase_orders(view, board, items, problems)
+    notes: tuple[str, ...] = ()
+    if not problems:
+        notes = (f"after ransoms and these orders you will have {money(left)} left"
+                 if bought else "you buy nothing this phase",)
+        if any("offer" in o for o in bought):
+            notes += ("that count supposes your lower ransom offer refused (the full ransoms "
+                      "paid); accepted, the offer is paid instead (4.1)",)
+    return {"orders": bought}, notes
+
+
+def _check_movement(view: JSON, board: Board, player: str, document: dict,
+                    problems: Problems) -> tuple[dict, tuple[str, ...]]:
+    # movement_orders checks the standing policies itself (safe passage, 5.2.2), not issue 4's.
+    battle, rest = _battle_policies(view, player, document.get("policies"), problems, board)
+    canonical, errors = check_movement_orders(view, player, document.get("orders"), rest)
+    problems.extend(errors)
+    canonical["policies"] = {**canonical.get("policies", {}), **battle}
+    return canonical, ()
+
+
+def _check_battle(view: JSON, board: Board, player: str, items: list,
+                  problems: Problems) -> tuple[dict, tuple[str, ...]]:
+    canonical = check_battle_orders(view, board, player, items, problems)
+    if not problems and not any(canonical[k] for k in ("battles", "sieges", "lifts", "plunder", "captives")):
+        return canonical, ("no battle, siege or plunder from you this phase; your sieges in progress "
+                           "continue while a lord of yours is there",)
+    return canonical, ()
+
+
+def _check_draw(view: JSON, board: Board, player: str, items: list,
+                problems: Problems) -> tuple[dict, tuple[str, ...]]:
+    canonical = check_draw_orders(view, player, items, problems)
+    return canonical, (() if problems or canonical["discard"] or canonical["draw"]
+                       else ("you discard and draw nothing this round",))
+
+
+def _check_play(view: JSON, board: Board, player: str, items: list,
+                problems: Problems) -> tuple[dict, tuple[str, ...]]:
+    canonical = check_play_orders(view, board, player, items, problems)
+    return canonical, () if problems or canonical["play"] else ("you play no card this round",)
 
 
 ROUND: tuple[Step, ...] = (
     Step("hear_ye", "Hear Ye, Hear Ye! Phase (1)", "marriages, the pope's acts, candidates", True,
-         resolve_hear_ye),
+         resolve_hear_ye, _listed(lambda v, b, p, i, pr: (check_first(v, b, p, i, pr), ())),
+         empty_first,                                        # no marriage, no candidacy (1)
+         lambda v, b, p: first_template(v, p)),
     Step("cards", "Cards Phase (2), steps A-C", "discard and draw cards; then the disasters", True,
-         _cards_draw),
+         resolve_draw, _listed(_check_draw),                 # 2.1-2.5
+         lambda: {"discard": [], "draw": [], "if_first": {}},    # 2.1, 2.2: nothing
+         lambda v, b, p: draw_template(v, p)),
     Step("cards_play", "Cards Phase (2), step D", "play lord, good weather, good harvest and tax cards",
-         True, _cards_play),
+         True, resolve_play, _listed(_check_play),           # 2.6
+         lambda: {"play": []},                               # 2.6: nothing
+         lambda v, b, p: play_template(v, p)),
     Step("income", "Income Phase (3)", "every family collects its income", False,
          lambda s, b, o, r: resolve_income(s, b)),
     Step("purchase", "Purchase Phase (4)", "pay ransoms; buy strongholds, mills, units and fief titles",
-         True, lambda s, b, o, r: resolve_purchase(s, b, o)),
-    Step("movement", "Movement Phase (5)", "move your lords and their armies", True, _movement),
-    Step("battle", "Battle Phase (6)", "declare battles, sieges and plunder", True, _battle),
+         True, lambda s, b, o, r: resolve_purchase(s, b, o), _listed(_check_purchase),
+         lambda: {"orders": []},                             # buy nothing (ransoms are forced, 4.1)
+         lambda v, b, p: purchase_template(v, b)),
+    Step("movement", "Movement Phase (5)", "move your lords and their armies", True, _movement,
+         _check_movement, lambda: {"moves": [], "land": None},   # hold
+         lambda v, b, p: movement_template(v, p)),
+    Step("battle", "Battle Phase (6)", "declare battles, sieges and plunder", True, resolve_battle_phase,
+         _listed(_check_battle), empty_orders,               # no battle, sieges go on, no plunder
+         lambda v, b, p: battle_template(v, p)),
     Step("end_of_round", "End of Round Phase (7)", "victory check", False,
          lambda s, b, o, r: resolve_end_of_round(s, b)),
 )
 # 1.2: the second mail of the Hear Ye phase, only when a ballot has a candidate (hear_ye.py).
 HEAR_YE_VOTES = Step("hear_ye_votes", "Hear Ye, Hear Ye! Phase (1): the ballots", "sealed votes", True,
-                     resolve_votes)
-STEPS = {s.name: s for s in ROUND + (HEAR_YE_VOTES,)}
+                     resolve_votes, _listed(lambda v, b, p, i, pr: (check_votes(v, p, i, pr), ())),
+                     lambda: {"votes": {}},                  # abstain (1.2)
+                     lambda v, b, p: votes_template(v, p))
 SETUP = Step("setup", "Setup: starting towns (A.5)", "choose your starting town", True,
-             lambda s, b, o, r: resolve_starting_towns(s, b, dict(o)))
+             lambda s, b, o, r: resolve_starting_towns(s, b, dict(o)), _listed(_check_setup),
+             lambda: {"towns": []},                          # the default town (A.5)
+             lambda v, b, p: setup_template(v, b))
+BY_PHASE = {s.name: s for s in ROUND + (HEAR_YE_VOTES, SETUP)}
+# After the game ("over") a mail has nothing to order.
+AFTER_THE_GAME = Step("over", "The game is over", "", False, lambda s, b, o, r: [])
 
 
 class FiefRules:
@@ -136,17 +237,15 @@ class FiefRules:
         return state.to_json()
 
     def _step(self, state: FiefState) -> Step:
-        return SETUP if state.phase == "setup" else STEPS[state.phase]
+        return BY_PHASE[state.phase]
 
     def _deciders(self, state: FiefState, step: Step) -> tuple[str, ...]:
         if not step.takes_orders:
             return ()
         active = [p for p in state.turn_order() if not state.families[p].eliminated]
         if step.name == "cards_play":   # 2.6: only a player holding a card to play
-            from pbem.games.fief.cards_phase import play_deciders
             return play_deciders(state)
         if step.name == "hear_ye_votes":   # 1.2: only a family with a vote or a candidate
-            from pbem.games.fief.hear_ye import vote_deciders
             return vote_deciders(state, self._board(state.options), active)
         if step.name != "movement":
             return tuple(active)
@@ -171,7 +270,6 @@ class FiefRules:
         events = list(step.resolve(st, board, orders, rng))
         if st.phase == step.name:    # the step did not move the game on by itself
             st.phase = _next_phase(st, step.name)
-        from pbem.games.fief.surprise_phase_start import fire_phase_start   # G.4: phase-start triggers
         events += fire_phase_start(st, board)
         return Resolution(st.to_json(), tuple(events))
 
@@ -186,134 +284,44 @@ class FiefRules:
         return build_view(st, self._board(st.options), player)
 
     # -- at once (pbem.rules.api.ActsAtOnce; at_once.py) ------------------------------------
-    at_once_keys = ("diplomacy", "at_once")   # F, G.4, 5.2.2: "at any time"
+    at_once_keys = at_once.KEYS   # F, G.4, 5.2.2: "at any time"
 
     def check_at_once(self, view: JSON, player: str, document: Any) -> OrderCheck:
-        from pbem.games.fief.at_once import check_at_once
-        return check_at_once(view, player, document)
+        return at_once.check_at_once(view, player, document)
 
     def at_once_template(self, view: JSON, player: str) -> str:
-        from pbem.games.fief.at_once import at_once_template
-        return at_once_template(view, player)
+        return at_once.at_once_template(view, player)
 
     def act(self, state: JSON, player: str, action: JSON, rng: Rng) -> Resolution:
-        from pbem.games.fief.at_once import act
         st = FiefState.from_json(copy.deepcopy(state))   # never touch the caller's state
-        events = act(st, self._board(st.options), player, action)
+        events = at_once.act(st, self._board(st.options), player, action)
         return Resolution(st.to_json(), tuple(events))
 
     def check_orders(self, view: JSON, player: str, document: Any) -> OrderCheck:
         problems = Problems()
-        phase = view["phase"]
-        board = self._board(view.get("options", {}))
         if document is not None and not isinstance(document, dict):
             return OrderCheck(None, (OrderError(getattr(document, "line", None),
                                                 "the order document must have an `orders:` list",
                                                 "start with `orders:` and one `- ` line per order"),))
         document = document or {}
         check_keys(document, ("orders", "policies"), "the order document", problems)
-        if phase == "movement":
-            from pbem.games.fief.movement_orders import check_movement_orders
-            battle, rest = _battle_policies(view, player, document.get("policies"), problems, board)
-            canonical, errors = check_movement_orders(view, player, document.get("orders"), rest)
-            problems.extend(errors)
-            canonical["policies"] = {**canonical.get("policies", {}), **battle}
-            return OrderCheck(canonical, tuple(problems))
-        policies = _check_policies(view, player, document.get("policies"), problems, board)
-        items = order_items(document, problems)
-        if phase == "battle":
-            from pbem.games.fief.battle_orders import check_battle_orders
-            canonical = {**check_battle_orders(view, board, player, items, problems), "policies": policies}
-            notes: tuple[str, ...] = ()
-            if not problems and not any(canonical[k] for k in ("battles", "sieges", "lifts", "plunder", "captives")):
-                notes = ("no battle, siege or plunder from you this phase; your sieges in progress "
-                         "continue while a lord of yours is there",)
-            return OrderCheck(canonical, tuple(problems), notes)
-        notes = ()
-        if phase in ("cards", "cards_play"):
-            return _check_cards(view, board, player, items, policies, problems)
-        if phase in ("hear_ye", "hear_ye_votes"):
-            from pbem.games.fief.hear_ye_orders import check_first, check_votes
-            canonical = (check_first(view, board, player, items, problems) if phase == "hear_ye"
-                         else check_votes(view, player, items, problems))
-            canonical["policies"] = policies
-            return OrderCheck(canonical, tuple(problems))
-        if phase == "setup":
-            canonical = {"towns": check_setup_orders(view, board, items, problems), "policies": policies}
-            if len(canonical["towns"]) < len(view["turn_order"]) and not problems:
-                notes = (f"you named {len(canonical['towns'])} town(s): if all are taken by players before "
-                         "you, you get the default town (the empty town farthest from those taken)",)
-        elif phase == "purchase":
-            bought, left = check_purchase_orders(view, board, items, problems)
-            canonical = {"orders": bought, "policies": policies}
-            if not problems:
-                notes = (f"after ransoms and these orders you will have {money(left)} left"
-                         if bought else "you buy nothing this phase",)
-                if any("offer" in o for o in bought):
-                    notes += ("that count supposes your lower ransom offer refused (the full ransoms "
-                              "paid); accepted, the offer is paid instead (4.1)",)
-        else:
-            if items:
-                problems.add(line_of(document, "orders"), f"there is nothing to order in the {phase} phase",
-                             "send only `policies:` now, or wait for the next report")
-            canonical = {"policies": policies}
+        board = self._board(view.get("options", {}))
+        canonical, notes = _for_orders(view).check(view, board, player, document, problems)
         return OrderCheck(canonical, tuple(problems), notes)
 
     def default_orders(self, view: JSON, player: str) -> JSON:
         """Documented in docs/fief-france.md: the default starting town, buy nothing, hold."""
-        if view["phase"] == "setup":
-            return {"towns": [], "policies": {}}
-        if view["phase"] == "movement":
-            return {"moves": [], "land": None, "policies": {}}   # hold (F2)
-        if view["phase"] == "battle":
-            from pbem.games.fief.battle_orders import empty_orders
-            return empty_orders()   # no battle, sieges in progress continue, no plunder (B2)
-        if view["phase"] == "cards":
-            return {"discard": [], "draw": [], "if_first": {}, "policies": {}}   # 2.1, 2.2: nothing
-        if view["phase"] == "cards_play":
-            return {"play": [], "policies": {}}                                  # 2.6: nothing
-        if view["phase"] == "hear_ye":
-            from pbem.games.fief.hear_ye_orders import empty_first
-            return {**empty_first(), "policies": {}}   # no marriage, no candidacy (1)
-        if view["phase"] == "hear_ye_votes":
-            return {"votes": {}, "policies": {}}        # abstain (1.2)
-        return {"orders": [], "policies": {}}
+        return {**_for_orders(view).default(), "policies": {}}   # standing policies stay
 
     def order_template(self, view: JSON, player: str) -> str:
-        board = self._board(view.get("options", {}))
-        if view["phase"] == "setup":
-            return setup_template(view, board)
-        if view["phase"] == "purchase":
-            return purchase_template(view, board)
-        if view["phase"] in ("hear_ye", "hear_ye_votes"):
-            from pbem.games.fief.hear_ye_template import first_template, votes_template
-            return (first_template if view["phase"] == "hear_ye" else votes_template)(view, player)
-        if view["phase"] == "movement":
-            from pbem.games.fief.movement_template import movement_template
-            return movement_template(view, player)
-        if view["phase"] == "battle":
-            from pbem.games.fief.battle_template import battle_template
-            return battle_template(view, player)
-        if view["phase"] in ("cards", "cards_play"):
-            from pbem.games.fief.cards_template import draw_template, play_template
-            return (draw_template if view["phase"] == "cards" else play_template)(view, player)
-        return "# Nothing to order in this phase. You may still set standing policies:\n# policies:\n#   safe_passage: {allow: [], others: refuse}\n"
+        return _for_orders(view).template(view, self._board(view.get("options", {})), player)
 
     def report_template(self) -> str:
         return "fief/position.txt.j2"
 
 
-def _check_cards(view: JSON, board: Board, player: str, items: list, policies: dict,
-                 problems: Problems) -> OrderCheck:
-    from pbem.games.fief.cards_orders import check_draw_orders, check_play_orders
-    if view["phase"] == "cards":
-        canonical = {**check_draw_orders(view, player, items, problems), "policies": policies}
-        notes = (() if problems or canonical["discard"] or canonical["draw"]
-                 else ("you discard and draw nothing this round",))
-    else:
-        canonical = {**check_play_orders(view, board, player, items, problems), "policies": policies}
-        notes = () if problems or canonical["play"] else ("you play no card this round",)
-    return OrderCheck(canonical, tuple(problems), notes)
+def _for_orders(view: JSON) -> Step:
+    return BY_PHASE.get(view["phase"], AFTER_THE_GAME)
 
 
 def _next_phase(state: FiefState, name: str) -> str:
@@ -327,7 +335,6 @@ def _next_phase(state: FiefState, name: str) -> str:
 def _check_policies(view: JSON, player: str, given: Any, problems: Problems, board: Board) -> dict:
     if given is None:
         return {}
-    from pbem.games.fief.policies import check_policies   # F2's standing policies
     battle, given = _battle_policies(view, player, given, problems, board)
     canonical, errors = check_policies(view, player, given)
     problems.extend(errors)
@@ -337,7 +344,6 @@ def _check_policies(view: JSON, player: str, given: Any, problems: Problems, boa
 def _battle_policies(view: JSON, player: str, given: Any, problems: Problems, board: Board) -> tuple[dict, Any]:
     """The policies of issue 4 (coalition, battle_plan, lower_ransom) may come with any mail,
     like every standing policy: (their canonical form, the rest of `policies:` for policies.py)."""
-    from pbem.games.fief.battle_orders import BATTLE_POLICIES, check_battle_policies
     if not isinstance(given, dict) or not any(k in given for k in BATTLE_POLICIES):
         return {}, given
     battle = check_battle_policies(view, board, player, given, problems)
@@ -349,7 +355,6 @@ def _store_policies(state: FiefState, orders: Mapping[str, Any]) -> None:
     given = {p: (o or {}).get("policies") for p, o in orders.items() if p in state.families}
     if not any(given.values()):
         return
-    from pbem.games.fief.policies import merge_policies
     for player, policies in given.items():
         if policies:
             state.families[player].policies = merge_policies(state.families[player].policies, policies)

@@ -176,6 +176,7 @@ def _check_marry(view, board, player, name, item, problems, out) -> None:
 
 
 def check_votes(view: dict, player: str, items: list, problems: Problems) -> dict[str, Any]:
+    """1.2 step 2: per ballot, a `for` marker and/or a `decoy` marker on its candidates."""
     ballots = {b["id"]: b["candidates"] for b in view["hear_ye"]["ballots"]}
     votes: dict[str, dict] = {}
     out: dict[str, Any] = {"votes": votes, "new_pope_excommunicates": None}

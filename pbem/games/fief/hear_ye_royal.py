@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.games.fief.elections import pope_lord
+from pbem.games.fief.elections import ecclesiastical, pope_lord
 from pbem.games.fief.state import FiefState, Lord
 from pbem.rules.api import Event
 
@@ -53,9 +53,9 @@ def marriage_blocker(state: FiefState, lord: Lord) -> str | None:
     """Why ``lord`` cannot marry now (1.1.2, D.2, D.3.4), or None."""
     if lord.spouse:
         return f"{lord.name} is already married"
-    if lord.bishopric or lord.cardinal or lord.pope:
+    if ecclesiastical(lord):
         return f"{lord.name} is an ecclesiastic (D.2: bishops cannot marry)"
-    if lord.political == "darc":
+    if lord.political == "darc":   # G.4.1.1: "she cannot be married"
         return f"{lord.name} is the D'Arc lord, who cannot marry"
     if any(l.spouse for l in state.lords.values() if l.family == lord.family):
         return f"{lord.family} already has a marriage (1.1.2: one at a time)"

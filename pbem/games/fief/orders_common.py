@@ -81,6 +81,14 @@ def whole_number(text: Any, line: int | None, what: str, problems: Problems, low
     return value
 
 
+def yes_no(item: dict, key: str, problems: Problems, hint: str = "") -> bool | None:
+    """An optional `key: yes|no` (default no); None when it is neither."""
+    answer = {"yes": True, "true": True, "no": False, "false": False}.get(fold(str(item.get(key, "no"))))
+    if answer is None:
+        problems.add(line_of(item, key), f"`{key}:` is yes or no, not {item[key]!r}", hint or f"write `{key}: yes`")
+    return answer
+
+
 def order_items(document: Any, problems: Problems) -> YSeq | list:
     """The `orders:` list of a document (None or missing: no orders)."""
     orders = document.get("orders") if isinstance(document, dict) else None

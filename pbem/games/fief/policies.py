@@ -15,9 +15,9 @@ Canonical form (JSON): {"safe_passage": {"allow": [...], "refuse": [...], "other
 """
 from __future__ import annotations
 
-import difflib
 from typing import Any, Mapping
 
+from pbem.games.fief.orders_common import suggest
 from pbem.orders.yamlsafe import YSeq, line_of
 from pbem.rules.api import OrderError
 
@@ -50,13 +50,6 @@ def unit_kind(text: Any) -> str | None:
         return None
     word = text.strip().lower().replace("'", "").replace("-", "_").replace(" ", "_")
     return UNIT_WORDS.get(word)
-
-
-def suggest(word: str, choices: list[str]) -> str:
-    """'did you mean X?' or '' (difflib, case-insensitive)."""
-    lowered = {c.lower(): c for c in choices}
-    close = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
-    return f"did you mean {lowered[close[0]]}?" if close else ""
 
 
 def find_player(text: Any, players: list[str]) -> str | None:
@@ -103,7 +96,7 @@ def check_policies(view: Mapping[str, Any], player: str, doc: Any) -> tuple[dict
             if got_triggers is not None:
                 canonical[key] = got_triggers
         else:
-            hint = suggest(key, list(POLICY_NAMES) + ["surprise", "calm_uprisings"]) or f"the policies are: {', '.join(POLICY_NAMES)}"
+            hint = suggest(key, POLICY_NAMES + ("surprise", "calm_uprisings"))
             errors.append(OrderError(line, f"unknown policy `{key}`", hint))
     return canonical, errors
 
@@ -131,7 +124,7 @@ def _check_permission(key: str, value: Any, line: int | None, players: list[str]
                         errors.append(OrderError(where, f"you need no {key} from yourself",
                                                  f"remove {name} from `{sub}`"))
                         continue
-                    hint = suggest(str(name), players) or f"the other players are: {', '.join(players)}"
+                    hint = suggest(str(name), players)
                     errors.append(OrderError(where, f"no player {name!r} in this game", hint))
                 elif found in result["allow"] or found in result["refuse"]:
                     errors.append(OrderError(where, f"{found} is named twice in `{key}`",
@@ -146,7 +139,7 @@ def _check_permission(key: str, value: Any, line: int | None, players: list[str]
             else:
                 result["others"] = answer
         else:
-            hint = suggest(sub, ["allow", "refuse", "others"]) or "use allow, refuse and others"
+            hint = suggest(sub, ANSWERS + ("others",))
             errors.append(OrderError(sub_line, f"unknown key `{sub}` in `{key}`", hint))
     if len(errors) > before:
         return None
@@ -165,7 +158,7 @@ def _check_loss_order(value: Any, line: int | None, errors: list[OrderError]) ->
         kind = unit_kind(word)
         where = line_of(value, i)
         if kind is None:
-            hint = suggest(str(word), list(DEFAULT_LOSS_ORDER)) or f"kinds: {', '.join(DEFAULT_LOSS_ORDER)}"
+            hint = suggest(str(word), DEFAULT_LOSS_ORDER)
             errors.append(OrderError(where, f"unknown unit kind {word!r}", hint))
             return None
         if kind in order:
@@ -179,10 +172,7 @@ def _check_loss_order(value: Any, line: int | None, errors: list[OrderError]) ->
 def merge_policies(stored: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
     """Standing policies after a mail: each policy given replaces the stored one; the others
     stay as they were (they are kept until changed)."""
-    merged = {k: v for k, v in stored.items()}
-    for key, value in given.items():
-        merged[key] = value
-    return merged
+    return {**stored, **given}
 
 
 def permits(policies: Mapping[str, Any], key: str, asker: str) -> bool:
@@ -221,4 +211,4 @@ def describe(policies: Mapping[str, Any]) -> list[str]:
 
 
 __all__ = ["check_policies", "merge_policies", "permits", "loss_order", "describe", "unit_kind",
-           "find_player", "suggest", "POLICY_NAMES"]
+           "find_player", "POLICY_NAMES"]

@@ -44,7 +44,7 @@ class Failure:
 class Ledger:
     me: str
     deniers: int
-    lords: dict[str, dict[str, Any]]           # my lords: name -> view entry
+    lords: dict[str, dict[str, Any]]           # my lords: name -> their entry in ``everyone``
     towns: dict[str, dict[str, Any]]           # every town's view entry
     fiefs: dict[str, dict[str, Any]]
     fief_towns: dict[str, tuple[str, ...]]
@@ -65,14 +65,15 @@ class Ledger:
     def from_view(view: dict[str, Any], board: Board) -> "Ledger":
         me = view["me"]
         fam = view["families"][me]
+        everyone = {n: dict(l) for n, l in view["lords"].items()}
         return Ledger(
             me=me, deniers=fam["deniers"], before_ransoms=fam["deniers"],
-            lords={n: dict(l) for n, l in view["lords"].items() if l["family"] == me},
+            lords={n: l for n, l in everyone.items() if l["family"] == me},   # the same entries
             towns={t: dict(v) for t, v in view["towns"].items()},
             fiefs={f: dict(v) for f, v in view["fiefs"].items()},
             fief_towns={f: info.towns for f, info in board.fiefs.items()},
             pool=dict(fam["pool"]), supply=dict(view["supply"]),
-            everyone={n: dict(l) for n, l in view["lords"].items()},
+            everyone=everyone,
             eliminated={p for p, f in view["families"].items() if f["eliminated"]},
             king_offer_used=bool(view["king_offer_used"]),
             cardinal_holder=view["cardinal_title"]["holder"])
@@ -307,6 +308,7 @@ class Ledger:
         return None
 
     def _ransom_place(self, order: dict[str, Any]) -> Failure | None:
+        """4.1 with G.1.2: where a lord freed by ransom comes into play (ruling 3)."""
         lord = order["ransom"]
         if lord not in self.lords or not self.lords[lord]["captive_of"]:
             return Failure("ransom", f"{lord} is not a captive lord of your family",

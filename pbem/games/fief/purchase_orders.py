@@ -30,9 +30,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fief.board import Board, fold
-from pbem.games.fief.cards_orders import YES
 from pbem.games.fief.orders_common import (Problems, check_keys, each_order, suggest, town_name,
-                                          whole_number)
+                                          whole_number, yes_no)
 from pbem.games.fief.purchase_ledger import Ledger, describe
 from pbem.games.fief.state import UNIT_TYPES
 from pbem.orders.yamlsafe import line_of
@@ -146,10 +145,9 @@ def _parse(verb: str, item: dict, view: dict, board: Board, problems: Problems) 
     lord = _lord_name(view, item["lord"], line_of(item, "lord"), problems, me)
     city = town_name(board, item["city"], line_of(item, "city"), problems) if "city" in item else None
     heir = _lord_name(view, item["heir"], line_of(item, "heir"), problems, me) if "heir" in item else None
-    only = YES.get(fold(str(item.get("only_if_offered", "no"))))
+    only = yes_no(item, "only_if_offered", problems,
+                  "`yes`: take the title only if the king offers it, for nothing (4.4)")
     if only is None:
-        problems.add(line_of(item, "only_if_offered"), "`only_if_offered:` is yes or no",
-                     "`yes`: take the title only if the king offers it, for nothing (4.4)")
         return None
     order = {"title": fief, "lord": lord, "city": city, "heir": heir}
     if only:

@@ -84,7 +84,8 @@ def place_start(state: FiefState, player: str, town: str, why: str) -> list[Even
 
 
 def default_start(state: FiefState, board: Board, taken: list[str]) -> str:
-    """The empty town farthest by road from the starts already taken (board order on ties)."""
+    """A.5 by mail: the empty town farthest by road from the starts already taken (board order
+    on ties; docs/fief-france.md "Starting towns by mail")."""
     far: dict[str, int] = {t: len(board.towns) for t in board.towns}
     for start in taken:
         for town, dist in board.distances(start).items():

@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fief.board import Board, fold
-from pbem.games.fief.orders_common import Problems, as_seq, check_keys, suggest, town_name
+from pbem.games.fief.orders_common import Problems, as_seq, check_keys, suggest, town_name, yes_no
 from pbem.games.fief.surprise import AT_ONCE, darc_problem, justice_problem
 from pbem.games.fief.surprise_uprising import uprising_grounds
 from pbem.orders.yamlsafe import line_of
@@ -160,9 +160,3 @@ def uprising_targets(view: dict, item: dict, problems: Problems) -> list[str]:
     return targets
 
 
-def yes_no(item: dict, key: str, problems: Problems) -> bool | None:
-    """An optional `key: yes|no` (default no); None when it is neither."""
-    answer = {"yes": True, "true": True, "no": False, "false": False}.get(fold(str(item.get(key, "no"))))
-    if answer is None:
-        problems.add(line_of(item, key), f"`{key}:` is yes or no, not {item[key]!r}", f"write `{key}: yes`")
-    return answer
