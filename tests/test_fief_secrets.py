@@ -5,7 +5,6 @@ discarded face down (2.3). Each test compares what another player is told in two
 that differ only in the secret, so it would notice a leak."""
 from __future__ import annotations
 
-import copy
 
 from pbem.games.fief.france import RULES
 from pbem.games.fief.positions import build_position
