@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 from pbem.games import rules_for
 from pbem.judge.faults import fault_point
 from pbem.judge.store import Store, dumps
-from pbem.rules.api import Audience, Event, GameRules, Phase
+from pbem.rules.api import RULES_VERSION_KEY, Audience, Event, GameRules, Phase, rules_version
 from pbem.rules.rng import Rng
 
 
@@ -124,6 +124,10 @@ def create_game(store: Store, game_type: str, name: str, seats: Sequence[tuple[s
     if phase_hours <= 0 or reminder_hours < 0:
         raise JudgeError("--phase-hours must be more than 0 and --reminder-hours 0 or more")
     seed = seed or secrets_module.token_hex(16)
+    # The stored options are complete and carry the rules version (docs/architecture.md, "Rules
+    # versions"): a later change of a default or of a rule never changes a stored game.
+    options = {**{o.name: o.default for o in rules.options()}, **options,
+               RULES_VERSION_KEY: rules_version(rules)}
     state = rules.setup(options, names, Rng.for_phase(seed, "setup"))
     cursor = store.run(
         "INSERT INTO games(name, game_type, options, seed, status, phase_hours, reminder_hours, "

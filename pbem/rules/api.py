@@ -179,8 +179,14 @@ class GameRules(Protocol):
 
     def options(self) -> Sequence[OptionSpec]: ...
 
+    # Optional: ``rules_version: int``, the version of these rules a new game is created under
+    # (see ``rules_version``, below). Absent means 1.
+
     def setup(self, options: Mapping[str, JSON], players: Sequence[str], rng: Rng) -> JSON:
-        """The starting state. ``players`` are the player names in seating (turn) order."""
+        """The starting state. ``players`` are the player names in seating (turn) order.
+        ``options`` holds every declared option (the judge fills in defaults) and, under the
+        reserved key ``rules_version``, the version the game is played by; a game stored before
+        versions were recorded has none, which means version 1."""
 
     def phase(self, state: JSON) -> Phase:
         """The phase the game now waits on (meaningless once ``result`` is not None)."""
@@ -240,6 +246,16 @@ class ActsAtOnce(Protocol):
     def at_once_template(self, view: JSON, player: str) -> str:
         """The commented YAML of the at-once part (without the envelope): it ends every order
         template, and is the whole template of a player with no orders in the phase."""
+
+
+RULES_VERSION_KEY = "rules_version"
+
+
+def rules_version(rules: Any) -> int:
+    """The version of ``rules`` a new game is created under. A rule changed in a way that
+    changes the outcome of a stored game applies from the version that changed it on, so a game
+    replays and plays on by the rules its history was made with (docs/architecture.md)."""
+    return int(getattr(rules, "rules_version", 1))
 
 
 def at_once_keys(rules: Any) -> tuple[str, ...]:

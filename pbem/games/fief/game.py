@@ -36,7 +36,7 @@ from pbem.games.fief.purchase import resolve_purchase
 from pbem.games.fief.purchase_orders import check_purchase_orders
 from pbem.games.fief.setup import new_game, resolve_starting_towns
 from pbem.games.fief.setup_orders import check_setup_orders
-from pbem.games.fief.state import OFFSHORE, FiefState
+from pbem.games.fief.state import OFFSHORE, RULES_VERSION, FiefState
 from pbem.games.fief.surprise_phase_start import fire_phase_start
 from pbem.games.fief.templates import purchase_template, setup_template
 from pbem.games.fief.views import build_view, phase_id
@@ -200,6 +200,8 @@ AFTER_THE_GAME = Step("over", "The game is over", "", False, lambda s, b, o, r: 
 
 
 class FiefRules:
+    rules_version = RULES_VERSION   # docs/fief-france.md, "Rules versions"
+
     def __init__(self, variant: Variant):
         self.variant = variant
         self.type_name = variant.type_name

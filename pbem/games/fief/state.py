@@ -10,8 +10,16 @@ track how many steps each pawn made (5.1.1: every unit pawn moves at most 2 step
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, Field, dataclass, field, fields, is_dataclass
 from typing import Any
+
+from pbem.rules.api import RULES_VERSION_KEY
+
+# The rules version a new game is created under (docs/fief-france.md, "Rules versions"). A
+# stored game keeps the version it was created with (the judge records it in the game's options),
+# so that `pbem replay` and its next phase follow the rules its history was played by; a rule
+# fixed later applies from the version that fixed it on (``if state.rules_version >= N:``).
+RULES_VERSION = 2
 
 # Unit pawn types (4.3) and their Combat Points (6.2.3.1) and price (4.3).
 UNIT_TYPES = ("man_at_arms", "archer", "knight", "bombard")
@@ -27,6 +35,33 @@ MILL_TILES = 15        # B
 MAX_MILLS_PER_TOWN = 2  # 4.2
 MAX_LORDS = 4          # G.1
 OFFSHORE = "offshore"  # 5.3.1: the single sea zone; a location like a town name
+
+
+def added_later(default: Any = None, *, factory: Any = None) -> Any:
+    """A state field added after games were already stored: left out of the JSON while it holds
+    its default, so the state (and its hash, which `pbem replay` compares) of a game that never
+    uses it stays byte for byte what an earlier version stored."""
+    meta = {"added_later": True}
+    if factory is not None:
+        return field(default_factory=factory, metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+def _default_of(f: Field) -> Any:
+    return f.default_factory() if f.default is MISSING else f.default   # type: ignore[misc]
+
+
+def plain(value: Any) -> Any:
+    """``dataclasses.asdict``, but a field made with ``added_later`` is left out while it holds
+    its default."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)
+                if not (f.metadata.get("added_later") and getattr(value, f.name) == _default_of(f))}
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain(v) for v in value)
+    return value
 
 
 @dataclass
@@ -145,6 +180,11 @@ class FiefState:
     # The lord who bought the single cardinal title for sale (4.5); the tile is for sale again
     # once he is no longer a cardinal by it (purchase_titles.cardinal_title_holder).
     cardinal_title: str | None = None
+    @property
+    def rules_version(self) -> int:
+        """The rules version the game was created under (RULES_VERSION above); 1 for a game
+        stored before versions were recorded (pbem.rules.api.rules_version)."""
+        return int(self.options.get(RULES_VERSION_KEY, 1))
 
     def turn_order(self) -> list[str]:
         """Players from the first player, clockwise (H.3)."""
@@ -158,7 +198,7 @@ class FiefState:
 
     # -- JSON border ---------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return plain(self)
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> "FiefState":

@@ -1,0 +1,93 @@
+"""Stored games outlive the code: games stored by an earlier pbem replay exactly under today's
+code, and a running one plays its next phases (docs/architecture.md, "Rules versions").
+
+The fixtures in tests/fixtures/stored_games/ are judge databases written by the commit named in
+their file name and never rewritten: a 4-player Fief: France game played to its winner (the
+scripted game of test_fief_full_game) and the demo's game, stopped after its first round. A
+change that breaks one of these tests breaks real games; version the change instead
+(`FiefState.rules_version`, `state.added_later`)."""
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import main
+from judge_support import Judge
+from pbem.games.fief.state import RULES_VERSION, FiefState, added_later, plain
+from pbem.judge import archive, engine
+from pbem.judge.home import init_home
+from pbem.judge.store import Store
+
+FIXTURES = Path(__file__).parent / "fixtures" / "stored_games"
+
+
+def stored_home(tmp_path: Path, fixture: str) -> Path:
+    home = tmp_path / "home"
+    init_home(home, "judge@pbem.test")
+    with gzip.open(FIXTURES / fixture, "rb") as packed, open(home / "pbem.sqlite", "wb") as db:
+        shutil.copyfileobj(packed, db)
+    return home
+
+
+@pytest.mark.parametrize("fixture, name", [
+    ("fief_france-full4-9311133.sqlite.gz", "full4"),
+    ("fief_france-demo-9311133.sqlite.gz", "demo"),
+])
+def test_a_game_stored_by_an_earlier_version_replays_exactly(tmp_path, fixture, name):
+    store = Store(stored_home(tmp_path, fixture) / "pbem.sqlite")
+    try:
+        game = engine.load_game(store, name)
+        assert "rules_version" not in game.state["options"]   # stored before versions were recorded
+        replayed = archive.replay(store, game)
+        assert replayed.ok, replayed
+        assert replayed.phases >= 8
+    finally:
+        store.close()
+
+
+def test_a_running_game_stored_by_an_earlier_version_plays_on_and_still_replays(tmp_path):
+    home = stored_home(tmp_path, "fief_france-demo-9311133.sqlite.gz")
+    for _ in range(8):   # round 2's phases, each with default orders for everyone
+        result = CliRunner().invoke(main, ["game", "resolve", "demo", "--home", str(home)])
+        assert result.exit_code == 0, result.output
+    store = Store(home / "pbem.sqlite")
+    try:
+        game = engine.load_game(store, "demo")
+        assert game.state["round"] >= 2 and engine.current_phase(game).id != "round-2/hear-ye"
+        assert FiefState.from_json(game.state).rules_version == 1   # it keeps the rules it was created under
+        assert archive.replay(store, game).ok
+    finally:
+        store.close()
+
+
+def test_a_new_game_records_its_rules_version_in_its_stored_options(tmp_path):
+    judge = Judge(tmp_path)
+    judge.new_game(name="new", players=("alice", "bob", "carol"), game_type="fief_france")
+    store = judge.store()
+    try:
+        game = engine.load_game(store, "new")
+        stored = json.loads(game.row["options"])
+        assert stored["rules_version"] == RULES_VERSION >= 2
+        assert {o.name for o in game.rules.options()} <= set(stored)   # every option, defaults filled in
+        assert FiefState.from_json(game.state).rules_version == RULES_VERSION
+    finally:
+        store.close()
+
+
+@dataclass
+class _Later:
+    kept: int = 0
+    added: list = added_later(factory=list)
+    flag: bool = added_later(False)
+
+
+def test_a_field_added_later_leaves_the_json_of_a_state_that_does_not_use_it_unchanged():
+    assert plain(_Later()) == {"kept": 0}
+    assert plain(_Later(added=[1], flag=True)) == {"kept": 0, "added": [1], "flag": True}
+    assert plain({"x": [_Later(kept=2)]}) == {"x": [{"kept": 2}]}
