@@ -138,7 +138,10 @@ def _uprising(view: dict, board: Board, player: str, item: dict, line, problems:
     effects = [(e["card"], e["target"], e.get("player")) for e in view.get("board_effects") or []]
     why = uprising_grounds(effects, info["fief"], int(info["bishopric"]), governed, player)
     if why:
-        problems.add(line_of(item, "in"), f"no uprising in {town}: {why}")
+        problems.add(line_of(item, "in"), f"no uprising in {town}: {why}",
+                     f"a tax card played later this step is not on the board yet: set the standing trigger "
+                     f"`uprising_when_taxed: {town}` (under `policies: surprise:`), which fires when the "
+                     "Income Phase collects it; for a famine still to come, `uprising_on_famine:`")
         return None
     targets = uprising_targets(view, item, problems)
     underground = yes_no(item, "underground", problems)
