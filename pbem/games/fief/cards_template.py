@@ -50,8 +50,10 @@ def play_template(view: dict[str, Any], player: str) -> str:
         "# Surprise cards played at once (G.4): D'Arc / cardinal `on: LORD`, assassination `on: LORD`",
         "# (+ `sponsor: LORD`), justice `on: LORD`, underground `free: LORD`, uprising `in: TOWN`",
         "# (+ `underground: yes` against its Fortress penalty). Held for later under `policies: surprise:`",
-        "# (see the orders guide): underground and ambush for a battle, an uprising at a battle start,",
-        "# underground in an uprising, any of these cards at a phase start, a town's control transfer.",
+        "# (see the orders guide): underground and ambush for a battle; an uprising when a tax is",
+        "# collected (uprising_when_taxed: TOWN, fires at Income: for a tax played after your turn),",
+        "# when a famine strikes, before a lord leaves a town, at a battle start; underground in an",
+        "# uprising; any of these cards at a phase start; a town's control transfer.",
         "# Nothing sent: you play nothing.",
         "orders: []",
     ]
