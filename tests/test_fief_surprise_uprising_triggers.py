@@ -344,3 +344,25 @@ def test_the_calm_policy_may_spare_an_ally() -> None:
     state["families"]["cid"]["policies"] = cid.orders["policies"]
     res = RULES.resolve(state, {}, Dice(battle=(0,)))
     assert "uprising_calmed" not in [e.kind for e in res.events] and "uprising" in [e.kind for e in res.events]
+
+
+def test_an_uprising_during_movement_spares_the_forces_on_a_road_to_the_town() -> None:
+    # marc's Eric reaches Tours, held by marie: he waits on the road (5.2.1), his location
+    # already Tours. When Guenièvre is about to leave, cid's uprising strikes the town only.
+    state = build_position({
+        "players": ["marc", "marie", "cid"], "phase": "movement", "hands": {"cid": ["uprising"]},
+        "effects": [{"card": "famine", "target": "2"}],
+        "policies": {"cid": {"surprise": [{"trigger": "uprising_before_move", "town": "Tours", "targets": ["marc"],
+                                           "underground": False, "against": ["marie"]}]}},
+        "lords": {"Eric": {"family": "marc", "at": "Poitiers"}, "Guenièvre": {"family": "marie", "at": "Tours"},
+                  "Arthur": {"family": "cid", "at": "Lyon"}},
+        "units": {"Poitiers": {"marc": {"man_at_arms": 2}}, "Tours": {"marie": {"man_at_arms": 1}}}}).to_json()
+    marc = check(state, "marc", "orders:\n  - move: Eric\n    with: all\n    path: [Tours]\n")
+    marie = check(state, "marie", "orders:\n  - move: Guenièvre\n    with: all\n    path: [Rennes]\n")
+    res = RULES.resolve(state, {"marc": marc.orders, "marie": marie.orders, "cid": {"moves": [], "land": None}},
+                        Dice(battle=(0,)))
+    lost = [e.data["family"] for e in res.events if e.kind == "uprising_losses"]
+    assert lost == ["marie"]                                  # marc's targets: not in the town
+    assert "Guenièvre" not in res.state["lords"] and "Eric" in res.state["lords"]
+    assert sum(1 for p in res.state["pawns"].values() if p["family"] == "marc") == 2
+    assert res.state["lords"]["Eric"]["location"] == "Tours"

@@ -39,6 +39,7 @@ from pbem.games.fief.movement_presence import Place, Presence, road_place, town_
 from pbem.games.fief.movement_underground import ALWAYS, IF_NEEDED, mode_for, play_card
 from pbem.games.fief.policies import permits
 from pbem.games.fief.state import OFFSHORE, FiefState
+from pbem.games.fief.surprise_standing import triggers_of
 from pbem.games.fief.surprise_uprising_triggers import BEFORE_MOVE, fire_uprisings
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
@@ -178,6 +179,8 @@ class MovementRun:
         place = self.presence.where.get("L:" + name)
         if place is None or place[0] != "town" or place[1] == OFFSHORE or self.state.lords[name].steps:
             return False
+        if not any(t["town"] == place[1] for p in self.state.players for t in triggers_of(self.state, p, BEFORE_MOVE)):
+            return False   # the usual case, kept cheap: nobody waits for a move out of this town
         away = frozenset(m[2:] for m in self.presence.on_roads())
         events = fire_uprisings(self.state, self.board, BEFORE_MOVE, self.rng, town=place[1], mover=player,
                                 lord=name, away=away)
