@@ -233,6 +233,7 @@ def test_the_new_uprising_triggers_are_checked() -> None:
     ("    - uprising_when_taxed: Tours\n      against: [bob]\n", "unknown key `against`"),
     ("    - uprising_before_move: Tours\n      against: [cid]\n", "your own moves never raise your uprising"),
     ("    - uprising_on_famine: Atlantis\n", "there is no town 'Atlantis'"),
+    ("    - uprising_before_move: Tours\n      against: [zed]\n", "line 4: no player 'zed' in this game"),
 ])
 def test_a_wrong_new_uprising_trigger_is_refused(triggers: str, message: str) -> None:
     state = battle({"cid": ["uprising"]}, {}, {"man_at_arms": 2})
@@ -342,8 +343,12 @@ def test_the_calm_policy_may_spare_an_ally() -> None:
     assert "is one of never, as_bishop, also_as_cardinal or a mapping" in errors(
         state, "cid", "policies:\n  calm_uprisings: sometimes\n")
     state["families"]["cid"]["policies"] = cid.orders["policies"]
-    res = RULES.resolve(state, {}, Dice(battle=(0,)))
-    assert "uprising_calmed" not in [e.kind for e in res.events] and "uprising" in [e.kind for e in res.events]
+    assert "calm_uprisings: as_bishop yes; as_cardinal no; never against ann" in RULES.view(state, "cid")["policies_text"]
+    res = RULES.resolve(state, {}, Dice(battle=(0,), d6=(6,)))
+    kinds = [e.kind for e in res.events]
+    assert "uprising" in kinds and not {"uprising_calmed", "uprising_not_calmed"} & set(kinds)
+    state["families"]["cid"]["policies"] = {"calm_uprisings": "as_bishop"}   # ann not spared: Arthur tries
+    assert "uprising_calmed" in [e.kind for e in RULES.resolve(state, {}, Dice(battle=(0,), d6=(6,))).events]
 
 
 def test_an_uprising_during_movement_spares_the_forces_on_a_road_to_the_town() -> None:

@@ -150,14 +150,15 @@ def _uprising(view: dict, board: Board, player: str, item: dict, line, problems:
     return {"card": "uprising", "town": town, "targets": targets, "underground": underground}
 
 
-def uprising_targets(view: dict, item: dict, problems: Problems) -> list[str]:
-    """`targets:` the families an uprising hits, in order (G.4.2.1: the roller chooses)."""
+def uprising_targets(view: dict, item: dict, problems: Problems, key: str = "targets") -> list[str]:
+    """`targets:` the families an uprising hits, in order (G.4.2.1: the roller chooses); with
+    ``key``, another list of players (`against:`)."""
     targets: list[str] = []
-    given = as_seq(item["targets"], line_of(item, "targets"), "targets", problems) if "targets" in item else []
+    given = as_seq(item[key], line_of(item, key), key, problems) if key in item else []
     for text in given:
         found = next((p for p in view["players"] if fold(p) == fold(str(text))), None)
         if found is None:
-            problems.add(line_of(item, "targets"), f"no player {text!r} in this game", suggest(str(text), view["players"]))
+            problems.add(line_of(item, key), f"no player {text!r} in this game", suggest(str(text), view["players"]))
         elif found not in targets:
             targets.append(found)
     return targets

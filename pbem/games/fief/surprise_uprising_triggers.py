@@ -88,7 +88,7 @@ def check_uprising_trigger(view: dict, player: str, item: dict, town: str, where
         elif cards is not None and cards > 1:
             trigger["cards"] = cards   # up to that many of your uprising cards; left out: 1
     if own:
-        against = uprising_targets(view, {"targets": item["against"]}, problems) if "against" in item else []
+        against = uprising_targets(view, item, problems, "against")
         if player in against:
             problems.add(line_of(item, "against") or where, "your own moves never raise your uprising",
                          f"remove {player} from `against:`")
