@@ -371,3 +371,10 @@ def test_an_uprising_during_movement_spares_the_forces_on_a_road_to_the_town() -
     assert "Guenièvre" not in res.state["lords"] and "Eric" in res.state["lords"]
     assert sum(1 for p in res.state["pawns"].values() if p["family"] == "marc") == 2
     assert res.state["lords"]["Eric"]["location"] == "Tours"
+
+
+def test_the_draw_template_offers_the_famine_trigger_to_an_uprising_holder_only() -> None:
+    state = build_position({"players": PLAYERS, "phase": "cards", "hands": {"ann": ["uprising"]},
+                            "lords": {"Henry": {"family": "ann", "at": "Tours"}}}).to_json()
+    assert "uprising_on_famine: TOWN" in RULES.order_template(RULES.view(state, "ann"), "ann")
+    assert "uprising" not in RULES.order_template(RULES.view(state, "bob"), "bob")

@@ -32,6 +32,9 @@ def draw_template(view: dict[str, Any], player: str) -> str:
         "#    if_first: {cardinal: none, lord: events}",
         "",
     ]
+    if "uprising" in hand:   # G.2.3, G.4.2.1: an uprising the moment a famine strikes (step C)
+        lines[-1:-1] = ["# You hold an uprising card: to raise it if a famine strikes a town's bishopric now,",
+                        "# policies: {surprise: [{uprising_on_famine: TOWN}]} (it fires after step C).", ]
     return "\n".join(lines)
 
 
