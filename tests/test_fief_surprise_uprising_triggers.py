@@ -378,3 +378,18 @@ def test_the_draw_template_offers_the_famine_trigger_to_an_uprising_holder_only(
                             "lords": {"Henry": {"family": "ann", "at": "Tours"}}}).to_json()
     assert "uprising_on_famine: TOWN" in RULES.order_template(RULES.view(state, "ann"), "ann")
     assert "uprising" not in RULES.order_template(RULES.view(state, "bob"), "bob")
+
+
+def test_each_card_is_spent_once_in_the_documented_order() -> None:
+    # ann: one card, triggers on Nantes then Tours; bob (later in turn order) also on Tours.
+    lords = {"Henry": {"family": "ann", "at": "Lyon"}, "Arthur": {"family": "cid", "at": "Paris",
+                                                                  "titles": ["bishop 2"]}}
+    effects = [{"card": "tithe", "target": "2", "player": "cid", "lord": "Arthur"}]
+    nantes = {**WHEN_TAXED_TOURS, "town": "Nantes"}
+    policies = {"ann": {"surprise": [nantes, WHEN_TAXED_TOURS]}, "bob": {"surprise": [WHEN_TAXED_TOURS]}}
+    state = taxed(lords, policies, effects, hands={"ann": ["uprising"], "bob": ["uprising"]})
+    res = RULES.resolve(state, {}, Dice(battle=(0, 0)))
+    played = [(e.data["player"], e.data["town"]) for e in res.events if e.kind == "surprise_played"]
+    assert played == [("ann", "Nantes"), ("bob", "Tours")]
+    assert res.state["families"]["ann"]["policies"]["surprise"] == [WHEN_TAXED_TOURS]   # waits, no card left
+    assert res.state["events_discard"].count("uprising") == 2
