@@ -393,3 +393,11 @@ def test_each_card_is_spent_once_in_the_documented_order() -> None:
     assert played == [("ann", "Nantes"), ("bob", "Tours")]
     assert res.state["families"]["ann"]["policies"]["surprise"] == [WHEN_TAXED_TOURS]   # waits, no card left
     assert res.state["events_discard"].count("uprising") == 2
+
+
+def test_a_tax_card_the_income_then_cancels_still_sets_off_the_uprising() -> None:
+    # Ruling 32: bob's tithe lies on bishopric 2 though its lord Charles left play.
+    effects = [{"card": "tithe", "target": "2", "player": "bob", "lord": "Charles"}]
+    state = taxed({"Henry": {"family": "ann", "at": "Lyon"}}, {"ann": {"surprise": [WHEN_TAXED_TOURS]}}, effects)
+    kinds = [e.kind for e in RULES.resolve(state, {}, Dice(battle=(0,))).events]
+    assert kinds.index("uprising") < kinds.index("tithe_cancelled")
