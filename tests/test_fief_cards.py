@@ -184,3 +184,39 @@ def test_hands_and_the_track_stay_hidden_in_views() -> None:
     assert RULES.view(other, "bob") == bob
     assert RULES.order_template(RULES.view(other, "bob"), "bob") == RULES.order_template(bob, "bob")
     assert RULES.view(state, "ann")["hand"] == ["tax", "Quentin"]
+
+
+def test_one_cardinal_tithe_marker_per_cardinal() -> None:
+    """G.3.3.2: a tithe on a bishopric the family does not own takes the collecting cardinal's
+    tithe marker; he has one. On his family's own bishoprics no marker is needed."""
+    lords = {**LORDS, "Beaudouin": {"family": "ann", "at": "Tours", "titles": ["bishop 2", "cardinal"]},
+             "Quentin": {"family": "ann", "at": "Tours", "titles": ["bishop 5"]},
+             "Charles": {"family": "bob", "at": "Paris", "titles": ["bishop 3"]},
+             "Arthur": {"family": "cid", "at": "Lyon", "titles": ["bishop 4"]}}
+
+    def at_play(version: int = 2) -> dict:
+        state = build_position({"players": PLAYERS, "phase": "cards", "lords": lords,
+                                "options": {"rules_version": version}, "hands": {"ann": ["tax", "tax", "tax"]}}).to_json()
+        return resolve(state, {})[0]
+
+    state = at_play()
+    two = "orders:\n  - play: tax\n    tithe: 3\n    lord: Beaudouin\n  - play: tax\n    tithe: 4\n    lord: Beaudouin\n"
+    assert "line 6: Beaudouin's cardinal tithe marker already lies on bishopric 3" in errors(state, "ann", two)
+    # His own bishopric and his family's other bishopric need no marker.
+    ok = check(state, "ann", "orders:\n  - play: tax\n    tithe: 3\n    lord: Beaudouin\n"
+               "  - play: tax\n    tithe: 2\n    lord: Beaudouin\n  - play: tax\n    tithe: 5\n    lord: Beaudouin\n")
+    assert ok.ok, ok.errors
+    state, events = resolve(state, {"ann": "orders:\n  - play: tax\n    tithe: 3\n    lord: Beaudouin\n"
+                                    "  - play: tax\n    tithe: 5\n    lord: Beaudouin\n"})
+    assert [e["target"] for e in state["board_effects"]] == ["3", "5"]
+
+    # At resolution (an order the mail check could not see, e.g. from a stored canonical set).
+    canonical = {"play": [{"card": "tax", "tax": "tithe", "target": t, "lord": "Beaudouin"} for t in ("3", "4")]}
+    for version, played in ((2, ["3"]), (1, ["3", "4"])):
+        res = RULES.resolve(at_play(version), {"ann": canonical}, Dice())
+        assert [e["target"] for e in res.state["board_effects"]] == played, version
+        refused = [e for e in res.events if e.kind == "card_not_played"]
+        assert bool(refused) is (version == 2)
+        if refused:
+            assert refused[0].audience.players == ("ann",) and "G.3.3.2" in refused[0].text
+            assert res.state["families"]["ann"]["hand"] == ["tax", "tax"]

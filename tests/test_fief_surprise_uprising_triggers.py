@@ -182,3 +182,222 @@ def test_underground_yes_on_a_cards_play_uprising() -> None:
     assert len(rolled.data["faces"]) == 1                # 1 card, the stronghold's -1 ignored
     assert state["families"]["ann"]["hand"] == []
     assert sorted(state["events_discard"]) == ["underground", "uprising"]
+
+
+# -- the trigger points of issue 9: Income, the famine, movement; calming as a policy ------------
+
+class Dice(Rng):
+    """Battle dice and d6 as given, then the seeded generator."""
+
+    def __init__(self, battle: tuple = (), d6: tuple = ()):
+        super().__init__("t")
+        self.faces, self.sixes = list(battle), list(d6)
+
+    def battle_die(self, why: str = "battle die") -> int:
+        return self.faces.pop(0) if self.faces else super().battle_die(why)
+
+    def d6(self, why: str = "d6") -> int:
+        return self.sixes.pop(0) if self.sixes else super().d6(why)
+
+
+def taxed(lords: dict, policies: dict, effects: list, hands: dict | None = None, version: int = 2,
+          deniers: dict | None = None, phase: str = "income") -> dict:
+    """Tours (bishopric 2) holds 3 of bob's men-at-arms; ann holds an uprising card."""
+    return build_position({
+        "players": PLAYERS, "phase": phase, "options": {"rules_version": version},
+        "hands": hands or {"ann": ["uprising"]}, "policies": policies, "effects": effects, "lords": lords,
+        "deniers": deniers or {}, "units": {"Tours": {"bob": {"man_at_arms": 3}}}}).to_json()
+
+
+WHEN_TAXED_TOURS = {"trigger": "uprising_when_taxed", "town": "Tours", "targets": [], "underground": False}
+
+
+def test_the_new_uprising_triggers_are_checked() -> None:
+    state = battle({"cid": ["uprising"]}, {}, {"man_at_arms": 2})
+    got = check(state, "cid", SURPRISE + "    - uprising_when_taxed: tours\n      cards: 2\n"
+                "    - uprising_on_famine: Nantes\n    - uprising_before_move: Tours\n      against: [Bob]\n")
+    assert got.ok, got.errors
+    assert got.orders["policies"]["surprise"] == [
+        {**WHEN_TAXED_TOURS, "cards": 2},
+        {"trigger": "uprising_on_famine", "town": "Nantes", "targets": [], "underground": False},
+        {"trigger": "uprising_before_move", "town": "Tours", "targets": [], "underground": False, "against": ["bob"]}]
+    assert "surprise: uprising (up to 2 cards) when a tax is collected in Tours (Income)" in "\n".join(
+        RULES.view(RULES.resolve(state, {"ann": {"battles": [], "sieges": [], "lifts": [], "plunder": [],
+                                                 "captives": []}, "cid": got.orders}, Rng("t")).state,
+                   "cid")["policies_text"])
+
+
+@pytest.mark.parametrize("triggers, message", [
+    ("    - uprising_when_taxed: Tours\n      cards: 5\n", "line 4: there are 4 uprising cards in the game, not 5"),
+    ("    - uprising_when_taxed: Tours\n      cards: two\n", "line 4: cards must be a whole number"),
+    ("    - uprising_when_taxed: Tours\n      against: [bob]\n", "unknown key `against`"),
+    ("    - uprising_before_move: Tours\n      against: [cid]\n", "your own moves never raise your uprising"),
+    ("    - uprising_on_famine: Atlantis\n", "there is no town 'Atlantis'"),
+    ("    - uprising_before_move: Tours\n      against: [zed]\n", "line 4: no player 'zed' in this game"),
+])
+def test_a_wrong_new_uprising_trigger_is_refused(triggers: str, message: str) -> None:
+    state = battle({"cid": ["uprising"]}, {}, {"man_at_arms": 2})
+    assert message in errors(state, "cid", SURPRISE + triggers)
+
+
+def test_an_uprising_against_a_tithe_played_later_in_turn_order_fires_at_income() -> None:
+    lords = {"Henry": {"family": "ann", "at": "Lyon"}, "Charles": {"family": "bob", "at": "Paris",
+                                                                   "titles": ["bishop 2"]}}
+    state = taxed(lords, {}, [], hands={"ann": ["uprising"], "bob": ["tax"]}, phase="cards")
+    state = RULES.resolve(state, {p: RULES.default_orders(RULES.view(state, p), p) for p in PLAYERS},
+                          Rng("t")).state                           # the draw: nothing
+    # ann plays before bob: the tithe is not on the board when her mail is checked.
+    refused = errors(state, "ann", "orders:\n  - play: uprising\n    in: Tours\n")
+    assert "no uprising in Tours" in refused and "uprising_when_taxed: Tours" in refused
+    ann = check(state, "ann", SURPRISE + "    - uprising_when_taxed: Tours\n")
+    bob = check(state, "bob", "orders:\n  - play: tax\n    tithe: 2\n")
+    res = RULES.resolve(state, {"ann": ann.orders, "bob": bob.orders}, Rng("t"))
+    assert "uprising" not in [e.kind for e in res.events]          # not yet: the tax is collected at Income
+    assert RULES.phase(res.state).id == "round-1/income"
+    res = RULES.resolve(res.state, {}, Dice(battle=(1,)))
+    kinds = [e.kind for e in res.events]
+    assert kinds.index("trigger_uprising") < kinds.index("uprising") < kinds.index("income")
+    assert next(e for e in res.events if e.kind == "uprising_losses").data["family"] == "bob"
+    assert res.state["families"]["ann"]["hand"] == [] and res.state["families"]["ann"]["policies"]["surprise"] == []
+
+
+def test_a_standing_uprising_never_leaks_before_it_fires() -> None:
+    lords = {"Henry": {"family": "ann", "at": "Lyon"}, "Charles": {"family": "bob", "at": "Paris",
+                                                                   "titles": ["bishop 2"]}}
+    state = taxed(lords, {}, [], hands={"ann": ["uprising"]}, phase="purchase")
+    ann = check(state, "ann", SURPRISE + "    - uprising_when_taxed: Tours\n      targets: [bob]\n"
+                "    - uprising_before_move: Nantes\n    - uprising_on_famine: Rennes\n")
+    assert ann.ok, ann.errors
+    orders = {p: RULES.default_orders(RULES.view(state, p), p) for p in RULES.phase(state).deciders}
+    res = RULES.resolve(state, {**orders, "ann": ann.orders}, Rng("t"))
+    assert len(res.state["families"]["ann"]["policies"]["surprise"]) == 3
+    for other in ("bob", "cid", "gm"):
+        seen = [e.text for e in res.events if e.audience.sees(other if other != "gm" else None)]
+        if other != "gm":
+            view = repr(RULES.view(res.state, other))
+            assert "uprising_" not in view and "Tours" not in repr(RULES.view(res.state, other)["policies"])
+            assert not any("uprising" in t or "trigger" in t for t in seen)
+    assert "uprising_when_taxed" in repr(RULES.view(res.state, None))   # the game master sees everything
+
+
+def test_the_mover_killed_by_an_uprising_before_his_move_does_not_move() -> None:
+    state = build_position({
+        "players": ["marc", "marie"], "phase": "movement", "hands": {"marie": ["uprising"]},
+        "effects": [{"card": "famine", "target": "1"}],
+        "policies": {"marie": {"surprise": [{"trigger": "uprising_before_move", "town": "Poitiers", "targets": [],
+                                             "underground": False, "against": []}]}},
+        "lords": {"Eric": {"family": "marc", "at": "Poitiers"}, "Guenièvre": {"family": "marie", "at": "Tours"}},
+        "units": {"Poitiers": {"marc": {"man_at_arms": 1}}, "Tours": {"marie": {"knight": 1}}}}).to_json()
+    marc = check(state, "marc", "orders:\n  - move: Eric\n    with: all\n    path: [La Rochelle]\n")
+    marie = check(state, "marie", "orders:\n  - move: Guenièvre\n    path: [Poitiers]\n")
+    res = RULES.resolve(state, {"marc": marc.orders, "marie": marie.orders}, Dice(battle=(0,)))
+    failed = next(e for e in res.events if e.kind == "move_failed")
+    assert "Eric was eliminated by the uprising in Poitiers before moving (G.4.2.1)" in failed.text
+    assert "Eric" not in res.state["lords"]
+    # marie's own move out of Tours raises nothing (her trigger fired; it never answers her own moves).
+    assert [e.kind for e in res.events].count("trigger_uprising") == 1
+
+
+def test_a_bishop_never_calms_his_own_familys_uprising_from_version_2() -> None:
+    lords = {"Henry": {"family": "ann", "at": "Lyon", "titles": ["bishop 2"]},
+             "Charles": {"family": "bob", "at": "Paris", "titles": ["bishop 4", "cardinal"]}}
+    effects = [{"card": "tithe", "target": "2", "player": "bob", "lord": "Charles"}]
+    policies = {"ann": {"calm_uprisings": "as_bishop", "surprise": [WHEN_TAXED_TOURS]}}
+    for version, calms in ((2, False), (1, True)):
+        res = RULES.resolve(taxed(lords, policies, effects, version=version), {}, Dice(battle=(0,), d6=(4,)))
+        kinds = [e.kind for e in res.events]
+        assert ("uprising_calmed" in kinds) is calms, version
+        assert ("uprising" in kinds) is not calms
+
+
+def test_a_cardinal_who_is_the_bishop_pays_and_survives_from_version_2() -> None:
+    lords = {"Henry": {"family": "ann", "at": "Lyon"},
+             "Charles": {"family": "bob", "at": "Paris", "titles": ["bishop 2", "cardinal"]}}
+    effects = [{"card": "tithe", "target": "2", "player": "bob", "lord": "Charles"}]
+    policies = {"ann": {"surprise": [WHEN_TAXED_TOURS]}, "bob": {"calm_uprisings": "also_as_cardinal"}}
+    res = RULES.resolve(taxed(lords, policies, effects), {}, Dice(battle=(0,), d6=(1,)))
+    failed = next(e for e in res.events if e.kind == "uprising_not_calmed")
+    assert "Charles (cardinal, paying 3 deniers) rolls 1" in failed.text
+    assert "Charles" in res.state["lords"]
+    res = RULES.resolve(taxed(lords, policies, effects, version=1), {}, Dice(battle=(0,), d6=(1,)))
+    assert "Charles (bishop) rolls 1" in next(e for e in res.events if e.kind == "uprising_not_calmed").text
+    assert "Charles" not in res.state["lords"]                    # v1: he tried as a bishop (D.2.1)
+    # Not able to pay: he may still try as a bishop (D.2.2), which the mapping form allows.
+    policies["bob"] = {"calm_uprisings": {"as_bishop": True, "as_cardinal": True, "except_raised_by": []}}
+    res = RULES.resolve(taxed(lords, policies, effects, deniers={"bob": 2}), {}, Dice(battle=(0,), d6=(5,)))
+    assert "Charles (bishop) rolls 5: one uprising card in Tours is discarded" in " ".join(e.text for e in res.events)
+
+
+def test_the_calm_policy_may_spare_an_ally() -> None:
+    lords = {"Henry": {"family": "ann", "at": "Lyon"},
+             "Charles": {"family": "bob", "at": "Paris", "titles": ["bishop 4", "cardinal"]},
+             "Arthur": {"family": "cid", "at": "Reims", "titles": ["bishop 2"]}}
+    effects = [{"card": "tithe", "target": "2", "player": "bob", "lord": "Charles"}]
+    state = taxed(lords, {"ann": {"surprise": [WHEN_TAXED_TOURS]}}, effects)
+    cid = check(state, "cid", "policies:\n  calm_uprisings:\n    as_bishop: yes\n    except_raised_by: [Ann]\n")
+    assert cid.orders["policies"]["calm_uprisings"] == {"as_bishop": True, "as_cardinal": False,
+                                                        "except_raised_by": ["ann"]}
+    assert "line 3: `as_bishop:` is yes or no" in errors(state, "cid", "policies:\n  calm_uprisings:\n"
+                                                        "    as_bishop: maybe\n")
+    assert "unknown key `as_pope`" in errors(state, "cid", "policies:\n  calm_uprisings:\n    as_pope: yes\n")
+    assert "is one of never, as_bishop, also_as_cardinal or a mapping" in errors(
+        state, "cid", "policies:\n  calm_uprisings: sometimes\n")
+    state["families"]["cid"]["policies"] = cid.orders["policies"]
+    assert "calm_uprisings: as_bishop yes; as_cardinal no; never against ann" in RULES.view(state, "cid")["policies_text"]
+    res = RULES.resolve(state, {}, Dice(battle=(0,), d6=(6,)))
+    kinds = [e.kind for e in res.events]
+    assert "uprising" in kinds and not {"uprising_calmed", "uprising_not_calmed"} & set(kinds)
+    state["families"]["cid"]["policies"] = {"calm_uprisings": "as_bishop"}   # ann not spared: Arthur tries
+    assert "uprising_calmed" in [e.kind for e in RULES.resolve(state, {}, Dice(battle=(0,), d6=(6,))).events]
+
+
+def test_an_uprising_during_movement_spares_the_forces_on_a_road_to_the_town() -> None:
+    # marc's Eric reaches Tours, held by marie: he waits on the road (5.2.1), his location
+    # already Tours. When Guenièvre is about to leave, cid's uprising strikes the town only.
+    state = build_position({
+        "players": ["marc", "marie", "cid"], "phase": "movement", "hands": {"cid": ["uprising"]},
+        "effects": [{"card": "famine", "target": "2"}],
+        "policies": {"cid": {"surprise": [{"trigger": "uprising_before_move", "town": "Tours", "targets": ["marc"],
+                                           "underground": False, "against": ["marie"]}]}},
+        "lords": {"Eric": {"family": "marc", "at": "Poitiers"}, "Guenièvre": {"family": "marie", "at": "Tours"},
+                  "Arthur": {"family": "cid", "at": "Lyon"}},
+        "units": {"Poitiers": {"marc": {"man_at_arms": 2}}, "Tours": {"marie": {"man_at_arms": 1}}}}).to_json()
+    marc = check(state, "marc", "orders:\n  - move: Eric\n    with: all\n    path: [Tours]\n")
+    marie = check(state, "marie", "orders:\n  - move: Guenièvre\n    with: all\n    path: [Rennes]\n")
+    res = RULES.resolve(state, {"marc": marc.orders, "marie": marie.orders, "cid": {"moves": [], "land": None}},
+                        Dice(battle=(0,)))
+    lost = [e.data["family"] for e in res.events if e.kind == "uprising_losses"]
+    assert lost == ["marie"]                                  # marc's targets: not in the town
+    assert "Guenièvre" not in res.state["lords"] and "Eric" in res.state["lords"]
+    assert sum(1 for p in res.state["pawns"].values() if p["family"] == "marc") == 2
+    assert res.state["lords"]["Eric"]["location"] == "Tours"
+
+
+def test_the_draw_template_offers_the_famine_trigger_to_an_uprising_holder_only() -> None:
+    state = build_position({"players": PLAYERS, "phase": "cards", "hands": {"ann": ["uprising"]},
+                            "lords": {"Henry": {"family": "ann", "at": "Tours"}}}).to_json()
+    assert "uprising_on_famine: TOWN" in RULES.order_template(RULES.view(state, "ann"), "ann")
+    assert "uprising" not in RULES.order_template(RULES.view(state, "bob"), "bob")
+
+
+def test_each_card_is_spent_once_in_the_documented_order() -> None:
+    # ann: one card, triggers on Nantes then Tours; bob (later in turn order) also on Tours.
+    lords = {"Henry": {"family": "ann", "at": "Lyon"}, "Arthur": {"family": "cid", "at": "Paris",
+                                                                  "titles": ["bishop 2"]}}
+    effects = [{"card": "tithe", "target": "2", "player": "cid", "lord": "Arthur"}]
+    nantes = {**WHEN_TAXED_TOURS, "town": "Nantes"}
+    policies = {"ann": {"surprise": [nantes, WHEN_TAXED_TOURS]}, "bob": {"surprise": [WHEN_TAXED_TOURS]}}
+    state = taxed(lords, policies, effects, hands={"ann": ["uprising"], "bob": ["uprising"]})
+    res = RULES.resolve(state, {}, Dice(battle=(0, 0)))
+    played = [(e.data["player"], e.data["town"]) for e in res.events if e.kind == "surprise_played"]
+    assert played == [("ann", "Nantes"), ("bob", "Tours")]
+    assert res.state["families"]["ann"]["policies"]["surprise"] == [WHEN_TAXED_TOURS]   # waits, no card left
+    assert res.state["events_discard"].count("uprising") == 2
+
+
+def test_a_tax_card_the_income_then_cancels_still_sets_off_the_uprising() -> None:
+    # Ruling 32: bob's tithe lies on bishopric 2 though its lord Charles left play.
+    effects = [{"card": "tithe", "target": "2", "player": "bob", "lord": "Charles"}]
+    state = taxed({"Henry": {"family": "ann", "at": "Lyon"}}, {"ann": {"surprise": [WHEN_TAXED_TOURS]}}, effects)
+    kinds = [e.kind for e in RULES.resolve(state, {}, Dice(battle=(0,))).events]
+    assert kinds.index("uprising") < kinds.index("tithe_cancelled")

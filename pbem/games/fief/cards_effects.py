@@ -154,6 +154,9 @@ def play_tax(state: FiefState, board: Board, player: str, kind: str, target: str
     if problem is None and any(e.card == kind and e.target == target and e.player == player
                                for e in state.board_effects):
         problem = "your family already plays that tax there this round"
+    if problem is None and kind == "tithe" and state.rules_version >= 2:
+        problem = marker_problem(lord, target, player, _bishop_families(state),
+                                 [(e.card, e.target, e.player, e.lord) for e in state.board_effects])
     if problem:
         return False, Event("card_not_played", f"{player} cannot play a tax card for {what}: {problem}; "
                             "the card stays in hand.", audience=Audience.only(player),
@@ -163,3 +166,29 @@ def play_tax(state: FiefState, board: Board, player: str, kind: str, target: str
     return True, Event("card_played", f"{player} plays a tax card: {lord} collects {what} in the "
                        f"Income Phase ({sec}).", data={"player": player, "card": "tax", "tax": kind,
                                                         "target": target, "lord": lord})
+
+
+def needs_tithe_marker(target: str, family: str, bishop_family: str | None) -> bool:
+    """G.3.3.2: a tithe on a bishopric whose title the family does not own is marked with the
+    cardinal tithe marker of the collecting cardinal (the papal tithe lies on the round track)."""
+    return target != "all" and bishop_family != family
+
+
+def marker_problem(lord: str, target: str, family: str, bishop_families: dict[str, str | None],
+                   effects: list[tuple[str, str, str | None, str | None]]) -> str | None:
+    """G.3.3.2: each cardinal has one cardinal tithe marker, so he collects at most one tithe on
+    a bishopric his family does not own at a time (the marker comes back with the tax card, after
+    the Income Phase). ``effects``: (card, target, player, lord) of the tithes already lying on
+    the board (or ordered before in the same mail); ``bishop_families``: bishopric number (text)
+    -> the family of its bishop."""
+    if not needs_tithe_marker(target, family, bishop_families.get(target)):
+        return None
+    for card, other, player, by in effects:
+        if card == "tithe" and by == lord and needs_tithe_marker(other, player or "", bishop_families.get(other)):
+            return (f"{lord}'s cardinal tithe marker already lies on bishopric {other}: a cardinal has one "
+                    "marker, so one tithe at a time on a bishopric his family does not own (G.3.3.2)")
+    return None
+
+
+def _bishop_families(state: FiefState) -> dict[str, str | None]:
+    return {str(l.bishopric): l.family for l in state.lords.values() if l.bishopric}

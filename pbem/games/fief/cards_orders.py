@@ -168,9 +168,27 @@ def check_play_orders(view: dict, board: Board, player: str, items: list, proble
             continue
         left[card] -= 1
         play = _play(view, board, cards, player, card, item, line, problems)
+        if play is not None and play.get("tax") == "tithe":
+            why = _marker_in_use(view, player, play, plays)
+            if why:
+                problems.add(line_of(item, "tithe"), why, "a cardinal's other tithes go on bishoprics your "
+                             "family's bishops hold, or name another cardinal with `lord:`")
+                continue
         if play is not None:
             plays.append(play)
     return {"play": plays}
+
+
+def _marker_in_use(view: dict, player: str, play: dict, earlier: list[dict]) -> str | None:
+    """G.3.3.2: the collecting cardinal's tithe marker is not on the board already, nor taken by
+    an earlier tithe of this mail."""
+    from pbem.games.fief.cards_effects import marker_problem
+    lords = view["lords"]
+    bishops = {n: (lords[b["bishop"]]["family"] if b.get("bishop") in lords else None)
+               for n, b in view["bishoprics"].items()}
+    effects = [(e["card"], e["target"], e.get("player"), e.get("lord")) for e in view.get("board_effects") or []]
+    effects += [("tithe", p["target"], player, p["lord"]) for p in earlier if p.get("tax") == "tithe"]
+    return marker_problem(play["lord"], play["target"], player, bishops, effects)
 
 
 def _play(view: dict, board: Board, cards: CardSet, player: str, card: str, item: dict, line,

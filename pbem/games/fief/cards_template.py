@@ -32,6 +32,9 @@ def draw_template(view: dict[str, Any], player: str) -> str:
         "#    if_first: {cardinal: none, lord: events}",
         "",
     ]
+    if "uprising" in hand:   # G.2.3, G.4.2.1: an uprising the moment a famine strikes (step C)
+        lines[-1:-1] = ["# You hold an uprising card: to raise it if a famine strikes a town's bishopric now,",
+                        "# policies: {surprise: [{uprising_on_famine: TOWN}]} (it fires after step C).", ]
     return "\n".join(lines)
 
 
@@ -50,8 +53,10 @@ def play_template(view: dict[str, Any], player: str) -> str:
         "# Surprise cards played at once (G.4): D'Arc / cardinal `on: LORD`, assassination `on: LORD`",
         "# (+ `sponsor: LORD`), justice `on: LORD`, underground `free: LORD`, uprising `in: TOWN`",
         "# (+ `underground: yes` against its Fortress penalty). Held for later under `policies: surprise:`",
-        "# (see the orders guide): underground and ambush for a battle, an uprising at a battle start,",
-        "# underground in an uprising, any of these cards at a phase start, a town's control transfer.",
+        "# (see the orders guide): underground and ambush for a battle; an uprising when a tax is",
+        "# collected (uprising_when_taxed: TOWN, fires at Income: for a tax played after your turn),",
+        "# when a famine strikes, before a lord leaves a town, at a battle start; underground in an",
+        "# uprising; any of these cards at a phase start; a town's control transfer.",
         "# Nothing sent: you play nothing.",
         "orders: []",
     ]

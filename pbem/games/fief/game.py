@@ -38,6 +38,7 @@ from pbem.games.fief.setup import new_game, resolve_starting_towns
 from pbem.games.fief.setup_orders import check_setup_orders
 from pbem.games.fief.state import OFFSHORE, RULES_VERSION, FiefState
 from pbem.games.fief.surprise_phase_start import fire_phase_start
+from pbem.games.fief.surprise_uprising_triggers import ON_FAMINE, fire_uprisings
 from pbem.games.fief.templates import purchase_template, setup_template
 from pbem.games.fief.views import build_view, phase_id
 from pbem.orders.yamlsafe import line_of, sub_map
@@ -96,6 +97,11 @@ class Step:
     check: Checker = _check_nothing
     default: Callable[[], dict] = lambda: {"orders": []}
     template: Callable[[JSON, Board, str], str] = lambda view, board, player: NOTHING_TO_ORDER
+
+
+def _draw(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
+    # G.2.3 "famines may lead to uprisings": the `uprising_on_famine` triggers fire after step C.
+    return resolve_draw(state, board, orders, rng) + fire_uprisings(state, board, ON_FAMINE, rng)
 
 
 def _movement(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
@@ -163,7 +169,7 @@ ROUND: tuple[Step, ...] = (
          empty_first,                                        # no marriage, no candidacy (1)
          lambda v, b, p: first_template(v, p)),
     Step("cards", "Cards Phase (2), steps A-C", "discard and draw cards; then the disasters", True,
-         resolve_draw, _listed(_check_draw),                 # 2.1-2.5
+         _draw, _listed(_check_draw),                        # 2.1-2.5
          lambda: {"discard": [], "draw": [], "if_first": {}},    # 2.1, 2.2: nothing
          lambda v, b, p: draw_template(v, p)),
     Step("cards_play", "Cards Phase (2), step D", "play lord, good weather, good harvest and tax cards",
@@ -171,7 +177,7 @@ ROUND: tuple[Step, ...] = (
          lambda: {"play": []},                               # 2.6: nothing
          lambda v, b, p: play_template(v, p)),
     Step("income", "Income Phase (3)", "every family collects its income", False,
-         lambda s, b, o, r: resolve_income(s, b)),
+         lambda s, b, o, r: resolve_income(s, b, r)),
     Step("purchase", "Purchase Phase (4)", "pay ransoms; buy strongholds, mills, units and fief titles",
          True, lambda s, b, o, r: resolve_purchase(s, b, o), _listed(_check_purchase),
          lambda: {"orders": []},                             # buy nothing (ransoms are forced, 4.1)

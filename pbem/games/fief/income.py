@@ -5,6 +5,9 @@ The cards that put these effects on the board are played in the Cards Phase (2.6
 income rules apply to whatever lies on the board (``FiefState.board_effects``):
 - ``tallage`` on a fief id, ``tithe`` on a bishopric number or on ``all`` (the papal tithe);
 - ``good_weather`` / ``good_harvest`` / ``famine`` on a bishopric number.
+
+G.3.3 "collecting tallage or tithe may lead to uprisings": the standing `uprising_when_taxed`
+triggers fire first, while the tax cards still lie on the board (surprise_uprising_triggers.py).
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.control import controllers, holder_family, is_besieged
 from pbem.games.fief.state import BoardEffect, FiefState
 from pbem.rules.api import Event
+from pbem.rules.rng import Rng
 
 
 def money(n: int) -> str:
@@ -40,10 +44,11 @@ class Income:
         return self.towns + self.mills + sum(self.tallage.values()) + sum(self.tithe.values()) + self.queen
 
 
-def resolve_income(state: FiefState, board: Board) -> list[Event]:
+def resolve_income(state: FiefState, board: Board, rng: Rng) -> list[Event]:
+    from pbem.games.fief.surprise_uprising_triggers import WHEN_TAXED, fire_uprisings
+    events = fire_uprisings(state, board, WHEN_TAXED, rng)   # G.3.3, G.4.2.1: as the taxes are collected
     ctrl = controllers(state, board)
     incomes: dict[str, Income] = defaultdict(Income)
-    events: list[Event] = []
     for town, family in ctrl.items():
         if family and not is_besieged(state, town):
             incomes[family].towns += TOWN_INCOME

@@ -39,6 +39,8 @@ from pbem.games.fief.movement_presence import Place, Presence, road_place, town_
 from pbem.games.fief.movement_underground import ALWAYS, IF_NEEDED, mode_for, play_card
 from pbem.games.fief.policies import permits
 from pbem.games.fief.state import OFFSHORE, FiefState
+from pbem.games.fief.surprise_standing import triggers_of
+from pbem.games.fief.surprise_uprising_triggers import BEFORE_MOVE, fire_uprisings
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
@@ -139,6 +141,8 @@ class MovementRun:
             problem = f"{name} is not a lord of {player}"
         elif lord.captive_of:
             problem = f"{name} is a captive of {lord.captive_of} and cannot move (5)"
+        if problem is None and self._uprising_before(player, name):
+            problem = f"{name} was eliminated by the uprising in {lord.location} before moving (G.4.2.1)"
         if problem:
             self._failed(player, name, problem)
             return
@@ -166,6 +170,24 @@ class MovementRun:
         summary = events[before:]
         del events[before:]
         events[mark:mark] = summary
+
+    def _uprising_before(self, player: str, name: str) -> bool:
+        """5.2.1: "as an uprising card may only be played in a town, it must be played before a
+        lord starts their movement": the `uprising_before_move` triggers on the lord's town fire
+        (surprise_uprising_triggers.py). Forces on a road to that town are not in it. True if the
+        lord did not survive it."""
+        place = self.presence.where.get("L:" + name)
+        if place is None or place[0] != "town" or place[1] == OFFSHORE or self.state.lords[name].steps:
+            return False
+        if not any(t["town"] == place[1] for p in self.state.players for t in triggers_of(self.state, p, BEFORE_MOVE)):
+            return False   # the usual case, kept cheap: nobody waits for a move out of this town
+        away = frozenset(m[2:] for m in self.presence.on_roads())
+        events = fire_uprisings(self.state, self.board, BEFORE_MOVE, self.rng, town=place[1], mover=player,
+                                lord=name, away=away)
+        if events:
+            self.teller.add(events)
+            self._forget_fallen()
+        return name not in self.state.lords
 
     def _gather(self, army: Army, order: Mapping[str, Any], log: MoveLog) -> None:
         for other in order.get("lords") or []:

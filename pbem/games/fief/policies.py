@@ -83,13 +83,9 @@ def check_policies(view: Mapping[str, Any], player: str, doc: Any) -> tuple[dict
             if got_order is not None:
                 canonical[key] = got_order
         elif key == "calm_uprisings":   # G.4.2.1: may my bishop / cardinal try to calm uprisings
-            from pbem.games.fief.surprise_uprising import CALM_CHOICES
-            answer = value.strip().lower() if isinstance(value, str) else None
-            if answer not in CALM_CHOICES:
-                errors.append(OrderError(line, f"`calm_uprisings` is one of {', '.join(CALM_CHOICES)}, not {value!r}",
-                                         "write e.g. `calm_uprisings: as_bishop`"))
-            else:
-                canonical[key] = answer
+            got_calm = _check_calm(value, line, players, errors)
+            if got_calm is not None:
+                canonical[key] = got_calm
         elif key == "surprise":   # G.4: surprise cards held for a trigger (surprise_triggers.py)
             from pbem.games.fief.surprise_triggers import check_triggers
             got_triggers = check_triggers(dict(view), player, value, line, errors)
@@ -169,6 +165,48 @@ def _check_loss_order(value: Any, line: int | None, errors: list[OrderError]) ->
     return order + [k for k in DEFAULT_LOSS_ORDER if k not in order]
 
 
+CALM_KEYS = ("as_bishop", "as_cardinal", "except_raised_by")
+CALM_EXAMPLE = "write e.g. `calm_uprisings: {as_bishop: yes, as_cardinal: yes, except_raised_by: [marc]}`"
+
+
+def _check_calm(value: Any, line: int | None, players: list[str], errors: list[OrderError]) -> Any:
+    """`calm_uprisings` (G.4.2.1, D.2.1, D.2.2): a short form (never, as_bishop,
+    also_as_cardinal), kept as written, or the mapping {as_bishop: yes|no, as_cardinal: yes|no,
+    except_raised_by: [players]}."""
+    from pbem.games.fief.surprise_uprising import CALM_CHOICES
+    if isinstance(value, str):
+        answer = value.strip().lower()
+        if answer in CALM_CHOICES:
+            return answer
+    if not isinstance(value, dict):
+        errors.append(OrderError(line, f"`calm_uprisings` is one of {', '.join(CALM_CHOICES)} or a mapping, "
+                                 f"not {value!r}", CALM_EXAMPLE))
+        return None
+    result: dict[str, Any] = {"as_bishop": False, "as_cardinal": False, "except_raised_by": []}
+    before = len(errors)
+    for sub, item in value.items():
+        sub_line = line_of(value, sub)
+        if sub in ("as_bishop", "as_cardinal"):
+            answer = {"yes": True, "true": True, "no": False, "false": False}.get(str(item).strip().lower())
+            if answer is None:
+                errors.append(OrderError(sub_line, f"`{sub}:` is yes or no, not {item!r}", f"write `{sub}: yes`"))
+            result[sub] = bool(answer)
+        elif sub == "except_raised_by":
+            for name in item if isinstance(item, list) else [item]:
+                found = find_player(name, players)
+                if found is None:
+                    errors.append(OrderError(sub_line, f"no other player {name!r} in this game",
+                                             suggest(str(name), players)))
+                elif found not in result[sub]:
+                    result[sub].append(found)
+        else:
+            errors.append(OrderError(sub_line, f"unknown key `{sub}` in `calm_uprisings`", suggest(sub, CALM_KEYS)))
+    if len(errors) > before:
+        return None
+    result["except_raised_by"].sort()
+    return result
+
+
 def merge_policies(stored: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
     """Standing policies after a mail: each policy given replaces the stored one; the others
     stay as they were (they are kept until changed)."""
@@ -206,8 +244,19 @@ def describe(policies: Mapping[str, Any]) -> list[str]:
         lines.append(f"{key}: " + "; ".join(parts))
     lines.append(f"{LOSS_POLICY}: " + ", ".join(loss_order(policies)))
     from pbem.games.fief.surprise_triggers import describe_triggers   # G.4
-    lines.append(f"calm_uprisings: {policies.get('calm_uprisings') or 'never'}")   # G.4.2.1
+    lines.append(describe_calm(policies))   # G.4.2.1
     return lines + describe_triggers(policies)
+
+
+def describe_calm(policies: Mapping[str, Any]) -> str:
+    value = policies.get("calm_uprisings") or "never"
+    if isinstance(value, str):
+        return f"calm_uprisings: {value}"
+    parts = [f"as_bishop {'yes' if value['as_bishop'] else 'no'}",
+             f"as_cardinal {'yes (3 deniers an attempt)' if value['as_cardinal'] else 'no'}"]
+    if value.get("except_raised_by"):
+        parts.append("never against " + ", ".join(value["except_raised_by"]))
+    return "calm_uprisings: " + "; ".join(parts)
 
 
 __all__ = ["check_policies", "merge_policies", "permits", "loss_order", "describe", "unit_kind",

@@ -138,7 +138,10 @@ def _uprising(view: dict, board: Board, player: str, item: dict, line, problems:
     effects = [(e["card"], e["target"], e.get("player")) for e in view.get("board_effects") or []]
     why = uprising_grounds(effects, info["fief"], int(info["bishopric"]), governed, player)
     if why:
-        problems.add(line_of(item, "in"), f"no uprising in {town}: {why}")
+        problems.add(line_of(item, "in"), f"no uprising in {town}: {why}",
+                     f"a tax card played later this step is not on the board yet: set the standing trigger "
+                     f"`uprising_when_taxed: {town}` (under `policies: surprise:`), which fires when the "
+                     "Income Phase collects it; for a famine still to come, `uprising_on_famine:`")
         return None
     targets = uprising_targets(view, item, problems)
     underground = yes_no(item, "underground", problems)
@@ -147,14 +150,15 @@ def _uprising(view: dict, board: Board, player: str, item: dict, line, problems:
     return {"card": "uprising", "town": town, "targets": targets, "underground": underground}
 
 
-def uprising_targets(view: dict, item: dict, problems: Problems) -> list[str]:
-    """`targets:` the families an uprising hits, in order (G.4.2.1: the roller chooses)."""
+def uprising_targets(view: dict, item: dict, problems: Problems, key: str = "targets") -> list[str]:
+    """`targets:` the families an uprising hits, in order (G.4.2.1: the roller chooses); with
+    ``key``, another list of players (`against:`)."""
     targets: list[str] = []
-    given = as_seq(item["targets"], line_of(item, "targets"), "targets", problems) if "targets" in item else []
+    given = as_seq(item[key], line_of(item, key), key, problems) if key in item else []
     for text in given:
         found = next((p for p in view["players"] if fold(p) == fold(str(text))), None)
         if found is None:
-            problems.add(line_of(item, "targets"), f"no player {text!r} in this game", suggest(str(text), view["players"]))
+            problems.add(line_of(item, key), f"no player {text!r} in this game", suggest(str(text), view["players"]))
         elif found not in targets:
             targets.append(found)
     return targets

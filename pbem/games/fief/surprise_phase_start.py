@@ -81,8 +81,9 @@ def check_play(view: dict, player: str, item: YMap, where: int | None, problems:
     card = card_id(load_cards(view["game"]), item["play"])
     line = line_of(item, "play") or where
     if card == "uprising":
-        problems.add(line, "an uprising is played at once in round-N/cards-play, or with an "
-                     "`uprising_at_battle_start:` trigger", "write `- uprising_at_battle_start: TOWN`")
+        problems.add(line, "an uprising is played at once in round-N/cards-play, or with a standing "
+                     "uprising trigger", "write e.g. `- uprising_when_taxed: TOWN` (also `uprising_on_famine:`, "
+                     "`uprising_before_move:`, `uprising_at_battle_start:`) under `policies: surprise:`")
         return None
     if card not in AT_ONCE:
         problems.add(line, f"{item['play']!r} is not a surprise card played at once",

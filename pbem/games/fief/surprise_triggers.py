@@ -8,7 +8,9 @@ standing conditional orders kept with the policies until they fire or are replac
         - ambush: Henry              # a battle starts in Tours with a lord of yours in it:
           in: Tours                  #   Henry becomes your captive (G.4.2.5)
           round: 1                   #   optional: 0 (default) at the start, N at battle round N
-        - uprising_at_battle_start: Nantes   # G.4.2.1 (surprise_uprising_triggers.py)
+        - uprising_at_battle_start: Nantes   # G.4.2.1 (surprise_uprising_triggers.py), and
+                                             #   uprising_when_taxed, uprising_on_famine,
+                                             #   uprising_before_move
         - underground_in_uprising: Nantes    # G.4.2.2 (surprise_uprising_triggers.py)
         - at_phase_start: movement           # G.4, 5.2.2 (surprise_phase_start.py)
           play: assassination
@@ -37,7 +39,8 @@ from pbem.orders.yamlsafe import line_of
 TRIGGERS = {"at_battle_start": "underground", "ambush": "ambush"}   # trigger -> the card it plays
 # More triggers, each checked (and fired) by its own module:
 # surprise_uprising_triggers.py (G.4.2.1, G.4.2.2) and surprise_phase_start.py (G.4, 5.2.2).
-KINDS = ("at_battle_start", "ambush", "uprising_at_battle_start", "underground_in_uprising", "at_phase_start")
+UPRISING_KINDS = ("uprising_when_taxed", "uprising_on_famine", "uprising_before_move", "uprising_at_battle_start")
+KINDS = ("at_battle_start", "ambush") + UPRISING_KINDS + ("underground_in_uprising", "at_phase_start")
 EXAMPLE = "write e.g. `surprise: [{at_battle_start: Tours, card: underground}, {ambush: Henry, in: Tours}]`"
 
 
@@ -67,13 +70,14 @@ def _check_one(view: dict, player: str, kind: str, item: dict, where, problems: 
     if kind == "at_phase_start":
         from pbem.games.fief.surprise_phase_start import check_phase_start
         return check_phase_start(view, player, item, where, problems)
-    if kind in ("uprising_at_battle_start", "underground_in_uprising"):
+    if kind in UPRISING_KINDS + ("underground_in_uprising",):
         from pbem.games.fief.surprise_uprising_triggers import check_underground_trigger, check_uprising_trigger
         town = _town(view, item[kind], where, problems)
         if town is None:
             return None
-        check = check_uprising_trigger if kind == "uprising_at_battle_start" else check_underground_trigger
-        return check(view, player, item, town, where, problems)
+        if kind == "underground_in_uprising":
+            return check_underground_trigger(view, player, item, town, where, problems)
+        return check_uprising_trigger(view, player, item, town, where, problems, kind)
     allowed = {"at_battle_start": ("at_battle_start", "card"), "ambush": ("ambush", "in", "round")}[kind]
     extra = [k for k in item if k not in allowed]
     if extra:
@@ -153,10 +157,9 @@ def describe_triggers(policies: dict) -> list[str]:
     for t in policies.get(KEY) or []:
         if t["trigger"] == "at_battle_start":
             out.append(f"surprise: underground at the start of a battle you attack in {t['town']}")
-        elif t["trigger"] == "uprising_at_battle_start":
-            out.append(f"surprise: uprising at the start of a battle in {t['town']}"
-                       + (f", hitting {', '.join(t['targets'])} first" if t.get("targets") else "")
-                       + (", with an underground card" if t.get("underground") else ""))
+        elif t["trigger"] in UPRISING_KINDS:
+            from pbem.games.fief.surprise_uprising_triggers import describe_uprising
+            out.append(describe_uprising(t))
         elif t["trigger"] == "underground_in_uprising":
             out.append(f"surprise: underground against the Fortress penalty of an uprising in {t['town']}")
         elif t["trigger"] == "at_phase_start":
