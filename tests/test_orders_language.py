@@ -100,3 +100,44 @@ def test_the_complete_order_mail_of_docs_orders_md_is_accepted():
     check = RULES.check_orders(RULES.view(state, "marie"), "marie", envelope.body)
     assert check.ok, check.errors
     assert RULES.phase(state).id == envelope.phase
+
+
+# --- YAML mistakes: the line the player must change, and a hint fitting the cause ----------------
+
+YAML_MISTAKES = [
+    # (cause, document, line to change, a fragment of the hint)
+    ("missing colon", "game: g1\nplayer alice\nsecret: x\n", 2, "`player: alice`"),
+    ("missing colon, last line", "game: g1\nplayer: alice\nbid 3\n", 3, "`bid: 3`"),
+    ("missing colon, first key of an order", "orders:\n  - buy knight\n    in: Tours\n", 2, "`buy: knight`"),
+    ("missing colon, second key of an order", "orders:\n  - buy: knight\n    in Tours\n  - buy: sergeant\n",
+     3, "`in: Tours`"),
+    ("stray prose between orders", "orders:\n  - buy: knight\n    in: Tours\nI also want a sergeant, please\n"
+     "  - buy: sergeant\n    in: Tours\n", 4, "start it with `#`"),
+    ("stray prose in the envelope", "game: g1\nI think this is right.\nplayer: alice\n", 2, "start it with `#`"),
+    ("tab", "orders:\n\t- buy: knight\n", 2, "use spaces"),
+    ("tab inside an order", "orders:\n  - buy: knight\n  \tin: Tours\n", 3, "use spaces"),
+    ("unclosed double quote", 'game: g1\nplayer: "alice\nsecret: x\nphase: p\n', 2, 'quote (")'),
+    ("unclosed single quote", "game: g1\nplayer: 'alice\nsecret: x\n", 2, "quote (')"),
+    ("unclosed bracket", "game: g1\nbid: [3\nfoo: x\n", 2, "`[`"),
+    ("unclosed brace", "game: g1\nwith: {knight: 2\nfoo: x\n", 2, "`{`"),
+    ("key indented less than its order", "orders:\n  - buy: knight\n   in: Tours\n", 3, "indentation"),
+    ("key indented more than its order", "orders:\n  - buy: knight\n      in: Tours\n", 3, "indentation"),
+    ("envelope key indented", "game: g1\n  player: alice\nsecret: x\n", 2, "indentation"),
+    ("list item indented less", "orders:\n  - buy: knight\n    in: Tours\n - buy: sergeant\n", 4, "indentation"),
+    ("key at the column of the dash", "orders:\n  - buy: knight\n  in: Tours\n", 3, "indentation"),
+    ("colon inside a value", "game: g1\nmessage: hello: world\n", 2, "quotes"),
+    ("a second document", "game: g1\n---\nbid: 3\n", 2, "`---`"),
+    ("a value starting with @", "game: g1\nbid: @3\n", 2, "quotes"),
+]
+
+
+@pytest.mark.parametrize("cause, text, line, hint", YAML_MISTAKES, ids=[m[0] for m in YAML_MISTAKES])
+def test_a_yaml_mistake_names_the_line_to_change_and_how(cause, text, line, hint):
+    """PyYAML's problem_mark is where its scanner gave up, often a line or two below the
+    mistake (a key missing its colon is only noticed at the next line; an unclosed quote at
+    the end of the text): the loader names the line the player must change."""
+    with pytest.raises(yamlsafe.YamlProblem) as problem:
+        yamlsafe.load(text, first_line=20)
+    assert problem.value.line == line + 19, (problem.value.message, problem.value.hint)
+    assert problem.value.message.startswith("this is not valid YAML: ")
+    assert hint in problem.value.hint, problem.value.hint
