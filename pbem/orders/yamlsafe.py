@@ -151,7 +151,8 @@ def _scan(loader: _Loader, offset: int) -> None:
 # PyYAML's problem_mark is where its scanner gave up, often below the mistake: a key missing
 # its colon is only noticed at the next line (or the end of the text), an unclosed quote or
 # bracket at the end of the text. _problem names the line the player must change instead.
-_KEYLIKE = re.compile(r"^(?:-[ \t]+)*([a-z_][a-z0-9_]*)[ \t]+(\S.*?)\s*$")
+# KEYLIKE: `word value` with a lowercase word, as an order key missing its colon looks.
+KEYLIKE = re.compile(r"^(?:-[ \t]+)*([a-z_][a-z0-9_]*)[ \t]+(\S.*?)\s*$")
 _INDENTATION = ("the indentation of this line does not match the lines above",
                 "fix the indentation: keys of one order start in the same column, and each list item (`- `) in the column "
                 "of the others; indent with spaces")
@@ -212,7 +213,7 @@ def _stray_colon(at: int, column: int, lines: list[str], last_plain: Any) -> tup
 
 
 def _no_colon_hint(text: str) -> str:
-    keylike = _KEYLIKE.match(text.strip())
+    keylike = KEYLIKE.match(text.strip())
     if keylike and len(keylike.group(2).split()) <= 2:
         return (f"put a colon after the key: `{keylike.group(1)}: {keylike.group(2)[:40]}` (if the line "
                 "is a note, remove it or start it with `#`)")
