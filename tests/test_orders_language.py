@@ -269,3 +269,70 @@ def test_an_ignored_line_is_echoed_short_and_printable():
 def test_a_real_mistake_is_not_swallowed_as_a_sign_off(text, line):
     envelope, errors = parse_document(find_document(text))
     assert envelope is None and errors[0].line == line, errors
+
+
+# --- the echo of the orders understood, in the judge's answer -------------------------------------
+
+def _golden_orders() -> dict[str, list]:
+    """Every player's canonical orders of the golden Fief: France games, by phase kind."""
+    import json
+    from pathlib import Path
+    kinds: dict[str, list] = {}
+    for path in sorted((Path(__file__).resolve().parent / "golden").glob("fief_france-*.json")):
+        for record in json.loads(path.read_text(encoding="utf-8")):
+            if record["orders"]:  # phases without deciders (income, end of round) have none
+                kinds.setdefault(record["phase"].split("/")[1], []).extend(record["orders"].values())
+    return kinds
+
+
+def _as_text(value):
+    """What the judge reads back from the echo: every value text, nothing empty."""
+    if isinstance(value, dict):
+        items = {str(k): _as_text(v) for k, v in value.items()}
+        return {k: v for k, v in items.items() if v not in (None, "", [], {})}
+    if isinstance(value, list):
+        return [v for v in map(_as_text, value) if v not in (None, "", [], {})]
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return None if value is None else str(value)
+
+
+def test_the_echo_covers_every_fief_phase():
+    assert set(_golden_orders()) == {"starting-towns", "cards-draw", "cards-play", "purchase", "movement",
+                                     "battle", "hear-ye", "hear-ye-votes"}
+
+
+@pytest.mark.parametrize("kind", sorted(_golden_orders()))
+def test_the_echo_reads_as_orders_and_the_judge_reads_it_back(kind):
+    """No `null`, no `{}` or `[]`, lists indented under their key as players write them; the
+    judge's own loader reads the echo back to the same orders (values as text)."""
+    from pbem.judge.render import environment
+    echo = environment().filters["echo"]
+    for orders in _golden_orders()[kind]:
+        text = echo(orders)
+        assert "null" not in text and "{}" not in text and "[]" not in text and "'" not in text, text
+        assert (yamlsafe.load(text) if text else {}) == _as_text(orders), text
+
+
+def test_the_echo_writes_values_as_a_player_would():
+    from pbem.judge.render import environment
+    echo = environment().filters["echo"]
+    orders = {"land": None, "moves": [{"lord": "Quentin", "path": ["La Rochelle", "Tours"], "with": {"man_at_arms": 2},
+                                       "if_refused": "back", "heir": None}],
+              "ready": True, "lower_ransom": False, "answer": "no", "note": "~", "policies": {}, "annul": None}
+    assert echo(orders) == ("moves:\n  - lord: Quentin\n    path: [La Rochelle, Tours]\n    with:\n      man_at_arms: 2\n"
+                            "    if_refused: back\nready: yes\nlower_ransom: no\nanswer: no\nnote: '~'")
+    assert yamlsafe.load(echo(orders))["note"] == "~"
+    assert echo({"orders": [], "policies": {}}) == ""
+
+
+def test_the_tiny_games_echo_is_accepted_back_as_its_orders():
+    """Where a game's canonical orders are its order language (the test game's `bid: 3`),
+    the echo is a document the game accepts, to the same orders."""
+    from pbem.judge.render import environment
+    from tinygame import RULES
+    echo = environment().filters["echo"]({"bid": 3})
+    state = {"players": ["alice", "bob"], "round": 1, "step": "bid", "target": 2, "scores": {"alice": 0, "bob": 0},
+             "hands": {"alice": "oak", "bob": "elm"}}
+    check = RULES.check_orders(RULES.view(state, "alice"), "alice", yamlsafe.load(echo))
+    assert check.ok and check.orders == {"bid": 3}
