@@ -107,14 +107,12 @@ def find_document(text: str) -> Document | None:
     # that copy and paste brings along) never mean anything, but would hide a `game:` line.
     lines = [line.lstrip("\ufeff\u200b\u2060") for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     copies = _judge_copies(lines)
-    ends = [start for start, _ in copies]
-
-    def in_copy(index: int) -> bool:
-        return any(start <= index < end for start, end in copies)
-
+    in_copy = [False] * len(lines)
+    for first, end in copies:  # the copies do not overlap: linear in the mail's lines
+        in_copy[first:end] = [True] * (end - first)
     for start, line in enumerate(lines):
-        if _START.match(line) and not in_copy(start):
-            return _collect(lines, start, "", stop=min((e for e in ends if e > start), default=len(lines)))
+        if _START.match(line) and not in_copy[start]:
+            return _collect(lines, start, "", stop=next((first for first, _ in copies if first > start), len(lines)))
     for start, line in enumerate(lines):
         quoted = _QUOTED_START.match(line)
         if quoted:

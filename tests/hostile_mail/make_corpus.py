@@ -357,6 +357,10 @@ simple("reply-outlook-original-message-unquoted-report", REPLY + "-----Original 
 simple("reply-outlook-filled-inside-unquoted-report", "Filled in below.\n\n________________________________\n"
        + OUTLOOK_HEADERS + JUDGE_MAIL.replace("YOUR-SECRET", SECRETS["alice"]).replace("bid: 1", "bid: 3"), ACCEPTED)
 
+# Thousands of quoted copies, each a marker line: found in one pass, the orders after them read.
+simple("reply-thousands-of-quoted-markers", "@@REPEAT:4000:> [pbem] automatic mail from x\nhello\n@@\n"
+       + envelope() + BID3, ACCEPTED)
+
 # A sign-off after the orders: cut where the YAML ends, and listed in the answer.
 for label, sign_off in (("cheers-name", "Cheers,\nAlice\n"), ("thanks", "Thanks!\n"),
                         ("sent-from-phone", "\nSent from my phone\n"),
