@@ -366,3 +366,16 @@ def test_every_mail_of_the_judge_begins_with_its_marker(homes, tmp_path):
     assert any(s.startswith("Re:") for s in bodies)
     for subject, body in bodies.items():
         assert body.startswith(marker_line("pbem judge", "judge@pbem.test") + "\n\n"), subject
+
+
+def test_an_at_once_mail_with_a_sign_off_is_done_and_the_sign_off_listed(homes, tmp_path):
+    judge = _copy(homes["fief"], tmp_path / "home")
+    before = _outbox_ids(judge)
+    judge.send("alice@pbem.test", "game: loire\nplayer: alice\nsecret: secret-alice-0001\nphase: round-1/purchase\n"
+               "diplomacy:\n  - give: 1\n    to: bob\nThanks!\nAlice\n")
+    report = judge.tick()
+    assert report.mails == {"acted at once": 1}, report.lines()
+    [answer] = [email.message_from_bytes(a, policy=email.policy.default) for a in _answers(judge, before)
+                if b"Re: orders" in a]
+    body = answer.get_body(("plain",)).get_content()
+    assert "Not read as orders" in body and "- line 8: Thanks!" in body and "- line 9: Alice" in body
