@@ -259,6 +259,11 @@ def test_an_ignored_line_is_echoed_short_and_printable():
     assert line == 8 and text.startswith("Sent from my phone ?[2J") and text.endswith("...") and len(text) == 63
 
 
+def test_an_ignored_line_never_repeats_the_secret():
+    envelope, errors = parse_document(find_document(ORDERS + "My secret is k7qm-secret, keep it\n"))
+    assert not errors and envelope.ignored == ((8, "My secret is (secret), keep it"),)
+
+
 @pytest.mark.parametrize("text, line", [
     (ORDERS + "I also want a sergeant\n  - buy: sergeant\n    in: Tours\n", 8),   # prose between orders
     (ORDERS + "ready no\n", 8),                       # a key missing its colon is not a sign-off

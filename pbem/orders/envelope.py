@@ -218,8 +218,17 @@ def parse_document(doc: Document) -> tuple[Envelope | None, list[OrderError]]:
         if key not in ENVELOPE_KEYS:
             body[key] = value
             body.key_lines[key] = data.line_of(key)
+    # The answer lists the lines not read, but never repeats a secret (docs/security.md).
+    secrets = [fields[k] for k in ("secret", "new_secret") if fields.get(k)]
+    ignored = tuple((n, _masked(text, secrets)) for n, text in ignored)
     return Envelope(fields["game"], fields["player"], fields["secret"], fields.get("phase", ""),
                     flags["ready"], flags["wait"], body, fields.get("new_secret"), ignored), []
+
+
+def _masked(text: str, secrets: list[str]) -> str:
+    for secret in secrets:
+        text = text.replace(secret, "(secret)")
+    return text
 
 
 def _without_sign_off(doc: Document) -> tuple[Any, tuple[tuple[int, str], ...]]:
