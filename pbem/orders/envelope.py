@@ -50,7 +50,7 @@ _ATTRIBUTION = re.compile(r"^(On .*wrote:\s*|-+ ?Original Message ?-+\s*|_{10,}\
 # The first line of every mail the judge writes (Mailer.queue). Changing it breaks the
 # reading of replies to mail already sent: extend _MARKER instead.
 MARKER = "[pbem] automatic mail from"
-_MARKER = re.compile(r"^\[pbem\] automatic mail from ")
+_MARKER = re.compile("^" + re.escape(MARKER) + " ")
 _QUOTE_MARKS = re.compile(r"^(?:[ \t]*>)+[ \t]?")
 # A line that cannot be part of a mail client's attribution: order lines (indented, a list
 # item, a comment, a lowercase `key: value` as every order key is) and the start of a
