@@ -352,3 +352,30 @@ def test_mutated_corpus_mails_never_stop_the_judge(homes, tmp_path):
         for answer in _answers(judge, before):
             to = email.message_from_bytes(answer, policy=email.policy.default)["To"].addresses[0].addr_spec
             _clean_headers(answer, to)
+
+
+def test_every_mail_of_the_judge_begins_with_its_marker(homes, tmp_path):
+    """Welcomes, reports, answers: Mailer.queue puts the marker first in every body, so a
+    reply's copy of any of them is recognised (pbem/orders/envelope.py)."""
+    from pbem.orders.envelope import marker_line
+    judge = _copy(homes["fief"], tmp_path / "home")
+    judge.send("alice@pbem.test", "Hello, when do we play?")
+    judge.tick()
+    bodies = {str(m["Subject"]): m.get_body(("plain",)).get_content() for m in judge.sent()}
+    assert any("Welcome" in s for s in bodies) and any("resolved" in s for s in bodies)
+    assert any(s.startswith("Re:") for s in bodies)
+    for subject, body in bodies.items():
+        assert body.startswith(marker_line("pbem judge", "judge@pbem.test") + "\n\n"), subject
+
+
+def test_an_at_once_mail_with_a_sign_off_is_done_and_the_sign_off_listed(homes, tmp_path):
+    judge = _copy(homes["fief"], tmp_path / "home")
+    before = _outbox_ids(judge)
+    judge.send("alice@pbem.test", "game: loire\nplayer: alice\nsecret: secret-alice-0001\nphase: round-1/purchase\n"
+               "diplomacy:\n  - give: 1\n    to: bob\nThanks!\nAlice\n")
+    report = judge.tick()
+    assert report.mails == {"acted at once": 1}, report.lines()
+    [answer] = [email.message_from_bytes(a, policy=email.policy.default) for a in _answers(judge, before)
+                if b"Re: orders" in a]
+    body = answer.get_body(("plain",)).get_content()
+    assert "Not read as orders" in body and "- line 8: Thanks!" in body and "- line 9: Alice" in body

@@ -100,3 +100,244 @@ def test_the_complete_order_mail_of_docs_orders_md_is_accepted():
     check = RULES.check_orders(RULES.view(state, "marie"), "marie", envelope.body)
     assert check.ok, check.errors
     assert RULES.phase(state).id == envelope.phase
+
+
+# --- YAML mistakes: the line the player must change, and a hint fitting the cause ----------------
+
+YAML_MISTAKES = [
+    # (cause, document, line to change, a fragment of the hint)
+    ("missing colon", "game: g1\nplayer alice\nsecret: x\n", 2, "`player: alice`"),
+    ("missing colon, last line", "game: g1\nplayer: alice\nbid 3\n", 3, "`bid: 3`"),
+    ("missing colon, first key of an order", "orders:\n  - buy knight\n    in: Tours\n", 2, "`buy: knight`"),
+    ("missing colon, second key of an order", "orders:\n  - buy: knight\n    in Tours\n  - buy: sergeant\n",
+     3, "`in: Tours`"),
+    ("stray prose between orders", "orders:\n  - buy: knight\n    in: Tours\nI also want a sergeant, please\n"
+     "  - buy: sergeant\n    in: Tours\n", 4, "start it with `#`"),
+    ("stray prose in the envelope", "game: g1\nI think this is right.\nplayer: alice\n", 2, "start it with `#`"),
+    ("tab", "orders:\n\t- buy: knight\n", 2, "use spaces"),
+    ("tab inside an order", "orders:\n  - buy: knight\n  \tin: Tours\n", 3, "use spaces"),
+    ("unclosed double quote", 'game: g1\nplayer: "alice\nsecret: x\nphase: p\n', 2, 'quote (")'),
+    ("unclosed single quote", "game: g1\nplayer: 'alice\nsecret: x\n", 2, "quote (')"),
+    ("unclosed bracket", "game: g1\nbid: [3\nfoo: x\n", 2, "`[`"),
+    ("unclosed brace", "game: g1\nwith: {knight: 2\nfoo: x\n", 2, "`{`"),
+    ("key indented less than its order", "orders:\n  - buy: knight\n   in: Tours\n", 3, "indentation"),
+    ("key indented more than its order", "orders:\n  - buy: knight\n      in: Tours\n", 3, "indentation"),
+    ("envelope key indented", "game: g1\n  player: alice\nsecret: x\n", 2, "indentation"),
+    ("list item indented less", "orders:\n  - buy: knight\n    in: Tours\n - buy: sergeant\n", 4, "indentation"),
+    ("key at the column of the dash", "orders:\n  - buy: knight\n  in: Tours\n", 3, "indentation"),
+    ("colon inside a value", "game: g1\nmessage: hello: world\n", 2, "quotes"),
+    ("a second document", "game: g1\n---\nbid: 3\n", 2, "`---`"),
+    ("a value starting with @", "game: g1\nbid: @3\n", 2, "quotes"),
+]
+
+
+@pytest.mark.parametrize("cause, text, line, hint", YAML_MISTAKES, ids=[m[0] for m in YAML_MISTAKES])
+def test_a_yaml_mistake_names_the_line_to_change_and_how(cause, text, line, hint):
+    """PyYAML's problem_mark is where its scanner gave up, often a line or two below the
+    mistake (a key missing its colon is only noticed at the next line; an unclosed quote at
+    the end of the text): the loader names the line the player must change."""
+    with pytest.raises(yamlsafe.YamlProblem) as problem:
+        yamlsafe.load(text, first_line=20)
+    assert problem.value.line == line + 19, (problem.value.message, problem.value.hint)
+    assert problem.value.message.startswith("this is not valid YAML: ")
+    assert hint in problem.value.hint, problem.value.hint
+
+
+# --- replies: orders above (or below) a copy of the judge's mail, whatever the mail client ------
+
+from pbem.orders.envelope import marker_line  # noqa: E402
+
+ORDERS = ENVELOPE.replace("k7qm", "k7qm-secret") + "orders:\n  - buy: knight\n    in: Tours\n"
+JUDGE_MAIL = (marker_line("pbem judge", "judge@example.org") + "\n\nFief: France — game \"loire\", report for "
+              "marie\n\n== Next: Purchase Phase (round-1/purchase) ==\n\nFill in and send back (keep the lines "
+              "from `game:` on):\n\ngame: loire\nplayer: marie\nsecret: YOUR-SECRET        # the secret from "
+              "your welcome mail\nphase: round-1/purchase\norders: []\n")
+
+
+def quoted(text: str, mark: str = "> ") -> str:
+    return "".join((mark + line).rstrip() + "\n" for line in text.splitlines())
+
+
+REPLIES = {
+    "s-nail": "{orders}\npbem judge <judge@example.org> wrote:\n{quoted}",
+    "s-nail, orders below the quote": "pbem judge <judge@example.org> wrote:\n{quoted}\n{orders}",
+    "Gmail, English": "{orders}\nOn Tue, 1 Dec 2026 at 10:00, pbem judge <judge@example.org> wrote:\n\n{quoted}",
+    "Gmail, French": "{orders}\nLe mar. 1 déc. 2026 à 10:00, pbem judge <judge@example.org> a écrit :\n\n{quoted}",
+    "Gmail, French, wrapped": "{orders}\nLe mar. 1 déc. 2026 à 10:00, pbem judge <judge@example.org> a\nécrit :\n\n"
+                              "{quoted}",
+    "Gmail, German": "{orders}\nAm Di., 1. Dez. 2026 um 10:00 Uhr schrieb pbem judge <judge@example.org>:\n\n{quoted}",
+    "Gmail, Hungarian": "{orders}\npbem judge <judge@example.org> ezt írta (időpont: 2026. dec. 1., K, 10:00):\n\n"
+                        "{quoted}",
+    "Gmail, Spanish": "{orders}\nEl mar, 1 dic 2026 a las 10:00, pbem judge (<judge@example.org>) escribió:\n\n{quoted}",
+    "Gmail, Italian": "{orders}\nIl giorno mar 1 dic 2026 alle ore 10:00 pbem judge <judge@example.org> ha\n"
+                      "scritto:\n\n{quoted}",
+    "Thunderbird, German": "{orders}\nAm 01.12.26 um 10:00 schrieb pbem judge:\n{quoted}",
+    "Apple Mail (the attribution quoted too)": "{orders}\n> On 1 Dec 2026, at 10:00, pbem judge <judge@example.org> "
+                                               "wrote:\n>\n{quoted}",
+    "Outlook": "{orders}\n________________________________\nFrom: pbem judge <judge@example.org>\nSent: Tuesday, "
+               "December 1, 2026 10:00\nTo: marie@example.org\nSubject: [loire] round-1/cards-draw resolved\n\n{copy}",
+    "Outlook, French": "{orders}\n________________________________\nDe : pbem judge <judge@example.org>\nEnvoyé : "
+                       "mardi 1 décembre 2026 10:00\nÀ : marie@example.org\nObjet : [loire] resolved\n\n{copy}",
+    "Outlook, Original Message": "{orders}\n-----Original Message-----\nFrom: pbem judge [mailto:judge@example.org]\n"
+                                 "Sent: Tuesday, December 01, 2026 10:00 AM\nTo: marie@example.org\nSubject: "
+                                 "[loire] resolved\n\n{copy}",
+    "HTML mail read as text (the copy unquoted)": "{orders}\nLe mar. 1 déc. 2026 à 10:00, pbem judge "
+                                                  "<judge@example.org> a écrit :\n{copy}",
+    "forwarded": "{orders}\n-------- Forwarded Message --------\nSubject: [loire] resolved\nDate: Tue, 1 Dec 2026 "
+                 "10:00:00 +0000\nFrom: pbem judge <judge@example.org>\n\n{copy}",
+}
+
+
+@pytest.mark.parametrize("client", sorted(REPLIES))
+def test_orders_written_in_a_reply_are_read_whatever_the_attribution(client):
+    mail = "Hello,\n\n" + REPLIES[client].format(orders=ORDERS, quoted=quoted(JUDGE_MAIL), copy=JUDGE_MAIL)
+    doc = find_document(mail)
+    envelope, errors = parse_document(doc)
+    assert not errors, errors
+    assert envelope.secret == "k7qm-secret" and envelope.body["orders"] == [{"buy": "knight", "in": "Tours"}]
+    assert envelope.ignored == ()
+    first = mail.splitlines().index("game: loire", 0 if "below" not in client else 3) + 1
+    assert doc.first_line == first and envelope.body.line_of("orders") == first + 4
+
+
+def test_no_attribution_line_is_ever_taken_from_the_orders():
+    """The paragraph above the copy stops at anything that could be an order: the last
+    orders, written right above the attribution (no blank line), stay orders."""
+    mail = ORDERS + "ready: no\nOn Tue, 1 Dec 2026, pbem judge <judge@example.org> wrote:\n" + quoted(JUDGE_MAIL)
+    envelope, errors = parse_document(find_document(mail))
+    assert not errors and envelope.ready is False
+
+
+@pytest.mark.parametrize("client", ["Gmail, French", "Outlook"])
+def test_a_template_filled_in_inside_the_copy_is_read(client):
+    filled = JUDGE_MAIL.replace("YOUR-SECRET", "k7qm-secret").replace("orders: []", "orders:\n  - buy: knight\n"
+                                                                       "    in: Tours")
+    mail = "Filled in below.\n\n" + REPLIES[client].format(orders="", quoted=quoted(filled), copy=filled)
+    envelope, errors = parse_document(find_document(mail))
+    assert not errors and envelope.secret == "k7qm-secret"
+    assert envelope.body["orders"] == [{"buy": "knight", "in": "Tours"}]
+
+
+def test_a_reply_with_no_orders_of_its_own_finds_the_unfilled_template():
+    """So the judge can say the secret still reads YOUR-SECRET (pbem/judge/inbound.py)."""
+    for client in ("Gmail, German", "Outlook"):
+        mail = "Thanks!\n\n" + REPLIES[client].format(orders="", quoted=quoted(JUDGE_MAIL), copy=JUDGE_MAIL)
+        envelope, errors = parse_document(find_document(mail))
+        assert envelope.secret.startswith("YOUR-SECRET"), client
+
+
+# --- a sign-off after the orders -----------------------------------------------------------------
+
+@pytest.mark.parametrize("sign_off", [
+    "Cheers,\nAlice\n",
+    "\nThanks!\n",
+    "Sent from my phone\n",
+    "Alice Martin\nBordeaux, France\nhttps://alice.example.org\n+33 6 12 34 56 78\n",
+    "---\nAlice\n",
+    "Merci !\n\nMarie\n",
+])
+def test_a_sign_off_after_the_orders_is_cut_and_listed(sign_off):
+    mail = "Dear judge,\n\n" + ORDERS + sign_off
+    envelope, errors = parse_document(find_document(mail))
+    assert not errors, errors
+    assert envelope.body["orders"] == [{"buy": "knight", "in": "Tours"}]
+    lines = mail.split("\n")
+    expected = tuple((n, line) for n, line in enumerate(lines, 1) if n > 9 and line.strip())
+    assert envelope.ignored == expected
+
+
+def test_a_sign_off_above_the_copy_of_the_judges_mail_is_cut_too():
+    mail = ORDERS + "\nCheers,\nMarie\n\n" + REPLIES["Gmail, German"].format(orders="", quoted=quoted(JUDGE_MAIL))
+    envelope, errors = parse_document(find_document(mail))
+    assert not errors and envelope.ignored == ((9, "Cheers,"), (10, "Marie"))
+
+
+def test_an_ignored_line_is_echoed_short_and_printable():
+    envelope, errors = parse_document(find_document(ORDERS + "Sent from my phone \x1b[2J" + "x" * 200 + "\n"))
+    assert not errors
+    [(line, text)] = envelope.ignored
+    assert line == 8 and text.startswith("Sent from my phone ?[2J") and text.endswith("...") and len(text) == 63
+
+
+def test_an_ignored_line_never_repeats_the_secret():
+    envelope, errors = parse_document(find_document(ORDERS + "My secret is k7qm-secret, keep it\n"))
+    assert not errors and envelope.ignored == ((8, "My secret is (secret), keep it"),)
+
+
+@pytest.mark.parametrize("text, line", [
+    (ORDERS + "I also want a sergeant\n  - buy: sergeant\n    in: Tours\n", 8),   # prose between orders
+    (ORDERS + "ready no\n", 8),                       # a key missing its colon is not a sign-off
+    (ORDERS + "Cheers,\nPhone: 0123456789\n", 8),     # a `key: value` line is not cut
+    (ORDERS + "    in Tours\nCheers\n", 8),           # an indented line: part of the orders
+    ('game: loire\nplayer: "marie\nsecret: x\nCheers\n', 2),  # the error is above the sign-off
+])
+def test_a_real_mistake_is_not_swallowed_as_a_sign_off(text, line):
+    envelope, errors = parse_document(find_document(text))
+    assert envelope is None and errors[0].line == line, errors
+
+
+# --- the echo of the orders understood, in the judge's answer -------------------------------------
+
+def _golden_orders() -> dict[str, list]:
+    """Every player's canonical orders of the golden Fief: France games, by phase kind."""
+    import json
+    from pathlib import Path
+    kinds: dict[str, list] = {}
+    for path in sorted((Path(__file__).resolve().parent / "golden").glob("fief_france-*.json")):
+        for record in json.loads(path.read_text(encoding="utf-8")):
+            if record["orders"]:  # phases without deciders (income, end of round) have none
+                kinds.setdefault(record["phase"].split("/")[1], []).extend(record["orders"].values())
+    return kinds
+
+
+def _as_text(value):
+    """What the judge reads back from the echo: every value text, nothing empty."""
+    if isinstance(value, dict):
+        items = {str(k): _as_text(v) for k, v in value.items()}
+        return {k: v for k, v in items.items() if v not in (None, "", [], {})}
+    if isinstance(value, list):
+        return [v for v in map(_as_text, value) if v not in (None, "", [], {})]
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return None if value is None else str(value)
+
+
+def test_the_echo_covers_every_fief_phase():
+    assert set(_golden_orders()) == {"starting-towns", "cards-draw", "cards-play", "purchase", "movement",
+                                     "battle", "hear-ye", "hear-ye-votes"}
+
+
+@pytest.mark.parametrize("kind", sorted(_golden_orders()))
+def test_the_echo_reads_as_orders_and_the_judge_reads_it_back(kind):
+    """No `null`, no `{}` or `[]`, lists indented under their key as players write them; the
+    judge's own loader reads the echo back to the same orders (values as text)."""
+    from pbem.judge.render import environment
+    echo = environment().filters["echo"]
+    for orders in _golden_orders()[kind]:
+        text = echo(orders)
+        assert "null" not in text and "{}" not in text and "[]" not in text and "'" not in text, text
+        assert (yamlsafe.load(text) if text else {}) == _as_text(orders), text
+
+
+def test_the_echo_writes_values_as_a_player_would():
+    from pbem.judge.render import environment
+    echo = environment().filters["echo"]
+    orders = {"land": None, "moves": [{"lord": "Quentin", "path": ["La Rochelle", "Tours"], "with": {"man_at_arms": 2},
+                                       "if_refused": "back", "heir": None}],
+              "ready": True, "lower_ransom": False, "answer": "no", "note": "~", "policies": {}, "annul": None}
+    assert echo(orders) == ("moves:\n  - lord: Quentin\n    path: [La Rochelle, Tours]\n    with:\n      man_at_arms: 2\n"
+                            "    if_refused: back\nready: yes\nlower_ransom: no\nanswer: no\nnote: '~'")
+    assert yamlsafe.load(echo(orders))["note"] == "~"
+    assert echo({"orders": [], "policies": {}}) == ""
+
+
+def test_the_tiny_games_echo_is_accepted_back_as_its_orders():
+    """Where a game's canonical orders are its order language (the test game's `bid: 3`),
+    the echo is a document the game accepts, to the same orders."""
+    from pbem.judge.render import environment
+    from tinygame import RULES
+    echo = environment().filters["echo"]({"bid": 3})
+    state = {"players": ["alice", "bob"], "round": 1, "step": "bid", "target": 2, "scores": {"alice": 0, "bob": 0},
+             "hands": {"alice": "oak", "bob": "elm"}}
+    check = RULES.check_orders(RULES.view(state, "alice"), "alice", yamlsafe.load(echo))
+    assert check.ok and check.orders == {"bid": 3}

@@ -131,7 +131,7 @@ def _take(store: Store, mailer: Mailer, mail: InMail, doc: Document, envelope: A
                       in_reply_to=mail.message_id, template_name="ack_at_once.txt.j2", game=game,
                       ok=ok, errors=errors, me=envelope.player, phase=phase, game_name=game.name,
                       events=engine.visible_events(told, envelope.player), deadline=game.row["deadline"],
-                      flags_ignored=envelope.wait or not envelope.ready)
+                      flags_ignored=envelope.wait or not envelope.ready, ignored=envelope.ignored)
         return "acted at once" if ok else "orders rejected"
     deciders, done, waiting = engine.orders_status(store, game)
     mailer.answer(to=mail.from_addr, subject=mail.subject or f"orders for {game.name}",
@@ -140,7 +140,7 @@ def _take(store: Store, mailer: Mailer, mail: InMail, doc: Document, envelope: A
                   me=envelope.player, phase=phase, ready=envelope.ready, wait=envelope.wait,
                   complete=envelope.player in done, done_count=len(done), decider_count=len(deciders),
                   game_name=game.name, deadline=game.row["deadline"],
-                  events=engine.visible_events(told, envelope.player))
+                  events=engine.visible_events(told, envelope.player), ignored=envelope.ignored)
     return "orders accepted" if ok else "orders rejected"
 
 

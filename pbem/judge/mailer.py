@@ -16,6 +16,7 @@ from pbem.judge.home import Home
 from pbem.judge.render import render
 from pbem.judge.store import Store
 from pbem.mail.message import OutMail, compose, make_list_id, make_message_id
+from pbem.orders.envelope import marker_line
 from pbem.rules.api import at_once_keys
 
 
@@ -35,6 +36,9 @@ class Mailer:
               game_id: int | None, game_name: str | None, in_reply_to: str | None = None,
               auto_submitted: str = "auto-generated") -> str:
         message_id = make_message_id(self.home.domain, f"{purpose}.{secrets.token_hex(8)}")
+        # Every mail begins with the judge's marker: in a player's reply, the copy of this
+        # mail starts there, whatever the mail client writes above it (docs/orders.md).
+        body = marker_line(self.home.name, self.home.address) + "\n\n" + body
         references: list[str] = []
         if game_name:
             references.append(self.game_root(game_name))

@@ -13,8 +13,21 @@ belongs to the game and is handed to its ``check_orders``.
       - ...
 
 Anything before the first line that starts with ``game:`` is ignored, so a player can answer
-a report by replying with the filled-in template under their own greeting. The document ends
-at the end of the mail, at a line ``...``, or at a signature separator ``-- ``.
+a report by replying with the filled-in template under their own greeting. How a reply is
+read (docs/orders.md, "Where the orders go"):
+
+- Every mail the judge writes begins with a marker line (``marker_line``, added by
+  ``Mailer.queue``). In a reply, the copy of the judge's mail starts at the marker, quoted
+  (``> ``) or not (Outlook); the paragraph right above it is the mail client's attribution
+  ("On ... wrote:", "Le ... a écrit :", Outlook's "From: / Sent: / To: / Subject:" block), in
+  whatever language. From the attribution down to the end of the quoted copy (or of the
+  mail, for an unquoted copy) nothing is the player's: the document is looked for in the
+  rest, and a document there ends where the copy begins.
+- The document also ends at a line ``...``, a signature separator ``-- ``, quoted text, or
+  (for mail without the marker) a known attribution line.
+- A sign-off after the orders ("Cheers,", "Alice", "Sent from my phone") is cut when the
+  document is not valid YAML as a whole but is without a tail of such lines
+  (``_sign_off_start`` says which lines qualify); the answer lists them.
 """
 from __future__ import annotations
 
@@ -22,7 +35,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.orders.yamlsafe import YMap, YamlProblem, load
+from pbem.orders.yamlsafe import KEYLIKE, YMap, YamlProblem, load
 from pbem.rules.api import OrderError
 
 ENVELOPE_KEYS = ("game", "player", "secret", "phase", "ready", "wait", "new_secret")
@@ -30,8 +43,28 @@ MIN_SECRET_LENGTH = 10
 _START = re.compile(r"^game[ \t]*:")
 _END = re.compile(r"^(\.\.\.|-- ?)\s*$")
 _QUOTED_START = re.compile(r"^(> ?)game[ \t]*:")
-# "On Tue, 1 Dec 2026 at 10:00, pbem judge <judge@example.org> wrote:", "-----Original Message-----"
-_ATTRIBUTION = re.compile(r"^(On .*wrote:\s*|-+ ?Original Message ?-+\s*)$", re.IGNORECASE)
+# For mail without the judge's marker (an old report, a partial quote): "On Tue, 1 Dec 2026
+# at 10:00, pbem judge <judge@example.org> wrote:", "-----Original Message-----", Outlook's
+# line of underscores.
+_ATTRIBUTION = re.compile(r"^(On .*wrote:\s*|-+ ?Original Message ?-+\s*|_{10,}\s*)$", re.IGNORECASE)
+# The first line of every mail the judge writes (Mailer.queue). Changing it breaks the
+# reading of replies to mail already sent: extend _MARKER instead.
+MARKER = "[pbem] automatic mail from"
+_MARKER = re.compile("^" + re.escape(MARKER) + " ")
+_QUOTE_MARKS = re.compile(r"^(?:[ \t]*>)+[ \t]?")
+# A line that cannot be part of a mail client's attribution: order lines (indented, a list
+# item, a comment, a lowercase `key: value` as every order key is) and the start of a
+# document. A bare lowercase `word:` may only end it ("...ha\nscritto:", a wrapped line).
+_ORDER_LINE = re.compile(r"^(\s|-\s|-$|#|[a-z_][a-z0-9_]*[ \t]*:[ \t]*\S)")
+_BARE_KEY = re.compile(r"^[a-z_][a-z0-9_]*[ \t]*:\s*$")
+MAX_ATTRIBUTION_LINES = 10  # Outlook's block: separator, From, Sent, To, Cc, Subject, ...
+# A sign-off line: plain text at the left margin that YAML cannot read as an order. Not: a
+# comment, list item, quoted or flow value, anything with a `key:`, nor `word value` in
+# lowercase (`bid 3`, `ready no`: a key missing its colon is an error, not a sign-off).
+_NOT_PROSE_START = tuple(" \t#-[{\"'|>&*!%@`?,")
+_SEPARATOR = re.compile(r"^[-_=*~]{2,}\s*$")  # "---", "___": a separator above a signature
+_KEY_COLON = re.compile(r":(\s|$)")
+IGNORED_ECHO_CHARS = 60  # an ignored line is echoed this far
 TRUE_WORDS = {"yes", "true", "on", "y"}
 FALSE_WORDS = {"no", "false", "off", "n"}
 
@@ -52,38 +85,92 @@ class Envelope:
     wait: bool
     body: YMap  # the document without the envelope keys, for the game
     new_secret: str | None = None  # a secret change: a mail of its own (docs/security.md)
+    # Lines after the orders that were not read (a sign-off): (line in the mail, text shortened)
+    ignored: tuple[tuple[int, str], ...] = ()
+
+
+def marker_line(name: str, address: str) -> str:
+    """The line every mail of the judge begins with: a reply's copy of it starts there."""
+    return f"{MARKER} {' '.join(name.split())} <{address}>"
 
 
 def find_document(text: str) -> Document | None:
     """The order document inside a mail body, or None when there is none.
 
-    The document starts at the first line beginning with ``game:`` and ends at the end of the
-    mail, a line ``...``, a signature separator ``-- ``, quoted text (``>``) or the
-    attribution line a mail client writes above a quoted mail ("On ... wrote:"), so a player
-    may write orders above the report they answer. If the only ``game:`` line is inside
-    quoted text (a player who filled in the template within the quoted report), the quoted
-    document is taken with its quote marks removed; line numbers stay those of the mail."""
+    The document starts at the first line beginning with ``game:`` outside the copies of
+    the judge's mails (``_judge_copies``) and ends where the next copy begins, at the end of
+    the mail, a line ``...``, a signature separator ``-- ``, quoted text (``>``) or a known
+    attribution line. If there is none, a template filled in inside a quoted copy (every
+    line ``> ``) is taken with its quote marks removed, and last a template filled in inside
+    an unquoted copy (Outlook). Line numbers stay those of the mail."""
     # Invisible marks at a line's start (a byte-order mark, a zero-width space or word joiner
     # that copy and paste brings along) never mean anything, but would hide a `game:` line.
     lines = [line.lstrip("\ufeff\u200b\u2060") for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    copies = _judge_copies(lines)
+    in_copy = [False] * len(lines)
+    for first, end in copies:  # the copies do not overlap: linear in the mail's lines
+        in_copy[first:end] = [True] * (end - first)
     for start, line in enumerate(lines):
-        if _START.match(line):
-            return _collect(lines, start, prefix="")
+        if _START.match(line) and not in_copy[start]:
+            return _collect(lines, start, "", stop=next((first for first, _ in copies if first > start), len(lines)))
     for start, line in enumerate(lines):
         quoted = _QUOTED_START.match(line)
         if quoted:
             return _collect(lines, start, prefix=quoted.group(1))
+    for start, line in enumerate(lines):
+        if _START.match(line):  # inside an unquoted copy: its template, filled in there
+            return _collect(lines, start, "", stop=len(lines), in_copy=True)
     return None
 
 
-def _collect(lines: list[str], start: int, prefix: str) -> Document:
+def _judge_copies(lines: list[str]) -> list[tuple[int, int]]:
+    """The copies of the judge's own mails in a reply, as (first line, end) ranges: each
+    starts at the attribution above a marker line and runs to the end of the quoted text
+    holding the marker, or for an unquoted copy to the end of the mail."""
+    copies: list[tuple[int, int]] = []
+    done = 0
+    for index, line in enumerate(lines):
+        if index < done or not _MARKER.match(_unquoted(line).lstrip()):
+            continue
+        end = index + 1
+        if _QUOTE_MARKS.match(line):
+            while end < len(lines) and _QUOTE_MARKS.match(lines[end]):
+                end += 1
+        else:
+            end = len(lines)
+        copies.append((_attribution_start(lines, index, done), end))
+        done = end
+    return copies
+
+
+def _attribution_start(lines: list[str], marker: int, floor: int) -> int:
+    """The first line of the paragraph right above a marker line (blank lines between them
+    skipped): the mail client's attribution, whatever its language. It never reaches above
+    a line that could be an order (``_ORDER_LINE``) or more than MAX_ATTRIBUTION_LINES up."""
+    index = marker
+    while index > floor and not _unquoted(lines[index - 1]).strip():
+        index -= 1
+    top = index
+    while index > floor and top - index < MAX_ATTRIBUTION_LINES:
+        line = _unquoted(lines[index - 1])
+        if not line.strip() or _ORDER_LINE.match(line) or (index < top and _BARE_KEY.match(line)):
+            break
+        index -= 1
+    return index
+
+
+def _unquoted(line: str) -> str:
+    return _QUOTE_MARKS.sub("", line, count=1)
+
+
+def _collect(lines: list[str], start: int, prefix: str, stop: int | None = None, in_copy: bool = False) -> Document:
     body: list[str] = []
-    for line in lines[start:]:
+    for line in lines[start:stop]:
         if prefix:   # inside quoted text: the document ends where the quoting does
             if not line.startswith(prefix.rstrip()):
                 break
             line = line[len(prefix):] if line.startswith(prefix) else ""
-        elif body and (line.startswith(">") or _ATTRIBUTION.match(line)):
+        elif body and (line.startswith(">") or (not in_copy and _ATTRIBUTION.match(line))):
             break
         if body and _END.match(line):
             break
@@ -92,10 +179,13 @@ def _collect(lines: list[str], start: int, prefix: str) -> Document:
 
 
 def parse_document(doc: Document) -> tuple[Envelope | None, list[OrderError]]:
+    ignored: tuple[tuple[int, str], ...] = ()
     try:
         data = load(doc.text, first_line=doc.first_line)
     except YamlProblem as problem:
-        return None, [OrderError(problem.line, problem.message, problem.hint)]
+        data, ignored = _without_sign_off(doc)
+        if not ignored:
+            return None, [OrderError(problem.line, problem.message, problem.hint)]
     if not isinstance(data, YMap):
         return None, [OrderError(doc.first_line, "the order document must be a list of `key: value` lines",
                                  "start with `game: NAME` then player, secret, phase and orders")]
@@ -128,8 +218,52 @@ def parse_document(doc: Document) -> tuple[Envelope | None, list[OrderError]]:
         if key not in ENVELOPE_KEYS:
             body[key] = value
             body.key_lines[key] = data.line_of(key)
+    # The answer lists the lines not read, but never repeats a secret (docs/security.md).
+    secrets = [fields[k] for k in ("secret", "new_secret") if fields.get(k)]
+    ignored = tuple((n, _masked(text, secrets)) for n, text in ignored)
     return Envelope(fields["game"], fields["player"], fields["secret"], fields.get("phase", ""),
-                    flags["ready"], flags["wait"], body, fields.get("new_secret")), []
+                    flags["ready"], flags["wait"], body, fields.get("new_secret"), ignored), []
+
+
+def _masked(text: str, secrets: list[str]) -> str:
+    for secret in secrets:
+        text = text.replace(secret, "(secret)")
+    return text
+
+
+def _without_sign_off(doc: Document) -> tuple[Any, tuple[tuple[int, str], ...]]:
+    """A document that is not valid YAML, read without its sign-off: (the data, the lines
+    cut), or (None, ()) when there is no sign-off or the rest is not valid YAML either."""
+    lines = doc.text.split("\n")
+    cut = _sign_off_start(lines)
+    if cut is None:
+        return None, ()
+    try:
+        data = load("\n".join(lines[:cut]) + "\n", first_line=doc.first_line)
+    except YamlProblem:
+        return None, ()
+    return data, tuple((doc.first_line + n, _shorten(line)) for n, line in enumerate(lines[cut:], cut) if line.strip())
+
+
+def _sign_off_start(lines: list[str]) -> int | None:
+    """Where the trailing run of sign-off lines (and blank lines) begins, or None when the
+    document does not end with one. A line between orders is never part of it: the run is
+    only what follows the last line that could be YAML."""
+    cut = len(lines)
+    while cut > 0 and (not lines[cut - 1].strip() or _is_sign_off(lines[cut - 1])):
+        cut -= 1
+    return cut if cut > 0 and any(line.strip() for line in lines[cut:]) else None
+
+
+def _is_sign_off(line: str) -> bool:
+    if _SEPARATOR.match(line):
+        return True
+    return not (line.startswith(_NOT_PROSE_START) or _KEY_COLON.search(line) or KEYLIKE.match(line))
+
+
+def _shorten(line: str) -> str:
+    text = "".join(c if c.isprintable() else "?" for c in line.strip())
+    return text if len(text) <= IGNORED_ECHO_CHARS else text[:IGNORED_ECHO_CHARS] + "..."
 
 
 def _new_secret_problems(data: YMap, new: str, old: str) -> list[OrderError]:

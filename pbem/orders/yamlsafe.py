@@ -89,29 +89,46 @@ def load(text: str, first_line: int = 1) -> Any:
         raise YamlProblem(f"this is not valid YAML: the character U+{ord(bad.group()):04X} cannot appear in orders",
                           text.count("\n", 0, bad.start()) + first_line,
                           "retype this line as plain text (a control character or NUL byte came with it)")
+    loader = _Loader(text)
     try:
-        _scan(text, offset)
+        _scan(loader, offset)
         root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.composer.ComposerError as exc:  # pragma: no cover - compose raises MarkedYAMLError
-        raise _problem(exc, offset) from None
     except yaml.MarkedYAMLError as exc:
-        raise _problem(exc, offset) from None
+        raise _problem(exc, offset, text, loader.last_plain) from None
     except yaml.YAMLError as exc:
         raise YamlProblem(f"this is not valid YAML: {exc}") from None
+    finally:
+        loader.dispose()
     if root is None:
         return None
     counter = [0]
     return _build(root, 0, counter, offset, set())
 
 
-def _scan(text: str, offset: int) -> None:
+class _Loader(yaml.SafeLoader):
+    """The safe loader, remembering the last plain scalar it scanned: when a `:` turns up
+    where no key may start, that scalar tells which line the player must change."""
+
+    last_plain: Any = None
+
+    def fetch_plain(self) -> None:
+        super().fetch_plain()
+        self.last_plain = self.tokens[-1]
+
+
+def _events(loader: _Loader):
+    while loader.check_event():
+        yield loader.get_event()
+
+
+def _scan(loader: _Loader, offset: int) -> None:
     """Refuse what orders never need before anything is built from it, with the event stream
     (PyYAML's parser keeps an explicit stack, while its composer recurses): nesting deeper
     than MAX_DEPTH (a few thousand `[` would otherwise exhaust Python's recursion limit) and
     tags (`!!python/...` or `!!int`: a value is always text). Aliases are refused by _build:
     the composer makes an alias the very node it names, so composing a bomb costs nothing."""
     depth = nodes = 0
-    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+    for event in _events(loader):
         line = event.start_mark.line + 1 + offset
         if isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent, yaml.AliasEvent)):
             nodes += 1  # keys are events too: a document within MAX_NODES entries has at most twice as many
@@ -131,16 +148,76 @@ def _scan(text: str, offset: int) -> None:
             depth -= 1
 
 
-def _problem(exc: yaml.MarkedYAMLError, offset: int) -> YamlProblem:
-    mark = exc.problem_mark or exc.context_mark
-    line = mark.line + 1 + offset if mark is not None else None
-    what = exc.problem or exc.context or "unreadable YAML"
-    hint = "check the indentation and the colon after each key"
-    if "found character '\\t'" in str(exc) or "\t" in what:
-        hint = "YAML does not allow tabs for indentation: use spaces"
-    if "anchor" in what or "alias" in what:
-        hint = "anchors and aliases (& and *) are not allowed in orders"
+# PyYAML's problem_mark is where its scanner gave up, often below the mistake: a key missing
+# its colon is only noticed at the next line (or the end of the text), an unclosed quote or
+# bracket at the end of the text. _problem names the line the player must change instead.
+# KEYLIKE: `word value` with a lowercase word, as an order key missing its colon looks.
+KEYLIKE = re.compile(r"^(?:-[ \t]+)*([a-z_][a-z0-9_]*)[ \t]+(\S.*?)\s*$")
+_INDENTATION = ("the indentation of this line does not match the lines above",
+                "fix the indentation: keys of one order start in the same column, and each list item (`- `) in the column "
+                "of the others; indent with spaces")
+
+
+def _problem(exc: yaml.MarkedYAMLError, offset: int, text: str, last_plain: Any) -> YamlProblem:
+    mark, what, hint = _cause(exc, text.split("\n"), last_plain)
+    line = mark + 1 + offset if mark is not None else None
     return YamlProblem(f"this is not valid YAML: {what}", line, hint)
+
+
+def _cause(exc: yaml.MarkedYAMLError, lines: list[str], last_plain: Any) -> tuple[int | None, str, str]:
+    """(0-based line to change, what is wrong, how to fix it) for one of PyYAML's errors."""
+    problem, context = exc.problem or "", exc.context or ""
+    at = exc.problem_mark.line if exc.problem_mark is not None else None
+    opened = exc.context_mark
+    if "anchor" in problem + context or "alias" in problem + context:
+        return at, problem or context, "anchors and aliases (& and *) are not allowed in orders"
+    if context == "while scanning a simple key" and opened is not None:
+        return opened.line, "this line is not `key: value`", _no_colon_hint(lines[opened.line])
+    if context.startswith("while scanning a quoted scalar") and opened is not None:
+        quote = lines[opened.line][opened.column:opened.column + 1] or '"'
+        return opened.line, "a quote opened on this line is never closed", \
+            f"close the quote ({quote}) at the end of the value, or remove it"
+    if context.startswith("while parsing a flow") and opened is not None:
+        bracket = lines[opened.line][opened.column:opened.column + 1] or "["
+        return opened.line, f"a `{bracket}` opened on this line is never closed", \
+            f"close the `{bracket}` on the same line, after the last item"
+    if "found character '\\t'" in problem or "\t" in problem:
+        return at, "a tab in the indentation", "YAML does not allow tabs for indentation: use spaces"
+    if problem == "mapping values are not allowed here" and at is not None:
+        return _stray_colon(at, exc.problem_mark.column, lines, last_plain)
+    if "that cannot start any token" in problem:
+        return at, problem.replace("found character", "the character"), \
+            "put the value in quotes: `key: \"...\"`"
+    if context == "expected a single document in the stream":
+        return at, "`---` starts a second YAML document", \
+            "one mail carries one order document: remove the `---` line and what follows it"
+    if problem.startswith(("expected <block end>", "did not find expected")):
+        return at, _INDENTATION[0], _INDENTATION[1]
+    mark = exc.problem_mark or exc.context_mark
+    return (mark.line if mark is not None else None), problem or context or "unreadable YAML", \
+        "check the indentation and the colon after each key"
+
+
+def _stray_colon(at: int, column: int, lines: list[str], last_plain: Any) -> tuple[int, str, str]:
+    """A `:` where no key may start. The plain text before it either ran on from the line
+    above (that line lacks its own colon, or this line is indented too far to be a key of
+    its own) or sits on this very line (a value holding `: `)."""
+    start = getattr(last_plain, "start_mark", None)
+    end = getattr(last_plain, "end_mark", None)
+    if start is not None and end is not None and end.line == at and end.column <= column and start.line < at:
+        before = lines[start.line][:start.column].replace("-", " ").strip()
+        if not before:  # the text began where a key begins: that line lacks its colon
+            return start.line, "this line is not `key: value`", _no_colon_hint(lines[start.line])
+        return at, _INDENTATION[0], _INDENTATION[1]
+    return at, "a second `: ` on this line", "a value that contains `: ` must be in quotes: `key: \"a: b\"`"
+
+
+def _no_colon_hint(text: str) -> str:
+    keylike = KEYLIKE.match(text.strip())
+    if keylike and len(keylike.group(2).split()) <= 2:
+        return (f"put a colon after the key: `{keylike.group(1)}: {keylike.group(2)[:40]}` (if the line "
+                "is a note, remove it or start it with `#`)")
+    return "this line is not an order: remove it, or start it with `#` to keep it as a comment"
 
 
 def _build(node: yaml.Node, depth: int, counter: list[int], offset: int, seen: set[int]) -> Any:

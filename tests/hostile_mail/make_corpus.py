@@ -329,6 +329,50 @@ simple("format-flowed-fief-stuffed-indentation", fief() + "orders:\n   - buy: kn
        ctype="text/plain; charset=utf-8; format=flowed")
 simple("reply-signature-after-orders", envelope() + BID3 + "-- \nAlice\ngame: fake\n", ACCEPTED)
 
+# --- replies as mail clients write them: orders above a copy of the judge's mail ----------------
+# Every judge mail begins with its marker line (pbem/orders/envelope.py, marker_line); the
+# paragraph above the copy is the client's attribution, in any language; Outlook does not
+# quote the copy, whose own template holds `game:` lines.
+
+JUDGE_MAIL = ("[pbem] automatic mail from pbem judge <judge@pbem.test>\n\nTiny game \"g1\", report for alice\n\n"
+              "== Next: Bidding (round-1/bid) ==\n\nFill in and send back (keep the lines from `game:` on):\n\n"
+              "game: g1\nplayer: alice\nsecret: YOUR-SECRET        # the secret from your welcome mail\n"
+              "phase: round-1/bid\nbid: 1\n")
+QUOTED_JUDGE_MAIL = "".join(("> " + line).rstrip() + "\n" for line in JUDGE_MAIL.splitlines())
+REPLY = "Here are my orders.\n\n" + envelope() + BID3 + "\n"
+OUTLOOK_HEADERS = ("From: pbem judge <judge@pbem.test>\nSent: Tuesday, December 1, 2026 10:00\nTo: alice@pbem.test\n"
+                   "Subject: [g1] round-1/bid\n\n")
+for label, attribution in (
+        ("s-nail", "pbem judge <judge@pbem.test> wrote:\n"),
+        ("gmail-french-wrapped", "Le mar. 1 d\u00e9c. 2026 \u00e0 10:00, pbem judge <judge@pbem.test> a\n\u00e9crit :\n\n"),
+        ("gmail-german", "Am Di., 1. Dez. 2026 um 10:00 Uhr schrieb pbem judge <judge@pbem.test>:\n\n"),
+        ("gmail-hungarian", "pbem judge <judge@pbem.test> ezt \u00edrta (id\u0151pont: 2026. dec. 1., K, 10:00):\n\n"),
+        ("gmail-spanish", "El mar, 1 dic 2026 a las 10:00, pbem judge (<judge@pbem.test>) escribi\u00f3:\n\n"),
+        ("gmail-italian", "Il giorno mar 1 dic 2026 alle ore 10:00 pbem judge <judge@pbem.test> ha scritto:\n\n")):
+    simple(f"reply-attribution-{label}", REPLY + attribution + QUOTED_JUDGE_MAIL, ACCEPTED, cte="8bit")
+simple("reply-outlook-unquoted-report", REPLY + "________________________________\n" + OUTLOOK_HEADERS + JUDGE_MAIL,
+       ACCEPTED)
+simple("reply-outlook-original-message-unquoted-report", REPLY + "-----Original Message-----\n"
+       + OUTLOOK_HEADERS.replace("<judge@pbem.test>", "[mailto:judge@pbem.test]") + JUDGE_MAIL, ACCEPTED)
+simple("reply-outlook-filled-inside-unquoted-report", "Filled in below.\n\n________________________________\n"
+       + OUTLOOK_HEADERS + JUDGE_MAIL.replace("YOUR-SECRET", SECRETS["alice"]).replace("bid: 1", "bid: 3"), ACCEPTED)
+
+# Thousands of quoted copies, each a marker line: found in one pass, the orders after them read.
+simple("reply-thousands-of-quoted-markers", "@@REPEAT:4000:> [pbem] automatic mail from x\nhello\n@@\n"
+       + envelope() + BID3, ACCEPTED)
+
+# A sign-off after the orders: cut where the YAML ends, and listed in the answer.
+for label, sign_off in (("cheers-name", "Cheers,\nAlice\n"), ("thanks", "Thanks!\n"),
+                        ("sent-from-phone", "\nSent from my phone\n"),
+                        ("signature-without-separator", "Alice Martin\nPoitiers, France\nhttps://alice.example\n")):
+    first = sign_off.strip("\n").split("\n")[0]
+    simple(f"signoff-{label}", envelope() + BID3 + sign_off + "\n" + "On Tue, 1 Dec 2026 at 09:00, pbem judge "
+           "<judge@pbem.test> wrote:\n" + QUOTED_JUDGE_MAIL,
+           {"outcome": "orders accepted", "answer": f"- line {6 + sign_off.startswith(chr(10))}: {first}",
+            "store": "accepted"})
+simple("signoff-prose-between-orders", envelope() + "I bid three, as agreed with bob\n" + BID3 + "Cheers\n",
+       bad_yaml("line 5: this is not valid YAML: this line is not `key: value`"))
+
 # --- who sends: forged senders, secrets, games, phases -----------------------------------------
 
 simple("forged-sender-right-secret", envelope() + BID3, AUTH, frm="mallory@evil.test")
