@@ -1,5 +1,6 @@
-"""Disasters lying on the board that bear on movement: bad weather (G.2.2) and entering a
-plagued bishopric (G.2.1.3). A lord struck down is eliminated by elimination.py (D.4).
+"""Disasters lying on the board that bear on movement and battles: bad weather (G.2.2) and
+entering a plagued bishopric (G.2.1.3). A lord struck down is eliminated by elimination.py (D.4);
+a captive lord is not (6.3, from rules version 2: docs/fief-france.md, ruling 32).
 """
 from __future__ import annotations
 
@@ -16,11 +17,29 @@ from pbem.rules.rng import Rng
 
 def bishoprics_with(state: FiefState, card: str) -> set[int]:
     """Bishopric numbers a disaster card of this kind lies on (2.5: targets "1".."5")."""
-    out = set()
-    for effect in state.board_effects:
-        if effect.card == card and effect.target.isdigit():
-            out.add(int(effect.target))
-    return out
+    return numbers_with(((e.card, e.target) for e in state.board_effects), card)
+
+
+def numbers_with(effects: Iterable[tuple[str, str]], card: str) -> set[int]:
+    """The same over (card, target) pairs: the state's board effects or a view's."""
+    return {int(target) for kind, target in effects if kind == card and str(target).isdigit()}
+
+
+def bad_weather_in(board: Board, effects: Iterable[tuple[str, str]], town: str) -> int | None:
+    """G.2.2: "No battle nor land move are allowed in the affected bishopric": the number of the
+    bishopric under bad weather that ``town`` lies in (no battle there), or None."""
+    number = bishopric_of(board, town)
+    return number if number in numbers_with(effects, "bad_weather") else None
+
+
+def no_battle_for_weather(board: Board, effects: Iterable[tuple[str, str]], town: str) -> str | None:
+    """Why G.2.2 forbids a battle in ``town`` (None: it does not): read by the Battle Phase's
+    order check (the view's board effects) and by its resolution (the state's)."""
+    number = bad_weather_in(board, effects, town)
+    if number is None:
+        return None
+    return (f"bad weather lies on the bishopric of {board.bishoprics[number].name} ({number}): "
+            "no battle is allowed there (G.2.2)")
 
 
 def bishopric_of(board: Board, town: str) -> int | None:
