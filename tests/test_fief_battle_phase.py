@@ -306,3 +306,26 @@ def test_the_template_offers_no_attack_where_the_rules_forbid_it() -> None:
 def test_the_rules_version_is_in_every_view() -> None:
     state = state_of()
     assert all(RULES.view(state, p)["options"]["rules_version"] == 2 for p in (None, "ann", "bob"))
+
+
+def test_an_ambush_trigger_waits_while_no_captive_marker_is_left() -> None:
+    """B: 6 captive markers, all on captives' cards: ann's ambush would make no captive (ruling
+    36), so her trigger does not fire and the card stays in hand for a later battle."""
+    data = copy.deepcopy(BASE)
+    data["lords"].update({n: {"family": fam, "at": "Lyon", "captive_of": "cid"}
+                          for n, fam in (("Arthur", "ann"), ("Quentin", "ann"), ("Mireille", "ann"),
+                                         ("Charles", "bob"), ("Isabelle", "bob"))})
+    data["lords"]["Guenièvre"] = {"family": "cid", "at": "Lyon"}
+    data["lords"]["Aliénor"] = {"family": "cid", "at": "Poitiers", "captive_of": "bob"}
+    data["policies"] = {"ann": {"surprise": [{"trigger": "ambush", "town": "Tours", "lord": "Gauvain", "round": 0}]}}
+    data["hands"] = {"ann": ["ambush"]}
+    state = build_position(data).to_json()
+    orders = _orders(state, {"ann": "orders:\n  - attack: bob\n    in: Tours\n"})
+    result = RULES.resolve(state, orders, Rng("ambush"))
+    assert not [e for e in result.events if e.kind in ("surprise_played", "ambush_failed", "lord_captured")]
+    assert result.state["families"]["ann"]["hand"] == ["ambush"]
+    assert result.state["families"]["ann"]["policies"] == data["policies"]["ann"]
+    data["options"] = {"rules_version": 1}          # no cap before issue 9: the ambush is played
+    state = build_position(data).to_json()
+    result = RULES.resolve(state, _orders(state, {"ann": "orders:\n  - attack: bob\n    in: Tours\n"}), Rng("ambush"))
+    assert any(e.kind == "lord_captured" and e.data["lord"] == "Gauvain" for e in result.events)

@@ -67,7 +67,7 @@ def enters_plague(board: Board, plagued: set[int], frm: str, to: str) -> int | N
 def strike(state: FiefState, board: Board, rng: Rng, number: int, lords: Iterable[str],
            pawns: Iterable[str], family: str) -> tuple[list[str], list[str], list[Event]]:
     """G.2.1.3: an army enters plagued bishopric ``number``: a d6 per lord not struck yet this
-    round (1-3: eliminated, G.2.1.1), then half its pawns not struck yet are lost, rounded down,
+    round (1-3: eliminated, G.2.1.1; a captive lord is spared, 6.3, from rules version 2), then half its pawns not struck yet are lost, rounded down,
     the owner's `plague_losses` policy saying which go first (G.2.1.2).
     Returns (eliminated lords, lost pawn ids, events)."""
     struck = set(state.plague_struck)
@@ -75,6 +75,14 @@ def strike(state: FiefState, board: Board, rng: Rng, number: int, lords: Iterabl
     events: list[Event] = []
     for name in lords:
         if name in struck or name not in state.lords:
+            continue
+        jailer = state.lords[name].captive_of
+        if jailer and state.rules_version >= 2:
+            # 6.3: "A captive lord cannot be eliminated, except with an assassination card, or in
+            # case of an uprising" - not by the plague (ruling 32): no roll, not struck.
+            events.append(Event("plague_captive_spared", f"Plague in bishopric {number}: {name}, captive "
+                                f"of {jailer}, cannot be eliminated (6.3): no roll.",
+                                data={"lord": name, "jailer": jailer, "bishopric": number}))
             continue
         roll = rng.d6(f"plague in bishopric {number}: {name}")
         state.plague_struck.append(name)

@@ -30,8 +30,9 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fief.board import Board, fold
-from pbem.games.fief.orders_common import Problems, as_seq, check_keys, suggest, town_name, yes_no
-from pbem.games.fief.surprise import AT_ONCE, darc_problem, justice_problem
+from pbem.games.fief.orders_common import (Problems, as_seq, check_keys, suggest, town_name,
+                                           view_rules_version, yes_no)
+from pbem.games.fief.surprise import AT_ONCE, assassin_marker_problem, darc_problem, justice_problem
 from pbem.games.fief.surprise_uprising import uprising_grounds
 from pbem.orders.yamlsafe import line_of
 
@@ -58,7 +59,7 @@ def check_surprise(view: dict, board: Board, player: str, card: str, item: dict,
         why = ("only a bishop may become a cardinal (G.4.1.2)" if not info["bishopric"]
                else "he is a cardinal already" if info["cardinal"] else None)
     elif card == "justice":
-        why = justice_problem(info)
+        why = justice_problem(info, view_rules_version(view))
     elif info["family"] == player:
         why = "the assassination card never targets a lord of your own family (G.4.2.3)"
     if why:
@@ -68,6 +69,13 @@ def check_surprise(view: dict, board: Board, player: str, card: str, item: dict,
     if card == "assassination":
         sponsor = _sponsor(view, player, item, line, problems)
         if sponsor is None:
+            return None
+        marker = assassin_marker_problem(({"name": n, **lo} for n, lo in lords.items()), target, lords[sponsor]) \
+            if view_rules_version(view) >= 2 else None
+        if marker:
+            problems.add(line_of(item, "sponsor") or line, marker,
+                         "choose as sponsor a lord of yours who bears an assassin marker already, or play the "
+                         "card once a marked lord has left play (ruling 35)")
             return None
         play["sponsor"] = sponsor
     return play
