@@ -209,6 +209,10 @@ def _no_cavalcade(state: FiefState, army: Army, against: tuple[str, ...], budget
     others = sorted({state.pawns[p].kind for p in army.pawns if state.pawns[p].kind != "knight"})
     if others:
         return f"the army holds {', '.join(others)}: only knights and lords may make a cavalcade"
+    if not army.pawns and state.rules_version >= 2:
+        # 5.2.4: "accompanied by an army made up of knight pawns and lords"; 5.1: "Lords alone
+        # do not count as an army".
+        return "lords alone do not count as an army (5.1): a cavalcade needs knights"
     # 5.1.1 / G.4.1.1: 2 steps a round; 3 in the D'Arc lord's army (she may lead it) and for
     # whoever went with her this round - the movement's own step budget counts them.
     darc = budget.army_has_darc(army)
