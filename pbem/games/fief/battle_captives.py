@@ -76,8 +76,8 @@ def ambushes(b: Battle, at_round: int) -> None:
         why = ("no lord of theirs is in the battle" if not own else
                f"{card.lord} is not fighting in it" if side is None else
                f"{card.lord} is their own lord" if b.state.lords[card.lord].family == card.player else
-               f"no captive marker is left (B: {CAPTIVE_MARKERS}, ruling 36)" if not captive_markers_left(b.state)
-               else "")
+               f"no captive marker is left (B: {CAPTIVE_MARKERS} markers, all on captives' cards; 6.3)"
+               if not captive_markers_left(b.state) else "")
         if why:
             b.tell("ambush_failed", f"{card.player}'s ambush in {b.setup.town} has no effect: {why} (G.4.2.5).",
                    {"town": b.setup.town, "player": card.player, "lord": card.lord})

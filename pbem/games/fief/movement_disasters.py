@@ -66,9 +66,10 @@ def enters_plague(board: Board, plagued: set[int], frm: str, to: str) -> int | N
 
 def strike(state: FiefState, board: Board, rng: Rng, number: int, lords: Iterable[str],
            pawns: Iterable[str], family: str) -> tuple[list[str], list[str], list[Event]]:
-    """G.2.1.3: an army enters plagued bishopric ``number``: a d6 per lord not struck yet this
-    round (1-3: eliminated, G.2.1.1; a captive lord is spared, 6.3, from rules version 2), then half its pawns not struck yet are lost, rounded down,
-    the owner's `plague_losses` policy saying which go first (G.2.1.2).
+    """G.2.1.3: an army enters plagued bishopric ``number`` (or G.2.1: the plague strikes where
+    it stands): a d6 per lord not struck yet this round (1-3: eliminated, G.2.1.1; from rules
+    version 2 a captive lord is spared, 6.3), then half its pawns not struck yet are lost,
+    rounded down, the owner's `plague_losses` policy saying which go first (G.2.1.2).
     Returns (eliminated lords, lost pawn ids, events)."""
     struck = set(state.plague_struck)
     dead_lords: list[str] = []

@@ -8,9 +8,10 @@ round-N/cards-play:
       on: François                 # a bishop (G.4.1.2); the pope's `new_cardinal` policy decides
     - play: assassination
       on: Charles                  # another family's lord (G.4.2.3)
-      sponsor: Quentin             # your lord who gets the assassin marker (left out: your only lord)
+      sponsor: Quentin             # your lord who gets the assassin marker (left out: your only lord;
+                                   #   B: 2 markers - with both on others, one who bears one already)
     - play: justice
-      on: Henry                    # a lord with an assassin marker (G.4.2.4)
+      on: Henry                    # a lord with an assassin marker (G.4.2.4), not a captive (6.3)
     - play: uprising
       in: Nantes                   # a town under a famine or another player's tax (G.4.2.1)
       targets: [marc, olivier]     #   optional: the families hit, in order (default: the others
@@ -75,7 +76,7 @@ def check_surprise(view: dict, board: Board, player: str, card: str, item: dict,
         if marker:
             problems.add(line_of(item, "sponsor") or line, marker,
                          "choose as sponsor a lord of yours who bears an assassin marker already, or play the "
-                         "card once a marked lord has left play (ruling 35)")
+                         "card once a marked lord has left play")
             return None
         play["sponsor"] = sponsor
     return play
