@@ -254,3 +254,78 @@ def test_a_lower_ransom_offer_is_acknowledged_with_its_two_outcomes() -> None:
     assert got.orders["orders"] == [{"offer": 2, "for": ["Arthur"]}]
     assert got.notes[0] == "after ransoms and these orders you will have 4 deniers left"
     assert "supposes your lower ransom offer refused" in got.notes[1]
+
+
+# -- G.2.2 bad weather and 5.1 armies (issue 9, rules version 2) ---------------------------------
+
+def test_bad_weather_arriving_after_the_mail_fails_the_battle_at_resolution() -> None:
+    """G.2.2: the mail was checked before the card lay on the bishopric of Lisieux (2); the
+    battle in Tours fails with its reason, and no battle-start trigger fires (ruling 36): cid's
+    uprising and ann's underground stay in hand, their triggers kept."""
+    triggers = {"cid": {"surprise": [{"trigger": "uprising_at_battle_start", "town": "Tours",
+                                      "targets": ["bob"], "underground": False}]},
+                "ann": {"surprise": [{"trigger": "at_battle_start", "town": "Tours"}]}}
+    state = state_of(policies=triggers, hands={"cid": ["uprising"], "ann": ["underground"]},
+                     effects=[{"card": "famine", "target": "2"}],
+                     towns={"Tours": {"controller": "bob", "mills": 1, "fortress": "stronghold"}})
+    orders = _orders(state, {"ann": "orders:\n  - attack: bob\n    in: Tours\n"})
+    state["board_effects"].append({"card": "bad_weather", "target": "2", "player": None, "lord": None})
+    result = RULES.resolve(state, orders, Rng("weather"))
+    assert [e.kind for e in result.events if e.kind.startswith(("battle", "surprise", "uprising"))] == \
+        ["battle_not_fought"]
+    assert "bad weather lies on the bishopric of Lisieux (2): no battle is allowed there (G.2.2)" in \
+        result.events[0].text
+    after = result.state
+    assert after["families"]["cid"]["hand"] == ["uprising"] and after["families"]["ann"]["hand"] == ["underground"]
+    assert after["families"]["cid"]["policies"] == triggers["cid"]
+    assert after["pawns"] == state["pawns"]
+
+
+def test_bad_weather_elsewhere_leaves_the_battle_alone() -> None:
+    state = state_of(effects=[{"card": "bad_weather", "target": "1"}])   # Poitiers's bishopric, not Tours's
+    orders = _orders(state, {"ann": "orders:\n  - attack: bob\n    in: Tours\n"})
+    assert "bob" in RULES.order_template(RULES.view(state, "ann"), "ann")
+    result = RULES.resolve(state, orders, Rng("weather"))
+    assert any(e.kind == "battle_start" for e in result.events)
+
+
+def test_the_template_offers_no_attack_where_the_rules_forbid_it() -> None:
+    weather = state_of(effects=[{"card": "bad_weather", "target": "2"}])
+    assert "attack:" not in RULES.order_template(RULES.view(weather, "ann"), "ann")
+    data = copy.deepcopy(BASE)
+    data["units"]["Tours"]["ann"] = {"bombard": 1}      # a lord with a bombard only: no army (5.1)
+    lone = build_position(data).to_json()
+    assert "attack:" not in RULES.order_template(RULES.view(lone, "ann"), "ann")
+    data["options"] = {"rules_version": 1}              # a game stored before issue 9
+    old = build_position(data).to_json()
+    assert "# - attack: bob" in RULES.order_template(RULES.view(old, "ann"), "ann")
+    got = check(old, "ann", "orders:\n  - attack: bob\n    in: Tours\n")
+    assert got.ok, errors(got)
+
+
+def test_the_rules_version_is_in_every_view() -> None:
+    state = state_of()
+    assert all(RULES.view(state, p)["options"]["rules_version"] == 2 for p in (None, "ann", "bob"))
+
+
+def test_an_ambush_trigger_waits_while_no_captive_marker_is_left() -> None:
+    """B: 6 captive markers, all on captives' cards: ann's ambush would make no captive (ruling
+    36), so her trigger does not fire and the card stays in hand for a later battle."""
+    data = copy.deepcopy(BASE)
+    data["lords"].update({n: {"family": fam, "at": "Lyon", "captive_of": "cid"}
+                          for n, fam in (("Arthur", "ann"), ("Quentin", "ann"), ("Mireille", "ann"),
+                                         ("Charles", "bob"), ("Isabelle", "bob"))})
+    data["lords"]["Guenièvre"] = {"family": "cid", "at": "Lyon"}
+    data["lords"]["Aliénor"] = {"family": "cid", "at": "Poitiers", "captive_of": "bob"}
+    data["policies"] = {"ann": {"surprise": [{"trigger": "ambush", "town": "Tours", "lord": "Gauvain", "round": 0}]}}
+    data["hands"] = {"ann": ["ambush"]}
+    state = build_position(data).to_json()
+    orders = _orders(state, {"ann": "orders:\n  - attack: bob\n    in: Tours\n"})
+    result = RULES.resolve(state, orders, Rng("ambush"))
+    assert not [e for e in result.events if e.kind in ("surprise_played", "ambush_failed", "lord_captured")]
+    assert result.state["families"]["ann"]["hand"] == ["ambush"]
+    assert result.state["families"]["ann"]["policies"] == data["policies"]["ann"]
+    data["options"] = {"rules_version": 1}          # no cap before issue 9: the ambush is played
+    state = build_position(data).to_json()
+    result = RULES.resolve(state, _orders(state, {"ann": "orders:\n  - attack: bob\n    in: Tours\n"}), Rng("ambush"))
+    assert any(e.kind == "lord_captured" and e.data["lord"] == "Gauvain" for e in result.events)

@@ -56,7 +56,8 @@ def mail(view: dict, me: str, r: random.Random) -> str:
         if not (info["forces"].get(me) or {}).get("lords"):
             continue
         foes = [f for f, v in info["forces"].items() if f != me and (v["lords"] or v["units"])]
-        if foes and r.random() < 0.7:
+        army = any(n for kind, n in info["forces"][me]["units"].items() if kind != "bombard")   # 5.1
+        if foes and army and r.random() < 0.7:
             lines += [f"  - attack: {r.choice(foes)}", f"    in: {town}"]
         if info["fortress"] and info["controller"] not in (None, me) and r.random() < 0.5:
             lines.append(f"  - siege: {town}")

@@ -48,3 +48,15 @@ def test_only_knights_and_lords_and_only_against_one_family():
     assert "only knights and lords" in _no_cavalcade(state, army, ("marc",))
     state, army = army_after(0, darc=False)
     assert "fights only one family" in _no_cavalcade(state, army, ("marc", "olivier"))
+
+
+def test_lords_alone_make_no_cavalcade_from_rules_version_2():
+    """5.1: lords alone do not count as an army; 5.2.4 asks for one (issue 9)."""
+    state, army = army_after(0, darc=False, kinds=())
+    assert FiefState("france", {}, ["marie"]).rules_version == 1
+    assert _no_cavalcade(state, army, ("marc",)) is None            # a game stored before issue 9
+    state.options["rules_version"] = 2
+    assert "lords alone do not count as an army (5.1)" in _no_cavalcade(state, army, ("marc",))
+    state, army = army_after(0, darc=False)
+    state.options["rules_version"] = 2
+    assert _no_cavalcade(state, army, ("marc",)) is None            # a knight with her: an army

@@ -176,3 +176,50 @@ def test_a_bishop_calms_an_uprising_or_dies_trying_as_his_policy_says() -> None:
     assert "Arthur" not in res.state["lords"]                        # a bishop who fails is eliminated
     assert res.state["events_discard"] == ["uprising", "uprising"]
     assert "calm_uprisings: as_bishop" in "\n".join(RULES.view(res.state, "cid")["policies_text"])
+
+
+# -- issue 9 (rules version 2): 6.3 captives and the B caps on assassin markers ---------------------
+
+def test_justice_on_a_lord_made_captive_after_the_mail_has_no_effect() -> None:
+    """6.3: Mireille is taken captive between bob's mail and its resolution: no effect, the card
+    is discarded (H.2). In a game of rules version 1 justice still eliminates a captive."""
+    lords = {**LORDS, "Mireille": {"family": "ann", "at": "Tours", "assassin": True}}
+    state = at_play(lords, {"bob": ["justice"]})
+    orders = {"bob": check(state, "bob", "orders:\n  - play: justice\n    on: Mireille\n").orders}
+    state["lords"]["Mireille"]["captive_of"] = "cid"
+    res = RULES.resolve(state, orders, Dice())
+    void = [e for e in res.events if e.kind == "surprise_void"]
+    assert len(void) == 1 and "a captive lord (of cid) cannot be eliminated" in void[0].text
+    assert "Mireille" in res.state["lords"] and res.state["events_discard"] == ["justice"]
+    old = at_play(lords | {"Mireille": {**lords["Mireille"], "captive_of": "cid"}}, {"bob": ["justice"]},
+                  options={"rules_version": 1})
+    old, events = play(old, "bob", "orders:\n  - play: justice\n    on: Mireille\n")
+    assert "Mireille" not in old["lords"]
+
+
+def test_two_assassin_markers_only() -> None:
+    """B: 2 assassin markers. Both on ann's lords: ann's next assassination needs a sponsor who
+    bears one already; a marker on the target comes back before the sponsor takes one."""
+    lords = {**LORDS, "Mireille": {"family": "ann", "at": "Tours", "assassin": True},
+             "Blanche": {"family": "ann", "at": "Tours"},
+             "Henry": {"family": "bob", "at": "Paris", "assassin": True}}
+    state = at_play(lords, {"ann": ["assassination"]})
+    text = "orders:\n  - play: assassination\n    on: Arthur\n    sponsor: Blanche\n"
+    assert "line 4: no assassin marker is left for the sponsor: the 2 markers (B) lie on Henry and Mireille" \
+        in errors(state, "ann", text)
+    assert "bears an assassin marker already" in errors(state, "ann", text)
+    after, _ = play(state, "ann", "orders:\n  - play: assassination\n    on: Arthur\n    sponsor: Mireille\n")
+    assert "Arthur" not in after["lords"]
+    after, events = play(state, "ann", "orders:\n  - play: assassination\n    on: Henry\n    sponsor: Blanche\n")
+    assert "Henry" not in after["lords"] and after["lords"]["Blanche"]["assassin"]
+    # Resolution: the second marker went on a lord between the mail and its turn (H.2: void, discarded).
+    state["lords"]["Mireille"]["assassin"] = False   # the mail was checked while one marker was free
+    orders = {"ann": check(state, "ann", text).orders}
+    state["lords"]["Mireille"]["assassin"] = True
+    res = RULES.resolve(state, orders, Dice())
+    assert [e.kind for e in res.events if e.kind.startswith(("surprise", "assassin"))] == \
+        ["surprise_played", "surprise_void"]
+    assert "Arthur" in res.state["lords"] and res.state["events_discard"] == ["assassination"]
+    old = at_play(lords, {"ann": ["assassination"]}, options={"rules_version": 1})
+    old, _ = play(old, "ann", text)
+    assert "Arthur" not in old["lords"] and sum(lo["assassin"] for lo in old["lords"].values()) == 3

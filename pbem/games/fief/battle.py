@@ -22,6 +22,7 @@ from pbem.games.fief.battle_losses import Losses, choose_losses
 from pbem.games.fief.battle_plan import BattleOutcome, BattlePlan, BattleSetup
 from pbem.games.fief.battle_text import losses_text, units_text
 from pbem.games.fief.board import Board
+from pbem.games.fief.elimination import captive_markers_left
 from pbem.games.fief.state import FiefState
 from pbem.rules.rng import Rng
 
@@ -84,6 +85,8 @@ def lord_without_army(b: Battle) -> None:
     if fighters(b.state, b.defender) or not b.defender.lords:
         return
     if not b.plan(b.attacker.leader).take_captives:
+        return
+    if not captive_markers_left(b.state):   # ruling 39: no captive marker, no capture; fought normally
         return
     b.finish("lord_without_army", winner="attacker")
     take_captives(b, b.defender)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.games.fief.battle_context import Battle
-from pbem.games.fief.elimination import capture_lord
+from pbem.games.fief.elimination import CAPTIVE_MARKERS, capture_lord, captive_markers_left
 from pbem.games.fief.battle_forces import Side
 
 
@@ -21,7 +21,7 @@ def take_captives(b: Battle, losing: Side) -> None:
         b.tell("battle_no_captives", f"{winner.leader} {why}: {', '.join(losing.lords)} remain in "
                f"{b.setup.town} (6.2.3.5).", {"town": b.setup.town, "lords": list(losing.lords)})
         return
-    for name in list(losing.lords):
+    for name in _with_markers(b, losing.lords):
         lord = b.state.lords[name]
         losing.lords.remove(name)
         b.captives.append((name, jailer))
@@ -29,6 +29,21 @@ def take_captives(b: Battle, losing: Side) -> None:
                {"town": b.setup.town, "lord": name, "family": lord.family, "jailer": jailer})
         b.events.extend(capture_lord(b.state, b.board, name, jailer))
         b.prune()
+
+
+def _with_markers(b: Battle, lords: list[str]) -> list[str]:
+    """The lords taken: as many as captive markers are left (B: 6; ruling 39), the highest ransom
+    first (4.1: 2 deniers + 2 a title), then by name; the others are not taken captive and
+    remain in the town (6.2.3.5: "A lord who is not taken captive remains in town")."""
+    left = captive_markers_left(b.state)
+    if left >= len(lords):
+        return list(lords)
+    chosen = sorted(lords, key=lambda n: (-b.state.lords[n].title_count(), n))[:left]
+    spared = [n for n in lords if n not in chosen]
+    b.tell("battle_no_captives", f"No captive marker is left for {', '.join(spared)} (B: {CAPTIVE_MARKERS} "
+           f"markers, all on captives' cards): they are not taken captive and remain in {b.setup.town} "
+           "(6.3, 6.2.3.5).", {"town": b.setup.town, "lords": spared, "no_marker": True})
+    return [n for n in lords if n in chosen]
 
 
 def _jailer(b: Battle, winner: Side, wanted: str | None) -> str | None:
@@ -60,7 +75,9 @@ def ambushes(b: Battle, at_round: int) -> None:
         own = any(b.state.lords[n].family == card.player for s in (b.attacker, b.defender) for n in s.lords)
         why = ("no lord of theirs is in the battle" if not own else
                f"{card.lord} is not fighting in it" if side is None else
-               f"{card.lord} is their own lord" if b.state.lords[card.lord].family == card.player else "")
+               f"{card.lord} is their own lord" if b.state.lords[card.lord].family == card.player else
+               f"no captive marker is left (B: {CAPTIVE_MARKERS} markers, all on captives' cards; 6.3)"
+               if not captive_markers_left(b.state) else "")
         if why:
             b.tell("ambush_failed", f"{card.player}'s ambush in {b.setup.town} has no effect: {why} (G.4.2.5).",
                    {"town": b.setup.town, "player": card.player, "lord": card.lord})

@@ -1,7 +1,8 @@
 """The Battle Phase orders (6) as mailed, checked against the player's view (never the state).
 
     orders:
-      - attack: marc          # 6: one battle per town, where you have an army (a free lord)
+      - attack: marc          # 6: one battle per town, where you have an army (a free lord and,
+                              #    rules version 2, a troop: 5.1); none under bad weather (G.2.2)
         in: Rennes
       - siege: Limoges        # 6.4.1: declare (or continue) a siege at the end of the phase
       - lift: Orleans         # 6.4.1: remove your siege engine marker
@@ -29,7 +30,9 @@ from typing import Any
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.captives import check_captive_order, check_lower_ransom
-from pbem.games.fief.orders_common import Problems, check_keys, each_order, suggest, town_name, whole_number
+from pbem.games.fief.movement_disasters import no_battle_for_weather, numbers_with
+from pbem.games.fief.orders_common import (Problems, check_keys, each_order, suggest, town_name,
+                                           view_rules_version, whole_number)
 from pbem.games.fief.plan_orders import check_plan
 from pbem.games.fief.policies import find_player
 from pbem.games.fief.state import SIEGE_ENGINES   # A.1, 6.4.1
@@ -61,7 +64,7 @@ def check_battle_orders(view: dict, board: Board, player: str, items: list, prob
         town = town_name(board, item[where], line_of(item, where) or line, problems) \
             if where in item else None
         if verb == "attack":
-            _attack(view, player, item, town, line, seen_towns, out, problems)
+            _attack(view, board, player, item, town, line, seen_towns, out, problems)
         elif town is None:
             continue
         elif verb == "siege":
@@ -77,7 +80,7 @@ def check_battle_orders(view: dict, board: Board, player: str, items: list, prob
     return out
 
 
-def _attack(view: dict, me: str, item: dict, town: str | None, line: int | None,
+def _attack(view: dict, board: Board, me: str, item: dict, town: str | None, line: int | None,
             seen: dict, out: dict, problems: Problems) -> None:
     if "in" not in item:
         problems.add(line, "an `attack` order needs `in: TOWN`", "add a line `in: TOWN` under it")
@@ -96,9 +99,20 @@ def _attack(view: dict, me: str, item: dict, town: str | None, line: int | None,
         return
     forces = view["towns"][town]["forces"]
     mine = forces.get(me) or {}
+    since_2 = view_rules_version(view) >= 2
+    weather = no_battle_for_weather(board, _effects(view), town) if since_2 else None
+    if weather:
+        problems.add(line, f"no battle in {town}: {weather}",
+                     "the card leaves at the End of Round (7), or a good weather card cancels it (G.3.1)")
+        return
     if not mine.get("lords"):
         problems.add(line, f"you have no free lord in {town}",
                      "a troop cannot declare a battle (6): attack where one of your lords stands")
+        return
+    if since_2 and not has_troop(mine.get("units") or {}):
+        problems.add(line, f"you have no army in {town}: your lords there have no troop",
+                     "lords alone do not count as an army (5.1) and you declare a battle where you have "
+                     "an army (6): bring a unit pawn other than a bombard")
         return
     theirs = forces.get(target) or {}
     if not (theirs.get("lords") or theirs.get("units")):
@@ -109,6 +123,30 @@ def _attack(view: dict, me: str, item: dict, town: str | None, line: int | None,
         return
     seen[town] = line
     out["battles"].append({"target": target, "town": town})
+
+
+def has_troop(units: dict[str, int]) -> bool:
+    """5.1: a family's unit pawns there make a troop, which a lord makes an army. A bombard
+    alone does not (docs/fief-france-battle.md, ruling 3: lords with bombards only are "a lord
+    without an army")."""
+    return any(n > 0 for kind, n in units.items() if kind != "bombard")
+
+
+def _effects(view: dict) -> list[tuple[str, str]]:
+    return [(e["card"], e["target"]) for e in view.get("board_effects") or []]
+
+
+def may_declare_in(view: dict, me: str, town: str) -> bool:
+    """For the order template: a free lord of mine there and, from rules version 2, a troop with
+    them (5.1) and no bad weather on the town's bishopric (G.2.2)."""
+    here = view["towns"][town]
+    mine = here["forces"].get(me) or {}
+    if not mine.get("lords"):
+        return False
+    if view_rules_version(view) < 2:
+        return True
+    weather = str(here["bishopric"]) in {str(n) for n in numbers_with(_effects(view), "bad_weather")}
+    return has_troop(mine.get("units") or {}) and not weather
 
 
 def _siege(view: dict, me: str, town: str, line: int | None, out: dict, problems: Problems) -> None:

@@ -16,12 +16,13 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from pbem.games.fief.battle import BattleError, opening_dice, resolve_battle
-from pbem.games.fief.battle_orders import coalition_answer, join_order
+from pbem.games.fief.battle_orders import coalition_answer, has_troop, join_order
 from pbem.games.fief.battle_plan import BattlePlan, BattleSetup
 from pbem.games.fief.board import Board
 from pbem.games.fief.captives import forces_families, release_unheld, resolve_captive_orders
 from pbem.games.fief.movement import CavalcadeRequest, CavalcadeResult
 from pbem.games.fief.movement_army import Army, StepBudget
+from pbem.games.fief.movement_disasters import no_battle_for_weather
 from pbem.games.fief.plan_orders import plan_for
 from pbem.games.fief.plunder import resolve_plunder
 from pbem.games.fief.siege import has_free_lord, resolve_sieges
@@ -53,12 +54,12 @@ def resolve_battle_phase(state: FiefState, board: Board, orders: Mapping[str, An
 def fight(state: FiefState, board: Board, player: str, target: str, town: str, rng: Rng,
           besiege: dict[str, list[str]]) -> list[Event]:
     """One declared battle (6): checked again against the state as earlier battles left it."""
-    problem = _impossible(state, player, target, town)
-    if problem:
+    problem = _impossible(state, board, player, target, town)
+    if problem:   # not fought, so no battle starts: no battle-start trigger fires (ruling 36)
         return [_not_fought(player, target, town, problem)]
     # G.4.2.1: uprisings at the start of the battle, resolved first; it goes on with what is left.
     uprising = fire_uprising_triggers(state, board, town, rng)
-    problem = _impossible(state, player, target, town) if uprising else None
+    problem = _impossible(state, board, player, target, town) if uprising else None
     if problem:
         return uprising + [_not_fought(player, target, town, problem)]
     here = state.towns[town]
@@ -118,14 +119,30 @@ def form_coalition(state: FiefState, town: str, attacker: str, defender: str,
     return sides[attacker], sides[defender], events
 
 
-def _impossible(state: FiefState, player: str, target: str, town: str) -> str | None:
+def _impossible(state: FiefState, board: Board, player: str, target: str, town: str) -> str | None:
     if state.families[player].eliminated:
         return "your family is out of the game"
+    since_2 = state.rules_version >= 2
+    weather = since_2 and no_battle_for_weather(board, ((e.card, e.target) for e in state.board_effects), town)
+    if weather:
+        return weather
     if not has_free_lord(state, player, town):
         return f"you have no free lord left in {town} (6: a troop cannot declare a battle)"
+    if since_2 and not has_army(state, player, town):
+        return (f"you have no army left in {town}: lords alone do not count as an army (5.1), and a "
+                "battle is declared where you have an army (6)")
     if state.families[target].eliminated or target not in forces_families(state, town):
         return f"{target} has no forces left in {town}"
     return None
+
+
+def has_army(state: FiefState, family: str, town: str) -> bool:
+    """5.1: "The army: it is formed of a troop and at least 1 lord" (the lord checked apart)."""
+    units: dict[str, int] = {}
+    for pawn in state.pawns.values():
+        if pawn.family == family and pawn.location == town:
+            units[pawn.kind] = units.get(pawn.kind, 0) + 1
+    return has_troop(units)
 
 
 def _not_fought(player: str, target: str, town: str, why: str) -> Event:
@@ -192,6 +209,10 @@ def _no_cavalcade(state: FiefState, army: Army, against: tuple[str, ...], budget
     others = sorted({state.pawns[p].kind for p in army.pawns if state.pawns[p].kind != "knight"})
     if others:
         return f"the army holds {', '.join(others)}: only knights and lords may make a cavalcade"
+    if not army.pawns and state.rules_version >= 2:
+        # 5.2.4: "accompanied by an army made up of knight pawns and lords"; 5.1: "Lords alone
+        # do not count as an army".
+        return "lords alone do not count as an army (5.1): a cavalcade needs knights"
     # 5.1.1 / G.4.1.1: 2 steps a round; 3 in the D'Arc lord's army (she may lead it) and for
     # whoever went with her this round - the movement's own step budget counts them.
     darc = budget.army_has_darc(army)

@@ -9,13 +9,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from pbem.games.fief.battle_orders import may_declare_in
+
 
 def battle_template(view: dict[str, Any], player: str) -> str:
     towns = view["towns"]
     lines = [
         f"# Battle Phase (6), round {view.get('round')}. Turn order: {', '.join(view.get('turn_order', []))}.",
         "# In turn order each player's battles are fought one by one, each to its end (6); one",
-        "# battle per town, where one of your lords stands (a troop cannot declare a battle).",
+        "# battle per town, where you have an army: a lord with a troop (5.1: lords alone are no",
+        "# army; a troop cannot declare a battle), and none under bad weather (G.2.2).",
         "# Then sieges (6.4.1: a siege in progress continues while your lord is there) and",
         "# plunder (6.5: 2 deniers a mill, in a non-besieged town you control or one you besiege).",
         "# Remove the `# ` in front of the lines you want.",
@@ -26,7 +29,7 @@ def battle_template(view: dict[str, Any], player: str) -> str:
         if not (forces.get(player) or {}).get("lords"):
             continue
         for other, theirs in forces.items():
-            if other != player and (theirs.get("lords") or theirs.get("units")):
+            if other != player and (theirs.get("lords") or theirs.get("units")) and may_declare_in(view, player, name):
                 lines += [f"  # - attack: {other}", f"  #   in: {name}"]
         if town["fortress"] and town["controller"] not in (None, player) and player not in town["besiegers"]:
             lines.append(f"  # - siege: {name}        # held by {town['controller']} (6.4.1)")

@@ -1,5 +1,6 @@
-"""Disasters lying on the board that bear on movement: bad weather (G.2.2) and entering a
-plagued bishopric (G.2.1.3). A lord struck down is eliminated by elimination.py (D.4).
+"""Disasters lying on the board that bear on movement and battles: bad weather (G.2.2) and
+entering a plagued bishopric (G.2.1.3). A lord struck down is eliminated by elimination.py (D.4);
+a captive lord is not (6.3, from rules version 2: docs/fief-france.md, ruling 35).
 """
 from __future__ import annotations
 
@@ -16,11 +17,29 @@ from pbem.rules.rng import Rng
 
 def bishoprics_with(state: FiefState, card: str) -> set[int]:
     """Bishopric numbers a disaster card of this kind lies on (2.5: targets "1".."5")."""
-    out = set()
-    for effect in state.board_effects:
-        if effect.card == card and effect.target.isdigit():
-            out.add(int(effect.target))
-    return out
+    return numbers_with(((e.card, e.target) for e in state.board_effects), card)
+
+
+def numbers_with(effects: Iterable[tuple[str, str]], card: str) -> set[int]:
+    """The same over (card, target) pairs: the state's board effects or a view's."""
+    return {int(target) for kind, target in effects if kind == card and str(target).isdigit()}
+
+
+def bad_weather_in(board: Board, effects: Iterable[tuple[str, str]], town: str) -> int | None:
+    """G.2.2: "No battle nor land move are allowed in the affected bishopric": the number of the
+    bishopric under bad weather that ``town`` lies in (no battle there), or None."""
+    number = bishopric_of(board, town)
+    return number if number in numbers_with(effects, "bad_weather") else None
+
+
+def no_battle_for_weather(board: Board, effects: Iterable[tuple[str, str]], town: str) -> str | None:
+    """Why G.2.2 forbids a battle in ``town`` (None: it does not): read by the Battle Phase's
+    order check (the view's board effects) and by its resolution (the state's)."""
+    number = bad_weather_in(board, effects, town)
+    if number is None:
+        return None
+    return (f"bad weather lies on the bishopric of {board.bishoprics[number].name} ({number}): "
+            "no battle is allowed there (G.2.2)")
 
 
 def bishopric_of(board: Board, town: str) -> int | None:
@@ -47,15 +66,24 @@ def enters_plague(board: Board, plagued: set[int], frm: str, to: str) -> int | N
 
 def strike(state: FiefState, board: Board, rng: Rng, number: int, lords: Iterable[str],
            pawns: Iterable[str], family: str) -> tuple[list[str], list[str], list[Event]]:
-    """G.2.1.3: an army enters plagued bishopric ``number``: a d6 per lord not struck yet this
-    round (1-3: eliminated, G.2.1.1), then half its pawns not struck yet are lost, rounded down,
-    the owner's `plague_losses` policy saying which go first (G.2.1.2).
+    """G.2.1.3: an army enters plagued bishopric ``number`` (or G.2.1: the plague strikes where
+    it stands): a d6 per lord not struck yet this round (1-3: eliminated, G.2.1.1; from rules
+    version 2 a captive lord is spared, 6.3), then half its pawns not struck yet are lost,
+    rounded down, the owner's `plague_losses` policy saying which go first (G.2.1.2).
     Returns (eliminated lords, lost pawn ids, events)."""
     struck = set(state.plague_struck)
     dead_lords: list[str] = []
     events: list[Event] = []
     for name in lords:
         if name in struck or name not in state.lords:
+            continue
+        jailer = state.lords[name].captive_of
+        if jailer and state.rules_version >= 2:
+            # 6.3: "A captive lord cannot be eliminated, except with an assassination card, or in
+            # case of an uprising" - not by the plague (ruling 35): no roll, not struck.
+            events.append(Event("plague_captive_spared", f"Plague in bishopric {number}: {name}, captive "
+                                f"of {jailer}, cannot be eliminated (6.3): no roll.",
+                                data={"lord": name, "jailer": jailer, "bishopric": number}))
             continue
         roll = rng.d6(f"plague in bishopric {number}: {name}")
         state.plague_struck.append(name)

@@ -37,7 +37,7 @@ from pbem.games.fief.movement_army import DARC_STEPS, STEPS   # 5.1.1, G.4.1.1
 from pbem.games.fief.movement_events import units_text
 from pbem.games.fief.movement_template import movement_template  # game.py imports it from here
 from pbem.games.fief.movement_underground import CARD as UNDERGROUND, check_underground
-from pbem.games.fief.orders_common import Problems, check_keys, suggest, verb_of, whole_number
+from pbem.games.fief.orders_common import Problems, check_keys, suggest, verb_of, view_rules_version, whole_number
 from pbem.games.fief.policies import check_policies, find_player, unit_kind
 from pbem.games.fief.state import OFFSHORE, UNIT_TYPES
 from pbem.orders.yamlsafe import line_of
@@ -366,6 +366,11 @@ class _Checker:
                                   "a cavalcade is made by an army of knights and lords only (5.2.4)",
                                   "take only knights along (`with: {knight: 2}`, no `pick_up`), "
                                   "or write `if_refused: back`")
+                return None
+            if not with_ and view_rules_version(self.view) >= 2:
+                self.problems.add(line_of(item, "if_refused"),
+                                  "a cavalcade needs an army: lords alone do not count as one (5.1, 5.2.4)",
+                                  "take knights along (`with: {knight: 2}`), or write `if_refused: back`")
                 return None
             return word
         if word not in IF_REFUSED:

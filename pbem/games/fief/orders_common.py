@@ -13,7 +13,13 @@ from typing import Any, Iterable, Iterator
 
 from pbem.games.fief.board import Board, fold
 from pbem.orders.yamlsafe import YMap, YSeq, line_of
-from pbem.rules.api import OrderError
+from pbem.rules.api import RULES_VERSION_KEY, OrderError
+
+
+def view_rules_version(view: dict) -> int:
+    """The rules version of the game a view shows (FiefState.rules_version): 1 for a game stored
+    before versions were recorded. Orders are checked by the rules their game is played by."""
+    return int((view.get("options") or {}).get(RULES_VERSION_KEY, 1))
 
 
 class Problems(list):

@@ -6,7 +6,9 @@ A position is a mapping (plain YAML data):
     first_player: enguerand                 # holder of the first player card (default: first listed)
     round: 2                                # default 1
     phase: purchase                         # hear_ye|cards|income|purchase|movement|battle|end_of_round|setup
-    options: {fog_of_war: true}             # game options (default: none set)
+    options: {fog_of_war: true}             # game options (default: none set; `rules_version`
+                                            # defaults to today's, RULES_VERSION: write
+                                            # `rules_version: 1` for a game stored before issue 9)
     deniers: {enguerand: 10}                # default 5 each (A.6)
     hands: {marie: [tax, Aliénor]}          # card ids
     lords:                                  # every lord in play
@@ -43,7 +45,8 @@ from typing import Any
 from pbem.games.fief.board import Board, load_board
 from pbem.games.fief.cards import load_cards
 from pbem.games.fief.setup import empty_state
-from pbem.games.fief.state import OFFSHORE, UNIT_TYPES, BoardEffect, FiefState, Lord, Pawn
+from pbem.games.fief.state import OFFSHORE, RULES_VERSION, UNIT_TYPES, BoardEffect, FiefState, Lord, Pawn
+from pbem.rules.api import RULES_VERSION_KEY
 
 PHASES = ("setup", "hear_ye", "cards", "income", "purchase", "movement", "battle", "end_of_round")
 POLITICAL = ("king", "queen", "regent_queen", "crown_prince", "darc")
@@ -58,6 +61,9 @@ def build_position(data: dict[str, Any], variant: str = "fief_france") -> FiefSt
     if not isinstance(data, dict) or not isinstance(data.get("players"), list):
         raise PositionError("a position needs `players: [names in seating order]`")
     options = dict(data.get("options") or {})
+    # A scenario plays by today's rules unless it names an older version (docs/fief-france.md,
+    # "Rules versions"), as a game the judge creates today records RULES_VERSION.
+    options.setdefault(RULES_VERSION_KEY, RULES_VERSION)
     board = load_board(variant, options.get("board", "board"))
     players = [str(p) for p in data["players"]]
     state = empty_state(variant, options, players, board)

@@ -8,7 +8,7 @@ refused: "the player cannot play the card" (D.2.3), so it stays in hand.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.elimination import eliminate_lord
@@ -22,6 +22,7 @@ AT_ONCE = {"darc": "D'Arc", "cardinal": "Cardinal", "assassination": "assassinat
            "justice": "justice", "underground": "underground", "uprising": "uprising"}   # uprising: surprise_uprising.py
 CARDINAL_POLICY = "new_cardinal"   # the pope's standing answer (D.2.3), default refuse
 IMMUNE = ("king", "queen", "regent_queen", "crown_prince")   # G.4.2.4, D.3
+ASSASSIN_MARKERS = 2   # B: "Assassin: 2 markers"
 
 
 def darc_problem(lord: Mapping[str, Any]) -> str | None:
@@ -37,13 +38,30 @@ def darc_problem(lord: Mapping[str, Any]) -> str | None:
     return None
 
 
-def justice_problem(lord: Mapping[str, Any]) -> str | None:
-    """G.4.2.4: a lord with an assassin marker, not the king, queen, crown prince or pope."""
+def justice_problem(lord: Mapping[str, Any], version: int) -> str | None:
+    """G.4.2.4: a lord with an assassin marker, not the king, queen, crown prince or pope; from
+    rules version 2 not a captive (6.3, ruling 35). ``version``: the game's rules version."""
     if not lord["assassin"]:
         return "the justice card targets a lord with an assassin marker only (G.4.2.4)"
     if lord["political"] in IMMUNE or lord["pope"]:
         return "the king, the queen (regent or not), the crown prince and the pope are immune (G.4.2.4)"
+    if version >= 2 and lord["captive_of"]:
+        return (f"a captive lord (of {lord['captive_of']}) cannot be eliminated, except with an assassination "
+                "card or in an uprising (6.3)")
     return None
+
+
+def assassin_marker_problem(lords: Iterable[Mapping[str, Any]], target: str, sponsor: Mapping[str, Any]) -> str | None:
+    """B: there are 2 assassin markers. The sponsor of an assassination takes one (G.4.2.3) after
+    the target is eliminated (a marker on the target comes back first); a sponsor who bears one
+    already needs no other. With none left the card cannot be played (ruling 38)."""
+    if sponsor["assassin"]:
+        return None
+    marked = sorted(lo["name"] for lo in lords if lo["assassin"] and lo["name"] != target)
+    if len(marked) < ASSASSIN_MARKERS:
+        return None
+    return (f"no assassin marker is left for the sponsor: the {ASSASSIN_MARKERS} markers (B) lie on "
+            f"{' and '.join(marked)} (G.4.2.3)")
 
 
 def play_surprise(state: FiefState, board: Board, player: str, play: Mapping[str, Any]) -> list[Event]:
@@ -118,6 +136,10 @@ def _assassination(state: FiefState, board: Board, player: str, play) -> list[Ev
         return f"{play['on']} is no longer another family's lord in play"
     if sponsor is None or sponsor.family != player:
         return f"{play['sponsor']} is no longer a lord of {player} in play"
+    if state.rules_version >= 2:
+        why = assassin_marker_problem(map(vars, state.lords.values()), lord.name, vars(sponsor))
+        if why:
+            return why
     events = [Event("assassination", f"{player} has {lord.name} ({lord.family}) assassinated (G.4.2.3).",
                     data={"player": player, "lord": lord.name})]
     events += eliminate_lord(state, board, lord.name)
@@ -127,7 +149,7 @@ def _assassination(state: FiefState, board: Board, player: str, play) -> list[Ev
 
 
 def _justice(state: FiefState, board: Board, player: str, play) -> list[Event] | str:
-    lord = _eligible(state, play, justice_problem)
+    lord = _eligible(state, play, lambda lo: justice_problem(lo, state.rules_version))
     if isinstance(lord, str):
         return lord
     return [Event("justice", f"{player} plays justice on {lord.name} ({lord.family}) (G.4.2.4).",

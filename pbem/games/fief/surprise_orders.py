@@ -8,9 +8,10 @@ round-N/cards-play:
       on: François                 # a bishop (G.4.1.2); the pope's `new_cardinal` policy decides
     - play: assassination
       on: Charles                  # another family's lord (G.4.2.3)
-      sponsor: Quentin             # your lord who gets the assassin marker (left out: your only lord)
+      sponsor: Quentin             # your lord who gets the assassin marker (left out: your only lord;
+                                   #   B: 2 markers - with both on others, one who bears one already)
     - play: justice
-      on: Henry                    # a lord with an assassin marker (G.4.2.4)
+      on: Henry                    # a lord with an assassin marker (G.4.2.4), not a captive (6.3)
     - play: uprising
       in: Nantes                   # a town under a famine or another player's tax (G.4.2.1)
       targets: [marc, olivier]     #   optional: the families hit, in order (default: the others
@@ -30,8 +31,9 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fief.board import Board, fold
-from pbem.games.fief.orders_common import Problems, as_seq, check_keys, suggest, town_name, yes_no
-from pbem.games.fief.surprise import AT_ONCE, darc_problem, justice_problem
+from pbem.games.fief.orders_common import (Problems, as_seq, check_keys, suggest, town_name,
+                                           view_rules_version, yes_no)
+from pbem.games.fief.surprise import AT_ONCE, assassin_marker_problem, darc_problem, justice_problem
 from pbem.games.fief.surprise_uprising import uprising_grounds
 from pbem.orders.yamlsafe import line_of
 
@@ -58,7 +60,7 @@ def check_surprise(view: dict, board: Board, player: str, card: str, item: dict,
         why = ("only a bishop may become a cardinal (G.4.1.2)" if not info["bishopric"]
                else "he is a cardinal already" if info["cardinal"] else None)
     elif card == "justice":
-        why = justice_problem(info)
+        why = justice_problem(info, view_rules_version(view))
     elif info["family"] == player:
         why = "the assassination card never targets a lord of your own family (G.4.2.3)"
     if why:
@@ -68,6 +70,13 @@ def check_surprise(view: dict, board: Board, player: str, card: str, item: dict,
     if card == "assassination":
         sponsor = _sponsor(view, player, item, line, problems)
         if sponsor is None:
+            return None
+        marker = assassin_marker_problem(({"name": n, **lo} for n, lo in lords.items()), target, lords[sponsor]) \
+            if view_rules_version(view) >= 2 else None
+        if marker:
+            problems.add(line_of(item, "sponsor") or line, marker,
+                         "choose as sponsor a lord of yours who bears an assassin marker already, or play the "
+                         "card once a marked lord has left play")
             return None
         play["sponsor"] = sponsor
     return play

@@ -29,6 +29,7 @@ from typing import Any
 from pbem.games.fief.battle import opening_dice
 from pbem.games.fief.battle_plan import Ambush, BattleSetup
 from pbem.games.fief.board import Board, fold
+from pbem.games.fief.elimination import captive_markers_left
 from pbem.games.fief.orders_common import Problems
 from pbem.games.fief.siege import has_free_lord
 from pbem.games.fief.state import FiefState
@@ -140,7 +141,8 @@ def fire_battle_triggers(state: FiefState, board: Board, setup: BattleSetup) -> 
                 # G.4.2.5: the target fights in this battle (its family on a side) and the player
                 # has a lord in it; else the card would be spent for nothing: it waits.
                 if (lord is None or lord.location != setup.town or lord.captive_of or lord.family not in sides
-                        or player not in sides or not has_free_lord(state, player, setup.town)):
+                        or player not in sides or not has_free_lord(state, player, setup.town)
+                        or not captive_markers_left(state)):   # B, 6.3: no marker to take a captive with
                     continue
                 setup = replace(setup, ambushes=setup.ambushes + (Ambush(player, lord.name, trigger["round"]),))
                 text = (f"{player} plays the ambush card in the battle of {setup.town}, against {lord.name} "

@@ -27,7 +27,10 @@ from pbem.games.fief.purchase_titles import cardinal_title_view
 from pbem.games.fief.state import (MAX_MILLS_PER_TOWN, MILL_TILES, POOL, STRONGHOLD_TILES,
                                    UNIT_TYPES, FiefState)
 
-PUBLIC_OPTIONS = ("fog_of_war", "mandatory_placement", "adjusted_shooting", "board", "public_diplomacy")
+# `rules_version` (docs/fief-france.md, "Rules versions") is public: the orders are checked
+# against the view by the rules of the game's version (orders_common.view_rules_version).
+PUBLIC_OPTIONS = ("fog_of_war", "mandatory_placement", "adjusted_shooting", "board", "public_diplomacy",
+                  "rules_version")
 
 
 def phase_id(state: FiefState) -> str:
