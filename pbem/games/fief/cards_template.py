@@ -25,7 +25,7 @@ def draw_template(view: dict[str, Any], player: str) -> str:
         "# the disasters track and you draw again (2.3). `if_first` decides the second draw after seeing",
         "# the first card: keys are a card (Cardinal, tax, a lord's name) or a group (lord, character,",
         "# fortune); values character, events or none. Nothing sent: you discard and draw nothing.",
-        "# After the draws the first player rolls for the disasters (2.5: a d6 per card, 6 = false alarm).",
+        _disasters_line(view),
         "orders: []",
         "#  - discard: [tax]",
         "#  - draw: [character, events]",
@@ -33,6 +33,13 @@ def draw_template(view: dict[str, Any], player: str) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def _disasters_line(view: dict[str, Any]) -> str:
+    if (view.get("options") or {}).get("beginners") and view["round"] == 1:
+        return ("# After the draws the disasters on the track are ignored this round (the beginners' "
+                "option, 2.5): discarded face down, unrevealed.")
+    return "# After the draws the first player rolls for the disasters (2.5: a d6 per card, 6 = false alarm)."
 
 
 def play_template(view: dict[str, Any], player: str) -> str:

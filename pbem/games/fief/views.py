@@ -27,7 +27,8 @@ from pbem.games.fief.purchase_titles import cardinal_title_view
 from pbem.games.fief.state import (MAX_MILLS_PER_TOWN, MILL_TILES, POOL, STRONGHOLD_TILES,
                                    UNIT_TYPES, FiefState)
 
-PUBLIC_OPTIONS = ("fog_of_war", "mandatory_placement", "adjusted_shooting", "board", "public_diplomacy")
+PUBLIC_OPTIONS = ("fog_of_war", "mandatory_placement", "adjusted_shooting", "board", "public_diplomacy",
+                  "beginners")
 
 
 def phase_id(state: FiefState) -> str:
