@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pbem.games.fief.france import RULES
 from pbem.games.fief.positions import build_position
+from pbem.judge.render import render
 from pbem.rules.rng import Rng
 
 from fief_support import check, errors
@@ -194,6 +195,8 @@ def test_beginners_ignore_the_disasters_of_the_first_round_unrevealed() -> None:
     state = position(options={"beginners": True}, units={"Lyon": {"cid": {"man_at_arms": 3}}},
                      piles={"events": ["tax", "famine"]}, disasters_track=["plague", "bad_weather"])
     assert "ignored this round (the beginners' option, 2.5)" in RULES.order_template(RULES.view(state, "ann"), "ann")
+    report = render(RULES.report_template(), view=RULES.view(state, "ann"), me="ann")
+    assert "Options: beginners: no disasters in round 1 (2.5)" in report
     state, events = resolve(state, {"ann": "orders:\n  - draw: events\n"}, Dice())
     assert state["board_effects"] == [] and state["plague_struck"] == [] and "Arthur" in state["lords"]
     assert state["events_discard"] == ["plague", "bad_weather", "famine"]
