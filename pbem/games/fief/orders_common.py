@@ -13,7 +13,7 @@ from typing import Any, Iterable, Iterator
 
 from pbem.games.fief.board import Board, fold
 from pbem.orders.yamlsafe import YMap, YSeq, line_of
-from pbem.rules.api import OrderError
+from pbem.rules.api import RULES_VERSION_KEY, OrderError
 
 
 class Problems(list):
@@ -21,6 +21,12 @@ class Problems(list):
 
     def add(self, line: int | None, message: str, hint: str = "") -> None:
         self.append(OrderError(line, message, hint))
+
+
+def view_rules_version(view: Any) -> int:
+    """The rules version of the game a view shows (docs/architecture.md "Rules versions"):
+    1 for a game stored before versions were recorded."""
+    return int((view.get("options") or {}).get(RULES_VERSION_KEY, 1))
 
 
 def suggest(word: str, choices: Iterable[str]) -> str:

@@ -28,7 +28,7 @@ from pbem.games.fief.state import (MAX_MILLS_PER_TOWN, MILL_TILES, POOL, STRONGH
                                    UNIT_TYPES, FiefState)
 
 PUBLIC_OPTIONS = ("fog_of_war", "mandatory_placement", "adjusted_shooting", "board", "public_diplomacy",
-                  "beginners")
+                  "beginners", "rules_version")
 
 
 def phase_id(state: FiefState) -> str:
