@@ -24,8 +24,7 @@ from pbem.rules.api import OrderError
 
 # Answers to "may this player's army cross your forces?" (5.2.3.1), "may this player's
 # besieged army leave the town you besiege?" (6.4.2) and "may this player's lord come into
-# play in a town you control?" (G.1.2).
-# "may this player's lord come into play in a town you control?" (G.1.2, class 4).
+# play in a town you control?" (G.1.2, class 4).
 PLACEMENT = "placement"
 PERMISSION_POLICIES = ("safe_passage", "besieged_may_leave", "new_cardinal",   # new_cardinal: the pope, D.2.3
                        PLACEMENT)
