@@ -116,6 +116,9 @@ def position(**more) -> dict:
 def test_a_drawn_card_without_the_icon_goes_face_down_to_the_track(printed_cards) -> None:
     state = position(piles={"events": ["tax", "plague_offshore"]})
     assert RULES.view(state, "bob") == RULES.view(position(piles={"events": ["tax", "plague"]}), "bob")
+    on_track = position(disasters_track=["plague_offshore"])      # face down: its icon is hidden too
+    assert RULES.view(on_track, "bob") == RULES.view(position(disasters_track=["plague"]), "bob")
+    assert RULES.view(on_track, None)["disasters_track_cards"] == ["plague_offshore"]
     sent = check(state, "ann", "orders:\n  - draw: events\n")
     state, events = resolve(state, {"ann": sent.orders, "bob": {"discard": [], "draw": [], "if_first": {}},
                                     "cid": {"discard": [], "draw": [], "if_first": {}}}, Dice(5))
