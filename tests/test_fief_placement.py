@@ -124,3 +124,11 @@ def test_rules_version_1_keeps_ruling_21() -> None:
     stored, events = play(stored, "orders:\n  - play: Quentin\n    in: Paris\n")
     assert stored["lords"]["Quentin"]["location"] != "Paris"
     assert any(e.kind == "lord_place_not_taken" and "rules version 1 (ruling 21)" in e.text for e in events)
+
+
+def test_a_captive_escaping_underground_is_placed_in_the_town_named_with_the_agreement() -> None:
+    # G.4.2.2: the freed lords are placed as coming into play (G.1.2).
+    state = position(policies=AGREE, hands={"ann": ["underground"]})
+    state, events = play(state, "orders:\n  - play: underground\n    free: Beaudouin\n    in: Paris\n")
+    assert state["lords"]["Beaudouin"]["location"] == "Paris" and state["lords"]["Beaudouin"]["captive_of"] is None
+    assert any(e.kind == "lord_placed" and "bob who agrees" in e.text for e in events)
