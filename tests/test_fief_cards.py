@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pbem.games.fief.france import RULES
 from pbem.games.fief.positions import build_position
+from pbem.judge.render import render
 from pbem.rules.rng import Rng
 
 from fief_support import check, errors
@@ -220,3 +221,49 @@ def test_one_cardinal_tithe_marker_per_cardinal() -> None:
         if refused:
             assert refused[0].audience.players == ("ann",) and "G.3.3.2" in refused[0].text
             assert res.state["families"]["ann"]["hand"] == ["tax", "tax"]
+
+
+# -- the beginners' option (2.5, ruling 40) ----------------------------------------------------
+
+def test_beginners_ignore_the_disasters_of_the_first_round_unrevealed() -> None:
+    # 2.5: "If some players are beginners, on the 1st round we advise you to ignore and discard
+    # disaster cards": no die is rolled (Dice() has none), nothing strikes, the cards go face down.
+    state = position(options={"beginners": True}, units={"Lyon": {"cid": {"man_at_arms": 3}}},
+                     piles={"events": ["tax", "famine"]}, disasters_track=["plague", "bad_weather"])
+    assert "ignored this round (the beginners' option, 2.5)" in RULES.order_template(RULES.view(state, "ann"), "ann")
+    report = render(RULES.report_template(), view=RULES.view(state, "ann"), me="ann")
+    assert "Options: beginners: no disasters in round 1 (2.5)" in report
+    state, events = resolve(state, {"ann": "orders:\n  - draw: events\n"}, Dice())
+    assert state["board_effects"] == [] and state["plague_struck"] == [] and "Arthur" in state["lords"]
+    assert state["events_discard"] == ["plague", "bad_weather", "famine"]
+    assert state["events_discard_face_down"] == [0, 1, 2]
+    ignored = [e for e in events if e.kind == "disasters_ignored"]
+    assert len(ignored) == 1 and ignored[0].audience.kind == "all"
+    assert "3 disaster card(s) on the track are discarded face down, unrevealed" in ignored[0].text
+    assert not any(e.kind.startswith("disaster") and e.kind != "disasters_ignored"
+                   and e.kind != "disaster_drawn" for e in events)
+    # Secret: nobody learns which disasters they were; only the game master sees the pile.
+    for player in PLAYERS:
+        view = RULES.view(state, player)
+        assert view["piles"]["events_discard_top"] == "face_down" and view["options"]["beginners"] is True
+        told = " ".join(e.text + repr(e.data) for e in events if e.audience.sees(player))
+        assert "plague" not in told and "famine" not in told and "bad" not in told
+    assert RULES.view(state, None)["disasters_track_cards"] == []
+
+
+def test_the_beginners_option_does_nothing_after_the_first_round() -> None:
+    state = position(options={"beginners": True}, round=2, disasters_track=["famine"])
+    assert "the first player rolls for the disasters" in RULES.order_template(RULES.view(state, "ann"), "ann")
+    state, events = resolve(state, {}, Dice(4))
+    assert state["board_effects"] == [{"card": "famine", "target": "4", "player": None, "lord": None}]
+    assert not any(e.kind == "disasters_ignored" for e in events)
+
+
+def test_without_the_beginners_option_the_first_round_has_its_disasters() -> None:
+    state = position(disasters_track=["famine"])
+    state, events = resolve(state, {}, Dice(3))
+    assert [(e["card"], e["target"]) for e in state["board_effects"]] == [("famine", "3")]
+    assert not any(e.kind == "disasters_ignored" for e in events)
+    quiet = position(options={"beginners": True})            # an empty track: nothing to say
+    quiet, events = resolve(quiet, {}, Dice())
+    assert not any(e.kind == "disasters_ignored" for e in events)

@@ -112,7 +112,9 @@ def test_mandatory_placement() -> None:
 
 def test_options_listed() -> None:
     names = {o.name: o for o in RULES.options()}
-    assert set(names) == {"fog_of_war", "mandatory_placement", "adjusted_shooting", "board", "public_diplomacy"}
+    assert set(names) == {"fog_of_war", "mandatory_placement", "adjusted_shooting", "board", "public_diplomacy",
+                          "beginners"}
+    assert names["beginners"].default is False and "2.5" in names["beginners"].help   # off unless asked
     assert names["adjusted_shooting"].default is False and names["adjusted_shooting"].parse("yes") is True
     assert names["board"].parse("board") == "board"
     with pytest.raises(ValueError):

@@ -3,11 +3,13 @@
 Card data comes from games/<variant>/cards.yaml and is checked against the counts the
 rulebook states. A card in a pile or hand is a plain id: a lord's name for a lord card,
 "darc" / "cardinal" for surprise characters, and the card kind ("tax", "famine", ...) for
-events, so piles stay JSON-able and comparable.
+events, so piles stay JSON-able and comparable. A disaster card without the dice icon (2.5)
+strikes the offshore area: its id is its kind with ``_offshore`` ("plague_offshore"), so what
+the card does can be read from the id wherever the card lies (pile, track, discard pile).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -33,7 +35,9 @@ class CardSet:
     lords: dict[str, LordCard]
     surprise_characters: dict[str, int]
     fortune: dict[str, int]
-    disaster: dict[str, int]
+    disaster: dict[str, int]     # every disaster card of each kind, with the dice icon or not
+    # 2.5: how many cards of each disaster kind have no dice icon (they strike the offshore area)
+    offshore: dict[str, int] = field(default_factory=dict)
 
     def character_cards(self) -> list[str]:
         cards = list(self.lords)
@@ -43,17 +47,38 @@ class CardSet:
 
     def event_cards(self) -> list[str]:
         cards: list[str] = []
-        for table in (self.fortune, self.disaster):
-            for kind, count in table.items():
-                cards += [kind] * count
+        for kind, count in self.fortune.items():
+            cards += [kind] * count
+        for kind, count in self.disaster.items():
+            sea = self.offshore.get(kind, 0)
+            cards += [kind] * (count - sea) + [offshore_card(kind)] * sea
         return cards
 
+    def disaster_kind(self, card: str) -> str | None:
+        """The kind of a disaster card id ("plague_offshore" -> "plague"); None: no disaster."""
+        kind = card[: -len(OFFSHORE_SUFFIX)] if card.endswith(OFFSHORE_SUFFIX) else card
+        return kind if kind in self.disaster else None
+
     def is_disaster(self, card: str) -> bool:
-        return card in self.disaster
+        return self.disaster_kind(card) is not None
 
     def find_lord(self, text: str) -> str | None:
         want = fold(text)
         return next((n for n in self.lords if fold(n) == want), None)
+
+
+OFFSHORE_SUFFIX = "_offshore"
+
+
+def offshore_card(kind: str) -> str:
+    """2.5: the id of a disaster card of ``kind`` without the dice icon."""
+    return kind + OFFSHORE_SUFFIX
+
+
+def has_dice_icon(card: str) -> bool:
+    """2.5: a disaster card with the dice icon strikes the bishopric the first player's d6
+    names; one without strikes the offshore area."""
+    return not card.endswith(OFFSHORE_SUFFIX)
 
 
 # Counts the rulebook states (B; G.1-G.4), per variant.
@@ -85,8 +110,8 @@ def load_cards_file(path: Path, variant: str = "fief_france") -> CardSet:
     try:
         lords = {str(c["name"]): LordCard(str(c["name"]), bool(c["female"]), str(c["start"]))
                  for c in data["lords"]}
-        cards = CardSet(lords, dict(data["surprise_characters"]), dict(data["fortune"]),
-                        dict(data["disaster"]))
+        disaster, offshore = _disasters(data["disaster"], where, want["disaster"])
+        cards = CardSet(lords, dict(data["surprise_characters"]), dict(data["fortune"]), disaster, offshore)
     except (KeyError, TypeError) as exc:
         raise CardError(f"{where}: malformed card data ({exc}); each lord needs name, female, start") from None
     if len(lords) != want["lords"] or len(data["lords"]) != want["lords"]:
@@ -102,6 +127,37 @@ def load_cards_file(path: Path, variant: str = "fief_france") -> CardSet:
     if sum(cards.fortune.values()) != want["fortune_total"] or sum(cards.disaster.values()) != want["disaster_total"]:
         raise CardError(f"{where}: the events pile must hold 25 fortune and 10 disaster cards (B)")
     return cards
+
+
+def _disasters(raw: object, where: str, kinds: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:
+    """The disaster cards, one entry each with its dice icon (2.5): (count per kind, count per
+    kind without the icon)."""
+    form = "one `- {card: KIND, dice_icon: true}` line per card (2.5)"
+    if not isinstance(raw, list):
+        raise CardError(f"{where}: `disaster` must be a list of the disaster cards, {form}")
+    counts: dict[str, int] = {}
+    offshore: dict[str, int] = {}
+    for n, entry in enumerate(raw, 1):
+        if not isinstance(entry, dict) or "card" not in entry:
+            raise CardError(f"{where}: disaster card {n} ({entry!r}) must be a mapping: {form}")
+        kind = entry["card"]
+        if kind not in kinds:
+            raise CardError(f"{where}: disaster card {n}: {kind!r} is not a disaster; the disasters are "
+                            f"{', '.join(kinds)} (G.2)")
+        icon = entry.get("dice_icon")
+        if not isinstance(icon, bool):
+            raise CardError(f"{where}: disaster card {n} ({kind}): `dice_icon` must be true (the card shows "
+                            "the dice icon: the first player's d6 names the bishopric it strikes) or false "
+                            f"(no icon: it strikes the offshore area), not {icon!r} (2.5)")
+        unknown = set(entry) - {"card", "dice_icon"}
+        if unknown:
+            raise CardError(f"{where}: disaster card {n} ({kind}): unknown key(s) {', '.join(map(str, sorted(unknown)))}; "
+                            "a disaster card has `card` and `dice_icon`")
+        counts[kind] = counts.get(kind, 0) + 1
+        if not icon:
+            offshore[kind] = offshore.get(kind, 0) + 1
+    # In the rulebook's order whatever the file's, so the events pile is built the same way.
+    return {k: counts[k] for k in kinds if k in counts}, offshore
 
 
 def check_start_towns(cards: CardSet, board: Board) -> None:

@@ -2,16 +2,18 @@
 cards played from a hand. Each effect becomes a ``BoardEffect`` exactly as the income rules
 (income.py) and the movement rules (movement_disasters.py) read it.
 
-Ruling (2.5): the rulebook's text does not say which disaster cards carry the dice icon; the
-judge rules that every disaster card has it, so a disaster always strikes the bishopric the
-first player's d6 names (6: false alarm) and never the offshore area.
+Which disaster cards carry the dice icon (2.5) is a field of the card data (cards.yaml,
+cards.py): a card with it strikes the bishopric the first player's d6 names (6: false alarm),
+one without strikes the offshore area (ruling 41). The shipped data gives every card the icon
+(ruling 17). The beginners' option (2.5, ruling 40) discards the 1st round's disasters unseen.
 """
 from __future__ import annotations
 
 from pbem.games.fief.board import Board
-from pbem.games.fief.movement_disasters import strike
+from pbem.games.fief.cards import CardSet, has_dice_icon
+from pbem.games.fief.movement_disasters import place_text, strike
 from pbem.games.fief.movement_events import Teller
-from pbem.games.fief.state import BoardEffect, FiefState
+from pbem.games.fief.state import OFFSHORE, BoardEffect, FiefState
 from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
@@ -29,44 +31,65 @@ def effect_on(state: FiefState, card: str, target: str) -> BoardEffect | None:
     return next((e for e in state.board_effects if e.card == card and e.target == target), None)
 
 
-def resolve_disasters(state: FiefState, board: Board, rng: Rng) -> list[Event]:
+def resolve_disasters(state: FiefState, board: Board, cards: CardSet, rng: Rng) -> list[Event]:
     """2.5, step C: flip the track's cards and solve them left to right."""
-    events: list[Event] = []
     first = state.players[state.first_player]
     track, state.disasters_track = list(state.disasters_track), []
+    if track and state.options.get("beginners") and state.round == 1:
+        return [_ignore(state, track)]
+    events: list[Event] = []
     for card in track:
-        name = NAMES.get(card, card)
-        roll = rng.d6(f"disaster {name}: bishopric (2.5)")
-        if roll == FALSE_ALARM:
+        kind = cards.disaster_kind(card) or card
+        name = NAMES.get(kind, kind)
+        if has_dice_icon(card):
+            roll: int | None = rng.d6(f"disaster {name}: bishopric (2.5)")
+            if roll == FALSE_ALARM:
+                state.events_discard.append(card)
+                events.append(Event("disaster_false_alarm", f"A {name} card is revealed; {first} rolls a 6: "
+                                    "false alarm, the card is discarded (2.5).",
+                                    data={"card": card, "roll": roll}))
+                continue
+            target = str(roll)
+            where = f"bishopric {board.bishoprics[roll].name} ({roll})"
+            how = f"{first} rolls {roll}: "
+            data: dict = {"card": card, "roll": roll, "bishopric": roll}
+        else:   # 2.5: no dice icon: the card affects the offshore area
+            roll, target, where, how = None, OFFSHORE, "the offshore area", "it has no dice icon: "
+            data = {"card": card, "offshore": True}
+        if effect_on(state, kind, target):
             state.events_discard.append(card)
-            events.append(Event("disaster_false_alarm", f"A {name} card is revealed; {first} rolls a 6: "
-                                "false alarm, the card is discarded (2.5).",
-                                data={"card": card, "roll": roll}))
+            events.append(Event("disaster_duplicate", f"A {name} card is revealed; {how}{where} already "
+                                f"suffers a {name}, the card is discarded (2.5).", data=data))
             continue
-        target = str(roll)
-        where = f"bishopric {board.bishoprics[roll].name} ({roll})"
-        if effect_on(state, card, target):
-            state.events_discard.append(card)
-            events.append(Event("disaster_duplicate", f"A {name} card is revealed; {first} rolls {roll}: "
-                                f"{where} already suffers a {name}, the card is discarded (2.5).",
-                                data={"card": card, "roll": roll, "bishopric": roll}))
-            continue
-        state.board_effects.append(BoardEffect(card, target))
-        events.append(Event("disaster", f"A {name} card is revealed; {first} rolls {roll}: it strikes "
-                            f"{where} until the end of the round (2.5).",
-                            data={"card": card, "roll": roll, "bishopric": roll}))
-        if card == "plague":
-            events += plague(state, board, rng, roll)   # G.2.1: solved as soon as revealed
+        state.board_effects.append(BoardEffect(kind, target))
+        events.append(Event("disaster", f"A {name} card is revealed; {how}it strikes {where} until the "
+                            "end of the round (2.5).", data=data))
+        if kind == "plague":
+            events += plague(state, board, rng, roll if roll is not None else OFFSHORE)   # G.2.1: at once
     return events
 
 
-def plague(state: FiefState, board: Board, rng: Rng, number: int) -> list[Event]:
-    """G.2.1.1-2: a d6 per lord in the bishopric, and half of each family's troop in each town
-    (the owner's `plague_losses` policy choosing the pawns), in turn order (H.3). Every lord and
-    pawn struck is recorded in ``plague_struck`` (G.2.1.3)."""
+def _ignore(state: FiefState, track: list[str]) -> Event:
+    """The beginners' option (2.5: "on the 1st round we advise you to ignore and discard
+    disaster cards", ruling 40): the cards are not flipped; they go face down to the discard
+    pile, as a disaster discarded from a full track (2.3), and nobody learns which they were."""
+    for card in track:
+        state.events_discard.append(card)
+        state.events_discard_face_down.append(len(state.events_discard) - 1)
+    return Event("disasters_ignored", f"Beginners' option (2.5): on the 1st round the disasters are ignored; "
+                 f"the {len(track)} disaster card(s) on the track are discarded face down, unrevealed.",
+                 data={"count": len(track)})
+
+
+def plague(state: FiefState, board: Board, rng: Rng, number: int | str) -> list[Event]:
+    """G.2.1.1-2: a d6 per lord in the bishopric (``number``; OFFSHORE: the offshore area, 2.5),
+    and half of each family's troop in each town (the owner's `plague_losses` policy choosing
+    the pawns), in turn order (H.3). Every lord and pawn struck is recorded in
+    ``plague_struck`` (G.2.1.3)."""
     teller = Teller(state)
     order = state.turn_order()
-    for town in board.bishoprics[number].towns:
+    places = [OFFSHORE] if number == OFFSHORE else board.bishoprics[int(number)].towns
+    for town in places:
         for family in order:
             lords = [l.name for l in state.lords.values() if l.location == town and l.family == family]
             pawns = [p.id for p in state.pawns.values() if p.location == town and p.family == family]
@@ -76,14 +99,14 @@ def plague(state: FiefState, board: Board, rng: Rng, number: int) -> list[Event]
     return teller.events
 
 
-def _tell_plague(teller: Teller, event: Event, family: str, number: int) -> None:
+def _tell_plague(teller: Teller, event: Event, family: str, number: int | str) -> None:
     """I.2: under fog of war the others learn how many pawns the troop lost, not which kinds
     (as when an army enters the plague, movement.py)."""
     if event.kind != "plague_troop":
         teller.add([event])
         return
     n = len(event.data["lost"])
-    hidden = (f"Plague in bishopric {number}: {family}'s troop loses {n} unit pawn"
+    hidden = (f"Plague in {place_text(number)}: {family}'s troop loses {n} unit pawn"
               f"{'s' if n != 1 else ''} (G.2.1.2).")
     teller.public(event.kind, family, event.text, hidden, dict(event.data),
                   {"family": family, "bishopric": number, "lost": {"hidden": n}})

@@ -42,7 +42,7 @@ def resolve_draw(state: FiefState, board: Board, orders: Mapping[str, Any], rng:
         events += _discard(state, cards, player, (orders.get(player) or {}).get("discard") or [])
     for player in active:                                        # 2.2: step B, in turn order
         events += _draws(state, cards, player, orders.get(player) or {}, rng)
-    events += resolve_disasters(state, board, rng)              # 2.5: step C
+    events += resolve_disasters(state, board, cards, rng)       # 2.5: step C
     return events
 
 

@@ -25,7 +25,7 @@ def draw_template(view: dict[str, Any], player: str) -> str:
         "# the disasters track and you draw again (2.3). `if_first` decides the second draw after seeing",
         "# the first card: keys are a card (Cardinal, tax, a lord's name) or a group (lord, character,",
         "# fortune); values character, events or none. Nothing sent: you discard and draw nothing.",
-        "# After the draws the first player rolls for the disasters (2.5: a d6 per card, 6 = false alarm).",
+        _disasters_line(view),
         "orders: []",
         "#  - discard: [tax]",
         "#  - draw: [character, events]",
@@ -38,6 +38,13 @@ def draw_template(view: dict[str, Any], player: str) -> str:
     return "\n".join(lines)
 
 
+def _disasters_line(view: dict[str, Any]) -> str:
+    if (view.get("options") or {}).get("beginners") and view["round"] == 1:
+        return ("# After the draws the disasters on the track are ignored this round (the beginners' "
+                "option, 2.5): discarded face down, unrevealed.")
+    return "# After the draws the first player rolls for the disasters (2.5: a d6 per card, 6 = false alarm)."
+
+
 def play_template(view: dict[str, Any], player: str) -> str:
     cards = load_cards(view["game"])
     hand = view.get("hand") or []
@@ -46,7 +53,8 @@ def play_template(view: dict[str, Any], player: str) -> str:
         f"# Cards Phase (2), step D: play cards. Your hand: {_hand(view)}. Your lords: {', '.join(mine)}.",
         "# Played in turn order; yours in the order you write them. Lord cards (G.1, a family has 4",
         "# lords at most) come into play as G.1.2 says; `in:` names the town you prefer among those",
-        "# G.1.2 allows. Good weather / good harvest (G.3.1, G.3.2) cancel a bad weather / famine or",
+        "# G.1.2 allows (another family's town if its `placement` policy agrees, rules version 2 on).",
+        "# Good weather / good harvest (G.3.1, G.3.2) cancel a bad weather / famine or",
         "# lie on a bishopric (one of each kind per bishopric, 2.6.1). Tax (G.3.3): a tallage on a",
         "# fief of yours (or the king's royal tallage on an ungoverned fief), or a tithe (bishop on",
         "# their bishopric, cardinal on a governed one, pope: `tithe: all`).",

@@ -4,6 +4,7 @@ victory check (7.1 lone, 7.2 alliance, 7.3 tiebreaker), then the first player ca
 from __future__ import annotations
 
 from pbem.games.fief.board import Board
+from pbem.games.fief.cards import offshore_card
 from pbem.games.fief.control import controllers
 from pbem.games.fief.state import OFFSHORE, FiefState
 from pbem.rules.api import Audience, Event
@@ -89,8 +90,8 @@ def resolve_end_of_round(state: FiefState, board: Board) -> list[Event]:
     events: list[Event] = []
     kept = []
     for effect in state.board_effects:
-        if effect.card in DISASTERS:
-            state.events_discard.append(effect.card)
+        if effect.card in DISASTERS:   # on the offshore area: a card without the dice icon (2.5)
+            state.events_discard.append(offshore_card(effect.card) if effect.target == OFFSHORE else effect.card)
         else:
             kept.append(effect)
     if len(kept) != len(state.board_effects):

@@ -231,6 +231,8 @@ class FiefRules:
                        "attacking lord (a 6 on the d6 eliminates them) instead of shooting", False),
             OptionSpec("public_diplomacy", "I.3: diplomacy pawns are not used; private messages and card "
                        "exchanges are free", False),
+            OptionSpec("beginners", "2.5: for beginners, the disaster cards of the 1st round are ignored "
+                       "(discarded face down, unrevealed)", False),
             OptionSpec("board", "the board data file games/<game>/NAME.yaml (see docs/fief-france.md)",
                        "board", "choice", tuple(board_names(self.type_name))),
         )

@@ -29,8 +29,8 @@ from typing import Any, Callable, Mapping
 from pbem.games.fief.board import Board
 from pbem.games.fief.movement_army import Army, StepBudget, guard_follows, pick_pawns
 from pbem.games.fief.movement_control import enter_town, left_town, may_enter
-from pbem.games.fief.movement_disasters import (bad_weather_blocks, bishoprics_with, enters_plague,
-                                                strike)
+from pbem.games.fief.movement_disasters import (bad_weather_blocks, bishoprics_with, enters_plague, place_text,
+                                                plagued_places, strike)
 from pbem.games.fief.movement_end import lone_bombards, place_road_forces
 from pbem.games.fief.movement_events import (MoveLog, Teller, hidden_text, kinds_of, units_text,
                                              where_text)
@@ -94,7 +94,7 @@ class MovementRun:
         self.budget = StepBudget(state)
         self.teller = Teller(state)
         self.bad_weather = bishoprics_with(state, "bad_weather")
-        self.plagued = bishoprics_with(state, "plague")
+        self.plagued = plagued_places(state)   # the offshore area too (2.5, ruling 41)
         self.gone_kinds: dict[str, str] = {}   # kinds of pawns lost on the way, for the reports
 
     # -- a player's turn -------------------------------------------------------------------
@@ -482,7 +482,7 @@ class MovementRun:
             return town_place(target)
         return road_place(cur, target)
 
-    def _plague(self, army: Army, number: int, log: MoveLog) -> None:
+    def _plague(self, army: Army, number: int | str, log: MoveLog) -> None:
         kinds = {pid: self.state.pawns[pid].kind for pid in army.pawns}
         dead, lost, events = strike(self.state, self.board, self.rng, number, army.carried_lords(),
                                     army.pawns, army.family)
@@ -490,7 +490,7 @@ class MovementRun:
             if e.kind == "plague_troop":
                 n = len(e.data["lost"])
                 self.teller.public(e.kind, army.family, e.text,
-                                   f"Plague in bishopric {number}: {army.family}'s army loses {n} "
+                                   f"Plague in {place_text(number)}: {army.family}'s army loses {n} "
                                    f"unit pawn{'s' if n != 1 else ''} (G.2.1.2).",
                                    {"family": army.family, "bishopric": number,
                                     "lost": {"hidden": n} if self.teller.fog else kinds_of(self.state, lost, kinds)})

@@ -46,6 +46,19 @@ def bishopric_of(board: Board, town: str) -> int | None:
     return None if town == OFFSHORE else board.towns[town].bishopric
 
 
+def plagued_places(state: FiefState) -> set[int | str]:
+    """Where a plague lies: bishopric numbers, and OFFSHORE for a plague card without the dice
+    icon (2.5: "a disaster affects all the lords and all the troops ... located in the
+    bishopric or the offshore area")."""
+    return set(bishoprics_with(state, "plague")) | {
+        OFFSHORE for e in state.board_effects if e.card == "plague" and e.target == OFFSHORE}
+
+
+def place_text(number: int | str) -> str:
+    """A disaster's place in the players' words: "bishopric 3", "the offshore area"."""
+    return "the offshore area" if number == OFFSHORE else f"bishopric {number}"
+
+
 def bad_weather_blocks(board: Board, bad: set[int], frm: str, to: str) -> int | None:
     """G.2.2: no land move in the affected bishopric, 'including to get in or out of it'.
     The blocking bishopric number, or None."""
@@ -56,20 +69,23 @@ def bad_weather_blocks(board: Board, bad: set[int], frm: str, to: str) -> int | 
     return None
 
 
-def enters_plague(board: Board, plagued: set[int], frm: str, to: str) -> int | None:
-    """G.2.1.3: the step enters a plagued bishopric (from another bishopric or from sea)."""
-    number = bishopric_of(board, to)
-    if number in plagued and bishopric_of(board, frm) != number:
+def enters_plague(board: Board, plagued: set[int | str], frm: str, to: str) -> int | str | None:
+    """G.2.1.3: the step enters a plagued bishopric (from another bishopric or from sea), or a
+    plagued offshore area (ruling 41: the offshore area is struck as a bishopric is, 2.5)."""
+    def place(town: str) -> int | str | None:
+        return OFFSHORE if town == OFFSHORE else bishopric_of(board, town)
+    number = place(to)
+    if number in plagued and place(frm) != number:
         return number
     return None
 
 
-def strike(state: FiefState, board: Board, rng: Rng, number: int, lords: Iterable[str],
+def strike(state: FiefState, board: Board, rng: Rng, number: int | str, lords: Iterable[str],
            pawns: Iterable[str], family: str) -> tuple[list[str], list[str], list[Event]]:
-    """G.2.1.3: an army enters plagued bishopric ``number`` (or G.2.1: the plague strikes where
-    it stands): a d6 per lord not struck yet this round (1-3: eliminated, G.2.1.1; from rules
-    version 2 a captive lord is spared, 6.3), then half its pawns not struck yet are lost,
-    rounded down, the owner's `plague_losses` policy saying which go first (G.2.1.2).
+    """G.2.1.3: an army enters plagued bishopric ``number`` (or OFFSHORE), or G.2.1: the plague
+    strikes where it stands: a d6 per lord not struck yet this round (1-3: eliminated, G.2.1.1;
+    from rules version 2 a captive lord is spared, 6.3), then half its pawns not struck yet are
+    lost, rounded down, the owner's `plague_losses` policy saying which go first (G.2.1.2).
     Returns (eliminated lords, lost pawn ids, events)."""
     struck = set(state.plague_struck)
     dead_lords: list[str] = []
@@ -81,15 +97,15 @@ def strike(state: FiefState, board: Board, rng: Rng, number: int, lords: Iterabl
         if jailer and state.rules_version >= 2:
             # 6.3: "A captive lord cannot be eliminated, except with an assassination card, or in
             # case of an uprising" - not by the plague (ruling 35): no roll, not struck.
-            events.append(Event("plague_captive_spared", f"Plague in bishopric {number}: {name}, captive "
+            events.append(Event("plague_captive_spared", f"Plague in {place_text(number)}: {name}, captive "
                                 f"of {jailer}, cannot be eliminated (6.3): no roll.",
                                 data={"lord": name, "jailer": jailer, "bishopric": number}))
             continue
-        roll = rng.d6(f"plague in bishopric {number}: {name}")
+        roll = rng.d6(f"plague in {place_text(number)}: {name}")
         state.plague_struck.append(name)
         if roll <= 3:
             dead_lords.append(name)
-        events.append(Event("plague_lord", f"Plague in bishopric {number}: {name} rolls {roll} and "
+        events.append(Event("plague_lord", f"Plague in {place_text(number)}: {name} rolls {roll} and "
                             f"{'dies' if roll <= 3 else 'survives'} (G.2.1.1).",
                             data={"lord": name, "roll": roll, "bishopric": number,
                                   "eliminated": roll <= 3}))
@@ -101,7 +117,7 @@ def strike(state: FiefState, board: Board, rng: Rng, number: int, lords: Iterabl
     state.plague_struck.extend(fresh)
     if fresh:
         kinds = ", ".join(SINGULAR[state.pawns[pid].kind] for pid in lost) or "nothing"
-        events.append(Event("plague_troop", f"Plague in bishopric {number}: {family}'s army of "
+        events.append(Event("plague_troop", f"Plague in {place_text(number)}: {family}'s army of "
                             f"{len(fresh)} unit pawns loses {len(lost)} ({kinds}) (G.2.1.2).",
                             data={"family": family, "bishopric": number, "lost": lost,
                                   "kinds": [state.pawns[pid].kind for pid in lost]}))

@@ -6,9 +6,8 @@ helpers turn it into names and numbers, or an OrderError naming the line and the
 """
 from __future__ import annotations
 
-import re
-
 import difflib
+import re
 from typing import Any, Iterable, Iterator
 
 from pbem.games.fief.board import Board, fold
@@ -16,7 +15,7 @@ from pbem.orders.yamlsafe import YMap, YSeq, line_of
 from pbem.rules.api import RULES_VERSION_KEY, OrderError
 
 
-def view_rules_version(view: dict) -> int:
+def view_rules_version(view: Any) -> int:
     """The rules version of the game a view shows (FiefState.rules_version): 1 for a game stored
     before versions were recorded. Orders are checked by the rules their game is played by."""
     return int((view.get("options") or {}).get(RULES_VERSION_KEY, 1))

@@ -8,6 +8,7 @@ until changed. A policy not given keeps its stored value; the default is the cau
     policies:
       safe_passage: {allow: [enguerand], refuse: [marc], others: refuse}
       besieged_may_leave: {allow: [], others: refuse}
+      placement: {allow: [marie], others: refuse}
       plague_losses: [man_at_arms, archer, knight, bombard]
 
 Canonical form (JSON): {"safe_passage": {"allow": [...], "refuse": [...], "others": "refuse"},
@@ -17,13 +18,16 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.games.fief.orders_common import suggest
+from pbem.games.fief.orders_common import suggest, view_rules_version
 from pbem.orders.yamlsafe import YSeq, line_of
 from pbem.rules.api import OrderError
 
-# Answers to "may this player's army cross your forces?" (5.2.3.1) and "may this player's
-# besieged army leave the town you besiege?" (6.4.2).
-PERMISSION_POLICIES = ("safe_passage", "besieged_may_leave", "new_cardinal")   # new_cardinal: the pope, D.2.3
+# Answers to "may this player's army cross your forces?" (5.2.3.1), "may this player's
+# besieged army leave the town you besiege?" (6.4.2) and "may this player's lord come into
+# play in a town you control?" (G.1.2, class 4).
+PLACEMENT = "placement"
+PERMISSION_POLICIES = ("safe_passage", "besieged_may_leave", "new_cardinal",   # new_cardinal: the pope, D.2.3
+                       PLACEMENT)
 # Which unit pawns go first when an army entering a plagued bishopric loses half its troop
 # (G.2.1.2: "the troop owner decides which unit pawns they lose").
 LOSS_POLICY = "plague_losses"
@@ -74,7 +78,12 @@ def check_policies(view: Mapping[str, Any], player: str, doc: Any) -> tuple[dict
     errors: list[OrderError] = []
     for key, value in doc.items():
         line = line_of(doc, key)
-        if key in PERMISSION_POLICIES:
+        if key == PLACEMENT and view_rules_version(view) < 2:
+            errors.append(OrderError(line, "`placement` (G.1.2: a lord coming into play in a town you control) "
+                                     "is not used in this game: it was created under rules version 1, where "
+                                     "a town of another family is never offered (ruling 21)",
+                                     "remove `placement:` from your policies"))
+        elif key in PERMISSION_POLICIES:
             got = _check_permission(key, value, line, players, player, errors)
             if got is not None:
                 canonical[key] = got

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.control import controller, forces_by_town
+from pbem.games.fief.policies import PLACEMENT, permits
 from pbem.games.fief.state import FiefState, Lord
-from pbem.rules.api import Event
+from pbem.rules.api import Audience, Event
 
 PRESTIGE = {"duchy": 3, "county": 2, "barony": 1}   # D.1.1: duchy > county > barony
 MAX_FIEF_TITLES = 2                                   # D
@@ -63,41 +64,83 @@ def city_of(state: FiefState, board: Board, fief: str) -> str | None:
     return next((t for t in board.fiefs[fief].towns if state.towns[t].fortress == "city"), None)
 
 
-def entry_town(state: FiefState, board: Board, family: str, wanted: str | None = None) -> str | None:
-    """Where a lord of ``family`` comes into play (G.1.2): the first non-empty class of
-    1. a fortress the family controls, 2. a town with one of its lords, 3. a town it controls,
-    4. an empty town. ``wanted`` is taken if it is in that class; otherwise the class's first
-    town in board order (the documented default)."""
+# G.1.2's classes, in increasing order of priority ("in increasing order" = the first that has a town).
+ENTRY_CLASSES = ("a fortress you control", "a town with one of your lords", "a town you control",
+                 "an empty town, or a town whose controller agrees")
+
+
+def entry_classes(state: FiefState, board: Board, family: str) -> list[list[str]]:
+    """G.1.2: 1. a fortress the family controls, 2. a town with one of its lords, 3. a town it
+    controls, 4. an empty town "or a town controlled by another player with their agreement":
+    the controller's standing `placement` policy (ruling 42; rules version 2 on, ruling 21
+    before), in a town its forces occupy (one held only through a fief title, 5.2.2, would
+    pass to the newcomer). In class 4 the empty towns come first, so a town of another family
+    is taken only when named or when no town is empty."""
     forces = forces_by_town(state)
     ctrl = {t: controller(state, board, t, forces) for t in board.towns}
-    classes = [
+    occupied = {t for t in board.towns if any(not f.empty() for f in forces.get(t, {}).values())}
+    empty = [t for t in board.towns if t not in occupied and ctrl[t] is None]
+    return [
         [t for t in board.towns if ctrl[t] == family and state.towns[t].fortress],
         [t for t in board.towns if forces.get(t, {}).get(family) and forces[t][family].lords],
         [t for t in board.towns if ctrl[t] == family],
-        [t for t in board.towns if not any(not f.empty() for f in forces.get(t, {}).values())
-         and ctrl[t] is None],
+        empty + [t for t in board.towns if t in occupied and hosts(state, ctrl[t], family)],
     ]
-    for towns in classes:
-        if towns:
-            return wanted if wanted in towns else towns[0]
-    return None
+
+
+def hosts(state: FiefState, other: str | None, family: str) -> bool:
+    """G.1.2: does ``other``, controlling a town, agree that a lord of ``family`` comes into
+    play there? Its standing `placement` policy (default refuse), from rules version 2 on."""
+    return (state.rules_version >= 2 and other not in (None, family) and other in state.families
+            and permits(state.families[other].policies, PLACEMENT, family))
+
+
+def entry_town(state: FiefState, board: Board, family: str, wanted: str | None = None) -> tuple[str | None, str | None]:
+    """Where a lord of ``family`` comes into play (G.1.2): the first non-empty class;
+    ``wanted`` is taken if it is in that class, otherwise the class's first town (the
+    documented default). Returns (the town, why ``wanted`` was not taken)."""
+    for number, towns in enumerate(entry_classes(state, board, family)):
+        if not towns:
+            continue
+        if wanted is None or wanted in towns:
+            return wanted or towns[0], None
+        return towns[0], _not_taken(state, board, family, wanted, number)
+    return None, None
+
+
+def _not_taken(state: FiefState, board: Board, family: str, wanted: str, number: int) -> str:
+    other = controller(state, board, wanted, forces_by_town(state))
+    if number < 3 or other in (None, family):
+        return f"G.1.2 offers {ENTRY_CLASSES[number]} first, and {wanted} is not one"
+    if state.rules_version < 2:
+        return (f"{wanted} is controlled by {other}, and a town of another family is not offered in a game "
+                "under rules version 1 (ruling 21)")
+    if not state.towns[wanted].controller:
+        return f"{other} holds {wanted} through a fief title only, with no forces there (ruling 42)"
+    return f"{wanted} is controlled by {other}, whose `placement` policy does not agree"
 
 
 def come_into_play(state: FiefState, board: Board, lord_name: str, wanted: str | None = None) -> list[Event]:
     """Place a lord as coming into play (G.1.2) and hand them the family's vacant titles."""
     lord = state.lords[lord_name]
     lord.location, lord.captive_of = None, None   # off the board while its place is chosen
-    town = entry_town(state, board, lord.family, wanted)
+    town, why = entry_town(state, board, lord.family, wanted)
     lord.location = town
     if town is None:
         return [Event("lord_unplaced", f"{lord_name} finds no town to come into play in (G.1.2) "
                       "and waits off the board.", data={"lord": lord_name})]
+    host = state.towns[town].controller   # the family that agreed, in a town of another (class 4)
     if not state.towns[town].controller:
         state.towns[town].controller = lord.family
     if lord.family not in state.towns[town].arrivals:
         state.towns[town].arrivals.append(lord.family)
-    events = [Event("lord_placed", f"{lord_name} ({lord.family}) comes into play in {town} (G.1.2).",
-                    data={"lord": lord_name, "town": town})]
+    agreed = f", controlled by {host} who agrees (their `placement` policy)" if host not in (None, lord.family) else ""
+    events = [Event("lord_placed", f"{lord_name} ({lord.family}) comes into play in {town}{agreed} (G.1.2).",
+                    data={"lord": lord_name, "town": town, **({"agreed_by": host} if agreed else {})})]
+    if why:   # the wanted town was part of the family's orders: told to the family only
+        events.insert(0, Event("lord_place_not_taken", f"{lord_name} cannot come into play in {wanted}: "
+                               f"{why} (G.1.2).", Audience.only(lord.family),
+                               {"lord": lord_name, "wanted": wanted, "town": town}))
     for fief, holder in state.fief_titles.items():
         city = city_of(state, board, fief)
         if holder is None and state.governed.get(fief) and city and \

@@ -30,7 +30,7 @@ from pbem.games.fief.state import (MAX_MILLS_PER_TOWN, MILL_TILES, POOL, STRONGH
 # `rules_version` (docs/fief-france.md, "Rules versions") is public: the orders are checked
 # against the view by the rules of the game's version (orders_common.view_rules_version).
 PUBLIC_OPTIONS = ("fog_of_war", "mandatory_placement", "adjusted_shooting", "board", "public_diplomacy",
-                  "rules_version")
+                  "beginners", "rules_version")
 
 
 def phase_id(state: FiefState) -> str:
