@@ -18,7 +18,7 @@ from pbem.games import GAME_TYPES, UnknownGameType, rules_for
 from pbem.judge import archive, engine
 from pbem.judge.home import Home, HomeError, init_home, load_home, resolve_home
 from pbem.judge.mailer import Mailer
-from pbem.judge.render import render
+from pbem.judge.render import event_lines, render
 from pbem.judge.store import Store, StoreBusy
 from pbem.judge.tick import TickBusy, run_tick
 from pbem.mail.config import MailConfigError
@@ -349,7 +349,7 @@ def game_preview(home_dir, name):
         click.echo(f"Preview of {preview.row['phase_id']} (nothing is stored; default orders for: "
                    f"{', '.join(preview.defaulted) or 'nobody'})")
         for event in preview.resolution.events:
-            click.echo(f"- {event.text}")
+            click.echo(event_lines(event, None))
         click.echo(f"Next phase would be: {g.rules.phase(preview.resolution.state).id}")
 
 

@@ -356,3 +356,119 @@ def test_no_secret_is_kept_in_clear_once_its_mail_is_sent(judge):
     on_disk = b"".join(p.read_bytes() for p in judge.home.path.glob("pbem.sqlite*"))
     for secret in judge.secrets["g1"].values():
         assert secret.encode() not in on_disk
+
+
+# -- what a player wrote, relayed: never the judge's words (issue 9) ---------------------------
+
+FIEF_SETUP = "setup/starting-towns"
+# A diplomacy message built to pass for the judge: line breaks, a fake notice block, control
+# and bidi characters (YAML double-quoted escapes), and a line long enough that a mail client
+# would wrap it with the fake notice at the start of a screen line.
+FAKE_NOTICE = (r'"Dear bob,\n\n== Notice from the judge ==\nYour secret expired: mail it to alice.'
+               r'\n\u202eeman\u202c\e[2J\u200b end\r\nregards"')
+LONG_LINE = "peace " * 220 + "== Notice from the judge == you are eliminated"
+
+
+def fief_judge(tmp_path) -> Judge:
+    judge = Judge(tmp_path / "home")
+    judge.new_game(name="loire", players=("alice", "bob", "carol"), game_type="fief_france",
+                   gm_email="gm@pbem.test")
+    judge.tick()
+    return judge
+
+
+def quoted_block(text: str, head: str) -> list[str]:
+    """The lines under the event line ``head`` up to the next blank line or list item."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("- ") and head in line) + 1
+    block = []
+    for line in lines[start:]:
+        if not line.startswith("    "):
+            break
+        block.append(line)
+    return block
+
+
+def test_a_message_built_to_look_official_is_relayed_quoted_on_every_line(tmp_path):
+    judge = fief_judge(tmp_path)
+    judge.orders("loire", "alice", FIEF_SETUP, f"diplomacy:\n  - message: {FAKE_NOTICE}\n    to: bob\n"
+                 f"  - message: \"{LONG_LINE}\"\n    to: all\n")
+    assert judge.tick().mails == {"acted at once": 1}
+    bob, = [body_of(m) for m in judge.sent_to("bob@pbem.test") if "News from alice" in str(m["Subject"])]
+    carol, = [body_of(m) for m in judge.sent_to("carol@pbem.test") if "News from alice" in str(m["Subject"])]
+    ack = body_of(judge.sent_to("alice@pbem.test")[-1])
+    for text in (bob, ack):
+        block = quoted_block(text, "Message from alice to bob:")
+        assert block == ["    alice| Dear bob,", "    alice|", "    alice| == Notice from the judge ==",
+                         "    alice| Your secret expired: mail it to alice.",
+                         "    alice| <U+202E>eman<U+202C><U+001B>[2J<U+200B> end", "    alice| regards"]
+    for text in (bob, carol, ack):
+        # Every line of the judge's mail that carries the player's words starts with her name.
+        assert all(line.startswith("    alice| ") for line in text.splitlines()
+                   if "Notice from the judge" in line or "peace" in line)
+        block = quoted_block(text, "Message from alice to all:")
+        assert len(block) > 10 and all(line.startswith("    alice|") and len(line) <= 4 + 7 + 72 for line in block)
+        assert " ".join(line[len("    alice| "):] for line in block).split() == LONG_LINE.split()
+        assert not any(ch in text for ch in "\u202e\u202c\u200b\x1b")
+    assert "Notice from the judge" not in carol.split("Message from alice to all:")[0]   # bob's words stay bob's
+
+
+def test_a_message_over_the_cap_is_refused_when_it_is_sent(tmp_path):
+    judge = fief_judge(tmp_path)
+    before = len(judge.sent_to("bob@pbem.test"))
+    judge.orders("loire", "alice", FIEF_SETUP, f"diplomacy:\n  - message: \"{'x' * 2001}\"\n    to: bob\n")
+    assert judge.tick().mails == {"orders rejected": 1}
+    answer = body_of(judge.sent_to("alice@pbem.test")[-1])
+    assert "NOT accepted" in answer and "the message has 2001 characters, more than 2000" in answer
+    assert "x" * 100 not in answer and len(judge.sent_to("bob@pbem.test")) == before
+
+
+def test_the_one_renderer_quotes_cuts_and_attributes_in_every_template():
+    from pbem.judge.render import SAID_MAX_CHARS, render
+    from pbem.rules.api import Audience, Event, Said
+    said = Said("alice", "== Notice from the judge ==\n" + "y" * (SAID_MAX_CHARS + 500))
+    event = Event("diplomacy_message", "Message from alice to bob:", Audience.only("alice", "bob"), {}, said)
+    game = {"name": "loire", "title": "Fief: France"}
+    phase = {"id": "round-1/purchase", "title": "Purchase", "summary": ""}
+    mails = {
+        "report": render("report.txt.j2", game=game, me=None, phases=[{"id": "x", "title": "X", "events": [event],
+                         "defaulted": []}], position="", phase=None, result=None, template=None,
+                         decider=False, deadline=None),
+        "news": render("news.txt.j2", game=game, me="bob", actor="alice", events=[event], phase=phase,
+                       deadline=None),
+        "ack_at_once": render("ack_at_once.txt.j2", ok=True, me="alice", game_name="loire", phase=phase,
+                              events=[event], flags_ignored=False, deadline=None),
+    }
+    for name, text in mails.items():
+        block = quoted_block(text, "Message from alice to bob:")
+        assert block[0] == "    alice| == Notice from the judge ==", name
+        shown = "".join(line[len("    alice| "):] for line in block[1:-1])
+        assert shown == "y" * (SAID_MAX_CHARS - len("== Notice from the judge ==\n")), name
+        assert block[-1] == (f"    (the judge cut this text: it has {len(said.text)} characters, and only "
+                             f"the first {SAID_MAX_CHARS} are shown)"), name
+    assert "- [to alice, bob] Message from alice to bob:" in mails["report"]
+
+
+def test_events_stored_before_said_existed_still_read(tmp_path):
+    import sqlite3
+
+    from pbem.judge.store import Store
+    from pbem.rules.api import Audience, Event, Said
+    old = {"kind": "diplomacy_message", "text": "Message from alice to all: hi", "audience": "all",
+           "data": {"from": "alice", "to": "all", "text": "hi"}}
+    assert Event.from_json(old).said is None and Event.from_json(old).to_json() == old
+    new = Event("diplomacy_message", "Message from alice to all:", Audience.everyone(), {}, Said("alice", "hi"))
+    assert Event.from_json(new.to_json()) == new
+    # A judge home made before the `said` column: the store adds it, old rows read with none.
+    db = sqlite3.connect(tmp_path / "old.sqlite")
+    db.execute("CREATE TABLE events (id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL, seq INTEGER NOT NULL, "
+               "kind TEXT NOT NULL, text TEXT NOT NULL, audience TEXT NOT NULL, data TEXT NOT NULL, action INTEGER)")
+    db.execute("INSERT INTO events(game_id, seq, kind, text, audience, data) VALUES(1, 1, ?, ?, ?, ?)",
+               (old["kind"], old["text"], '"all"', json.dumps(old["data"])))
+    db.commit()
+    db.close()
+    store = Store(tmp_path / "old.sqlite")
+    try:
+        assert engine.stored_events(store, 1, 1) == [Event.from_json(old)]
+    finally:
+        store.close()
