@@ -472,3 +472,32 @@ def test_events_stored_before_said_existed_still_read(tmp_path):
         assert engine.stored_events(store, 1, 1) == [Event.from_json(old)]
     finally:
         store.close()
+
+
+def test_the_game_masters_report_names_whose_each_private_line_is(tmp_path):
+    """Private events are worded for their audience ("You draw ..."): the game master's full
+    report of a cards phase says whose each one is, never four unattributed "You draw"."""
+    players = ("alice", "bob", "carol", "dave")
+    judge = Judge(tmp_path / "home")
+    judge.new_game(name="loire", players=players, game_type="fief_france", gm_email="gm@pbem.test")
+    judge.tick()
+    for p, towns in zip(players, ("Tours, Poitiers", "Bordeaux, Pau", "Lyon, Dijon", "Reims, Paris")):
+        judge.orders("loire", p, FIEF_SETUP, f"orders:\n  - start: [{towns}]\n")
+    judge.tick()
+    for _ in range(6):   # through the phases before the cards with default orders
+        store = judge.store()
+        phase = engine.current_phase(engine.load_game(store, "loire")).id
+        store.close()
+        if phase.endswith("/cards-draw"):
+            break
+        judge.tick(advance_hours=49)
+    assert phase.endswith("/cards-draw")
+    for p in players:
+        judge.orders("loire", p, phase, "orders:\n  - draw: events\n    if_first: {fortune: events}\n")
+    judge.tick()
+    gm = body_of([m for m in judge.sent_to("gm@pbem.test") if f"{phase} resolved" in str(m["Subject"])][0])
+    for p in players:
+        assert f"- [to {p}] You draw " in gm, p
+    assert not [line for line in gm.splitlines() if line.startswith("- You ")]
+    alice = body_of([m for m in judge.sent_to("alice@pbem.test") if f"{phase} resolved" in str(m["Subject"])][0])
+    assert "- You draw " in alice and "[to " not in alice
