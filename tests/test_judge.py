@@ -302,6 +302,19 @@ def test_a_mail_too_large_to_read_whole_gets_a_clear_refusal(judge):
     assert "too large" in body_of(judge.sent_to("alice@pbem.test")[-1])
 
 
+def test_the_answer_to_a_mail_too_large_states_the_real_limit_and_the_real_fix(judge):
+    judge.new_game()
+    judge.tick()
+    judge.home.inbox["max_bytes"] = 4096
+    judge.orders("g1", "alice", "round-1/bid", "bid: 3\n" + "# padding\n" * 1000)
+    assert judge.tick().mails == {"reject: unreadable": 1}
+    answer = " ".join(body_of(judge.sent_to("alice@pbem.test")[-1]).split())
+    size = next(f.stat().st_size for f in (judge.home.path / "mail" / "inbox" / "cur").iterdir())
+    assert f"{size / 1024:.1f} KiB, more than the 4 KiB this judge reads" in answer
+    assert "write your orders in a new mail of their own, as plain text and without attachments" in answer
+    assert "send your orders as plain text" not in answer
+
+
 def test_a_player_changes_their_secret_by_mail_and_only_the_new_one_works(judge):
     judge.new_game()
     judge.tick()

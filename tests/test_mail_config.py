@@ -64,6 +64,8 @@ def test_smtp_section_defaults(tmp_path):
      "[inbox] 'port' must be a whole number from 1 up, not 'imap'"),
     (open_inbox, {"kind": "imap", "host": "", "user": "u", "password": "p"},
      "[inbox] 'host' is empty: give it a value (see docs/mail.md)"),
+    (open_inbox, {"kind": "maildir", "path": "p", "max_bytes": 9 * 1024 * 1024},
+     "[inbox] 'max_bytes' must be a whole number from 1 to 8388608, not 9437184"),
     (open_sender, {"kind": "imap"}, "[outbox] kind = 'imap' is not known here: use kind = \"maildir\" or \"smtp\""),
     (open_sender, {"kind": "smtp", "host": "h", "timeout": 0}, "[outbox] 'timeout' must be a number of seconds above 0, not 0"),
     (open_sender, {"kind": "smtp", "host": "h", "concurrency": 100},

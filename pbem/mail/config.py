@@ -16,6 +16,7 @@ from typing import Any
 
 from pbem.mail.errors import MailConfigError
 from pbem.mail.inbox import ImapInbox, Inbox, MaildirInbox
+from pbem.mail.message import MAX_RAW_BYTES
 from pbem.mail.outbox import MaildirSender, Sender, SmtpSender
 
 SECURITY = ("tls", "starttls", "none")
@@ -39,7 +40,8 @@ def open_inbox(section: Mapping[str, Any], home: Path, where: str = "inbox") -> 
     reader = _Section(section, where)
     kind = reader.kind(_INBOX_KEYS)
     if kind == "maildir":
-        return MaildirInbox(reader.path(home), max_bytes=reader.integer("max_bytes", 8 * 1024 * 1024))
+        return MaildirInbox(reader.path(home), max_bytes=reader.integer("max_bytes", MAX_RAW_BYTES,
+                                                                         maximum=MAX_RAW_BYTES))
     security = reader.choice("security", SECURITY, "tls")
     return ImapInbox(
         host=reader.text("host"),
@@ -50,7 +52,7 @@ def open_inbox(section: Mapping[str, Any], home: Path, where: str = "inbox") -> 
         folder=reader.text("folder", "INBOX"),
         processed_folder=reader.text("processed_folder", "") or None,
         timeout=reader.number("timeout", 30.0),
-        max_bytes=reader.integer("max_bytes", 8 * 1024 * 1024),
+        max_bytes=reader.integer("max_bytes", MAX_RAW_BYTES, maximum=MAX_RAW_BYTES),
         ca_file=reader.ca_file(home, security),
     )
 

@@ -31,9 +31,12 @@ class Fetched:
     key: str  # pass back to done(); opaque to the judge
     raw: bytes
     truncated: bool = False  # the mail was larger than the inbox's max_bytes
+    size: int = 0  # the whole mail's size in bytes, as the Maildir or the server tells it
 
 
 class Inbox(Protocol):
+    max_bytes: int  # a mail larger than this is read only this far (Fetched.truncated)
+
     def fetch(self, limit: int) -> list[Fetched]: ...
     def done(self, key: str) -> None: ...
     def close(self) -> None: ...
@@ -67,14 +70,15 @@ class MaildirInbox:
             try:
                 with open(file, "rb") as handle:
                     # Never more than the file holds: a small mail costs small memory.
-                    raw = handle.read(min(self.max_bytes, os.fstat(handle.fileno()).st_size) + 1)
+                    size = os.fstat(handle.fileno()).st_size
+                    raw = handle.read(min(self.max_bytes, size) + 1)
             except FileNotFoundError:
                 continue  # someone moved it since the listing; it will be seen where it went
             except OSError as exc:
                 raise MailServerError(f"Maildir {self.path}: cannot read {file.name} ({exc.strerror})") from None
             key = file.name.split(":", 1)[0]
             self._where[key] = file
-            result.append(Fetched(key, raw[: self.max_bytes], len(raw) > self.max_bytes))
+            result.append(Fetched(key, raw[: self.max_bytes], len(raw) > self.max_bytes, max(size, len(raw))))
         return result
 
     def _pending(self):
@@ -201,7 +205,7 @@ class ImapInbox:
                 raw = item[1]
                 match = re.search(rb"RFC822\.SIZE (\d+)", item[0])
                 size = int(match.group(1)) if match else len(raw)
-        return Fetched(f"{self._uidvalidity}:{uid}", raw, size > len(raw))
+        return Fetched(f"{self._uidvalidity}:{uid}", raw, size > len(raw), max(size, len(raw)))
 
     def done(self, key: str) -> None:
         try:

@@ -10,7 +10,7 @@ import hashlib
 import re
 import secrets
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from email import policy
 from email.feedparser import BytesFeedParser
@@ -24,7 +24,7 @@ from pbem.mail.auto import LOOP_HEADER, auto_reason
 from pbem.mail.decode import CONTROL_CHARS, bounded_payload, decode_text, header_text
 from pbem.mail.htmltext import html_to_text
 
-MAX_RAW_BYTES = 8 * 1024 * 1024  # anything beyond is cut before parsing: headers survive
+MAX_RAW_BYTES = 8 * 1024 * 1024  # anything beyond is cut before parsing (headers survive); `max_bytes` is at most this
 MAX_TEXT_CHARS = 256 * 1024
 MAX_ATTACHMENT_BYTES = 1024 * 1024
 MAX_PARTS = 100  # a mail with more MIME parts than this is read only that far
@@ -80,8 +80,27 @@ class InMail:
     attachments_yaml: tuple[Attachment, ...] = ()
     auto: str | None = None  # why this mail must never be answered, or None
     problem: str | None = None  # why the mail could not be read at all, or None
+    problem_fix: str = ""  # how the sender can fix `problem`, when the mail says more than a generic hint
     text_truncated: bool = False
     unread: str | None = None  # what of the mail was not looked at (parts over the limits), or None
+
+
+def size_text(size: int) -> str:
+    """A size as a person reads it: 8 MiB, 9.4 MiB, 300 KiB, 2000 bytes."""
+    for unit, factor in (("MiB", 1024 * 1024), ("KiB", 1024)):
+        if size >= factor:
+            return f"{size / factor:.1f}".removesuffix(".0") + " " + unit
+    return f"{size} bytes"
+
+
+def too_large(mail: InMail, size: int, limit: int) -> InMail:
+    """``mail`` read only up to ``limit`` bytes of its ``size`` (the inbox's `max_bytes`): the
+    answer names both sizes and what makes a mail that large."""
+    return replace(mail, problem=f"it is too large for the judge to read whole: {size_text(size)}, more than "
+                                 f"the {size_text(limit)} this judge reads",
+                   problem_fix="write your orders in a new mail of their own, as plain text and without "
+                               "attachments (a picture or a document attached, or a long quoted thread, "
+                               "makes a mail this large); orders need only a few lines")
 
 
 def synthetic_message_id(raw: bytes) -> str:
