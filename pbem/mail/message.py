@@ -166,7 +166,7 @@ def _message(raw: bytes) -> Message:
 
 def _parse(raw: bytes, judge_addresses: Collection[str], parts_cut: str | None = None) -> InMail:
     msg = _message(raw)
-    from_name, from_addr = _sender(msg)
+    from_name, from_addr, senders = _sender(msg)
     skipped = _Skipped()
     skipped.parts, skipped.deep = parts_cut == "parts", parts_cut == "deep"
     text, truncated, attachments = _bodies(msg, skipped)
@@ -184,18 +184,30 @@ def _parse(raw: bytes, judge_addresses: Collection[str], parts_cut: str | None =
         auto=auto_reason(msg, from_addr, judge_addresses),
         text_truncated=truncated,
         unread=skipped.describe(truncated),
+        **({} if senders <= 1 else _several_senders(senders)),
     )
+
+
+def _several_senders(count: int) -> dict[str, str]:
+    """A From naming several addresses (or several From headers) is never taken as a player's
+    mail, whichever address comes first: the judge authenticates one sender, and a mail client
+    may show the reader another of them (docs/security.md). It is answered, at the first
+    address, with what to change."""
+    return {"problem": f"its From names {count} addresses, and the judge takes a mail from one sender only",
+            "problem_fix": "send your orders from your own address alone (the one your game master "
+                           "registered), with no other address in From"}
 
 
 _ENCODED_WORD = re.compile(r"=\?[^?\s]{1,40}\?[bBqQ]\?[^?\s]*\?=")
 
 
-def _sender(msg: Message) -> tuple[str, str]:
-    """The first plausible address of From. Addresses are found before any RFC 2047 word is
+def _sender(msg: Message) -> tuple[str, str, int]:
+    """The first plausible address of From, and how many addresses From names in all (every
+    From header counted: a mail has one). Addresses are found before any RFC 2047 word is
     decoded: an encoded word may only be a display name, and decoded first it could carry a
     comma, a colon or a CR LF that changes which address the parser sees (a hostile display
     name `=?utf-8?q?x=0D=0ABcc:_victim@evil.test?=` must not become the sender)."""
-    value = CONTROL_CHARS.sub(" ", str(msg.get("From") or "")[:4000])
+    value = CONTROL_CHARS.sub(" ", ", ".join(str(v) for v in (msg.get_all("From") or [])[:10])[:4000])
     words: list[str] = []
 
     def hold(match: re.Match) -> str:
@@ -206,11 +218,12 @@ def _sender(msg: Message) -> tuple[str, str]:
     def restore(text: str) -> str:
         return re.sub(r"pbemword(\d+)x", lambda m: words[int(m.group(1))], text)
 
+    count = sum(1 for _, addr in pairs if "@" in addr)
     for name, addr in pairs:
         addr = restore(addr).strip().lower()
         if _plausible_address(addr):
-            return header_text(restore(name), 200), addr
-    return "", ""
+            return header_text(restore(name), 200), addr, count
+    return "", "", count
 
 
 def _plausible_address(addr: str) -> bool:
