@@ -220,12 +220,19 @@ def game_show(home_dir, name, as_player, as_json):
 
 def _gm_action(home_dir, name, action):
     """Run a game-master action in one transaction and announce it to the players.
-    ``action(store, home, game, now)`` returns the changed game and one line saying what it did."""
+    ``action(store, home, game, now)`` returns the changed game, one line saying what it did,
+    and optionally the (name, address) of someone else to tell and mail that must follow
+    the announcement (``then(mailer)``: the reports of a resolution the announcement explains,
+    so that they never arrive before it; the outbox sends in the order mail was queued)."""
     with _session(home_dir) as (home, store):
         now = time.time()
         with store.transaction():
-            g, text, *also = action(store, home, engine.load_game(store, name), now)
-            Mailer(store, home).announce(g, text, also)
+            g, text, *more = action(store, home, engine.load_game(store, name), now)
+            also = [m for m in more if isinstance(m, tuple)]
+            mailer = Mailer(store, home)
+            mailer.announce(g, text, also)
+            for then in (m for m in more if callable(m)):
+                then(mailer)
         click.echo(text)
 
 
@@ -304,8 +311,10 @@ def game_resolve(home_dir, name, expect_phase):
             raise engine.JudgeError(f"game {g.name!r} is {g.row['status']}; only a running game resolves")
         _expect_open(g, expect_phase)
         g, chain = engine.resolve_due(store, g, now, force=True)
-        Mailer(store, home).reports(g, chain)
-        return g, f"the game master resolved {chain[0].phase_id} before its deadline"
+        # The notice first, then the reports it explains (issue 9): a player must not read a
+        # report of a phase that, as far as they know, still had hours to run.
+        return g, f"the game master resolved {chain[0].phase_id} before its deadline", \
+            lambda mailer: mailer.reports(g, chain)
     _gm_action(home_dir, name, action)
 
 

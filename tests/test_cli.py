@@ -123,3 +123,16 @@ def test_options_map_and_outbox_commands(home):
     waiting = run(home, "outbox").output.splitlines()
     assert len(waiting) == 2 and all(line.startswith("waiting\tt1\twelcome\t") for line in waiting)
     assert run(home, "outbox", "--all").output.splitlines() == waiting
+
+
+def test_the_notice_of_an_early_resolution_is_queued_before_the_reports_it_explains(home):
+    """`pbem game resolve`: every player (and the game master) gets "resolved before its
+    deadline" before, never after, the report of that phase (the outbox sends in its order)."""
+    new_game(home)
+    run(home, "game", "resolve", "t1")
+    from pbem.judge.store import Store
+    store = Store(home / "pbem.sqlite")
+    rows = store.all("SELECT recipient, purpose FROM outbox WHERE purpose IN ('announce', 'report') ORDER BY id")
+    store.close()
+    for who in ("alice@pbem.test", "bob@pbem.test", "gm@pbem.test"):
+        assert [r["purpose"] for r in rows if r["recipient"] == who] == ["announce", "report"], who
