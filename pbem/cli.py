@@ -61,14 +61,24 @@ def main() -> None:
 @HOME_OPTION
 @click.option("--address", default="judge@localhost", show_default=True,
               help="The judge's own mail address.")
-def init(home_dir: str | None, address: str) -> None:
-    """Create a judge home with the embedded default (Maildir in and out, SQLite)."""
+@click.option("--force", is_flag=True,
+              help="Write a fresh config.toml even if one exists (the old one is kept as config.toml.bak).")
+def init(home_dir: str | None, address: str, force: bool) -> None:
+    """Create a judge home with the embedded default (Maildir in and out, SQLite). An existing
+    config.toml is kept (a broken one is explained); --force replaces it."""
     try:
-        home = init_home(resolve_home(home_dir), address)
+        path = resolve_home(home_dir)
+        existed = (path / "config.toml").exists()
+        home = init_home(path, address, force=force)
     except HomeError as exc:
         _fail(str(exc))
     Store(home.db_path).close()
-    click.echo(f"judge home ready: {home.path} (edit {home.path / 'config.toml'} for a real mailbox)")
+    if existed and not force:
+        click.echo(f"judge home ready: {home.path} (its config.toml was already there and is kept: "
+                   f"address {home.address}; edit it, or use --force to write a fresh one)")
+    else:
+        kept = " (the old one is config.toml.bak)" if existed else ""
+        click.echo(f"judge home ready: {home.path} (edit {home.path / 'config.toml'} for a real mailbox){kept}")
 
 
 @main.command()

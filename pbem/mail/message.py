@@ -465,6 +465,22 @@ def address_problem(addr: str) -> str | None:
     return composed
 
 
+def judge_address_problem(addr: str) -> str | None:
+    """None if ``addr`` can be the judge's own address (From of its mail, the address players
+    write to), else why not. As for a player's address, but a one-label domain such as
+    `localhost` is allowed (a judge on one machine, the default of `pbem init`)."""
+    local, at, domain = addr.rpartition("@")
+    if not (at and local and domain and addr.isascii() and addr.isprintable() and len(addr) <= 254
+            and not re.search(r"[\s<>,;:\"()\[\]\\]|=\?", addr) and re.fullmatch(r"[A-Za-z0-9.-]+", domain)):
+        return (f"{addr!r} is not a mail address the judge can write from: use one such as "
+                f"judge@example.org (no spaces, quotes, brackets or commas)")
+    try:
+        _address("", addr, "the address")
+    except ComposeError as exc:
+        return str(exc)
+    return None
+
+
 def _address(name: str, addr: str, role: str) -> Address:
     try:
         return Address(display_name=_one_line(name), addr_spec=addr.strip())
