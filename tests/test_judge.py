@@ -307,9 +307,9 @@ def test_the_answer_to_a_mail_too_large_states_the_real_limit_and_the_real_fix(j
     judge.tick()
     judge.home.inbox["max_bytes"] = 4096
     judge.orders("g1", "alice", "round-1/bid", "bid: 3\n" + "# padding\n" * 1000)
+    size = next(f.stat().st_size for f in (judge.home.path / "mail" / "inbox" / "new").iterdir())
     assert judge.tick().mails == {"reject: unreadable": 1}
     answer = " ".join(body_of(judge.sent_to("alice@pbem.test")[-1]).split())
-    size = next(f.stat().st_size for f in (judge.home.path / "mail" / "inbox" / "cur").iterdir())
     assert f"{size / 1024:.1f} KiB, more than the 4 KiB this judge reads" in answer
     assert "write your orders in a new mail of their own, as plain text and without attachments" in answer
     assert "send your orders as plain text" not in answer
@@ -514,3 +514,80 @@ def test_the_game_masters_report_names_whose_each_private_line_is(tmp_path):
     assert not [line for line in gm.splitlines() if line.startswith("- You ")]
     alice = body_of([m for m in judge.sent_to("alice@pbem.test") if f"{phase} resolved" in str(m["Subject"])][0])
     assert "- You draw " in alice and "[to " not in alice
+
+
+# -- processed mail and secrets (issue 9) ----------------------------------------------------------
+
+def home_bytes(judge) -> bytes:
+    """Every byte the judge home keeps on disk (the database checkpointed first), but the
+    outbox Maildir: on the embedded default it stands for the players' own mailboxes."""
+    store = judge.store()
+    store.run("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    outbox = judge.home.path / "mail" / "outbox"
+    return b"".join(p.read_bytes() for p in judge.home.path.rglob("*") if p.is_file() and outbox not in p.parents)
+
+
+def inbox_files(judge) -> list:
+    inbox = judge.home.path / "mail" / "inbox"
+    return [f for sub in ("new", "cur") for f in (inbox / sub).iterdir()]
+
+
+def test_processed_mail_is_deleted_by_default_so_no_secret_stays_on_disk(judge):
+    judge.new_game()
+    judge.tick()
+    judge.orders("g1", "alice", "round-1/bid", "bid: 3\n")
+    judge.send("bob@pbem.test", f"game: g1\nplayer: bob\nsecret: {judge.secrets['g1']['bob']}\nphase: round-9/bid\nbid: 1\n")
+    assert judge.tick().mails == {"orders accepted": 1, "reject: stale phase": 1}
+    assert inbox_files(judge) == []
+    on_disk = home_bytes(judge)
+    for secret in judge.secrets["g1"].values():
+        assert secret.encode() not in on_disk
+
+
+def test_a_game_master_may_keep_processed_mail_and_it_is_only_marked_seen(judge):
+    config = judge.home.path / "config.toml"
+    config.write_text(config.read_text().replace('processed = "delete"', 'processed = "keep"'))
+    from pbem.judge.home import load_home
+    judge.home = load_home(judge.home.path)
+    judge.new_game()
+    judge.tick()
+    judge.orders("g1", "alice", "round-1/bid", "bid: 3\n")
+    assert judge.tick().mails == {"orders accepted": 1}
+    kept, = inbox_files(judge)
+    assert kept.parent.name == "cur" and kept.name.endswith(":2,S")
+    assert judge.secrets["g1"]["alice"].encode() in kept.read_bytes()   # what keeping means (docs/security.md)
+    assert judge.tick().mails == {}
+
+
+def test_no_judge_mail_ever_quotes_a_secret_back(tmp_path):
+    """Orders with a secret, every way they can be answered — accepted, refused for their
+    orders, a stale phase, a wrong secret, a secret change (refused and done), news of an
+    at-once action, and the reports — and not one queued mail holds a secret."""
+    judge = fief_judge(tmp_path)
+    secrets = dict(judge.secrets["loire"])
+    alice = secrets["alice"]
+    judge.orders("loire", "alice", FIEF_SETUP, "orders:\n  - start: [Tours, Poitiers]\n"
+                 "diplomacy:\n  - message: \"hello\"\n    to: bob\n")
+    judge.orders("loire", "bob", FIEF_SETUP, "orders:\n  - start: [Nowhere]\n")
+    judge.orders("loire", "carol", "round-3/movement", "orders: []\n")
+    judge.send("carol@pbem.test", f"game: loire\nplayer: carol\nsecret: {alice}\nphase: {FIEF_SETUP}\norders: []\n")
+    judge.send("bob@pbem.test", f"game: loire\nplayer: bob\nsecret: {secrets['bob']}\nnew_secret: short\n")
+    judge.send("carol@pbem.test", f"game: loire\nplayer: carol\nsecret: {secrets['carol']}\n"
+                                  "new_secret: carols-own-new-secret\n")
+    secrets["carol-new"] = "carols-own-new-secret"
+    outcomes = judge.tick().mails
+    assert outcomes == {"orders accepted": 1, "orders rejected": 1, "reject: stale phase": 1,
+                        "reject: bad envelope": 1, "reject: not authenticated": 1, "secret changed": 1}, outcomes
+    for p, towns in (("bob", "Bordeaux, Pau"), ("carol", "Lyon, Dijon")):
+        secret = secrets["carol-new"] if p == "carol" else secrets[p]
+        judge.orders("loire", p, FIEF_SETUP, f"orders:\n  - start: [{towns}]\n", secret=secret)
+    judge.tick()
+    store = judge.store()
+    rows = store.all("SELECT purpose, raw FROM outbox WHERE purpose NOT IN ('welcome', 'secret')")
+    store.close()
+    purposes = {r["purpose"] for r in rows}
+    assert {"ack", "reject", "news", "report", "secret_changed"} <= purposes, purposes
+    for row in rows:
+        for secret in secrets.values():
+            assert secret.encode() not in bytes(row["raw"]), (row["purpose"], secret)

@@ -30,6 +30,9 @@ at_once_per_phase = 30
 [inbox]
 kind = "maildir"
 path = "mail/inbox"
+# What becomes of a player's mail once the judge has committed what it carried: "delete"
+# (it holds the player's secret in clear; the archive keeps the orders without it) or "keep".
+processed = "delete"
 
 [outbox]
 kind = "maildir"
