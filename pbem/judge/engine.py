@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 from pbem.games import rules_for
 from pbem.judge.faults import fault_point
 from pbem.judge.store import Store, dumps
-from pbem.rules.api import Audience, Event, GameRules, Phase, Said
+from pbem.rules.api import Event, GameRules, Phase
 from pbem.rules.rng import Rng
 
 
@@ -351,8 +351,8 @@ def _store_events(store: Store, game: Game, events: Sequence[Event], action: int
 
 def stored_events(store: Store, game_id: int, seq: int) -> list[Event]:
     """The stored events of a phase; one stored before events carried ``said`` reads with none."""
-    return [Event(r["kind"], r["text"], Audience.from_json(json.loads(r["audience"])), json.loads(r["data"]),
-                  Said.from_json(json.loads(r["said"]) if r["said"] is not None else None))
+    return [Event.from_json({"kind": r["kind"], "text": r["text"], "audience": json.loads(r["audience"]),
+                             "data": json.loads(r["data"]), "said": json.loads(r["said"] or "null")})
             for r in store.all("SELECT * FROM events WHERE game_id=? AND seq=? ORDER BY id", game_id, seq)]
 
 
