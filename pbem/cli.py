@@ -228,21 +228,20 @@ def game_show(home_dir, name, as_player, as_json):
                        + (json.dumps(json.loads(row["canonical"]), ensure_ascii=False) if row else "none yet"))
 
 
-def _gm_action(home_dir, name, action):
+def _gm_action(home_dir, name, action, then=None):
     """Run a game-master action in one transaction and announce it to the players.
-    ``action(store, home, game, now)`` returns the changed game, one line saying what it did,
-    and optionally the (name, address) of someone else to tell and mail that must follow
-    the announcement (``then(mailer)``: the reports of a resolution the announcement explains,
-    so that they never arrive before it; the outbox sends in the order mail was queued)."""
+    ``action(store, home, game, now)`` returns the changed game and one line saying what it did
+    (and the (name, address) of someone else to tell). ``then(mailer, game)`` queues mail that
+    must follow the announcement: the reports of a resolution it explains, which must never
+    arrive before it (the outbox sends in the order mail was queued)."""
     with _session(home_dir) as (home, store):
         now = time.time()
         with store.transaction():
-            g, text, *more = action(store, home, engine.load_game(store, name), now)
-            also = [m for m in more if isinstance(m, tuple)]
+            g, text, *also = action(store, home, engine.load_game(store, name), now)
             mailer = Mailer(store, home)
             mailer.announce(g, text, also)
-            for then in (m for m in more if callable(m)):
-                then(mailer)
+            if then is not None:
+                then(mailer, g)
         click.echo(text)
 
 
@@ -316,16 +315,18 @@ def game_new_secret(home_dir, name, player):
                    "since you looked).")
 def game_resolve(home_dir, name, expect_phase):
     """Resolve the current phase now, with default orders for players who sent none."""
+    chain: list = []
+
     def action(store, home, g, now):
         if g.row["status"] != "running":
             raise engine.JudgeError(f"game {g.name!r} is {g.row['status']}; only a running game resolves")
         _expect_open(g, expect_phase)
-        g, chain = engine.resolve_due(store, g, now, force=True)
-        # The notice first, then the reports it explains (issue 9): a player must not read a
-        # report of a phase that, as far as they know, still had hours to run.
-        return g, f"the game master resolved {chain[0].phase_id} before its deadline", \
-            lambda mailer: mailer.reports(g, chain)
-    _gm_action(home_dir, name, action)
+        g, resolved = engine.resolve_due(store, g, now, force=True)
+        chain.extend(resolved)
+        return g, f"the game master resolved {chain[0].phase_id} before its deadline"
+    # The notice first, then the reports it explains: a player must not read the report of a
+    # phase that, as far as they knew, still had hours to run, and only then learn why.
+    _gm_action(home_dir, name, action, then=lambda mailer, g: mailer.reports(g, chain))
 
 
 def _expect_open(g, expect_phase: str | None) -> None:
