@@ -226,11 +226,13 @@ def _sender(msg: Message) -> tuple[str, str, int]:
     return "", "", count
 
 
-def _plausible_address(addr: str) -> bool:
+def _plausible_address(addr: str, dotted: bool = True) -> bool:
+    """A lower-case address the judge can write to (``dotted``: its domain has a dot)."""
     local, at, domain = addr.rpartition("@")
     # ASCII only: the judge sends without SMTPUTF8, so it could not write to any other address
     # (and a From it cannot answer must not be taken as a sender, or the answer fails forever).
-    return bool(at and local and domain and "." in domain and addr.isascii() and addr.isprintable() and len(addr) <= 254
+    return bool(at and local and domain and ("." in domain or not dotted) and addr.isascii() and addr.isprintable()
+                and len(addr) <= 254
                 and not re.search(r"[\s<>,;:\"()\[\]\\]|=\?", addr)
                 and re.fullmatch(r"[a-z0-9.-]+", domain) is not None)
 
@@ -469,9 +471,7 @@ def judge_address_problem(addr: str) -> str | None:
     """None if ``addr`` can be the judge's own address (From of its mail, the address players
     write to), else why not. As for a player's address, but a one-label domain such as
     `localhost` is allowed (a judge on one machine, the default of `pbem init`)."""
-    local, at, domain = addr.rpartition("@")
-    if not (at and local and domain and addr.isascii() and addr.isprintable() and len(addr) <= 254
-            and not re.search(r"[\s<>,;:\"()\[\]\\]|=\?", addr) and re.fullmatch(r"[A-Za-z0-9.-]+", domain)):
+    if not _plausible_address(addr.lower(), dotted=False):
         return (f"{addr!r} is not a mail address the judge can write from: use one such as "
                 f"judge@example.org (no spaces, quotes, brackets or commas)")
     try:
