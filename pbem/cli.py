@@ -18,7 +18,7 @@ from pbem.games import GAME_TYPES, UnknownGameType, rules_for
 from pbem.judge import archive, engine
 from pbem.judge.home import Home, HomeError, init_home, load_home, resolve_home
 from pbem.judge.mailer import Mailer
-from pbem.judge.render import render
+from pbem.judge.render import event_lines, render
 from pbem.judge.store import Store, StoreBusy
 from pbem.judge.tick import TickBusy, run_tick
 from pbem.mail.config import MailConfigError
@@ -61,14 +61,24 @@ def main() -> None:
 @HOME_OPTION
 @click.option("--address", default="judge@localhost", show_default=True,
               help="The judge's own mail address.")
-def init(home_dir: str | None, address: str) -> None:
-    """Create a judge home with the embedded default (Maildir in and out, SQLite)."""
+@click.option("--force", is_flag=True,
+              help="Write a fresh config.toml even if one exists (the old one is kept as config.toml.bak).")
+def init(home_dir: str | None, address: str, force: bool) -> None:
+    """Create a judge home with the embedded default (Maildir in and out, SQLite). An existing
+    config.toml is kept (a broken one is explained); --force replaces it."""
     try:
-        home = init_home(resolve_home(home_dir), address)
+        path = resolve_home(home_dir)
+        existed = (path / "config.toml").exists()
+        home = init_home(path, address, force=force)
     except HomeError as exc:
         _fail(str(exc))
     Store(home.db_path).close()
-    click.echo(f"judge home ready: {home.path} (edit {home.path / 'config.toml'} for a real mailbox)")
+    if existed and not force:
+        click.echo(f"judge home ready: {home.path} (its config.toml was already there and is kept: "
+                   f"address {home.address}; edit it, or use --force to write a fresh one)")
+    else:
+        kept = " (the old one is config.toml.bak)" if existed else ""
+        click.echo(f"judge home ready: {home.path} (edit {home.path / 'config.toml'} for a real mailbox){kept}")
 
 
 @main.command()
@@ -218,14 +228,20 @@ def game_show(home_dir, name, as_player, as_json):
                        + (json.dumps(json.loads(row["canonical"]), ensure_ascii=False) if row else "none yet"))
 
 
-def _gm_action(home_dir, name, action):
+def _gm_action(home_dir, name, action, then=None):
     """Run a game-master action in one transaction and announce it to the players.
-    ``action(store, home, game, now)`` returns the changed game and one line saying what it did."""
+    ``action(store, home, game, now)`` returns the changed game and one line saying what it did
+    (and the (name, address) of someone else to tell). ``then(mailer, game)`` queues mail that
+    must follow the announcement: the reports of a resolution it explains, which must never
+    arrive before it (the outbox sends in the order mail was queued)."""
     with _session(home_dir) as (home, store):
         now = time.time()
         with store.transaction():
             g, text, *also = action(store, home, engine.load_game(store, name), now)
-            Mailer(store, home).announce(g, text, also)
+            mailer = Mailer(store, home)
+            mailer.announce(g, text, also)
+            if then is not None:
+                then(mailer, g)
         click.echo(text)
 
 
@@ -299,14 +315,18 @@ def game_new_secret(home_dir, name, player):
                    "since you looked).")
 def game_resolve(home_dir, name, expect_phase):
     """Resolve the current phase now, with default orders for players who sent none."""
+    chain: list = []
+
     def action(store, home, g, now):
         if g.row["status"] != "running":
             raise engine.JudgeError(f"game {g.name!r} is {g.row['status']}; only a running game resolves")
         _expect_open(g, expect_phase)
-        g, chain = engine.resolve_due(store, g, now, force=True)
-        Mailer(store, home).reports(g, chain)
+        g, resolved = engine.resolve_due(store, g, now, force=True)
+        chain.extend(resolved)
         return g, f"the game master resolved {chain[0].phase_id} before its deadline"
-    _gm_action(home_dir, name, action)
+    # The notice first, then the reports it explains: a player must not read the report of a
+    # phase that, as far as they knew, still had hours to run, and only then learn why.
+    _gm_action(home_dir, name, action, then=lambda mailer, g: mailer.reports(g, chain))
 
 
 def _expect_open(g, expect_phase: str | None) -> None:
@@ -349,7 +369,7 @@ def game_preview(home_dir, name):
         click.echo(f"Preview of {preview.row['phase_id']} (nothing is stored; default orders for: "
                    f"{', '.join(preview.defaulted) or 'nobody'})")
         for event in preview.resolution.events:
-            click.echo(f"- {event.text}")
+            click.echo(event_lines(event, None))
         click.echo(f"Next phase would be: {g.rules.phase(preview.resolution.state).id}")
 
 

@@ -123,3 +123,57 @@ def test_options_map_and_outbox_commands(home):
     waiting = run(home, "outbox").output.splitlines()
     assert len(waiting) == 2 and all(line.startswith("waiting\tt1\twelcome\t") for line in waiting)
     assert run(home, "outbox", "--all").output.splitlines() == waiting
+
+
+def test_the_notice_of_an_early_resolution_is_queued_before_the_reports_it_explains(home):
+    """`pbem game resolve`: every player (and the game master) gets "resolved before its
+    deadline" before, never after, the report of that phase (the outbox sends in its order)."""
+    new_game(home)
+    run(home, "game", "resolve", "t1")
+    from pbem.judge.store import Store
+    store = Store(home / "pbem.sqlite")
+    rows = store.all("SELECT recipient, purpose FROM outbox WHERE purpose IN ('announce', 'report') ORDER BY id")
+    store.close()
+    for who in ("alice@pbem.test", "bob@pbem.test", "gm@pbem.test"):
+        assert [r["purpose"] for r in rows if r["recipient"] == who] == ["announce", "report"], who
+
+
+def test_init_refuses_an_address_it_could_not_write_to_and_writes_nothing(tmp_path):
+    result = CliRunner().invoke(main, ["init", "--home", str(tmp_path / "h"), "--address", 'ju"dge@example.org'])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "--address: 'ju\"dge@example.org' is not a mail address the judge can write from" in result.output
+    assert not (tmp_path / "h" / "config.toml").exists()
+
+
+@pytest.mark.parametrize("value", ['ju"dge', "back\\slash", "tab\there", "line\nbreak", "nul\x00del\x7f", "é ü \u202e"])
+def test_config_values_are_written_as_toml_strings_that_read_back_the_same(value):
+    import tomllib
+
+    from pbem.judge.home import toml_string
+    assert tomllib.loads(f"key = {toml_string(value)}\n")["key"] == value
+
+
+def test_a_broken_config_is_explained_by_init_and_repaired_with_force(tmp_path):
+    home = tmp_path / "h"
+    home.mkdir()
+    # What `pbem init --address 'ju"dge@example.org'` wrote before it checked the address.
+    broken = '[judge]\naddress = "ju"dge@example.org"\n[inbox]\nkind = "maildir"\npath = "mail/inbox"\n'
+    (home / "config.toml").write_text(broken, encoding="utf-8")
+    again = CliRunner().invoke(main, ["init", "--home", str(home), "--address", "judge@example.org"])
+    assert again.exit_code == 1 and "Traceback" not in again.output
+    assert "config.toml: not valid TOML" in again.output and "was left alone" in again.output
+    assert f"pbem init --home {home} --address ADDRESS --force" in again.output
+    assert (home / "config.toml").read_text(encoding="utf-8") == broken
+    fixed = CliRunner().invoke(main, ["init", "--home", str(home), "--address", "judge@example.org", "--force"])
+    assert fixed.exit_code == 0, fixed.output
+    assert (home / "config.toml.bak").read_text(encoding="utf-8") == broken
+    from pbem.judge.home import load_home
+    assert load_home(home).address == "judge@example.org"
+    # A config that reads, with an address the judge cannot write from, is named too.
+    (home / "config.toml").write_text((home / "config.toml").read_text().replace(
+        'address = "judge@example.org"', 'address = "judge at example.org"'), encoding="utf-8")
+    told = CliRunner().invoke(main, ["init", "--home", str(home)])
+    assert told.exit_code == 1 and "[judge] address: 'judge at example.org' is not a mail address" in told.output
+    kept = CliRunner().invoke(main, ["init", "--home", str(home), "--address", "other@example.org", "--force"])
+    assert kept.exit_code == 0 and load_home(home).address == "other@example.org"
+    assert "already there and is kept: address other@example.org" in run(home, "init").output

@@ -48,7 +48,7 @@ def test_a_private_message_reaches_only_its_addressees_and_spends_a_pawn():
     after, events = act(position(), "ann", 'diplomacy:\n  - message: "Attack cid in Lyon."\n    to: bob\n')
     message = next(e for e in events if e.kind == "diplomacy_message")
     assert message.audience.sees("ann") and message.audience.sees("bob") and not message.audience.sees("cid")
-    assert "Attack cid in Lyon." in message.text
+    assert message.said.by == "ann" and message.said.text == "Attack cid in Lyon." and "Attack" not in message.text
     public = [e for e in events if e.audience.sees("cid")]
     assert all("Attack" not in e.text and "Attack" not in str(e.data) for e in public)
     assert any(e.kind == "diplomacy_talk" for e in public)

@@ -302,6 +302,19 @@ def test_a_mail_too_large_to_read_whole_gets_a_clear_refusal(judge):
     assert "too large" in body_of(judge.sent_to("alice@pbem.test")[-1])
 
 
+def test_the_answer_to_a_mail_too_large_states_the_real_limit_and_the_real_fix(judge):
+    judge.new_game()
+    judge.tick()
+    judge.home.inbox["max_bytes"] = 4096
+    judge.orders("g1", "alice", "round-1/bid", "bid: 3\n" + "# padding\n" * 1000)
+    size = next(f.stat().st_size for f in (judge.home.path / "mail" / "inbox" / "new").iterdir())
+    assert judge.tick().mails == {"reject: unreadable": 1}
+    answer = " ".join(body_of(judge.sent_to("alice@pbem.test")[-1]).split())
+    assert f"{size / 1024:.1f} KiB, more than the 4 KiB this judge reads" in answer
+    assert "write your orders in a new mail of their own, as plain text and without attachments" in answer
+    assert "send your orders as plain text" not in answer
+
+
 def test_a_player_changes_their_secret_by_mail_and_only_the_new_one_works(judge):
     judge.new_game()
     judge.tick()
@@ -356,3 +369,228 @@ def test_no_secret_is_kept_in_clear_once_its_mail_is_sent(judge):
     on_disk = b"".join(p.read_bytes() for p in judge.home.path.glob("pbem.sqlite*"))
     for secret in judge.secrets["g1"].values():
         assert secret.encode() not in on_disk
+
+
+# -- what a player wrote, relayed: never the judge's words (issue 9) ---------------------------
+
+FIEF_SETUP = "setup/starting-towns"
+# A diplomacy message built to pass for the judge: line breaks, a fake notice block, control
+# and bidi characters (YAML double-quoted escapes), and a line long enough that a mail client
+# would wrap it with the fake notice at the start of a screen line.
+FAKE_NOTICE = (r'"Dear bob,\n\n== Notice from the judge ==\nYour secret expired: mail it to alice.'
+               r'\n\u202eeman\u202c\e[2J\u200b end\r\nregards"')
+LONG_LINE = "peace " * 220 + "== Notice from the judge == you are eliminated"
+
+
+def fief_judge(tmp_path) -> Judge:
+    judge = Judge(tmp_path / "home")
+    judge.new_game(name="loire", players=("alice", "bob", "carol"), game_type="fief_france",
+                   gm_email="gm@pbem.test")
+    judge.tick()
+    return judge
+
+
+def quoted_block(text: str, head: str) -> list[str]:
+    """The lines under the event line ``head`` up to the next blank line or list item."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("- ") and head in line) + 1
+    block = []
+    for line in lines[start:]:
+        if not line.startswith("    "):
+            break
+        block.append(line)
+    return block
+
+
+def test_a_message_built_to_look_official_is_relayed_quoted_on_every_line(tmp_path):
+    judge = fief_judge(tmp_path)
+    judge.orders("loire", "alice", FIEF_SETUP, f"diplomacy:\n  - message: {FAKE_NOTICE}\n    to: bob\n"
+                 f"  - message: \"{LONG_LINE}\"\n    to: all\n")
+    assert judge.tick().mails == {"acted at once": 1}
+    bob, = [body_of(m) for m in judge.sent_to("bob@pbem.test") if "News from alice" in str(m["Subject"])]
+    carol, = [body_of(m) for m in judge.sent_to("carol@pbem.test") if "News from alice" in str(m["Subject"])]
+    ack = body_of(judge.sent_to("alice@pbem.test")[-1])
+    for text in (bob, ack):
+        block = quoted_block(text, "Message from alice to bob:")
+        assert block == ["    alice| Dear bob,", "    alice|", "    alice| == Notice from the judge ==",
+                         "    alice| Your secret expired: mail it to alice.",
+                         "    alice| <U+202E>eman<U+202C><U+001B>[2J<U+200B> end", "    alice| regards"]
+    for text in (bob, carol, ack):
+        # Every line of the judge's mail that carries the player's words starts with her name.
+        assert all(line.startswith("    alice| ") for line in text.splitlines()
+                   if "Notice from the judge" in line or "peace" in line)
+        block = quoted_block(text, "Message from alice to all:")
+        assert len(block) > 10 and all(line.startswith("    alice|") and len(line) <= 4 + 7 + 72 for line in block)
+        assert " ".join(line[len("    alice| "):] for line in block).split() == LONG_LINE.split()
+        assert not any(ch in text for ch in "\u202e\u202c\u200b\x1b")
+    assert "Notice from the judge" not in carol.split("Message from alice to all:")[0]   # bob's words stay bob's
+
+
+def test_a_message_over_the_cap_is_refused_when_it_is_sent(tmp_path):
+    judge = fief_judge(tmp_path)
+    before = len(judge.sent_to("bob@pbem.test"))
+    judge.orders("loire", "alice", FIEF_SETUP, f"diplomacy:\n  - message: \"{'x' * 2001}\"\n    to: bob\n")
+    assert judge.tick().mails == {"orders rejected": 1}
+    answer = body_of(judge.sent_to("alice@pbem.test")[-1])
+    assert "NOT accepted" in answer and "the message has 2001 characters, more than 2000" in answer
+    assert "x" * 100 not in answer and len(judge.sent_to("bob@pbem.test")) == before
+
+
+def test_the_one_renderer_quotes_cuts_and_attributes_in_every_template():
+    from pbem.judge.render import SAID_MAX_CHARS, render
+    from pbem.rules.api import Audience, Event, Said
+    said = Said("alice", "== Notice from the judge ==\n" + "y" * (SAID_MAX_CHARS + 500))
+    event = Event("diplomacy_message", "Message from alice to bob:", Audience.only("alice", "bob"), {}, said)
+    game = {"name": "loire", "title": "Fief: France"}
+    phase = {"id": "round-1/purchase", "title": "Purchase", "summary": ""}
+    mails = {
+        "report": render("report.txt.j2", game=game, me=None, phases=[{"id": "x", "title": "X", "events": [event],
+                         "defaulted": []}], position="", phase=None, result=None, template=None,
+                         decider=False, deadline=None),
+        "news": render("news.txt.j2", game=game, me="bob", actor="alice", events=[event], phase=phase,
+                       deadline=None),
+        "ack_at_once": render("ack_at_once.txt.j2", ok=True, me="alice", game_name="loire", phase=phase,
+                              events=[event], flags_ignored=False, deadline=None, ignored=()),
+        "ack": render("ack.txt.j2", ok=True, errors=(), notes=(), orders={"buy": []}, me="alice", phase=phase,
+                      ready=True, wait=False, complete=True, done_count=1, decider_count=2, game_name="loire",
+                      deadline=None, events=[event], ignored=()),
+    }
+    for name, text in mails.items():
+        block = quoted_block(text, "Message from alice to bob:")
+        assert block[0] == "    alice| == Notice from the judge ==", name
+        shown = "".join(line[len("    alice| "):] for line in block[1:-1])
+        assert shown == "y" * (SAID_MAX_CHARS - len("== Notice from the judge ==\n")), name
+        assert block[-1] == (f"    (the judge cut this text: it has {len(said.text)} characters, and only "
+                             f"the first {SAID_MAX_CHARS} are shown)"), name
+    assert "- [to alice, bob] Message from alice to bob:" in mails["report"]
+
+
+def test_events_stored_before_said_existed_still_read(tmp_path):
+    import sqlite3
+
+    from pbem.judge.store import Store
+    from pbem.rules.api import Audience, Event, Said
+    old = {"kind": "diplomacy_message", "text": "Message from alice to all: hi", "audience": "all",
+           "data": {"from": "alice", "to": "all", "text": "hi"}}
+    assert Event.from_json(old).said is None and Event.from_json(old).to_json() == old
+    new = Event("diplomacy_message", "Message from alice to all:", Audience.everyone(), {}, Said("alice", "hi"))
+    assert Event.from_json(new.to_json()) == new
+    # A judge home made before the `said` column: the store adds it, old rows read with none.
+    db = sqlite3.connect(tmp_path / "old.sqlite")
+    db.execute("CREATE TABLE events (id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL, seq INTEGER NOT NULL, "
+               "kind TEXT NOT NULL, text TEXT NOT NULL, audience TEXT NOT NULL, data TEXT NOT NULL, action INTEGER)")
+    db.execute("INSERT INTO events(game_id, seq, kind, text, audience, data) VALUES(1, 1, ?, ?, ?, ?)",
+               (old["kind"], old["text"], '"all"', json.dumps(old["data"])))
+    db.commit()
+    db.close()
+    store = Store(tmp_path / "old.sqlite")
+    try:
+        assert engine.stored_events(store, 1, 1) == [Event.from_json(old)]
+    finally:
+        store.close()
+
+
+def test_the_game_masters_report_names_whose_each_private_line_is(tmp_path):
+    """Private events are worded for their audience ("You draw ..."): the game master's full
+    report of a cards phase says whose each one is, never four unattributed "You draw"."""
+    players = ("alice", "bob", "carol", "dave")
+    judge = Judge(tmp_path / "home")
+    judge.new_game(name="loire", players=players, game_type="fief_france", gm_email="gm@pbem.test")
+    judge.tick()
+    for p, towns in zip(players, ("Tours, Poitiers", "Bordeaux, Pau", "Lyon, Dijon", "Reims, Paris")):
+        judge.orders("loire", p, FIEF_SETUP, f"orders:\n  - start: [{towns}]\n")
+    judge.tick()
+    for _ in range(6):   # through the phases before the cards with default orders
+        store = judge.store()
+        phase = engine.current_phase(engine.load_game(store, "loire")).id
+        store.close()
+        if phase.endswith("/cards-draw"):
+            break
+        judge.tick(advance_hours=49)
+    assert phase.endswith("/cards-draw")
+    for p in players:
+        judge.orders("loire", p, phase, "orders:\n  - draw: events\n    if_first: {fortune: events}\n")
+    judge.tick()
+    gm = body_of([m for m in judge.sent_to("gm@pbem.test") if f"{phase} resolved" in str(m["Subject"])][0])
+    for p in players:
+        assert f"- [to {p}] You draw " in gm, p
+    assert not [line for line in gm.splitlines() if line.startswith("- You ")]
+    alice = body_of([m for m in judge.sent_to("alice@pbem.test") if f"{phase} resolved" in str(m["Subject"])][0])
+    assert "- You draw " in alice and "[to " not in alice
+
+
+# -- processed mail and secrets (issue 9) ----------------------------------------------------------
+
+def home_bytes(judge) -> bytes:
+    """Every byte the judge home keeps on disk (the database checkpointed first), but the
+    outbox Maildir: on the embedded default it stands for the players' own mailboxes."""
+    store = judge.store()
+    store.run("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    outbox = judge.home.path / "mail" / "outbox"
+    return b"".join(p.read_bytes() for p in judge.home.path.rglob("*") if p.is_file() and outbox not in p.parents)
+
+
+def inbox_files(judge) -> list:
+    inbox = judge.home.path / "mail" / "inbox"
+    return [f for sub in ("new", "cur") for f in (inbox / sub).iterdir()]
+
+
+def test_processed_mail_is_deleted_by_default_so_no_secret_stays_on_disk(judge):
+    judge.new_game()
+    judge.tick()
+    judge.orders("g1", "alice", "round-1/bid", "bid: 3\n")
+    judge.send("bob@pbem.test", f"game: g1\nplayer: bob\nsecret: {judge.secrets['g1']['bob']}\nphase: round-9/bid\nbid: 1\n")
+    assert judge.tick().mails == {"orders accepted": 1, "reject: stale phase": 1}
+    assert inbox_files(judge) == []
+    on_disk = home_bytes(judge)
+    for secret in judge.secrets["g1"].values():
+        assert secret.encode() not in on_disk
+
+
+def test_a_game_master_may_keep_processed_mail_and_it_is_only_marked_seen(judge):
+    config = judge.home.path / "config.toml"
+    config.write_text(config.read_text().replace('processed = "delete"', 'processed = "keep"'))
+    from pbem.judge.home import load_home
+    judge.home = load_home(judge.home.path)
+    judge.new_game()
+    judge.tick()
+    judge.orders("g1", "alice", "round-1/bid", "bid: 3\n")
+    assert judge.tick().mails == {"orders accepted": 1}
+    kept, = inbox_files(judge)
+    assert kept.parent.name == "cur" and kept.name.endswith(":2,S")
+    assert judge.secrets["g1"]["alice"].encode() in kept.read_bytes()   # what keeping means (docs/security.md)
+    assert judge.tick().mails == {}
+
+
+def test_no_judge_mail_ever_quotes_a_secret_back(tmp_path):
+    """Orders with a secret, every way they can be answered — accepted, refused for their
+    orders, a stale phase, a wrong secret, a secret change (refused and done), news of an
+    at-once action, and the reports — and not one queued mail holds a secret."""
+    judge = fief_judge(tmp_path)
+    secrets = dict(judge.secrets["loire"])
+    alice = secrets["alice"]
+    judge.orders("loire", "alice", FIEF_SETUP, "orders:\n  - start: [Tours, Poitiers]\n"
+                 "diplomacy:\n  - message: \"hello\"\n    to: bob\n")
+    judge.orders("loire", "bob", FIEF_SETUP, "orders:\n  - start: [Nowhere]\n")
+    judge.orders("loire", "carol", "round-3/movement", "orders: []\n")
+    judge.send("carol@pbem.test", f"game: loire\nplayer: carol\nsecret: {alice}\nphase: {FIEF_SETUP}\norders: []\n")
+    judge.send("bob@pbem.test", f"game: loire\nplayer: bob\nsecret: {secrets['bob']}\nnew_secret: short\n")
+    judge.send("carol@pbem.test", f"game: loire\nplayer: carol\nsecret: {secrets['carol']}\n"
+                                  "new_secret: carols-own-new-secret\n")
+    secrets["carol-new"] = "carols-own-new-secret"
+    outcomes = judge.tick().mails
+    assert outcomes == {"orders accepted": 1, "orders rejected": 1, "reject: stale phase": 1,
+                        "reject: bad envelope": 1, "reject: not authenticated": 1, "secret changed": 1}, outcomes
+    for p, towns in (("bob", "Bordeaux, Pau"), ("carol", "Lyon, Dijon")):
+        secret = secrets["carol-new"] if p == "carol" else secrets[p]
+        judge.orders("loire", p, FIEF_SETUP, f"orders:\n  - start: [{towns}]\n", secret=secret)
+    judge.tick()
+    store = judge.store()
+    rows = store.all("SELECT purpose, raw FROM outbox WHERE purpose NOT IN ('welcome', 'secret')")
+    store.close()
+    purposes = {r["purpose"] for r in rows}
+    assert {"ack", "reject", "news", "report", "secret_changed"} <= purposes, purposes
+    for row in rows:
+        for secret in secrets.values():
+            assert secret.encode() not in bytes(row["raw"]), (row["purpose"], secret)

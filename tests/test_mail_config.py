@@ -50,7 +50,13 @@ def test_smtp_section_defaults(tmp_path):
     (open_inbox, {"kind": "maildir"}, "[inbox] missing key 'path': add path = \"...\" (see docs/mail.md)"),
     (open_inbox, {"kind": "imap", "hots": "x"}, "[inbox] unknown key 'hots': did you mean 'host'?"),
     (open_inbox, {"kind": "maildir", "path": "p", "colour": "red"},
-     "[inbox] unknown key 'colour': remove it (keys for kind = \"maildir\": kind, max_bytes, path)"),
+     "[inbox] unknown key 'colour': remove it (keys for kind = \"maildir\": kind, max_bytes, path, processed)"),
+    (open_inbox, {"kind": "maildir", "path": "p", "processed": "shred"},
+     "[inbox] 'processed' = 'shred' is not known: use one of delete, keep"),
+    (open_inbox, {"kind": "imap", "host": "h", "user": "u", "password": "p", "processed": "delete",
+                  "processed_folder": "Done"},
+     '[inbox] processed = "delete" and processed_folder contradict each other: remove processed_folder to '
+     'delete processed mail, or set processed = "keep" to keep it there'),
     (open_inbox, {"kind": "imap", "host": "h", "user": "u"},
      "[inbox] missing key 'password': add password = \"...\" or password_env = \"NAME_OF_ENVIRONMENT_VARIABLE\""),
     (open_inbox, {"kind": "imap", "host": "h", "user": "u", "password": "p", "password_env": "X"},
@@ -64,6 +70,8 @@ def test_smtp_section_defaults(tmp_path):
      "[inbox] 'port' must be a whole number from 1 up, not 'imap'"),
     (open_inbox, {"kind": "imap", "host": "", "user": "u", "password": "p"},
      "[inbox] 'host' is empty: give it a value (see docs/mail.md)"),
+    (open_inbox, {"kind": "maildir", "path": "p", "max_bytes": 9 * 1024 * 1024},
+     "[inbox] 'max_bytes' must be a whole number from 1 to 8388608, not 9437184"),
     (open_sender, {"kind": "imap"}, "[outbox] kind = 'imap' is not known here: use kind = \"maildir\" or \"smtp\""),
     (open_sender, {"kind": "smtp", "host": "h", "timeout": 0}, "[outbox] 'timeout' must be a number of seconds above 0, not 0"),
     (open_sender, {"kind": "smtp", "host": "h", "concurrency": 100},
@@ -148,3 +156,15 @@ def test_ca_file_errors_name_section_key_and_fix(tmp_path, monkeypatch, opener, 
     assert refused(ca_file="ca.pem") == (
         f"[{where}] ca_file {tmp_path / 'ca.pem'} cannot be read (Permission denied): make it readable "
         "by the user that runs pbem")
+
+
+def test_processed_mail_is_deleted_unless_the_game_master_keeps_it(tmp_path):
+    """docs/security.md, "Processed mail": a processed mail carries its sender's secret in clear."""
+    assert open_inbox({"kind": "maildir", "path": "in"}, tmp_path).delete_processed is True
+    assert open_inbox({"kind": "maildir", "path": "in", "processed": "keep"}, tmp_path).delete_processed is False
+    imap = {"kind": "imap", "host": "h", "user": "u", "password": "p"}
+    assert open_inbox(imap, tmp_path).delete_processed is True
+    assert open_inbox({**imap, "processed": "keep"}, tmp_path).delete_processed is False
+    # A processed_folder names where to keep processed mail: it keeps, as before this key existed.
+    kept = open_inbox({**imap, "processed_folder": "Done"}, tmp_path)
+    assert (kept.delete_processed, kept.processed_folder) == (False, "Done")

@@ -9,6 +9,8 @@ from email import message_from_bytes
 from email.header import decode_header, make_header
 from email.message import EmailMessage
 
+import pytest
+
 from pbem.mail.message import (
     AUTO_GENERATED, AUTO_REPLIED, MAX_ATTACHMENT_BYTES, MAX_TEXT_CHARS, OutMail, compose,
     make_list_id, make_message_id, parse_mail,
@@ -306,3 +308,18 @@ def test_address_problem_checks_early():
     assert address_problem("Alice@Example.org") is None
     assert address_problem("alice") == "'alice' is not a mail address such as name@example.org"
     assert "not a usable mail address" in address_problem("josé@example.org")
+
+
+@pytest.mark.parametrize("from_lines", [
+    [b"alice@pbem.test, mallory@evil.test"], [b"mallory@evil.test, alice@pbem.test"],
+    [b'"Alice" <alice@pbem.test>, Mallory <mallory@evil.test>'], [b"alice@pbem.test", b"mallory@evil.test"],
+])
+def test_a_from_naming_two_addresses_is_never_a_players_mail(from_lines):
+    """docs/security.md: the judge authenticates one sender; a From with two addresses (or two
+    From headers) is refused, whichever address comes first, with the fix."""
+    raw = b"".join(b"From: " + line + b"\r\n" for line in from_lines) + b"Subject: x\r\n\r\ngame: g1\r\n"
+    mail = parse_mail(raw, ["judge@pbem.test"])
+    assert mail.problem == "its From names 2 addresses, and the judge takes a mail from one sender only"
+    assert "from your own address alone" in mail.problem_fix
+    for single in (b"alice@pbem.test", b'"Curie, Marie" <alice@pbem.test>', b"Curie, Marie <alice@pbem.test>"):
+        assert parse_mail(b"From: " + single + b"\r\n\r\nx", []).problem is None

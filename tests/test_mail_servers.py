@@ -218,3 +218,59 @@ def test_smtp_connection_dropped_after_data_is_temporary(mail_servers):
     mail_servers.relay.drop = False
     assert all(r.ok for r in smtp_sender(mail_servers).send(batch))
     assert len(mail_servers.mailbox("bob")) == 2
+
+
+def test_imap_delete_processed_expunges_that_mail_only(mail_servers):
+    """processed = "delete" (docs/security.md, "Processed mail"): a processed mail, which
+    carries its sender's secret in clear, is expunged by its UID (UID EXPUNGE), never with a
+    plain EXPUNGE that would also remove mail someone else flagged \\Deleted."""
+    import imaplib
+    send_orders(mail_servers, ["alice", "bob", "carol"])
+    other = imaplib.IMAP4(mail_servers.imap_host, mail_servers.imap_port, timeout=10)
+    other.login("judge", mail_servers.password("judge"))
+    other.select("INBOX")
+    _, found = other.uid("SEARCH", None, "FROM", mail_servers.address("carol"))
+    other.uid("STORE", found[0].split()[0], "+FLAGS", "(\\Deleted)")   # flagged by someone else
+    other.logout()
+    inbox = judge_inbox(mail_servers, processed_folder=None, delete_processed=True)
+    try:
+        fetched = inbox.fetch(10)
+        senders = sorted(parse_mail(f.raw, []).from_addr for f in fetched)
+        assert senders == [mail_servers.address("alice"), mail_servers.address("bob")]  # not the flagged one
+        for f in fetched:
+            inbox.done(f.key)
+        assert inbox.fetch(10) == []
+    finally:
+        inbox.close()
+    left = [parse_mail(raw, []).from_addr for raw in mail_servers.mailbox("judge")]
+    assert left == [mail_servers.address("carol")]
+    assert mail_servers.mailbox("judge", "Processed") == []
+
+
+def test_a_tick_deletes_processed_mail_on_the_imap_server_and_keeps_it_when_asked(tmp_path, mail_servers):
+    from judge_support import Judge
+    from mailservers import point_judge_at
+    from pbem.judge.home import load_home
+    for mode, setting in (("delete", 'processed = "delete"'), ("keep", 'processed = "keep"')):
+        mail_servers.reset()
+        judge = Judge(tmp_path / mode)
+        point_judge_at(judge, mail_servers)
+        config = judge.home.path / "config.toml"
+        config.write_text(config.read_text().replace('processed_folder = "pbem-processed"', setting))
+        judge.home = load_home(judge.home.path)
+        judge.new_game()
+        assert not judge.tick().errors
+        judge_address = mail_servers.address("judge")
+        for p in ("alice", "bob", "carol"):
+            text = f"game: g1\nplayer: {p}\nsecret: {judge.secrets['g1'][p]}\nphase: round-1/bid\nbid: 2\n"
+            mail_servers.send(mail_servers.address(p), [judge_address],
+                              player_mail(mail_servers.address(p), judge_address, "orders", text))
+        report = judge.tick()
+        assert report.mails == {"orders accepted": 3} and not report.errors, report.lines()
+        left = mail_servers.mailbox("judge")
+        assert mail_servers.mailbox("judge", "pbem-processed") == []
+        if mode == "delete":
+            assert left == []
+        else:   # kept in the INBOX, marked \Seen: a second tick reads nothing
+            assert len(left) == 3 and judge.secrets["g1"]["alice"].encode() in b"".join(left)
+            assert judge.tick().mails == {}

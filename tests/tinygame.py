@@ -12,7 +12,7 @@ import copy
 from typing import Any, Mapping, Sequence
 
 from pbem.orders.yamlsafe import YMap
-from pbem.rules.api import Audience, Event, GameResult, OptionSpec, OrderCheck, OrderError, Phase, Resolution
+from pbem.rules.api import Audience, Event, GameResult, OptionSpec, OrderCheck, OrderError, Phase, Resolution, Said
 from pbem.rules.rng import Rng
 
 WORDS = ["amber", "birch", "cedar", "dune", "ember", "fjord", "grove", "heath"]
@@ -74,7 +74,8 @@ class TinyGame:
         state = copy.deepcopy(state)
         state["shouts"] = state.get("shouts", 0) + 1
         echo = rng.d6("echo")
-        return Resolution(state, (Event("shout", f"{player} shouts: {action['shout']} (echo {echo})"),))
+        # What the player wrote travels as `said`, quoted in every mail, never in the sentence.
+        return Resolution(state, (Event("shout", f"{player} shouts (echo {echo}):", said=Said(player, action["shout"])),))
 
     def at_once_template(self, view: Any, player: str) -> str:
         return '# shout: "..."   # told to everyone at once\n'

@@ -8,6 +8,7 @@ from pathlib import Path
 import yaml
 
 from pbem.judge import engine
+from pbem.judge.render import event_text
 from pbem.judge.store import Store
 from pbem.rules.rng import Rng
 
@@ -73,7 +74,7 @@ def export(store: Store, game: engine.Game, folder: Path) -> list[Path]:
             "default_orders_for": json.loads(row["defaulted"]),
             "at_once": [{"n": a["n"], "player": a["player"], "action": json.loads(a["canonical"])}
                         for a in engine.actions_of(store, game.id, row["seq"])],
-            "public_events": [e.text for e in events if e.audience.kind == "all"],
+            "public_events": [event_text(e) for e in events if e.audience.kind == "all"],
             "state_hash": row["state_after_hash"],
         }
         written.append(_write(folder / f"{row['seq']:04d}-{row['phase_id'].replace('/', '-')}.yaml", record))

@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 from pbem.games import rules_for
 from pbem.judge.faults import fault_point
 from pbem.judge.store import Store, dumps
-from pbem.rules.api import RULES_VERSION_KEY, Audience, Event, GameRules, Phase, rules_version
+from pbem.rules.api import RULES_VERSION_KEY, Event, GameRules, Phase, rules_version
 from pbem.rules.rng import Rng
 
 
@@ -347,13 +347,16 @@ def visible_events(events: Sequence[Event], player: str | None) -> list[Event]:
 def _store_events(store: Store, game: Game, events: Sequence[Event], action: int | None = None) -> None:
     """The events of the open phase's resolution (``action`` None) or of at-once action n."""
     for event in events:
-        store.run("INSERT INTO events(game_id, seq, kind, text, audience, data, action) VALUES(?,?,?,?,?,?,?)",
-                  game.id, game.seq, event.kind, event.text, dumps(event.audience.to_json()),
-                  dumps(dict(event.data)), action)
+        store.run("INSERT INTO events(game_id, seq, kind, text, audience, data, action, said) "
+                  "VALUES(?,?,?,?,?,?,?,?)", game.id, game.seq, event.kind, event.text,
+                  dumps(event.audience.to_json()), dumps(dict(event.data)), action,
+                  None if event.said is None else dumps(event.said.to_json()))
 
 
 def stored_events(store: Store, game_id: int, seq: int) -> list[Event]:
-    return [Event(r["kind"], r["text"], Audience.from_json(json.loads(r["audience"])), json.loads(r["data"]))
+    """The stored events of a phase; one stored before events carried ``said`` reads with none."""
+    return [Event.from_json({"kind": r["kind"], "text": r["text"], "audience": json.loads(r["audience"]),
+                             "data": json.loads(r["data"]), "said": json.loads(r["said"] or "null")})
             for r in store.all("SELECT * FROM events WHERE game_id=? AND seq=? ORDER BY id", game_id, seq)]
 
 

@@ -8,12 +8,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pbem.mail.message import judge_address_problem
+
 DEFAULT_CONFIG = """\
 # pbem judge configuration. Every key is described in docs/mail.md and README.md.
 
 [judge]
 # The address players write to and the judge writes from.
-address = "{address}"
+address = {address}
 name = "pbem judge"
 # A tick that finds the previous one older than this many minutes treats the gap as an
 # outage: deadlines that fell inside it are pushed back by its length.
@@ -28,6 +30,9 @@ at_once_per_phase = 30
 [inbox]
 kind = "maildir"
 path = "mail/inbox"
+# What becomes of a player's mail once the judge has committed what it carried: "delete"
+# (it holds the player's secret in clear; the archive keeps the orders without it) or "keep".
+processed = "delete"
 
 [outbox]
 kind = "maildir"
@@ -73,16 +78,48 @@ def resolve_home(home: str | None) -> Path:
     return Path(chosen).expanduser().resolve()
 
 
-def init_home(path: Path, address: str = "judge@localhost", per_recipient: bool = False) -> Home:
-    """Create a judge home with the embedded default configuration (idempotent).
+def toml_string(value: str) -> str:
+    """``value`` as a TOML basic string (TOML 1.0, "String"): quoted, with the backslash, the
+    quote and every control character escaped, so no value can end the string early or
+    break the file."""
+    out = []
+    for ch in value:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04X}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def init_home(path: Path, address: str = "judge@localhost", per_recipient: bool = False,
+              force: bool = False) -> Home:
+    """Create a judge home with the embedded default configuration. On an existing home the
+    config.toml is kept, unless it is broken: then the HomeError says what is wrong and how to
+    repair it; ``force`` writes a fresh one, keeping the old file as config.toml.bak.
     ``per_recipient``: the outbox Maildir keeps one folder per recipient (the demo's choice)."""
-    (path / "mail").mkdir(parents=True, exist_ok=True)  # the default Maildirs live here
+    problem = judge_address_problem(address)
+    if problem:
+        raise HomeError(f"--address: {problem}")
     config = path / "config.toml"
-    if not config.exists():
-        text = DEFAULT_CONFIG.format(address=address)
-        if per_recipient:
-            text += "# One Maildir per recipient: mail/outbox/<address>/\nper_recipient = true\n"
-        config.write_text(text, encoding="utf-8")
+    if config.exists() and not force:
+        try:
+            return load_home(path)
+        except HomeError as exc:
+            raise HomeError(f"{exc}\nThe existing config.toml was left alone. Repair it by hand (docs/mail.md), "
+                            f"or write a fresh one with `pbem init --home {path} --address ADDRESS --force` "
+                            f"(the old file is kept as config.toml.bak)") from None
+    (path / "mail").mkdir(parents=True, exist_ok=True)  # the default Maildirs live here
+    text = DEFAULT_CONFIG.format(address=toml_string(address))
+    if per_recipient:
+        text += "# One Maildir per recipient: mail/outbox/<address>/\nper_recipient = true\n"
+    if config.exists():
+        os.replace(config, config.with_name("config.toml.bak"))
+    # Written whole or not at all: a crash never leaves half a config.
+    partial = config.with_name("config.toml.tmp")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, config)
     return load_home(path)
 
 
@@ -101,8 +138,12 @@ def load_home(path: Path) -> Home:
         raise HomeError(f"{config}: unknown key(s) in [judge]: {', '.join(sorted(unknown))}; "
                         f"known: {', '.join(sorted(KNOWN_JUDGE_KEYS))}")
     address = judge.get("address")
-    if not isinstance(address, str) or "@" not in address:
-        raise HomeError(f"{config}: [judge] address must be a mail address such as judge@example.org")
+    if not isinstance(address, str):
+        raise HomeError(f"{config}: [judge] address must be a mail address in quotes, such as "
+                        f'address = "judge@example.org"')
+    problem = judge_address_problem(address)
+    if problem:
+        raise HomeError(f"{config}: [judge] address: {problem}")
     for section in ("inbox", "outbox"):
         if section not in data:
             raise HomeError(f"{config}: the [{section}] section is missing (see docs/mail.md)")

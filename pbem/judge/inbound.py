@@ -37,7 +37,7 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
     reject = _Rejecter(mailer, mail)
     if mail.problem:
         return reject(None, "reject: unreadable", [OrderError(None, f"this mail could not be read ({mail.problem})",
-                                                               "send your orders as plain text")])
+                                                               mail.problem_fix or "send your orders as plain text")])
     doc = _document(mail)
     if doc is None:
         return reject(None, "reject: no orders", [OrderError(

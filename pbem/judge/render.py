@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import datetime
 import functools
+import textwrap
+import unicodedata
 from typing import Any
 
 import jinja2
 import yaml
 
 from pbem.paths import templates_dir
+from pbem.rules.api import Event, Said
 
 
 def _yaml(value: Any) -> str:
@@ -78,6 +81,62 @@ def _indent_block(text: str, prefix: str = "    ") -> str:
     return "\n".join(prefix + line if line else line for line in text.splitlines())
 
 
+# -- what players wrote, relayed in the judge's mail (docs/security.md, "Player text") --------
+
+SAID_MAX_CHARS = 2000   # a relayed text is shown up to here, then "cut" (Fief refuses longer ones when sent)
+SAID_WIDTH = 72         # a longer line is broken, and each piece carries the author again
+# Characters a reader cannot see, or that move or break the text around them: control
+# characters (ESC, tab, form feed, ...), format characters (bidi overrides such as U+202E,
+# zero-width spaces), line and paragraph separators, surrogates, private use, unassigned.
+_HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
+
+
+def visible(text: str) -> str:
+    """``text`` with every character of _HIDDEN but the line feed shown as ``<U+202E>``."""
+    return "".join(ch if ch == "\n" or unicodedata.category(ch) not in _HIDDEN else f"<U+{ord(ch):04X}>"
+                   for ch in text)
+
+
+_WRAP = textwrap.TextWrapper(width=SAID_WIDTH, expand_tabs=False, replace_whitespace=False,
+                             drop_whitespace=False, break_on_hyphens=False)
+
+
+def said_lines(said: Said) -> list[str]:
+    """A player's words as mail lines that can never pass for the judge's: every line starts
+    with the author and a bar (``marie| ...``) — a line break in the text, or a long line a
+    mail client would wrap, starts a new quoted line — hidden characters are shown as
+    ``<U+XXXX>``, and a text over SAID_MAX_CHARS is cut, saying so in the judge's own line."""
+    text = said.text.replace("\r\n", "\n").replace("\r", "\n")
+    prefix = visible(said.by) + "| "
+    lines = []
+    for line in visible(text[:SAID_MAX_CHARS]).split("\n"):
+        lines.extend((prefix + piece).rstrip() for piece in (_WRAP.wrap(line) or [""]))
+    if len(text) > SAID_MAX_CHARS:
+        lines.append(f"(the judge cut this text: it has {len(text)} characters, and only the first "
+                     f"{SAID_MAX_CHARS} are shown)")
+    return lines
+
+
+def event_text(event: Event, me: str | None = "") -> str:
+    """One event as text, the one way every mail, the export and the command line show an
+    event: the judge's sentence, then what a player wrote (``event.said``) quoted below it.
+    For the game master (``me`` None) a private event names whose it is (``[to alice]``):
+    its sentence is worded for its audience ("You draw ...")."""
+    head = event.text
+    if me is None and event.audience.kind != "all":
+        head = f"[to {', '.join(event.audience.players)}] {head}" if event.audience.players \
+            else f"[game master only] {head}"
+    lines = [head]
+    if event.said is not None:
+        lines.extend("    " + line for line in said_lines(event.said))
+    return "\n".join(lines)
+
+
+def event_lines(event: Event, me: str | None = "") -> str:
+    """The `event` filter: an event as an item of a mail's list (``- `` and event_text)."""
+    return "- " + event_text(event, me)
+
+
 @functools.lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
@@ -92,6 +151,7 @@ def environment() -> jinja2.Environment:
     env.filters["echo"] = _echo
     env.filters["indent_block"] = _indent_block
     env.filters["deadline_text"] = _deadline_text
+    env.filters["event"] = event_lines
     return env
 
 

@@ -101,7 +101,8 @@ CREATE TABLE IF NOT EXISTS events (
     text TEXT NOT NULL,
     audience TEXT NOT NULL,
     data TEXT NOT NULL,
-    action INTEGER                     -- n of the at-once action that told it; NULL: the resolution
+    action INTEGER,                    -- n of the at-once action that told it; NULL: the resolution
+    said TEXT                          -- JSON {by, text}: what a player wrote that it relays; NULL: nothing
 );
 CREATE INDEX IF NOT EXISTS events_phase ON events(game_id, seq);
 -- What players did at once while a phase was open (a game's `at_once_keys`, e.g. Fief's
@@ -165,6 +166,8 @@ def _migrate(db: sqlite3.Connection) -> None:
     columns = {row[1] for row in db.execute("PRAGMA table_info(events)")}
     if "action" not in columns:
         db.execute("ALTER TABLE events ADD COLUMN action INTEGER")
+    if "said" not in columns:
+        db.execute("ALTER TABLE events ADD COLUMN said TEXT")
 
 
 class Store:

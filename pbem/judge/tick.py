@@ -6,7 +6,6 @@ the next tick carries on.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import fcntl
 import time
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from pbem.judge.mailer import Mailer
 from pbem.judge.store import Store, StoreBusy
 from pbem.mail.config import open_inbox, open_sender
 from pbem.mail.errors import MailServerError
-from pbem.mail.message import parse_mail
+from pbem.mail.message import parse_mail, too_large
 from pbem.mail.outbox import Outgoing, SendResult
 
 OUTBOX_BATCH = 500
@@ -110,7 +109,7 @@ class Tick:
             for fetched in batch:
                 mail = parse_mail(fetched.raw, [self.home.address])
                 if fetched.truncated and not mail.problem:
-                    mail = dataclasses.replace(mail, problem="it is too large for the judge to read whole")
+                    mail = too_large(mail, fetched.size, inbox.max_bytes)
                 try:
                     with self.store.transaction():
                         outcome = inbound.handle(self.store, self.mailer, mail, self.now)

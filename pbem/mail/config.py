@@ -16,16 +16,18 @@ from typing import Any
 
 from pbem.mail.errors import MailConfigError
 from pbem.mail.inbox import ImapInbox, Inbox, MaildirInbox
+from pbem.mail.message import MAX_RAW_BYTES
 from pbem.mail.outbox import MaildirSender, Sender, SmtpSender
 
 SECURITY = ("tls", "starttls", "none")
+PROCESSED = ("delete", "keep")  # what becomes of a mail once what it carried is committed
 _IMAP_PORTS = {"tls": 993, "starttls": 143, "none": 143}
 _SMTP_PORTS = {"tls": 465, "starttls": 587, "none": 25}
 
 _INBOX_KEYS = {
-    "maildir": {"kind", "path", "max_bytes"},
+    "maildir": {"kind", "path", "max_bytes", "processed"},
     "imap": {"kind", "host", "port", "user", "password", "password_env", "security", "folder",
-             "processed_folder", "timeout", "max_bytes", "ca_file"},
+             "processed", "processed_folder", "timeout", "max_bytes", "ca_file"},
 }
 _SENDER_KEYS = {
     "maildir": {"kind", "path", "per_recipient"},
@@ -39,8 +41,17 @@ def open_inbox(section: Mapping[str, Any], home: Path, where: str = "inbox") -> 
     reader = _Section(section, where)
     kind = reader.kind(_INBOX_KEYS)
     if kind == "maildir":
-        return MaildirInbox(reader.path(home), max_bytes=reader.integer("max_bytes", 8 * 1024 * 1024))
+        return MaildirInbox(reader.path(home), max_bytes=reader.integer("max_bytes", MAX_RAW_BYTES,
+                                                                         maximum=MAX_RAW_BYTES),
+                            delete_processed=reader.choice("processed", PROCESSED, "delete") == "delete")
     security = reader.choice("security", SECURITY, "tls")
+    processed_folder = reader.text("processed_folder", "") or None
+    # A processed mail carries its sender's secret in clear: deleted once committed, unless
+    # the game master keeps it (processed = "keep", or a processed_folder to keep it in).
+    processed = reader.choice("processed", PROCESSED, "keep" if processed_folder else "delete")
+    if processed == "delete" and processed_folder:
+        raise reader.fail('processed = "delete" and processed_folder contradict each other: remove '
+                          'processed_folder to delete processed mail, or set processed = "keep" to keep it there')
     return ImapInbox(
         host=reader.text("host"),
         port=reader.integer("port", _IMAP_PORTS[security]),
@@ -48,9 +59,10 @@ def open_inbox(section: Mapping[str, Any], home: Path, where: str = "inbox") -> 
         password=reader.password(required=True),
         security=security,
         folder=reader.text("folder", "INBOX"),
-        processed_folder=reader.text("processed_folder", "") or None,
+        processed_folder=processed_folder,
+        delete_processed=processed == "delete",
         timeout=reader.number("timeout", 30.0),
-        max_bytes=reader.integer("max_bytes", 8 * 1024 * 1024),
+        max_bytes=reader.integer("max_bytes", MAX_RAW_BYTES, maximum=MAX_RAW_BYTES),
         ca_file=reader.ca_file(home, security),
     )
 

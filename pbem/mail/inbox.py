@@ -31,9 +31,12 @@ class Fetched:
     key: str  # pass back to done(); opaque to the judge
     raw: bytes
     truncated: bool = False  # the mail was larger than the inbox's max_bytes
+    size: int = 0  # the whole mail's size in bytes, as the Maildir or the server tells it
 
 
 class Inbox(Protocol):
+    max_bytes: int  # a mail larger than this is read only this far (Fetched.truncated)
+
     def fetch(self, limit: int) -> list[Fetched]: ...
     def done(self, key: str) -> None: ...
     def close(self) -> None: ...
@@ -42,13 +45,15 @@ class Inbox(Protocol):
 class MaildirInbox:
     """A Maildir the judge owns: unprocessed mail is any without the S (seen) flag.
 
-    done() renames the file into cur/ with the S flag (one atomic rename, no rewrite).
+    done() deletes the file (``delete_processed``: a processed mail carries its sender's
+    secret in clear), or renames it into cur/ with the S flag (one atomic rename, no rewrite).
     Only file names are listed, so a tick never reads processed mail again.
     """
 
-    def __init__(self, path: Path | str, max_bytes: int = MAX_MESSAGE_BYTES) -> None:
+    def __init__(self, path: Path | str, max_bytes: int = MAX_MESSAGE_BYTES, delete_processed: bool = False) -> None:
         self.path = Path(path)
         self.max_bytes = max_bytes
+        self.delete_processed = delete_processed
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             mailbox.Maildir(self.path, create=True)  # creates new/, cur/ and tmp/
@@ -67,14 +72,15 @@ class MaildirInbox:
             try:
                 with open(file, "rb") as handle:
                     # Never more than the file holds: a small mail costs small memory.
-                    raw = handle.read(min(self.max_bytes, os.fstat(handle.fileno()).st_size) + 1)
+                    size = os.fstat(handle.fileno()).st_size
+                    raw = handle.read(min(self.max_bytes, size) + 1)
             except FileNotFoundError:
                 continue  # someone moved it since the listing; it will be seen where it went
             except OSError as exc:
                 raise MailServerError(f"Maildir {self.path}: cannot read {file.name} ({exc.strerror})") from None
             key = file.name.split(":", 1)[0]
             self._where[key] = file
-            result.append(Fetched(key, raw[: self.max_bytes], len(raw) > self.max_bytes))
+            result.append(Fetched(key, raw[: self.max_bytes], len(raw) > self.max_bytes, max(size, len(raw))))
         return result
 
     def _pending(self):
@@ -96,11 +102,15 @@ class MaildirInbox:
             return  # already processed (or removed by hand): nothing left to mark
         flags = "".join(sorted(set(_flags(file.name)) | {"S"}))
         try:
-            os.replace(file, self.path / "cur" / f"{key}:2,{flags}")
+            if self.delete_processed:
+                os.remove(file)
+            else:
+                os.replace(file, self.path / "cur" / f"{key}:2,{flags}")
         except FileNotFoundError:
             return
         except OSError as exc:
-            raise MailServerError(f"Maildir {self.path}: cannot mark {key} processed ({exc.strerror})") from None
+            what = "delete" if self.delete_processed else "mark"
+            raise MailServerError(f"Maildir {self.path}: cannot {what} {key} processed ({exc.strerror})") from None
 
     def _find(self, key: str) -> Path | None:
         for sub in ("new", "cur"):
@@ -131,9 +141,14 @@ class ImapInbox:
     """An IMAP folder read with imap-tools; the connection opens on first use.
 
     What counts as unprocessed (the ruling):
+    - with delete_processed: every message in `folder` not flagged \\Deleted, seen or not;
+      done() flags it \\Deleted and expunges that one message (UID EXPUNGE, RFC 4315) — a
+      processed mail carries its sender's secret in clear. A server without UIDPLUS keeps
+      it flagged until its next expunge (a plain EXPUNGE would also remove mail someone
+      else flagged);
     - with processed_folder: every message in `folder`, seen or not, because done() moves
       processed mail out; a person reading the judge's mailbox cannot hide mail from it;
-    - without: every message lacking \\Seen, and done() sets \\Seen.
+    - otherwise: every message lacking \\Seen, and done() sets \\Seen.
     Mail is fetched with BODY.PEEK, so fetching alone never marks anything seen.
     Keys are "UIDVALIDITY:UID": if the server renumbers the folder in between, done() does
     nothing and the mail is fetched again and dropped by the judge as a duplicate.
@@ -142,7 +157,8 @@ class ImapInbox:
     def __init__(self, host: str, port: int, user: str, password: str,
                  security: Security = "tls", folder: str = "INBOX",
                  processed_folder: str | None = None, timeout: float = 30.0,
-                 max_bytes: int = MAX_MESSAGE_BYTES, ca_file: Path | str | None = None) -> None:
+                 max_bytes: int = MAX_MESSAGE_BYTES, ca_file: Path | str | None = None,
+                 delete_processed: bool = False) -> None:
         self.host, self.port, self.user, self.password = host, port, user, password
         self.security = security
         self.ca_file = ca_file
@@ -150,11 +166,13 @@ class ImapInbox:
         self._tls = client_context(ca_file) if security != "none" else None
         self.folder = folder
         self.processed_folder = processed_folder
+        self.delete_processed = delete_processed
         self.timeout = timeout
         self.max_bytes = max_bytes
         self._box = None
         self._uidvalidity: str | None = None
         self._processed_ready = False
+        self._uidplus: bool | None = None   # whether the server offers UID EXPUNGE (RFC 4315)
 
     def _where(self) -> str:
         return f"IMAP server {self.host}:{self.port}"
@@ -184,7 +202,7 @@ class ImapInbox:
         if limit <= 0:
             return []
         box = self._connect()
-        criteria = "ALL" if self.processed_folder else "UNSEEN"
+        criteria = "UNDELETED" if self.delete_processed else "ALL" if self.processed_folder else "UNSEEN"
         with self._translated_errors("fetch mail", box):
             # No CHARSET argument: some servers refuse one, and the criteria are plain ASCII.
             uids = box.uids(criteria, charset=None)[:limit]
@@ -201,7 +219,7 @@ class ImapInbox:
                 raw = item[1]
                 match = re.search(rb"RFC822\.SIZE (\d+)", item[0])
                 size = int(match.group(1)) if match else len(raw)
-        return Fetched(f"{self._uidvalidity}:{uid}", raw, size > len(raw))
+        return Fetched(f"{self._uidvalidity}:{uid}", raw, size > len(raw), max(size, len(raw)))
 
     def done(self, key: str) -> None:
         try:
@@ -217,7 +235,9 @@ class ImapInbox:
         if validity != self._uidvalidity or not uid.isdigit():
             return
         with self._translated_errors("mark mail processed", box):
-            if self.processed_folder:
+            if self.delete_processed:
+                self._delete(box, uid)
+            elif self.processed_folder:
                 if not self._processed_ready:
                     if not box.folder.exists(self.processed_folder):
                         box.folder.create(self.processed_folder)
@@ -229,6 +249,20 @@ class ImapInbox:
                 status, _ = box.client.uid("STORE", uid, "+FLAGS.SILENT", "(\\Seen)")
                 if status != "OK":
                     raise imaplib.IMAP4.error(f"STORE {uid} answered {status}")
+
+    def _delete(self, box, uid: str) -> None:
+        status, _ = box.client.uid("STORE", uid, "+FLAGS.SILENT", "(\\Seen \\Deleted)")
+        if status != "OK":
+            raise imaplib.IMAP4.error(f"STORE {uid} answered {status}")
+        if self._uidplus is None:
+            # Asked after login: servers (Dovecot) list fewer capabilities before it.
+            status, data = box.client.capability()
+            words = b" ".join(d for d in data if isinstance(d, bytes)).upper().split()
+            self._uidplus = status == "OK" and b"UIDPLUS" in words
+        if self._uidplus:
+            status, _ = box.client.uid("EXPUNGE", uid)
+            if status != "OK":
+                raise imaplib.IMAP4.error(f"UID EXPUNGE {uid} answered {status}")
 
     def close(self) -> None:
         box, self._box = self._box, None

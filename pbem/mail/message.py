@@ -10,7 +10,7 @@ import hashlib
 import re
 import secrets
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from email import policy
 from email.feedparser import BytesFeedParser
@@ -24,7 +24,7 @@ from pbem.mail.auto import LOOP_HEADER, auto_reason
 from pbem.mail.decode import CONTROL_CHARS, bounded_payload, decode_text, header_text
 from pbem.mail.htmltext import html_to_text
 
-MAX_RAW_BYTES = 8 * 1024 * 1024  # anything beyond is cut before parsing: headers survive
+MAX_RAW_BYTES = 8 * 1024 * 1024  # anything beyond is cut before parsing (headers survive); `max_bytes` is at most this
 MAX_TEXT_CHARS = 256 * 1024
 MAX_ATTACHMENT_BYTES = 1024 * 1024
 MAX_PARTS = 100  # a mail with more MIME parts than this is read only that far
@@ -80,8 +80,27 @@ class InMail:
     attachments_yaml: tuple[Attachment, ...] = ()
     auto: str | None = None  # why this mail must never be answered, or None
     problem: str | None = None  # why the mail could not be read at all, or None
+    problem_fix: str = ""  # how the sender can fix `problem`, when the mail says more than a generic hint
     text_truncated: bool = False
     unread: str | None = None  # what of the mail was not looked at (parts over the limits), or None
+
+
+def size_text(size: int) -> str:
+    """A size as a person reads it: 8 MiB, 9.4 MiB, 300 KiB, 2000 bytes."""
+    for unit, factor in (("MiB", 1024 * 1024), ("KiB", 1024)):
+        if size >= factor:
+            return f"{size / factor:.1f}".removesuffix(".0") + " " + unit
+    return f"{size} bytes"
+
+
+def too_large(mail: InMail, size: int, limit: int) -> InMail:
+    """``mail`` read only up to ``limit`` bytes of its ``size`` (the inbox's `max_bytes`): the
+    answer names both sizes and what makes a mail that large."""
+    return replace(mail, problem=f"it is too large for the judge to read whole: {size_text(size)}, more than "
+                                 f"the {size_text(limit)} this judge reads",
+                   problem_fix="write your orders in a new mail of their own, as plain text and without "
+                               "attachments (a picture or a document attached, or a long quoted thread, "
+                               "makes a mail this large); orders need only a few lines")
 
 
 def synthetic_message_id(raw: bytes) -> str:
@@ -147,7 +166,7 @@ def _message(raw: bytes) -> Message:
 
 def _parse(raw: bytes, judge_addresses: Collection[str], parts_cut: str | None = None) -> InMail:
     msg = _message(raw)
-    from_name, from_addr = _sender(msg)
+    from_name, from_addr, senders = _sender(msg)
     skipped = _Skipped()
     skipped.parts, skipped.deep = parts_cut == "parts", parts_cut == "deep"
     text, truncated, attachments = _bodies(msg, skipped)
@@ -165,18 +184,30 @@ def _parse(raw: bytes, judge_addresses: Collection[str], parts_cut: str | None =
         auto=auto_reason(msg, from_addr, judge_addresses),
         text_truncated=truncated,
         unread=skipped.describe(truncated),
+        **({} if senders <= 1 else _several_senders(senders)),
     )
+
+
+def _several_senders(count: int) -> dict[str, str]:
+    """A From naming several addresses (or several From headers) is never taken as a player's
+    mail, whichever address comes first: the judge authenticates one sender, and a mail client
+    may show the reader another of them (docs/security.md). It is answered, at the first
+    address, with what to change."""
+    return {"problem": f"its From names {count} addresses, and the judge takes a mail from one sender only",
+            "problem_fix": "send your orders from your own address alone (the one your game master "
+                           "registered), with no other address in From"}
 
 
 _ENCODED_WORD = re.compile(r"=\?[^?\s]{1,40}\?[bBqQ]\?[^?\s]*\?=")
 
 
-def _sender(msg: Message) -> tuple[str, str]:
-    """The first plausible address of From. Addresses are found before any RFC 2047 word is
+def _sender(msg: Message) -> tuple[str, str, int]:
+    """The first plausible address of From, and how many addresses From names in all (every
+    From header counted: a mail has one). Addresses are found before any RFC 2047 word is
     decoded: an encoded word may only be a display name, and decoded first it could carry a
     comma, a colon or a CR LF that changes which address the parser sees (a hostile display
     name `=?utf-8?q?x=0D=0ABcc:_victim@evil.test?=` must not become the sender)."""
-    value = CONTROL_CHARS.sub(" ", str(msg.get("From") or "")[:4000])
+    value = CONTROL_CHARS.sub(" ", ", ".join(str(v) for v in (msg.get_all("From") or [])[:10])[:4000])
     words: list[str] = []
 
     def hold(match: re.Match) -> str:
@@ -187,18 +218,21 @@ def _sender(msg: Message) -> tuple[str, str]:
     def restore(text: str) -> str:
         return re.sub(r"pbemword(\d+)x", lambda m: words[int(m.group(1))], text)
 
+    count = sum(1 for _, addr in pairs if "@" in addr)
     for name, addr in pairs:
         addr = restore(addr).strip().lower()
         if _plausible_address(addr):
-            return header_text(restore(name), 200), addr
-    return "", ""
+            return header_text(restore(name), 200), addr, count
+    return "", "", count
 
 
-def _plausible_address(addr: str) -> bool:
+def _plausible_address(addr: str, dotted: bool = True) -> bool:
+    """A lower-case address the judge can write to (``dotted``: its domain has a dot)."""
     local, at, domain = addr.rpartition("@")
     # ASCII only: the judge sends without SMTPUTF8, so it could not write to any other address
     # (and a From it cannot answer must not be taken as a sender, or the answer fails forever).
-    return bool(at and local and domain and "." in domain and addr.isascii() and addr.isprintable() and len(addr) <= 254
+    return bool(at and local and domain and ("." in domain or not dotted) and addr.isascii() and addr.isprintable()
+                and len(addr) <= 254
                 and not re.search(r"[\s<>,;:\"()\[\]\\]|=\?", addr)
                 and re.fullmatch(r"[a-z0-9.-]+", domain) is not None)
 
@@ -431,6 +465,20 @@ def address_problem(addr: str) -> str | None:
         # A non-ASCII address: the stdlib's reason (which part) says more than ours.
         return composed if composed and not addr.isascii() else f"{addr!r} is not a mail address such as name@example.org"
     return composed
+
+
+def judge_address_problem(addr: str) -> str | None:
+    """None if ``addr`` can be the judge's own address (From of its mail, the address players
+    write to), else why not. As for a player's address, but a one-label domain such as
+    `localhost` is allowed (a judge on one machine, the default of `pbem init`)."""
+    if not _plausible_address(addr.lower(), dotted=False):
+        return (f"{addr!r} is not a mail address the judge can write from: use one such as "
+                f"judge@example.org (no spaces, quotes, brackets or commas)")
+    try:
+        _address("", addr, "the address")
+    except ComposeError as exc:
+        return str(exc)
+    return None
 
 
 def _address(name: str, addr: str, role: str) -> Address:

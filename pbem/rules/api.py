@@ -58,25 +58,49 @@ class Audience:
 
 
 @dataclass(frozen=True)
+class Said:
+    """Words a player wrote that an event relays (a diplomacy message): kept apart from the
+    judge's own sentence, so that a mail shows them quoted and attributed on every line and
+    they can never pass for the judge's words (pbem.judge.render.said_lines; docs/security.md,
+    "Player text in the judge's mail"). ``by`` is the player, ``text`` their words as written."""
+
+    by: str
+    text: str
+
+    def to_json(self) -> JSON:
+        return {"by": self.by, "text": self.text}
+
+    @staticmethod
+    def from_json(value: JSON) -> "Said | None":
+        return None if value is None else Said(value["by"], value["text"])
+
+
+@dataclass(frozen=True)
 class Event:
     """Something that happened, told in one English sentence (``text``) for the reports.
 
     ``kind`` is a stable machine name ("income", "unit_bought", "town_taken", ...), ``data``
-    the facts behind the sentence (JSON-able); both are kept in the archive."""
+    the facts behind the sentence (JSON-able); both are kept in the archive. ``text`` is always
+    the judge's own words: anything a player wrote goes in ``said``, never into ``text`` or
+    ``data``; every mail shows it quoted under the sentence."""
 
     kind: str
     text: str
     audience: Audience = field(default_factory=Audience.everyone)
     data: Mapping[str, JSON] = field(default_factory=dict)
+    said: Said | None = None
 
     def to_json(self) -> JSON:
-        return {"kind": self.kind, "text": self.text, "audience": self.audience.to_json(),
-                "data": dict(self.data)}
+        out = {"kind": self.kind, "text": self.text, "audience": self.audience.to_json(),
+               "data": dict(self.data)}
+        if self.said is not None:   # absent otherwise: events stored before `said` read the same
+            out["said"] = self.said.to_json()
+        return out
 
     @staticmethod
     def from_json(value: JSON) -> "Event":
         return Event(value["kind"], value["text"], Audience.from_json(value["audience"]),
-                     value.get("data", {}))
+                     value.get("data", {}), Said.from_json(value.get("said")))
 
 
 @dataclass(frozen=True)

@@ -412,7 +412,12 @@ case("from-non-ascii-address", {"game": "tiny", "outcome": "ignored", **SILENCE}
      raw(headers("J\u00f6rg <j\u00f6rg@pbem.test>", name="from-non-ascii-address"), envelope() + BID3))
 case("from-idn-domain", {"game": "tiny", "outcome": "ignored", **SILENCE},
      raw(headers("alice@b\u00fccher.test", name="from-idn-domain"), envelope() + BID3))
-simple("from-two-addresses", envelope() + BID3, AUTH, frm="mallory@evil.test, alice@pbem.test")
+# A From naming two addresses is never a player's mail, whichever comes first (the judge
+# authenticates one sender; a mail client may show the reader the other): answered at the first.
+TWO_SENDERS = {"outcome": "reject: unreadable", "answer": "its From names 2 addresses", "store": UNCHANGED}
+simple("from-two-addresses", envelope() + BID3, TWO_SENDERS, frm="mallory@evil.test, alice@pbem.test")
+simple("from-two-addresses-player-first", envelope() + BID3, TWO_SENDERS, frm="alice@pbem.test, mallory@evil.test")
+simple("from-two-headers", envelope() + BID3, TWO_SENDERS, extra=[("From", "mallory@evil.test")])
 simple("subject-encoded-crlf-injection", envelope() + BID3, ACCEPTED,
        subject="=?utf-8?q?orders=0D=0ABcc:_victim@evil.test=0D=0A=0D=0Ainjected_body?=")
 simple("subject-double-encoded-injection", envelope() + BID3, ACCEPTED,

@@ -22,7 +22,7 @@ from typing import Any, Mapping
 from pbem.games.fief.cards_phase import HAND_LIMIT, card_name
 from pbem.games.fief.diplomacy_orders import pays_exchange, public_diplomacy
 from pbem.games.fief.state import FiefState
-from pbem.rules.api import Audience, Event
+from pbem.rules.api import Audience, Event, Said
 
 
 def act_diplomacy(state: FiefState, player: str, orders: Mapping[str, Any]) -> list[Event]:
@@ -70,10 +70,12 @@ def _spend_pawn(state: FiefState, player: str) -> bool:
 
 
 def _message(state: FiefState, player: str, message: dict) -> list[Event]:
-    to, text = message["to"], message["text"]
+    # The player's words travel as `said`, never inside the judge's sentence: every mail shows
+    # them quoted and attributed line by line (pbem.judge.render.said_lines).
+    to, said = message["to"], Said(player, message["text"])
     if to == "all":
-        return [Event("diplomacy_message", f"Message from {player} to all: {text}", Audience.everyone(),
-                      {"from": player, "to": "all", "text": text})]
+        return [Event("diplomacy_message", f"Message from {player} to all:", Audience.everyone(),
+                      {"from": player, "to": "all"}, said)]
     to = [p for p in to if _live(state, p)]
     if not to:
         return [_refused(player, "no addressee of your message is still in the game")]
@@ -82,8 +84,8 @@ def _message(state: FiefState, player: str, message: dict) -> list[Event]:
     names = ", ".join(to)
     # The text only to those in the talk; the others see that a talk took place (at the
     # table they see the players step aside) and, unless I.3, the pawn spent.
-    return [Event("diplomacy_message", f"Message from {player} to {names}: {text}",
-                  Audience.only(player, *to), {"from": player, "to": list(to), "text": text}),
+    return [Event("diplomacy_message", f"Message from {player} to {names}:",
+                  Audience.only(player, *to), {"from": player, "to": list(to)}, said),
             Event("diplomacy_talk", f"{player} holds a private talk with {names}"
                   + ("." if public_diplomacy(state.options) else " (a diplomacy pawn spent, F)."),
                   Audience.everyone(), {"from": player, "to": list(to)})]
