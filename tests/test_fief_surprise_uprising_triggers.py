@@ -401,3 +401,18 @@ def test_a_tax_card_the_income_then_cancels_still_sets_off_the_uprising() -> Non
     state = taxed({"Henry": {"family": "ann", "at": "Lyon"}}, {"ann": {"surprise": [WHEN_TAXED_TOURS]}}, effects)
     kinds = [e.kind for e in RULES.resolve(state, {}, Dice(battle=(0,))).events]
     assert kinds.index("uprising") < kinds.index("tithe_cancelled")
+
+
+def test_sparing_a_raiser_is_refused_in_a_version_1_game_and_empty_answers_read_as_such() -> None:
+    # Ruling 33: `except_raised_by` acts from rules version 2 only; in an older game it would be
+    # dropped in silence, so the mail is refused and says why (the yes/no keys still work there).
+    lords = {"Henry": {"family": "ann", "at": "Lyon"}, "Arthur": {"family": "cid", "at": "Reims", "titles": ["bishop 2"]}}
+    old = taxed(lords, {}, [], version=1)
+    text = errors(old, "cid", "policies:\n  calm_uprisings:\n    as_bishop: yes\n    except_raised_by: [ann]\n")
+    assert "line 4: `except_raised_by` is not used in this game" in text and "rules version 1" in text
+    assert check(old, "cid", "policies:\n  calm_uprisings:\n    as_bishop: yes\n").ok
+    new = taxed(lords, {}, [])
+    assert "line 3: `as_bishop:` is yes or no, not empty" in errors(new, "cid", "policies:\n  calm_uprisings:\n"
+                                                                    "    as_bishop:\n")
+    assert "line 3: except_raised_by is empty" in errors(new, "cid", "policies:\n  calm_uprisings:\n"
+                                                         "    except_raised_by:\n")
