@@ -25,6 +25,7 @@ from judge_support import Judge
 from pbem.cli import main
 from pbem.games import rules_for
 from pbem.games.fief.board import load_board
+from pbem.games.fief.surprise_triggers import UPRISING_KINDS
 from pbem.judge.render import render
 from pbem.orders import yamlsafe
 from pbem.rules.rng import Rng
@@ -126,9 +127,15 @@ def other_policies(state, viewer: str, rnd: random.Random):
     changed = copy.deepcopy(state)
     for player, family in changed["families"].items():
         if player != viewer:
+            town = rnd.choice(sorted(BOARD.towns))
             family["policies"] = {"safe_passage": {"allow": [viewer], "refuse": [], "others": "allow"},
+                                  "placement": {"allow": [viewer], "refuse": [], "others": "refuse"},   # G.1.2
+                                  "calm_uprisings": {"as_bishop": True, "as_cardinal": True,        # D.2.2
+                                                     "except_raised_by": [viewer]},
                                   "surprise": [{"trigger": "at_phase_start", "phase": "movement", "round": None,
-                                                "play": {"card": "justice", "on": "Henry"}}]}
+                                                "play": {"card": "justice", "on": "Henry"}}]
+                                  + [{"trigger": kind, "town": town, "targets": [viewer], "underground": False,
+                                      "cards": 2} for kind in UPRISING_KINDS]}
     return state, changed
 
 
