@@ -230,9 +230,13 @@ def test_the_new_uprising_triggers_are_checked() -> None:
 @pytest.mark.parametrize("triggers, message", [
     ("    - uprising_when_taxed: Tours\n      cards: 5\n", "line 4: there are 4 uprising cards in the game, not 5"),
     ("    - uprising_when_taxed: Tours\n      cards: two\n", "line 4: cards must be a whole number"),
+    ("    - uprising_when_taxed: Tours\n      cards: 0\n", "line 4: cards must be at least 1, not 0 (write e.g. `cards: 1`)"),
     ("    - uprising_when_taxed: Tours\n      against: [bob]\n", "unknown key `against`"),
     ("    - uprising_before_move: Tours\n      against: [cid]\n", "your own moves never raise your uprising"),
     ("    - uprising_on_famine: Atlantis\n", "there is no town 'Atlantis'"),
+    ("    - uprising_on_famine: Nants\n", "there is no town 'Nants' (did you mean `Nantes`?)"),
+    ("    - uprising_when_taxed: [Tours, Nantes]\n", "line 3: a trigger names one town, not a list "
+     "(write one trigger per town: `- uprising_when_taxed: Tours`, then `- uprising_when_taxed: Nantes`)"),
     ("    - uprising_before_move: Tours\n      against: [zed]\n", "line 4: no player 'zed' in this game"),
 ])
 def test_a_wrong_new_uprising_trigger_is_refused(triggers: str, message: str) -> None:

@@ -81,7 +81,7 @@ def whole_number(text: Any, line: int | None, what: str, problems: Problems, low
         return None
     value = int(shown)
     if value < low:
-        problems.add(line, f"{what} must be at least {low}, not {value}")
+        problems.add(line, f"{what} must be at least {low}, not {value}", f"write e.g. `{what}: {low}`")
         return None
     return value
 
