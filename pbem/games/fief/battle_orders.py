@@ -103,7 +103,8 @@ def _attack(view: dict, board: Board, me: str, item: dict, town: str | None, lin
     weather = no_battle_for_weather(board, _effects(view), town) if since_2 else None
     if weather:
         problems.add(line, f"no battle in {town}: {weather}",
-                     "the card leaves at the End of Round (7), or a good weather card cancels it (G.3.1)")
+                     "remove this order: the card lies there until the End of Round (7), too late for a good "
+                     "weather card (2.6); a siege is still allowed (ruling 36)")
         return
     if not mine.get("lords"):
         problems.add(line, f"you have no free lord in {town}",
