@@ -380,7 +380,10 @@ def test_an_uprising_during_movement_spares_the_forces_on_a_road_to_the_town() -
 def test_the_draw_template_offers_the_famine_trigger_to_an_uprising_holder_only() -> None:
     state = build_position({"players": PLAYERS, "phase": "cards", "hands": {"ann": ["uprising"]},
                             "lords": {"Henry": {"family": "ann", "at": "Tours"}}}).to_json()
-    assert "uprising_on_famine: TOWN" in RULES.order_template(RULES.view(state, "ann"), "ann")
+    template = RULES.order_template(RULES.view(state, "ann"), "ann")
+    assert "uprising_on_famine: TOWN" in template
+    # A `surprise:` list replaces the standing triggers: the template says so, lest it cost an ambush.
+    assert "it replaces your standing surprise triggers: repeat those you keep" in template
     assert "uprising" not in RULES.order_template(RULES.view(state, "bob"), "bob")
 
 
