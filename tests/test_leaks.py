@@ -3,7 +3,7 @@
 Non-interference: for every player B and every reachable position, changing what B may not
 see (another family's hand, the order of the piles and the face-down disasters, another
 family's unit types under fog of war, another family's standing policies and surprise
-triggers, the card exchanges two other players offered each other, the discard piles below
+triggers (placement, calming, uprisings), the card exchanges two other players offered each other, the discard piles below
 their top card) must not change B's view, nor the text of B's report. The two positions
 compared must really differ — so the test would notice a leak, rather than compare two copies
 of nothing.
@@ -80,6 +80,7 @@ def random_positions(seed: int, resolutions: int = 14):
     players = [f"p{i}" for i in range(rnd.randint(3, 6))]
     options = {o.name: o.default for o in FIEF.options()}
     options["fog_of_war"] = rnd.random() < 0.6
+    options["beginners"] = rnd.random() < 0.4   # 2.5: round 1's disasters discarded face down, unseen
     state = FIEF.setup(options, players, Rng(f"setup-{seed}"))
     yield state
     for step in range(resolutions):
