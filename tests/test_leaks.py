@@ -3,8 +3,9 @@
 Non-interference: for every player B and every reachable position, changing what B may not
 see (another family's hand, the order of the piles and the face-down disasters, another
 family's unit types under fog of war, another family's standing policies and surprise
-triggers (placement, calming, uprisings), the card exchanges two other players offered each other, the discard piles below
-their top card) must not change B's view, nor the text of B's report. The two positions
+triggers (placement, calming, uprisings), the card exchanges two other players offered each
+other, the discard piles below their top card, the beginners' option's face-down discards
+included) must not change B's view, nor the text of B's report. The two positions
 compared must really differ — so the test would notice a leak, rather than compare two copies
 of nothing.
 
