@@ -210,6 +210,9 @@ def test_one_cardinal_tithe_marker_per_cardinal() -> None:
     state, events = resolve(state, {"ann": "orders:\n  - play: tax\n    tithe: 3\n    lord: Beaudouin\n"
                                     "  - play: tax\n    tithe: 5\n    lord: Beaudouin\n"})
     assert [e["target"] for e in state["board_effects"]] == ["3", "5"]
+    # A game under rules version 1 keeps its rules at the mail too: no marker limit (ruling 34).
+    old = check(at_play(1), "ann", two)
+    assert old.ok, old.errors
 
     # At resolution (an order the mail check could not see, e.g. from a stored canonical set).
     canonical = {"play": [{"card": "tax", "tax": "tithe", "target": t, "lord": "Beaudouin"} for t in ("3", "4")]}

@@ -187,6 +187,9 @@ def test_justice_on_a_lord_made_captive_after_the_mail_has_no_effect() -> None:
     state = at_play(lords, {"bob": ["justice"]})
     orders = {"bob": check(state, "bob", "orders:\n  - play: justice\n    on: Mireille\n").orders}
     state["lords"]["Mireille"]["captive_of"] = "cid"
+    refused = errors(state, "bob", "orders:\n  - play: justice\n    on: Mireille\n")   # the mail sees it
+    assert "line 3: Mireille: a captive lord (of cid) cannot be eliminated" in refused
+    assert "keep the card until Mireille is free (ransom, release, escape: 6.3)" in refused
     res = RULES.resolve(state, orders, Dice())
     void = [e for e in res.events if e.kind == "surprise_void"]
     assert len(void) == 1 and "a captive lord (of cid) cannot be eliminated" in void[0].text

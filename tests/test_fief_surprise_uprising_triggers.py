@@ -230,9 +230,13 @@ def test_the_new_uprising_triggers_are_checked() -> None:
 @pytest.mark.parametrize("triggers, message", [
     ("    - uprising_when_taxed: Tours\n      cards: 5\n", "line 4: there are 4 uprising cards in the game, not 5"),
     ("    - uprising_when_taxed: Tours\n      cards: two\n", "line 4: cards must be a whole number"),
+    ("    - uprising_when_taxed: Tours\n      cards: 0\n", "line 4: cards must be at least 1, not 0 (write e.g. `cards: 1`)"),
     ("    - uprising_when_taxed: Tours\n      against: [bob]\n", "unknown key `against`"),
     ("    - uprising_before_move: Tours\n      against: [cid]\n", "your own moves never raise your uprising"),
     ("    - uprising_on_famine: Atlantis\n", "there is no town 'Atlantis'"),
+    ("    - uprising_on_famine: Nants\n", "there is no town 'Nants' (did you mean `Nantes`?)"),
+    ("    - uprising_when_taxed: [Tours, Nantes]\n", "line 3: a trigger names one town, not a list "
+     "(write one trigger per town: `- uprising_when_taxed: Tours`, then `- uprising_when_taxed: Nantes`)"),
     ("    - uprising_before_move: Tours\n      against: [zed]\n", "line 4: no player 'zed' in this game"),
 ])
 def test_a_wrong_new_uprising_trigger_is_refused(triggers: str, message: str) -> None:
@@ -376,7 +380,10 @@ def test_an_uprising_during_movement_spares_the_forces_on_a_road_to_the_town() -
 def test_the_draw_template_offers_the_famine_trigger_to_an_uprising_holder_only() -> None:
     state = build_position({"players": PLAYERS, "phase": "cards", "hands": {"ann": ["uprising"]},
                             "lords": {"Henry": {"family": "ann", "at": "Tours"}}}).to_json()
-    assert "uprising_on_famine: TOWN" in RULES.order_template(RULES.view(state, "ann"), "ann")
+    template = RULES.order_template(RULES.view(state, "ann"), "ann")
+    assert "uprising_on_famine: TOWN" in template
+    # A `surprise:` list replaces the standing triggers: the template says so, lest it cost an ambush.
+    assert "it replaces your standing surprise triggers: repeat those you keep" in template
     assert "uprising" not in RULES.order_template(RULES.view(state, "bob"), "bob")
 
 
@@ -401,3 +408,18 @@ def test_a_tax_card_the_income_then_cancels_still_sets_off_the_uprising() -> Non
     state = taxed({"Henry": {"family": "ann", "at": "Lyon"}}, {"ann": {"surprise": [WHEN_TAXED_TOURS]}}, effects)
     kinds = [e.kind for e in RULES.resolve(state, {}, Dice(battle=(0,))).events]
     assert kinds.index("uprising") < kinds.index("tithe_cancelled")
+
+
+def test_sparing_a_raiser_is_refused_in_a_version_1_game_and_empty_answers_read_as_such() -> None:
+    # Ruling 33: `except_raised_by` acts from rules version 2 only; in an older game it would be
+    # dropped in silence, so the mail is refused and says why (the yes/no keys still work there).
+    lords = {"Henry": {"family": "ann", "at": "Lyon"}, "Arthur": {"family": "cid", "at": "Reims", "titles": ["bishop 2"]}}
+    old = taxed(lords, {}, [], version=1)
+    text = errors(old, "cid", "policies:\n  calm_uprisings:\n    as_bishop: yes\n    except_raised_by: [ann]\n")
+    assert "line 4: `except_raised_by` is not used in this game" in text and "rules version 1" in text
+    assert check(old, "cid", "policies:\n  calm_uprisings:\n    as_bishop: yes\n").ok
+    new = taxed(lords, {}, [])
+    assert "line 3: `as_bishop:` is yes or no, not empty" in errors(new, "cid", "policies:\n  calm_uprisings:\n"
+                                                                    "    as_bishop:\n")
+    assert "line 3: except_raised_by is empty" in errors(new, "cid", "policies:\n  calm_uprisings:\n"
+                                                         "    except_raised_by:\n")

@@ -3,8 +3,9 @@
 Non-interference: for every player B and every reachable position, changing what B may not
 see (another family's hand, the order of the piles and the face-down disasters, another
 family's unit types under fog of war, another family's standing policies and surprise
-triggers, the card exchanges two other players offered each other, the discard piles below
-their top card) must not change B's view, nor the text of B's report. The two positions
+triggers (placement, calming, uprisings), the card exchanges two other players offered each
+other, the discard piles below their top card, the beginners' option's face-down discards
+included) must not change B's view, nor the text of B's report. The two positions
 compared must really differ — so the test would notice a leak, rather than compare two copies
 of nothing.
 
@@ -25,6 +26,7 @@ from judge_support import Judge
 from pbem.cli import main
 from pbem.games import rules_for
 from pbem.games.fief.board import load_board
+from pbem.games.fief.surprise_triggers import UPRISING_KINDS
 from pbem.judge.render import render
 from pbem.orders import yamlsafe
 from pbem.rules.rng import Rng
@@ -79,6 +81,7 @@ def random_positions(seed: int, resolutions: int = 14):
     players = [f"p{i}" for i in range(rnd.randint(3, 6))]
     options = {o.name: o.default for o in FIEF.options()}
     options["fog_of_war"] = rnd.random() < 0.6
+    options["beginners"] = rnd.random() < 0.4   # 2.5: round 1's disasters discarded face down, unseen
     state = FIEF.setup(options, players, Rng(f"setup-{seed}"))
     yield state
     for step in range(resolutions):
@@ -126,9 +129,15 @@ def other_policies(state, viewer: str, rnd: random.Random):
     changed = copy.deepcopy(state)
     for player, family in changed["families"].items():
         if player != viewer:
+            town = rnd.choice(sorted(BOARD.towns))
             family["policies"] = {"safe_passage": {"allow": [viewer], "refuse": [], "others": "allow"},
+                                  "placement": {"allow": [viewer], "refuse": [], "others": "refuse"},   # G.1.2
+                                  "calm_uprisings": {"as_bishop": True, "as_cardinal": True,        # D.2.2
+                                                     "except_raised_by": [viewer]},
                                   "surprise": [{"trigger": "at_phase_start", "phase": "movement", "round": None,
-                                                "play": {"card": "justice", "on": "Henry"}}]}
+                                                "play": {"card": "justice", "on": "Henry"}}]
+                                  + [{"trigger": kind, "town": town, "targets": [viewer], "underground": False,
+                                      "cards": 2} for kind in UPRISING_KINDS]}
     return state, changed
 
 

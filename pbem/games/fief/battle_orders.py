@@ -100,16 +100,17 @@ def _attack(view: dict, board: Board, me: str, item: dict, town: str | None, lin
     forces = view["towns"][town]["forces"]
     mine = forces.get(me) or {}
     since_2 = view_rules_version(view) >= 2
-    weather = no_battle_for_weather(board, _effects(view), town) if since_2 else None
+    weather = no_battle_for_weather(board, _effects(view), town) if since_2 else None   # G.2.2 (ruling 36)
     if weather:
         problems.add(line, f"no battle in {town}: {weather}",
-                     "the card leaves at the End of Round (7), or a good weather card cancels it (G.3.1)")
+                     "remove this order: the card lies there until the End of Round (7), too late for a good "
+                     "weather card (2.6); a siege is still allowed (ruling 36)")
         return
     if not mine.get("lords"):
         problems.add(line, f"you have no free lord in {town}",
                      "a troop cannot declare a battle (6): attack where one of your lords stands")
         return
-    if since_2 and not has_troop(mine.get("units") or {}):
+    if since_2 and not has_troop(mine.get("units") or {}):   # 5.1, 6 (ruling 37)
         problems.add(line, f"you have no army in {town}: your lords there have no troop",
                      "lords alone do not count as an army (5.1) and you declare a battle where you have "
                      "an army (6): bring a unit pawn other than a bombard")

@@ -123,12 +123,13 @@ def _impossible(state: FiefState, board: Board, player: str, target: str, town: 
     if state.families[player].eliminated:
         return "your family is out of the game"
     since_2 = state.rules_version >= 2
+    # G.2.2: no battle in a bishopric under bad weather (ruling 36)
     weather = since_2 and no_battle_for_weather(board, ((e.card, e.target) for e in state.board_effects), town)
     if weather:
         return weather
     if not has_free_lord(state, player, town):
         return f"you have no free lord left in {town} (6: a troop cannot declare a battle)"
-    if since_2 and not has_army(state, player, town):
+    if since_2 and not has_army(state, player, town):   # 5.1, 6 (ruling 37)
         return (f"you have no army left in {town}: lords alone do not count as an army (5.1), and a "
                 "battle is declared where you have an army (6)")
     if state.families[target].eliminated or target not in forces_families(state, town):

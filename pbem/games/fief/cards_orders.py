@@ -30,7 +30,7 @@ from pbem.games.fief.cards_phase import HAND_LIMIT, MAX_DRAWS, playable
 from pbem.games.fief.surprise import AT_ONCE
 from pbem.games.fief.surprise_orders import check_surprise
 from pbem.games.fief.orders_common import (Problems, as_seq, check_keys, each_order, suggest, town_name,
-                                          verb_of, yes_no)
+                                          verb_of, view_rules_version, yes_no)
 from pbem.orders.yamlsafe import line_of
 
 PILES = {"character": "character", "characters": "character", "events": "events", "event": "events"}
@@ -168,8 +168,8 @@ def check_play_orders(view: dict, board: Board, player: str, items: list, proble
             continue
         left[card] -= 1
         play = _play(view, board, cards, player, card, item, line, problems)
-        if play is not None and play.get("tax") == "tithe":
-            why = _marker_in_use(view, player, play, plays)
+        if play is not None and play.get("tax") == "tithe" and view_rules_version(view) >= 2:
+            why = _marker_in_use(view, player, play, plays)   # G.3.3.2, ruling 34
             if why:
                 problems.add(line_of(item, "tithe"), why, "a cardinal's other tithes go on bishoprics your "
                              "family's bishops hold, or name another cardinal with `lord:`")

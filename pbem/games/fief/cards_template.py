@@ -34,7 +34,8 @@ def draw_template(view: dict[str, Any], player: str) -> str:
     ]
     if "uprising" in hand:   # G.2.3, G.4.2.1: an uprising the moment a famine strikes (step C)
         lines[-1:-1] = ["# You hold an uprising card: to raise it if a famine strikes a town's bishopric now,",
-                        "# policies: {surprise: [{uprising_on_famine: TOWN}]} (it fires after step C).", ]
+                        "# policies: {surprise: [{uprising_on_famine: TOWN}]} (it fires after step C;",
+                        "# it replaces your standing surprise triggers: repeat those you keep).", ]
     return "\n".join(lines)
 
 

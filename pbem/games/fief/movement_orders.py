@@ -367,7 +367,7 @@ class _Checker:
                                   "take only knights along (`with: {knight: 2}`, no `pick_up`), "
                                   "or write `if_refused: back`")
                 return None
-            if not with_ and view_rules_version(self.view) >= 2:
+            if not with_ and view_rules_version(self.view) >= 2:   # 5.1, 5.2.4: lords alone are no army (ruling 37)
                 self.problems.add(line_of(item, "if_refused"),
                                   "a cavalcade needs an army: lords alone do not count as one (5.1, 5.2.4)",
                                   "take knights along (`with: {knight: 2}`), or write `if_refused: back`")

@@ -81,7 +81,7 @@ def whole_number(text: Any, line: int | None, what: str, problems: Problems, low
         return None
     value = int(shown)
     if value < low:
-        problems.add(line, f"{what} must be at least {low}, not {value}")
+        problems.add(line, f"{what} must be at least {low}, not {value}", f"write e.g. `{what}: {low}`")
         return None
     return value
 
@@ -90,7 +90,8 @@ def yes_no(item: dict, key: str, problems: Problems, hint: str = "") -> bool | N
     """An optional `key: yes|no` (default no); None when it is neither."""
     answer = {"yes": True, "true": True, "no": False, "false": False}.get(fold(str(item.get(key, "no"))))
     if answer is None:
-        problems.add(line_of(item, key), f"`{key}:` is yes or no, not {item[key]!r}", hint or f"write `{key}: yes`")
+        shown = "empty" if item[key] is None else repr(item[key])
+        problems.add(line_of(item, key), f"`{key}:` is yes or no, not {shown}", hint or f"write `{key}: yes`")
     return answer
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.games.fief.orders_common import suggest, view_rules_version
+from pbem.games.fief.orders_common import Problems, as_seq, suggest, view_rules_version, yes_no
 from pbem.orders.yamlsafe import YSeq, line_of
 from pbem.rules.api import OrderError
 
@@ -92,7 +92,7 @@ def check_policies(view: Mapping[str, Any], player: str, doc: Any) -> tuple[dict
             if got_order is not None:
                 canonical[key] = got_order
         elif key == "calm_uprisings":   # G.4.2.1: may my bishop / cardinal try to calm uprisings
-            got_calm = _check_calm(value, line, players, errors)
+            got_calm = _check_calm(value, line, players, view_rules_version(view), errors)
             if got_calm is not None:
                 canonical[key] = got_calm
         elif key == "surprise":   # G.4: surprise cards held for a trigger (surprise_triggers.py)
@@ -178,10 +178,11 @@ CALM_KEYS = ("as_bishop", "as_cardinal", "except_raised_by")
 CALM_EXAMPLE = "write e.g. `calm_uprisings: {as_bishop: yes, as_cardinal: yes, except_raised_by: [marc]}`"
 
 
-def _check_calm(value: Any, line: int | None, players: list[str], errors: list[OrderError]) -> Any:
+def _check_calm(value: Any, line: int | None, players: list[str], version: int,
+                errors: list[OrderError]) -> Any:
     """`calm_uprisings` (G.4.2.1, D.2.1, D.2.2): a short form (never, as_bishop,
     also_as_cardinal), kept as written, or the mapping {as_bishop: yes|no, as_cardinal: yes|no,
-    except_raised_by: [players]}."""
+    except_raised_by: [players]}; `except_raised_by` acts from rules version 2 (ruling 33)."""
     from pbem.games.fief.surprise_uprising import CALM_CHOICES
     if isinstance(value, str):
         answer = value.strip().lower()
@@ -192,25 +193,26 @@ def _check_calm(value: Any, line: int | None, players: list[str], errors: list[O
                                  f"not {value!r}", CALM_EXAMPLE))
         return None
     result: dict[str, Any] = {"as_bishop": False, "as_cardinal": False, "except_raised_by": []}
-    before = len(errors)
+    problems = Problems()
     for sub, item in value.items():
         sub_line = line_of(value, sub)
         if sub in ("as_bishop", "as_cardinal"):
-            answer = {"yes": True, "true": True, "no": False, "false": False}.get(str(item).strip().lower())
-            if answer is None:
-                errors.append(OrderError(sub_line, f"`{sub}:` is yes or no, not {item!r}", f"write `{sub}: yes`"))
-            result[sub] = bool(answer)
+            result[sub] = bool(yes_no(value, sub, problems))
+        elif sub == "except_raised_by" and version < 2:
+            problems.add(sub_line, "`except_raised_by` is not used in this game: it was created under rules "
+                         "version 1, where a bishop's calming does not look at who raised the uprising "
+                         "(ruling 33)", "remove `except_raised_by:` (`as_bishop` and `as_cardinal` still work)")
         elif sub == "except_raised_by":
-            for name in item if isinstance(item, list) else [item]:
+            for name in as_seq(item, sub_line, sub, problems):
                 found = find_player(name, players)
                 if found is None:
-                    errors.append(OrderError(sub_line, f"no other player {name!r} in this game",
-                                             suggest(str(name), players)))
+                    problems.add(sub_line, f"no other player {name!r} in this game", suggest(str(name), players))
                 elif found not in result[sub]:
                     result[sub].append(found)
         else:
-            errors.append(OrderError(sub_line, f"unknown key `{sub}` in `calm_uprisings`", suggest(sub, CALM_KEYS)))
-    if len(errors) > before:
+            problems.add(sub_line, f"unknown key `{sub}` in `calm_uprisings`", suggest(sub, CALM_KEYS))
+    if problems:
+        errors.extend(problems)
         return None
     result["except_raised_by"].sort()
     return result

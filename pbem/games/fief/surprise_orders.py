@@ -64,7 +64,9 @@ def check_surprise(view: dict, board: Board, player: str, card: str, item: dict,
     elif info["family"] == player:
         why = "the assassination card never targets a lord of your own family (G.4.2.3)"
     if why:
-        problems.add(line_of(item, "on") or line, f"{target}: {why}")
+        hint = (f"keep the card until {target} is free (ransom, release, escape: 6.3), or name another lord"
+                if card == "justice" and info["captive_of"] else "")
+        problems.add(line_of(item, "on") or line, f"{target}: {why}", hint)
         return None
     play: dict[str, Any] = {"card": card, "on": target}
     if card == "assassination":

@@ -30,7 +30,7 @@ from pbem.games.fief.battle import opening_dice
 from pbem.games.fief.battle_plan import Ambush, BattleSetup
 from pbem.games.fief.board import Board, fold
 from pbem.games.fief.elimination import captive_markers_left
-from pbem.games.fief.orders_common import Problems
+from pbem.games.fief.orders_common import Problems, suggest
 from pbem.games.fief.siege import has_free_lord
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.surprise_standing import KEY, lacks_card, spend_trigger
@@ -73,7 +73,7 @@ def _check_one(view: dict, player: str, kind: str, item: dict, where, problems: 
         return check_phase_start(view, player, item, where, problems)
     if kind in UPRISING_KINDS + ("underground_in_uprising",):
         from pbem.games.fief.surprise_uprising_triggers import check_underground_trigger, check_uprising_trigger
-        town = _town(view, item[kind], where, problems)
+        town = _town(view, item[kind], where, problems, kind)
         if town is None:
             return None
         if kind == "underground_in_uprising":
@@ -109,10 +109,14 @@ def _check_one(view: dict, player: str, kind: str, item: dict, where, problems: 
     return trigger
 
 
-def _town(view: dict, text: Any, where, problems: Problems) -> str | None:
+def _town(view: dict, text: Any, where, problems: Problems, kind: str | None = None) -> str | None:
+    if isinstance(text, list) and kind:   # an uprising happens in a town (G.4.2.1)
+        example = ", then ".join(f"`- {kind}: {t}`" for t in text[:2])
+        problems.add(where, "a trigger names one town, not a list", f"write one trigger per town: {example}")
+        return None
     town = next((t for t in view["towns"] if fold(t) == fold(str(text))), None)
     if town is None:
-        problems.add(where, f"there is no town {text!r}", "write the town's name, e.g. Tours")
+        problems.add(where, f"there is no town {text!r}", suggest(str(text), view["towns"]))
     return town
 
 
