@@ -226,6 +226,42 @@ def test_a_reply_with_no_orders_of_its_own_finds_the_unfilled_template():
         assert envelope.secret.startswith("YOUR-SECRET"), client
 
 
+@pytest.mark.parametrize("client", ["Outlook", "Outlook, Original Message", "forwarded"])
+def test_orders_written_below_an_unquoted_copy_are_read_not_its_template(client):
+    """The unquoted copy runs to the end of the mail, so orders written below it (scrolling
+    past the copy) are inside it: the last `game:` line there is the player's, not the
+    template's unfilled one above it."""
+    mail = "See below.\n\n" + REPLIES[client].format(orders="", quoted="", copy=JUDGE_MAIL) + "\n" + ORDERS
+    doc = find_document(mail)
+    envelope, errors = parse_document(doc)
+    assert not errors, errors
+    assert envelope.secret == "k7qm-secret" and envelope.body["orders"] == [{"buy": "knight", "in": "Tours"}]
+    assert doc.first_line == len(mail.splitlines()) - 6
+
+
+@pytest.mark.parametrize("attribution", [
+    "Le mar. 1 déc. 2026 à 10:00, pbem judge <judge@example.org> a écrit :",
+    "Am Di., 1. Dez. 2026 um 10:00 Uhr schrieb pbem judge <judge@example.org>:",
+    "Il giorno mar 1 dic 2026 alle ore 10:00 pbem judge <judge@example.org> ha\nscritto:",
+    "W dniu 1.12.2026 o 10:00, pbem judge pisze:",
+])
+def test_an_attribution_above_a_quote_without_the_marker_is_not_read_as_orders(attribution):
+    """A player who deleted the marker line from the quote (or a reply to mail the judge wrote
+    before it had one): the paragraph right above the quoted text is the attribution, in
+    whatever language, and ends the orders as the quote does."""
+    unmarked = JUDGE_MAIL.split("\n", 2)[2]
+    mail = ORDERS + "\n" + attribution + "\n\n" + quoted(unmarked)
+    envelope, errors = parse_document(find_document(mail))
+    assert not errors, errors
+    assert list(envelope.body) == ["orders"] and envelope.ignored == ()
+
+
+def test_orders_right_above_a_quote_without_the_marker_stay_orders():
+    mail = ORDERS + "ready: no\n" + quoted(JUDGE_MAIL.split("\n", 2)[2])
+    envelope, errors = parse_document(find_document(mail))
+    assert not errors and envelope.ready is False
+
+
 # --- a sign-off after the orders -----------------------------------------------------------------
 
 @pytest.mark.parametrize("sign_off", [

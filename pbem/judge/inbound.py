@@ -11,7 +11,7 @@ from pbem.judge import engine
 from pbem.judge.mailer import Mailer
 from pbem.judge.store import Store
 from pbem.mail.message import InMail, address_problem
-from pbem.orders.envelope import Document, find_document, parse_document
+from pbem.orders.envelope import UNFILLED_SECRET, Document, find_document, parse_document
 from pbem.orders.yamlsafe import sub_map
 from pbem.rules.api import OrderError, at_once_keys
 
@@ -50,7 +50,7 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
     # One answer, word for word and header for header (no game thread, no List-Id), for an
     # unknown game, an unknown player, a foreign address and a wrong secret: a stranger learns
     # nothing about which games exist or who plays them (docs/security.md).
-    if envelope.secret.strip().upper() == "YOUR-SECRET":
+    if envelope.secret.strip().upper() == UNFILLED_SECRET:
         # The template's placeholder, sent back unfilled (often inside a quoted report): say
         # so. It names nothing the sender did not write, so it tells a stranger nothing.
         return reject(None, "reject: not authenticated (placeholder secret)", [OrderError(

@@ -41,6 +41,8 @@ from pbem.rules.api import OrderError
 ENVELOPE_KEYS = ("game", "player", "secret", "phase", "ready", "wait", "new_secret")
 MIN_SECRET_LENGTH = 10
 _START = re.compile(r"^game[ \t]*:")
+UNFILLED_SECRET = "YOUR-SECRET"  # the templates' `secret:` until the player fills it in
+_UNFILLED = re.compile(r"^secret[ \t]*:[ \t]*" + re.escape(UNFILLED_SECRET) + r"(\s|$)", re.IGNORECASE)
 _END = re.compile(r"^(\.\.\.|-- ?)\s*$")
 _QUOTED_START = re.compile(r"^(> ?)game[ \t]*:")
 # For mail without the judge's marker (an old report, a partial quote): "On Tue, 1 Dec 2026
@@ -117,10 +119,14 @@ def find_document(text: str) -> Document | None:
         quoted = _QUOTED_START.match(line)
         if quoted:
             return _collect(lines, start, prefix=quoted.group(1))
-    for start, line in enumerate(lines):
-        if _START.match(line):  # inside an unquoted copy: its template, filled in there
-            return _collect(lines, start, "", stop=len(lines), in_copy=True)
-    return None
+    # Every `game:` line left is inside an unquoted copy (Outlook), which runs to the end of the
+    # mail: the template filled in there, or orders written below the copy. The first one not
+    # still reading YOUR-SECRET is the player's (each looked at up to the next: linear).
+    starts = [start for start, line in enumerate(lines) if _START.match(line)]
+    ends = starts[1:] + [len(lines)]
+    filled = (start for start, end in zip(starts, ends) if not any(_UNFILLED.match(x) for x in lines[start:end]))
+    chosen = next(filled, starts[0] if starts else None)
+    return None if chosen is None else _collect(lines, chosen, "", stop=len(lines), in_copy=True)
 
 
 def _judge_copies(lines: list[str]) -> list[tuple[int, int]]:
@@ -170,7 +176,12 @@ def _collect(lines: list[str], start: int, prefix: str, stop: int | None = None,
             if not line.startswith(prefix.rstrip()):
                 break
             line = line[len(prefix):] if line.startswith(prefix) else ""
-        elif body and (line.startswith(">") or (not in_copy and _ATTRIBUTION.match(line))):
+        elif body and line.startswith(">"):
+            # The paragraph right above quoted text is the mail client's attribution, in any
+            # language, when the quote lacks the judge's marker (deleted, or an older mail).
+            del body[_attribution_start(lines, start + len(body), start + 1) - start:]
+            break
+        elif body and not in_copy and _ATTRIBUTION.match(line):
             break
         if body and _END.match(line):
             break
