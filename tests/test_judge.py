@@ -465,6 +465,21 @@ def test_the_one_renderer_quotes_cuts_and_attributes_in_every_template():
     assert "- [to alice, bob] Message from alice to bob:" in mails["report"]
 
 
+@pytest.mark.parametrize("text, shown", [
+    ("a\rb\r\nc", ["a", "b", "c"]),                         # a bare CR starts a quoted line too
+    ("nul\x00here", ["nul<U+0000>here"]),
+    ("ends with a backslash \\", ["ends with a backslash \\"]),
+    ("caf\u00e9 cafe\u0301 Vi\u1ec7t Vie\u0323\u0302t", ["caf\u00e9 cafe\u0301 Vi\u1ec7t Vie\u0323\u0302t"]),
+    # Marks stacked on one letter draw over the lines above and below it (the judge's own):
+    # beyond MAX_MARKS in a row, each is shown by its code point.
+    ("Z" + "\u0301\u0316" * 3 + "algo", ["Z\u0301\u0316\u0301\u0316<U+0301><U+0316>algo"]),
+])
+def test_the_said_renderer_keeps_every_line_the_players(text, shown):
+    from pbem.judge.render import said_lines
+    from pbem.rules.api import Said
+    assert said_lines(Said("alice", text)) == [("alice| " + line).rstrip() for line in shown]
+
+
 def test_events_stored_before_said_existed_still_read(tmp_path):
     import sqlite3
 
