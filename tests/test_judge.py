@@ -578,6 +578,42 @@ def test_a_game_master_may_keep_processed_mail_and_it_is_only_marked_seen(judge)
     assert judge.tick().mails == {}
 
 
+# The config.toml `pbem init` wrote before the `processed` key existed (commit ff533cd).
+OLD_CONFIG = """[judge]
+address = "judge@pbem.test"
+name = "pbem judge"
+outage_minutes = 30
+mails_per_tick = 200
+at_once_per_phase = 30
+
+[inbox]
+kind = "maildir"
+path = "mail/inbox"
+
+[outbox]
+kind = "maildir"
+path = "mail/outbox"
+"""
+
+
+def test_a_home_from_before_processed_existed_loads_and_deletes_from_now_on(judge):
+    """An existing home keeps working: its config.toml loads, a second `pbem init` leaves it
+    alone, new processed mail is deleted (the default), and the mail the judge had processed
+    before (renamed into cur/ with S) stays where it was, as docs/security.md says."""
+    from pbem.judge.home import init_home, load_home
+    (judge.home.path / "config.toml").write_text(OLD_CONFIG, encoding="utf-8")
+    assert init_home(judge.home.path, "judge@pbem.test").inbox == {"kind": "maildir", "path": "mail/inbox"}
+    assert (judge.home.path / "config.toml").read_text(encoding="utf-8") == OLD_CONFIG
+    judge.home = load_home(judge.home.path)
+    judge.new_game()
+    judge.tick()
+    old = judge.home.path / "mail" / "inbox" / "cur" / "1700000000.old.host:2,S"
+    old.write_bytes(b"From: alice@pbem.test\nSubject: old\n\ngame: g0\nsecret: old-secret-0001\n")
+    judge.orders("g1", "alice", "round-1/bid", "bid: 3\n")
+    assert judge.tick().mails == {"orders accepted": 1}
+    assert inbox_files(judge) == [old]
+
+
 def test_no_judge_mail_ever_quotes_a_secret_back(tmp_path):
     """Orders with a secret, every way they can be answered — accepted, refused for their
     orders, a stale phase, a wrong secret, a secret change (refused and done), news of an
