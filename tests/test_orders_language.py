@@ -172,6 +172,12 @@ REPLIES = {
     "Gmail, Italian": "{orders}\nIl giorno mar 1 dic 2026 alle ore 10:00 pbem judge <judge@example.org> ha\n"
                       "scritto:\n\n{quoted}",
     "Thunderbird, German": "{orders}\nAm 01.12.26 um 10:00 schrieb pbem judge:\n{quoted}",
+    "Thunderbird, French": "{orders}\nLe 01/12/2026 à 10:00, pbem judge a écrit :\n{quoted}",
+    "Thunderbird, Dutch": "{orders}\nOp 01-12-2026 om 10:00 schreef pbem judge:\n{quoted}",
+    "Thunderbird, Polish": "{orders}\nW dniu 1.12.2026 o 10:00, pbem judge pisze:\n{quoted}",
+    "Thunderbird, Russian": "{orders}\n01.12.2026 10:00, pbem judge пишет:\n{quoted}",
+    "Apple Mail, the attribution unquoted": "{orders}\nOn 1 Dec 2026, at 10:00, pbem judge <judge@example.org> "
+                                            "wrote:\n\n{quoted}",
     "Apple Mail (the attribution quoted too)": "{orders}\n> On 1 Dec 2026, at 10:00, pbem judge <judge@example.org> "
                                                "wrote:\n>\n{quoted}",
     "Outlook": "{orders}\n________________________________\nFrom: pbem judge <judge@example.org>\nSent: Tuesday, "
@@ -198,6 +204,23 @@ def test_orders_written_in_a_reply_are_read_whatever_the_attribution(client):
     assert envelope.ignored == ()
     first = mail.splitlines().index("game: loire", 0 if "below" not in client else 3) + 1
     assert doc.first_line == first and envelope.body.line_of("orders") == first + 4
+
+
+def test_a_reply_quoting_judge_mail_two_levels_deep_or_two_judge_mails_is_read():
+    """Top posting on a thread: the judge's answer quoted, the player's earlier orders and the
+    report quoted again under it (`> >`), or two judge mails quoted one after the other: the
+    new orders are read, none of the quoted ones."""
+    earlier = ORDERS.replace("k7qm-secret", "old-secret-01").replace("knight", "sergeant")
+    answer = (marker_line("pbem judge", "judge@example.org") + "\n\nOrders received for marie.\n\n"
+              "On Mon, marie <marie@example.org> wrote:\n" + quoted(earlier + "\nOn Sun, pbem judge wrote:\n"
+                                                                 + quoted(JUDGE_MAIL)))
+    for mail in (ORDERS + "\nOn Tue, pbem judge <judge@example.org> wrote:\n" + quoted(answer),
+                 ORDERS + "\nOn Tue, pbem judge wrote:\n" + quoted(JUDGE_MAIL) + "\nOn Mon, pbem judge wrote:\n"
+                 + quoted(JUDGE_MAIL)):
+        doc = find_document(mail)
+        envelope, errors = parse_document(doc)
+        assert not errors and doc.first_line == 1, errors
+        assert envelope.secret == "k7qm-secret" and envelope.body["orders"] == [{"buy": "knight", "in": "Tours"}]
 
 
 def test_no_attribution_line_is_ever_taken_from_the_orders():
