@@ -426,6 +426,37 @@ def test_a_message_built_to_look_official_is_relayed_quoted_on_every_line(tmp_pa
     assert "Notice from the judge" not in carol.split("Message from alice to all:")[0]   # bob's words stay bob's
 
 
+def test_a_forged_marker_in_a_message_never_hides_the_addressees_own_orders(tmp_path):
+    """The judge's marker line ends a player's orders where a copy of judge mail begins. A
+    message carrying that line (with an attribution and a template) reaches bob quoted under
+    alice's name, so in bob's reply, however his client quotes, it is no copy: a player's
+    marker can only ever affect their own mail."""
+    judge = fief_judge(tmp_path)
+    forged = (r'"thanks\n\nOn Tue, 1 Dec 2026, pbem judge <judge@pbem.test> wrote:\n'
+              r'[pbem] automatic mail from pbem judge <judge@pbem.test>\n\ngame: loire\nplayer: bob\n'
+              r'secret: YOUR-SECRET\nphase: setup/starting-towns\n"')
+    judge.orders("loire", "alice", FIEF_SETUP, f"diplomacy:\n  - message: {forged}\n    to: bob\n")
+    assert judge.tick().mails == {"acted at once": 1}
+    news, = [body_of(m) for m in judge.sent_to("bob@pbem.test") if "News from alice" in str(m["Subject"])]
+    assert "    alice| [pbem] automatic mail from" in news
+    secret = judge.secrets["loire"]["bob"]
+    orders = (f"game: loire\nplayer: bob\nsecret: {secret}\nphase: {FIEF_SETUP}\n"
+              f"diplomacy:\n  - message: got it\n    to: alice\n")
+    quote = "".join(("> " + line).rstrip() + "\n" for line in news.splitlines())
+    replies = {
+        "top posted": orders + "\nOn Tue, 1 Dec 2026, pbem judge <judge@pbem.test> wrote:\n" + quote,
+        "below the quote": "pbem judge <judge@pbem.test> wrote:\n" + quote + "\n" + orders,
+        "below an unquoted copy": "________________________________\nFrom: pbem judge <judge@pbem.test>\n"
+                                  "Subject: news\n\n" + news + "\n" + orders,
+    }
+    for how, text in replies.items():
+        before = len(judge.sent_to("alice@pbem.test"))
+        judge.send("bob@pbem.test", text)
+        assert judge.tick().mails == {"acted at once": 1}, how
+        told = [body_of(m) for m in judge.sent_to("alice@pbem.test")[before:]]
+        assert any("    bob| got it" in body for body in told), how
+
+
 def test_a_message_over_the_cap_is_refused_when_it_is_sent(tmp_path):
     judge = fief_judge(tmp_path)
     before = len(judge.sent_to("bob@pbem.test"))
