@@ -283,6 +283,10 @@ def test_orders_right_above_a_quote_without_the_marker_stay_orders():
     mail = ORDERS + "ready: no\n" + quoted(JUDGE_MAIL.split("\n", 2)[2])
     envelope, errors = parse_document(find_document(mail))
     assert not errors and envelope.ready is False
+    # Only a paragraph ending with a colon is an attribution: a mistyped key is not dropped
+    # unseen (the game refuses it as an unknown key).
+    envelope, errors = parse_document(find_document(ORDERS + "\nReady: no\n" + quoted(JUDGE_MAIL.split("\n", 2)[2])))
+    assert not errors and envelope.body["Ready"] == "no" and envelope.body.line_of("Ready") == 9
 
 
 # --- a sign-off after the orders -----------------------------------------------------------------

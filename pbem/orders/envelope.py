@@ -177,9 +177,14 @@ def _collect(lines: list[str], start: int, prefix: str, stop: int | None = None,
                 break
             line = line[len(prefix):] if line.startswith(prefix) else ""
         elif body and line.startswith(">"):
-            # The paragraph right above quoted text is the mail client's attribution, in any
-            # language, when the quote lacks the judge's marker (deleted, or an older mail).
-            del body[_attribution_start(lines, start + len(body), start + 1) - start:]
+            # The paragraph right above quoted text, if it ends with a colon ("... wrote:",
+            # "... a écrit :", "... pisze:"), is the mail client's attribution, in any language,
+            # when the quote lacks the judge's marker (deleted, or an older mail).
+            kept = len(body)
+            while kept and not body[kept - 1].strip():
+                kept -= 1
+            if kept and body[kept - 1].rstrip().endswith(":"):
+                del body[_attribution_start(lines, start + len(body), start + 1) - start:]
             break
         elif body and not in_copy and _ATTRIBUTION.match(line):
             break
