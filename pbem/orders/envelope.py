@@ -23,8 +23,9 @@ read (docs/orders.md, "Where the orders go"):
   whatever language. From the attribution down to the end of the quoted copy (or of the
   mail, for an unquoted copy) nothing is the player's: the document is looked for in the
   rest, and a document there ends where the copy begins.
-- The document also ends at a line ``...``, a signature separator ``-- ``, quoted text, or
-  (for mail without the marker) a known attribution line.
+- The document also ends at a line ``...``, a signature separator ``-- ``, quoted text (for
+  a quote without the marker, with the paragraph above it that ends with a colon: its
+  attribution), or (for mail without the marker) a known attribution line.
 - A sign-off after the orders ("Cheers,", "Alice", "Sent from my phone") is cut when the
   document is not valid YAML as a whole but is without a tail of such lines
   (``_sign_off_start`` says which lines qualify); the answer lists them.
@@ -103,8 +104,9 @@ def find_document(text: str) -> Document | None:
     the judge's mails (``_judge_copies``) and ends where the next copy begins, at the end of
     the mail, a line ``...``, a signature separator ``-- ``, quoted text (``>``) or a known
     attribution line. If there is none, a template filled in inside a quoted copy (every
-    line ``> ``) is taken with its quote marks removed, and last a template filled in inside
-    an unquoted copy (Outlook). Line numbers stay those of the mail."""
+    line ``> ``) is taken with its quote marks removed, and last, inside an unquoted copy
+    (Outlook), the first `game:` line not followed by ``secret: YOUR-SECRET``: the template
+    filled in there, or orders written below the copy. Line numbers stay those of the mail."""
     # Invisible marks at a line's start (a byte-order mark, a zero-width space or word joiner
     # that copy and paste brings along) never mean anything, but would hide a `game:` line.
     lines = [line.lstrip("\ufeff\u200b\u2060") for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
