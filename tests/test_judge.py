@@ -594,6 +594,17 @@ def test_processed_mail_is_deleted_by_default_so_no_secret_stays_on_disk(judge):
         assert secret.encode() not in on_disk
 
 
+def test_a_secret_written_anywhere_in_the_orders_is_never_stored(judge):
+    """The archive keeps each order document as received, its `secret:` line blanked; a
+    sign-off (cut and listed in the answer) or a comment repeating the secret is blanked too."""
+    judge.new_game()
+    judge.tick()
+    secret = judge.secrets["g1"]["alice"]
+    judge.orders("g1", "alice", "round-1/bid", f"bid: 3  # {secret}\nCheers, my secret is {secret}\n")
+    assert judge.tick().mails == {"orders accepted": 1}
+    assert secret.encode() not in home_bytes(judge)
+
+
 def test_a_game_master_may_keep_processed_mail_and_it_is_only_marked_seen(judge):
     config = judge.home.path / "config.toml"
     config.write_text(config.read_text().replace('processed = "delete"', 'processed = "keep"'))

@@ -117,7 +117,7 @@ def _take(store: Store, mailer: Mailer, mail: InMail, doc: Document, envelope: A
     if check is not None:
         errors.extend(check.errors)
     ok = not errors
-    mail_id = engine.store_orders(store, game, envelope.player, mail.message_id, _without_secret(doc.text),
+    mail_id = engine.store_orders(store, game, envelope.player, mail.message_id, _without_secret(doc.text, envelope.secret),
                                   check.orders if check is not None else None, [str(e) for e in errors],
                                   envelope.ready, envelope.wait, now,
                                   at_once=action.canonical if action is not None else None)
@@ -181,9 +181,11 @@ def _short(text: str, limit: int = 40) -> str:
 _SECRET_LINE = re.compile(r"^(\s*(?:new_)?secret\s*:).*$", re.MULTILINE)
 
 
-def _without_secret(text: str) -> str:
-    """The archive keeps orders as received, but never a secret in clear (docs/security.md)."""
-    return _SECRET_LINE.sub(r"\1 (not stored)", text)
+def _without_secret(text: str, secret: str) -> str:
+    """The archive keeps orders as received, but never a secret in clear (docs/security.md):
+    the `secret:` line blanked, and the secret wherever else the player repeated it."""
+    text = _SECRET_LINE.sub(r"\1 (not stored)", text)
+    return text.replace(secret, "(not stored)") if secret else text
 
 
 def _document(mail: InMail) -> Document | None:
