@@ -1,7 +1,8 @@
 """End to end against real servers: players answer the judge's mails the way their mail
 clients write replies (Gmail in French and Hungarian, Outlook's unquoted copy, s-nail with
 the orders below the quote, German, Spanish, Italian, `-----Original Message-----`, a
-sign-off, orders below Outlook's copy, Thunderbird with the marker line deleted, Apple Mail), sent by SMTP and read by a tick over IMAP from a real Dovecot. Each reply quotes
+sign-off, orders below Outlook's copy, Thunderbird with the marker line deleted, Apple
+Mail), sent by SMTP and read by a tick over IMAP from a real Dovecot. Each reply quotes
 the judge's mail as the player received it, marker line included. Needs Dovecot (skipped on
 a laptop without it, a failure under CI=true)."""
 from __future__ import annotations

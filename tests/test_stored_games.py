@@ -71,7 +71,8 @@ def test_the_events_of_a_game_stored_before_said_existed_still_export_and_print(
     and print as stored: the archive shows the old messages as the players received them, and
     every stored event of both fixtures renders for the game master."""
     from pbem.judge.render import event_text
-    for fixture, name in (("fief_france-full4-9311133.sqlite.gz", "full4"), ("fief_france-demo-9311133.sqlite.gz", "demo")):
+    for fixture, name in (("fief_france-full4-9311133.sqlite.gz", "full4"),
+                          ("fief_france-demo-9311133.sqlite.gz", "demo")):
         store = Store(stored_home(tmp_path / name, fixture) / "pbem.sqlite")
         try:
             game = engine.load_game(store, name)

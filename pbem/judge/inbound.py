@@ -117,7 +117,8 @@ def _take(store: Store, mailer: Mailer, mail: InMail, doc: Document, envelope: A
     if check is not None:
         errors.extend(check.errors)
     ok = not errors
-    mail_id = engine.store_orders(store, game, envelope.player, mail.message_id, _without_secret(doc.text, envelope.secret),
+    mail_id = engine.store_orders(store, game, envelope.player, mail.message_id,
+                                  _without_secret(doc.text, envelope.secret),
                                   check.orders if check is not None else None, [str(e) for e in errors],
                                   envelope.ready, envelope.wait, now,
                                   at_once=action.canonical if action is not None else None)

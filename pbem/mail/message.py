@@ -203,8 +203,8 @@ _ENCODED_WORD = re.compile(r"=\?[^?\s]{1,40}\?[bBqQ]\?[^?\s]*\?=")
 
 def _sender(msg: Message) -> tuple[str, str, int]:
     """The first plausible address of From, and how many different addresses From names in
-    all (every From header counted: a mail has one). Addresses are found before any RFC 2047 word is
-    decoded: an encoded word may only be a display name, and decoded first it could carry a
+    all (every From header counted: a mail has one). Addresses are found before any RFC 2047
+    word is decoded: an encoded word may only be a display name, and decoded first it could carry a
     comma, a colon or a CR LF that changes which address the parser sees (a hostile display
     name `=?utf-8?q?x=0D=0ABcc:_victim@evil.test?=` must not become the sender)."""
     value = CONTROL_CHARS.sub(" ", ", ".join(str(v) for v in (msg.get_all("From") or [])[:10])[:4000])
