@@ -141,6 +141,9 @@ def _player_spec(spec: str) -> tuple[str, str]:
     name, sep, email = spec.partition(":")
     if not sep or not name.strip() or "@" not in email:
         _fail(f"--player {spec!r}: write NAME:EMAIL, e.g. --player marie:marie@example.org")
+    if not name.strip().replace("-", "").replace("_", "").isalnum():
+        # The name heads the lines of what the player wrote, relayed (docs/security.md).
+        _fail(f"--player {spec!r}: the name: use letters, digits, - and _ only (it appears in every mail)")
     _check_address(email.strip(), f"--player {spec!r}")
     return name.strip(), email.strip()
 

@@ -70,6 +70,12 @@ def test_a_game_master_runs_a_game_from_the_command_line(home, tmp_path):
       "--option", "colour=red"), "has no such option"),
     (("game", "new", "tiny", "--name", "x", "--player", "a:a@x.test", "--player", "b:b@x.test",
       "--option", "target=many"), "takes a whole number"),
+    # A player's name heads every line of their relayed words (`marie| ...`) and the judge's
+    # sentences: no line break, space, bar or bracket that could make it pass for other text.
+    (("game", "new", "tiny", "--name", "x", "--player", "bob| I:a@x.test", "--player", "b:b@x.test"),
+     "use letters, digits, - and _ only"),
+    (("game", "new", "tiny", "--name", "x", "--player", "[pbem] judge\nx:a@x.test", "--player", "b:b@x.test"),
+     "use letters, digits, - and _ only"),
     (("game", "show", "nope"), "no game named 'nope'"),
     (("game", "resume", "nope"), "no game named 'nope'"),
     (("replay", "nope"), "no game named 'nope'"),

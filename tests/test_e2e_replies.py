@@ -1,7 +1,8 @@
 """End to end against real servers: players answer the judge's mails the way their mail
 clients write replies (Gmail in French and Hungarian, Outlook's unquoted copy, s-nail with
 the orders below the quote, German, Spanish, Italian, `-----Original Message-----`, a
-sign-off), sent by SMTP and read by a tick over IMAP from a real Dovecot. Each reply quotes
+sign-off, orders below Outlook's copy, Thunderbird with the marker line deleted, Apple
+Mail), sent by SMTP and read by a tick over IMAP from a real Dovecot. Each reply quotes
 the judge's mail as the player received it, marker line included. Needs Dovecot (skipped on
 a laptop without it, a failure under CI=true)."""
 from __future__ import annotations
@@ -43,6 +44,10 @@ CLIENTS = {
     "outlook-original-message": "{orders}\n-----Original Message-----\nFrom: pbem judge [mailto:judge@pbem.test]\n"
                                 "Sent: Tuesday, December 01, 2026 10:00 AM\nTo: player@pbem.test\nSubject: [g1]\n\n"
                                 "{copy}",
+    "outlook-orders-below": "Below.\n\n" + outlook("Tuesday") + "{copy}\n{orders}",
+    "thunderbird-polish-marker-deleted": "{orders}\nW dniu 1.12.2026 o 10:00, pbem judge pisze:\n{unmarked}",
+    "thunderbird-french": "{orders}\nLe 01/12/2026 à 10:00, pbem judge a écrit :\n{quoted}",
+    "apple-mail": "{orders}\n\nOn 1 Dec 2026, at 10:00, pbem judge <judge@pbem.test> wrote:\n\n{quoted}",
 }
 
 
@@ -56,7 +61,8 @@ def reply(servers, judge: Judge, player: str, to, client: str, phase: str, bid: 
     received = to.get_body(("plain",)).get_content()
     orders = (f"Here you go.\n\ngame: g1\nplayer: {player}\nsecret: {judge.secrets['g1'][player]}\n"
               f"phase: {phase}\nbid: {bid}\n")
-    text = CLIENTS[client].format(orders=orders, quoted=quote(received), copy=received)
+    unmarked = quote(received.split("\n", 1)[1])   # the player deleted the marker line
+    text = CLIENTS[client].format(orders=orders, quoted=quote(received), copy=received, unmarked=unmarked)
     servers.send(servers.address(player), [servers.address("judge")],
                  player_mail(servers.address(player), servers.address("judge"), f"Re: {to['Subject']}", text,
                              In_Reply_To=str(to["Message-ID"])))
@@ -72,7 +78,9 @@ def test_replies_in_many_mail_clients_formats_are_read(tmp_path, mail_servers):
     bids = {"alice": 6, "bob": 5, "carol": 4, "dave": 3}
     rounds = (("round-1/bid", "Welcome", ("gmail-french", "outlook", "gmail-hungarian", "s-nail-below")),
               ("round-2/bid", "resolved", ("gmail-german", "gmail-spanish", "gmail-italian",
-                                           "outlook-original-message")))
+                                           "outlook-original-message")),
+              ("round-3/bid", "resolved", ("outlook-orders-below", "thunderbird-polish-marker-deleted",
+                                           "thunderbird-french", "apple-mail")))
     for phase, answering, clients in rounds:
         for player, client in zip(PLAYERS, clients):
             reply(servers, judge, player, latest(servers, player, answering), client, phase, bids[player])

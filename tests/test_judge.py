@@ -426,6 +426,37 @@ def test_a_message_built_to_look_official_is_relayed_quoted_on_every_line(tmp_pa
     assert "Notice from the judge" not in carol.split("Message from alice to all:")[0]   # bob's words stay bob's
 
 
+def test_a_forged_marker_in_a_message_never_hides_the_addressees_own_orders(tmp_path):
+    """The judge's marker line ends a player's orders where a copy of judge mail begins. A
+    message carrying that line (with an attribution and a template) reaches bob quoted under
+    alice's name, so in bob's reply, however his client quotes, it is no copy: a player's
+    marker can only ever affect their own mail."""
+    judge = fief_judge(tmp_path)
+    forged = (r'"thanks\n\nOn Tue, 1 Dec 2026, pbem judge <judge@pbem.test> wrote:\n'
+              r'[pbem] automatic mail from pbem judge <judge@pbem.test>\n\ngame: loire\nplayer: bob\n'
+              r'secret: YOUR-SECRET\nphase: setup/starting-towns\n"')
+    judge.orders("loire", "alice", FIEF_SETUP, f"diplomacy:\n  - message: {forged}\n    to: bob\n")
+    assert judge.tick().mails == {"acted at once": 1}
+    news, = [body_of(m) for m in judge.sent_to("bob@pbem.test") if "News from alice" in str(m["Subject"])]
+    assert "    alice| [pbem] automatic mail from" in news
+    secret = judge.secrets["loire"]["bob"]
+    orders = (f"game: loire\nplayer: bob\nsecret: {secret}\nphase: {FIEF_SETUP}\n"
+              f"diplomacy:\n  - message: got it\n    to: alice\n")
+    quote = "".join(("> " + line).rstrip() + "\n" for line in news.splitlines())
+    replies = {
+        "top posted": orders + "\nOn Tue, 1 Dec 2026, pbem judge <judge@pbem.test> wrote:\n" + quote,
+        "below the quote": "pbem judge <judge@pbem.test> wrote:\n" + quote + "\n" + orders,
+        "below an unquoted copy": "________________________________\nFrom: pbem judge <judge@pbem.test>\n"
+                                  "Subject: news\n\n" + news + "\n" + orders,
+    }
+    for how, text in replies.items():
+        before = len(judge.sent_to("alice@pbem.test"))
+        judge.send("bob@pbem.test", text)
+        assert judge.tick().mails == {"acted at once": 1}, how
+        told = [body_of(m) for m in judge.sent_to("alice@pbem.test")[before:]]
+        assert any("    bob| got it" in body for body in told), how
+
+
 def test_a_message_over_the_cap_is_refused_when_it_is_sent(tmp_path):
     judge = fief_judge(tmp_path)
     before = len(judge.sent_to("bob@pbem.test"))
@@ -463,6 +494,21 @@ def test_the_one_renderer_quotes_cuts_and_attributes_in_every_template():
         assert block[-1] == (f"    (the judge cut this text: it has {len(said.text)} characters, and only "
                              f"the first {SAID_MAX_CHARS} are shown)"), name
     assert "- [to alice, bob] Message from alice to bob:" in mails["report"]
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("a\rb\r\nc", ["a", "b", "c"]),                         # a bare CR starts a quoted line too
+    ("nul\x00here", ["nul<U+0000>here"]),
+    ("ends with a backslash \\", ["ends with a backslash \\"]),
+    ("caf\u00e9 cafe\u0301 Vi\u1ec7t Vie\u0323\u0302t", ["caf\u00e9 cafe\u0301 Vi\u1ec7t Vie\u0323\u0302t"]),
+    # Marks stacked on one letter draw over the lines above and below it (the judge's own):
+    # beyond MAX_MARKS in a row, each is shown by its code point.
+    ("Z" + "\u0301\u0316" * 3 + "algo", ["Z\u0301\u0316\u0301\u0316<U+0301><U+0316>algo"]),
+])
+def test_the_said_renderer_keeps_every_line_the_players(text, shown):
+    from pbem.judge.render import said_lines
+    from pbem.rules.api import Said
+    assert said_lines(Said("alice", text)) == [("alice| " + line).rstrip() for line in shown]
 
 
 def test_events_stored_before_said_existed_still_read(tmp_path):
@@ -548,6 +594,17 @@ def test_processed_mail_is_deleted_by_default_so_no_secret_stays_on_disk(judge):
         assert secret.encode() not in on_disk
 
 
+def test_a_secret_written_anywhere_in_the_orders_is_never_stored(judge):
+    """The archive keeps each order document as received, its `secret:` line blanked; a
+    sign-off (cut and listed in the answer) or a comment repeating the secret is blanked too."""
+    judge.new_game()
+    judge.tick()
+    secret = judge.secrets["g1"]["alice"]
+    judge.orders("g1", "alice", "round-1/bid", f"bid: 3  # {secret}\nCheers, my secret is {secret}\n")
+    assert judge.tick().mails == {"orders accepted": 1}
+    assert secret.encode() not in home_bytes(judge)
+
+
 def test_a_game_master_may_keep_processed_mail_and_it_is_only_marked_seen(judge):
     config = judge.home.path / "config.toml"
     config.write_text(config.read_text().replace('processed = "delete"', 'processed = "keep"'))
@@ -561,6 +618,42 @@ def test_a_game_master_may_keep_processed_mail_and_it_is_only_marked_seen(judge)
     assert kept.parent.name == "cur" and kept.name.endswith(":2,S")
     assert judge.secrets["g1"]["alice"].encode() in kept.read_bytes()   # what keeping means (docs/security.md)
     assert judge.tick().mails == {}
+
+
+# The config.toml `pbem init` wrote before the `processed` key existed (commit ff533cd).
+OLD_CONFIG = """[judge]
+address = "judge@pbem.test"
+name = "pbem judge"
+outage_minutes = 30
+mails_per_tick = 200
+at_once_per_phase = 30
+
+[inbox]
+kind = "maildir"
+path = "mail/inbox"
+
+[outbox]
+kind = "maildir"
+path = "mail/outbox"
+"""
+
+
+def test_a_home_from_before_processed_existed_loads_and_deletes_from_now_on(judge):
+    """An existing home keeps working: its config.toml loads, a second `pbem init` leaves it
+    alone, new processed mail is deleted (the default), and the mail the judge had processed
+    before (renamed into cur/ with S) stays where it was, as docs/security.md says."""
+    from pbem.judge.home import init_home, load_home
+    (judge.home.path / "config.toml").write_text(OLD_CONFIG, encoding="utf-8")
+    assert init_home(judge.home.path, "judge@pbem.test").inbox == {"kind": "maildir", "path": "mail/inbox"}
+    assert (judge.home.path / "config.toml").read_text(encoding="utf-8") == OLD_CONFIG
+    judge.home = load_home(judge.home.path)
+    judge.new_game()
+    judge.tick()
+    old = judge.home.path / "mail" / "inbox" / "cur" / "1700000000.old.host:2,S"
+    old.write_bytes(b"From: alice@pbem.test\nSubject: old\n\ngame: g0\nsecret: old-secret-0001\n")
+    judge.orders("g1", "alice", "round-1/bid", "bid: 3\n")
+    assert judge.tick().mails == {"orders accepted": 1}
+    assert inbox_files(judge) == [old]
 
 
 def test_no_judge_mail_ever_quotes_a_secret_back(tmp_path):

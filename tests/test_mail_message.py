@@ -321,5 +321,9 @@ def test_a_from_naming_two_addresses_is_never_a_players_mail(from_lines):
     mail = parse_mail(raw, ["judge@pbem.test"])
     assert mail.problem == "its From names 2 addresses, and the judge takes a mail from one sender only"
     assert "from your own address alone" in mail.problem_fix
-    for single in (b"alice@pbem.test", b'"Curie, Marie" <alice@pbem.test>', b"Curie, Marie <alice@pbem.test>"):
-        assert parse_mail(b"From: " + single + b"\r\n\r\nx", []).problem is None
+    for single in (b"alice@pbem.test", b'"Curie, Marie" <alice@pbem.test>', b"Curie, Marie <alice@pbem.test>",
+                   # Clients that put the address as the display name, bare or single-quoted:
+                   # one sender named twice, nothing a reader could take for another.
+                   b"alice@pbem.test <alice@pbem.test>", b"'Alice@pbem.test' <alice@pbem.test>"):
+        mail = parse_mail(b"From: " + single + b"\r\n\r\nx", [])
+        assert mail.problem is None and mail.from_addr == "alice@pbem.test", single

@@ -274,3 +274,33 @@ def test_a_tick_deletes_processed_mail_on_the_imap_server_and_keeps_it_when_aske
         else:   # kept in the INBOX, marked \Seen: a second tick reads nothing
             assert len(left) == 3 and judge.secrets["g1"]["alice"].encode() in b"".join(left)
             assert judge.tick().mails == {}
+
+
+def test_an_imap_home_from_before_processed_existed_deletes_the_mail_it_had_marked_seen(tmp_path, mail_servers):
+    """A home whose config.toml predates `processed` and names no processed_folder marked
+    processed mail \\Seen. Its default is now "delete": the next tick reads that mail again,
+    recognises each by its Message-ID (no second answer) and deletes it (docs/security.md)."""
+    from judge_support import Judge
+    from mailservers import point_judge_at
+    from pbem.judge.home import load_home
+    judge = Judge(tmp_path / "home")
+    point_judge_at(judge, mail_servers)
+    config = judge.home.path / "config.toml"
+    before = config.read_text()
+    config.write_text(before.replace('processed_folder = "pbem-processed"', 'processed = "keep"'))
+    judge.home = load_home(judge.home.path)
+    judge.new_game()
+    assert not judge.tick().errors
+    judge_address = mail_servers.address("judge")
+    for p in ("alice", "bob"):
+        text = f"game: g1\nplayer: {p}\nsecret: {judge.secrets['g1'][p]}\nphase: round-1/bid\nbid: 2\n"
+        mail_servers.send(mail_servers.address(p), [judge_address],
+                          player_mail(mail_servers.address(p), judge_address, "orders", text))
+    assert judge.tick().mails == {"orders accepted": 2}
+    assert len(mail_servers.mailbox("judge")) == 2            # kept, flagged \\Seen: the old way
+    config.write_text(before.replace('processed_folder = "pbem-processed"\n', ""))   # the old config
+    judge.home = load_home(judge.home.path)
+    answers = len(mail_servers.mailbox("alice"))
+    report = judge.tick()
+    assert report.mails == {"duplicate": 2} and not report.errors, report.lines()
+    assert mail_servers.mailbox("judge") == [] and len(mail_servers.mailbox("alice")) == answers

@@ -172,6 +172,12 @@ REPLIES = {
     "Gmail, Italian": "{orders}\nIl giorno mar 1 dic 2026 alle ore 10:00 pbem judge <judge@example.org> ha\n"
                       "scritto:\n\n{quoted}",
     "Thunderbird, German": "{orders}\nAm 01.12.26 um 10:00 schrieb pbem judge:\n{quoted}",
+    "Thunderbird, French": "{orders}\nLe 01/12/2026 à 10:00, pbem judge a écrit :\n{quoted}",
+    "Thunderbird, Dutch": "{orders}\nOp 01-12-2026 om 10:00 schreef pbem judge:\n{quoted}",
+    "Thunderbird, Polish": "{orders}\nW dniu 1.12.2026 o 10:00, pbem judge pisze:\n{quoted}",
+    "Thunderbird, Russian": "{orders}\n01.12.2026 10:00, pbem judge пишет:\n{quoted}",
+    "Apple Mail, the attribution unquoted": "{orders}\nOn 1 Dec 2026, at 10:00, pbem judge <judge@example.org> "
+                                            "wrote:\n\n{quoted}",
     "Apple Mail (the attribution quoted too)": "{orders}\n> On 1 Dec 2026, at 10:00, pbem judge <judge@example.org> "
                                                "wrote:\n>\n{quoted}",
     "Outlook": "{orders}\n________________________________\nFrom: pbem judge <judge@example.org>\nSent: Tuesday, "
@@ -200,6 +206,23 @@ def test_orders_written_in_a_reply_are_read_whatever_the_attribution(client):
     assert doc.first_line == first and envelope.body.line_of("orders") == first + 4
 
 
+def test_a_reply_quoting_judge_mail_two_levels_deep_or_two_judge_mails_is_read():
+    """Top posting on a thread: the judge's answer quoted, the player's earlier orders and the
+    report quoted again under it (`> >`), or two judge mails quoted one after the other: the
+    new orders are read, none of the quoted ones."""
+    earlier = ORDERS.replace("k7qm-secret", "old-secret-01").replace("knight", "sergeant")
+    answer = (marker_line("pbem judge", "judge@example.org") + "\n\nOrders received for marie.\n\n"
+              "On Mon, marie <marie@example.org> wrote:\n" + quoted(earlier + "\nOn Sun, pbem judge wrote:\n"
+                                                                 + quoted(JUDGE_MAIL)))
+    for mail in (ORDERS + "\nOn Tue, pbem judge <judge@example.org> wrote:\n" + quoted(answer),
+                 ORDERS + "\nOn Tue, pbem judge wrote:\n" + quoted(JUDGE_MAIL) + "\nOn Mon, pbem judge wrote:\n"
+                 + quoted(JUDGE_MAIL)):
+        doc = find_document(mail)
+        envelope, errors = parse_document(doc)
+        assert not errors and doc.first_line == 1, errors
+        assert envelope.secret == "k7qm-secret" and envelope.body["orders"] == [{"buy": "knight", "in": "Tours"}]
+
+
 def test_no_attribution_line_is_ever_taken_from_the_orders():
     """The paragraph above the copy stops at anything that could be an order: the last
     orders, written right above the attribution (no blank line), stay orders."""
@@ -224,6 +247,46 @@ def test_a_reply_with_no_orders_of_its_own_finds_the_unfilled_template():
         mail = "Thanks!\n\n" + REPLIES[client].format(orders="", quoted=quoted(JUDGE_MAIL), copy=JUDGE_MAIL)
         envelope, errors = parse_document(find_document(mail))
         assert envelope.secret.startswith("YOUR-SECRET"), client
+
+
+@pytest.mark.parametrize("client", ["Outlook", "Outlook, Original Message", "forwarded"])
+def test_orders_written_below_an_unquoted_copy_are_read_not_its_template(client):
+    """The unquoted copy runs to the end of the mail, so orders written below it (scrolling
+    past the copy) are inside it: the last `game:` line there is the player's, not the
+    template's unfilled one above it."""
+    mail = "See below.\n\n" + REPLIES[client].format(orders="", quoted="", copy=JUDGE_MAIL) + "\n" + ORDERS
+    doc = find_document(mail)
+    envelope, errors = parse_document(doc)
+    assert not errors, errors
+    assert envelope.secret == "k7qm-secret" and envelope.body["orders"] == [{"buy": "knight", "in": "Tours"}]
+    assert doc.first_line == len(mail.splitlines()) - 6
+
+
+@pytest.mark.parametrize("attribution", [
+    "Le mar. 1 déc. 2026 à 10:00, pbem judge <judge@example.org> a écrit :",
+    "Am Di., 1. Dez. 2026 um 10:00 Uhr schrieb pbem judge <judge@example.org>:",
+    "Il giorno mar 1 dic 2026 alle ore 10:00 pbem judge <judge@example.org> ha\nscritto:",
+    "W dniu 1.12.2026 o 10:00, pbem judge pisze:",
+])
+def test_an_attribution_above_a_quote_without_the_marker_is_not_read_as_orders(attribution):
+    """A player who deleted the marker line from the quote (or a reply to mail the judge wrote
+    before it had one): the paragraph right above the quoted text is the attribution, in
+    whatever language, and ends the orders as the quote does."""
+    unmarked = JUDGE_MAIL.split("\n", 2)[2]
+    mail = ORDERS + "\n" + attribution + "\n\n" + quoted(unmarked)
+    envelope, errors = parse_document(find_document(mail))
+    assert not errors, errors
+    assert list(envelope.body) == ["orders"] and envelope.ignored == ()
+
+
+def test_orders_right_above_a_quote_without_the_marker_stay_orders():
+    mail = ORDERS + "ready: no\n" + quoted(JUDGE_MAIL.split("\n", 2)[2])
+    envelope, errors = parse_document(find_document(mail))
+    assert not errors and envelope.ready is False
+    # Only a paragraph ending with a colon is an attribution: a mistyped key is not dropped
+    # unseen (the game refuses it as an unknown key).
+    envelope, errors = parse_document(find_document(ORDERS + "\nReady: no\n" + quoted(JUDGE_MAIL.split("\n", 2)[2])))
+    assert not errors and envelope.body["Ready"] == "no" and envelope.body.line_of("Ready") == 9
 
 
 # --- a sign-off after the orders -----------------------------------------------------------------

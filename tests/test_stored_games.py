@@ -66,6 +66,30 @@ def test_a_running_game_stored_by_an_earlier_version_plays_on_and_still_replays(
         store.close()
 
 
+def test_the_events_of_a_game_stored_before_said_existed_still_export_and_print(tmp_path):
+    """Events stored before player text travelled as `said` (no `said` column) read with none
+    and print as stored: the archive shows the old messages as the players received them, and
+    every stored event of both fixtures renders for the game master."""
+    from pbem.judge.render import event_text
+    for fixture, name in (("fief_france-full4-9311133.sqlite.gz", "full4"),
+                          ("fief_france-demo-9311133.sqlite.gz", "demo")):
+        store = Store(stored_home(tmp_path / name, fixture) / "pbem.sqlite")
+        try:
+            game = engine.load_game(store, name)
+            assert "said" in {r["name"] for r in store.all("PRAGMA table_info(events)")}   # migrated
+            rows = store.all("SELECT seq FROM phases WHERE game_id=? AND resolved_at IS NOT NULL", game.id)
+            events = [e for r in rows for e in engine.stored_events(store, game.id, r["seq"])]
+            assert events and all(e.said is None for e in events)
+            assert all(event_text(e, None) for e in events)
+            written = archive.export(store, game, tmp_path / name / "export")
+            assert len(written) == len(rows) + 1
+        finally:
+            store.close()
+        if name == "full4":
+            text = "".join(path.read_text(encoding="utf-8") for path in written)
+            assert "Message from alice to all: alice, round 1: peace." in text
+
+
 def test_a_new_game_records_its_rules_version_in_its_stored_options(tmp_path):
     judge = Judge(tmp_path)
     judge.new_game(name="new", players=("alice", "bob", "carol"), game_type="fief_france")

@@ -11,7 +11,7 @@ from pbem.judge import engine
 from pbem.judge.mailer import Mailer
 from pbem.judge.store import Store
 from pbem.mail.message import InMail, address_problem
-from pbem.orders.envelope import Document, find_document, parse_document
+from pbem.orders.envelope import UNFILLED_SECRET, Document, find_document, parse_document
 from pbem.orders.yamlsafe import sub_map
 from pbem.rules.api import OrderError, at_once_keys
 
@@ -50,7 +50,7 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
     # One answer, word for word and header for header (no game thread, no List-Id), for an
     # unknown game, an unknown player, a foreign address and a wrong secret: a stranger learns
     # nothing about which games exist or who plays them (docs/security.md).
-    if envelope.secret.strip().upper() == "YOUR-SECRET":
+    if envelope.secret.strip().upper() == UNFILLED_SECRET:
         # The template's placeholder, sent back unfilled (often inside a quoted report): say
         # so. It names nothing the sender did not write, so it tells a stranger nothing.
         return reject(None, "reject: not authenticated (placeholder secret)", [OrderError(
@@ -117,7 +117,8 @@ def _take(store: Store, mailer: Mailer, mail: InMail, doc: Document, envelope: A
     if check is not None:
         errors.extend(check.errors)
     ok = not errors
-    mail_id = engine.store_orders(store, game, envelope.player, mail.message_id, _without_secret(doc.text),
+    mail_id = engine.store_orders(store, game, envelope.player, mail.message_id,
+                                  _without_secret(doc.text, envelope.secret),
                                   check.orders if check is not None else None, [str(e) for e in errors],
                                   envelope.ready, envelope.wait, now,
                                   at_once=action.canonical if action is not None else None)
@@ -181,9 +182,11 @@ def _short(text: str, limit: int = 40) -> str:
 _SECRET_LINE = re.compile(r"^(\s*(?:new_)?secret\s*:).*$", re.MULTILINE)
 
 
-def _without_secret(text: str) -> str:
-    """The archive keeps orders as received, but never a secret in clear (docs/security.md)."""
-    return _SECRET_LINE.sub(r"\1 (not stored)", text)
+def _without_secret(text: str, secret: str) -> str:
+    """The archive keeps orders as received, but never a secret in clear (docs/security.md):
+    the `secret:` line blanked, and the secret wherever else the player repeated it."""
+    text = _SECRET_LINE.sub(r"\1 (not stored)", text)
+    return text.replace(secret, "(not stored)") if secret else text
 
 
 def _document(mail: InMail) -> Document | None:

@@ -91,10 +91,20 @@ SAID_WIDTH = 72         # a longer line is broken, and each piece carries the au
 _HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
 
 
+# Combining marks stacked on one letter are drawn above and below it, over the neighbouring
+# lines (the judge's own): more than this many in a row is no writing system's need.
+MAX_MARKS = 4
+
+
 def visible(text: str) -> str:
-    """``text`` with every character of _HIDDEN but the line feed shown as ``<U+202E>``."""
-    return "".join(ch if ch == "\n" or unicodedata.category(ch) not in _HIDDEN else f"<U+{ord(ch):04X}>"
-                   for ch in text)
+    """``text`` with every character of _HIDDEN but the line feed, and every combining mark
+    past MAX_MARKS in a row, shown as ``<U+202E>``."""
+    out, marks = [], 0
+    for ch in text:
+        category = unicodedata.category(ch)
+        marks = marks + 1 if category in ("Mn", "Me") else 0
+        out.append(f"<U+{ord(ch):04X}>" if (category in _HIDDEN and ch != "\n") or marks > MAX_MARKS else ch)
+    return "".join(out)
 
 
 _WRAP = textwrap.TextWrapper(width=SAID_WIDTH, expand_tabs=False, replace_whitespace=False,

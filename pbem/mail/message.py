@@ -202,9 +202,9 @@ _ENCODED_WORD = re.compile(r"=\?[^?\s]{1,40}\?[bBqQ]\?[^?\s]*\?=")
 
 
 def _sender(msg: Message) -> tuple[str, str, int]:
-    """The first plausible address of From, and how many addresses From names in all (every
-    From header counted: a mail has one). Addresses are found before any RFC 2047 word is
-    decoded: an encoded word may only be a display name, and decoded first it could carry a
+    """The first plausible address of From, and how many different addresses From names in
+    all (every From header counted: a mail has one). Addresses are found before any RFC 2047
+    word is decoded: an encoded word may only be a display name, and decoded first it could carry a
     comma, a colon or a CR LF that changes which address the parser sees (a hostile display
     name `=?utf-8?q?x=0D=0ABcc:_victim@evil.test?=` must not become the sender)."""
     value = CONTROL_CHARS.sub(" ", ", ".join(str(v) for v in (msg.get_all("From") or [])[:10])[:4000])
@@ -218,7 +218,9 @@ def _sender(msg: Message) -> tuple[str, str, int]:
     def restore(text: str) -> str:
         return re.sub(r"pbemword(\d+)x", lambda m: words[int(m.group(1))], text)
 
-    count = sum(1 for _, addr in pairs if "@" in addr)
+    # Addresses counted once each: a client that writes the address as the display name too
+    # (`alice@x.org <alice@x.org>`, `'alice@x.org' <alice@x.org>`) names one sender.
+    count = len({restore(addr).strip().strip("'\"").lower() for _, addr in pairs if "@" in addr})
     for name, addr in pairs:
         addr = restore(addr).strip().lower()
         if _plausible_address(addr):

@@ -23,8 +23,9 @@ read (docs/orders.md, "Where the orders go"):
   whatever language. From the attribution down to the end of the quoted copy (or of the
   mail, for an unquoted copy) nothing is the player's: the document is looked for in the
   rest, and a document there ends where the copy begins.
-- The document also ends at a line ``...``, a signature separator ``-- ``, quoted text, or
-  (for mail without the marker) a known attribution line.
+- The document also ends at a line ``...``, a signature separator ``-- ``, quoted text (for
+  a quote without the marker, with the paragraph above it that ends with a colon: its
+  attribution), or (for mail without the marker) a known attribution line.
 - A sign-off after the orders ("Cheers,", "Alice", "Sent from my phone") is cut when the
   document is not valid YAML as a whole but is without a tail of such lines
   (``_sign_off_start`` says which lines qualify); the answer lists them.
@@ -41,6 +42,8 @@ from pbem.rules.api import OrderError
 ENVELOPE_KEYS = ("game", "player", "secret", "phase", "ready", "wait", "new_secret")
 MIN_SECRET_LENGTH = 10
 _START = re.compile(r"^game[ \t]*:")
+UNFILLED_SECRET = "YOUR-SECRET"  # the templates' `secret:` until the player fills it in
+_UNFILLED = re.compile(r"^secret[ \t]*:[ \t]*" + re.escape(UNFILLED_SECRET) + r"(\s|$)", re.IGNORECASE)
 _END = re.compile(r"^(\.\.\.|-- ?)\s*$")
 _QUOTED_START = re.compile(r"^(> ?)game[ \t]*:")
 # For mail without the judge's marker (an old report, a partial quote): "On Tue, 1 Dec 2026
@@ -101,8 +104,9 @@ def find_document(text: str) -> Document | None:
     the judge's mails (``_judge_copies``) and ends where the next copy begins, at the end of
     the mail, a line ``...``, a signature separator ``-- ``, quoted text (``>``) or a known
     attribution line. If there is none, a template filled in inside a quoted copy (every
-    line ``> ``) is taken with its quote marks removed, and last a template filled in inside
-    an unquoted copy (Outlook). Line numbers stay those of the mail."""
+    line ``> ``) is taken with its quote marks removed, and last, inside an unquoted copy
+    (Outlook), the first `game:` line not followed by ``secret: YOUR-SECRET``: the template
+    filled in there, or orders written below the copy. Line numbers stay those of the mail."""
     # Invisible marks at a line's start (a byte-order mark, a zero-width space or word joiner
     # that copy and paste brings along) never mean anything, but would hide a `game:` line.
     lines = [line.lstrip("\ufeff\u200b\u2060") for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
@@ -117,10 +121,14 @@ def find_document(text: str) -> Document | None:
         quoted = _QUOTED_START.match(line)
         if quoted:
             return _collect(lines, start, prefix=quoted.group(1))
-    for start, line in enumerate(lines):
-        if _START.match(line):  # inside an unquoted copy: its template, filled in there
-            return _collect(lines, start, "", stop=len(lines), in_copy=True)
-    return None
+    # Every `game:` line left is inside an unquoted copy (Outlook), which runs to the end of the
+    # mail: the template filled in there, or orders written below the copy. The first one not
+    # still reading YOUR-SECRET is the player's (each looked at up to the next: linear).
+    starts = [start for start, line in enumerate(lines) if _START.match(line)]
+    ends = starts[1:] + [len(lines)]
+    filled = (start for start, end in zip(starts, ends) if not any(_UNFILLED.match(x) for x in lines[start:end]))
+    chosen = next(filled, starts[0] if starts else None)
+    return None if chosen is None else _collect(lines, chosen, "", stop=len(lines), in_copy=True)
 
 
 def _judge_copies(lines: list[str]) -> list[tuple[int, int]]:
@@ -170,7 +178,17 @@ def _collect(lines: list[str], start: int, prefix: str, stop: int | None = None,
             if not line.startswith(prefix.rstrip()):
                 break
             line = line[len(prefix):] if line.startswith(prefix) else ""
-        elif body and (line.startswith(">") or (not in_copy and _ATTRIBUTION.match(line))):
+        elif body and line.startswith(">"):
+            # The paragraph right above quoted text, if it ends with a colon ("... wrote:",
+            # "... a écrit :", "... pisze:"), is the mail client's attribution, in any language,
+            # when the quote lacks the judge's marker (deleted, or an older mail).
+            kept = len(body)
+            while kept and not body[kept - 1].strip():
+                kept -= 1
+            if kept and body[kept - 1].rstrip().endswith(":"):
+                del body[_attribution_start(lines, start + len(body), start + 1) - start:]
+            break
+        elif body and not in_copy and _ATTRIBUTION.match(line):
             break
         if body and _END.match(line):
             break

@@ -356,6 +356,13 @@ simple("reply-outlook-original-message-unquoted-report", REPLY + "-----Original 
        + OUTLOOK_HEADERS.replace("<judge@pbem.test>", "[mailto:judge@pbem.test]") + JUDGE_MAIL, ACCEPTED)
 simple("reply-outlook-filled-inside-unquoted-report", "Filled in below.\n\n________________________________\n"
        + OUTLOOK_HEADERS + JUDGE_MAIL.replace("YOUR-SECRET", SECRETS["alice"]).replace("bid: 1", "bid: 3"), ACCEPTED)
+# Orders written below an unquoted Outlook copy: the copy's unfilled template is not theirs.
+simple("reply-outlook-orders-below-unquoted-report", "See below.\n\n________________________________\n"
+       + OUTLOOK_HEADERS + JUDGE_MAIL + "\n" + envelope() + BID3, ACCEPTED)
+# A player who deleted the marker line from the quote: the attribution above it, in any
+# language, is not read as orders.
+simple("reply-attribution-thunderbird-polish-marker-deleted", REPLY + "W dniu 1.12.2026 o 10:00, pbem judge pisze:\n"
+       + QUOTED_JUDGE_MAIL.split("\n", 1)[1], ACCEPTED)
 
 # Thousands of quoted copies, each a marker line: found in one pass, the orders after them read.
 simple("reply-thousands-of-quoted-markers", "@@REPEAT:4000:> [pbem] automatic mail from x\nhello\n@@\n"
