@@ -3,9 +3,7 @@ game records the counter-based dice (version 2) in its stored options and every 
 and replay draws with them; a game stored before dice were versioned keeps random.Random."""
 from __future__ import annotations
 
-import gzip
 import json
-import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -13,9 +11,9 @@ from click.testing import CliRunner
 from judge_support import Judge
 from pbem.cli import main
 from pbem.judge import archive, engine
-from pbem.judge.home import init_home
 from pbem.judge.store import Store
 from pbem.rules.rng import DICE_KEY, DICE_VERSION, Rng
+from test_stored_games import stored_home
 
 SEED = "dice-seed"
 PLAYERS = ("alice", "bob", "carol")
@@ -69,12 +67,7 @@ def test_a_new_game_stores_the_new_dice_and_draws_with_them(tmp_path):
 def test_a_stored_game_without_the_key_keeps_the_old_dice(tmp_path):
     # A game stored before dice were versioned replays with version 1 (the proof that it replays
     # exactly is tests/test_stored_games.py); the same history under version 2 would not.
-    home = tmp_path / "home"
-    init_home(home, "judge@pbem.test")
-    fixture = Path(__file__).parent / "fixtures" / "stored_games" / "fief_france-demo-9311133.sqlite.gz"
-    with gzip.open(fixture, "rb") as packed, open(home / "pbem.sqlite", "wb") as db:
-        shutil.copyfileobj(packed, db)
-    store = Store(home / "pbem.sqlite")
+    store = Store(stored_home(tmp_path, "fief_france-demo-9311133.sqlite.gz") / "pbem.sqlite")
     try:
         game = engine.load_game(store, "demo")
         options = json.loads(game.row["options"])
