@@ -29,7 +29,7 @@ class Faces(Rng):
         super().__init__("faces")
         self.faces = list(faces)
 
-    def battle_die(self, why: str = "battle die") -> int:
+    def die(self, faces, why: str = "die"):
         return self.faces.pop(0)
 
 

@@ -26,9 +26,11 @@ from pbem.judge.store import dumps
 
 BOARD = load_board()
 MAX_ROUNDS = 30
-# The games' seeds (the first draw of the earlier seeded stand-in for the secrets module, kept so
-# that the golden records did not change).
-SEED4 = SEED6 = hashlib.sha256(b"s2:1").hexdigest()[:32]
+# The games' seeds (the first draw of the earlier seeded stand-in for the secrets module). With
+# the counter-based dice (version 2) the 4-player game under "s2:1" loses a family's only lord
+# before the plan is done, and "s2:2" finds no winner in MAX_ROUNDS: it plays "s2:3".
+SEED6 = hashlib.sha256(b"s2:1").hexdigest()[:32]
+SEED4 = hashlib.sha256(b"s2:3").hexdigest()[:32]
 # Each role: the starting town (A.5) and what to take in order — a fief to govern (4.4) or a
 # single town to hold with one man-at-arms (so that bishoprics 1 and 2 are fully controlled, 1.3).
 ROUTES = [

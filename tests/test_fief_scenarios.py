@@ -48,6 +48,7 @@ import pytest
 import yaml
 
 from pbem.games.fief.battle import resolve_battle
+from pbem.games.fief.battle_dice import BATTLE_DIE_FACES
 from pbem.games.fief.battle_plan import plan_from_data, setup_from_data
 from pbem.games.fief.board import load_board
 from pbem.games.fief.france import RULES
@@ -77,7 +78,8 @@ class FixedRng(Rng):
     def d6(self, why: str = "d6") -> int:
         return self._next("d6", why)
 
-    def battle_die(self, why: str = "battle die") -> int:
+    def die(self, faces, why: str = "die"):
+        assert tuple(faces) == BATTLE_DIE_FACES, f"a die with faces {faces} ({why}): only battle dice are scripted"
         return self._next("battle", why)
 
 

@@ -22,8 +22,8 @@ class Scripted(Rng):
         super().__init__("t")
         self.faces = list(faces)
 
-    def battle_die(self, why: str = "battle die") -> int:
-        return self.faces.pop(0) if self.faces else super().battle_die(why)
+    def die(self, faces, why: str = "die"):
+        return self.faces.pop(0) if self.faces else super().die(faces, why)
 
 
 def battle(hands: dict, policies: dict, bob_units: dict, fortress: str | None = None,
@@ -193,8 +193,8 @@ class Dice(Rng):
         super().__init__("t")
         self.faces, self.sixes = list(battle), list(d6)
 
-    def battle_die(self, why: str = "battle die") -> int:
-        return self.faces.pop(0) if self.faces else super().battle_die(why)
+    def die(self, faces, why: str = "die"):
+        return self.faces.pop(0) if self.faces else super().die(faces, why)
 
     def d6(self, why: str = "d6") -> int:
         return self.sixes.pop(0) if self.sixes else super().d6(why)

@@ -26,7 +26,8 @@ def replay(store: Store, game: engine.Game) -> ReplayResult:
     difference."""
     names = [p["name"] for p in engine.players(store, game.id)]
     options = json.loads(game.row["options"])
-    state = game.rules.setup(options, names, Rng.for_phase(game.row["seed"], "setup"))
+    setup_rng = Rng.for_phase(game.row["seed"], "setup", engine.game_dice(game))
+    state = game.rules.setup(options, names, setup_rng)
     rows = store.all("SELECT * FROM phases WHERE game_id=? ORDER BY seq", game.id)
     if rows and engine.state_hash(state) != engine.state_hash(json.loads(rows[0]["state_before"])):
         return ReplayResult(False, 0, "setup: the replayed starting position differs from the stored one")
@@ -37,7 +38,7 @@ def replay(store: Store, game: engine.Game) -> ReplayResult:
             return ReplayResult(False, count, f"phase {row['seq']}: replay reached {phase.id!r}, "
                                               f"the archive has {row['phase_id']!r}")
         for action in engine.actions_of(store, game.id, row["seq"]):
-            rng = engine.action_rng(game.row["seed"], row["seq"], row["phase_id"], action["n"])
+            rng = engine.action_rng(game, row["seq"], row["phase_id"], action["n"])
             state = game.rules.act(state, action["player"], json.loads(action["canonical"]), rng).state
             if engine.state_hash(state) != action["state_after_hash"]:
                 return ReplayResult(False, count, f"phase {row['seq']} ({row['phase_id']}), at-once action "
@@ -45,7 +46,7 @@ def replay(store: Store, game: engine.Game) -> ReplayResult:
                                                   f"differs from the archived one")
         if row["resolved_at"] is None:
             break
-        rng = engine.phase_rng(game.row["seed"], row["seq"], row["phase_id"])
+        rng = engine.phase_rng(game, row["seq"], row["phase_id"])
         state = game.rules.resolve(state, json.loads(row["orders_used"]), rng).state
         if engine.state_hash(state) != row["state_after_hash"]:
             return ReplayResult(False, count, f"phase {row['seq']} ({row['phase_id']}): the replayed state "

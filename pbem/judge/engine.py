@@ -18,7 +18,7 @@ from pbem.games import rules_for
 from pbem.judge.faults import fault_point
 from pbem.judge.store import Store, dumps
 from pbem.rules.api import RULES_VERSION_KEY, Event, GameRules, Phase, rules_version
-from pbem.rules.rng import Rng
+from pbem.rules.rng import DICE_KEY, DICE_VERSION, Rng, dice_version
 
 
 class JudgeError(Exception):
@@ -53,9 +53,18 @@ def state_hash(state: Any) -> str:
     return hashlib.sha256(dumps(state).encode("utf-8")).hexdigest()
 
 
-def phase_rng(seed: str, seq: int, phase_id: str) -> Rng:
-    """One generator per game and phase (DESIGN.md, "Determinism")."""
-    return Rng.for_phase(seed, f"{seq}:{phase_id}")
+def game_dice(game: Game) -> int:
+    """The dice version the game was created with, from its stored options (docs/architecture.md,
+    "Chance and replay"): a stored game keeps its dice whatever pbem replays or continues it."""
+    try:
+        return dice_version(json.loads(game.row["options"]))
+    except ValueError as e:
+        raise JudgeError(f"game {game.name!r}: {e}") from None
+
+
+def phase_rng(game: Game, seq: int, phase_id: str) -> Rng:
+    """One generator per game and phase (DESIGN.md, "Determinism"), with the game's dice."""
+    return Rng.for_phase(game.row["seed"], f"{seq}:{phase_id}", game_dice(game))
 
 
 def hash_secret(secret: str, salt: str) -> str:
@@ -125,10 +134,11 @@ def create_game(store: Store, game_type: str, name: str, seats: Sequence[tuple[s
         raise JudgeError("--phase-hours must be more than 0 and --reminder-hours 0 or more")
     seed = seed or secrets_module.token_hex(16)
     # The stored options are complete and carry the rules version (docs/architecture.md, "Rules
-    # versions"): a later change of a default or of a rule never changes a stored game.
+    # versions") and the dice version ("Chance and replay"): a later change of a default, of a
+    # rule or of the dice never changes a stored game.
     options = {**{o.name: o.default for o in rules.options()}, **options,
-               RULES_VERSION_KEY: rules_version(rules)}
-    state = rules.setup(options, names, Rng.for_phase(seed, "setup"))
+               RULES_VERSION_KEY: rules_version(rules), DICE_KEY: DICE_VERSION}
+    state = rules.setup(options, names, Rng.for_phase(seed, "setup", DICE_VERSION))
     cursor = store.run(
         "INSERT INTO games(name, game_type, options, seed, status, phase_hours, reminder_hours, "
         "gm_email, created_at, state, phase_seq) VALUES(?,?,?,?,?,?,?,?,?,?,0)",
@@ -201,16 +211,16 @@ class Action:
     rolls: list
 
 
-def action_rng(seed: str, seq: int, phase_id: str, n: int) -> Rng:
+def action_rng(game: Game, seq: int, phase_id: str, n: int) -> Rng:
     """Each action has its own generator, like each phase (DESIGN.md, "Determinism")."""
-    return Rng.for_phase(seed, f"{seq}:{phase_id}:at-once-{n}")
+    return Rng.for_phase(game.row["seed"], f"{seq}:{phase_id}:at-once-{n}", game_dice(game))
 
 
 def compute_action(store: Store, game: Game, player: str, canonical: Any) -> Action:
     row = store.one("SELECT COALESCE(MAX(n), 0) AS n FROM actions WHERE game_id=? AND seq=?", game.id, game.seq)
     n = row["n"] + 1
     phase = current_phase(game)
-    rng = action_rng(game.row["seed"], game.seq, phase.id, n)
+    rng = action_rng(game, game.seq, phase.id, n)
     resolution = game.rules.act(game.state, player, canonical, rng)
     if game.rules.phase(resolution.state).id != phase.id:
         raise RuntimeError(f"{game.rules.type_name}: an at-once action moved the game off phase {phase.id}")
@@ -303,7 +313,7 @@ def outcome(store: Store, game: Game) -> Outcome:
     state = game.state
     row = phase_row(store, game)
     orders, defaulted = gather_orders(store, game, state, json.loads(row["deciders"]))
-    rng = phase_rng(game.row["seed"], game.seq, row["phase_id"])
+    rng = phase_rng(game, game.seq, row["phase_id"])
     return Outcome(row, orders, defaulted, rng, game.rules.resolve(state, orders, rng))
 
 

@@ -210,7 +210,8 @@ class GameRules(Protocol):
         """The starting state. ``players`` are the player names in seating (turn) order.
         ``options`` holds every declared option (the judge fills in defaults) and, under the
         reserved key ``rules_version``, the version the game is played by; a game stored before
-        versions were recorded has none, which means version 1."""
+        versions were recorded has none, which means version 1. The reserved key ``dice`` is the
+        judge's (the version of ``rng``, pbem.rules.rng): rules need not read it."""
 
     def phase(self, state: JSON) -> Phase:
         """The phase the game now waits on (meaningless once ``result`` is not None)."""

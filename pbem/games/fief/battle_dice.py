@@ -11,6 +11,9 @@ PENALTY = {"stronghold": 1, "city": 2}   # 6.2.3.2
 UNDERGROUND_CANCELS = 2                  # 6.2.3.3 (G.4.2.2: "ignore any Fortress penalty")
 # Ruling: a bombard re-rolls a die only if it shows less than the average face, 1.5 hits.
 REROLL_BELOW = 2
+# 6.2.3.4: "1 face with no hit symbol, 2 faces with 1 hit symbol, 2 faces with 2 hit symbols and
+# 1 face with 3 hit symbols".
+BATTLE_DIE_FACES = (0, 1, 1, 2, 2, 3)
 
 
 @dataclass
@@ -75,10 +78,15 @@ class Roll:
         return out + f" = {self.hits} {'hit' if self.hits == 1 else 'hits'}"
 
 
+def battle_die(rng: Rng, why: str = "battle die") -> int:
+    """Hits shown by one battle die (6.2.3.4)."""
+    return rng.die(BATTLE_DIE_FACES, why)
+
+
 def roll_dice(rng: Rng, dice: int, rerolls: int, why: str) -> Roll:
     """6.2.3.4: ``dice`` battle dice; then one re-roll per bombard allowed, each on a different
     die: the lowest die not re-rolled yet, if it shows less than REROLL_BELOW hits."""
-    roll = Roll(dice=dice, faces=[rng.battle_die(why) for _ in range(dice)])
+    roll = Roll(dice=dice, faces=[battle_die(rng, why) for _ in range(dice)])
     done: set[int] = set()
     for _ in range(rerolls):
         candidates = [i for i in range(dice) if i not in done and roll.faces[i] < REROLL_BELOW]
@@ -86,7 +94,7 @@ def roll_dice(rng: Rng, dice: int, rerolls: int, why: str) -> Roll:
             break
         i = min(candidates, key=lambda k: (roll.faces[k], k))
         before = roll.faces[i]
-        roll.faces[i] = rng.battle_die(why + " (bombard re-roll)")
+        roll.faces[i] = battle_die(rng, why + " (bombard re-roll)")
         roll.rerolls.append((before, roll.faces[i]))
         done.add(i)
     return roll

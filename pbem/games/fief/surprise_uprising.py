@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from pbem.games.fief.battle_dice import PENALTY
+from pbem.games.fief.battle_dice import PENALTY, battle_die
 from pbem.games.fief.battle_forces import Side
 from pbem.games.fief.battle_losses import choose_losses
 from pbem.games.fief.board import Board
@@ -140,7 +140,7 @@ def _resolve(state: FiefState, board: Board, town: str, count: int, roller: str,
         return events + [Event("uprising_canceled", f"The uprising in {town} rolls no battle die "
                                f"({standing} card(s), Fortress penalty {penalty}): it is canceled (G.4.2.1).",
                                data={"town": town})]
-    faces = [rng.battle_die(f"uprising in {town}") for _ in range(dice)]
+    faces = [battle_die(rng, f"uprising in {town}") for _ in range(dice)]
     hits = sum(faces) + dice   # +1 hit per die rolled
     events.append(Event("uprising", f"{roller} rolls {dice} battle die(s) for the uprising in {town}: "
                         f"{faces} + {dice} = {hits} hit(s) (G.4.2.1).",
