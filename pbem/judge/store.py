@@ -53,6 +53,9 @@ CREATE TABLE IF NOT EXISTS players (
     seat INTEGER NOT NULL,
     secret_salt TEXT NOT NULL,
     secret_hash TEXT NOT NULL,
+    -- how secret_hash was made (pbem/judge/engine.py, SECRET_SCHEMES); rows older than the
+    -- column were all PBKDF2 (schema version 2)
+    secret_scheme TEXT NOT NULL DEFAULT 'pbkdf2-sha256-100000',
     PRIMARY KEY (game_id, name)
 );
 CREATE INDEX IF NOT EXISTS players_email ON players(email);
@@ -160,11 +163,51 @@ def dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _migrate(db: sqlite3.Connection) -> None:
-    """Columns added after a judge home was created (CREATE TABLE IF NOT EXISTS keeps old tables)."""
-    columns = {row[1] for row in db.execute("PRAGMA table_info(events)")}
-    if "action" not in columns:
-        db.execute("ALTER TABLE events ADD COLUMN action INTEGER")
+# The schema's version, kept in SQLite's `user_version`. A store written by an older pbem is
+# brought up to date, step by step, when it is opened (CREATE TABLE IF NOT EXISTS above keeps
+# old tables as they were); a store written by a newer pbem is refused, never half-understood.
+#   1: events.action (at-once actions)
+#   2: players.secret_scheme (generated secrets hashed with a keyed hash, docs/security.md)
+SCHEMA_VERSION = 2
+
+
+class StoreTooNew(Exception):
+    """The database was written by a newer pbem than this one."""
+
+
+def _add_column(db: sqlite3.Connection, table: str, column: str, definition: str) -> None:
+    if column not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}:
+        db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
+
+
+# Each step takes a store of the version before it to its own; a step finds a fresh store (whose
+# CREATE TABLE already has the column) as often as an old one, so each looks before it changes.
+MIGRATIONS = {
+    1: lambda db: _add_column(db, "events", "action", "INTEGER"),
+    # Every secret hashed before version 2 is PBKDF2, the column's default, whoever chose it.
+    2: lambda db: _add_column(db, "players", "secret_scheme", "TEXT NOT NULL DEFAULT 'pbkdf2-sha256-100000'"),
+}
+
+
+def _migrate(db: sqlite3.Connection, path: Path) -> None:
+    """Bring the schema to SCHEMA_VERSION, in one transaction (two processes opening an old store
+    at once: the second waits, then finds it done)."""
+    if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreTooNew(f"the judge's database {path} was written by a newer pbem (schema version "
+                              f"{version}, this pbem knows up to {SCHEMA_VERSION}); install that pbem "
+                              f"again (nothing was changed)")
+        for step in range(version + 1, SCHEMA_VERSION + 1):
+            MIGRATIONS[step](db)
+        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
 
 class Store:
@@ -180,7 +223,10 @@ class Store:
             # Deleted or overwritten content is zeroed on disk (secrets in sent welcome mails).
             self.db.execute("PRAGMA secure_delete=ON")
             self.db.executescript(SCHEMA)
-            _migrate(self.db)
+            _migrate(self.db, path)
+        except StoreTooNew:
+            self.db.close()
+            raise
         except sqlite3.OperationalError as exc:
             self.db.close()
             self._raise_if_busy(exc)

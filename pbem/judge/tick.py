@@ -16,7 +16,7 @@ from pbem.judge import engine, inbound
 from pbem.judge.faults import fault_point
 from pbem.judge.home import Home
 from pbem.judge.mailer import Mailer
-from pbem.judge.store import Store, StoreBusy
+from pbem.judge.store import Store, StoreBusy, StoreTooNew
 from pbem.mail.config import open_inbox, open_sender
 from pbem.mail.errors import MailServerError
 from pbem.mail.message import parse_mail
@@ -245,7 +245,7 @@ def run_tick(home: Home, now: float | None = None) -> TickReport:
         report = TickReport()
         try:
             store = Store(home.db_path)
-        except StoreBusy as exc:
+        except (StoreBusy, StoreTooNew) as exc:
             report.errors.append(str(exc))
             return report
         try:
