@@ -8,9 +8,10 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import fcntl
+import itertools
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Any, Callable, Hashable, Iterator, Sequence
 
 from pbem.judge import engine, inbound
 from pbem.judge.faults import fault_point
@@ -22,6 +23,16 @@ from pbem.mail.errors import MailServerError
 from pbem.mail.message import parse_mail
 from pbem.mail.outbox import Outgoing, SendResult
 
+# A tick is bounded by time, not by counts ([judge] tick_seconds, docs/mail.md): each step that
+# works through a queue starts its next item only while the tick is inside the step's share of
+# the budget, counted from the tick's start. Reading mail stops first, so even a flood of mail
+# leaves every tick time to resolve due phases and send; resolving stops before sending. What
+# is left waits, committed, for the next tick. Each step does at least one item per tick.
+READ_SHARE = 0.6
+RESOLVE_SHARE = 0.85
+SEND_SHARE = 1.0
+# The outbox is handed to the sender in chunks of this many mails (the SMTP sender opens its
+# connections once per chunk); a tick sends chunk after chunk within its budget.
 OUTBOX_BATCH = 500
 # A mail the server keeps refusing for a while (4xx, timeouts, server away) is given up after
 # this long, as mail servers do with their own queues (RFC 5321, 4.5.4.1: "4-5 days") - and
@@ -77,12 +88,42 @@ def tick_lock(home: Home) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def batches(fetch: Callable[[int], Sequence[Any]], size: int, key: Callable[[Any], Hashable],
+            more: Callable[[], bool]) -> Iterator[list[Any]]:
+    """Batches of at most ``size`` items from ``fetch(limit)`` (the items still waiting, at most
+    ``limit``): the first one always, the next ones while ``more()``. An item is handed out once per tick: one still waiting
+    after it was handed out (left for the next tick by an internal error) is skipped, and the
+    next fetch asks for that many more."""
+    handed: set[Hashable] = set()
+    again = 0
+    while True:
+        limit = size + again
+        got = fetch(limit)
+        fresh = [item for item in got if key(item) not in handed]
+        again = len(got) - len(fresh)
+        if not fresh:
+            return
+        handed.update(key(item) for item in fresh)
+        yield fresh
+        if len(got) < limit or not more():
+            return   # nothing else was waiting, or the step's time is up
+
+
 @dataclass
 class Tick:
     home: Home
     store: Store
     now: float
     report: TickReport = field(default_factory=TickReport)
+    clock: Callable[[], float] = time.monotonic     # the budget's clock (tests inject one)
+    started: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.started = self.clock()
+
+    def within(self, share: float) -> bool:
+        """Whether the tick is still inside ``share`` of its time budget."""
+        return self.clock() - self.started < self.home.tick_seconds * share
 
     @property
     def mailer(self) -> Mailer:
@@ -104,10 +145,19 @@ class Tick:
         except MailServerError as exc:
             self.report.errors.append(str(exc))
             return
-        try:
-            batch = inbox.fetch(self.home.mails_per_tick)
+        def fetch(limit: int) -> list:
+            batch = inbox.fetch(limit)
             fault_point("after-fetch")
-            for fetched in batch:
+            return batch
+
+        handled = 0
+        try:
+            for fetched in (item for batch in batches(fetch, self.home.mails_per_fetch, lambda f: f.key,
+                                                      lambda: self.within(READ_SHARE))
+                            for item in batch):
+                if handled and not self.within(READ_SHARE):
+                    break   # the rest stays in the inbox for the next tick
+                handled += 1
                 mail = parse_mail(fetched.raw, [self.home.address])
                 if fetched.truncated and not mail.problem:
                     mail = dataclasses.replace(mail, problem="it is too large for the judge to read whole")
@@ -138,7 +188,9 @@ class Tick:
         due = {r["id"] for r in self.store.all(
             "SELECT id FROM games WHERE status='running' AND deadline<=?", self.now)}
         due |= engine.games_to_recheck(self.store)
-        for game_id in sorted(due):
+        for n, game_id in enumerate(sorted(due)):
+            if n and not self.within(RESOLVE_SHARE):
+                break   # still due (past its deadline, or in recheck): the next tick resolves it
             name = self.store.one("SELECT name FROM games WHERE id=?", game_id)["name"]
             try:
                 with self.store.transaction():
@@ -178,16 +230,18 @@ class Tick:
                 self.store.run("UPDATE games SET reminded=1 WHERE id=?", game.id)
 
     def send_outbox(self) -> None:
-        pending = {r["message_id"]: r for r in self.store.pending_mail(OUTBOX_BATCH)}
-        if not pending:
+        chunks = batches(self.store.pending_mail, OUTBOX_BATCH, lambda r: r["id"], lambda: self.within(SEND_SHARE))
+        first = next(chunks, None)
+        if first is None:
             return
         try:
             sender = open_sender(self.home.outbox, self.home.path)
         except MailServerError as exc:
             self.report.errors.append(str(exc))
-            self.report.send_failed += len(pending)
+            self.report.send_failed += len(first)
             return
         failures: set[str] = set()
+        pending: dict[str, Any] = {}
 
         def record(result: SendResult) -> None:
             # Each result is committed as soon as the server answered: a tick killed in the
@@ -198,11 +252,14 @@ class Tick:
             if not result.ok:
                 failures.add(result.error)
 
-        batch = [Outgoing(r["message_id"], (r["recipient"],), bytes(r["raw"])) for r in pending.values()]
-        try:
-            sender.send(batch, on_result=record)
-        except MailServerError as exc:
-            self.report.errors.append(str(exc))
+        for rows in itertools.chain([first], chunks):
+            pending = {r["message_id"]: r for r in rows}
+            batch = [Outgoing(r["message_id"], (r["recipient"],), bytes(r["raw"])) for r in rows]
+            try:
+                sender.send(batch, on_result=record)
+            except MailServerError as exc:
+                self.report.errors.append(str(exc))
+                break
         self.report.errors.extend(sorted(e for e in failures if e))
         fault_point("after-send")
 
@@ -239,8 +296,9 @@ class Tick:
     )
 
 
-def run_tick(home: Home, now: float | None = None) -> TickReport:
-    """One tick. Raises TickBusy if another tick is running."""
+def run_tick(home: Home, now: float | None = None, clock: Callable[[], float] = time.monotonic) -> TickReport:
+    """One tick. Raises TickBusy if another tick is running. ``clock`` measures the tick's time
+    budget (home.tick_seconds)."""
     with tick_lock(home):
         report = TickReport()
         try:
@@ -249,7 +307,7 @@ def run_tick(home: Home, now: float | None = None) -> TickReport:
             report.errors.append(str(exc))
             return report
         try:
-            tick = Tick(home, store, time.time() if now is None else now, report)
+            tick = Tick(home, store, time.time() if now is None else now, report, clock)
             for name, step in Tick.STEPS:
                 try:
                     step(tick)
