@@ -179,3 +179,50 @@ def test_the_budget_and_the_fetch_size_are_judge_keys_and_the_old_mails_per_tick
     config.write_text(text.replace("mails_per_tick = 50", 'tick_seconds = "soon"'), encoding="utf-8")
     with pytest.raises(HomeError, match=r"\[judge\] tick_seconds must be a number above 0, not 'soon'"):
         load_home(judge.home.path)
+
+
+def test_mails_are_committed_in_groups_and_a_failing_one_is_undone_alone(judge, monkeypatch):
+    """One flush to disk for MAIL_GROUP mails, not one a mail; a mail whose handling fails is
+    rolled back to where it started, and the others of its group are kept."""
+    monkeypatch.setattr(tick_module, "MAIL_GROUP", 4)
+    all_bid(judge, ["g0", "g1", "g2"])                # 9 mails: groups of 4, 4, 1
+    real = inbound.handle
+
+    def handle(store, mailer, mail, now):
+        outcome = real(store, mailer, mail, now)      # everything the mail carries is written...
+        if "bob" in mail.from_addr and "g1" in mail.text:
+            raise RuntimeError("a bug after the writes")   # ...and then the handling fails
+        return outcome
+
+    monkeypatch.setattr(inbound, "handle", handle)
+    statements: list[str] = []
+    real_store = tick_module.Store
+
+    def traced(path):
+        store = real_store(path)
+        store.db.set_trace_callback(statements.append)
+        return store
+
+    monkeypatch.setattr(tick_module, "Store", traced)
+    report = run_tick(judge.home, now=judge.now, clock=Clock())
+    assert report.mails == {"orders accepted": 8} and len(report.errors) == 1
+    last_mail_write = max(i for i, s in enumerate(statements) if "INSERT INTO order_mails" in s)
+    reading = statements[:statements.index("COMMIT", last_mail_write) + 1]
+    assert reading.count("COMMIT") == 3                # reading 9 mails committed 3 times: 4, 4 and 1
+    store = judge.store()
+    kept = {(r["game"], r["player"]) for r in store.all(
+        "SELECT g.name AS game, m.player FROM order_mails m JOIN games g ON g.id=m.game_id")}
+    assert len(kept) == 8 and ("g1", "bob") not in kept
+    assert store.one("SELECT COUNT(*) AS n FROM outbox WHERE purpose='ack'")["n"] == 8
+    store.close()
+
+
+def test_a_sent_mark_is_committed_without_a_flush_and_the_store_flushes_again_after(tmp_path):
+    from pbem.judge.store import Store
+    store = Store(tmp_path / "s.sqlite")
+    with store.transaction(durable=False):
+        assert store.one("PRAGMA synchronous")[0] == 1     # NORMAL
+    assert store.one("PRAGMA synchronous")[0] == 2         # FULL
+    with store.transaction():
+        assert store.one("PRAGMA synchronous")[0] == 2
+    store.close()

@@ -243,8 +243,13 @@ class Store:
         self.db.close()
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One atomic change. Nested uses join the outer transaction."""
+    def transaction(self, durable: bool = True) -> Iterator[sqlite3.Connection]:
+        """One atomic change. Nested uses join the outer transaction.
+
+        ``durable=False``: the commit is not flushed to disk at once (SQLite's synchronous=NORMAL
+        in WAL mode): a killed process loses nothing of it, a power cut may lose it — and the
+        next durable commit flushes it. Only for changes whose loss is harmless: a sent mark
+        lost makes the mail go again, the documented duplicate (docs/reliability.md)."""
         if self._depth:
             self._depth += 1
             try:
@@ -252,23 +257,44 @@ class Store:
             finally:
                 self._depth -= 1
             return
-        # IMMEDIATE: take the write lock now, so two writers queue here (waiting up to
-        # BUSY_TIMEOUT) instead of both reading and one failing at its first write.
+        if not durable:
+            self.db.execute("PRAGMA synchronous=NORMAL")
         try:
-            self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            self._raise_if_busy(exc)
-            raise
-        self._depth = 1
-        try:
-            yield self.db
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        else:
-            self.db.execute("COMMIT")
+            # IMMEDIATE: take the write lock now, so two writers queue here (waiting up to
+            # BUSY_TIMEOUT) instead of both reading and one failing at its first write.
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                self._raise_if_busy(exc)
+                raise
+            self._depth = 1
+            try:
+                yield self.db
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            else:
+                self.db.execute("COMMIT")
+            finally:
+                self._depth = 0
         finally:
-            self._depth = 0
+            if not durable:
+                self.db.execute("PRAGMA synchronous=FULL")
+
+    @contextlib.contextmanager
+    def part(self) -> Iterator[None]:
+        """A part of the open transaction that fails alone (a SAVEPOINT): if it raises, what it
+        did is undone and the transaction goes on without it."""
+        if not self._depth:
+            raise RuntimeError("Store.part() is only for use inside a transaction")
+        self.db.execute("SAVEPOINT part")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK TO part")
+            self.db.execute("RELEASE part")
+            raise
+        self.db.execute("RELEASE part")
 
     def one(self, sql: str, *args: Any) -> sqlite3.Row | None:
         return self.db.execute(sql, args).fetchone()

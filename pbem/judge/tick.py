@@ -31,6 +31,9 @@ from pbem.mail.outbox import Outgoing, SendResult
 READ_SHARE = 0.6
 RESOLVE_SHARE = 0.85
 SEND_SHARE = 1.0
+# Mails read are committed this many at a time (one flush to disk for the group, not one a
+# mail), each in a part of the transaction of its own: a mail that fails is undone alone.
+MAIL_GROUP = 25
 # The outbox is handed to the sender in chunks of this many mails (the SMTP sender opens its
 # connections once per chunk); a tick sends chunk after chunk within its budget.
 OUTBOX_BATCH = 500
@@ -145,6 +148,7 @@ class Tick:
         except MailServerError as exc:
             self.report.errors.append(str(exc))
             return
+
         def fetch(limit: int) -> list:
             batch = inbox.fetch(limit)
             fault_point("after-fetch")
@@ -152,17 +156,34 @@ class Tick:
 
         handled = 0
         try:
-            for fetched in (item for batch in batches(fetch, self.home.mails_per_fetch, lambda f: f.key,
-                                                      lambda: self.within(READ_SHARE))
-                            for item in batch):
+            for batch in batches(fetch, self.home.mails_per_fetch, lambda f: f.key, lambda: self.within(READ_SHARE)):
+                for start in range(0, len(batch), MAIL_GROUP):
+                    group = batch[start:start + MAIL_GROUP]
+                    if handled and not self.within(READ_SHARE):
+                        return   # the rest stays in the inbox for the next tick
+                    handled += self._read_group(inbox, group)
+        except MailServerError as exc:
+            self.report.errors.append(str(exc))
+        finally:
+            with contextlib.suppress(MailServerError):
+                inbox.close()
+
+    def _read_group(self, inbox, group: list) -> int:
+        """Handle mails in one transaction (one flush to disk), each in a part of its own, until
+        the group ends or the step's time is up; then mark the committed ones done. Returns how
+        many mails it handled."""
+        committed: list[tuple[str, str]] = []
+        handled = 0
+        with self.store.transaction():
+            for fetched in group:
                 if handled and not self.within(READ_SHARE):
-                    break   # the rest stays in the inbox for the next tick
+                    break
                 handled += 1
                 mail = parse_mail(fetched.raw, [self.home.address])
                 if fetched.truncated and not mail.problem:
                     mail = dataclasses.replace(mail, problem="it is too large for the judge to read whole")
                 try:
-                    with self.store.transaction():
+                    with self.store.part():
                         outcome = inbound.handle(self.store, self.mailer, mail, self.now)
                         fault_point("in-mail-commit")
                 except StoreBusy:
@@ -171,15 +192,13 @@ class Tick:
                     self.report.errors.append(f"mail {mail.message_id}: internal error, left in the "
                                               f"inbox for the next tick: {type(exc).__name__}: {exc}")
                     continue
-                self.report.mails[outcome] = self.report.mails.get(outcome, 0) + 1
-                fault_point("after-mail-commit")
-                # Only now, with everything the mail carried committed, is it marked done.
-                inbox.done(fetched.key)
-        except MailServerError as exc:
-            self.report.errors.append(str(exc))
-        finally:
-            with contextlib.suppress(MailServerError):
-                inbox.close()
+                committed.append((fetched.key, outcome))
+        for key, outcome in committed:
+            self.report.mails[outcome] = self.report.mails.get(outcome, 0) + 1
+            fault_point("after-mail-commit")
+            # Only now, with everything the mail carried committed, is it marked done.
+            inbox.done(key)
+        return handled
 
     def resolve_due(self) -> None:
         # Games past their deadline, and games that received orders since they were last looked
@@ -247,7 +266,7 @@ class Tick:
             # Each result is committed as soon as the server answered: a tick killed in the
             # middle of a batch re-sends at most the mails in flight (docs/reliability.md).
             fault_point("mid-send")
-            with self.store.transaction():
+            with self.store.transaction(durable=False):   # a lost sent mark: sent again, never lost
                 self._record_sent(pending[result.id], result)
             if not result.ok:
                 failures.add(result.error)
