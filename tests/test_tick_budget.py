@@ -226,3 +226,29 @@ def test_a_sent_mark_is_committed_without_a_flush_and_the_store_flushes_again_af
     with store.transaction():
         assert store.one("PRAGMA synchronous")[0] == 2
     store.close()
+
+
+def test_games_are_resolved_in_groups_and_a_failing_one_is_undone_alone(judge, monkeypatch):
+    all_bid(judge, [f"g{n}" for n in range(6)])
+    from pbem.judge.mailer import Mailer
+    real = Mailer.reports
+
+    def reports(self, game, chain):
+        real(self, game, chain)                        # the resolution and its reports are written...
+        if game.name == "g2":
+            raise RuntimeError("a bug after the writes")   # ...and then it fails
+
+    monkeypatch.setattr(Mailer, "reports", reports)
+    report = run_tick(judge.home, now=judge.now, clock=Clock())
+    assert sorted({line.split(":")[0] for line in report.resolved}) == ["g0", "g1", "g3", "g4", "g5"]
+    assert len(report.errors) == 1 and "game g2" in report.errors[0]
+    store = judge.store()
+    g2 = store.one("SELECT id, phase_seq FROM games WHERE name='g2'")
+    assert g2["phase_seq"] == 1
+    assert store.one("SELECT COUNT(*) AS n FROM events WHERE game_id=?", g2["id"])["n"] == 0
+    assert store.one("SELECT resolved_at FROM phases WHERE game_id=? AND seq=1", g2["id"])["resolved_at"] is None
+    assert store.one("SELECT COUNT(*) AS n FROM outbox WHERE purpose='report' AND game_id=?", g2["id"])["n"] == 0
+    assert store.one("SELECT COUNT(*) AS n FROM recheck WHERE game_id=?", g2["id"])["n"] == 1   # still due
+    store.close()
+    monkeypatch.setattr(Mailer, "reports", real)
+    assert run_tick(judge.home, now=judge.now, clock=Clock()).resolved == ["g2: round-1/bid", "g2: round-1/tally"]

@@ -34,6 +34,8 @@ SEND_SHARE = 1.0
 # Mails read are committed this many at a time (one flush to disk for the group, not one a
 # mail), each in a part of the transaction of its own: a mail that fails is undone alone.
 MAIL_GROUP = 25
+# Due games are resolved this many in one transaction, each in a part of its own.
+RESOLVE_GROUP = 10
 # The outbox is handed to the sender in chunks of this many mails (the SMTP sender opens its
 # connections once per chunk); a tick sends chunk after chunk within its budget.
 OUTBOX_BATCH = 500
@@ -207,24 +209,37 @@ class Tick:
         due = {r["id"] for r in self.store.all(
             "SELECT id FROM games WHERE status='running' AND deadline<=?", self.now)}
         due |= engine.games_to_recheck(self.store)
-        for n, game_id in enumerate(sorted(due)):
-            if n and not self.within(RESOLVE_SHARE):
-                break   # still due (past its deadline, or in recheck): the next tick resolves it
-            name = self.store.one("SELECT name FROM games WHERE id=?", game_id)["name"]
-            try:
-                with self.store.transaction():
-                    game = engine.load_game(self.store, name)
-                    game, chain = engine.resolve_due(self.store, game, self.now)
-                    if chain:
-                        self.mailer.reports(game, chain)
-                    engine.rechecked(self.store, game_id)
-                    fault_point("in-resolution-commit")
-            except StoreBusy:
-                raise
-            except Exception as exc:  # nothing of it was stored; the other games go on
-                self.report.errors.append(f"game {name}: internal error while resolving, nothing "
-                                          f"changed: {type(exc).__name__}: {exc}")
-                continue
+        order = sorted(due)
+        for start in range(0, len(order), RESOLVE_GROUP):
+            if start and not self.within(RESOLVE_SHARE):
+                return   # still due (past its deadline, or in recheck): the next tick resolves them
+            self._resolve_group(order[start:start + RESOLVE_GROUP], first=not start)
+
+    def _resolve_group(self, game_ids: list[int], first: bool) -> None:
+        """Resolve due games in one transaction (one flush to disk), each in a part of its own,
+        until the group ends or the step's time is up."""
+        done: list[tuple[str, list]] = []
+        with self.store.transaction():
+            for n, game_id in enumerate(game_ids):
+                if (n or not first) and not self.within(RESOLVE_SHARE):
+                    break
+                name = self.store.one("SELECT name FROM games WHERE id=?", game_id)["name"]
+                try:
+                    with self.store.part():
+                        game = engine.load_game(self.store, name)
+                        game, chain = engine.resolve_due(self.store, game, self.now)
+                        if chain:
+                            self.mailer.reports(game, chain)
+                        engine.rechecked(self.store, game_id)
+                        fault_point("in-resolution-commit")
+                except StoreBusy:
+                    raise
+                except Exception as exc:  # nothing of it was stored; the other games go on
+                    self.report.errors.append(f"game {name}: internal error while resolving, nothing "
+                                              f"changed: {type(exc).__name__}: {exc}")
+                    continue
+                done.append((name, chain))
+        for name, chain in done:
             self.report.resolved.extend(f"{name}: {r.phase_id}" for r in chain)
             if chain:
                 fault_point("after-resolution")
