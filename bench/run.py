@@ -69,7 +69,8 @@ def tick_child(home_dir: str) -> None:
     report = run_tick(load_home(Path(home_dir)))
     print(json.dumps({"steps": seconds, "mails": sum(report.mails.values()), "outcomes": report.mails,
                       "resolved": len(report.resolved), "sent": report.sent, "errors": report.errors,
-                      "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+                      "cpu": (usage := resource.getrusage(resource.RUSAGE_SELF)).ru_utime + usage.ru_stime,
+                      "maxrss_kb": usage.ru_maxrss}))
 
 
 def run_ticks(home: Path) -> dict:
@@ -98,6 +99,7 @@ def run_ticks(home: Path) -> dict:
             steps[name] = steps.get(name, 0.0) + value
     mails = sum(t["mails"] for t in ticks)
     return {"ticks": len(ticks), "first": ticks[0]["wall"], "total": sum(t["wall"] for t in ticks),
+            "cpu": sum(t["cpu"] for t in ticks),
             "steps": steps, "mails_in": mails, "sent": sum(t["sent"] for t in ticks),
             "ingest": mails / steps["read and answer mail"] if steps.get("read and answer mail") else 0.0,
             "peak_mb": max(t["maxrss_kb"] for t in ticks) / 1024, "progress": left}
@@ -163,17 +165,18 @@ def main(argv: list[str] | None = None) -> None:
             rows.append((n, built, result))
             print(f"  {result['ticks']} tick(s), {result['total']:.2f}s", flush=True)
         print()
-        print(f"{'games':>6} {'mails in':>8} {'ticks':>5} {'tick 1 s':>8} {'all s':>7} {'s/game':>7} "
+        print(f"{'games':>6} {'mails in':>8} {'ticks':>5} {'tick 1 s':>8} {'all s':>7} {'cpu s':>7} {'s/game':>7} "
               f"{'read s':>7} {'resolve s':>9} {'send s':>7} {'mails/s in':>10} {'mails out':>9} {'peak MB':>7}")
         for n, built, r in rows:
             s = r["steps"]
-            print(f"{n:>6} {r['mails_in']:>8} {r['ticks']:>5} {r['first']:>8.2f} {r['total']:>7.2f} "
+            print(f"{n:>6} {r['mails_in']:>8} {r['ticks']:>5} {r['first']:>8.2f} {r['total']:>7.2f} {r['cpu']:>7.2f} "
                   f"{r['total'] / n:>7.3f} {s.get('read and answer mail', 0):>7.2f} "
                   f"{s.get('resolve due phases', 0):>9.2f} {s.get('send the outbox', 0):>7.2f} "
                   f"{r['ingest']:>10.1f} {r['sent']:>9} {r['peak_mb']:>7.1f}")
         if len(rows) > 1:
             (n0, _, r0), (n1, _, r1) = rows[0], rows[-1]
-            print(f"\nt({n1})/t({n0}) = {r1['total'] / r0['total']:.2f}  (games x{n1 / n0:g})")
+            print(f"\nt({n1})/t({n0}) = {r1['total'] / r0['total']:.2f} wall, {r1['cpu'] / r0['cpu']:.2f} cpu  "
+                  f"(games x{n1 / n0:g})")
         if args.idle_runs:
             home = work / f"games-{sizes[-1]}"
             tick_time, help_time, ratio = paired(
