@@ -73,6 +73,8 @@ def test_reading_mail_stops_at_its_share_of_the_budget_and_the_next_tick_goes_on
     assert judge.home.tick_seconds == 40 and expected < 18
     assert len(handled) == expected
     assert report.mails == {"orders accepted": expected}
+    assert report.unfinished == ["reading mail"]
+    assert "time budget spent: stopped reading mail; what is left waits for the next tick" in report.lines()
     # The mails it read are committed and marked done; the next tick reads only the others.
     report = run_tick(judge.home, now=judge.now, clock=Clock())
     assert len(handled) == 18
@@ -108,6 +110,7 @@ def test_each_step_does_at_least_one_thing_even_when_an_earlier_one_spent_the_bu
     assert report.mails == {"orders accepted": 1}     # one mail, then the budget was gone
     assert report.resolved == ["g0: round-1/bid", "g0: round-1/tally"]    # one game
     assert report.sent == 2                            # one chunk of the outbox (an answer, 3 reports)
+    assert report.unfinished == ["reading mail", "resolving", "sending"]
     assert not report.errors
 
 
@@ -120,6 +123,7 @@ def test_the_outbox_is_sent_chunk_after_chunk_within_the_budget(judge, monkeypat
     monkeypatch.setattr(tick_module, "OUTBOX_BATCH", 2)
     report = run_tick(judge.home, now=judge.now, clock=Clock())
     assert report.sent == 6                            # three chunks, all within a still clock
+    assert not report.unfinished
 
 
 def test_a_mail_left_in_the_inbox_by_an_internal_error_is_tried_once_per_tick(judge, monkeypatch):

@@ -61,6 +61,7 @@ class TickReport:
     undeliverable: int = 0                                 # refused for good (5xx or given up)
     deadlines_shifted: int = 0
     errors: list[str] = field(default_factory=list)       # one line each (server problems)
+    unfinished: list[str] = field(default_factory=list)   # steps the time budget stopped
 
     def lines(self) -> list[str]:
         out = []
@@ -75,6 +76,8 @@ class TickReport:
             retry = self.send_failed - self.undeliverable
             out.append(f"sent: {self.sent}, not sent (will retry): {retry}"
                        + (f", refused for good (game master told): {self.undeliverable}" if self.undeliverable else ""))
+        if self.unfinished:
+            out.append(f"time budget spent: stopped {', '.join(self.unfinished)}; what is left waits for the next tick")
         out.extend(f"error: {e}" for e in self.errors)
         return out or ["nothing to do"]
 
@@ -126,9 +129,14 @@ class Tick:
     def __post_init__(self) -> None:
         self.started = self.clock()
 
-    def within(self, share: float) -> bool:
-        """Whether the tick is still inside ``share`` of its time budget."""
-        return self.clock() - self.started < self.home.tick_seconds * share
+    def within(self, share: float, step: str) -> bool:
+        """Whether the tick is still inside ``share`` of its time budget; asked before more work
+        of ``step``, and if not, the report says the budget stopped it."""
+        if self.clock() - self.started < self.home.tick_seconds * share:
+            return True
+        if step not in self.report.unfinished:
+            self.report.unfinished.append(step)
+        return False
 
     @property
     def mailer(self) -> Mailer:
@@ -158,10 +166,10 @@ class Tick:
 
         handled = 0
         try:
-            for batch in batches(fetch, self.home.mails_per_fetch, lambda f: f.key, lambda: self.within(READ_SHARE)):
+            for batch in batches(fetch, self.home.mails_per_fetch, lambda f: f.key, lambda: self.within(READ_SHARE, "reading mail")):
                 for start in range(0, len(batch), MAIL_GROUP):
                     group = batch[start:start + MAIL_GROUP]
-                    if handled and not self.within(READ_SHARE):
+                    if handled and not self.within(READ_SHARE, "reading mail"):
                         return   # the rest stays in the inbox for the next tick
                     handled += self._read_group(inbox, group)
         except MailServerError as exc:
@@ -178,7 +186,7 @@ class Tick:
         handled = 0
         with self.store.transaction():
             for fetched in group:
-                if handled and not self.within(READ_SHARE):
+                if handled and not self.within(READ_SHARE, "reading mail"):
                     break
                 handled += 1
                 mail = parse_mail(fetched.raw, [self.home.address])
@@ -211,7 +219,7 @@ class Tick:
         due |= engine.games_to_recheck(self.store)
         order = sorted(due)
         for start in range(0, len(order), RESOLVE_GROUP):
-            if start and not self.within(RESOLVE_SHARE):
+            if start and not self.within(RESOLVE_SHARE, "resolving"):
                 return   # still due (past its deadline, or in recheck): the next tick resolves them
             self._resolve_group(order[start:start + RESOLVE_GROUP], first=not start)
 
@@ -221,7 +229,7 @@ class Tick:
         done: list[tuple[str, list]] = []
         with self.store.transaction():
             for n, game_id in enumerate(game_ids):
-                if (n or not first) and not self.within(RESOLVE_SHARE):
+                if (n or not first) and not self.within(RESOLVE_SHARE, "resolving"):
                     break
                 name = self.store.one("SELECT name FROM games WHERE id=?", game_id)["name"]
                 try:
@@ -264,7 +272,7 @@ class Tick:
                 self.store.run("UPDATE games SET reminded=1 WHERE id=?", game.id)
 
     def send_outbox(self) -> None:
-        chunks = batches(self.store.pending_mail, OUTBOX_BATCH, lambda r: r["id"], lambda: self.within(SEND_SHARE))
+        chunks = batches(self.store.pending_mail, OUTBOX_BATCH, lambda r: r["id"], lambda: self.within(SEND_SHARE, "sending"))
         first = next(chunks, None)
         if first is None:
             return
