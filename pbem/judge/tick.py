@@ -203,8 +203,9 @@ class Tick:
                                               f"inbox for the next tick: {type(exc).__name__}: {exc}")
                     continue
                 committed.append((fetched.key, outcome))
-        for key, outcome in committed:
+        for _, outcome in committed:
             self.report.mails[outcome] = self.report.mails.get(outcome, 0) + 1
+        for key, _ in committed:
             fault_point("after-mail-commit")
             # Only now, with everything the mail carried committed, is it marked done.
             inbox.done(key)
