@@ -99,9 +99,9 @@ def tick_lock(home: Home) -> Iterator[None]:
 def batches(fetch: Callable[[int], Sequence[Any]], size: int, key: Callable[[Any], Hashable],
             more: Callable[[], bool]) -> Iterator[list[Any]]:
     """Batches of at most ``size`` items from ``fetch(limit)`` (the items still waiting, at most
-    ``limit``): the first one always, the next ones while ``more()``. An item is handed out once per tick: one still waiting
-    after it was handed out (left for the next tick by an internal error) is skipped, and the
-    next fetch asks for that many more."""
+    ``limit``): the first one always, the next ones while ``more()``. An item is handed out once
+    per tick: one still waiting after it was handed out (left for the next tick by an internal
+    error) is skipped, and the next fetch asks for that many more."""
     handed: set[Hashable] = set()
     again = 0
     while True:
@@ -164,12 +164,15 @@ class Tick:
             fault_point("after-fetch")
             return batch
 
+        def more() -> bool:
+            return self.within(READ_SHARE, "reading mail")
+
         handled = 0
         try:
-            for batch in batches(fetch, self.home.mails_per_fetch, lambda f: f.key, lambda: self.within(READ_SHARE, "reading mail")):
+            for batch in batches(fetch, self.home.mails_per_fetch, lambda f: f.key, more):
                 for start in range(0, len(batch), MAIL_GROUP):
                     group = batch[start:start + MAIL_GROUP]
-                    if handled and not self.within(READ_SHARE, "reading mail"):
+                    if handled and not more():
                         return   # the rest stays in the inbox for the next tick
                     handled += self._read_group(inbox, group)
         except MailServerError as exc:
@@ -273,7 +276,8 @@ class Tick:
                 self.store.run("UPDATE games SET reminded=1 WHERE id=?", game.id)
 
     def send_outbox(self) -> None:
-        chunks = batches(self.store.pending_mail, OUTBOX_BATCH, lambda r: r["id"], lambda: self.within(SEND_SHARE, "sending"))
+        chunks = batches(self.store.pending_mail, OUTBOX_BATCH, lambda r: r["id"],
+                         lambda: self.within(SEND_SHARE, "sending"))
         first = next(chunks, None)
         if first is None:
             return
