@@ -407,7 +407,7 @@ def _header(name: str, value: object) -> str:
 
     An unstructured header (Subject, References, List-Id, X-...) whose value is plain and fits
     on one line is written directly: the registry's parse and refold give back the same text
-    (tests/test_mail_message.py holds the two against each other). Anything else — addresses,
+    (tests/test_mail_compose.py holds the two against each other). Anything else — addresses,
     dates, non-ASCII or long values — goes through the registry, as before."""
     if isinstance(value, Address):
         return _folded_address(name, value.display_name, value.addr_spec)
