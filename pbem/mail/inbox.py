@@ -148,14 +148,15 @@ class MaildirInbox:
         flags = "".join(sorted(set(_flags(file.name)) | {"S"}))
         # cur/ stays known clean only if nothing but this rename changed it.
         clean = self._clean_cur is not None and self._cur_time() == self._clean_cur
+        self._clean_cur = None
         try:
             os.replace(file, self.path / "cur" / f"{key}:2,{flags}")
         except FileNotFoundError:
-            return
+            return   # someone else moved it (into cur/, perhaps): cur/ is listed next time
         except OSError as exc:
             raise MailServerError(f"Maildir {self.path}: cannot mark {key} processed ({exc.strerror})") from None
-        finally:
-            self._clean_cur = self._cur_time() if clean else None
+        if clean:
+            self._clean_cur = self._cur_time()
 
     def _find(self, key: str) -> Path | None:
         for sub in ("new", "cur"):
