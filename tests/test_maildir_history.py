@@ -106,3 +106,16 @@ def test_a_damaged_or_missing_state_file_only_means_a_listing(tmp_path, listings
     assert tick(path) == [] and listings.count("cur") == 1
     listings.clear()
     assert tick(path) == [] and listings.count("cur") == 0
+
+
+def test_a_mail_moved_away_before_the_judge_marks_it_leaves_cur_to_be_listed(tmp_path, listings):
+    path = maildir(tmp_path)
+    tick(path)
+    deliver(path, "m1")
+    inbox = MaildirInbox(path)
+    [fetched] = inbox.fetch(10)
+    os.replace(path / "new" / "m1", path / "cur" / "m1:2,")    # a mail program moved it, unread
+    inbox.done(fetched.key)                                   # the judge's rename finds nothing
+    inbox.close()
+    listings.clear()
+    assert tick(path) == ["m1"] and listings.count("cur") == 1   # read again (the judge: a duplicate)
