@@ -19,7 +19,7 @@ from pbem.judge import archive, engine
 from pbem.judge.home import Home, HomeError, init_home, load_home, resolve_home
 from pbem.judge.mailer import Mailer
 from pbem.judge.render import event_lines, render
-from pbem.judge.store import Store, StoreBusy
+from pbem.judge.store import Store, StoreBusy, StoreTooNew
 from pbem.judge.tick import TickBusy, run_tick
 from pbem.mail.config import MailConfigError
 from pbem.mail.message import address_problem
@@ -40,7 +40,7 @@ def _session(home_dir: str | None) -> Iterator[tuple[Home, Store]]:
         _fail(str(exc))
     try:
         store = Store(home.db_path)
-    except StoreBusy as exc:
+    except (StoreBusy, StoreTooNew) as exc:
         _fail(str(exc))
     try:
         yield home, store
@@ -70,9 +70,9 @@ def init(home_dir: str | None, address: str, force: bool) -> None:
         path = resolve_home(home_dir)
         existed = (path / "config.toml").exists()
         home = init_home(path, address, force=force)
-    except HomeError as exc:
+        Store(home.db_path).close()
+    except (HomeError, StoreBusy, StoreTooNew) as exc:
         _fail(str(exc))
-    Store(home.db_path).close()
     if existed and not force:
         click.echo(f"judge home ready: {home.path} (its config.toml was already there and is kept: "
                    f"address {home.address}; edit it, or use --force to write a fresh one)")
@@ -305,7 +305,7 @@ def game_new_secret(home_dir, name, player):
             if row is None:
                 _fail(f"game {name!r} has no player {player!r}")
             secret = engine.new_secret()
-            engine.change_secret(store, g, player, secret)
+            engine.change_secret(store, g, player, secret, generated=True)
             Mailer(store, home).new_secret(g, player, row["email"], secret)
         click.echo(f"a new secret for {player} is in the outbox, addressed to them alone")
 

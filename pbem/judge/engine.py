@@ -12,7 +12,7 @@ import json
 import secrets as secrets_module
 import sqlite3
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from pbem.games import rules_for
 from pbem.judge.faults import fault_point
@@ -67,19 +67,50 @@ def phase_rng(game: Game, seq: int, phase_id: str) -> Rng:
     return Rng.for_phase(game.row["seed"], f"{seq}:{phase_id}", game_dice(game))
 
 
+# How a player's secret is kept: only a salted hash, made by the scheme named in the player's
+# row (players.secret_scheme), so secrets stored by an older pbem keep working (docs/security.md,
+# "Secrets", says why two schemes).
+STRETCHED = "pbkdf2-sha256-100000"   # a secret the player chose: it may be a password used elsewhere
+KEYED = "hmac-sha256"                # a secret the judge drew (new_secret): 59 random bits
+
+
 def hash_secret(secret: str, salt: str) -> str:
+    """The STRETCHED scheme: PBKDF2-HMAC-SHA256, 100,000 rounds (every row before schema 2)."""
     return hashlib.pbkdf2_hmac("sha256", secret.encode("utf-8"), salt.encode("ascii"), 100_000).hex()
 
 
-def change_secret(store: Store, game: "Game", player: str, secret: str) -> None:
-    """Keep only a salted hash of the player's new secret."""
-    salt = secrets_module.token_hex(8)
-    store.run("UPDATE players SET secret_salt=?, secret_hash=? WHERE game_id=? AND name=?",
-              salt, hash_secret(secret, salt), game.id, player)
+def keyed_hash(secret: str, salt: str) -> str:
+    """The KEYED scheme: HMAC-SHA256 of the secret under the player's random salt."""
+    return hmac.new(salt.encode("ascii"), secret.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+SECRET_SCHEMES: dict[str, Callable[[str, str], str]] = {
+    STRETCHED: lambda secret, salt: hash_secret(secret, salt),
+    KEYED: lambda secret, salt: keyed_hash(secret, salt),
+}
+
+
+def _hashed(secret: str, scheme: str) -> tuple[str, str, str]:
+    """(salt, hash, scheme): what a player row keeps of ``secret``."""
+    salt = secrets_module.token_hex(16)
+    return salt, SECRET_SCHEMES[scheme](secret, salt), scheme
+
+
+def change_secret(store: Store, game: "Game", player: str, secret: str, generated: bool = False) -> None:
+    """Keep only a salted hash of the player's new secret: stretched when the player chose it
+    (``new_secret:``), keyed when the judge drew it (``generated``, `pbem game new-secret`)."""
+    store.run("UPDATE players SET secret_salt=?, secret_hash=?, secret_scheme=? WHERE game_id=? AND name=?",
+              *_hashed(secret, KEYED if generated else STRETCHED), game.id, player)
 
 
 def check_secret(row: sqlite3.Row, secret: str) -> bool:
-    return hmac.compare_digest(hash_secret(secret, row["secret_salt"]), row["secret_hash"])
+    """Whether ``secret`` is the player's, by the scheme their row was hashed with; the hashes are
+    compared in constant time."""
+    scheme = row["secret_scheme"]
+    if scheme not in SECRET_SCHEMES:
+        raise RuntimeError(f"player {row['name']!r} has a secret hashed by {scheme!r}, a scheme this "
+                           f"pbem does not know")
+    return hmac.compare_digest(SECRET_SCHEMES[scheme](secret, row["secret_salt"]), row["secret_hash"])
 
 
 def new_secret() -> str:
@@ -147,11 +178,9 @@ def create_game(store: Store, game_type: str, name: str, seats: Sequence[tuple[s
     game_id = cursor.lastrowid
     secrets: dict[str, str] = {}
     for seat, (player, email) in enumerate(seats):
-        secret, salt = new_secret(), secrets_module.token_hex(8)
-        secrets[player] = secret
-        store.run("INSERT INTO players(game_id, name, email, seat, secret_salt, secret_hash) "
-                  "VALUES(?,?,?,?,?,?)", game_id, player, email.lower(), seat, salt,
-                  hash_secret(secret, salt))
+        secrets[player] = new_secret()
+        store.run("INSERT INTO players(game_id, name, email, seat, secret_salt, secret_hash, secret_scheme) "
+                  "VALUES(?,?,?,?,?,?,?)", game_id, player, email.lower(), seat, *_hashed(secrets[player], KEYED))
     game = Game(store.one("SELECT * FROM games WHERE id=?", game_id), rules)
     return open_phase(store, game, state, now), secrets
 

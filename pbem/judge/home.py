@@ -20,8 +20,9 @@ name = "pbem judge"
 # A tick that finds the previous one older than this many minutes treats the gap as an
 # outage: deadlines that fell inside it are pushed back by its length.
 outage_minutes = 30
-# How many mails one tick reads at most (the rest wait for the next tick).
-mails_per_tick = 200
+# How long one tick may work, in seconds (cron starts one a minute): what is left when the
+# time is up (mail to read, phases to resolve, mail to send) waits for the next tick.
+tick_seconds = 40
 # How many things one player may do at once (a game's at-once orders, e.g. Fief's diplomacy)
 # in one phase: each may mail every other player, so this caps mail sent on a player's behalf.
 at_once_per_phase = 30
@@ -39,7 +40,10 @@ kind = "maildir"
 path = "mail/outbox"
 """
 
-KNOWN_JUDGE_KEYS = {"address", "name", "outage_minutes", "mails_per_tick", "at_once_per_phase"}
+KNOWN_JUDGE_KEYS = {"address", "name", "outage_minutes", "tick_seconds", "mails_per_fetch", "mails_per_tick",
+                    "at_once_per_phase"}
+DEFAULT_TICK_SECONDS = 40.0
+DEFAULT_MAILS_PER_FETCH = 200
 
 
 class HomeError(Exception):
@@ -52,10 +56,11 @@ class Home:
     address: str
     name: str
     outage_minutes: float
-    mails_per_tick: int
     inbox: dict[str, Any] = field(default_factory=dict)
     outbox: dict[str, Any] = field(default_factory=dict)
     at_once_per_phase: int = 30
+    tick_seconds: float = DEFAULT_TICK_SECONDS
+    mails_per_fetch: int = DEFAULT_MAILS_PER_FETCH
 
     @property
     def db_path(self) -> Path:
@@ -147,9 +152,16 @@ def load_home(path: Path) -> Home:
     for section in ("inbox", "outbox"):
         if section not in data:
             raise HomeError(f"{config}: the [{section}] section is missing (see docs/mail.md)")
+    if "mails_per_tick" in judge and "mails_per_fetch" in judge:
+        raise HomeError(f"{config}: [judge] mails_per_tick is the old name of mails_per_fetch: keep only "
+                        f"mails_per_fetch")
+    # mails_per_tick (homes created before tick_seconds) capped the mails one tick read; a tick is
+    # now bounded by time, and the number says how many mails are fetched at a time.
+    fetch_key = "mails_per_tick" if "mails_per_tick" in judge else "mails_per_fetch"
     return Home(path=path, address=address.lower(), name=str(judge.get("name", "pbem judge")),
                 outage_minutes=_number(config, judge, "outage_minutes", 30, float),
-                mails_per_tick=_number(config, judge, "mails_per_tick", 200, int),
+                tick_seconds=_number(config, judge, "tick_seconds", DEFAULT_TICK_SECONDS, float),
+                mails_per_fetch=_number(config, judge, fetch_key, DEFAULT_MAILS_PER_FETCH, int),
                 at_once_per_phase=_number(config, judge, "at_once_per_phase", 30, int),
                 inbox=dict(data["inbox"]), outbox=dict(data["outbox"]))
 

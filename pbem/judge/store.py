@@ -53,6 +53,9 @@ CREATE TABLE IF NOT EXISTS players (
     seat INTEGER NOT NULL,
     secret_salt TEXT NOT NULL,
     secret_hash TEXT NOT NULL,
+    -- how secret_hash was made (pbem/judge/engine.py, SECRET_SCHEMES); rows older than the
+    -- column were all PBKDF2 (schema version 2)
+    secret_scheme TEXT NOT NULL DEFAULT 'pbkdf2-sha256-100000',
     PRIMARY KEY (game_id, name)
 );
 CREATE INDEX IF NOT EXISTS players_email ON players(email);
@@ -161,13 +164,53 @@ def dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _migrate(db: sqlite3.Connection) -> None:
-    """Columns added after a judge home was created (CREATE TABLE IF NOT EXISTS keeps old tables)."""
-    columns = {row[1] for row in db.execute("PRAGMA table_info(events)")}
-    if "action" not in columns:
-        db.execute("ALTER TABLE events ADD COLUMN action INTEGER")
-    if "said" not in columns:
-        db.execute("ALTER TABLE events ADD COLUMN said TEXT")
+# The schema's version, kept in SQLite's `user_version`. A store written by an older pbem is
+# brought up to date, step by step, when it is opened (CREATE TABLE IF NOT EXISTS above keeps
+# old tables as they were); a store written by a newer pbem is refused, never half-understood.
+#   1: events.action (at-once actions)
+#   2: players.secret_scheme (generated secrets hashed with a keyed hash, docs/security.md)
+#   3: events.said
+SCHEMA_VERSION = 3
+
+
+class StoreTooNew(Exception):
+    """The database was written by a newer pbem than this one."""
+
+
+def _add_column(db: sqlite3.Connection, table: str, column: str, definition: str) -> None:
+    if column not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}:
+        db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
+
+
+# Each step takes a store of the version before it to its own; a step finds a fresh store (whose
+# CREATE TABLE already has the column) as often as an old one, so each looks before it changes.
+MIGRATIONS = {
+    1: lambda db: _add_column(db, "events", "action", "INTEGER"),
+    # Every secret hashed before version 2 is PBKDF2, the column's default, whoever chose it.
+    2: lambda db: _add_column(db, "players", "secret_scheme", "TEXT NOT NULL DEFAULT 'pbkdf2-sha256-100000'"),
+    3: lambda db: _add_column(db, "events", "said", "TEXT"),
+}
+
+
+def _migrate(db: sqlite3.Connection, path: Path) -> None:
+    """Bring the schema to SCHEMA_VERSION, in one transaction (two processes opening an old store
+    at once: the second waits, then finds it done)."""
+    if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreTooNew(f"the judge's database {path} was written by a newer pbem (schema version "
+                              f"{version}, this pbem knows up to {SCHEMA_VERSION}); install that pbem "
+                              f"again (nothing was changed)")
+        for step in range(version + 1, SCHEMA_VERSION + 1):
+            MIGRATIONS[step](db)
+        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
 
 class Store:
@@ -183,7 +226,10 @@ class Store:
             # Deleted or overwritten content is zeroed on disk (secrets in sent welcome mails).
             self.db.execute("PRAGMA secure_delete=ON")
             self.db.executescript(SCHEMA)
-            _migrate(self.db)
+            _migrate(self.db, path)
+        except StoreTooNew:
+            self.db.close()
+            raise
         except sqlite3.OperationalError as exc:
             self.db.close()
             self._raise_if_busy(exc)
@@ -200,8 +246,13 @@ class Store:
         self.db.close()
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One atomic change. Nested uses join the outer transaction."""
+    def transaction(self, durable: bool = True) -> Iterator[sqlite3.Connection]:
+        """One atomic change. Nested uses join the outer transaction.
+
+        ``durable=False``: the commit is not flushed to disk at once (SQLite's synchronous=NORMAL
+        in WAL mode): a killed process loses nothing of it, a power cut may lose it — and the
+        next durable commit flushes it. Only for changes whose loss is harmless: a sent mark
+        lost makes the mail go again, the documented duplicate (docs/reliability.md)."""
         if self._depth:
             self._depth += 1
             try:
@@ -209,23 +260,44 @@ class Store:
             finally:
                 self._depth -= 1
             return
-        # IMMEDIATE: take the write lock now, so two writers queue here (waiting up to
-        # BUSY_TIMEOUT) instead of both reading and one failing at its first write.
+        if not durable:
+            self.db.execute("PRAGMA synchronous=NORMAL")
         try:
-            self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            self._raise_if_busy(exc)
-            raise
-        self._depth = 1
-        try:
-            yield self.db
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        else:
-            self.db.execute("COMMIT")
+            # IMMEDIATE: take the write lock now, so two writers queue here (waiting up to
+            # BUSY_TIMEOUT) instead of both reading and one failing at its first write.
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                self._raise_if_busy(exc)
+                raise
+            self._depth = 1
+            try:
+                yield self.db
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            else:
+                self.db.execute("COMMIT")
+            finally:
+                self._depth = 0
         finally:
-            self._depth = 0
+            if not durable:
+                self.db.execute("PRAGMA synchronous=FULL")
+
+    @contextlib.contextmanager
+    def part(self) -> Iterator[None]:
+        """A part of the open transaction that fails alone (a SAVEPOINT): if it raises, what it
+        did is undone and the transaction goes on without it."""
+        if not self._depth:
+            raise RuntimeError("Store.part() is only for use inside a transaction")
+        self.db.execute("SAVEPOINT part")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK TO part")
+            self.db.execute("RELEASE part")
+            raise
+        self.db.execute("RELEASE part")
 
     def one(self, sql: str, *args: Any) -> sqlite3.Row | None:
         return self.db.execute(sql, args).fetchone()

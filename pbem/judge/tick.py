@@ -7,20 +7,36 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import itertools
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Any, Callable, Hashable, Iterator, Sequence
 
 from pbem.judge import engine, inbound
 from pbem.judge.faults import fault_point
 from pbem.judge.home import Home
 from pbem.judge.mailer import Mailer
-from pbem.judge.store import Store, StoreBusy
+from pbem.judge.store import Store, StoreBusy, StoreTooNew
 from pbem.mail.config import open_inbox, open_sender
 from pbem.mail.errors import MailServerError
 from pbem.mail.message import parse_mail, too_large
 from pbem.mail.outbox import Outgoing, SendResult
 
+# A tick is bounded by time, not by counts ([judge] tick_seconds, docs/mail.md): each step that
+# works through a queue starts its next item only while the tick is inside the step's share of
+# the budget, counted from the tick's start. Reading mail stops first, so even a flood of mail
+# leaves every tick time to resolve due phases and send; resolving stops before sending. What
+# is left waits, committed, for the next tick. Each step does at least one item per tick.
+READ_SHARE = 0.6
+RESOLVE_SHARE = 0.85
+SEND_SHARE = 1.0
+# Mails read are committed this many at a time (one flush to disk for the group, not one a
+# mail), each in a part of the transaction of its own: a mail that fails is undone alone.
+MAIL_GROUP = 25
+# Due games are resolved this many in one transaction, each in a part of its own.
+RESOLVE_GROUP = 10
+# The outbox is handed to the sender in chunks of this many mails (the SMTP sender opens its
+# connections once per chunk); a tick sends chunk after chunk within its budget.
 OUTBOX_BATCH = 500
 # A mail the server keeps refusing for a while (4xx, timeouts, server away) is given up after
 # this long, as mail servers do with their own queues (RFC 5321, 4.5.4.1: "4-5 days") - and
@@ -44,6 +60,7 @@ class TickReport:
     undeliverable: int = 0                                 # refused for good (5xx or given up)
     deadlines_shifted: int = 0
     errors: list[str] = field(default_factory=list)       # one line each (server problems)
+    unfinished: list[str] = field(default_factory=list)   # steps the time budget stopped
 
     def lines(self) -> list[str]:
         out = []
@@ -58,6 +75,8 @@ class TickReport:
             retry = self.send_failed - self.undeliverable
             out.append(f"sent: {self.sent}, not sent (will retry): {retry}"
                        + (f", refused for good (game master told): {self.undeliverable}" if self.undeliverable else ""))
+        if self.unfinished:
+            out.append(f"time budget spent: stopped {', '.join(self.unfinished)}; what is left waits for the next tick")
         out.extend(f"error: {e}" for e in self.errors)
         return out or ["nothing to do"]
 
@@ -76,12 +95,47 @@ def tick_lock(home: Home) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def batches(fetch: Callable[[int], Sequence[Any]], size: int, key: Callable[[Any], Hashable],
+            more: Callable[[], bool]) -> Iterator[list[Any]]:
+    """Batches of at most ``size`` items from ``fetch(limit)`` (the items still waiting, at most
+    ``limit``): the first one always, the next ones while ``more()``. An item is handed out once
+    per tick: one still waiting after it was handed out (left for the next tick by an internal
+    error) is skipped, and the next fetch asks for that many more."""
+    handed: set[Hashable] = set()
+    again = 0
+    while True:
+        limit = size + again
+        got = fetch(limit)
+        fresh = [item for item in got if key(item) not in handed]
+        again = len(got) - len(fresh)
+        if not fresh:
+            return
+        handed.update(key(item) for item in fresh)
+        yield fresh
+        if len(got) < limit or not more():
+            return   # nothing else was waiting, or the step's time is up
+
+
 @dataclass
 class Tick:
     home: Home
     store: Store
     now: float
     report: TickReport = field(default_factory=TickReport)
+    clock: Callable[[], float] = time.monotonic     # the budget's clock (tests inject one)
+    started: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.started = self.clock()
+
+    def within(self, share: float, step: str) -> bool:
+        """Whether the tick is still inside ``share`` of its time budget; asked before more work
+        of ``step``, and if not, the report says the budget stopped it."""
+        if self.clock() - self.started < self.home.tick_seconds * share:
+            return True
+        if step not in self.report.unfinished:
+            self.report.unfinished.append(step)
+        return False
 
     @property
     def mailer(self) -> Mailer:
@@ -103,15 +157,45 @@ class Tick:
         except MailServerError as exc:
             self.report.errors.append(str(exc))
             return
-        try:
-            batch = inbox.fetch(self.home.mails_per_tick)
+
+        def fetch(limit: int) -> list:
+            batch = inbox.fetch(limit)
             fault_point("after-fetch")
-            for fetched in batch:
+            return batch
+
+        def more() -> bool:
+            return self.within(READ_SHARE, "reading mail")
+
+        handled = 0
+        try:
+            for batch in batches(fetch, self.home.mails_per_fetch, lambda f: f.key, more):
+                for start in range(0, len(batch), MAIL_GROUP):
+                    group = batch[start:start + MAIL_GROUP]
+                    if handled and not more():
+                        return   # the rest stays in the inbox for the next tick
+                    handled += self._read_group(inbox, group)
+        except MailServerError as exc:
+            self.report.errors.append(str(exc))
+        finally:
+            with contextlib.suppress(MailServerError):
+                inbox.close()
+
+    def _read_group(self, inbox, group: list) -> int:
+        """Handle mails in one transaction (one flush to disk), each in a part of its own, until
+        the group ends or the step's time is up; then mark the committed ones done. Returns how
+        many mails it handled."""
+        committed: list[tuple[str, str]] = []
+        handled = 0
+        with self.store.transaction():
+            for fetched in group:
+                if handled and not self.within(READ_SHARE, "reading mail"):
+                    break
+                handled += 1
                 mail = parse_mail(fetched.raw, [self.home.address])
                 if fetched.truncated and not mail.problem:
                     mail = too_large(mail, fetched.size, inbox.max_bytes)
                 try:
-                    with self.store.transaction():
+                    with self.store.part():
                         outcome = inbound.handle(self.store, self.mailer, mail, self.now)
                         fault_point("in-mail-commit")
                 except StoreBusy:
@@ -120,15 +204,14 @@ class Tick:
                     self.report.errors.append(f"mail {mail.message_id}: internal error, left in the "
                                               f"inbox for the next tick: {type(exc).__name__}: {exc}")
                     continue
-                self.report.mails[outcome] = self.report.mails.get(outcome, 0) + 1
-                fault_point("after-mail-commit")
-                # Only now, with everything the mail carried committed, is it marked done.
-                inbox.done(fetched.key)
-        except MailServerError as exc:
-            self.report.errors.append(str(exc))
-        finally:
-            with contextlib.suppress(MailServerError):
-                inbox.close()
+                committed.append((fetched.key, outcome))
+        for _, outcome in committed:
+            self.report.mails[outcome] = self.report.mails.get(outcome, 0) + 1
+        for key, _ in committed:
+            fault_point("after-mail-commit")
+            # Only now, with everything the mail carried committed, is it marked done.
+            inbox.done(key)
+        return handled
 
     def resolve_due(self) -> None:
         # Games past their deadline, and games that received orders since they were last looked
@@ -137,22 +220,37 @@ class Tick:
         due = {r["id"] for r in self.store.all(
             "SELECT id FROM games WHERE status='running' AND deadline<=?", self.now)}
         due |= engine.games_to_recheck(self.store)
-        for game_id in sorted(due):
-            name = self.store.one("SELECT name FROM games WHERE id=?", game_id)["name"]
-            try:
-                with self.store.transaction():
-                    game = engine.load_game(self.store, name)
-                    game, chain = engine.resolve_due(self.store, game, self.now)
-                    if chain:
-                        self.mailer.reports(game, chain)
-                    engine.rechecked(self.store, game_id)
-                    fault_point("in-resolution-commit")
-            except StoreBusy:
-                raise
-            except Exception as exc:  # nothing of it was stored; the other games go on
-                self.report.errors.append(f"game {name}: internal error while resolving, nothing "
-                                          f"changed: {type(exc).__name__}: {exc}")
-                continue
+        order = sorted(due)
+        for start in range(0, len(order), RESOLVE_GROUP):
+            if start and not self.within(RESOLVE_SHARE, "resolving"):
+                return   # still due (past its deadline, or in recheck): the next tick resolves them
+            self._resolve_group(order[start:start + RESOLVE_GROUP], first=not start)
+
+    def _resolve_group(self, game_ids: list[int], first: bool) -> None:
+        """Resolve due games in one transaction (one flush to disk), each in a part of its own,
+        until the group ends or the step's time is up."""
+        done: list[tuple[str, list]] = []
+        with self.store.transaction():
+            for n, game_id in enumerate(game_ids):
+                if (n or not first) and not self.within(RESOLVE_SHARE, "resolving"):
+                    break
+                name = self.store.one("SELECT name FROM games WHERE id=?", game_id)["name"]
+                try:
+                    with self.store.part():
+                        game = engine.load_game(self.store, name)
+                        game, chain = engine.resolve_due(self.store, game, self.now)
+                        if chain:
+                            self.mailer.reports(game, chain)
+                        engine.rechecked(self.store, game_id)
+                        fault_point("in-resolution-commit")
+                except StoreBusy:
+                    raise
+                except Exception as exc:  # nothing of it was stored; the other games go on
+                    self.report.errors.append(f"game {name}: internal error while resolving, nothing "
+                                              f"changed: {type(exc).__name__}: {exc}")
+                    continue
+                done.append((name, chain))
+        for name, chain in done:
             self.report.resolved.extend(f"{name}: {r.phase_id}" for r in chain)
             if chain:
                 fault_point("after-resolution")
@@ -177,31 +275,37 @@ class Tick:
                 self.store.run("UPDATE games SET reminded=1 WHERE id=?", game.id)
 
     def send_outbox(self) -> None:
-        pending = {r["message_id"]: r for r in self.store.pending_mail(OUTBOX_BATCH)}
-        if not pending:
+        chunks = batches(self.store.pending_mail, OUTBOX_BATCH, lambda r: r["id"],
+                         lambda: self.within(SEND_SHARE, "sending"))
+        first = next(chunks, None)
+        if first is None:
             return
         try:
             sender = open_sender(self.home.outbox, self.home.path)
         except MailServerError as exc:
             self.report.errors.append(str(exc))
-            self.report.send_failed += len(pending)
+            self.report.send_failed += len(first)
             return
         failures: set[str] = set()
+        pending: dict[str, Any] = {}
 
         def record(result: SendResult) -> None:
             # Each result is committed as soon as the server answered: a tick killed in the
             # middle of a batch re-sends at most the mails in flight (docs/reliability.md).
             fault_point("mid-send")
-            with self.store.transaction():
+            with self.store.transaction(durable=False):   # a lost sent mark: sent again, never lost
                 self._record_sent(pending[result.id], result)
             if not result.ok:
                 failures.add(result.error)
 
-        batch = [Outgoing(r["message_id"], (r["recipient"],), bytes(r["raw"])) for r in pending.values()]
-        try:
-            sender.send(batch, on_result=record)
-        except MailServerError as exc:
-            self.report.errors.append(str(exc))
+        for rows in itertools.chain([first], chunks):
+            pending = {r["message_id"]: r for r in rows}
+            batch = [Outgoing(r["message_id"], (r["recipient"],), bytes(r["raw"])) for r in rows]
+            try:
+                sender.send(batch, on_result=record)
+            except MailServerError as exc:
+                self.report.errors.append(str(exc))
+                break
         self.report.errors.extend(sorted(e for e in failures if e))
         fault_point("after-send")
 
@@ -238,17 +342,18 @@ class Tick:
     )
 
 
-def run_tick(home: Home, now: float | None = None) -> TickReport:
-    """One tick. Raises TickBusy if another tick is running."""
+def run_tick(home: Home, now: float | None = None, clock: Callable[[], float] = time.monotonic) -> TickReport:
+    """One tick. Raises TickBusy if another tick is running. ``clock`` measures the tick's time
+    budget (home.tick_seconds)."""
     with tick_lock(home):
         report = TickReport()
         try:
             store = Store(home.db_path)
-        except StoreBusy as exc:
+        except (StoreBusy, StoreTooNew) as exc:
             report.errors.append(str(exc))
             return report
         try:
-            tick = Tick(home, store, time.time() if now is None else now, report)
+            tick = Tick(home, store, time.time() if now is None else now, report, clock)
             for name, step in Tick.STEPS:
                 try:
                     step(tick)

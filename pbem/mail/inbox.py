@@ -12,6 +12,7 @@ import mailbox
 import os
 import re
 import ssl
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
@@ -42,12 +43,27 @@ class Inbox(Protocol):
     def close(self) -> None: ...
 
 
+# How long the Maildir inbox may trust cur/'s modification time instead of listing cur/ (see
+# MaildirInbox): the bound on how long a change the time did not show can go unseen.
+CUR_RELIST_SECONDS = 3600
+CUR_STATE_FILE = ".pbem-cur"
+
+
 class MaildirInbox:
     """A Maildir the judge owns: unprocessed mail is any without the S (seen) flag.
 
     done() deletes the file (``delete_processed``: a processed mail carries its sender's
     secret in clear), or renames it into cur/ with the S flag (one atomic rename, no rewrite).
     Only file names are listed, so a tick never reads processed mail again.
+
+    cur/ holds every mail ever processed (100,000 names after a while), and only a mail program
+    that moved mail there without the S flag can put unprocessed mail in it. So cur/ is listed
+    only when it may have changed: the file CUR_STATE_FILE in the Maildir keeps cur/'s
+    modification time when it was last known to hold no unprocessed mail (after a listing, and
+    after each of the judge's own renames into it). An unchanged time means no other program
+    added or renamed anything there since; a change inside the same clock tick of the file
+    system as the judge's own rename could hide behind it, so cur/ is listed again at least
+    every CUR_RELIST_SECONDS anyway. new/ is always listed.
     """
 
     def __init__(self, path: Path | str, max_bytes: int = MAX_MESSAGE_BYTES, delete_processed: bool = False) -> None:
@@ -64,6 +80,11 @@ class MaildirInbox:
         except OSError as exc:
             raise MailServerError(f"Maildir {self.path}: cannot create it ({exc.strerror})") from None
         self._where: dict[str, Path] = {}
+        # cur/'s modification time while it is known to hold no unprocessed mail, else None;
+        # and when cur/ was last listed (epoch seconds).
+        self._clean_cur: int | None = None
+        self._listed_at = 0.0
+        self._state_read = False
 
     def fetch(self, limit: int) -> list[Fetched]:
         pending = sorted(self._pending(), key=_arrival_order)[: max(0, limit)]
@@ -84,33 +105,68 @@ class MaildirInbox:
         return result
 
     def _pending(self):
-        for sub in ("new", "cur"):
+        skip_cur = self._cur_unchanged()
+        for sub in ("new",) if skip_cur else ("new", "cur"):
+            if sub == "cur":
+                before, self._listed_at = self._cur_time(), time.time()
             try:
                 entries = list(os.scandir(self.path / sub))
             except OSError as exc:
                 raise MailServerError(f"Maildir {self.path}: cannot list {sub}/ ({exc.strerror})") from None
+            unprocessed_in_cur = False
             for entry in entries:
                 if entry.name.startswith(".") or not entry.is_file():
                     continue
-                if sub == "cur" and "S" in _flags(entry.name):
-                    continue
+                if sub == "cur":
+                    if "S" in _flags(entry.name):
+                        continue
+                    unprocessed_in_cur = True
                 yield Path(entry.path)
+            if sub == "cur":
+                # Known clean as of the time read before the listing: a change during it moves
+                # the time on, and the next fetch lists again.
+                self._clean_cur = None if unprocessed_in_cur else before
+
+    def _cur_time(self) -> int | None:
+        try:
+            return os.stat(self.path / "cur").st_mtime_ns
+        except OSError:
+            return None
+
+    def _cur_unchanged(self) -> bool:
+        """Whether cur/ is as it was when last known to hold no unprocessed mail (and was listed
+        less than CUR_RELIST_SECONDS ago)."""
+        if not self._state_read:
+            self._state_read = True
+            try:
+                clean, listed = (self.path / CUR_STATE_FILE).read_text(encoding="ascii").split()
+                self._clean_cur, self._listed_at = int(clean), float(listed)
+            except (OSError, ValueError):
+                pass   # no state (a new Maildir, or an older pbem's): list cur/
+        now = self._cur_time()
+        return self._clean_cur is not None and now == self._clean_cur \
+            and 0 <= time.time() - self._listed_at < CUR_RELIST_SECONDS
 
     def done(self, key: str) -> None:
         file = self._where.pop(key, None) or self._find(key)
         if file is None:
             return  # already processed (or removed by hand): nothing left to mark
         flags = "".join(sorted(set(_flags(file.name)) | {"S"}))
+        # cur/ stays known clean only if nothing but this rename changed it.
+        clean = self._clean_cur is not None and self._cur_time() == self._clean_cur
+        self._clean_cur = None
         try:
             if self.delete_processed:
                 os.remove(file)
             else:
                 os.replace(file, self.path / "cur" / f"{key}:2,{flags}")
         except FileNotFoundError:
-            return
+            return   # someone else moved it (into cur/, perhaps): cur/ is listed next time
         except OSError as exc:
             what = "delete" if self.delete_processed else "mark"
             raise MailServerError(f"Maildir {self.path}: cannot {what} {key} processed ({exc.strerror})") from None
+        if clean:
+            self._clean_cur = self._cur_time()
 
     def _find(self, key: str) -> Path | None:
         for sub in ("new", "cur"):
@@ -123,6 +179,20 @@ class MaildirInbox:
 
     def close(self) -> None:
         self._where.clear()
+        if self._state_read:
+            self._save_cur_state()
+
+    def _save_cur_state(self) -> None:
+        state = self.path / CUR_STATE_FILE
+        try:
+            if self._clean_cur is None:
+                state.unlink(missing_ok=True)
+            else:
+                temporary = self.path / "tmp" / CUR_STATE_FILE
+                temporary.write_text(f"{self._clean_cur} {self._listed_at!r}\n", encoding="ascii")
+                os.replace(temporary, state)
+        except OSError:
+            pass   # without it the next tick lists cur/: slower, never wrong
 
 
 def _flags(name: str) -> str:

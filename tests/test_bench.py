@@ -1,0 +1,29 @@
+"""The benchmark's builder (bench/build.py) still builds what bench/run.py measures: a benchmark
+nobody runs rots. Counts only: the benchmark's times are never asserted."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.build import build, progress  # noqa: E402
+from pbem.judge.tick import run_tick  # noqa: E402
+
+
+def test_the_bench_builds_two_four_player_games_with_every_order_mail_waiting_and_one_tick_ends_the_phase(tmp_path):
+    built = build(tmp_path / "home", 2, history=3)
+    assert (built.games, built.players, built.order_mails) == (2, 8, 8)
+    before = progress(built.home)
+    assert before == {"games": 2, "players": 8, "resolved_games": 0, "orders": 0, "outbox_pending": 0,
+                      "mails_sent": 0, "inbox_pending": 8}
+    assert len(list((built.home.path / "mail" / "inbox" / "cur").iterdir())) == 3
+    report = run_tick(built.home)
+    assert report.mails == {"orders accepted": 8} and not report.errors
+    after = progress(built.home)
+    assert after["resolved_games"] == 2 and after["orders"] == 8
+    assert after["inbox_pending"] == 0 and after["outbox_pending"] == 0
+    # An answer to each order mail; a report to each player and each game master.
+    assert after["mails_sent"] == 8 + 2 * 5
