@@ -296,6 +296,29 @@ def test_yaml_that_would_exhaust_the_stack_or_carry_tags_is_refused_with_a_line(
         assert words in problem.value.message and problem.value.line is not None
 
 
+def test_yaml_is_read_in_linear_work_whatever_its_shape():
+    """Work, not seconds: four times the order document, at most about four times the calls
+    (PyYAML is Python: a quadratic scan there is counted)."""
+    from pbem.orders.yamlsafe import YamlProblem, load
+
+    def work(text: str) -> int:
+        def read() -> None:
+            try:
+                load(text)
+            except YamlProblem:
+                pass
+        return calls(read)[0]
+    shapes = {"entries": lambda n: "orders:\n" + "  - move: a\n" * (n // 12),
+              "flow": lambda n: "a: [" + "x, " * (n // 3) + "]\n",
+              "scalar": lambda n: "a: " + "x" * n + "\n",
+              "spaces inside a line": lambda n: "orders:\n  thanks x" + " " * n + "y\n",
+              "escapes": lambda n: 'a: "' + "\\\\" * (n // 2) + '"\n',
+              "nested 15 deep": lambda n: "a: " + "[" * 15 + "x, " * (n // 3) + "]" * 15 + "\n"}
+    for shape, make in shapes.items():
+        small, large = work(make(3000)), work(make(12000))
+        assert large <= 4.5 * small, (shape, small, large)
+
+
 def test_unknown_game_and_failed_authentication_get_the_same_answer(homes, tmp_path):
     answers = []
     for i, game in enumerate(("g1", "nosuchgame")):
