@@ -1,5 +1,5 @@
 """Scenario tests of every game: each tests/scenarios/<game_type>/*.yaml file is one rulebook
-example (or one rule), played through the real rules of its game (pbem.games.load_rules; the
+example (or one rule), played through the real rules of its game (pbem.games.rules_for; the
 tiny test game of tests/tinygame.py has its own folder, tests/scenarios/tiny/).
 
 Scenario format (YAML):
