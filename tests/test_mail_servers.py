@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from mailservers import MailServers, player_mail
@@ -90,8 +89,9 @@ def test_smtp_sender_delivers_each_player_their_own_mail(mail_servers):
         out = OutMail(to=mail_servers.address(player), subject=f"report for {player}",
                       body=f"secret position of {player}\n")
         batch.append(Outgoing(f"out-{player}", (mail_servers.address(player),), compose(out, judge, "Judge")))
-    # Each delivery waits 0.4 s at the server: long enough for the three to overlap there.
-    mail_servers.relay.delay = 0.4
+    # Each delivery waits at the server until the three are there: sent one after the other,
+    # the first would wait alone, and time out.
+    mail_servers.relay.gather = 3
     results = smtp_sender(mail_servers, concurrency=3).send(batch)
     assert mail_servers.relay.most_at_once == 3  # they went out at the same time
     assert [(r.id, r.ok, r.error) for r in results] == [(f"out-{p}", True, "") for p in players]
