@@ -145,7 +145,10 @@ class _LmtpRelay:
 
     Fault switches for the tests: `forced_reply` answers every DATA with that reply (e.g.
     "451 4.3.0 busy" or "554 5.7.1 no"), `delay` slows each DATA, and `drop` closes the
-    connection after the message was transferred, before any reply.
+    connection after the message was transferred, before any reply. `gather` holds each DATA
+    until that many are in progress at once (10 s at most), so that mail sent at the same time
+    meets there however loaded the machine; `most_at_once` counts the most DATA commands in
+    progress at the same moment (concurrent sending, shown by a count), `data_commands` all.
     """
 
     def __init__(self, lmtp_port: int, users: set[str]) -> None:
@@ -157,6 +160,8 @@ class _LmtpRelay:
         self.forced_reply: str | None = None
         self.delay = 0.0
         self.drop = False
+        self.gather = 0
+        self.at_once = self.most_at_once = self.data_commands = 0
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         local, _, domain = address.lower().rpartition("@")
@@ -168,8 +173,18 @@ class _LmtpRelay:
     async def handle_DATA(self, server, session, envelope):
         import asyncio
 
-        if self.delay:
-            await asyncio.sleep(self.delay)
+        self.data_commands += 1
+        self.at_once += 1
+        self.most_at_once = max(self.most_at_once, self.at_once)
+        try:
+            for _ in range(1000 if self.gather else 0):   # a bound on the wait, not a speed test
+                if self.most_at_once >= self.gather:
+                    break
+                await asyncio.sleep(0.01)
+            if self.delay:
+                await asyncio.sleep(self.delay)
+        finally:
+            self.at_once -= 1
         if self.drop:
             server.transport.close()
             return "421 4.3.0 (never seen: the connection is gone)"

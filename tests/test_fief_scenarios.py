@@ -1,13 +1,21 @@
-"""Fief: France scenario tests: every tests/scenarios/fief_france/*.yaml file is one rulebook
-example (or one rule), played through the real rules (pbem.games.fief.france:RULES).
+"""Scenario tests of every game: each tests/scenarios/<game_type>/*.yaml file is one rulebook
+example (or one rule), played through the real rules of its game (pbem.games.rules_for; the
+tiny test game of tests/tinygame.py has its own folder, tests/scenarios/tiny/).
 
 Scenario format (YAML):
 
     title: Fief Title Purchase (4.4)           # what the scenario shows
     source: "4.4 example, line 737"            # where the rulebook says so
-    position: {...}                            # the starting position: see pbem/games/fief/positions.py
+    game: fief_france                          # optional: the game type (default: the folder's name)
+    position: {...}                            # the starting position, read by the game's position
+                                               # builder (`scenario_state` in the game package's
+                                               # positions module: pbem/games/fief/positions.py);
+                                               # a game without one takes the position as its state
     dice: {d6: [3, 5], battle: [2, 0]}         # optional fixed dice, used in this order (a step may
-                                               # give its own `dice:`)
+                                               # give its own `dice:`; each step without its own
+                                               # rolls the scenario's from the start). Every face
+                                               # listed must be rolled: a die never rolled fails
+                                               # the scenario, named with the file.
     steps:                                     # one or more phases, resolved one after the other
       - orders:                                # per player: the order document exactly as mailed
           marie: |                             # (without the envelope game/player/secret/phase)
@@ -23,12 +31,12 @@ Scenario format (YAML):
           no_events: [purchase_failed]         # kinds that must not occur
           phase: round-1/movement              # the phase id after resolution
           state: {families.marie.deniers: 1}   # dotted paths into the state's JSON
-          forces: {Tours: {cedric: {man_at_arms: 6, knight: 5}}}   # unit pawns by town/family/kind
+          forces: {Tours: {cedric: {man_at_arms: 6, knight: 5}}}   # Fief: unit pawns by town/family/kind
           views:                               # what one player (or `gm`) sees: dotted paths
             olivier: {towns.Tours.forces.cedric.units: {hidden: 11}}
         resolve: true                          # false: only check the orders (default true)
 
-A `battle:` scenario (issue 4) fights one battle with the battle engine alone (resolve_battle),
+A Fief `battle:` scenario (issue 4) fights one battle with the battle engine alone (resolve_battle),
 no phase around it: `battle:` holds a BattleSetup's fields (town, attacker, defender, sides, ...:
 battle_plan.setup_from_data), `plans:` each family's BattlePlan fields (battle_plan.plan_from_data),
 `dice:` the faces in order (every one must be used), and `expect:` may add
@@ -40,6 +48,7 @@ orders, as the judge would give them at the deadline.
 """
 from __future__ import annotations
 
+import importlib
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -47,31 +56,35 @@ from typing import Any
 import pytest
 import yaml
 
+import judge_support  # noqa: F401  (registers the tiny test game)
+from pbem.games import GAME_TYPES, rules_for
 from pbem.games.fief.battle import resolve_battle
 from pbem.games.fief.battle_dice import BATTLE_DIE_FACES
 from pbem.games.fief.battle_plan import plan_from_data, setup_from_data
 from pbem.games.fief.board import load_board
-from pbem.games.fief.france import RULES
 from pbem.games.fief.positions import build_position
 from pbem.orders.yamlsafe import load
-from pbem.rules.api import Audience
+from pbem.rules.api import Audience, GameRules
 from pbem.rules.rng import Rng
 
-HERE = Path(__file__).parent / "scenarios" / "fief_france"
-FILES = sorted(HERE.glob("*.yaml"))
+SCENARIOS = Path(__file__).parent / "scenarios"
+FILES = sorted(SCENARIOS.glob("*/*.yaml"))
 
 
 class FixedRng(Rng):
-    """Dice from the scenario's list; shuffles and choices from a fixed seed."""
+    """Dice from the scenario's list; shuffles and choices from a fixed seed. `used` counts
+    the faces rolled of each kind."""
 
     def __init__(self, dice: dict[str, list[int]] | None):
         super().__init__("scenario")
         self.dice = {k: list(v) for k, v in (dice or {}).items()}
+        self.used: Counter = Counter()
 
     def _next(self, kind: str, why: str) -> int:
         left = self.dice.get(kind) or []
         assert left, f"the scenario needs one more {kind} roll ({why}): add it under dice.{kind}"
         value = int(left.pop(0))
+        self.used[kind] += 1
         self.rolls.append((why, value))
         return value
 
@@ -118,16 +131,17 @@ def unit_counts(state: dict) -> dict:
     return counts
 
 
-def run_step(state: dict, step: dict, dice: dict | None) -> dict:
+def run_step(rules: GameRules, state: Any, step: dict, dice: dict | None) -> tuple[Any, Counter]:
+    """Plays one step; returns the state after it and the faces it rolled of each kind."""
     expect = step.get("expect") or {}
-    phase = RULES.phase(state)
+    phase = rules.phase(state)
     if "phase_before" in expect:
         assert phase.id == expect["phase_before"]
     orders: dict[str, Any] = {}
     want_errors = expect.get("errors") or {}
     for player, text in (step.get("orders") or {}).items():
-        view = RULES.view(state, player)
-        check = RULES.check_orders(view, player, load(text))
+        view = rules.view(state, player)
+        check = rules.check_orders(view, player, load(text))
         if player in want_errors:
             assert not check.ok, f"{player}'s orders should be rejected"
             messages = " | ".join(str(e) for e in check.errors)
@@ -139,12 +153,13 @@ def run_step(state: dict, step: dict, dice: dict | None) -> dict:
     for player in want_errors:
         assert player in (step.get("orders") or {}), f"errors expected from {player}, who sent nothing"
     if step.get("resolve", True) is False:
-        return state
+        return state, Counter()
     for player in phase.deciders:
         if player not in orders:
-            orders[player] = RULES.default_orders(RULES.view(state, player), player)
+            orders[player] = rules.default_orders(rules.view(state, player), player)
     before = repr(state)
-    resolution = RULES.resolve(state, orders, FixedRng(dice))
+    rng = FixedRng(dice)
+    resolution = rules.resolve(state, orders, rng)
     assert repr(state) == before, "resolve changed its input state"
     events = list(resolution.events)
     told = "\n".join(f"  [{e.kind}] {e.text} ({e.audience.to_json()})" for e in events)
@@ -154,19 +169,26 @@ def run_step(state: dict, step: dict, dice: dict | None) -> dict:
         assert not any(e.kind == kind for e in events), f"unexpected {kind} event among\n{told}"
     new = resolution.state
     if "phase" in expect:
-        assert RULES.phase(new).id == expect["phase"]
+        assert rules.phase(new).id == expect["phase"]
     for path, value in (expect.get("state") or {}).items():
         assert dig(new, path) == value, f"{path}: {dig(new, path)!r} != {value!r}\n{told}"
-    counts = unit_counts(new)
-    for town, families in (expect.get("forces") or {}).items():
+    check_forces(new, expect, told)
+    for who, paths in (expect.get("views") or {}).items():
+        view = rules.view(new, None if who == "gm" else who)
+        for path, value in paths.items():
+            assert dig(view, path) == value, f"{who} sees {path} = {dig(view, path)!r}, not {value!r}"
+    return new, rng.used
+
+
+def check_forces(state: dict, expect: dict, told: str) -> None:
+    """Fief's `forces:` expectation: the unit pawns by town, family and kind."""
+    if not expect.get("forces"):
+        return
+    counts = unit_counts(state)
+    for town, families in expect["forces"].items():
         for family, kinds in families.items():
             have = dict(counts.get(town, {}).get(family, Counter()))
             assert have == {k: v for k, v in kinds.items() if v}, f"{town}/{family}: {have} != {kinds}\n{told}"
-    for who, paths in (expect.get("views") or {}).items():
-        view = RULES.view(new, None if who == "gm" else who)
-        for path, value in paths.items():
-            assert dig(view, path) == value, f"{who} sees {path} = {dig(view, path)!r}, not {value!r}"
-    return new
 
 
 def run_battle(scenario: dict) -> None:
@@ -190,25 +212,68 @@ def run_battle(scenario: dict) -> None:
     data = state.to_json()
     for path, value in (expect.get("state") or {}).items():
         assert dig(data, path) == value, f"{path}: {dig(data, path)!r} != {value!r}\n{told}"
-    counts = unit_counts(data)
-    for town, families in (expect.get("forces") or {}).items():
-        for family, kinds in families.items():
-            have = dict(counts.get(town, {}).get(family, Counter()))
-            assert have == {k: v for k, v in kinds.items() if v}, f"{town}/{family}: {have} != {kinds}\n{told}"
+    check_forces(data, expect, told)
 
 
-@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
-def test_scenario(path: Path) -> None:
+def game_type_of(path: Path, scenario: dict) -> str:
+    return str(scenario.get("game") or path.parent.name)
+
+
+def starting_state(game_type: str, rules: GameRules, position: Any) -> Any:
+    """The game's own position builder: `scenario_state(position, game_type)` in the positions
+    module of the package its rules live in; a game without one takes the position as it is."""
+    package = type(rules).__module__.rpartition(".")[0]
+    try:
+        positions = importlib.import_module(f"{package}.positions") if package else None
+    except ModuleNotFoundError:
+        positions = None
+    builder = getattr(positions, "scenario_state", None)
+    return builder(position, game_type) if builder else position
+
+
+def unused_dice(dice: dict | None, rolled: Counter) -> dict[str, list]:
+    return {kind: list(faces)[rolled[kind]:] for kind, faces in (dice or {}).items() if len(faces) > rolled[kind]}
+
+
+def run_scenario(path: Path) -> None:
     scenario = yaml.safe_load(path.read_text(encoding="utf-8"))
+    game_type = game_type_of(path, scenario)
+    assert game_type in GAME_TYPES, f"{path.name}: unknown game type {game_type!r} (`game:` or the folder's name)"
     if "battle" in scenario:
+        assert game_type.startswith("fief"), f"{path.name}: a `battle:` scenario is Fief's"
         run_battle(scenario)
         return
-    state = build_position(scenario["position"]).to_json()
+    rules = rules_for(game_type)
+    state = starting_state(game_type, rules, scenario["position"])
     steps = scenario.get("steps") or [{"orders": scenario.get("orders"), "expect": scenario.get("expect"),
                                        "resolve": scenario.get("resolve", True)}]
-    for step in steps:
-        state = run_step(state, step, step.get("dice", scenario.get("dice")))
+    shared: Counter = Counter()   # the most of each kind any step rolled from the scenario's dice
+    for number, step in enumerate(steps, 1):
+        state, rolled = run_step(rules, state, step, step.get("dice", scenario.get("dice")))
+        if "dice" in step:
+            left = unused_dice(step["dice"], rolled)
+            assert not left, f"{path.name}: step {number} never rolled dice {left}: remove them or fix the rule"
+        else:
+            shared |= rolled
+    left = unused_dice(scenario.get("dice"), shared)
+    assert not left, f"{path.name}: the scenario's dice {left} were never rolled: remove them or fix the rule"
+
+
+@pytest.mark.parametrize("path", FILES, ids=[f"{p.parent.name}/{p.stem}" for p in FILES])
+def test_scenario(path: Path) -> None:
+    run_scenario(path)
 
 
 def test_there_are_scenarios() -> None:
-    assert len(FILES) >= 10
+    assert len([p for p in FILES if p.parent.name == "fief_france"]) >= 10
+    assert [p for p in FILES if p.parent.name == "tiny"], "the generic path is proved on the tiny game"
+
+
+def test_a_die_never_rolled_fails_its_scenario_by_name(tmp_path) -> None:
+    source = (SCENARIOS / "tiny" / "bid-highest-total-scores.yaml").read_text(encoding="utf-8")
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    extra = folder / "one-die-too-many.yaml"
+    extra.write_text(source.replace("dice: {d6: [1, 5, 3]}", "dice: {d6: [1, 5, 3, 6]}"), encoding="utf-8")
+    with pytest.raises(AssertionError, match=r"one-die-too-many.yaml: the scenario's dice \{'d6': \[6\]\} were never rolled"):
+        run_scenario(extra)

@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from click.testing import CliRunner
@@ -125,11 +126,10 @@ def test_smtp_down_then_back(judge, mail_servers):
 def test_smtp_slower_than_the_timeout(judge, mail_servers):
     servers = mail_servers
     servers.relay.delay = 3.0                                    # the judge waits 2 s
-    started = time.monotonic()
     code, lines = tick(judge)
     assert code == 2
     assert errors(lines) == [f"error: SMTP server {servers.smtp_host}:{servers.smtp_port}: timed out"]
-    assert time.monotonic() - started < 10
+    assert servers.relay.data_commands == 3   # each mail tried once, then left for the next tick
     time.sleep(1.5)   # let the relay finish whatever it was still doing
     servers.relay.delay = 0
     code, lines = tick(judge)
@@ -238,6 +238,11 @@ def test_imap_dropping_the_connection_after_the_commit(judge, mail_servers, monk
     assert_each_player_got_once(servers, "welcome", "ack", "report")
 
 
+class SilentServer(NamedTuple):
+    port: int
+    held: list  # the connections it accepted
+
+
 @pytest.fixture
 def silent_server():
     """A server that accepts connections and never says a word (an IMAP server hung)."""
@@ -255,7 +260,7 @@ def silent_server():
                 continue
     thread = threading.Thread(target=accept, daemon=True)
     thread.start()
-    yield listener.getsockname()[1]
+    yield SilentServer(listener.getsockname()[1], held)
     stop.set()
     thread.join()
     for conn in held:
@@ -265,13 +270,12 @@ def silent_server():
 
 def test_imap_hung_times_out_and_the_rest_of_the_tick_goes_on(judge, mail_servers, silent_server):
     servers = mail_servers
-    configure(judge, servers, imap_port=silent_server, timeout=1)
-    started = time.monotonic()
+    configure(judge, servers, imap_port=silent_server.port, timeout=1)
     code, lines = tick(judge)
     assert code == 2
-    assert errors(lines) == [f"error: IMAP server {servers.imap_host}:{silent_server}: cannot connect: timed out"]
+    assert errors(lines) == [f"error: IMAP server {servers.imap_host}:{silent_server.port}: cannot connect: timed out"]
     assert "sent: 3, not sent (will retry): 0" in lines         # sending did not wait on reading
-    assert time.monotonic() - started < 8
+    assert len(silent_server.held) == 1        # one connection tried, given up after its timeout
     configure(judge, servers)
     mail_orders(servers, judge)
     code, lines = tick(judge)

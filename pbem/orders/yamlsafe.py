@@ -151,8 +151,10 @@ def _scan(loader: _Loader, offset: int) -> None:
 # PyYAML's problem_mark is where its scanner gave up, often below the mistake: a key missing
 # its colon is only noticed at the next line (or the end of the text), an unclosed quote or
 # bracket at the end of the text. _problem names the line the player must change instead.
-# KEYLIKE: `word value` with a lowercase word, as an order key missing its colon looks.
-KEYLIKE = re.compile(r"^(?:-[ \t]+)*([a-z_][a-z0-9_]*)[ \t]+(\S.*?)\s*$")
+# KEYLIKE: `word value` with a lowercase word, as an order key missing its colon looks. The
+# value ends on a non-space (not `\S.*?` before `\s*$`: that backtracked over every split of
+# a long run of spaces, 30 s for 64,000; tests/test_regex_backtracking.py).
+KEYLIKE = re.compile(r"^(?:-[ \t]+)*([a-z_][a-z0-9_]*)[ \t]+(\S(?:.*\S)?)\s*$")
 _INDENTATION = ("the indentation of this line does not match the lines above",
                 "fix the indentation: keys of one order start in the same column, and each list item (`- `) in the column "
                 "of the others; indent with spaces")

@@ -5,7 +5,7 @@ of what the judge must do with each (`expected.yaml`). Run it from anywhere:
 
 The .eml files are committed, so a reviewer reads exactly the bytes the judge gets; this
 script is how they were made and how to change them. tests/test_hostile_mail.py replays each
-file against a judge home and checks the outcome, the answer, time, memory and the store.
+file against a judge home and checks the outcome, the answer, work (calls), memory and the store.
 
 The judge homes the cases run against (built by the test):
 - `tiny`: the test game `g1` (tests/tinygame.py), phase `round-1/bid`, players alice, bob and
@@ -180,6 +180,13 @@ simple("html-parser-bomb-unclosed-tags", "<html><body>@@REPEAT:100000:<a @@",
 simple("html-parser-bomb-quoted-gt", "<html><body><p>@@REPEAT:30000:<a b='x>' @@</p>"
        "<div>game: g1</div><div>player: alice</div><div>secret: secret-alice-0001</div>"
        "<div>phase: round-1/bid</div><div>bid: 3</div></body></html>\n", ACCEPTED, ctype="text/html; charset=utf-8")
+# Regex backtracking (tests/test_regex_backtracking.py): an unclosed tag with a 200,000-letter
+# name, and an order line with 60,000 spaces inside (once 30 s and 8 s for a third of these).
+simple("html-parser-bomb-long-tag-name", "<html><body><p><a@@REPEAT:200000:b@@</p>"
+       "<div>game: g1</div><div>player: alice</div><div>secret: secret-alice-0001</div>"
+       "<div>phase: round-1/bid</div><div>bid: 3</div></body></html>\n", ACCEPTED, ctype="text/html; charset=utf-8")
+simple("yaml-long-run-of-spaces", envelope() + "bid: 3\nthanks x@@REPEAT:60000: @@y\n",
+       bad_yaml("this line is not `key: value`"))
 simple("quoted-printable-body", quopri.encodestring(("Bonjour, voil=E0 mes ordres " + "x" * 90 + "\n\n"
                                                      + envelope() + BID3).encode()), ACCEPTED,
        ctype="text/plain; charset=utf-8", cte="quoted-printable")

@@ -57,6 +57,12 @@ class PositionError(Exception):
     pass
 
 
+def scenario_state(data: dict[str, Any], game_type: str) -> dict[str, Any]:
+    """The state JSON of a scenario's position (the scenario runner's hook for every game,
+    tests/test_fief_scenarios.py)."""
+    return build_position(data, game_type).to_json()
+
+
 def build_position(data: dict[str, Any], variant: str = "fief_france") -> FiefState:
     if not isinstance(data, dict) or not isinstance(data.get("players"), list):
         raise PositionError("a position needs `players: [names in seating order]`")
