@@ -128,7 +128,7 @@ def _take(store: Store, mailer: Mailer, mail: InMail, doc: Document, envelope: A
         told = list(action.resolution.events)
         _tell_others(store, mailer, game, envelope.player, told, phase)
     if check is None:
-        mailer.answer(to=mail.from_addr, subject=mail.subject or f"diplomacy in {game.name}",
+        mailer.answer(to=mail.from_addr, subject=mail.subject or f"done at once in {game.name}",
                       in_reply_to=mail.message_id, template_name="ack_at_once.txt.j2", game=game,
                       ok=ok, errors=errors, me=envelope.player, phase=phase, game_name=game.name,
                       events=engine.visible_events(told, envelope.player), deadline=game.row["deadline"],
