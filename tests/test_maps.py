@@ -7,11 +7,11 @@ from __future__ import annotations
 import copy
 import io
 import json
-import shutil
 
 import pytest
+import yaml
 from click.testing import CliRunner
-from PIL import Image
+from PIL import Image, ImageDraw, ImageFont
 
 import judge_support  # noqa: F401  (registers the tiny game, which has no map)
 from pbem.cli import main
@@ -72,7 +72,6 @@ def test_every_town_of_the_board_has_a_real_position_and_no_other_town_is_named(
 ])
 def test_a_geography_file_that_does_not_fit_the_board_is_refused_naming_the_town(tmp_path, monkeypatch,
                                                                                  change, message):
-    import yaml
     folder = tmp_path / "fief_france"
     folder.mkdir()
     data = yaml.safe_load((games_dir() / "fief_france" / "geography.yaml").read_text(encoding="utf-8"))
@@ -193,7 +192,6 @@ def test_the_same_view_draws_the_same_bytes():
 def test_accents_are_drawn_although_the_font_has_none():
     def ink(text):
         image = Image.new("RGB", (120, 40), "white")
-        from PIL import ImageDraw, ImageFont
         put_text(ImageDraw.Draw(image), (10, 10), text, ImageFont.load_default(size=20), "black")
         return image.tobytes()
     assert ink("Liège") != ink("Liege") and ink("Orléans") != ink("Orleans")
