@@ -253,6 +253,7 @@ class Painter:
     def _sea_label(self, p: dict[str, Any]) -> None:
         x, y = self.at(p["id"])
         self.draw.ellipse((x - 5, y - 5, x + 5, y + 5), fill=SEA_INK)
+        self.taken.append((x - 8, y - 8, x + 8, y + 8))
 
     # -- labels: the name, markers and pieces of a place, where they overlap least ----------
     def _label_block(self, p: dict[str, Any], tags: list[str], pieces: list[dict[str, Any]]) -> None:
