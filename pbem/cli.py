@@ -23,6 +23,7 @@ from pbem.judge.store import Store, StoreBusy, StoreTooNew
 from pbem.judge.tick import TickBusy, run_tick
 from pbem.mail.config import MailConfigError
 from pbem.mail.message import address_problem
+from pbem.rules.api import MapUnavailable, map_drawing
 
 HOME_OPTION = click.option("--home", "home_dir", envvar="PBEM_HOME", metavar="DIR",
                            help="The judge home (default: $PBEM_HOME).")
@@ -202,13 +203,20 @@ def game_list(home_dir):
 @click.argument("name")
 @click.option("--as", "as_player", default=None, help="Show exactly what this player may see.")
 @click.option("--json", "as_json", is_flag=True, help="The view as JSON.")
-def game_show(home_dir, name, as_player, as_json):
+@click.option("--map", "map_file", default=None, metavar="FILE",
+              help="Write the map of this view as a PNG picture to FILE (docs/maps.md).")
+def game_show(home_dir, name, as_player, as_json, map_file):
     """Show a game: the full position (game master), or one player's view with --as."""
     with _session(home_dir) as (home, store):
         g = engine.load_game(store, name)
         if as_player is not None and as_player not in [p["name"] for p in engine.players(store, g.id)]:
             _fail(f"game {name!r} has no player {as_player!r}")
         view = g.rules.view(g.state, as_player)
+        if map_file is not None:
+            size = _write_map(g.rules, view, Path(map_file))
+            seen = f"as {as_player} sees it" if as_player else "the game master's view"
+            click.echo(f"wrote the map of {name} ({seen}, {size} bytes) to {map_file}")
+            return
         if as_json:
             click.echo(json.dumps(view, indent=2, ensure_ascii=False, sort_keys=True))
             return
@@ -229,6 +237,27 @@ def game_show(home_dir, name, as_player, as_json):
                             g.id, g.seq, as_player)
             click.echo(f"{as_player}'s orders for this phase: "
                        + (json.dumps(json.loads(row["canonical"]), ensure_ascii=False) if row else "none yet"))
+
+
+def _write_map(rules, view, path: Path) -> int:
+    """Draw ``view`` and write the PNG whole (a temporary file renamed), or fail in one line."""
+    from pbem.judge.maps import MapError, draw_png   # Pillow is loaded only for a map
+    if path.is_dir():
+        _fail(f"--map {path}: is a folder; give a file name such as {path / 'map.png'}")
+    if not path.parent.is_dir():
+        _fail(f"--map {path}: no folder {path.parent}; create it first or choose another path")
+    try:
+        png = draw_png(map_drawing(rules, view))
+    except (MapUnavailable, MapError) as exc:
+        _fail(f"cannot draw the map: {exc}")
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_bytes(png)
+        tmp.replace(path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        _fail(f"--map {path}: cannot write it ({exc.strerror or exc}); choose a path you may write to")
+    return len(png)
 
 
 def _gm_action(home_dir, name, action, then=None):

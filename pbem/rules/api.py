@@ -273,6 +273,45 @@ class ActsAtOnce(Protocol):
         template, and is the whole template of a player with no orders in the phase."""
 
 
+class MapUnavailable(Exception):
+    """The game cannot draw its map (no geometry, or geometry that does not fit its board):
+    the message names the file and the fix."""
+
+
+class DrawsMap(Protocol):
+    """Optional: a game that declares its board geometry, so the judge can draw a picture of a
+    view (pbem.judge.maps; docs/maps.md, docs/architecture.md "Maps").
+
+    ``map_drawing`` turns a player's *view* (never the state) into a drawing description made
+    of generic parts, all JSON-able; what the view hides must stay hidden in it:
+
+    - ``title``: one line;
+    - ``places``: ``{id, label, kind: "town"|"sea", x, y, emphasis, markers, controller}``;
+      x, y in any unit with y growing downward (the judge fits them to the picture, keeping
+      the proportions); ``markers`` ids of ``marker_kinds`` (repeated for a count);
+      ``controller`` a family id or None; ``emphasis`` a larger label (a chief town);
+    - ``links``: ``{between: [place, place], kind: "road"|"sea"}``;
+    - ``areas``: ``{id, label, places, style: "outline"|"tag", tag}``: an outline drawn around
+      the places, or a short ``tag`` written beside each of them;
+    - ``families``: ``{id, label}`` in seating order (the judge gives each a colour and a shape);
+    - ``pieces``: ``{at, family, lords, units: {kind: n}, hidden, captives}``; ``hidden`` is a
+      count of pieces whose kind the viewer may not know;
+    - ``piece_kinds`` and ``marker_kinds``: ``{id, letter, label}`` for the legend;
+    - ``sieges``: ``{at, by: [family]}``; ``titles``: ``{family, text}``; ``notes``: [str].
+
+    Raise ``MapUnavailable`` when the geometry is missing or broken."""
+
+    def map_drawing(self, view: JSON) -> JSON: ...
+
+
+def map_drawing(rules: Any, view: JSON) -> JSON:
+    """The drawing description of ``view``, or MapUnavailable for a game without a map."""
+    method = getattr(rules, "map_drawing", None)
+    if method is None:
+        raise MapUnavailable(f"{getattr(rules, 'title', rules)} has no map yet (its rules declare no board geometry)")
+    return method(view)
+
+
 RULES_VERSION_KEY = "rules_version"
 
 

@@ -27,6 +27,7 @@ from pbem.games.fief.hear_ye import resolve_hear_ye, resolve_votes, vote_decider
 from pbem.games.fief.hear_ye_orders import check_first, check_votes, empty_first
 from pbem.games.fief.hear_ye_template import first_template, votes_template
 from pbem.games.fief.income import money, resolve_income
+from pbem.games.fief.map_view import map_drawing
 from pbem.games.fief.movement import resolve_movement
 from pbem.games.fief.movement_orders import check_movement_orders
 from pbem.games.fief.movement_template import movement_template
@@ -292,6 +293,9 @@ class FiefRules:
     def view(self, state: JSON, player: str | None) -> JSON:
         st = FiefState.from_json(state)
         return build_view(st, self._board(st.options), player)
+
+    def map_drawing(self, view: JSON) -> JSON:   # pbem.rules.api.DrawsMap; map_view.py
+        return map_drawing(view, self.type_name, self.title)
 
     # -- at once (pbem.rules.api.ActsAtOnce; at_once.py) ------------------------------------
     at_once_keys = at_once.KEYS   # F, G.4, 5.2.2: "at any time"

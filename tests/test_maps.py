@@ -1,0 +1,245 @@
+"""The map (docs/maps.md): Fief: France declares its geometry (games/fief_france/geography.yaml)
+and turns a view into a drawing description (pbem/games/fief/map_view.py); the judge draws it
+(pbem/judge/maps.py) and `pbem game show --map` writes it. The description is built from the
+view only, so each secret the view hides stays off the picture."""
+from __future__ import annotations
+
+import copy
+import io
+import json
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from PIL import Image, ImageDraw, ImageFont
+
+import judge_support  # noqa: F401  (registers the tiny game, which has no map)
+from pbem.cli import main
+from pbem.games import rules_for
+from pbem.games.fief import map_view
+from pbem.games.fief.board import load_board
+from pbem.games.fief.france import RULES
+from pbem.games.fief.positions import build_position
+from pbem.judge.maps import (BYTE_BUDGET, HEIGHT, MAP_WIDTH, PAPER, WIDTH, MapError, Painter,
+                             draw_png, put_text)
+from pbem.paths import games_dir
+from pbem.rules.api import MapUnavailable, map_drawing
+
+PLAYERS = ["enguerand", "marie", "olivier", "sybille"]
+UNITS = {"Tours": {"enguerand": {"knight": 1, "man_at_arms": 3}},
+         "Dijon": {"marie": {"archer": 2, "man_at_arms": 2}},
+         "Lyon": {"sybille": {"knight": 2}, "marie": {"bombard": 1, "man_at_arms": 4}},
+         "offshore": {"olivier": {"man_at_arms": 2}}}
+
+
+def position(**changes) -> dict:
+    data = {
+        "players": PLAYERS, "round": 3, "phase": "movement", "options": {"fog_of_war": True},
+        "hands": {"marie": ["tax"], "olivier": ["Aliénor"]},
+        "lords": {"Baudoin": {"family": "enguerand", "at": "Tours", "titles": ["bretagne", "bishop 2"]},
+                  "Quentin": {"family": "marie", "at": "Dijon", "titles": ["bourgogne"]},
+                  "Hugues": {"family": "olivier", "at": "offshore"},
+                  "Renaud": {"family": "sybille", "at": "Lyon"},
+                  "Charles": {"family": "marie", "at": "Lyon"}},
+        "units": UNITS,
+        "towns": {"Tours": {"controller": "enguerand", "fortress": "stronghold", "mills": 2},
+                  "Dijon": {"fortress": "city", "mills": 1},
+                  "Lyon": {"controller": "sybille", "fortress": "stronghold", "besieged_by": {"marie": 1}},
+                  "Nantes": {"controller": "enguerand"}},
+    }
+    data.update(changes)
+    return build_position(data).to_json()
+
+
+def drawing(state: dict, player: str | None) -> dict:
+    return map_drawing(RULES, RULES.view(state, player))
+
+
+# -- the geometry -----------------------------------------------------------------------------
+def test_every_town_of_the_board_has_a_real_position_and_no_other_town_is_named():
+    geo = map_view.load_geography("fief_france")
+    assert set(geo.towns) == set(load_board("fief_france").towns)
+    assert geo.towns["Liège"] == (5.57, 50.63)          # shared/map-facts/fief_france.yaml
+    x_paris, y_paris = geo.xy(*geo.towns["Paris"])
+    x_lyon, y_lyon = geo.xy(*geo.towns["Lyon"])
+    assert y_paris < y_lyon and x_paris < x_lyon        # north is up, east is right
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda towns: towns.pop("Rennes"), "no position for Rennes"),
+    (lambda towns: towns.update(Brest={"lon": -4.49, "lat": 48.39}), "Brest is not a town of"),
+    (lambda towns: towns.update(Rennes={"lon": "west"}), "each town needs `lon:` and `lat:` numbers"),
+])
+def test_a_geography_file_that_does_not_fit_the_board_is_refused_naming_the_town(tmp_path, monkeypatch,
+                                                                                 change, message):
+    folder = tmp_path / "fief_france"
+    folder.mkdir()
+    data = yaml.safe_load((games_dir() / "fief_france" / "geography.yaml").read_text(encoding="utf-8"))
+    change(data["towns"])
+    (folder / "geography.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    monkeypatch.setattr(map_view, "games_dir", lambda: tmp_path)
+    map_view.load_geography.cache_clear()
+    try:
+        with pytest.raises(MapUnavailable, match=message):
+            map_view.load_geography("fief_france")
+    finally:
+        map_view.load_geography.cache_clear()
+
+
+def test_a_game_without_a_map_says_so():
+    with pytest.raises(MapUnavailable, match="has no map yet"):
+        map_drawing(rules_for("tiny"), {})
+
+
+# -- the description comes from the view ------------------------------------------------------
+def test_the_description_is_built_from_the_view_it_is_given():
+    view = RULES.view(position(), "marie")
+    view["towns"]["Paris"]["controller"] = "olivier"      # a view, not the state, decides
+    places = {p["id"]: p for p in map_drawing(RULES, view)["places"]}
+    assert places["Paris"]["controller"] == "olivier"
+
+
+def test_the_description_holds_every_town_road_harbor_piece_siege_and_title():
+    d = drawing(position(), None)
+    board = load_board("fief_france")
+    towns = {p["id"]: p for p in d["places"] if p["kind"] == "town"}
+    assert set(towns) == set(board.towns)
+    roads = {frozenset(l["between"]) for l in d["links"] if l["kind"] == "road"}
+    assert roads == set(board.roads)
+    assert {l["between"][0] for l in d["links"] if l["kind"] == "sea"} == set(board.harbors)
+    assert towns["Tours"]["markers"] == ["stronghold", "mill", "mill"]
+    assert towns["Dijon"]["markers"] == ["city", "mill"] and towns["Nantes"]["markers"] == ["harbor"]
+    assert towns["Lyon"]["controller"] == "sybille" and towns["Lisieux"]["emphasis"]
+    assert {"at": "Lyon", "by": ["marie"]} in d["sieges"]
+    pieces = {(p["at"], p["family"]): p for p in d["pieces"]}
+    assert pieces[("Tours", "enguerand")]["units"] == {"knight": 1, "man_at_arms": 3}
+    assert pieces[("offshore:0", "olivier")]["lords"] == ["Hugues"]
+    assert {"family": "enguerand", "text": "Baudoin: Barony of Bretagne, Bishop of Lisieux"} in d["titles"]
+    assert {a["label"] for a in d["areas"]} >= {"Duchy of Bourgogne", "bishopric 2 (Lisieux)"}
+
+
+# -- secrets: each kind the view hides stays off the description and the picture ---------------
+def test_under_fog_of_war_another_familys_unit_types_never_reach_the_map():
+    knights = position()
+    footmen = position(units={**UNITS, "Tours": {"enguerand": {"man_at_arms": 4}},
+                              "Lyon": {"sybille": {"archer": 1, "man_at_arms": 1}, **{"marie": UNITS["Lyon"]["marie"]}}})
+    seen = drawing(knights, "marie")
+    assert seen == drawing(footmen, "marie")               # 4 pawns either way: nothing else told
+    assert draw_png(seen) == draw_png(drawing(footmen, "marie"))
+    tours = next(p for p in seen["pieces"] if p["at"] == "Tours")
+    assert tours["units"] == {} and tours["hidden"] == 4
+    assert "fog of war" in " ".join(seen["notes"])
+    own = next(p for p in seen["pieces"] if p["at"] == "Dijon")
+    assert own["units"] == {"archer": 2, "man_at_arms": 2}  # her own pawns, face up to her
+    assert drawing(knights, None) != drawing(footmen, None)  # the game master sees them
+
+
+@pytest.mark.parametrize("secret", [
+    {"hands": {"marie": ["tax"], "olivier": ["famine"]}},             # hands (2.2)
+    {"piles": {"characters": ["Aliénor"], "events": ["famine", "tax"]}},   # face-down piles (2.3)
+    {"disasters_track": ["famine"]},                                   # the disasters track (2.3)
+    {"policies": {"olivier": {"safe_passage": {"others": "allow"}}}},  # standing policies
+])
+def test_no_other_secret_of_the_view_reaches_the_map_of_anyone(secret):
+    plain, other = position(), position(**secret)
+    for viewer in PLAYERS + [None]:        # not even the game master's: the map draws the board
+        assert drawing(plain, viewer) == drawing(other, viewer), viewer
+    assert "Aliénor" not in json.dumps(drawing(position(hands={"olivier": ["Aliénor"]}), None),
+                                       ensure_ascii=False)
+
+
+# -- the picture --------------------------------------------------------------------------------
+def crowded() -> dict:
+    """Every town held, fortified, milled and full of every family's forces: the largest map."""
+    board = load_board("fief_france")
+    units, towns, lords = {}, {}, {}
+    for i, town in enumerate(board.towns):
+        owner = PLAYERS[i % 4]
+        units[town] = {p: {"knight": 1, "man_at_arms": 2, "archer": 1} for p in PLAYERS}
+        towns[town] = {"controller": owner, "fortress": "stronghold", "mills": 2,
+                       "besieged_by": {PLAYERS[(i + 1) % 4]: 1}}
+    for i, name in enumerate(["Baudoin", "Quentin", "Hugues", "Renaud", "Charles", "Gauthier"]):
+        lords[name] = {"family": PLAYERS[i % 4], "at": list(board.towns)[i]}
+    return position(units=units, towns=towns, lords=lords)
+
+
+@pytest.mark.parametrize("state, viewer", [(position, "marie"), (position, None), (crowded, "olivier"),
+                                           (crowded, None)])
+def test_the_png_is_valid_of_the_stated_size_and_within_the_byte_budget(state, viewer):
+    png = draw_png(drawing(state(), viewer))
+    image = Image.open(io.BytesIO(png))
+    image.verify()
+    assert image.format == "PNG" and image.size == (WIDTH, HEIGHT)
+    assert len(png) < BYTE_BUDGET, len(png)
+
+
+def test_every_town_is_drawn_with_its_name_on_the_map():
+    d = drawing(position(), "marie")
+    painter = Painter(d)
+    image = painter.picture()
+    for place in d["places"]:
+        x, y = painter.at(place["id"])
+        assert image.getpixel((round(x), round(y))) != Image.new("RGB", (1, 1), PAPER).getpixel((0, 0))
+        left, top, right, bottom = painter.labelled[place["id"]]
+        assert 0 <= left and right <= MAP_WIDTH and 0 <= top and bottom <= HEIGHT, place["id"]
+
+
+def test_the_same_view_draws_the_same_bytes():
+    d = drawing(position(), "enguerand")
+    assert draw_png(d) == draw_png(copy.deepcopy(d))
+
+
+def test_accents_are_drawn_although_the_font_has_none():
+    def ink(text):
+        image = Image.new("RGB", (120, 40), "white")
+        put_text(ImageDraw.Draw(image), (10, 10), text, ImageFont.load_default(size=20), "black")
+        return image.tobytes()
+    assert ink("Liège") != ink("Liege") and ink("Orléans") != ink("Orleans")
+
+
+def test_a_description_naming_an_unknown_place_is_refused():
+    d = drawing(position(), None)
+    d["links"].append({"between": ["Paris", "Atlantis"], "kind": "road"})
+    with pytest.raises(MapError, match="unknown place 'Atlantis'"):
+        draw_png(d)
+
+
+# -- the command line ---------------------------------------------------------------------------
+@pytest.fixture
+def home(tmp_path):
+    path = tmp_path / "home"
+    assert CliRunner().invoke(main, ["init", "--home", str(path), "--address", "judge@pbem.test"]).exit_code == 0
+    return path
+
+
+def cli(home, *args):
+    return CliRunner().invoke(main, ["game", args[0], "--home", str(home), *args[1:]])
+
+
+def test_the_game_master_writes_the_map_of_any_view_from_the_command_line(home, tmp_path):
+    result = cli(home, "new", "fief_france", "--name", "f1", "--option", "fog_of_war=true",
+                 *[a for p in PLAYERS[:3] for a in ("--player", f"{p}:{p}@pbem.test")])
+    assert result.exit_code == 0, result.output
+    for extra, seen in (((), "the game master's view"), (("--as", "marie"), "as marie sees it")):
+        out = tmp_path / f"map{len(extra)}.png"
+        result = cli(home, "show", "f1", *extra, "--map", str(out))
+        assert result.exit_code == 0, result.output
+        assert f"wrote the map of f1 ({seen}" in result.output
+        assert Image.open(out).size == (WIDTH, HEIGHT)
+        assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_a_bad_map_path_or_a_game_without_a_map_is_one_clear_line(home, tmp_path):
+    assert cli(home, "new", "fief_france", "--name", "f1",
+               *[a for p in PLAYERS[:3] for a in ("--player", f"{p}:{p}@pbem.test")]).exit_code == 0
+    assert cli(home, "new", "tiny", "--name", "t1", "--player", "alice:alice@pbem.test",
+               "--player", "bob:bob@pbem.test").exit_code == 0
+    for args, message in (
+            (("f1", "--map", str(tmp_path / "nowhere" / "m.png")), "no folder"),
+            (("f1", "--map", str(tmp_path)), "is a folder"),
+            (("t1", "--map", str(tmp_path / "t.png")), "has no map yet"),
+            (("f1", "--as", "nobody", "--map", str(tmp_path / "n.png")), "has no player 'nobody'")):
+        result = cli(home, "show", *args)
+        assert result.exit_code != 0 and message in result.output, result.output
+        assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+    assert not list(tmp_path.glob("*.png"))
