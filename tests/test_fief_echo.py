@@ -78,3 +78,57 @@ def test_every_order_set_of_the_golden_games_comes_back_from_its_echo(tmp_path, 
     assert set(checked) >= {"setup", "hear_ye", "hear_ye_votes", "cards", "purchase", "movement", "battle"}, checked
     golden = json.loads((Path(__file__).parent / "golden" / f"fief_france-{len(players)}p.json").read_text())
     assert sum(checked.values()) == sum(len(phase["orders"] or {}) for phase in golden)   # every set
+
+
+# -- through the judge ---------------------------------------------------------------------
+
+def _last_answer(judge: Judge, player: str) -> str:
+    answers = [m for m in judge.sent_to(f"{player}@pbem.test") if "Orders received" in m.get_content()]
+    return answers[-1].get_content()
+
+
+def _echo_in(answer: str) -> str:
+    """The echo block of an ack: the indented lines under "This is what the judge understood"."""
+    block = answer.split("(it replaces anything you sent before for this phase):\n\n", 1)[1]
+    lines = []
+    for line in block.splitlines():
+        if not line.startswith("    "):
+            break
+        lines.append(line[4:])
+    return "\n".join(lines)
+
+
+def test_the_answer_to_a_setup_mail_echoes_start_and_the_echo_sent_back_is_the_same_set(tmp_path) -> None:
+    judge = Judge(tmp_path)
+    judge.new_game(name="loire", players=("alice", "bob", "carol"), game_type="fief_france", options={})
+    judge.orders("loire", "alice", "setup/starting-towns",
+                 "orders:\n  - start: [tours, Poitiers]\npolicies:\n  safe_passage: {allow: [bob]}\n")
+    judge.tick()
+    answer = _last_answer(judge, "alice")
+    echo = _echo_in(answer)
+    assert echo == ("orders:\n  - start: [Tours, Poitiers]\n"
+                    "policies:\n  safe_passage:\n    allow: [bob]\n    others: refuse"), answer
+    assert "towns:" not in answer and "null" not in answer
+    # the player sends the echo back unchanged: accepted, and understood the same
+    judge.orders("loire", "alice", "setup/starting-towns", echo + "\n")
+    judge.tick()
+    assert _echo_in(_last_answer(judge, "alice")) == echo
+    store = judge.store()
+    try:
+        game = engine.load_game(store, "loire")
+        rows = store.all("SELECT understood FROM order_mails WHERE game_id=? AND player='alice' ORDER BY id", game.id)
+    finally:
+        store.close()
+    assert len(rows) == 2 and json.loads(rows[0]["understood"]) == json.loads(rows[1]["understood"])
+
+
+def test_a_game_without_an_echo_of_its_own_keeps_the_judges_echo() -> None:
+    from tinygame import RULES as TINY
+    assert api.echo_orders(TINY, {}, "alice", {"bid": 3}) is None
+    assert api.echo_orders(RULES, RULES.view(RULES.setup({}, ["a", "b", "c"], _rng()), "a"), "a",
+                           {"towns": ["Tours"], "policies": {}}) == "orders:\n  - start: [Tours]"
+
+
+def _rng():
+    from pbem.rules.rng import Rng
+    return Rng("echo")
