@@ -132,3 +132,56 @@ def test_a_game_without_an_echo_of_its_own_keeps_the_judges_echo() -> None:
 def _rng():
     from pbem.rules.rng import Rng
     return Rng("echo")
+
+
+# -- the orders no scenario nor golden game gives ------------------------------------------
+
+TRIGGERS_MAIL = """orders: []
+policies:
+  calm_uprisings:
+    as_bishop: yes
+    as_cardinal: no
+    except_raised_by: [bob]
+  surprise:
+    - underground_in_uprising: Nantes
+    - uprising_before_move: Tours
+      targets: [bob]
+      underground: yes
+      cards: 2
+      against: [bob]
+    - ambush: Charles
+      in: Tours
+      round: 2
+    - at_phase_start: battle
+      round: 3
+      transfer: Paris
+      to: bob
+  new_cardinal: allow
+  lower_ransom: refuse"""
+TITLE_MAIL = """orders:
+  - title: Bretagne
+    lord: Henry
+    city: Rennes
+    heir: Blanche
+policies:
+  coalition:
+    join: {bob: anywhere}
+    accept: {}"""
+
+
+@pytest.mark.parametrize("phase, hands, mail", [("battle", {"ann": ["uprising", "underground", "ambush"]}, TRIGGERS_MAIL),
+                                                ("purchase", {}, TITLE_MAIL)])
+def test_an_order_set_written_as_the_echo_writes_it_is_echoed_as_written(phase, hands, mail) -> None:
+    lords = {"Henry": {"family": "ann", "at": "Tours"}, "Blanche": {"family": "ann", "at": "Paris", "female": True},
+             "Charles": {"family": "bob", "at": "Tours"}, "Arthur": {"family": "cid", "at": "Lyon"}}
+    state = build_position({"players": ["ann", "bob", "cid"], "phase": phase, "round": 2, "hands": hands,
+                            "lords": lords, "deniers": {"ann": 20},
+                            "units": {"Tours": {"ann": {"knight": 2}, "bob": {"man_at_arms": 1}},
+                                      "Paris": {"ann": {"knight": 1}, "bob": {"archer": 1}},
+                                      "Rennes": {"ann": {"archer": 1}}, "Nantes": {"ann": {"archer": 1}}},
+                            "towns": {"Tours": {"controller": "bob"}, "Paris": {"controller": "ann"},
+                                      "Rennes": {"controller": "ann", "fortress": "stronghold"}}}).to_json()
+    view = RULES.view(state, "ann")
+    check = RULES.check_orders(view, "ann", load(mail))
+    assert check.ok, [str(e) for e in check.errors]
+    assert round_trip(view, "ann", check.orders) == mail
