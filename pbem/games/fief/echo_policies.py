@@ -53,8 +53,8 @@ def trigger_item(trigger: dict[str, Any]) -> dict[str, Any]:
     kind, town = trigger["trigger"], trigger.get("town")
     if kind == "at_battle_start":
         return {kind: town, "card": "underground"}
-    if kind == "ambush":
-        return {kind: trigger["lord"], "in": town, "round": trigger["round"]}
+    if kind == "ambush":   # round 0 (the battle's start) is what an ambush leaves out
+        return {kind: trigger["lord"], "in": town, **({"round": trigger["round"]} if trigger["round"] else {})}
     if kind == IN_UPRISING:
         return {kind: town}
     if kind in UPRISING_KINDS:
