@@ -13,7 +13,7 @@ from pbem.judge.store import Store
 from pbem.mail.message import InMail, address_problem
 from pbem.orders.envelope import UNFILLED_SECRET, Document, find_document, parse_document
 from pbem.orders.yamlsafe import sub_map
-from pbem.rules.api import OrderError, at_once_keys
+from pbem.rules.api import OrderError, at_once_keys, echo_orders
 
 
 def handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
@@ -138,6 +138,7 @@ def _take(store: Store, mailer: Mailer, mail: InMail, doc: Document, envelope: A
     mailer.answer(to=mail.from_addr, subject=mail.subject or f"orders for {game.name}",
                   in_reply_to=mail.message_id, template_name="ack.txt.j2", game=game,
                   ok=ok, errors=errors, notes=check.notes if ok else (), orders=check.orders if ok else None,
+                  echoed=echo_orders(game.rules, view, envelope.player, check.orders) if ok else None,
                   me=envelope.player, phase=phase, ready=envelope.ready, wait=envelope.wait,
                   complete=envelope.player in done, done_count=len(done), decider_count=len(deciders),
                   game_name=game.name, deadline=game.row["deadline"],

@@ -11,6 +11,7 @@ from typing import Any
 import jinja2
 import yaml
 
+from pbem.orders.echo import write_orders
 from pbem.paths import templates_dir
 from pbem.rules.api import Event, Said
 
@@ -21,30 +22,6 @@ def _yaml(value: Any) -> str:
                           width=78).rstrip("\n")
 
 
-class _EchoDumper(yaml.SafeDumper):
-    """YAML as a player writes orders. The judge reads every value as text, so no value needs
-    quotes to keep its type: no implicit resolvers, and every scalar is a string."""
-
-    yaml_implicit_resolvers: dict = {}
-
-    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
-        return super().increase_indent(flow, False)  # `- item` indented under its key
-
-
-def _echo_text(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
-    # `~` alone would read back as "nothing": the only text that needs quotes for its meaning.
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="'" if value == "~" else None)
-
-
-def _echo_list(dumper: yaml.SafeDumper, value: list) -> yaml.Node:
-    words = all(isinstance(v, str) for v in value) and sum(len(v) + 2 for v in value) <= 60
-    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=words)  # [Tours, Poitiers]
-
-
-_EchoDumper.add_representer(str, _echo_text)
-_EchoDumper.add_representer(list, _echo_list)
-
-
 def _echo(orders: Any) -> str:
     """The canonical orders a judge understood, as a player would write them: nothing empty
     (no `null`, `{}`, `[]`), yes/no for true/false, lists of names in brackets, list items
@@ -53,8 +30,7 @@ def _echo(orders: Any) -> str:
     pruned = _pruned(orders)
     if _nothing(pruned):
         return ""
-    return yaml.dump(pruned, Dumper=_EchoDumper, allow_unicode=True, sort_keys=False, default_flow_style=False,
-                     width=78).rstrip("\n")
+    return write_orders(pruned, short_maps=False)
 
 
 def _pruned(value: Any) -> Any:

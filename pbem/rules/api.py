@@ -312,6 +312,25 @@ def map_drawing(rules: Any, view: JSON) -> JSON:
     return method(view)
 
 
+class EchoesOrders(Protocol):
+    """Optional: the game writes its canonical orders back in its own order language, for the
+    judge's answer to an order mail (docs/orders.md, "The judge's answers"). Without it the judge
+    echoes the canonical form itself (pbem.judge.render's `echo` filter), which may use other
+    keys than a player writes (Fief's `start: [Tours]` would read back as `towns: [Tours]`)."""
+
+    def echo_orders(self, view: JSON, player: str, orders: JSON) -> str:
+        """``orders`` (what ``check_orders`` gave for this ``view``) as the part of a mail below
+        the envelope: YAML that ``check_orders(view, player, that text loaded)`` reads back to the
+        same canonical orders, so the player can send it unchanged. The judge's own keys (``wait``,
+        ``ready``) are not part of it. Pure, like the rest of the rules."""
+
+
+def echo_orders(rules: Any, view: JSON, player: str, orders: JSON) -> str | None:
+    """The game's own echo of ``orders`` (``EchoesOrders``), or None for a game without one."""
+    echo = getattr(rules, "echo_orders", None)
+    return None if echo is None else echo(view, player, orders)
+
+
 RULES_VERSION_KEY = "rules_version"
 
 

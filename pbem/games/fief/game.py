@@ -22,6 +22,7 @@ from pbem.games.fief.cards import load_cards
 from pbem.games.fief.cards_orders import check_draw_orders, check_play_orders
 from pbem.games.fief.cards_phase import play_deciders, resolve_draw, resolve_play
 from pbem.games.fief.cards_template import draw_template, play_template
+from pbem.games.fief.echo import echo_orders
 from pbem.games.fief.end_of_round import resolve_end_of_round
 from pbem.games.fief.hear_ye import resolve_hear_ye, resolve_votes, vote_deciders
 from pbem.games.fief.hear_ye_orders import check_first, check_votes, empty_first
@@ -326,6 +327,10 @@ class FiefRules:
     def default_orders(self, view: JSON, player: str) -> JSON:
         """Documented in docs/fief-france.md: the default starting town, buy nothing, hold."""
         return {**_for_orders(view).default(), "policies": {}}   # standing policies stay
+
+    def echo_orders(self, view: JSON, player: str, orders: JSON) -> str:
+        """pbem.rules.api.EchoesOrders: the canonical orders in the order language (echo.py)."""
+        return echo_orders(view, player, orders)
 
     def order_template(self, view: JSON, player: str) -> str:
         return _for_orders(view).template(view, self._board(view.get("options", {})), player)
