@@ -62,6 +62,53 @@ def chars_of(items, state, flags: int) -> set[str]:
     return chars
 
 
+SINGLE = (C.LITERAL, C.NOT_LITERAL, C.ANY, C.IN)
+EMPTY_WIDTH = (C.AT, C.ASSERT, C.ASSERT_NOT)
+
+
+def nullable(items) -> bool:
+    """Whether `items` can match the empty string."""
+    for op, av in items:
+        if op in EMPTY_WIDTH or (op in REPEATS and av[0] == 0):
+            continue
+        if op in REPEATS and nullable(av[2]):
+            continue
+        if op is C.SUBPATTERN and nullable(av[3]):
+            continue
+        if op is C.BRANCH and any(nullable(b) for b in av[1]):
+            continue
+        return False
+    return True
+
+
+def first_chars(items, state, flags: int) -> set[str]:
+    """The characters a match of `items` can begin with: only these can be taken from the end
+    of a repeat before it (`[!-~]+(?: [!-~]+)*` is linear: the second repeat begins with a space
+    the first cannot match). Anything unknown counts as every character it may match."""
+    chars: set[str] = set()
+    for op, av in items:
+        if op in SINGLE:
+            return chars | chars_of([(op, av)], state, flags)
+        if op in EMPTY_WIDTH:
+            continue
+        if op in REPEATS:
+            chars |= first_chars(av[2], state, flags)
+            if av[0] > 0 and not nullable(av[2]):
+                return chars
+        elif op is C.SUBPATTERN:
+            chars |= first_chars(av[3], state, flags)
+            if not nullable(av[3]):
+                return chars
+        elif op is C.BRANCH:
+            for branch in av[1]:
+                chars |= first_chars(branch, state, flags)
+            if not any(nullable(b) for b in av[1]):
+                return chars
+        else:
+            return chars | chars_of(items, state, flags) | set(PROBE)
+    return chars
+
+
 def sequence(items) -> list:
     """The items in order, plain groups opened (their content is adjacent to what follows)."""
     out = []
@@ -89,7 +136,7 @@ def overlapping_repeats(items, state, flags: int) -> list[str]:
             if op2 not in OPTIONAL_BETWEEN:
                 break
             if op2 in REPEATS and av2[1] == C.MAXREPEAT:
-                common = mine & chars_of(av2[2], state, flags)
+                common = mine & first_chars(av2[2], state, flags)
                 if common:
                     found.append(f"a repeat followed by another over {''.join(sorted(common))[:20]!r}")
                     break
@@ -115,4 +162,7 @@ def test_the_check_sees_the_shapes_that_backtracked():
     assert problems(re.compile(r"a*a*$")) and problems(re.compile(r"x\s*(?:y)?\s*$"))
     assert not problems(re.compile(r"^(?:-[ \t]+)*([a-z_][a-z0-9_]*)[ \t]+(\S(?:.*\S)?)\s*$"))
     assert not problems(re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)(?![A-Za-z0-9:-])([^<>]*)>"))
+    # A repeat whose every turn begins with a character the one before cannot match is linear.
+    assert not problems(re.compile(r"[!-~]+(?: [!-~]+)*"))
+    assert problems(re.compile(r"[!-~]+(?:[ !]+)*")) and problems(re.compile(r"\w+(?:\s*\w+)*"))
     assert len(patterns()) >= 15
