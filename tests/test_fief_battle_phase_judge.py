@@ -21,7 +21,7 @@ def test_a_round_with_a_battle_runs_through_the_judge(tmp_path) -> None:
     players = ("alice", "bob", "carol")
     judge.new_game(name="loire", players=players, game_type="fief_france")
     judge.tick()
-    for p, town in zip(players, ("Tours", "Poitiers", "Lyon")):
+    for p, town in zip(players, ("Tours", "Poitiers", "Lyon"), strict=True):
         judge.orders("loire", p, "setup/starting-towns", f"orders:\n  - start: [{town}]\n")
     judge.tick()
     for p in players:   # the Cards Phase (2.2): nobody draws

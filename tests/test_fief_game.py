@@ -23,7 +23,7 @@ def test_interface_facts() -> None:
 def test_a_whole_round_from_setup_through_movement() -> None:
     state = RULES.setup({}, PLAYERS, Rng("game"))
     orders = {p: send(state, p, f"orders:\n  - start: [{t}]\n").orders
-              for p, t in zip(PLAYERS, ["Tours", "Lyon", "Bordeaux"])}
+              for p, t in zip(PLAYERS, ["Tours", "Lyon", "Bordeaux"], strict=True)}
     state, _ = resolve(state, orders)
     seen = []
     for _ in range(7):

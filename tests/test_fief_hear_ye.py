@@ -182,7 +182,7 @@ def test_random_elections_always_resolve() -> None:
     for _ in range(60):
         lords = {}
         spots = rnd.sample(towns, 5)
-        for n, at in zip(rnd.sample(names, 5), spots):
+        for n, at in zip(rnd.sample(names, 5), spots, strict=True):
             titles = rnd.choice([[], ["bishop 4"], ["bishop 4", "cardinal"], ["normandie"], ["bishop 1", "cardinal"]])
             if any(t.startswith("bishop") and any(t in l["titles"] for l in lords.values()) for t in titles):
                 titles = []

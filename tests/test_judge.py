@@ -543,7 +543,7 @@ def test_the_game_masters_report_names_whose_each_private_line_is(tmp_path):
     judge = Judge(tmp_path / "home")
     judge.new_game(name="loire", players=players, game_type="fief_france", gm_email="gm@pbem.test")
     judge.tick()
-    for p, towns in zip(players, ("Tours, Poitiers", "Bordeaux, Pau", "Lyon, Dijon", "Reims, Paris")):
+    for p, towns in zip(players, ("Tours, Poitiers", "Bordeaux, Pau", "Lyon, Dijon", "Reims, Paris"), strict=True):
         judge.orders("loire", p, FIEF_SETUP, f"orders:\n  - start: [{towns}]\n")
     judge.tick()
     for _ in range(6):   # through the phases before the cards with default orders

@@ -133,8 +133,8 @@ def test_body_split_around_an_inline_picture_is_joined():
     msg = EmailMessage()
     msg["From"] = "a@example.org"
     msg.make_mixed()
-    for index, (maintype, subtype, content) in enumerate(
-            [("text", "plain", "game: loire\n"), ("image", "png", b"\x89PNG"), ("text", "plain", "orders: []\n")]):
+    for maintype, subtype, content in [("text", "plain", "game: loire\n"), ("image", "png", b"\x89PNG"),
+                                       ("text", "plain", "orders: []\n")]:
         part = EmailMessage()
         if maintype == "text":
             part.set_content(content)

@@ -125,8 +125,9 @@ def find_document(text: str) -> Document | None:
     # mail: the template filled in there, or orders written below the copy. The first one not
     # still reading YOUR-SECRET is the player's (each looked at up to the next: linear).
     starts = [start for start, line in enumerate(lines) if _START.match(line)]
-    ends = starts[1:] + [len(lines)]
-    filled = (start for start, end in zip(starts, ends) if not any(_UNFILLED.match(x) for x in lines[start:end]))
+    ends = starts[1:] + [len(lines)]   # one item more than starts when there is no start
+    filled = (start for start, end in zip(starts, ends, strict=False)
+              if not any(_UNFILLED.match(x) for x in lines[start:end]))
     chosen = next(filled, starts[0] if starts else None)
     return None if chosen is None else _collect(lines, chosen, "", stop=len(lines), in_copy=True)
 

@@ -81,7 +81,7 @@ def check_first(view: dict, board: Board, player: str, items: list, problems: Pr
     out = empty_first()
     is_pope = any(v["pope"] and v["family"] == player for v in view["lords"].values())
     open_ = list(view["hear_ye"]["possible"])
-    for item, verb, line in each_order(items, FIRST_VERBS, problems):
+    for item, verb, _line in each_order(items, FIRST_VERBS, problems):
         check_keys(item, FIRST_KEYS[verb], f"a `{verb}` order", problems)
         at = line_of(item, verb)
         if verb in ("excommunicate", "lift", "annulments") and not is_pope:
@@ -180,7 +180,7 @@ def check_votes(view: dict, player: str, items: list, problems: Problems) -> dic
     ballots = {b["id"]: b["candidates"] for b in view["hear_ye"]["ballots"]}
     votes: dict[str, dict] = {}
     out: dict[str, Any] = {"votes": votes, "new_pope_excommunicates": None}
-    for item, verb, line in each_order(items, ("vote", "excommunicate"), problems):
+    for item, verb, _line in each_order(items, ("vote", "excommunicate"), problems):
         if verb == "excommunicate":
             _check_new_pope(view, player, item, ballots.get("pope", []), problems, out)
         if verb != "vote":

@@ -84,7 +84,7 @@ def check_uprising_trigger(view: dict, player: str, item: dict, town: str, where
         cards = whole_number(item["cards"], line_of(item, "cards") or where, "cards", problems)
         if cards is not None and cards > MAX_CARDS:
             problems.add(line_of(item, "cards") or where, f"there are {MAX_CARDS} uprising cards in the game, "
-                         f"not {cards} (G.4.2.1)", f"write e.g. `cards: 2`")
+                         f"not {cards} (G.4.2.1)", "write e.g. `cards: 2`")
         elif cards is not None and cards > 1:
             trigger["cards"] = cards   # up to that many of your uprising cards; left out: 1
     if own:
