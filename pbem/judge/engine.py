@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 from pbem.games import rules_for
 from pbem.judge.faults import fault_point
 from pbem.judge.store import Store, dumps
-from pbem.rules.api import RULES_VERSION_KEY, Event, GameRules, Phase, rules_version
+from pbem.rules.api import RULES_VERSION_KEY, Event, GameRules, Phase, acts_at_once, rules_version
 from pbem.rules.rng import DICE_KEY, DICE_VERSION, Rng, dice_version
 
 
@@ -250,7 +250,7 @@ def compute_action(store: Store, game: Game, player: str, canonical: Any) -> Act
     n = row["n"] + 1
     phase = current_phase(game)
     rng = action_rng(game, game.seq, phase.id, n)
-    resolution = game.rules.act(game.state, player, canonical, rng)
+    resolution = acts_at_once(game.rules).act(game.state, player, canonical, rng)
     if game.rules.phase(resolution.state).id != phase.id:
         raise RuntimeError(f"{game.rules.type_name}: an at-once action moved the game off phase {phase.id}")
     return Action(n, player, canonical, resolution, [list(r) for r in rng.rolls])
