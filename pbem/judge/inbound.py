@@ -151,7 +151,7 @@ def _at_once_cap(store: Store, mailer: Mailer, game: engine.Game, player: str, p
     """Each at-once action may mail every other player: the judge's `at_once_per_phase` caps
     how many one player does in one phase (a flood of news is refused, not relayed)."""
     limit = mailer.home.at_once_per_phase
-    done = store.one("SELECT COUNT(*) AS n FROM actions WHERE game_id=? AND seq=? AND player=?",
+    done = store.row("SELECT COUNT(*) AS n FROM actions WHERE game_id=? AND seq=? AND player=?",
                      game.id, game.seq, player)["n"]
     if done < limit:
         return None

@@ -302,6 +302,14 @@ class Store:
     def one(self, sql: str, *args: Any) -> sqlite3.Row | None:
         return self.db.execute(sql, args).fetchone()
 
+    def row(self, sql: str, *args: Any) -> sqlite3.Row:
+        """The row a query cannot miss (a count, a game by the id just read or written): none
+        is a bug, a LookupError naming the query, never a None that fails further on."""
+        found = self.one(sql, *args)
+        if found is None:
+            raise LookupError(f"no row for {sql} with {args}")
+        return found
+
     def all(self, sql: str, *args: Any) -> list[sqlite3.Row]:
         return self.db.execute(sql, args).fetchall()
 

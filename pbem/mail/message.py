@@ -364,7 +364,7 @@ def _leaf_parts(msg: Message, skipped: _Skipped):
                 continue
             children = part.get_payload()
             if isinstance(children, list):
-                stack.extend((child, depth + 1) for child in reversed(children[:MAX_PARTS]))
+                stack.extend((child, depth + 1) for child in reversed(children[:MAX_PARTS]) if not isinstance(child, str))
                 skipped.parts = skipped.parts or len(children) > MAX_PARTS
         else:
             yield part
@@ -531,6 +531,7 @@ def _safe_message_id(value: str) -> bool:
 def address_problem(addr: str) -> str | None:
     """None if compose can write mail to `addr`, else why not: for checking addresses early
     (when a game master types them), rather than when the first report is due."""
+    composed: str | None
     try:
         _address("", addr, "the address")
     except ComposeError as exc:

@@ -185,8 +185,8 @@ def _cause(exc: yaml.MarkedYAMLError, lines: list[str], last_plain: Any) -> tupl
             f"close the `{bracket}` on the same line, after the last item"
     if "found character '\\t'" in problem or "\t" in problem:
         return at, "a tab in the indentation", "YAML does not allow tabs for indentation: use spaces"
-    if problem == "mapping values are not allowed here" and at is not None:
-        return _stray_colon(at, exc.problem_mark.column, lines, last_plain)
+    if problem == "mapping values are not allowed here" and exc.problem_mark is not None:
+        return _stray_colon(exc.problem_mark.line, exc.problem_mark.column, lines, last_plain)
     if "that cannot start any token" in problem:
         return at, problem.replace("found character", "the character"), \
             "put the value in quotes: `key: \"...\"`"
