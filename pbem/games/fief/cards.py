@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -82,7 +83,7 @@ def has_dice_icon(card: str) -> bool:
 
 
 # Counts the rulebook states (B; G.1-G.4), per variant.
-EXPECTED = {
+EXPECTED: dict[str, dict[str, Any]] = {
     "fief_france": {
         "lords": 18, "women": 6,
         "surprise_characters": {"darc": 1, "cardinal": 3},

@@ -108,7 +108,7 @@ def _cards(view: dict, value: Any, line: int | None, problems: Problems) -> list
     if bad:
         problems.add(line, f"`{bad[0]}` is not a card", "name cards as in your report, e.g. `good weather`")
         return None
-    return ids
+    return [c for c in ids if c is not None]   # every one, after the check above
 
 
 def _exchange(view: dict, item: dict, line: int | None, others: list[str], out: dict,

@@ -117,11 +117,11 @@ def _parse(verb: str, item: dict, view: dict, board: Board, problems: Problems) 
                 problems.add(line_of(item, "build"), f"you cannot build {item[verb]!r}",
                              "build a stronghold or a mill (4.2); units are bought with `buy:`")
                 return None
-            kind = "mill" if what.startswith("mill") else "stronghold"
+            kind: str | None = "mill" if what.startswith("mill") else "stronghold"
             if kind == "stronghold" and count != 1:
                 problems.add(line_of(item, "count"), "a town holds one stronghold: leave out `count:`")
                 return None
-            order = {"build": kind, "town": town}
+            order: dict[str, Any] = {"build": kind, "town": town}
             if kind == "mill":
                 order["count"] = count
             return order if town and count else None

@@ -10,7 +10,7 @@ track how many steps each pawn made (5.1.1: every unit pawn moves at most 2 step
 """
 from __future__ import annotations
 
-from dataclasses import MISSING, Field, dataclass, field, fields, is_dataclass
+from dataclasses import Field, dataclass, field, fields, is_dataclass
 from typing import Any
 
 from pbem.rules.api import RULES_VERSION_KEY
@@ -48,7 +48,8 @@ def added_later(default: Any = None, *, factory: Any = None) -> Any:
 
 
 def _default_of(f: Field) -> Any:
-    return f.default_factory() if f.default is MISSING else f.default   # type: ignore[misc]
+    factory = f.default_factory   # MISSING, which is not callable, unless the field has one
+    return factory() if callable(factory) else f.default
 
 
 def plain(value: Any) -> Any:

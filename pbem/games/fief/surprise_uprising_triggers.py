@@ -34,7 +34,7 @@ uprising": one card cancels the whole penalty of that uprising.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Mapping
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.orders_common import Problems, check_keys, whole_number
@@ -143,7 +143,7 @@ def _armed(state: FiefState, board: Board, kind: str, town: str | None, mover: s
 
 def _one_uprising(state: FiefState, board: Board, kind: str, town: str, mover: str | None, lord: str | None,
                   rng: Rng, away: frozenset[str]) -> list[Event]:
-    cards: list[tuple[str, dict[str, Any]]] = []
+    cards: list[tuple[str, Mapping[str, Any]]] = []
     fired: list[Event] = []
     left: dict[str, Counter] = {}
     for player, trigger in list(_armed(state, board, kind, town, mover)):
