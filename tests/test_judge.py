@@ -586,7 +586,8 @@ def test_processed_mail_is_deleted_by_default_so_no_secret_stays_on_disk(judge):
     judge.new_game()
     judge.tick()
     judge.orders("g1", "alice", "round-1/bid", "bid: 3\n")
-    judge.send("bob@pbem.test", f"game: g1\nplayer: bob\nsecret: {judge.secrets['g1']['bob']}\nphase: round-9/bid\nbid: 1\n")
+    judge.send("bob@pbem.test",
+               f"game: g1\nplayer: bob\nsecret: {judge.secrets['g1']['bob']}\nphase: round-9/bid\nbid: 1\n")
     assert judge.tick().mails == {"orders accepted": 1, "reject: stale phase": 1}
     assert inbox_files(judge) == []
     on_disk = home_bytes(judge)

@@ -76,7 +76,8 @@ class TinyGame:
         state["shouts"] = state.get("shouts", 0) + 1
         echo = rng.d6("echo")
         # What the player wrote travels as `said`, quoted in every mail, never in the sentence.
-        return Resolution(state, (Event("shout", f"{player} shouts (echo {echo}):", said=Said(player, action["shout"])),))
+        return Resolution(state, (Event("shout", f"{player} shouts (echo {echo}):",
+                                        said=Said(player, action["shout"])),))
 
     def at_once_template(self, view: Any, player: str) -> str:
         return '# shout: "..."   # told to everyone at once\n'

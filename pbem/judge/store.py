@@ -128,7 +128,8 @@ CREATE TABLE IF NOT EXISTS outbox (
     message_id TEXT NOT NULL UNIQUE,
     game_id INTEGER,
     recipient TEXT NOT NULL,
-    purpose TEXT NOT NULL,             -- ack | ack_at_once | news | report | reminder | welcome | reject | announce | ...
+    purpose TEXT NOT NULL,             -- ack | ack_at_once | news | report | reminder | welcome | reject |
+                                       -- announce | ...
     raw BLOB NOT NULL,
     created_at REAL NOT NULL,
     attempts INTEGER NOT NULL DEFAULT 0,

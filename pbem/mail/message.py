@@ -364,7 +364,8 @@ def _leaf_parts(msg: Message, skipped: _Skipped):
                 continue
             children = part.get_payload()
             if isinstance(children, list):
-                stack.extend((child, depth + 1) for child in reversed(children[:MAX_PARTS]) if not isinstance(child, str))
+                stack.extend((child, depth + 1) for child in reversed(children[:MAX_PARTS])
+                             if not isinstance(child, str))
                 skipped.parts = skipped.parts or len(children) > MAX_PARTS
         else:
             yield part
@@ -540,7 +541,9 @@ def address_problem(addr: str) -> str | None:
         composed = None
     if not _plausible_address(addr.strip().lower()):
         # A non-ASCII address: the stdlib's reason (which part) says more than ours.
-        return composed if composed and not addr.isascii() else f"{addr!r} is not a mail address such as name@example.org"
+        if composed and not addr.isascii():
+            return composed
+        return f"{addr!r} is not a mail address such as name@example.org"
     return composed
 
 

@@ -290,7 +290,8 @@ def _new_secret_problems(data: YMap, new: str, old: str) -> list[OrderError]:
     others = [k for k in data if k not in ("game", "player", "secret", "new_secret", "phase")]
     if others:
         return [OrderError(data.line_of(others[0]), "a secret change goes in a mail of its own",
-                           "send `game`, `player`, `secret` and `new_secret` alone, then your orders with the new secret")]
+                           "send `game`, `player`, `secret` and `new_secret` alone, then your orders with the new "
+                           "secret")]
     if len(new) < MIN_SECRET_LENGTH or any(c.isspace() for c in new):
         return [OrderError(line, f"a new secret needs at least {MIN_SECRET_LENGTH} characters and no spaces",
                            "choose a longer secret, e.g. three words joined by dashes")]

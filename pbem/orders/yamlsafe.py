@@ -156,8 +156,8 @@ def _scan(loader: _Loader, offset: int) -> None:
 # a long run of spaces, 30 s for 64,000; tests/test_regex_backtracking.py).
 KEYLIKE = re.compile(r"^(?:-[ \t]+)*([a-z_][a-z0-9_]*)[ \t]+(\S(?:.*\S)?)\s*$")
 _INDENTATION = ("the indentation of this line does not match the lines above",
-                "fix the indentation: keys of one order start in the same column, and each list item (`- `) in the column "
-                "of the others; indent with spaces")
+                "fix the indentation: keys of one order start in the same column, and each list item (`- `) in "
+                "the column of the others; indent with spaces")
 
 
 def _problem(exc: yaml.MarkedYAMLError, offset: int, text: str, last_plain: Any) -> YamlProblem:

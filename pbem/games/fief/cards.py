@@ -152,8 +152,8 @@ def _disasters(raw: object, where: str, kinds: dict[str, int]) -> tuple[dict[str
                             f"(no icon: it strikes the offshore area), not {icon!r} (2.5)")
         unknown = set(entry) - {"card", "dice_icon"}
         if unknown:
-            raise CardError(f"{where}: disaster card {n} ({kind}): unknown key(s) {', '.join(map(str, sorted(unknown)))}; "
-                            "a disaster card has `card` and `dice_icon`")
+            raise CardError(f"{where}: disaster card {n} ({kind}): unknown key(s) "
+                            f"{', '.join(map(str, sorted(unknown)))}; a disaster card has `card` and `dice_icon`")
         counts[kind] = counts.get(kind, 0) + 1
         if not icon:
             offshore[kind] = offshore.get(kind, 0) + 1

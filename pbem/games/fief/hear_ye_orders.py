@@ -115,7 +115,8 @@ def check_first(view: dict, board: Board, player: str, items: list, problems: Pr
             else:
                 out["pope"]["lift"] = name
         elif lord["family"] != player:
-            problems.add(at, f"{name} is not a lord of yours", "name one of: " + ", ".join(view["families"][player]["lords"]))
+            problems.add(at, f"{name} is not a lord of yours",
+                         "name one of: " + ", ".join(view["families"][player]["lords"]))
         elif verb == "annul":
             if not lord["spouse"]:
                 problems.add(at, f"{name} is not married")
@@ -135,7 +136,8 @@ def check_first(view: dict, board: Board, player: str, items: list, problems: Pr
                              "a candidate for pope who is not yet a bishop: name his bishop candidacy first"
                              if ballot == "pope" else "")
             elif ballot in out["candidates"]:
-                problems.add(at, f"one candidate per ballot: you already named {out['candidates'][ballot]} for {ballot}")
+                problems.add(at, "one candidate per ballot: you already named "
+                             f"{out['candidates'][ballot]} for {ballot}")
             else:
                 out["candidates"][ballot] = name
     return out

@@ -375,7 +375,8 @@ class _Checker:
                 return None
             return word
         if word not in IF_REFUSED:
-            self.problems.add(line_of(item, "if_refused"), f"`if_refused` must be back, stay or cavalcade, not {text!r}",
+            self.problems.add(line_of(item, "if_refused"),
+                              f"`if_refused` must be back, stay or cavalcade, not {text!r}",
                               suggest(str(text), IF_REFUSED))
             return None
         return word

@@ -188,7 +188,7 @@ def _apply(state: FiefState, board: Board, player: str, order: dict[str, Any], f
     state.towns[city].fortress = "city"
     price = order["deniers"]
     how = "receives the offered" if order.get("offered") else "buys the"
-    events = [Event("title_bought", f"{player} {how} title of the {board.fiefs[fief].name} for {money(price) if price else 'nothing'}; "
-                    f"the stronghold of {city} becomes its city (4.4).",
+    events = [Event("title_bought", f"{player} {how} title of the {board.fiefs[fief].name} for "
+                    f"{money(price) if price else 'nothing'}; the stronghold of {city} becomes its city (4.4).",
                     data={"player": player, "fief": fief, "lord": order["lord"], "city": city, "deniers": price})]
     return events + grant_fief_title(state, board, fief, order["lord"], order.get("heir"))

@@ -164,7 +164,8 @@ def _offer_title(fief: str, item: dict, view: dict, problems: Problems) -> dict 
     players = view["players"]
     to = next((p for p in players if fold(p) == fold(str(item["to"]))), None)
     if to is None:
-        problems.add(line_of(item, "to"), f"{item['to']!r} is not a player of this game", suggest(str(item["to"]), players))
+        problems.add(line_of(item, "to"), f"{item['to']!r} is not a player of this game",
+                     suggest(str(item["to"]), players))
         return None
     return {"offer_title": fief, "to": to}
 
