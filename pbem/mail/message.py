@@ -432,7 +432,8 @@ class _Registry(HeaderRegistry):
         return cls
 
 
-_SMTP = policy.SMTP.clone(header_factory=_Registry())
+_HEADERS = _Registry()
+_SMTP = policy.SMTP.clone(header_factory=_HEADERS)
 # A value the registry would write back unchanged on one line: printable ASCII words separated by
 # single spaces, no RFC 2047 word (_one_line breaks `=?` up anyway).
 _PLAIN_VALUE = re.compile(r"[!-~]+(?: [!-~]+)*")
@@ -449,7 +450,7 @@ def _header(name: str, value: object) -> str:
     if isinstance(value, Address):
         return _folded_address(name, value.display_name, value.addr_spec)
     if isinstance(value, str) and len(name) + 2 + len(value) <= _MAX_LINE and "=?" not in value \
-            and _PLAIN_VALUE.fullmatch(value) and issubclass(_SMTP.header_factory[name], UnstructuredHeader):
+            and _PLAIN_VALUE.fullmatch(value) and issubclass(_HEADERS[name], UnstructuredHeader):
         return f"{name}: {value}\r\n"
     return _folded(name, value)
 
