@@ -122,7 +122,8 @@ def test_the_description_holds_every_town_road_harbor_piece_siege_and_title():
 def test_under_fog_of_war_another_familys_unit_types_never_reach_the_map():
     knights = position()
     footmen = position(units={**UNITS, "Tours": {"enguerand": {"man_at_arms": 4}},
-                              "Lyon": {"sybille": {"archer": 1, "man_at_arms": 1}, **{"marie": UNITS["Lyon"]["marie"]}}})
+                              "Lyon": {"sybille": {"archer": 1, "man_at_arms": 1},
+                                       **{"marie": UNITS["Lyon"]["marie"]}}})
     seen = drawing(knights, "marie")
     assert seen == drawing(footmen, "marie")               # 4 pawns either way: nothing else told
     assert draw_png(seen) == draw_png(drawing(footmen, "marie"))
