@@ -9,7 +9,7 @@ import sqlite3
 import sys
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, NoReturn
 
 import click
 import yaml
@@ -29,7 +29,7 @@ HOME_OPTION = click.option("--home", "home_dir", envvar="PBEM_HOME", metavar="DI
                            help="The judge home (default: $PBEM_HOME).")
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     raise click.ClickException(message)
 
 

@@ -124,7 +124,7 @@ def first_difference(want: Any, got: Any, path: str = "") -> str | None:
                 return found
         return None
     if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
-        for i, (w, g) in enumerate(zip(want, got)):
+        for i, (w, g) in enumerate(zip(want, got, strict=True)):
             found = first_difference(w, g, f"{path}{i} > ")
             if found is not None:
                 return found
@@ -153,7 +153,7 @@ def check_golden(folder: Path, name: str, record: list[dict]) -> None:
         return
     assert path.exists(), f"no golden record {path}; write it with {UPDATE}=1"
     golden = json.loads(path.read_text(encoding="utf-8"))
-    for want, got in zip(golden, record):
+    for want, got in zip(golden, record, strict=False):   # the lengths: compared below
         where = first_difference(want, got)
         if where is not None:
             raise AssertionError(

@@ -123,7 +123,7 @@ def wait_for_port(port: int, seconds: float = 10.0) -> None:
                 return
         except OSError:
             if time.monotonic() > deadline:
-                raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {seconds}s")
+                raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {seconds}s") from None
             time.sleep(0.05)
 
 

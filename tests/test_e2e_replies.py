@@ -82,12 +82,12 @@ def test_replies_in_many_mail_clients_formats_are_read(tmp_path, mail_servers):
               ("round-3/bid", "resolved", ("outlook-orders-below", "thunderbird-polish-marker-deleted",
                                            "thunderbird-french", "apple-mail")))
     for phase, answering, clients in rounds:
-        for player, client in zip(PLAYERS, clients):
+        for player, client in zip(PLAYERS, clients, strict=True):
             reply(servers, judge, player, latest(servers, player, answering), client, phase, bids[player])
         report = judge.tick()
         assert report.mails == {"orders accepted": 4}, report.lines()
         assert report.resolved[0] == f"g1: {phase}" and not report.errors
-        for player, client in zip(PLAYERS, clients):
+        for player, client in zip(PLAYERS, clients, strict=True):
             ack = latest(servers, player, "Re:").get_body(("plain",)).get_content()
             assert f"bid: {bids[player]}" in ack and phase in ack, (client, ack)
             if client == "gmail-hungarian":  # the sign-off above the attribution: cut, and said

@@ -47,7 +47,8 @@ def test_diplomacy_comes_first_then_the_items_in_order():
     state = position(hands={"ann": [], "bob": ["justice"]})
     state["lords"]["Arthur"]["assassin"] = True
     offered, _ = act(state, "bob", "diplomacy:\n  - exchange: [justice]\n    with: ann\n")
-    assert refused(offered, "ann", "at_once:\n  - play: justice\n    on: Arthur\n").startswith("line 2: you hold no justice card")
+    assert refused(offered, "ann", "at_once:\n  - play: justice\n    on: Arthur\n").startswith(
+        "line 2: you hold no justice card")
 
 
 def test_a_card_given_away_in_the_same_mail_voids_its_play_privately():

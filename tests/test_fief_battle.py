@@ -36,8 +36,10 @@ class Faces(Rng):
 # -- the parts -------------------------------------------------------------------------------
 
 def test_steps_follow_the_rulebook_order() -> None:
-    assert [s[0] for s in STEPS] == ["6, 6.1, I.2", "G.4.2.5", "6, 6.3", "6.2", "6.2.1", "6.2.2, 6.4.4, I.1", "6.2.3"]
-    assert [s[0] for s in ROUND_STEPS] == ["G.4.2.5", "6.2.3.1", "6.2.3.2-3", "6.2.3.4", "6.2.3.4", "6.2.3.5", "6.2.3.5"]
+    assert [s[0] for s in STEPS] == ["6, 6.1, I.2", "G.4.2.5", "6, 6.3", "6.2", "6.2.1", "6.2.2, 6.4.4, I.1",
+                                     "6.2.3"]
+    assert [s[0] for s in ROUND_STEPS] == ["G.4.2.5", "6.2.3.1", "6.2.3.2-3", "6.2.3.4", "6.2.3.4", "6.2.3.5",
+                                           "6.2.3.5"]
     assert {name for name, _w, _c in END_CASES} <= set(END_TEXT)
 
 
@@ -110,7 +112,8 @@ def test_plan_from_data_names_bad_keys() -> None:
                            "continue_fighting": {"until": "always"}, "scorched_earth": "yes"})
     assert plan.losses == ("knight",) and plan.surrender == Condition(cp_at_most=2)
     assert plan.stop == Stop(when=Condition(), accept=Stop().accept)
-    assert plan.switch == Switch(Condition(after_round=1), ("x",)) and plan.continue_fighting == Continue(Condition(always=True))
+    assert plan.switch == Switch(Condition(after_round=1), ("x",))
+    assert plan.continue_fighting == Continue(Condition(always=True))
     assert plan.scorched_earth is True
     with pytest.raises(ValueError, match="unknown key 'surender'"):
         plan_from_data({"surender": "always"})
@@ -133,7 +136,8 @@ def test_bad_setups_are_named() -> None:
     with pytest.raises(BattleError, match="a troop cannot declare a battle"):
         resolve_battle(state, BOARD, BattleSetup("Lyon", "b", "a", ("b",), ("a",)), {}, Rng("x"))
     with pytest.raises(BattleError, match="not a pawn of the attacker side"):
-        resolve_battle(state, BOARD, BattleSetup("Lyon", "a", "b", ("a",), ("b",), attacker_units=("p2",)), {}, Rng("x"))
+        resolve_battle(state, BOARD, BattleSetup("Lyon", "a", "b", ("a",), ("b",), attacker_units=("p2",)), {},
+                       Rng("x"))
 
 
 # -- the loss choice against a brute force ------------------------------------------------------
@@ -280,7 +284,8 @@ def test_random_battle_properties(seed: int) -> None:
         assert town.controller is None or town.controller in present
     for fam in present & set(setup.attacker_side + setup.defender_side):
         kinds = {p.kind for p in state.pawns.values() if p.location == setup.town and p.family == fam}
-        has_lord = any(lo.family == fam and lo.location == setup.town and not lo.captive_of for lo in state.lords.values())
+        has_lord = any(lo.family == fam and lo.location == setup.town and not lo.captive_of
+                       for lo in state.lords.values())
         assert kinds != {"bombard"} or has_lord, f"a lone bombard of {fam} survived"
     # Same seed, same battle.
     state2, setup2, plans2 = _random_battle(seed)

@@ -116,7 +116,8 @@ def test_policy_errors_name_the_line_and_the_fix() -> None:
                      "line 6: 'bombard' is not a kind a leader chooses to lose",
                      "line 7: unknown condition `outnumberd`", "did you mean `outnumbered`",
                      "line 8: after_round must be at least 1",
-                     "line 9: `besiege_if_stopped` is yes or no", "line 10: `lords_first`: 'Gauvain' is not one of your lords",
+                     "line 9: `besiege_if_stopped` is yes or no",
+                     "line 10: `lords_first`: 'Gauvain' is not one of your lords",
                      "line 11: there is no town called 'Atlantis'", "line 12: unknown battle plan field `retreat`"]:
         assert fragment in text, (fragment, text)
 

@@ -21,7 +21,7 @@ def test_a_round_with_a_battle_runs_through_the_judge(tmp_path) -> None:
     players = ("alice", "bob", "carol")
     judge.new_game(name="loire", players=players, game_type="fief_france")
     judge.tick()
-    for p, town in zip(players, ("Tours", "Poitiers", "Lyon")):
+    for p, town in zip(players, ("Tours", "Poitiers", "Lyon"), strict=True):
         judge.orders("loire", p, "setup/starting-towns", f"orders:\n  - start: [{town}]\n")
     judge.tick()
     for p in players:   # the Cards Phase (2.2): nobody draws
@@ -49,7 +49,8 @@ def test_a_round_with_a_battle_runs_through_the_judge(tmp_path) -> None:
     before = len(judge.sent())
     judge.orders("loire", "alice", phase, "orders:\n  - attack: bob\n    in: Poitiers\n"
                  "policies:\n  battle_plan: {surrender: never, stop: {when: never}}\n")
-    judge.orders("loire", "bob", phase, "orders: []\npolicies:\n  battle_plan: {losses: [archer, man_at_arms, knight]}\n")
+    judge.orders("loire", "bob", phase,
+                 "orders: []\npolicies:\n  battle_plan: {losses: [archer, man_at_arms, knight]}\n")
     judge.orders("loire", "carol", phase, "orders: []\n")
     judge.tick()
     state, phase = state_and_phase(judge, "loire")

@@ -197,11 +197,13 @@ def test_one_cardinal_tithe_marker_per_cardinal() -> None:
 
     def at_play(version: int = 2) -> dict:
         state = build_position({"players": PLAYERS, "phase": "cards", "lords": lords,
-                                "options": {"rules_version": version}, "hands": {"ann": ["tax", "tax", "tax"]}}).to_json()
+                                "options": {"rules_version": version},
+                                "hands": {"ann": ["tax", "tax", "tax"]}}).to_json()
         return resolve(state, {})[0]
 
     state = at_play()
-    two = "orders:\n  - play: tax\n    tithe: 3\n    lord: Beaudouin\n  - play: tax\n    tithe: 4\n    lord: Beaudouin\n"
+    two = ("orders:\n  - play: tax\n    tithe: 3\n    lord: Beaudouin\n"
+           "  - play: tax\n    tithe: 4\n    lord: Beaudouin\n")
     assert "line 6: Beaudouin's cardinal tithe marker already lies on bishopric 3" in errors(state, "ann", two)
     # His own bishopric and his family's other bishopric need no marker.
     ok = check(state, "ann", "orders:\n  - play: tax\n    tithe: 3\n    lord: Beaudouin\n"

@@ -72,7 +72,8 @@ def test_a_card_file_with_cards_without_the_icon(tmp_path: Path) -> None:
     (lambda d: d["disaster"][0].update(dice_icon="maybe"),
      r"cards-printed\.yaml: disaster card 1 \(plague\): `dice_icon` must be true"),
     (lambda d: d["disaster"][9].update(card="plage"),
-     r"cards-printed\.yaml: disaster card 10: 'plage' is not a disaster; the disasters are plague, bad_weather, famine"),
+     r"cards-printed\.yaml: disaster card 10: 'plage' is not a disaster; "
+     r"the disasters are plague, bad_weather, famine"),
     (lambda d: d["disaster"][2].update(icon=True),
      r"disaster card 3 \(bad_weather\): unknown key\(s\) icon"),
     (lambda d: d.update(disaster={"plague": 2, "bad_weather": 4, "famine": 4}),

@@ -48,7 +48,8 @@ def draw_document(view: dict, rnd: random.Random) -> str:
         lines.append(f"  - draw: [{', '.join(piles)}]")
         if room >= 2 and rnd.random() < 0.5:
             second = "events" if piles[0] == "character" else rnd.choice(["character", "none"])
-            lines.append(f"    if_first: {{{rnd.choice(['lord', 'fortune', 'character', 'cardinal', 'tax'])}: {second}}}")
+            first = rnd.choice(['lord', 'fortune', 'character', 'cardinal', 'tax'])
+            lines.append(f"    if_first: {{{first}: {second}}}")
     return "\n".join(lines) + "\n" if len(lines) > 1 else "orders: []\n"
 
 

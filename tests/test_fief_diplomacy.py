@@ -105,7 +105,8 @@ def test_an_exchange_is_an_offer_seen_by_the_two_players_until_the_mirror_order_
 def test_an_answer_that_does_not_mirror_the_offer_is_a_counter_offer():
     state = position(hands={"ann": ["good_weather"], "bob": ["tax", "good_harvest"]})
     offered, _ = act(state, "ann", OFFER)
-    after, events = act(offered, "bob", "diplomacy:\n  - exchange: [good harvest]\n    with: ann\n    take: [good weather]\n")
+    after, events = act(offered, "bob",
+                        "diplomacy:\n  - exchange: [good harvest]\n    with: ann\n    take: [good weather]\n")
     assert after["families"]["ann"]["hand"] == ["good_weather"]
     assert {(o["from"], o["with"]) for o in after["exchange_offers"]} == {("ann", "bob"), ("bob", "ann")}
     assert [e.kind for e in events] == ["diplomacy_offer"]

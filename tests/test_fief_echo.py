@@ -169,8 +169,9 @@ policies:
     accept: {}"""
 
 
-@pytest.mark.parametrize("phase, hands, mail", [("battle", {"ann": ["uprising", "underground", "ambush"]}, TRIGGERS_MAIL),
-                                                ("purchase", {}, TITLE_MAIL)])
+@pytest.mark.parametrize("phase, hands, mail", [
+    ("battle", {"ann": ["uprising", "underground", "ambush"]}, TRIGGERS_MAIL),
+    ("purchase", {}, TITLE_MAIL)])
 def test_an_order_set_written_as_the_echo_writes_it_is_echoed_as_written(phase, hands, mail) -> None:
     lords = {"Henry": {"family": "ann", "at": "Tours"}, "Blanche": {"family": "ann", "at": "Paris", "female": True},
              "Charles": {"family": "bob", "at": "Tours"}, "Arthur": {"family": "cid", "at": "Lyon"}}

@@ -23,7 +23,7 @@ def test_interface_facts() -> None:
 def test_a_whole_round_from_setup_through_movement() -> None:
     state = RULES.setup({}, PLAYERS, Rng("game"))
     orders = {p: send(state, p, f"orders:\n  - start: [{t}]\n").orders
-              for p, t in zip(PLAYERS, ["Tours", "Lyon", "Bordeaux"])}
+              for p, t in zip(PLAYERS, ["Tours", "Lyon", "Bordeaux"], strict=True)}
     state, _ = resolve(state, orders)
     seen = []
     for _ in range(7):
@@ -64,8 +64,8 @@ def test_a_whole_round_from_setup_through_movement() -> None:
         state, events = resolve(state, {})
         assert events
     seen.append(RULES.phase(state).id)
-    assert seen == ["round-1/cards-draw", "round-1/cards-play", "round-1/income", "round-1/purchase", "round-1/movement",
-                    "round-1/battle", "round-1/end-of-round", "round-2/hear-ye"]
+    assert seen == ["round-1/cards-draw", "round-1/cards-play", "round-1/income", "round-1/purchase",
+                    "round-1/movement", "round-1/battle", "round-1/end-of-round", "round-2/hear-ye"]
     assert RULES.result(state) is None
 
 

@@ -112,7 +112,8 @@ def test_order_errors() -> None:
         "orders:\n  - marry: François\n    to: Isabelle\n": "both spouses are of your family",
         "orders:\n  - marry: François\n": "needs `to:`",
         "orders:\n  - annulments: grant\n": "only the pope's family",
-        "orders:\n  - candidate: François\n    for: bishop 5\n  - candidate: François\n    for: Avignon\n": "one candidate per ballot",
+        "orders:\n  - candidate: François\n    for: bishop 5\n  - candidate: François\n    for: Avignon\n":
+            "one candidate per ballot",
     }
     for text, fragment in cases.items():
         check = send(state, "marie", text)
@@ -168,7 +169,8 @@ def test_votes_are_sealed_until_the_reveal() -> None:
         assert json.dumps(view, sort_keys=True) == seen_before[p]
         assert "decoy on" not in RULES.order_template(view, p)
     assert "decoy" not in json.dumps(state) and "François" not in json.dumps(state["families"])
-    after, events = resolve(state, mail(state, {"marie": "orders:\n  - vote: bishop 5\n    for: François\n    decoy: Eric\n"}))
+    after, events = resolve(state, mail(state, {"marie": "orders:\n  - vote: bishop 5\n    for: François\n"
+                                                         "    decoy: Eric\n"}))
     reveal = next(e for e in events if e.kind == "ballot_revealed")
     assert "decoy on Eric" in reveal.text and reveal.audience.kind == "all"
 
@@ -182,7 +184,7 @@ def test_random_elections_always_resolve() -> None:
     for _ in range(60):
         lords = {}
         spots = rnd.sample(towns, 5)
-        for n, at in zip(rnd.sample(names, 5), spots):
+        for n, at in zip(rnd.sample(names, 5), spots, strict=True):
             titles = rnd.choice([[], ["bishop 4"], ["bishop 4", "cardinal"], ["normandie"], ["bishop 1", "cardinal"]])
             if any(t.startswith("bishop") and any(t in l["titles"] for l in lords.values()) for t in titles):
                 titles = []

@@ -71,7 +71,8 @@ def test_named_step_passes_through_without_asking_and_discards_the_card():
 
 def test_if_needed_plays_only_when_the_passage_is_refused():
     state = position()
-    events, by = run(state, {"marie": {"moves": [move("Guenièvre", ["Poitiers", "La Rochelle"], {"others": "if_needed"})]}})
+    events, by = run(state, {"marie": {"moves": [move("Guenièvre", ["Poitiers", "La Rochelle"],
+                                                       {"others": "if_needed"})]}})
     refusal = by["safe_passage_refused"]
     assert sorted(refusal.audience.players) == ["marc", "marie"]
     assert state.lords["Guenièvre"].location == "La Rochelle" and state.events_discard == ["underground"]
@@ -82,7 +83,8 @@ def test_if_needed_plays_only_when_the_passage_is_refused():
     assert [e.kind for e in events].index("safe_passage_refused") < [e.kind for e in events].index("surprise_played")
 
     granted = position(policies={"marc": {"safe_passage": {"allow": ["marie"], "refuse": [], "others": "refuse"}}})
-    _, by = run(granted, {"marie": {"moves": [move("Guenièvre", ["Poitiers", "La Rochelle"], {"others": "if_needed"})]}})
+    _, by = run(granted, {"marie": {"moves": [move("Guenièvre", ["Poitiers", "La Rochelle"],
+                                                    {"others": "if_needed"})]}})
     assert "surprise_played" not in by and granted.families["marie"].hand == ["underground"]
     assert granted.lords["Guenièvre"].location == "La Rochelle"
 
@@ -102,13 +104,15 @@ def test_the_road_is_not_crossed_either():
     # Marc's Eric waits on the road Tours - Poitiers (La Rochelle is Marc's): the first step must
     # cross him (5.2.1 "in every case"); the card passes without fighting.
     state = position(lords={"Eric": {"family": "marc", "at": "Poitiers"}},
-                     units={"Poitiers": {"marc": {"archer": 1}}, "Tours": {"marie": {"knight": 2}, "olivier": {"man_at_arms": 1}}},
+                     units={"Poitiers": {"marc": {"archer": 1}},
+                            "Tours": {"marie": {"knight": 2}, "olivier": {"man_at_arms": 1}}},
                      towns={"Tours": {"controller": "olivier"}})
     state.first_player = 1   # marc moves first
     orders = {"marc": {"moves": [move("Eric", ["Tours"], with_={})]},
               "marie": {"moves": [move("Guenièvre", ["Poitiers"], {"others": "if_needed"})]}}
     events, by = run(state, orders)
-    assert by["safe_passage_refused"].text.startswith("marc refused marie's Guenièvre safe passage through the road Tours - Poitiers")
+    assert by["safe_passage_refused"].text.startswith(
+        "marc refused marie's Guenièvre safe passage through the road Tours - Poitiers")
     assert state.lords["Guenièvre"].location == "Poitiers"
     assert "leaves Tours crossing nobody" in by["surprise_played"].text
 
@@ -311,7 +315,8 @@ def test_the_written_forms(line, plan):
 
 
 @pytest.mark.parametrize("text, hand, fragments", [
-    (MOVE + "    underground: Poitiers\n", [], ["line 5", "you hold no underground card (G.4.2.2)", "your hand: empty"]),
+    (MOVE + "    underground: Poitiers\n", [],
+     ["line 5", "you hold no underground card (G.4.2.2)", "your hand: empty"]),
     (MOVE + "    underground: Limoges\n", ["underground"], ["line 5", "Limoges is not on this path",
                                                             "the towns its land steps reach: Poitiers, La Rochelle"]),
     (MOVE + "    underground: Tours\n", ["underground"], ["Tours is where the move starts"]),
@@ -339,9 +344,11 @@ def test_a_landing_is_a_naval_step_too():
                                         "    underground: [Nantes]\n")
     assert "the step to Nantes is a naval step (5.3)" in message
     # `if_needed` covers the land step that follows the landing.
-    result = send(state, "marie", "orders:\n  - move: Guenièvre\n    path: [Nantes, Tours]\n    underground: if_needed\n")
+    result = send(state, "marie",
+                  "orders:\n  - move: Guenièvre\n    path: [Nantes, Tours]\n    underground: if_needed\n")
     assert result.ok
-    message = errors_of(state, "marie", "orders:\n  - move: Guenièvre\n    path: [Nantes]\n    underground: if_needed\n")
+    message = errors_of(state, "marie",
+                        "orders:\n  - move: Guenièvre\n    path: [Nantes]\n    underground: if_needed\n")
     assert "this path has no land step for an underground card" in message
 
 
@@ -411,6 +418,7 @@ def test_a_town_reached_twice_names_both_steps():
     text = "orders:\n  - move: Guenièvre\n    path: [Poitiers, Tours, Poitiers]\n    underground: Poitiers\n"
     assert "always play 2 underground cards, but you hold 1" in errors_of(state_json(lords=darc), "marie", text)
     state = position(lords=darc, hands={"marie": ["underground", "underground"]}, units={"Poitiers": {}})
-    _, by = run(state, {"marie": {"moves": [move("Guenièvre", ["Poitiers", "Tours", "Poitiers"], {"Poitiers": "always"})]}})
+    _, by = run(state, {"marie": {"moves": [move("Guenièvre", ["Poitiers", "Tours", "Poitiers"],
+                                                  {"Poitiers": "always"})]}})
     assert by["lord_moved"].data["underground"] == ["Poitiers", "Poitiers"]
     assert state.families["marie"].hand == [] and state.lords["Guenièvre"].steps == 3

@@ -72,7 +72,8 @@ def test_without_the_agreement_the_lord_goes_to_an_empty_town_and_the_family_is_
     assert state["towns"][first_empty]["controller"] == "ann"
     why = next(e for e in events if e.kind == "lord_place_not_taken")
     assert why.audience.players == ("ann",)
-    assert "Quentin cannot come into play in Paris: Paris is controlled by bob, whose `placement` policy does not agree" in why.text
+    assert ("Quentin cannot come into play in Paris: Paris is controlled by bob, whose `placement` policy does not "
+            "agree") in why.text
 
 
 def test_an_agreement_is_used_when_named_or_when_no_town_is_empty() -> None:
@@ -91,7 +92,8 @@ def every_town_held_by_cid() -> dict:
 
 def test_a_released_captive_is_placed_with_the_agreement_when_no_town_is_empty() -> None:
     # 6.3: "a released captive lord is placed as if they are coming into play (G.1.2)".
-    lords = {"Beaudouin": {"family": "ann", "at": "Lyon", "captive_of": "cid"}, "Arthur": {"family": "cid", "at": "Lyon"}}
+    lords = {"Beaudouin": {"family": "ann", "at": "Lyon", "captive_of": "cid"},
+             "Arthur": {"family": "cid", "at": "Lyon"}}
     agree = {"cid": {"placement": {"allow": [], "refuse": [], "others": "allow"}}}
     data = {"players": PLAYERS, "phase": "battle", "lords": lords, "units": every_town_held_by_cid(),
             "options": V2}
@@ -120,7 +122,8 @@ def test_rules_version_1_keeps_ruling_21() -> None:
     old = position(options={"rules_version": 1}, hands={"ann": ["Quentin"]})
     text = errors(old, "bob", "policies:\n  placement: {allow: [ann]}\n")
     assert "line 2: `placement`" in text and "rules version 1" in text and "remove `placement:`" in text
-    stored = position(options={"rules_version": 1}, policies=AGREE, hands={"ann": ["Quentin"]})   # never honoured in version 1
+    # never honoured in version 1
+    stored = position(options={"rules_version": 1}, policies=AGREE, hands={"ann": ["Quentin"]})
     stored, events = play(stored, "orders:\n  - play: Quentin\n    in: Paris\n")
     assert stored["lords"]["Quentin"]["location"] != "Paris"
     assert any(e.kind == "lord_place_not_taken" and "rules version 1 (ruling 21)" in e.text for e in events)

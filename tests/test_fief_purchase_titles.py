@@ -143,7 +143,8 @@ def test_the_privilege_used_this_round_refuses_another_offer() -> None:
 def test_an_offer_to_a_player_out_of_the_game_is_refused() -> None:
     state = _bretagne()
     state["families"]["olivier"]["eliminated"] = True
-    assert "olivier is out of the game" in errors(state, "enguerand", "orders:\n  - offer_title: Bretagne\n    to: olivier\n")
+    assert "olivier is out of the game" in errors(state, "enguerand",
+                                                  "orders:\n  - offer_title: Bretagne\n    to: olivier\n")
 
 
 def test_an_offer_nobody_takes_lapses_and_the_privilege_stays_unused() -> None:

@@ -275,5 +275,6 @@ def test_a_die_never_rolled_fails_its_scenario_by_name(tmp_path) -> None:
     folder.mkdir()
     extra = folder / "one-die-too-many.yaml"
     extra.write_text(source.replace("dice: {d6: [1, 5, 3]}", "dice: {d6: [1, 5, 3, 6]}"), encoding="utf-8")
-    with pytest.raises(AssertionError, match=r"one-die-too-many.yaml: the scenario's dice \{'d6': \[6\]\} were never rolled"):
+    with pytest.raises(AssertionError,
+                       match=r"one-die-too-many.yaml: the scenario's dice \{'d6': \[6\]\} were never rolled"):
         run_scenario(extra)

@@ -122,7 +122,8 @@ def test_underground_frees_captives_of_one_jailer_in_a_town() -> None:
     assert state["lords"]["Blanche"]["captive_of"] is None and state["lords"]["Arthur"]["captive_of"] is None
     assert state["lords"]["Blanche"]["location"] != "Paris"
     assert [e.kind for e in events].count("escape") == 2 and state["events_discard"] == ["underground"]
-    assert check(at_play(lords, {"ann": ["underground"]}), "ann", "orders:\n  - play: underground\n    free: Arthur\n").ok
+    assert check(at_play(lords, {"ann": ["underground"]}), "ann",
+                 "orders:\n  - play: underground\n    free: Arthur\n").ok
 
 
 def test_a_frieze_card_returns_to_the_discard_pile_with_its_lord() -> None:

@@ -60,7 +60,8 @@ def test_phase_start_refusals() -> None:
     assert "round 1 is over (this is round 2)" in errors(purchase({"ann": ["assassination"]}, round=2), "ann",
                                                          policy("battle" + play + "      round: 1\n"))
     assert "round must be at least 1, not 0" in errors(state, "ann", policy("battle" + play + "      round: 0\n"))
-    assert "round must be a whole number, not 'two'" in errors(state, "ann", policy("battle" + play + "      round: two\n"))
+    assert "round must be a whole number, not 'two'" in errors(state, "ann",
+                                                              policy("battle" + play + "      round: two\n"))
     assert "you hold no justice card" in errors(
         state, "ann", policy("battle\n      play: justice\n      on: Charles\n"))
     assert "an uprising is played at once in round-N/cards-play" in errors(

@@ -35,15 +35,18 @@ def checked(state: dict, player: str, text: str) -> tuple[dict | None, str]:
 def test_check_transfer_against_the_players_view() -> None:
     state = position()
     assert checked(state, "ann", "- transfer: tours\n  to: BOB\n") == ({"town": "Tours", "to": "bob"}, "")
-    assert "line 1: you do not control Lyon (its controller: cid)" in checked(state, "ann", "- transfer: Lyon\n  to: cid\n")[1]
-    assert "there is no town called 'Tuors' (did you mean `Tours`?)" in checked(state, "ann", "- transfer: Tuors\n  to: bob\n")[1]
+    assert "line 1: you do not control Lyon (its controller: cid)" in checked(state, "ann",
+                                                                              "- transfer: Lyon\n  to: cid\n")[1]
+    assert "there is no town called 'Tuors' (did you mean `Tours`?)" in checked(state, "ann",
+                                                                               "- transfer: Tuors\n  to: bob\n")[1]
     assert "line 2: cid has no forces in Tours (5.2.2: control goes to a present family) (present there: bob)" \
         in checked(state, "ann", "- transfer: Tours\n  to: cid\n")[1]
     assert "you control Tours already" in checked(state, "ann", "- transfer: Tours\n  to: ann\n")[1]
     assert "no player 'zed' in this game" in checked(state, "ann", "- transfer: Tours\n  to: zed\n")[1]
     assert "name the family receiving the control" in checked(state, "ann", "- transfer: Tours\n")[1]
     assert "unknown key `lord`" in checked(state, "ann", "- transfer: Tours\n  to: bob\n  lord: Charles\n")[1]
-    assert "you do not control Tours (its controller: ann)" in checked(state, "bob", "- transfer: Tours\n  to: ann\n")[1]
+    assert "you do not control Tours (its controller: ann)" in checked(state, "bob",
+                                                                       "- transfer: Tours\n  to: ann\n")[1]
 
 
 def test_transfer_control_puts_the_receiver_on_the_town_space() -> None:

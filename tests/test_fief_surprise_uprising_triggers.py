@@ -230,7 +230,8 @@ def test_the_new_uprising_triggers_are_checked() -> None:
 @pytest.mark.parametrize("triggers, message", [
     ("    - uprising_when_taxed: Tours\n      cards: 5\n", "line 4: there are 4 uprising cards in the game, not 5"),
     ("    - uprising_when_taxed: Tours\n      cards: two\n", "line 4: cards must be a whole number"),
-    ("    - uprising_when_taxed: Tours\n      cards: 0\n", "line 4: cards must be at least 1, not 0 (write e.g. `cards: 1`)"),
+    ("    - uprising_when_taxed: Tours\n      cards: 0\n",
+     "line 4: cards must be at least 1, not 0 (write e.g. `cards: 1`)"),
     ("    - uprising_when_taxed: Tours\n      against: [bob]\n", "unknown key `against`"),
     ("    - uprising_before_move: Tours\n      against: [cid]\n", "your own moves never raise your uprising"),
     ("    - uprising_on_famine: Atlantis\n", "there is no town 'Atlantis'"),
@@ -347,7 +348,8 @@ def test_the_calm_policy_may_spare_an_ally() -> None:
     assert "is one of never, as_bishop, also_as_cardinal or a mapping" in errors(
         state, "cid", "policies:\n  calm_uprisings: sometimes\n")
     state["families"]["cid"]["policies"] = cid.orders["policies"]
-    assert "calm_uprisings: as_bishop yes; as_cardinal no; never against ann" in RULES.view(state, "cid")["policies_text"]
+    assert ("calm_uprisings: as_bishop yes; as_cardinal no; never against ann"
+            in RULES.view(state, "cid")["policies_text"])
     res = RULES.resolve(state, {}, Dice(battle=(0,), d6=(6,)))
     kinds = [e.kind for e in res.events]
     assert "uprising" in kinds and not {"uprising_calmed", "uprising_not_calmed"} & set(kinds)
@@ -413,7 +415,8 @@ def test_a_tax_card_the_income_then_cancels_still_sets_off_the_uprising() -> Non
 def test_sparing_a_raiser_is_refused_in_a_version_1_game_and_empty_answers_read_as_such() -> None:
     # Ruling 33: `except_raised_by` acts from rules version 2 only; in an older game it would be
     # dropped in silence, so the mail is refused and says why (the yes/no keys still work there).
-    lords = {"Henry": {"family": "ann", "at": "Lyon"}, "Arthur": {"family": "cid", "at": "Reims", "titles": ["bishop 2"]}}
+    lords = {"Henry": {"family": "ann", "at": "Lyon"},
+             "Arthur": {"family": "cid", "at": "Reims", "titles": ["bishop 2"]}}
     old = taxed(lords, {}, [], version=1)
     text = errors(old, "cid", "policies:\n  calm_uprisings:\n    as_bishop: yes\n    except_raised_by: [ann]\n")
     assert "line 4: `except_raised_by` is not used in this game" in text and "rules version 1" in text

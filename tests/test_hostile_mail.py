@@ -82,7 +82,7 @@ def _build_fief(path: Path, movement: bool) -> Judge:
     judge.new_game(name="loire", players=PLAYERS, game_type="fief_france")
     _known_secrets(judge, "loire")
     judge.tick()
-    for player, towns in zip(PLAYERS, ("[Tours]", "[Bordeaux]", "[Lyon]")):
+    for player, towns in zip(PLAYERS, ("[Tours]", "[Bordeaux]", "[Lyon]"), strict=True):
         judge.orders("loire", player, "setup/starting-towns", f"orders:\n  - start: {towns}\n")
     report = judge.tick()
     assert report.mails == {"orders accepted": 3}, report.lines()
@@ -243,7 +243,7 @@ def test_hostile_mail(name, homes, tmp_path):
         if "max_answer" in expect:
             assert len(body) <= expect["max_answer"], len(body)
             assert len(str(email.message_from_bytes(answers[0], policy=email.policy.default)["Subject"])) <= 300
-        for player, secret in SECRETS.items():
+        for secret in SECRETS.values():
             assert secret not in body, "an answer never repeats a secret"
 
     after = _snapshot(judge)

@@ -543,7 +543,7 @@ def test_the_game_masters_report_names_whose_each_private_line_is(tmp_path):
     judge = Judge(tmp_path / "home")
     judge.new_game(name="loire", players=players, game_type="fief_france", gm_email="gm@pbem.test")
     judge.tick()
-    for p, towns in zip(players, ("Tours, Poitiers", "Bordeaux, Pau", "Lyon, Dijon", "Reims, Paris")):
+    for p, towns in zip(players, ("Tours, Poitiers", "Bordeaux, Pau", "Lyon, Dijon", "Reims, Paris"), strict=True):
         judge.orders("loire", p, FIEF_SETUP, f"orders:\n  - start: [{towns}]\n")
     judge.tick()
     for _ in range(6):   # through the phases before the cards with default orders
@@ -586,7 +586,8 @@ def test_processed_mail_is_deleted_by_default_so_no_secret_stays_on_disk(judge):
     judge.new_game()
     judge.tick()
     judge.orders("g1", "alice", "round-1/bid", "bid: 3\n")
-    judge.send("bob@pbem.test", f"game: g1\nplayer: bob\nsecret: {judge.secrets['g1']['bob']}\nphase: round-9/bid\nbid: 1\n")
+    judge.send("bob@pbem.test",
+               f"game: g1\nplayer: bob\nsecret: {judge.secrets['g1']['bob']}\nphase: round-9/bid\nbid: 1\n")
     assert judge.tick().mails == {"orders accepted": 1, "reject: stale phase": 1}
     assert inbox_files(judge) == []
     on_disk = home_bytes(judge)

@@ -147,7 +147,8 @@ def others_exchange_offers(state, viewer: str, rnd: random.Random):
     others = [p for p in state["players"] if p != viewer]
     if len(others) >= 2:
         a, b = rnd.sample(others, 2)
-        changed["exchange_offers"] = [{"from": a, "with": b, "give": rnd.sample(CARDS, 1), "take": rnd.sample(CARDS, 2)}]
+        changed["exchange_offers"] = [{"from": a, "with": b, "give": rnd.sample(CARDS, 1),
+                                       "take": rnd.sample(CARDS, 2)}]
     return state, changed
 
 

@@ -31,7 +31,8 @@ def test_imap_section_with_defaults_and_password_env(tmp_path, monkeypatch):
     assert inbox.password == "s3cret"
     starttls = open_inbox({"kind": "imap", "host": "h", "user": "u", "password": "p", "security": "starttls",
                            "folder": "Orders", "processed_folder": "Orders/done", "timeout": 10}, tmp_path)
-    assert (starttls.port, starttls.folder, starttls.processed_folder, starttls.timeout) == (143, "Orders", "Orders/done", 10.0)
+    assert (starttls.port, starttls.folder, starttls.processed_folder, starttls.timeout) == (
+        143, "Orders", "Orders/done", 10.0)
 
 
 def test_smtp_section_defaults(tmp_path):
@@ -73,7 +74,8 @@ def test_smtp_section_defaults(tmp_path):
     (open_inbox, {"kind": "maildir", "path": "p", "max_bytes": 9 * 1024 * 1024},
      "[inbox] 'max_bytes' must be a whole number from 1 to 8388608, not 9437184"),
     (open_sender, {"kind": "imap"}, "[outbox] kind = 'imap' is not known here: use kind = \"maildir\" or \"smtp\""),
-    (open_sender, {"kind": "smtp", "host": "h", "timeout": 0}, "[outbox] 'timeout' must be a number of seconds above 0, not 0"),
+    (open_sender, {"kind": "smtp", "host": "h", "timeout": 0},
+     "[outbox] 'timeout' must be a number of seconds above 0, not 0"),
     (open_sender, {"kind": "smtp", "host": "h", "concurrency": 100},
      "[outbox] 'concurrency' must be a whole number from 1 to 32, not 100"),
     (open_sender, {"kind": "smtp", "host": "h", "user": "u"},

@@ -76,7 +76,7 @@ def test_sender_writes_readable_messages(tmp_path):
                     "judge@pbem.test", "Judge") for p in ("alice", "bob")]
     sender = MaildirSender(tmp_path / "out")
     results = sender.send([Outgoing(f"id{i}", (f"{p}@example.org",), raw)
-                           for i, (p, raw) in enumerate(zip(("alice", "bob"), raws))])
+                           for i, (p, raw) in enumerate(zip(("alice", "bob"), raws, strict=True))])
     assert [(r.id, r.ok, r.error, r.permanent) for r in results] == [("id0", True, "", False),
                                                                       ("id1", True, "", False)]
     box = mailbox.Maildir(tmp_path / "out", create=False)

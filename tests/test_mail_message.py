@@ -133,8 +133,8 @@ def test_body_split_around_an_inline_picture_is_joined():
     msg = EmailMessage()
     msg["From"] = "a@example.org"
     msg.make_mixed()
-    for index, (maintype, subtype, content) in enumerate(
-            [("text", "plain", "game: loire\n"), ("image", "png", b"\x89PNG"), ("text", "plain", "orders: []\n")]):
+    for maintype, subtype, content in [("text", "plain", "game: loire\n"), ("image", "png", b"\x89PNG"),
+                                       ("text", "plain", "orders: []\n")]:
         part = EmailMessage()
         if maintype == "text":
             part.set_content(content)
@@ -212,9 +212,11 @@ def test_encoded_headers_are_decoded():
 
 def test_garbage_never_raises():
     samples = [b"", b"\x00\xff" * 500, b"From: \r\n\r\n", b"Content-Type: multipart/mixed; boundary=\r\n\r\n--",
-               b"From: a@b.c\r\nContent-Type: text/plain; charset=\"\r\nContent-Transfer-Encoding: base64\r\n\r\n!!!@@@",
+               b"From: a@b.c\r\nContent-Type: text/plain; charset=\"\r\n"
+               b"Content-Transfer-Encoding: base64\r\n\r\n!!!@@@",
                b"From: a@b.c\r\nDate: not a date at all\r\nReferences: <<<>>>\r\n\r\nx",
-               b"Content-Type: multipart/mixed; boundary=a\r\n\r\n" + b"--a\r\nContent-Type: multipart/mixed; boundary=a\r\n\r\n" * 300]
+               b"Content-Type: multipart/mixed; boundary=a\r\n\r\n"
+               + b"--a\r\nContent-Type: multipart/mixed; boundary=a\r\n\r\n" * 300]
     for raw in samples:
         mail = parse_mail(raw, [JUDGE])
         assert mail.message_id.startswith("<") and mail.problem is None

@@ -122,7 +122,8 @@ def test_the_description_holds_every_town_road_harbor_piece_siege_and_title():
 def test_under_fog_of_war_another_familys_unit_types_never_reach_the_map():
     knights = position()
     footmen = position(units={**UNITS, "Tours": {"enguerand": {"man_at_arms": 4}},
-                              "Lyon": {"sybille": {"archer": 1, "man_at_arms": 1}, **{"marie": UNITS["Lyon"]["marie"]}}})
+                              "Lyon": {"sybille": {"archer": 1, "man_at_arms": 1},
+                                       **{"marie": UNITS["Lyon"]["marie"]}}})
     seen = drawing(knights, "marie")
     assert seen == drawing(footmen, "marie")               # 4 pawns either way: nothing else told
     assert draw_png(seen) == draw_png(drawing(footmen, "marie"))
@@ -243,3 +244,10 @@ def test_a_bad_map_path_or_a_game_without_a_map_is_one_clear_line(home, tmp_path
         assert result.exit_code != 0 and message in result.output, result.output
         assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
     assert not list(tmp_path.glob("*.png"))
+
+
+def test_a_pillow_without_freetype_is_a_map_error_saying_how_to_fix_it(monkeypatch):
+    """Such a Pillow's default font is a bitmap without sizes: once an AttributeError mid-drawing."""
+    monkeypatch.setattr(ImageFont, "load_default", lambda size=None: ImageFont.ImageFont())
+    with pytest.raises(MapError, match="this Pillow has no FreeType support.*install Pillow from PyPI"):
+        draw_png(drawing(position(), "marie"))

@@ -34,7 +34,8 @@ def test_the_document_ends_before_signatures_and_quoted_reports(tail):
 
 
 def test_a_template_filled_in_inside_the_quoted_report_is_read():
-    mail = "Here you go\n\n> Your report...\n>\n> " + ENVELOPE.replace("\n", "\n> ") + "orders:\n>   - buy: knight\n>     in: Tours\n"
+    mail = ("Here you go\n\n> Your report...\n>\n> " + ENVELOPE.replace("\n", "\n> ")
+            + "orders:\n>   - buy: knight\n>     in: Tours\n")
     doc = find_document(mail)
     assert doc.first_line == 5
     envelope, errors = parse_document(doc)
@@ -168,7 +169,8 @@ REPLIES = {
     "Gmail, German": "{orders}\nAm Di., 1. Dez. 2026 um 10:00 Uhr schrieb pbem judge <judge@example.org>:\n\n{quoted}",
     "Gmail, Hungarian": "{orders}\npbem judge <judge@example.org> ezt írta (időpont: 2026. dec. 1., K, 10:00):\n\n"
                         "{quoted}",
-    "Gmail, Spanish": "{orders}\nEl mar, 1 dic 2026 a las 10:00, pbem judge (<judge@example.org>) escribió:\n\n{quoted}",
+    "Gmail, Spanish": "{orders}\nEl mar, 1 dic 2026 a las 10:00, pbem judge (<judge@example.org>) escribió:\n\n"
+                      "{quoted}",
     "Gmail, Italian": "{orders}\nIl giorno mar 1 dic 2026 alle ore 10:00 pbem judge <judge@example.org> ha\n"
                       "scritto:\n\n{quoted}",
     "Thunderbird, German": "{orders}\nAm 01.12.26 um 10:00 schrieb pbem judge:\n{quoted}",
@@ -388,7 +390,8 @@ def test_the_echo_writes_values_as_a_player_would():
     orders = {"land": None, "moves": [{"lord": "Quentin", "path": ["La Rochelle", "Tours"], "with": {"man_at_arms": 2},
                                        "if_refused": "back", "heir": None}],
               "ready": True, "lower_ransom": False, "answer": "no", "note": "~", "policies": {}, "annul": None}
-    assert echo(orders) == ("moves:\n  - lord: Quentin\n    path: [La Rochelle, Tours]\n    with:\n      man_at_arms: 2\n"
+    assert echo(orders) == ("moves:\n  - lord: Quentin\n    path: [La Rochelle, Tours]\n"
+                            "    with:\n      man_at_arms: 2\n"
                             "    if_refused: back\nready: yes\nlower_ransom: no\nanswer: no\nnote: '~'")
     assert yamlsafe.load(echo(orders))["note"] == "~"
     assert echo({"orders": [], "policies": {}}) == ""

@@ -191,7 +191,8 @@ def test_a_5xx_refusal_is_final_and_the_game_master_is_told(tmp_path, mail_serve
     listed = CliRunner().invoke(main, ["outbox", "--home", str(judge.home.path)])
     assert listed.exit_code == 0
     assert listed.output == ("REFUSED\tg1\twelcome\tghost@pbem.test\ttries 1\tSMTP server "
-                             f"{servers.smtp_host}:{servers.smtp_port} refused ghost@pbem.test: 550 5.1.1 no such user here\n")
+                             f"{servers.smtp_host}:{servers.smtp_port} refused ghost@pbem.test: "
+                             "550 5.1.1 no such user here\n")
 
 
 def test_a_5xx_on_everything_does_not_loop(judge, mail_servers):

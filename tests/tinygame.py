@@ -12,7 +12,8 @@ import copy
 from typing import Any, Mapping, Sequence
 
 from pbem.orders.yamlsafe import YMap
-from pbem.rules.api import Audience, Event, GameResult, OptionSpec, OrderCheck, OrderError, Phase, Resolution, Said
+from pbem.rules.api import (ActsAtOnce, Audience, Event, GameResult, GameRules, OptionSpec, OrderCheck, OrderError,
+                            Phase, Resolution, Said)
 from pbem.rules.rng import Rng
 
 WORDS = ["amber", "birch", "cedar", "dune", "ember", "fjord", "grove", "heath"]
@@ -24,7 +25,7 @@ class TinyGame:
     min_players = 2
     max_players = 4
 
-    def options(self):
+    def options(self) -> Sequence[OptionSpec]:
         return [OptionSpec("target", "points needed to win", 2, kind="int")]
 
     def setup(self, options: Mapping[str, Any], players: Sequence[str], rng: Rng) -> Any:
@@ -75,7 +76,8 @@ class TinyGame:
         state["shouts"] = state.get("shouts", 0) + 1
         echo = rng.d6("echo")
         # What the player wrote travels as `said`, quoted in every mail, never in the sentence.
-        return Resolution(state, (Event("shout", f"{player} shouts (echo {echo}):", said=Said(player, action["shout"])),))
+        return Resolution(state, (Event("shout", f"{player} shouts (echo {echo}):",
+                                        said=Said(player, action["shout"])),))
 
     def at_once_template(self, view: Any, player: str) -> str:
         return '# shout: "..."   # told to everyone at once\n'
@@ -127,3 +129,8 @@ class TinyGame:
 
 
 RULES = TinyGame()
+
+# The rules contract, checked by mypy in .ci/run (pyproject.toml, [tool.mypy]): the tiny game
+# stands in for a game in the judge's tests, so it must keep to it like a real one.
+_GAME_RULES: GameRules = RULES
+_ACTS_AT_ONCE: ActsAtOnce = RULES

@@ -10,6 +10,7 @@ import yaml
 from pbem.judge import engine
 from pbem.judge.render import event_text
 from pbem.judge.store import Store
+from pbem.rules.api import acts_at_once
 from pbem.rules.rng import Rng
 
 
@@ -39,7 +40,7 @@ def replay(store: Store, game: engine.Game) -> ReplayResult:
                                               f"the archive has {row['phase_id']!r}")
         for action in engine.actions_of(store, game.id, row["seq"]):
             rng = engine.action_rng(game, row["seq"], row["phase_id"], action["n"])
-            state = game.rules.act(state, action["player"], json.loads(action["canonical"]), rng).state
+            state = acts_at_once(game.rules).act(state, action["player"], json.loads(action["canonical"]), rng).state
             if engine.state_hash(state) != action["state_after_hash"]:
                 return ReplayResult(False, count, f"phase {row['seq']} ({row['phase_id']}), at-once action "
                                                   f"{action['n']} of {action['player']}: the replayed state "

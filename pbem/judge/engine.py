@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 from pbem.games import rules_for
 from pbem.judge.faults import fault_point
 from pbem.judge.store import Store, dumps
-from pbem.rules.api import RULES_VERSION_KEY, Event, GameRules, Phase, rules_version
+from pbem.rules.api import RULES_VERSION_KEY, Event, GameRules, Phase, acts_at_once, rules_version
 from pbem.rules.rng import DICE_KEY, DICE_VERSION, Rng, dice_version
 
 
@@ -129,7 +129,7 @@ def load_game(store: Store, name: str) -> Game:
 
 
 def reload(store: Store, game: Game) -> Game:
-    return Game(store.one("SELECT * FROM games WHERE id=?", game.id), game.rules)
+    return Game(store.row("SELECT * FROM games WHERE id=?", game.id), game.rules)
 
 
 def players(store: Store, game_id: int) -> list[sqlite3.Row]:
@@ -141,7 +141,7 @@ def current_phase(game: Game) -> Phase:
 
 
 def phase_row(store: Store, game: Game) -> sqlite3.Row:
-    return store.one("SELECT * FROM phases WHERE game_id=? AND seq=?", game.id, game.seq)
+    return store.row("SELECT * FROM phases WHERE game_id=? AND seq=?", game.id, game.seq)
 
 
 # -- creation ------------------------------------------------------------------------------
@@ -181,7 +181,7 @@ def create_game(store: Store, game_type: str, name: str, seats: Sequence[tuple[s
         secrets[player] = new_secret()
         store.run("INSERT INTO players(game_id, name, email, seat, secret_salt, secret_hash, secret_scheme) "
                   "VALUES(?,?,?,?,?,?,?)", game_id, player, email.lower(), seat, *_hashed(secrets[player], KEYED))
-    game = Game(store.one("SELECT * FROM games WHERE id=?", game_id), rules)
+    game = Game(store.row("SELECT * FROM games WHERE id=?", game_id), rules)
     return open_phase(store, game, state, now), secrets
 
 
@@ -223,6 +223,7 @@ def store_orders(store: Store, game: Game, player: str, message_id: str, documen
                   "mail_id=excluded.mail_id", game.id, game.seq, player, dumps(canonical),
                   1 if ready else 0, 1 if wait else 0, cursor.lastrowid)
         store.run("INSERT OR IGNORE INTO recheck(game_id) VALUES(?)", game.id)
+    assert cursor.lastrowid is not None   # set by every INSERT
     return cursor.lastrowid
 
 
@@ -246,11 +247,11 @@ def action_rng(game: Game, seq: int, phase_id: str, n: int) -> Rng:
 
 
 def compute_action(store: Store, game: Game, player: str, canonical: Any) -> Action:
-    row = store.one("SELECT COALESCE(MAX(n), 0) AS n FROM actions WHERE game_id=? AND seq=?", game.id, game.seq)
+    row = store.row("SELECT COALESCE(MAX(n), 0) AS n FROM actions WHERE game_id=? AND seq=?", game.id, game.seq)
     n = row["n"] + 1
     phase = current_phase(game)
     rng = action_rng(game, game.seq, phase.id, n)
-    resolution = game.rules.act(game.state, player, canonical, rng)
+    resolution = acts_at_once(game.rules).act(game.state, player, canonical, rng)
     if game.rules.phase(resolution.state).id != phase.id:
         raise RuntimeError(f"{game.rules.type_name}: an at-once action moved the game off phase {phase.id}")
     return Action(n, player, canonical, resolution, [list(r) for r in rng.rolls])

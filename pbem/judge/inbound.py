@@ -13,7 +13,7 @@ from pbem.judge.store import Store
 from pbem.mail.message import InMail, address_problem
 from pbem.orders.envelope import UNFILLED_SECRET, Document, find_document, parse_document
 from pbem.orders.yamlsafe import sub_map
-from pbem.rules.api import OrderError, at_once_keys, echo_orders
+from pbem.rules.api import OrderError, acts_at_once, at_once_keys, echo_orders
 
 
 def handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
@@ -106,7 +106,7 @@ def _take(store: Store, mailer: Mailer, mail: InMail, doc: Document, envelope: A
     if cap is not None:
         errors.append(cap)
     elif now_part:
-        at_once = game.rules.check_at_once(view, envelope.player, now_part)
+        at_once = acts_at_once(game.rules).check_at_once(view, envelope.player, now_part)
         errors.extend(at_once.errors)
         if at_once.ok:
             # Done first (H.2 in Fief: diplomacy is primary); the orders are then checked
@@ -151,7 +151,7 @@ def _at_once_cap(store: Store, mailer: Mailer, game: engine.Game, player: str, p
     """Each at-once action may mail every other player: the judge's `at_once_per_phase` caps
     how many one player does in one phase (a flood of news is refused, not relayed)."""
     limit = mailer.home.at_once_per_phase
-    done = store.one("SELECT COUNT(*) AS n FROM actions WHERE game_id=? AND seq=? AND player=?",
+    done = store.row("SELECT COUNT(*) AS n FROM actions WHERE game_id=? AND seq=? AND player=?",
                      game.id, game.seq, player)["n"]
     if done < limit:
         return None

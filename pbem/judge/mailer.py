@@ -17,7 +17,7 @@ from pbem.judge.render import render
 from pbem.judge.store import Store
 from pbem.mail.message import OutMail, compose, make_list_id, make_message_id
 from pbem.orders.envelope import marker_line
-from pbem.rules.api import at_once_keys
+from pbem.rules.api import acts_at_once, at_once_keys
 
 
 @dataclass
@@ -98,7 +98,8 @@ class Mailer:
                 phase=phase, result=result,
                 template=None if over or player is None else self._template(game, view, player, phase),
                 decider=phase is not None and player in phase.deciders, deadline=game.row["deadline"])
-            self.queue(to=email, to_name=player or "game master", subject=subject + ("" if player else " (game master)"),
+            self.queue(to=email, to_name=player or "game master",
+                       subject=subject + ("" if player else " (game master)"),
                        body=body, purpose="report", game_id=game.id, game_name=game.name)
 
     def reminders(self, game: engine.Game, late: Sequence[tuple[str, str]]) -> None:
@@ -164,7 +165,7 @@ class Mailer:
         only what the game lets anyone do at once (Fief's diplomacy), if anything."""
         if phase is None:
             return None
-        at_once = game.rules.at_once_template(view, player) if at_once_keys(game.rules) else ""
+        at_once = acts_at_once(game.rules).at_once_template(view, player) if at_once_keys(game.rules) else ""
         if player in phase.deciders:
             body = game.rules.order_template(view, player).rstrip("\n") + ("\n" + at_once if at_once else "")
         elif at_once:

@@ -43,7 +43,11 @@ class MapError(Exception):
 
 
 def _font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)    # Pillow's own font: no system font
+    font = ImageFont.load_default(size=size)    # Pillow's own font: no system font
+    if not isinstance(font, ImageFont.FreeTypeFont):   # a Pillow built without FreeType: a bitmap font
+        raise MapError("this Pillow has no FreeType support, which the map's lettering needs: install "
+                       "Pillow from PyPI (its wheels include FreeType) or build it with libfreetype")
+    return font
 
 
 def _split(text: str) -> tuple[str, list[tuple[int, str]]]:
@@ -102,7 +106,8 @@ def family_styles(families: list[dict[str, Any]]) -> dict[str, dict[str, str]]:
     styles: dict[str, dict[str, str]] = {}
     used: set[str] = set()
     for i, fam in enumerate(families):
-        letter = next((c.upper() for c in fam["id"] if c.isascii() and c.isalnum() and c.upper() not in used), str(i + 1))
+        letter = next((c.upper() for c in fam["id"] if c.isascii() and c.isalnum() and c.upper() not in used),
+                      str(i + 1))
         used.add(letter)
         styles[fam["id"]] = {"colour": PALETTE[i % len(PALETTE)], "shape": SHAPES[i % len(SHAPES)],
                              "letter": letter}
@@ -188,7 +193,7 @@ class Painter:
             hull = _hull(points)
             if len(hull) > 2:
                 md.polygon(hull, fill=255)
-            for a, b in zip(hull, hull[1:] + hull[:1]):
+            for a, b in zip(hull, hull[1:] + hull[:1], strict=True):
                 md.line((a, b), fill=255, width=2 * radius)
             for x, y in hull:
                 md.ellipse((x - radius, y - radius, x + radius, y + radius), fill=255)
@@ -286,7 +291,7 @@ class Painter:
             edge = (TOWN_R + 3) / reach
             self.draw.line(((x + (near_x - x) * edge, y + (name_y - y) * edge), (near_x, name_y)),
                            fill=GREY, width=1)
-        for (text, font, fam), lh in zip(lines, heights):
+        for (text, font, fam), lh in zip(lines, heights, strict=True):
             tx = left
             if fam:
                 self._family_mark(fam, tx + 7, top + lh / 2, 7)

@@ -94,7 +94,7 @@ def said_lines(said: Said) -> list[str]:
     ``<U+XXXX>``, and a text over SAID_MAX_CHARS is cut, saying so in the judge's own line."""
     text = said.text.replace("\r\n", "\n").replace("\r", "\n")
     prefix = visible(said.by) + "| "
-    lines = []
+    lines: list[str] = []
     for line in visible(text[:SAID_MAX_CHARS]).split("\n"):
         lines.extend((prefix + piece).rstrip() for piece in (_WRAP.wrap(line) or [""]))
     if len(text) > SAID_MAX_CHARS:

@@ -128,7 +128,8 @@ CREATE TABLE IF NOT EXISTS outbox (
     message_id TEXT NOT NULL UNIQUE,
     game_id INTEGER,
     recipient TEXT NOT NULL,
-    purpose TEXT NOT NULL,             -- ack | ack_at_once | news | report | reminder | welcome | reject | announce | ...
+    purpose TEXT NOT NULL,             -- ack | ack_at_once | news | report | reminder | welcome | reject |
+                                       -- announce | ...
     raw BLOB NOT NULL,
     created_at REAL NOT NULL,
     attempts INTEGER NOT NULL DEFAULT 0,
@@ -301,6 +302,14 @@ class Store:
 
     def one(self, sql: str, *args: Any) -> sqlite3.Row | None:
         return self.db.execute(sql, args).fetchone()
+
+    def row(self, sql: str, *args: Any) -> sqlite3.Row:
+        """The row a query cannot miss (a count, a game by the id just read or written): none
+        is a bug, a LookupError naming the query, never a None that fails further on."""
+        found = self.one(sql, *args)
+        if found is None:
+            raise LookupError(f"no row for {sql} with {args}")
+        return found
 
     def all(self, sql: str, *args: Any) -> list[sqlite3.Row]:
         return self.db.execute(sql, args).fetchall()

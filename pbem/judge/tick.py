@@ -234,7 +234,7 @@ class Tick:
             for n, game_id in enumerate(game_ids):
                 if (n or not first) and not self.within(RESOLVE_SHARE, "resolving"):
                     break
-                name = self.store.one("SELECT name FROM games WHERE id=?", game_id)["name"]
+                name = self.store.row("SELECT name FROM games WHERE id=?", game_id)["name"]
                 try:
                     with self.store.part():
                         game = engine.load_game(self.store, name)

@@ -12,14 +12,14 @@ import os
 import ssl
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 from pbem.mail.errors import MailConfigError
-from pbem.mail.inbox import ImapInbox, Inbox, MaildirInbox
+from pbem.mail.inbox import ImapInbox, Inbox, MaildirInbox, Security
 from pbem.mail.message import MAX_RAW_BYTES
 from pbem.mail.outbox import MaildirSender, Sender, SmtpSender
 
-SECURITY = ("tls", "starttls", "none")
+SECURITY: tuple[Security, ...] = ("tls", "starttls", "none")
 PROCESSED = ("delete", "keep")  # what becomes of a mail once what it carried is committed
 _IMAP_PORTS = {"tls": 993, "starttls": 143, "none": 143}
 _SMTP_PORTS = {"tls": 465, "starttls": 587, "none": 25}
@@ -44,7 +44,7 @@ def open_inbox(section: Mapping[str, Any], home: Path, where: str = "inbox") -> 
         return MaildirInbox(reader.path(home), max_bytes=reader.integer("max_bytes", MAX_RAW_BYTES,
                                                                          maximum=MAX_RAW_BYTES),
                             delete_processed=reader.choice("processed", PROCESSED, "delete") == "delete")
-    security = reader.choice("security", SECURITY, "tls")
+    security = reader.security("tls")
     processed_folder = reader.text("processed_folder", "") or None
     # A processed mail carries its sender's secret in clear: deleted once committed, unless
     # the game master keeps it (processed = "keep", or a processed_folder to keep it in).
@@ -73,7 +73,7 @@ def open_sender(section: Mapping[str, Any], home: Path, where: str = "outbox") -
     kind = reader.kind(_SENDER_KEYS)
     if kind == "maildir":
         return MaildirSender(reader.path(home), per_recipient=reader.boolean("per_recipient", False))
-    security = reader.choice("security", SECURITY, "starttls")
+    security = reader.security("starttls")
     user = reader.text("user", "") or None
     return SmtpSender(
         host=reader.text("host"),
@@ -187,6 +187,15 @@ class _Section:
             raise self.fail(f"ca_file {path} holds no PEM certificate (\"-----BEGIN CERTIFICATE-----\"): "
                             f"point it at the server's CA or certificate in PEM form") from None
         return path
+
+    def security(self, default: Security) -> Security:
+        value = self.choice("security", SECURITY, default)
+        return next(s for s in SECURITY if s == value)
+
+    @overload
+    def password(self, required: Literal[True]) -> str: ...
+    @overload
+    def password(self, required: bool) -> str | None: ...
 
     def password(self, required: bool) -> str | None:
         has_plain, has_env = "password" in self.section, "password_env" in self.section

@@ -364,7 +364,8 @@ def _leaf_parts(msg: Message, skipped: _Skipped):
                 continue
             children = part.get_payload()
             if isinstance(children, list):
-                stack.extend((child, depth + 1) for child in reversed(children[:MAX_PARTS]))
+                stack.extend((child, depth + 1) for child in reversed(children[:MAX_PARTS])
+                             if not isinstance(child, str))
                 skipped.parts = skipped.parts or len(children) > MAX_PARTS
         else:
             yield part
@@ -431,7 +432,8 @@ class _Registry(HeaderRegistry):
         return cls
 
 
-_SMTP = policy.SMTP.clone(header_factory=_Registry())
+_HEADERS = _Registry()
+_SMTP = policy.SMTP.clone(header_factory=_HEADERS)
 # A value the registry would write back unchanged on one line: printable ASCII words separated by
 # single spaces, no RFC 2047 word (_one_line breaks `=?` up anyway).
 _PLAIN_VALUE = re.compile(r"[!-~]+(?: [!-~]+)*")
@@ -448,7 +450,7 @@ def _header(name: str, value: object) -> str:
     if isinstance(value, Address):
         return _folded_address(name, value.display_name, value.addr_spec)
     if isinstance(value, str) and len(name) + 2 + len(value) <= _MAX_LINE and "=?" not in value \
-            and _PLAIN_VALUE.fullmatch(value) and issubclass(_SMTP.header_factory[name], UnstructuredHeader):
+            and _PLAIN_VALUE.fullmatch(value) and issubclass(_HEADERS[name], UnstructuredHeader):
         return f"{name}: {value}\r\n"
     return _folded(name, value)
 
@@ -531,6 +533,7 @@ def _safe_message_id(value: str) -> bool:
 def address_problem(addr: str) -> str | None:
     """None if compose can write mail to `addr`, else why not: for checking addresses early
     (when a game master types them), rather than when the first report is due."""
+    composed: str | None
     try:
         _address("", addr, "the address")
     except ComposeError as exc:
@@ -539,7 +542,9 @@ def address_problem(addr: str) -> str | None:
         composed = None
     if not _plausible_address(addr.strip().lower()):
         # A non-ASCII address: the stdlib's reason (which part) says more than ours.
-        return composed if composed and not addr.isascii() else f"{addr!r} is not a mail address such as name@example.org"
+        if composed and not addr.isascii():
+            return composed
+        return f"{addr!r} is not a mail address such as name@example.org"
     return composed
 
 

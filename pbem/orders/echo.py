@@ -40,7 +40,7 @@ class _Item(dict):
     """A mapping that is an item of a list (an order): always one key a line under its `- `."""
 
 
-def _list(dumper: yaml.SafeDumper, value: list) -> yaml.Node:
+def _list(dumper: yaml.SafeDumper, value: list[Any] | tuple[Any, ...]) -> yaml.Node:
     short = all(_scalar(v) for v in value) and _width(value) <= FLOW_WIDTH
     items = [_Item(v) if isinstance(v, dict) and v else v for v in value]
     return dumper.represent_sequence("tag:yaml.org,2002:seq", items, flow_style=short)

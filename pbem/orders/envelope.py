@@ -125,8 +125,9 @@ def find_document(text: str) -> Document | None:
     # mail: the template filled in there, or orders written below the copy. The first one not
     # still reading YOUR-SECRET is the player's (each looked at up to the next: linear).
     starts = [start for start, line in enumerate(lines) if _START.match(line)]
-    ends = starts[1:] + [len(lines)]
-    filled = (start for start, end in zip(starts, ends) if not any(_UNFILLED.match(x) for x in lines[start:end]))
+    ends = starts[1:] + [len(lines)]   # one item more than starts when there is no start
+    filled = (start for start, end in zip(starts, ends, strict=False)
+              if not any(_UNFILLED.match(x) for x in lines[start:end]))
     chosen = next(filled, starts[0] if starts else None)
     return None if chosen is None else _collect(lines, chosen, "", stop=len(lines), in_copy=True)
 
@@ -289,7 +290,8 @@ def _new_secret_problems(data: YMap, new: str, old: str) -> list[OrderError]:
     others = [k for k in data if k not in ("game", "player", "secret", "new_secret", "phase")]
     if others:
         return [OrderError(data.line_of(others[0]), "a secret change goes in a mail of its own",
-                           "send `game`, `player`, `secret` and `new_secret` alone, then your orders with the new secret")]
+                           "send `game`, `player`, `secret` and `new_secret` alone, then your orders with the new "
+                           "secret")]
     if len(new) < MIN_SECRET_LENGTH or any(c.isspace() for c in new):
         return [OrderError(line, f"a new secret needs at least {MIN_SECRET_LENGTH} characters and no spaces",
                            "choose a longer secret, e.g. three words joined by dashes")]

@@ -156,8 +156,8 @@ def _scan(loader: _Loader, offset: int) -> None:
 # a long run of spaces, 30 s for 64,000; tests/test_regex_backtracking.py).
 KEYLIKE = re.compile(r"^(?:-[ \t]+)*([a-z_][a-z0-9_]*)[ \t]+(\S(?:.*\S)?)\s*$")
 _INDENTATION = ("the indentation of this line does not match the lines above",
-                "fix the indentation: keys of one order start in the same column, and each list item (`- `) in the column "
-                "of the others; indent with spaces")
+                "fix the indentation: keys of one order start in the same column, and each list item (`- `) in "
+                "the column of the others; indent with spaces")
 
 
 def _problem(exc: yaml.MarkedYAMLError, offset: int, text: str, last_plain: Any) -> YamlProblem:
@@ -185,8 +185,8 @@ def _cause(exc: yaml.MarkedYAMLError, lines: list[str], last_plain: Any) -> tupl
             f"close the `{bracket}` on the same line, after the last item"
     if "found character '\\t'" in problem or "\t" in problem:
         return at, "a tab in the indentation", "YAML does not allow tabs for indentation: use spaces"
-    if problem == "mapping values are not allowed here" and at is not None:
-        return _stray_colon(at, exc.problem_mark.column, lines, last_plain)
+    if problem == "mapping values are not allowed here" and exc.problem_mark is not None:
+        return _stray_colon(exc.problem_mark.line, exc.problem_mark.column, lines, last_plain)
     if "that cannot start any token" in problem:
         return at, problem.replace("found character", "the character"), \
             "put the value in quotes: `key: \"...\"`"

@@ -13,7 +13,7 @@ the state), so a reply can never reveal hidden state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
 
 from pbem.rules.rng import Rng
 
@@ -247,6 +247,7 @@ class GameRules(Protocol):
         """The board data, for `pbem map GAME_TYPE --json`."""
 
 
+@runtime_checkable
 class ActsAtOnce(Protocol):
     """Optional, for a game where some things are done "at any time" (Fief's diplomacy, F):
     the top-level keys ``at_once_keys`` of an order document are not orders for the phase but
@@ -258,7 +259,10 @@ class ActsAtOnce(Protocol):
     all or nothing: the action is checked first, the rest of the mail is then checked against
     the position after it, and if either has an error nothing of the mail is done."""
 
-    at_once_keys: tuple[str, ...]
+    @property
+    def at_once_keys(self) -> tuple[str, ...]:
+        """The top-level keys of the at-once part (a class attribute in a game, e.g.
+        ``("diplomacy",)``); read-only for the judge."""
 
     def check_at_once(self, view: JSON, player: str, document: Any) -> OrderCheck:
         """Check the at-once part of a mail (a YMap holding only ``at_once_keys``) against the
@@ -344,3 +348,12 @@ def rules_version(rules: Any) -> int:
 def at_once_keys(rules: Any) -> tuple[str, ...]:
     """The keys a game acts on at once (none for a game without ``ActsAtOnce``)."""
     return tuple(getattr(rules, "at_once_keys", ()))
+
+
+def acts_at_once(rules: GameRules) -> ActsAtOnce:
+    """``rules`` as a game that acts at once. The judge asks only where ``at_once_keys(rules)``
+    is not empty or the archive holds an action, so a game without ``ActsAtOnce`` here is a
+    bug in the judge or a game changed under a stored one: a TypeError naming the game."""
+    if not isinstance(rules, ActsAtOnce):
+        raise TypeError(f"game type {rules.type_name} has no actions done at once (ActsAtOnce)")
+    return rules

@@ -85,7 +85,7 @@ class _CounterDice:
         return blocks[:nbytes].hex()
 
 
-_DICE = {1: _RandomDice, 2: _CounterDice}
+_DICE: dict[int, type[_RandomDice] | type[_CounterDice]] = {1: _RandomDice, 2: _CounterDice}
 _KNOWN = ", ".join(map(str, sorted(_DICE)))
 
 

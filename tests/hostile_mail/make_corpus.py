@@ -137,7 +137,8 @@ simple("yaml-deep-block-nesting", envelope() + "bid:\n" + "".join("  " * i + "- 
        bad_yaml("nested more than 16 levels deep"))
 simple("yaml-deep-mapping-nesting", envelope() + "bid: " + "{a: " * 3000 + "1" + "}" * 3000 + "\n",
        bad_yaml("nested more than 16 levels deep"))
-simple("yaml-huge-document", envelope() + "bid: 3\nnotes: |\n@@REPEAT:2000:  all work and no play makes jack a dull boy\n@@",
+simple("yaml-huge-document",
+       envelope() + "bid: 3\nnotes: |\n@@REPEAT:2000:  all work and no play makes jack a dull boy\n@@",
        bad_yaml("larger than 64 KiB"))
 simple("yaml-many-entries", envelope() + "bid: 3\nnotes: [" + ", ".join(["x"] * 6000) + "]\n",
        bad_yaml("more than 5000 entries"))
@@ -248,7 +249,8 @@ case("attachment-huge-over-limit", {"game": "tiny", "outcome": "reject: unreadab
 case("attachment-yaml-huge", {"game": "tiny", **bad_yaml("larger than 64 KiB")}, raw(
     headers(name="attachment-yaml-huge"), multipart([
         ("text/plain; charset=utf-8", b"See attachment.", []),
-        ("text/yaml; name=orders.yml", (envelope() + "bid: 3\nnotes: |\n").encode() + b"@@REPEAT:60000:  padding padding padding\n@@",
+        ("text/yaml; name=orders.yml",
+         (envelope() + "bid: 3\nnotes: |\n").encode() + b"@@REPEAT:60000:  padding padding padding\n@@",
          ["Content-Disposition: attachment; filename=orders.yml"])], B),
     ctype=f'multipart/mixed; boundary="{B}"'))
 case("attachment-yaml-binary", {"game": "tiny", "outcome": "reject: no orders", "answer": "no order document found",
@@ -325,12 +327,15 @@ simple("reply-unfilled-template-quoted", "Thanks!\n\n" + QUOTED_REPORT,
        {**AUTH, "answer": "the `secret:` line still says YOUR-SECRET"})
 # format=flowed (Thunderbird's default): long lines wrapped with a trailing space, lines that
 # start with a space stuffed with one more.
-simple("format-flowed-wrapped-comment", envelope() + "bid: 3      # a number from 1 to 6, and a comment long enough to be \n"
+simple("format-flowed-wrapped-comment",
+       envelope() + "bid: 3      # a number from 1 to 6, and a comment long enough to be \n"
        "wrapped by the mail client\n", ACCEPTED, ctype="text/plain; charset=utf-8; format=flowed")
 simple("format-flowed-delsp-quoted-template", "Filled in below.\n\n" + QUOTED_REPORT.replace(
-    "YOUR-SECRET", SECRETS["alice"]).replace("> bid: 1", "> bid: 3 # my bid this round, after a long think about \n> it"),
+    "YOUR-SECRET", SECRETS["alice"]).replace("> bid: 1",
+                                             "> bid: 3 # my bid this round, after a long think about \n> it"),
     ACCEPTED, ctype="text/plain; charset=utf-8; format=flowed; delsp=yes")
-simple("format-flowed-fief-stuffed-indentation", fief() + "orders:\n   - buy: knight     # the first of several purchases "
+simple("format-flowed-fief-stuffed-indentation",
+       fief() + "orders:\n   - buy: knight     # the first of several purchases "
        "I mean to make \nthis round\n     in: Tours\n",
        {"outcome": "orders accepted", "answer": "knight", "store": "accepted"}, game="fief",
        ctype="text/plain; charset=utf-8; format=flowed")
@@ -351,7 +356,8 @@ OUTLOOK_HEADERS = ("From: pbem judge <judge@pbem.test>\nSent: Tuesday, December 
                    "Subject: [g1] round-1/bid\n\n")
 for label, attribution in (
         ("s-nail", "pbem judge <judge@pbem.test> wrote:\n"),
-        ("gmail-french-wrapped", "Le mar. 1 d\u00e9c. 2026 \u00e0 10:00, pbem judge <judge@pbem.test> a\n\u00e9crit :\n\n"),
+        ("gmail-french-wrapped",
+         "Le mar. 1 d\u00e9c. 2026 \u00e0 10:00, pbem judge <judge@pbem.test> a\n\u00e9crit :\n\n"),
         ("gmail-german", "Am Di., 1. Dez. 2026 um 10:00 Uhr schrieb pbem judge <judge@pbem.test>:\n\n"),
         ("gmail-hungarian", "pbem judge <judge@pbem.test> ezt \u00edrta (id\u0151pont: 2026. dec. 1., K, 10:00):\n\n"),
         ("gmail-spanish", "El mar, 1 dic 2026 a las 10:00, pbem judge (<judge@pbem.test>) escribi\u00f3:\n\n"),

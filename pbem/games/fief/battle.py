@@ -76,7 +76,8 @@ def open_battle(b: Battle) -> None:
         b.tell("battle_revealed", f"Fog of war lifts on the battle in {s.town} (I.2): {shown}.",
                {"town": s.town, "units": {fam: kinds_count(b.state, b.units_of(side, fam))
                                           for side in (b.attacker, b.defender) for fam in side.families}})
-    b.tell("battle_forces", f"Forces in {s.town}: " + "; ".join(b.forces_text(side) for side in (b.attacker, b.defender)) + ".",
+    b.tell("battle_forces",
+           f"Forces in {s.town}: " + "; ".join(b.forces_text(side) for side in (b.attacker, b.defender)) + ".",
            {"town": s.town})
 
 

@@ -78,7 +78,7 @@ def ambushes(b: Battle, at_round: int) -> None:
                f"{card.lord} is their own lord" if b.state.lords[card.lord].family == card.player else
                f"no captive marker is left (B: {CAPTIVE_MARKERS} markers, all on captives' cards; 6.3)"
                if not captive_markers_left(b.state) else "")
-        if why:
+        if why or side is None:   # side None: `why` says so
             b.tell("ambush_failed", f"{card.player}'s ambush in {b.setup.town} has no effect: {why} (G.4.2.5).",
                    {"town": b.setup.town, "player": card.player, "lord": card.lord})
             continue

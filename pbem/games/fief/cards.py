@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -82,7 +83,7 @@ def has_dice_icon(card: str) -> bool:
 
 
 # Counts the rulebook states (B; G.1-G.4), per variant.
-EXPECTED = {
+EXPECTED: dict[str, dict[str, Any]] = {
     "fief_france": {
         "lords": 18, "women": 6,
         "surprise_characters": {"darc": 1, "cardinal": 3},
@@ -151,8 +152,8 @@ def _disasters(raw: object, where: str, kinds: dict[str, int]) -> tuple[dict[str
                             f"(no icon: it strikes the offshore area), not {icon!r} (2.5)")
         unknown = set(entry) - {"card", "dice_icon"}
         if unknown:
-            raise CardError(f"{where}: disaster card {n} ({kind}): unknown key(s) {', '.join(map(str, sorted(unknown)))}; "
-                            "a disaster card has `card` and `dice_icon`")
+            raise CardError(f"{where}: disaster card {n} ({kind}): unknown key(s) "
+                            f"{', '.join(map(str, sorted(unknown)))}; a disaster card has `card` and `dice_icon`")
         counts[kind] = counts.get(kind, 0) + 1
         if not icon:
             offshore[kind] = offshore.get(kind, 0) + 1

@@ -42,7 +42,8 @@ def resolve_disasters(state: FiefState, board: Board, cards: CardSet, rng: Rng) 
         kind = cards.disaster_kind(card) or card
         name = NAMES.get(kind, kind)
         if has_dice_icon(card):
-            roll: int | None = rng.d6(f"disaster {name}: bishopric (2.5)")
+            die = rng.d6(f"disaster {name}: bishopric (2.5)")
+            roll: int | None = die
             if roll == FALSE_ALARM:
                 state.events_discard.append(card)
                 events.append(Event("disaster_false_alarm", f"A {name} card is revealed; {first} rolls a 6: "
@@ -50,7 +51,7 @@ def resolve_disasters(state: FiefState, board: Board, cards: CardSet, rng: Rng) 
                                     data={"card": card, "roll": roll}))
                 continue
             target = str(roll)
-            where = f"bishopric {board.bishoprics[roll].name} ({roll})"
+            where = f"bishopric {board.bishoprics[die].name} ({roll})"
             how = f"{first} rolls {roll}: "
             data: dict = {"card": card, "roll": roll, "bishopric": roll}
         else:   # 2.5: no dice icon: the card affects the offshore area

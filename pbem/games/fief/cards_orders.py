@@ -264,4 +264,5 @@ def _may_collect(view: dict, lord: dict, kind: str, target: str) -> bool:
         return target in lord["fief_titles"] or (lord["political"] == "king" and not fief["governed"])
     if target == "all":
         return bool(lord["pope"])
-    return lord["bishopric"] == int(target) or (bool(lord["cardinal"]) and view["bishoprics"][target]["bishop"] is not None)
+    return lord["bishopric"] == int(target) or (bool(lord["cardinal"])
+                                                and view["bishoprics"][target]["bishop"] is not None)

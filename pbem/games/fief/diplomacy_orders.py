@@ -104,11 +104,11 @@ def _cards(view: dict, value: Any, line: int | None, problems: Problems) -> list
     cards = load_cards(view["game"])
     names = value if isinstance(value, list) else [value]
     ids = [card_id(cards, n) for n in names]
-    bad = [n for n, c in zip(names, ids) if c is None]
+    bad = [n for n, c in zip(names, ids, strict=True) if c is None]
     if bad:
         problems.add(line, f"`{bad[0]}` is not a card", "name cards as in your report, e.g. `good weather`")
         return None
-    return ids
+    return [c for c in ids if c is not None]   # every one, after the check above
 
 
 def _exchange(view: dict, item: dict, line: int | None, others: list[str], out: dict,

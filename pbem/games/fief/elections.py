@@ -85,8 +85,8 @@ def bishop_votes(state: FiefState, board: Board, number: int, owner: dict[str, s
     votes: dict[str, int] = {}
     info = board.bishoprics[number]
     for town in info.towns:
-        if owner.get(town):
-            votes[owner[town]] = votes.get(owner[town], 0) + (2 if town == info.chief_town else 1)
+        if holder := owner.get(town):
+            votes[holder] = votes.get(holder, 0) + (2 if town == info.chief_town else 1)
     for lord in state.lords.values():
         if not can_act(lord) or lord.name in elected_now:
             continue

@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 from pbem.games.fief.game import FiefRules, Variant
+from pbem.rules.api import ActsAtOnce, DrawsMap, EchoesOrders, GameRules
 
 # 3 to 6 players: 6 family boards (B); the 3-player game has its own victory rule (7.1, 7.2).
 FRANCE = Variant(type_name="fief_france", title="Fief: France", min_players=3, max_players=6)
 
 RULES = FiefRules(FRANCE)
+
+# The rules contract (pbem/rules/api.py), checked by mypy in .ci/run: a method of FiefRules
+# whose signature drifts from GameRules or an optional part it has fails CI on these lines.
+_GAME_RULES: GameRules = RULES
+_ACTS_AT_ONCE: ActsAtOnce = RULES
+_DRAWS_MAP: DrawsMap = RULES
+_ECHOES_ORDERS: EchoesOrders = RULES

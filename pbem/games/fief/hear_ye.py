@@ -180,7 +180,7 @@ def _new_pope_acts(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:
     hear_ye_orders._check_new_pope); only while the excommunicated marker is free (1.1)."""
     pope = pope_lord(state)
     act = (orders.get(pope.family) or {}).get("new_pope_excommunicates") if pope else None
-    if not act or act.get("pope") != pope.name:
+    if pope is None or not act or act.get("pope") != pope.name:
         return []
     target = state.lords.get(act.get("lord") or "")
     if target is None or target is pope:

@@ -81,7 +81,7 @@ def check_first(view: dict, board: Board, player: str, items: list, problems: Pr
     out = empty_first()
     is_pope = any(v["pope"] and v["family"] == player for v in view["lords"].values())
     open_ = list(view["hear_ye"]["possible"])
-    for item, verb, line in each_order(items, FIRST_VERBS, problems):
+    for item, verb, _line in each_order(items, FIRST_VERBS, problems):
         check_keys(item, FIRST_KEYS[verb], f"a `{verb}` order", problems)
         at = line_of(item, verb)
         if verb in ("excommunicate", "lift", "annulments") and not is_pope:
@@ -115,7 +115,8 @@ def check_first(view: dict, board: Board, player: str, items: list, problems: Pr
             else:
                 out["pope"]["lift"] = name
         elif lord["family"] != player:
-            problems.add(at, f"{name} is not a lord of yours", "name one of: " + ", ".join(view["families"][player]["lords"]))
+            problems.add(at, f"{name} is not a lord of yours",
+                         "name one of: " + ", ".join(view["families"][player]["lords"]))
         elif verb == "annul":
             if not lord["spouse"]:
                 problems.add(at, f"{name} is not married")
@@ -135,7 +136,8 @@ def check_first(view: dict, board: Board, player: str, items: list, problems: Pr
                              "a candidate for pope who is not yet a bishop: name his bishop candidacy first"
                              if ballot == "pope" else "")
             elif ballot in out["candidates"]:
-                problems.add(at, f"one candidate per ballot: you already named {out['candidates'][ballot]} for {ballot}")
+                problems.add(at, "one candidate per ballot: you already named "
+                             f"{out['candidates'][ballot]} for {ballot}")
             else:
                 out["candidates"][ballot] = name
     return out
@@ -180,7 +182,7 @@ def check_votes(view: dict, player: str, items: list, problems: Problems) -> dic
     ballots = {b["id"]: b["candidates"] for b in view["hear_ye"]["ballots"]}
     votes: dict[str, dict] = {}
     out: dict[str, Any] = {"votes": votes, "new_pope_excommunicates": None}
-    for item, verb, line in each_order(items, ("vote", "excommunicate"), problems):
+    for item, verb, _line in each_order(items, ("vote", "excommunicate"), problems):
         if verb == "excommunicate":
             _check_new_pope(view, player, item, ballots.get("pope", []), problems, out)
         if verb != "vote":

@@ -10,8 +10,8 @@ def first_template(view: dict[str, Any], player: str) -> str:
     is_pope = any(l["pope"] and l["family"] == player for l in view["lords"].values())
     possible = view["hear_ye"]["possible"]
     lines = ["# Hear Ye, Hear Ye! (1), first mail: marriages, the pope's acts, candidates.",
-             "# Default (nothing sent): no marriage, no candidacy" + ("; as pope: no excommunication, "
-                                                                    "keep the current one, refuse annulments." if is_pope else "."),
+             "# Default (nothing sent): no marriage, no candidacy"
+             + ("; as pope: no excommunication, keep the current one, refuse annulments." if is_pope else "."),
              "# Votes come in a second mail, once the candidates are known.", "orders:"]
     if is_pope:
         lines += ["#  - excommunicate: NAME        # 1 lord; lift the current one first (1 marker)",

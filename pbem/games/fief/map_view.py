@@ -89,7 +89,7 @@ def map_drawing(view: JSON, variant: str, title: str) -> JSON:
     sea_points = [geo.xy(lon, lat) for _, lon, lat in geo.sea_labels]
     places += [{"id": f"{SEA}:{i}", "label": label, "kind": "sea", "x": x, "y": y,
                 "emphasis": False, "markers": [], "controller": None}
-               for i, ((label, _, _), (x, y)) in enumerate(zip(geo.sea_labels, sea_points))]
+               for i, ((label, _, _), (x, y)) in enumerate(zip(geo.sea_labels, sea_points, strict=True))]
     links = [{"between": sorted(r), "kind": "road"} for r in sorted(board.roads, key=sorted)]
     for harbor in board.harbors:     # 5.3.1: every harbor touches the one offshore area
         hx, hy = geo.xy(*geo.towns[harbor])

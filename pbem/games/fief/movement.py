@@ -141,7 +141,7 @@ class MovementRun:
             problem = f"{name} is not a lord of {player}"
         elif lord.captive_of:
             problem = f"{name} is a captive of {lord.captive_of} and cannot move (5)"
-        if problem is None and self._uprising_before(player, name):
+        if problem is None and lord is not None and self._uprising_before(player, name):
             problem = f"{name} was eliminated by the uprising in {lord.location} before moving (G.4.2.1)"
         if problem:
             self._failed(player, name, problem)
@@ -546,7 +546,7 @@ def _preferences(order: Mapping[str, Any], town: str) -> list[str]:
 
 
 def _select(state: FiefState, pool: list[str], wanted: dict | str) -> list[str]:
-    if wanted == "all":
+    if isinstance(wanted, str):   # "all"
         return list(pool)
     out: list[str] = []
     for kind, count in wanted.items():

@@ -93,7 +93,7 @@ def pick_pawns(state: FiefState, presence: Presence, budget: StepBudget, place: 
         free.setdefault(pawn.kind, []).append(pawn.id)
     for ids in free.values():
         ids.sort(key=lambda pid: (state.pawns[pid].steps, _num(pid)))
-    if wanted == "all":
+    if isinstance(wanted, str):   # "all"
         return [pid for kind in sorted(free) for pid in free[kind]], {}
     taken: list[str] = []
     short: dict[str, int] = {}

@@ -124,7 +124,7 @@ def _city_title(state: FiefState, board: Board, town: str, family: str, lord: st
     receiver = state.lords[lord] if lord in state.lords and state.lords[lord].family == family else None
     if receiver is None:
         here = [lo for lo in candidates if lo.location == town and not lo.captive_of]
-        receiver = (here or candidates or [None])[0]
+        receiver = here[0] if here else candidates[0] if candidates else None
     name = board.fiefs[fief].name
     if receiver is None:
         state.fief_titles[fief] = None

@@ -73,7 +73,7 @@ class _Checker:
         self.view, self.me, self.board, self.problems = view, me, board, problems
         self.moves: list[dict] = []
         self.land: str | None = None
-        self.moved: dict[str, int] = {}   # lord -> line of their move
+        self.moved: dict[str, int | None] = {}   # lord -> line of their move
         # The player's own pawns, followed through their moves: place -> kind -> count.
         self.pawns: dict[str, Counter] = {}
         for p in view.get("my_pawns", []):
@@ -302,8 +302,8 @@ class _Checker:
         out: Counter = Counter()
         for word, count_text, where in items:
             count = 1
-            if count_text is None and isinstance(word, str) and _COUNTED.match(word):
-                count_text, word = _COUNTED.match(word).groups()
+            if count_text is None and isinstance(word, str) and (counted := _COUNTED.match(word)):
+                count_text, word = counted.groups()
             kind = unit_kind(word)
             if kind is None or kind not in UNIT_TYPES:
                 guard = kind is not None
@@ -312,9 +312,10 @@ class _Checker:
                                   suggest(str(word), UNIT_TYPES))
                 return None
             if count_text is not None:
-                count = whole_number(count_text, where, kind, self.problems)
-                if count is None:
+                number = whole_number(count_text, where, kind, self.problems)
+                if number is None:
                     return None
+                count = number
             out[kind] += count
         return dict(sorted(out.items()))
 
@@ -374,7 +375,8 @@ class _Checker:
                 return None
             return word
         if word not in IF_REFUSED:
-            self.problems.add(line_of(item, "if_refused"), f"`if_refused` must be back, stay or cavalcade, not {text!r}",
+            self.problems.add(line_of(item, "if_refused"),
+                              f"`if_refused` must be back, stay or cavalcade, not {text!r}",
                               suggest(str(text), IF_REFUSED))
             return None
         return word

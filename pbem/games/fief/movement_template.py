@@ -37,7 +37,8 @@ def movement_template(view: dict[str, Any], player: str) -> str:
     cards = (view.get("hand") or []).count("underground")
     if cards and mine:
         lines += [
-            f"# You hold {cards} underground card{'s' if cards > 1 else ''} (G.4.2.2): `underground: TOWN` plays one on",
+            f"# You hold {cards} underground card{'s' if cards > 1 else ''} (G.4.2.2): "
+            "`underground: TOWN` plays one on",
             "# the land step reaching TOWN - the army goes there directly, crossing nobody, leaving a",
             "# siege, through bad weather; `underground: if_needed` plays one only on a step that would",
             "# otherwise be refused or blocked. One card a step; a played card is public.",

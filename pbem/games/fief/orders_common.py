@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Mapping
 
 from pbem.games.fief.board import Board, fold
-from pbem.orders.yamlsafe import YMap, YSeq, line_of
+from pbem.orders.yamlsafe import YSeq, line_of
 from pbem.rules.api import RULES_VERSION_KEY, OrderError
 
 
@@ -37,7 +37,7 @@ def suggest(word: str, choices: Iterable[str]) -> str:
     return "use one of: " + ", ".join(choices)
 
 
-def check_keys(mapping: YMap, allowed: Iterable[str], where: str, problems: Problems) -> None:
+def check_keys(mapping: Mapping[str, Any], allowed: Iterable[str], where: str, problems: Problems) -> None:
     allowed = list(allowed)
     for key in mapping:
         if key not in allowed:

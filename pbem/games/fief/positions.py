@@ -180,7 +180,7 @@ def _title(state: FiefState, board: Board, lord: Lord, title: str) -> None:
 
 def _units(state: FiefState, board: Board, units: dict) -> None:
     for town_text, by_family in units.items():
-        town = _town(board, town_text)
+        town = _a_town(board, town_text, "units")
         for family, kinds in (by_family or {}).items():
             _family(state, family)
             for kind, count in (kinds or {}).items():
@@ -191,9 +191,16 @@ def _units(state: FiefState, board: Board, units: dict) -> None:
                     state.pawns[pid] = Pawn(pid, kind, family, town)
 
 
+def _a_town(board: Board, text: Any, where: str) -> str:
+    town = _town(board, text)
+    if town is None:
+        raise PositionError(f"{where}: a town name is missing (an empty key): name the town")
+    return town
+
+
 def _towns(state: FiefState, board: Board, towns: dict) -> None:
     for town_text, spec in towns.items():
-        town = state.towns[_town(board, town_text)]
+        town = state.towns[_a_town(board, town_text, "towns")]
         spec = spec or {}
         if "controller" in spec:
             town.controller = spec["controller"]

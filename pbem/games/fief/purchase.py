@@ -6,7 +6,7 @@ purchase_ledger.py, the same ones that checked the mail.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.captives import accepts_offer
@@ -21,7 +21,7 @@ from pbem.games.fief.titles import come_into_play, grant_fief_title
 from pbem.games.fief.views import build_view
 from pbem.rules.api import Audience, Event
 
-def resolve_purchase(state: FiefState, board: Board, orders: dict[str, Any]) -> list[Event]:
+def resolve_purchase(state: FiefState, board: Board, orders: Mapping[str, Any]) -> list[Event]:
     def mail(player: str) -> list:
         return (orders.get(player) or {}).get("orders") or []
 
@@ -56,7 +56,9 @@ def _king_offer(state: FiefState, board: Board, mail) -> tuple[Offer | None, lis
         if failure:
             return None, [Event("title_offer_failed", f"{player}'s order {describe(order)} fails: "
                                 f"{failure.message}.", data={"player": player, "reason": failure.code})]
-        offer = Offer(privilege_lord(ledger.everyone), player, order["offer_title"], order["to"])
+        king = privilege_lord(ledger.everyone)
+        assert king is not None   # try_order: only the family of the king (or regent queen) offers
+        offer = Offer(king, player, order["offer_title"], order["to"])
         return offer, [offer_announced(state, board, offer)]
     return None, []
 
@@ -127,13 +129,16 @@ def _lower_offer(state: FiefState, board: Board, player: str, ledger: Ledger, or
     jailer = ledger.lords[captives[0]]["captive_of"] if captives[0] in ledger.lords else None
     if failure is None and amount > ledger.deniers:
         failure = Failure("deniers", f"{player} has only {ledger.deniers} deniers")
-    if failure is None and not accepts_offer(state.families[jailer].policies, amount, len(captives)):
+    # try_order: a lord of the offer who is not a captive fails it, so with no failure there is a jailer
+    if failure is None and jailer is not None and not accepts_offer(state.families[jailer].policies, amount,
+                                                                    len(captives)):
         failure = Failure("refused", f"{jailer} refuses it (standing policy `lower_ransom`)")
     names = " and ".join(captives)
     if failure:
         return [Event("ransom_offer_refused", f"{player}'s offer of {amount} deniers for {names} fails: "
                       f"{failure.message} (4.1).", data={"player": player, "jailer": jailer, "deniers": amount,
                                                           "lords": list(captives), "reason": failure.code})]
+    assert jailer is not None
     ledger.deniers -= amount
     state.families[jailer].deniers += amount
     events = [Event("ransom_offer_accepted", f"{jailer} accepts {player}'s offer of {amount} deniers and "
@@ -183,7 +188,7 @@ def _apply(state: FiefState, board: Board, player: str, order: dict[str, Any], f
     state.towns[city].fortress = "city"
     price = order["deniers"]
     how = "receives the offered" if order.get("offered") else "buys the"
-    events = [Event("title_bought", f"{player} {how} title of the {board.fiefs[fief].name} for {money(price) if price else 'nothing'}; "
-                    f"the stronghold of {city} becomes its city (4.4).",
+    events = [Event("title_bought", f"{player} {how} title of the {board.fiefs[fief].name} for "
+                    f"{money(price) if price else 'nothing'}; the stronghold of {city} becomes its city (4.4).",
                     data={"player": player, "fief": fief, "lord": order["lord"], "city": city, "deniers": price})]
     return events + grant_fief_title(state, board, fief, order["lord"], order.get("heir"))

@@ -144,7 +144,8 @@ class Ledger:
             return None
         count = order.get("count", 1)
         if here["mills"] + count > MAX_MILLS_PER_TOWN:
-            return Failure("mills", f"{town} has {here['mills']} mill(s); a town holds {MAX_MILLS_PER_TOWN} at most (4.2)")
+            return Failure("mills", f"{town} has {here['mills']} mill(s); a town holds {MAX_MILLS_PER_TOWN} at "
+                           "most (4.2)")
         if self.supply["mills"] < count:
             return Failure("supply", f"only {self.supply['mills']} mill tile(s) are left (15 in all, B)")
         fail = self._pay(MILL_PRICE * count, f"{count} mill(s)")

@@ -117,11 +117,11 @@ def _parse(verb: str, item: dict, view: dict, board: Board, problems: Problems) 
                 problems.add(line_of(item, "build"), f"you cannot build {item[verb]!r}",
                              "build a stronghold or a mill (4.2); units are bought with `buy:`")
                 return None
-            kind = "mill" if what.startswith("mill") else "stronghold"
+            kind: str | None = "mill" if what.startswith("mill") else "stronghold"
             if kind == "stronghold" and count != 1:
                 problems.add(line_of(item, "count"), "a town holds one stronghold: leave out `count:`")
                 return None
-            order = {"build": kind, "town": town}
+            order: dict[str, Any] = {"build": kind, "town": town}
             if kind == "mill":
                 order["count"] = count
             return order if town and count else None
@@ -164,7 +164,8 @@ def _offer_title(fief: str, item: dict, view: dict, problems: Problems) -> dict 
     players = view["players"]
     to = next((p for p in players if fold(p) == fold(str(item["to"]))), None)
     if to is None:
-        problems.add(line_of(item, "to"), f"{item['to']!r} is not a player of this game", suggest(str(item["to"]), players))
+        problems.add(line_of(item, "to"), f"{item['to']!r} is not a player of this game",
+                     suggest(str(item["to"]), players))
         return None
     return {"offer_title": fief, "to": to}
 

@@ -53,7 +53,7 @@ def cardinal_title_holder(state: FiefState) -> str | None:
     holds that card's tile, not this one."""
     name = state.cardinal_title
     lord = state.lords.get(name) if name else None
-    if lord is None or not lord.cardinal or state.frieze.get(name) == "cardinal":
+    if lord is None or not lord.cardinal or state.frieze.get(lord.name) == "cardinal":
         return None
     return name
 
@@ -68,6 +68,7 @@ def buy_cardinal_title(state: FiefState, board: Board, player: str, lord_name: s
     """Done after the checks (purchase.Ledger): the bishop becomes a cardinal like a card-made one
     (``Lord.cardinal``: votes, tithe, calming uprisings); the tile goes above his card."""
     lord = state.lords[lord_name]
+    assert lord.bishopric is not None   # the checks: only a bishop buys the title (4.5)
     lord.cardinal = True
     state.cardinal_title = lord_name
     whose = "" if lord.family == player else f" of {lord.family}"

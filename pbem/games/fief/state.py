@@ -10,7 +10,7 @@ track how many steps each pawn made (5.1.1: every unit pawn moves at most 2 step
 """
 from __future__ import annotations
 
-from dataclasses import MISSING, Field, dataclass, field, fields, is_dataclass
+from dataclasses import Field, dataclass, field, fields, is_dataclass
 from typing import Any
 
 from pbem.rules.api import RULES_VERSION_KEY
@@ -48,7 +48,8 @@ def added_later(default: Any = None, *, factory: Any = None) -> Any:
 
 
 def _default_of(f: Field) -> Any:
-    return f.default_factory() if f.default is MISSING else f.default   # type: ignore[misc]
+    factory = f.default_factory   # MISSING, which is not callable, unless the field has one
+    return factory() if callable(factory) else f.default
 
 
 def plain(value: Any) -> Any:
@@ -131,7 +132,8 @@ class BoardEffect:
     """A card lying on the board (2.5, 2.6, G.2, G.3): a disaster or fortune on a bishopric
     (number) or the offshore area (0), or a tax card on a fief or bishopric."""
 
-    card: str                        # "plague" | "bad_weather" | "famine" | "good_weather" | "good_harvest" | "tallage" | "tithe"
+    # "plague" | "bad_weather" | "famine" | "good_weather" | "good_harvest" | "tallage" | "tithe"
+    card: str
     target: str                      # bishopric number as text ("1".."5"), "offshore", or a fief id
     player: str | None = None        # who played it (tax cards)
     lord: str | None = None          # the lord collecting (tax cards)
@@ -144,13 +146,15 @@ class FiefState:
     players: list[str]               # seating order (clockwise)
     first_player: int = 0            # index into players: holder of the first player card (7)
     round: int = 0                   # 0 = setup
-    phase: str = "setup"             # setup | hear_ye | hear_ye_votes | cards | income | purchase | movement | battle | end_of_round | over
+    # setup | hear_ye | hear_ye_votes | cards | income | purchase | movement | battle | end_of_round | over
+    phase: str = "setup"
     families: dict[str, Family] = field(default_factory=dict)
     lords: dict[str, Lord] = field(default_factory=dict)
     pawns: dict[str, Pawn] = field(default_factory=dict)
     towns: dict[str, Town] = field(default_factory=dict)
-    fief_titles: dict[str, str | None] = field(default_factory=dict)   # fief id -> holder lord, None = vacant/ungoverned
-    governed: dict[str, bool] = field(default_factory=dict)             # fief id -> bought once (a vacant title stays governed, D.1.1)
+    fief_titles: dict[str, str | None] = field(default_factory=dict)  # fief id -> holder lord, None = vacant/ungoverned
+    # fief id -> bought once (a vacant title stays governed, D.1.1)
+    governed: dict[str, bool] = field(default_factory=dict)
     character_pile: list[str] = field(default_factory=list)             # top = last item; hidden
     character_discard: list[str] = field(default_factory=list)
     events_pile: list[str] = field(default_factory=list)                # hidden

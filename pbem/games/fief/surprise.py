@@ -19,7 +19,8 @@ from pbem.rules.api import Event
 
 # The surprise cards this judge plays at once, and their printed names.
 AT_ONCE = {"darc": "D'Arc", "cardinal": "Cardinal", "assassination": "assassination",
-           "justice": "justice", "underground": "underground", "uprising": "uprising"}   # uprising: surprise_uprising.py
+           # uprising: surprise_uprising.py
+           "justice": "justice", "underground": "underground", "uprising": "uprising"}
 CARDINAL_POLICY = "new_cardinal"   # the pope's standing answer (D.2.3), default refuse
 IMMUNE = ("king", "queen", "regent_queen", "crown_prince")   # G.4.2.4, D.3
 ASSASSIN_MARKERS = 2   # B: "Assassin: 2 markers"

@@ -24,7 +24,7 @@ discarded (H.2: even if the effect then fails). The others stay until they fire.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Mapping
 
 from pbem.games.fief.battle import opening_dice
 from pbem.games.fief.battle_plan import Ambush, BattleSetup
@@ -93,7 +93,7 @@ def _check_one(view: dict, player: str, kind: str, item: dict, where, problems: 
     town = _town(view, item.get("at_battle_start" if kind == "at_battle_start" else "in"), where, problems)
     if town is None:
         return None
-    trigger = {"trigger": kind, "town": town}
+    trigger: dict[str, Any] = {"trigger": kind, "town": town}
     if kind == "ambush":
         lord = next((n for n in view["lords"] if fold(n) == fold(str(item["ambush"]))), None)
         rnd = str(item.get("round", "0"))
@@ -158,7 +158,7 @@ def fire_battle_triggers(state: FiefState, board: Board, setup: BattleSetup) -> 
     return setup, events
 
 
-def describe_triggers(policies: dict) -> list[str]:
+def describe_triggers(policies: Mapping[str, Any]) -> list[str]:
     out = []
     for t in policies.get(KEY) or []:
         if t["trigger"] == "at_battle_start":

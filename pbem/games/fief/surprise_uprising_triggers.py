@@ -34,7 +34,7 @@ uprising": one card cancels the whole penalty of that uprising.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Mapping
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.orders_common import Problems, check_keys, whole_number
@@ -84,7 +84,7 @@ def check_uprising_trigger(view: dict, player: str, item: dict, town: str, where
         cards = whole_number(item["cards"], line_of(item, "cards") or where, "cards", problems)
         if cards is not None and cards > MAX_CARDS:
             problems.add(line_of(item, "cards") or where, f"there are {MAX_CARDS} uprising cards in the game, "
-                         f"not {cards} (G.4.2.1)", f"write e.g. `cards: 2`")
+                         f"not {cards} (G.4.2.1)", "write e.g. `cards: 2`")
         elif cards is not None and cards > 1:
             trigger["cards"] = cards   # up to that many of your uprising cards; left out: 1
     if own:
@@ -143,7 +143,7 @@ def _armed(state: FiefState, board: Board, kind: str, town: str | None, mover: s
 
 def _one_uprising(state: FiefState, board: Board, kind: str, town: str, mover: str | None, lord: str | None,
                   rng: Rng, away: frozenset[str]) -> list[Event]:
-    cards: list[tuple[str, dict[str, Any]]] = []
+    cards: list[tuple[str, Mapping[str, Any]]] = []
     fired: list[Event] = []
     left: dict[str, Counter] = {}
     for player, trigger in list(_armed(state, board, kind, town, mover)):

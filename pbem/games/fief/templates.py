@@ -37,7 +37,7 @@ def purchase_template(view: dict[str, Any], board: Board) -> str:
     for lord, value, jailer in paid:
         lines.append(f"# Ransom (4.1): {value} deniers go to {jailer} to free {lord} first; "
                      "add `- ransom: NAME` with `place: TOWN` to choose where the lord comes back.")
-    for lord, value, jailer in ledger.unpaid(paid):
+    for lord, value, _jailer in ledger.unpaid(paid):
         lines.append(f"# Ransom (4.1): you cannot pay the {value} deniers to free {lord}.")
     if paid:
         lines.append(f"# After ransoms you have {ledger.deniers} deniers to spend.")
