@@ -51,7 +51,8 @@ def fill_inbox(servers, home: Path) -> int:
     try:
         imap.login("judge", servers.password("judge"))
         for file in files:
-            status, _ = imap.append("INBOX", None, None, file.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+            raw = file.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+            status, _ = imap.append("INBOX", None, None, raw)
             if status != "OK":
                 raise SystemExit(f"APPEND refused: {status}")
             file.unlink()
@@ -159,7 +160,8 @@ def main(argv: list[str] | None = None) -> None:
           f"{f['bulk_mails'] / f['bulk_seconds']:8.0f} mails/s")
     print(f"pbem tick, read and answer mail     {f['read_seconds']:8.2f} s  {pbem_rate:8.0f} mails/s"
           f"   ({f['outcomes']}; {f['moved']} moved, {f['left']} left in INBOX)")
-    print(f"  the same, CPU time of the judge     {f['read_cpu']:8.2f} s  {f['pbem_mails'] / f['read_cpu']:8.0f} mails/s")
+    print(f"  the same, CPU time of the judge   {f['read_cpu']:8.2f} s  "
+          f"{f['pbem_mails'] / f['read_cpu']:8.0f} mails/s")
     print(f"pbem / imap-tools one a mail        {pbem_rate / peer_rate:8.3f}   (issue 13's goal: >= 0.10)")
 
 

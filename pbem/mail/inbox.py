@@ -305,7 +305,8 @@ class ImapInbox:
             if not uids:
                 return []
             sizes = {uid: size for uid, size, _ in self._fetch_items(box, uids, "(RFC822.SIZE)")}
-            chosen, total = [], 0
+            chosen: list[str] = []
+            total = 0
             for uid in uids:
                 cost = min(sizes.get(uid, self.max_bytes), self.max_bytes)
                 if chosen and total + cost > self.batch_bytes:
@@ -410,10 +411,10 @@ class ImapInbox:
             self._command(box, "EXPUNGE", uids_set)
 
     @staticmethod
-    def _command(box, command: str, *args: str) -> None:
-        status, _ = box.client.uid(command, *args)
+    def _command(box, command: str, uids: str, *args: str | bytes) -> None:
+        status, _ = box.client.uid(command, uids, *args)
         if status != "OK":
-            raise imaplib.IMAP4.error(f"UID {command} {args[0]} answered {status}")
+            raise imaplib.IMAP4.error(f"UID {command} {uids} answered {status}")
 
     def close(self) -> None:
         box, self._box = self._box, None
