@@ -16,7 +16,7 @@ import pytest
 
 from judge_support import Judge
 from mailservers import player_mail, point_judge_at, subjects, tick
-from pbem.judge.tick import MAIL_GROUP
+from pbem.judge.tick import MAIL_GROUP, batches
 from pbem.mail.inbox import ImapInbox, uid_set
 from test_servers_away import tick_killed_at
 
@@ -173,6 +173,25 @@ def test_a_server_without_move_gets_copy_and_an_expunge_of_exactly_those_mails(m
     still_flagged = [] if b"UIDPLUS" in capabilities else [f"mail {n}" for n in range(3)]
     assert sorted(left) == ["binned by a person"] + still_flagged
     assert len(mail_servers.mailbox("judge", "Processed")) == 3
+
+
+def test_a_fetch_cut_short_by_its_byte_cap_is_followed_by_another_in_the_same_tick():
+    waiting = list(range(10))
+    cut = {"now": False}
+
+    def fetch(limit):   # as the IMAP reader does under its cap: two at a time, saying so
+        got = waiting[:min(limit, 2)]
+        cut["now"] = len(got) < min(limit, len(waiting))
+        return got
+
+    seen = []
+    for batch in batches(fetch, 5, lambda x: x, lambda: True, lambda: cut["now"]):
+        seen.extend(batch)
+        del waiting[:len(batch)]
+    assert seen == list(range(10))
+    # Without the cap's word, a short fetch means nothing else waits.
+    waiting[:] = list(range(10))
+    assert list(batches(fetch, 5, lambda x: x, lambda: True)) == [[0, 1]]
 
 
 def test_uid_sets_write_runs_as_ranges():
