@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -27,3 +29,12 @@ def test_the_bench_builds_two_four_player_games_with_every_order_mail_waiting_an
     assert after["inbox_pending"] == 0 and after["outbox_pending"] == 0
     # An answer to each order mail; a report to each player and each game master.
     assert after["mails_sent"] == 8 + 2 * 5
+
+
+@pytest.mark.e2e
+def test_the_imap_bench_moves_every_order_mail_through_dovecot_and_counts_both_sides(tmp_path, mail_servers):
+    from bench.imap import measure
+    figures = measure(mail_servers, 8, ROOT, tmp_path)
+    assert figures["mails"] == figures["peer_mails"] == figures["bulk_mails"] == figures["pbem_mails"] == 8
+    assert figures["outcomes"] == {"orders accepted": 8}
+    assert (figures["moved"], figures["left"]) == (8, 0)

@@ -24,7 +24,7 @@ import time
 POINTS = (
     "after-fetch",            # mail fetched from the inbox, nothing handled yet
     "in-mail-commit",         # inside a mail's transaction: orders and answer written, not committed
-    "after-mail-commit",      # a mail committed, not yet marked done in the inbox
+    "after-mail-commit",      # a group of mails committed, none of it yet marked done in the inbox
     "in-resolution",          # inside a resolution's transaction: one phase resolved, the chain not done
     "in-resolution-commit",   # inside a resolution's transaction: reports queued, not committed
     "after-resolution",       # a resolution committed, the outbox not sent

@@ -96,11 +96,12 @@ def tick_lock(home: Home) -> Iterator[None]:
 
 
 def batches(fetch: Callable[[int], Sequence[Any]], size: int, key: Callable[[Any], Hashable],
-            more: Callable[[], bool]) -> Iterator[list[Any]]:
+            more: Callable[[], bool], cut_short: Callable[[], bool] = lambda: False) -> Iterator[list[Any]]:
     """Batches of at most ``size`` items from ``fetch(limit)`` (the items still waiting, at most
     ``limit``): the first one always, the next ones while ``more()``. An item is handed out once
     per tick: one still waiting after it was handed out (left for the next tick by an internal
-    error) is skipped, and the next fetch asks for that many more."""
+    error) is skipped, and the next fetch asks for that many more. A fetch that returned fewer
+    than its limit means nothing else waits, unless ``cut_short()`` says a cap stopped it."""
     handed: set[Hashable] = set()
     again = 0
     while True:
@@ -112,7 +113,7 @@ def batches(fetch: Callable[[int], Sequence[Any]], size: int, key: Callable[[Any
             return
         handed.update(key(item) for item in fresh)
         yield fresh
-        if len(got) < limit or not more():
+        if (len(got) < limit and not cut_short()) or not more():
             return   # nothing else was waiting, or the step's time is up
 
 
@@ -168,7 +169,8 @@ class Tick:
 
         handled = 0
         try:
-            for batch in batches(fetch, self.home.mails_per_fetch, lambda f: f.key, more):
+            for batch in batches(fetch, self.home.mails_per_fetch, lambda f: f.key, more,
+                                 lambda: inbox.cut_short):
                 for start in range(0, len(batch), MAIL_GROUP):
                     group = batch[start:start + MAIL_GROUP]
                     if handled and not more():
@@ -207,10 +209,12 @@ class Tick:
                 committed.append((fetched.key, outcome))
         for _, outcome in committed:
             self.report.mails[outcome] = self.report.mails.get(outcome, 0) + 1
-        for key, _ in committed:
+        if committed:
             fault_point("after-mail-commit")
-            # Only now, with everything the mail carried committed, is it marked done.
-            inbox.done(key)
+            # Only now, with everything the group carried committed, is it marked done: one
+            # round trip for the group on IMAP. A crash before leaves the whole group in the
+            # inbox, read again next tick and dropped as duplicates by their Message-IDs.
+            inbox.done_all([key for key, _ in committed])
         return handled
 
     def resolve_due(self) -> None:

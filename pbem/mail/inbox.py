@@ -15,15 +15,19 @@ import ssl
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Literal, Protocol, Sequence
 
 from imap_tools import MailBox, MailBoxStartTls, MailBoxUnencrypted
 from imap_tools.errors import ImapToolsError, UnexpectedCommandStatusError
+from imap_tools.utils import encode_folder
 
 from pbem.mail.errors import TLS_HINT, MailServerError, network_cause
 from pbem.mail.tls import client_context
 
 MAX_MESSAGE_BYTES = 8 * 1024 * 1024  # a bigger mail is read only this far (headers intact)
+# At most this many bytes of mail are fetched from an IMAP server by one fetch (each mail counted
+# up to max_bytes; at least one mail): what a tick holds in memory at once.
+FETCH_BATCH_BYTES = 32 * 1024 * 1024
 Security = Literal["tls", "starttls", "none"]
 
 
@@ -37,9 +41,13 @@ class Fetched:
 
 class Inbox(Protocol):
     max_bytes: int  # a mail larger than this is read only this far (Fetched.truncated)
+    # Whether the last fetch() returned fewer than its limit although more mail waits (a cap
+    # on the bytes held at once stopped it): the judge then fetches again.
+    cut_short: bool
 
     def fetch(self, limit: int) -> list[Fetched]: ...
     def done(self, key: str) -> None: ...
+    def done_all(self, keys: Sequence[str]) -> None: ...  # done() for each, in as few round trips as can be
     def close(self) -> None: ...
 
 
@@ -80,6 +88,7 @@ class MaildirInbox:
         except OSError as exc:
             raise MailServerError(f"Maildir {self.path}: cannot create it ({exc.strerror})") from None
         self._where: dict[str, Path] = {}
+        self.cut_short = False   # a fetch here returns up to its limit whatever the sizes
         # cur/'s modification time while it is known to hold no unprocessed mail, else None;
         # and when cur/ was last listed (epoch seconds).
         self._clean_cur: int | None = None
@@ -168,6 +177,10 @@ class MaildirInbox:
         if clean:
             self._clean_cur = self._cur_time()
 
+    def done_all(self, keys: Sequence[str]) -> None:
+        for key in keys:   # one rename each: there is no round trip to save
+            self.done(key)
+
     def _find(self, key: str) -> Path | None:
         for sub in ("new", "cur"):
             for entry in os.scandir(self.path / sub):
@@ -212,23 +225,32 @@ class ImapInbox:
 
     What counts as unprocessed (the ruling):
     - with delete_processed: every message in `folder` not flagged \\Deleted, seen or not;
-      done() flags it \\Deleted and expunges that one message (UID EXPUNGE, RFC 4315) — a
-      processed mail carries its sender's secret in clear. A server without UIDPLUS keeps
-      it flagged until its next expunge (a plain EXPUNGE would also remove mail someone
-      else flagged);
-    - with processed_folder: every message in `folder`, seen or not, because done() moves
-      processed mail out; a person reading the judge's mailbox cannot hide mail from it;
-    - otherwise: every message lacking \\Seen, and done() sets \\Seen.
+      done_all() flags them \\Deleted and expunges exactly those messages (UID EXPUNGE,
+      RFC 4315) — a processed mail carries its sender's secret in clear. A server without
+      UIDPLUS keeps them flagged until its next expunge (a plain EXPUNGE would also remove
+      mail someone else flagged); they are not read again meanwhile;
+    - with processed_folder: every message in `folder` not flagged \\Deleted, seen or not,
+      because done_all() moves processed mail out (UID MOVE, RFC 6851; on a server without
+      MOVE: UID COPY, then \\Deleted and UID EXPUNGE of exactly those messages, or, without
+      UIDPLUS either, \\Deleted alone until the server's next expunge); a person reading the
+      judge's mailbox cannot hide mail from it;
+    - otherwise: every message lacking \\Seen, and done_all() sets \\Seen.
     Mail is fetched with BODY.PEEK, so fetching alone never marks anything seen.
-    Keys are "UIDVALIDITY:UID": if the server renumbers the folder in between, done() does
-    nothing and the mail is fetched again and dropped by the judge as a duplicate.
+
+    Round trips are batched: a fetch is one UID SEARCH, one UID FETCH of the sizes and one
+    UID FETCH of the mails (at most ``batch_bytes`` of them, counting each mail up to
+    max_bytes, and at least one mail: a flood of huge mails cannot fill the memory; the
+    fetch then says so in ``cut_short``); done_all() marks a committed group with one command
+    (two or three without MOVE, or when deleting).
+    Keys are "UIDVALIDITY:UID": if the server renumbers the folder in between, done_all()
+    skips the key and the mail is fetched again and dropped by the judge as a duplicate.
     """
 
     def __init__(self, host: str, port: int, user: str, password: str,
                  security: Security = "tls", folder: str = "INBOX",
                  processed_folder: str | None = None, timeout: float = 30.0,
                  max_bytes: int = MAX_MESSAGE_BYTES, ca_file: Path | str | None = None,
-                 delete_processed: bool = False) -> None:
+                 delete_processed: bool = False, batch_bytes: int = FETCH_BATCH_BYTES) -> None:
         self.host, self.port, self.user, self.password = host, port, user, password
         self.security = security
         self.ca_file = ca_file
@@ -239,10 +261,12 @@ class ImapInbox:
         self.delete_processed = delete_processed
         self.timeout = timeout
         self.max_bytes = max_bytes
+        self.batch_bytes = batch_bytes
+        self.cut_short = False
         self._box = None
         self._uidvalidity: str | None = None
         self._processed_ready = False
-        self._uidplus: bool | None = None   # whether the server offers UID EXPUNGE (RFC 4315)
+        self._capabilities: set[bytes] | None = None   # asked once per connection, after login
 
     def _where(self) -> str:
         return f"IMAP server {self.host}:{self.port}"
@@ -266,73 +290,131 @@ class ImapInbox:
             box.folder.set(self.folder)
             self._uidvalidity = str(box.folder.status(self.folder, ["UIDVALIDITY"])["UIDVALIDITY"])
         self._box = box
+        self._capabilities = None
         return box
 
     def fetch(self, limit: int) -> list[Fetched]:
+        self.cut_short = False
         if limit <= 0:
             return []
         box = self._connect()
-        criteria = "UNDELETED" if self.delete_processed else "ALL" if self.processed_folder else "UNSEEN"
+        criteria = "UNDELETED" if self.delete_processed or self.processed_folder else "UNSEEN"
         with self._translated_errors("fetch mail", box):
             # No CHARSET argument: some servers refuse one, and the criteria are plain ASCII.
             uids = box.uids(criteria, charset=None)[:limit]
-            return [self._fetch_one(box, uid) for uid in uids]
+            if not uids:
+                return []
+            sizes = {uid: size for uid, size, _ in self._fetch_items(box, uids, "(RFC822.SIZE)")}
+            chosen: list[str] = []
+            total = 0
+            for uid in uids:
+                cost = min(sizes.get(uid, self.max_bytes), self.max_bytes)
+                if chosen and total + cost > self.batch_bytes:
+                    self.cut_short = True   # the rest waits for the next fetch
+                    break
+                chosen.append(uid)
+                total += cost
+            # A partial fetch caps what a huge mail costs; RFC822.SIZE tells whether it was cut.
+            got = {uid: (size, raw) for uid, size, raw in
+                   self._fetch_items(box, chosen, f"(RFC822.SIZE BODY.PEEK[]<0.{self.max_bytes}>)")}
+        result = []
+        for uid in chosen:   # in the order of the search; a mail expunged meanwhile is left out
+            if uid in got:
+                size, raw = got[uid]
+                result.append(Fetched(f"{self._uidvalidity}:{uid}", raw, size > len(raw), max(size, len(raw))))
+        return result
 
-    def _fetch_one(self, box, uid: str) -> Fetched:
-        # A partial fetch caps what a huge mail costs; RFC822.SIZE tells whether it was cut.
-        status, data = box.client.uid("FETCH", uid, f"(RFC822.SIZE BODY.PEEK[]<0.{self.max_bytes}>)")
+    @staticmethod
+    def _fetch_items(box, uids: list[str], items: str) -> list[tuple[str, int, bytes]]:
+        """One UID FETCH of ``items`` for all of ``uids``: (uid, RFC822.SIZE, body) each."""
+        status, data = box.client.uid("FETCH", uid_set(uids), items)
         if status != "OK":
-            raise imaplib.IMAP4.error(f"FETCH {uid} answered {status}")
-        raw, size = b"", 0
+            raise imaplib.IMAP4.error(f"UID FETCH answered {status}")
+        # imaplib hands a response with a literal over as (text before it, literal) followed by
+        # the text after it; one without a literal as bytes alone. The UID and the size may
+        # stand before or after the body.
+        records: list[list] = []
         for item in data:
             if isinstance(item, tuple):
-                raw = item[1]
-                match = re.search(rb"RFC822\.SIZE (\d+)", item[0])
-                size = int(match.group(1)) if match else len(raw)
-        return Fetched(f"{self._uidvalidity}:{uid}", raw, size > len(raw), max(size, len(raw)))
+                records.append([item[0], item[1]])
+            elif isinstance(item, bytes):
+                if records and records[-1][1] is not None and not re.match(rb"\d+ \(", item):
+                    records[-1][0] += item   # the text after a literal
+                else:
+                    records.append([item, None])
+        out = []
+        for text, body in records:
+            uid = re.search(rb"\bUID (\d+)", text)
+            size = re.search(rb"RFC822\.SIZE (\d+)", text)
+            if uid is None or (size is None and body is None):
+                continue   # an unsolicited FETCH (another client's flag change)
+            raw = body or b""
+            out.append((uid.group(1).decode(), int(size.group(1)) if size else len(raw), raw))
+        return out
 
     def done(self, key: str) -> None:
+        self.done_all([key])
+
+    def done_all(self, keys: Sequence[str]) -> None:
+        """Mark a committed group processed on the server, with one command where it can."""
         try:
-            self._mark(key)
+            self._mark(keys)
         except MailServerError:
             # The judge may have spent a while committing: a connection the server dropped
             # in the meantime deserves one fresh try before the tick gives up.
-            self._mark(key)
+            self._mark(keys)
 
-    def _mark(self, key: str) -> None:
-        validity, _, uid = key.partition(":")
+    def _mark(self, keys: Sequence[str]) -> None:
         box = self._connect()
-        if validity != self._uidvalidity or not uid.isdigit():
+        uids = []
+        for key in keys:
+            validity, _, uid = key.partition(":")
+            if validity == self._uidvalidity and uid.isdigit():
+                uids.append(uid)
+        if not uids:
             return
+        uids_set = uid_set(uids)
         with self._translated_errors("mark mail processed", box):
             if self.delete_processed:
-                self._delete(box, uid)
+                self._command(box, "STORE", uids_set, "+FLAGS.SILENT", "(\\Seen \\Deleted)")
+                self._expunge(box, uids_set)
             elif self.processed_folder:
                 if not self._processed_ready:
                     if not box.folder.exists(self.processed_folder):
                         box.folder.create(self.processed_folder)
                     self._processed_ready = True
-                box.move(uid, self.processed_folder)
+                folder = encode_folder(self.processed_folder)
+                # Not imap-tools' move(): its fallback without MOVE expunges the whole folder,
+                # deleting mail that someone else marked \Deleted.
+                if b"MOVE" in self._capability(box):
+                    self._command(box, "MOVE", uids_set, folder)
+                else:
+                    self._command(box, "COPY", uids_set, folder)
+                    self._command(box, "STORE", uids_set, "+FLAGS.SILENT", "(\\Seen \\Deleted)")
+                    self._expunge(box, uids_set)
             else:
-                # A plain STORE: imap-tools' flag() would also EXPUNGE the folder, deleting
-                # mail that someone else marked \Deleted.
-                status, _ = box.client.uid("STORE", uid, "+FLAGS.SILENT", "(\\Seen)")
-                if status != "OK":
-                    raise imaplib.IMAP4.error(f"STORE {uid} answered {status}")
+                # A plain STORE: imap-tools' flag() would also EXPUNGE the folder.
+                self._command(box, "STORE", uids_set, "+FLAGS.SILENT", "(\\Seen)")
 
-    def _delete(self, box, uid: str) -> None:
-        status, _ = box.client.uid("STORE", uid, "+FLAGS.SILENT", "(\\Seen \\Deleted)")
-        if status != "OK":
-            raise imaplib.IMAP4.error(f"STORE {uid} answered {status}")
-        if self._uidplus is None:
+    def _capability(self, box) -> set[bytes]:
+        if self._capabilities is None:
             # Asked after login: servers (Dovecot) list fewer capabilities before it.
             status, data = box.client.capability()
             words = b" ".join(d for d in data if isinstance(d, bytes)).upper().split()
-            self._uidplus = status == "OK" and b"UIDPLUS" in words
-        if self._uidplus:
-            status, _ = box.client.uid("EXPUNGE", uid)
-            if status != "OK":
-                raise imaplib.IMAP4.error(f"UID EXPUNGE {uid} answered {status}")
+            self._capabilities = set(words) if status == "OK" else set()
+        return self._capabilities
+
+    def _expunge(self, box, uids_set: str) -> None:
+        # Without UIDPLUS the mail stays flagged \Deleted (and is not read again) until the
+        # server's next expunge: a plain EXPUNGE would remove what others flagged too.
+        if b"UIDPLUS" in self._capability(box):
+            self._command(box, "EXPUNGE", uids_set)
+
+    @staticmethod
+    def _command(box, command: str, uids: str, *args: str | bytes) -> None:
+        status, _ = box.client.uid(command, uids, *args)
+        if status != "OK":
+            raise imaplib.IMAP4.error(f"UID {command} {uids} answered {status}")
 
     def close(self) -> None:
         box, self._box = self._box, None
@@ -395,3 +477,19 @@ def _server_words(command_result) -> str:
         return " ".join(f"{status} {' '.join(lines)}".split())
     except (TypeError, ValueError):
         return " ".join(str(command_result).split())
+
+
+def uid_set(uids: Sequence[str]) -> str:
+    """An IMAP sequence set of UIDs, runs written as ranges: 3,5,6,7,9 -> "3,5:7,9"."""
+    numbers = sorted({int(uid) for uid in uids})
+    parts: list[str] = []
+    start = prev = numbers[0]
+    for n in numbers[1:] + [None]:
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        parts.append(str(start) if start == prev else f"{start}:{prev}")
+        if n is not None:
+            start = prev = n
+    return ",".join(parts)
+
