@@ -283,3 +283,26 @@ def test_the_html_template_escapes_everything_it_is_given():
     assert "<g>" not in html and "<i>m</i>" not in html and "<pos>" not in html and "&lt;j@x&gt;" in html
     assert render("report.txt.j2", game=game, me="m", phases=[], position="p", phase=None, result=None,
                   template=None, decider=False, deadline=None)
+
+
+@pytest.mark.e2e
+def test_a_report_with_its_map_reaches_a_real_mailbox_whole(tmp_path, mail_servers):
+    """Through the real path (SMTP relay, Dovecot, IMAP): the report a player finds in their
+    mailbox is multipart/alternative, its text first, and its picture the map of their view."""
+    from mailservers import point_judge_at
+    servers = mail_servers
+    judge = Judge(tmp_path / "home")
+    point_judge_at(judge, servers)
+    players = ("alice", "bob", "carol")
+    judge.new_game(name="loire", players=players, game_type="fief_france")
+    assert judge.tick().sent == 3
+    report = judge.tick(advance_hours=49)
+    assert report.resolved and not report.errors, report.lines()
+    state = current_state(judge, "loire")
+    for player in players:
+        raws = [raw for raw in servers.mailbox(player) if b"resolved" in raw.split(b"\r\n\r\n", 1)[0]]
+        assert len(raws) == 1
+        text, html, png, content_id = parts(raws[0])
+        assert f"report for {player}" in text and f"report for {player}" in html
+        assert png == draw_png(map_drawing(RULES, RULES.view(state, player)))
+        assert f'src="cid:{content_id[1:-1]}"' in html and len(raws[0]) < REPORT_MAIL_BUDGET
