@@ -21,7 +21,7 @@ from pbem.rules.api import MapUnavailable, at_once_keys, map_drawing
 
 # A report with its HTML part and map stays under this for the Fief board (tests/test_html_reports.py):
 # the PNG is at most maps.BYTE_BUDGET, 4/3 of it in base64; in a typical game the whole mail is
-# about 100 KB (docs/mail.md, "HTML reports").
+# about 85 KB (docs/mail.md, "HTML reports").
 REPORT_MAIL_BUDGET = 200 * 1024
 
 
