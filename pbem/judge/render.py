@@ -148,14 +148,7 @@ def event_html(event: Event, me: str | None = "") -> Markup:
 @functools.lru_cache(maxsize=1)
 def html_environment() -> jinja2.Environment:
     """The environment of the HTML templates (``*.html.j2``): every value escaped."""
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir())),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    env = _environment(autoescape=True)
     env.filters["deadline_text"] = _deadline_text
     env.filters["event"] = event_html
     env.globals["pre_style"] = PRE_STYLE
@@ -166,16 +159,20 @@ def render_html(template_name: str, **context: Any) -> str:
     return html_environment().get_template(template_name).render(**context)
 
 
-@functools.lru_cache(maxsize=1)
-def environment() -> jinja2.Environment:
-    env = jinja2.Environment(
+def _environment(autoescape: bool) -> jinja2.Environment:
+    return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir())),
-        autoescape=False,             # plain-text mail
+        autoescape=autoescape,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+
+
+@functools.lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    env = _environment(autoescape=False)   # plain-text mail
     env.filters["yaml"] = _yaml
     env.filters["echo"] = _echo
     env.filters["indent_block"] = _indent_block
