@@ -109,7 +109,8 @@ class Mailer:
                 phase=phase, result=result,
                 template=None if over or player is None else self._template(game, view, player, phase),
                 decider=phase is not None and player in phase.deciders, deadline=game.row["deadline"])
-            self.queue(to=email, to_name=player or "game master", subject=subject + ("" if player else " (game master)"),
+            self.queue(to=email, to_name=player or "game master",
+                       subject=subject + ("" if player else " (game master)"),
                        body=render("report.txt.j2", **context), purpose="report", game_id=game.id,
                        game_name=game.name, **(self._html_report(game, view, context) if html else {}))
 

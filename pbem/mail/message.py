@@ -561,7 +561,8 @@ def _multipart(subtype: str, parts: list[tuple[list[tuple[str, object]], str]],
     """A multipart of ``parts`` as the stdlib's generator writes it. The boundary is drawn from
     the parts (the same mail, the same bytes) and starts with `=_`, which neither base64 nor
     quoted-printable can hold; it is checked against the text all the same."""
-    inner = ["".join(_header(n, v) for n, v in h) + "\n" + payload for h, payload in parts]
+    # Headers as _header folds them (CRLF), here with LF as every payload: _wire writes CRLF.
+    inner = ["".join(_header(n, v) for n, v in h).replace("\r\n", "\n") + "\n" + payload for h, payload in parts]
     digest = hashlib.sha256("\0".join(inner).encode("utf-8", "surrogateescape")).hexdigest()
     n = 0
     while True:
@@ -569,7 +570,7 @@ def _multipart(subtype: str, parts: list[tuple[list[tuple[str, object]], str]],
         if not any(f"--{boundary}" in text for text in inner):
             break
         n += 1
-    body = "".join(f"--{boundary}\n{text.replace(chr(13) + chr(10), chr(10))}\n" for text in inner) + f"--{boundary}--\n"
+    body = "".join(f"--{boundary}\n{text}\n" for text in inner) + f"--{boundary}--\n"
     return headers + [("Content-Type", f'multipart/{subtype}; boundary="{boundary}"')], body
 
 

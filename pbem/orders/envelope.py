@@ -214,7 +214,7 @@ def parse_document(doc: Document) -> tuple[Envelope | None, list[OrderError]]:
     fields: dict[str, str] = {}
     changing_secret = "new_secret" in data
     changing_html = "html" in data and not changing_secret
-    required = ("game", "player", "secret") if changing_secret or changing_html else ("game", "player", "secret", "phase")
+    required = ("game", "player", "secret") + (() if changing_secret or changing_html else ("phase",))
     for key in required + (("new_secret",) if changing_secret else ()):
         value = data.get(key)
         if value is None:
@@ -232,7 +232,7 @@ def parse_document(doc: Document) -> tuple[Envelope | None, list[OrderError]]:
             errors.append(error)
     if changing_secret and not errors:
         errors += _new_secret_problems(data, fields["new_secret"], fields["secret"])
-    html = None
+    html: bool | None = None
     if changing_html and not errors:
         html, error = _flag(data, "html", True)
         errors += [error] if error else _html_problems(data)
