@@ -339,6 +339,23 @@ def game_new_secret(home_dir, name, player):
         click.echo(f"a new secret for {player} is in the outbox, addressed to them alone")
 
 
+@game.command("html")
+@HOME_OPTION
+@click.argument("name")
+@click.argument("player")
+@click.argument("choice", type=click.Choice(["yes", "no"]))
+def game_html(home_dir, name, player, choice):
+    """Send PLAYER's reports with the HTML part and the map (yes, the default) or as plain
+    text only (no); players choose it themselves with `html:` (docs/orders.md)."""
+    with _session(home_dir) as (home, store):
+        with store.transaction():
+            g = engine.load_game(store, name)
+            if not store.set_mail_html(g.id, player, choice == "yes"):
+                _fail(f"game {name!r} has no player {player!r}")
+        click.echo(f"{player}'s reports in game {name} now come " +
+                   ("with the HTML part and the map" if choice == "yes" else "as plain text only"))
+
+
 @game.command("resolve")
 @HOME_OPTION
 @click.argument("name")

@@ -83,8 +83,9 @@ def test_every_order_set_of_the_golden_games_comes_back_from_its_echo(tmp_path, 
 # -- through the judge ---------------------------------------------------------------------
 
 def _last_answer(judge: Judge, player: str) -> str:
-    answers = [m for m in judge.sent_to(f"{player}@pbem.test") if "Orders received" in m.get_content()]
-    return answers[-1].get_content()
+    answers = [m for m in judge.sent_to(f"{player}@pbem.test")
+               if "Orders received" in m.get_body(("plain",)).get_content()]
+    return answers[-1].get_body(("plain",)).get_content()
 
 
 def _echo_in(answer: str) -> str:

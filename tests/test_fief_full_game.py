@@ -271,5 +271,5 @@ def test_a_scripted_game_by_mail_ends_with_a_winner_and_replays_exactly(tmp_path
     for player in players:
         reports = [m for m in judge.sent_to(f"{player}@pbem.test") if "resolved" in str(m["Subject"])]
         assert len(reports) == chains, (player, len(reports), chains)
-        last = reports[-1].get_content()
+        last = reports[-1].get_body(("plain",)).get_content()
         assert winner in last and "victory" in last.lower(), (player, last[-2000:])

@@ -17,14 +17,16 @@ import pytest
 from pbem.mail import message
 from pbem.mail.auto import LOOP_HEADER
 from pbem.mail.message import (
-    AUTO_GENERATED, AUTO_REPLIED, MAX_REFERENCES, ComposeError, OutMail, compose, make_list_id, make_message_id,
+    AUTO_GENERATED, AUTO_REPLIED, MAX_REFERENCES, ComposeError, InlineImage, OutMail, compose, image_content_id,
+    make_list_id, make_message_id,
 )
 
 WHEN = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
 
 
-def reference_compose(out: OutMail, from_addr: str, from_name: str, now: datetime) -> bytes:
-    """compose() as it was written before, with the stdlib's message object."""
+def reference_compose(out: OutMail, from_addr: str, from_name: str, now: datetime, ours: bytes = b"") -> bytes:
+    """compose() as it was written before, with the stdlib's message object (and for a mail with
+    HTML, ``ours`` the bytes compose wrote: its boundaries are taken, the stdlib draws random ones)."""
     msg = EmailMessage(policy=policy.SMTP)
     msg["From"] = message._address(from_name, from_addr, "the judge's address")
     msg["To"] = message._address(out.to_name, out.to, "the recipient's address")
@@ -52,6 +54,8 @@ def reference_compose(out: OutMail, from_addr: str, from_name: str, now: datetim
         body += "\n"
     plain_ascii = body.isascii() and all(len(line) <= 78 for line in body.split("\n"))
     msg.set_content(body, subtype="plain", charset="utf-8", cte="7bit" if plain_ascii else "quoted-printable")
+    if out.html is not None:
+        add_html(msg, out, ours)
     return msg.as_bytes()
 
 
@@ -120,3 +124,56 @@ def test_a_header_given_twice_where_one_is_allowed_is_still_refused():
     out = OutMail(to="alice@pbem.test", subject="s", body="b", extra_headers={"Subject": "again"})
     with pytest.raises(ValueError, match="at most 1 Subject"):
         compose(out, "judge@pbem.test", "J", now=WHEN)
+
+
+# -- multipart/alternative: the text first, the HTML with its pictures (docs/mail.md) ---------
+
+def add_html(msg: EmailMessage, out: OutMail, ours: bytes) -> None:
+    """The HTML part and its pictures, the stdlib's way: add_alternative, then add_related on
+    the HTML part (the Python documentation's own recipe)."""
+    import email
+    html = out.html.replace("\r\n", "\n").replace("\r", "\n")
+    html += "" if html.endswith("\n") else "\n"
+    short_ascii = html.isascii() and all(len(line) <= 78 for line in html.split("\n"))
+    msg.add_alternative(html, subtype="html", charset="utf-8", cte="7bit" if short_ascii else "quoted-printable")
+    for image in out.images:
+        msg.get_payload()[1].add_related(image.data, maintype="image", subtype="png", cid=f"<{image.content_id}>",
+                                         filename=image.filename, disposition="inline")
+    parsed = email.message_from_bytes(ours, policy=policy.SMTP)
+    msg.set_boundary(parsed.get_boundary())
+    if out.images:
+        msg.get_payload()[1].set_boundary(parsed.get_payload()[1].get_boundary())
+
+
+def test_a_mail_with_html_and_a_picture_is_the_bytes_the_message_object_writes():
+    png = bytes(range(256)) * 40
+    for body, html, images in (
+            ("Your report.\n", "<p>Your report.</p>\n", (InlineImage(image_content_id(png, "pbem.test"), png),)),
+            ("Écus: 3 — Tours\n" + "x" * 100, "<p>&eacute;cus — Tours</p>" + "y" * 120,
+             (InlineImage("a@pbem.test", png[:999]), InlineImage("b@pbem.test", b"\x89PNG", "b.png"))),
+            ("text only\n", "<p>no picture</p>", ())):
+        out = OutMail(to="marie@example.org", to_name="marie", subject="[loire] round-1/purchase resolved",
+                      body=body, message_id="<report.1@pbem.test>", in_reply_to="<game.loire@pbem.test>",
+                      list_id=make_list_id("pbem game loire", "loire", "pbem.test"), html=html, images=images)
+        raw = compose(out, "judge@pbem.test", "pbem judge", now=WHEN)
+        assert raw == reference_compose(out, "judge@pbem.test", "pbem judge", WHEN, raw)
+        assert raw == compose(out, "judge@pbem.test", "pbem judge", now=WHEN)   # the same mail, the same bytes
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_generated_html_mails_are_the_bytes_the_message_object_writes(seed):
+    rng = random.Random(seed)
+    for _ in range(150):
+        out = OutMail(to="alice@pbem.test", to_name=text(rng, 14), subject=text(rng, 40),
+                      body="\n".join(text(rng, 30) for _ in range(rng.randrange(0, 8))),
+                      message_id=message_id(rng), in_reply_to=rng.choice([None, message_id(rng)]),
+                      html="\n".join(text(rng, 60) for _ in range(rng.randrange(0, 8))),
+                      images=tuple(InlineImage(f"m{i}@pbem.test", rng.randbytes(rng.randrange(0, 400)))
+                                   for i in range(rng.choice([0, 1, 1, 2]))))
+        try:
+            raw = compose(out, "judge@pbem.test", "pbem judge", now=WHEN)
+        except (ComposeError, ValueError) as exc:
+            with pytest.raises(type(exc)):
+                reference_compose(out, "judge@pbem.test", "pbem judge", WHEN)
+            continue
+        assert raw == reference_compose(out, "judge@pbem.test", "pbem judge", WHEN, raw), out

@@ -115,3 +115,21 @@ def test_a_field_added_later_leaves_the_json_of_a_state_that_does_not_use_it_unc
     assert plain(_Later()) == {"kept": 0}
     assert plain(_Later(added=[1], flag=True)) == {"kept": 0, "added": [1], "flag": True}
     assert plain({"x": [_Later(kept=2)]}) == {"x": [{"kept": 2}]}
+
+
+def test_players_stored_before_the_html_choice_get_html_reports_and_can_opt_out(tmp_path):
+    """Schema version 4 adds players.mail_html: every player of an older store gets the HTML
+    part and the map (the default), and the choice is stored for them from then on."""
+    from pbem.judge.store import SCHEMA_VERSION
+    home = stored_home(tmp_path, "fief_france-demo-9311133.sqlite.gz")
+    store = Store(home / "pbem.sqlite")
+    try:
+        assert store.one("PRAGMA user_version")[0] == SCHEMA_VERSION >= 4
+        rows = store.all("SELECT name, mail_html FROM players")
+        assert rows and all(r["mail_html"] == 1 for r in rows)
+        game = engine.load_game(store, "demo")
+        with store.transaction():
+            assert store.set_mail_html(game.id, rows[0]["name"], False)
+        assert store.one("SELECT mail_html FROM players WHERE name=?", rows[0]["name"])["mail_html"] == 0
+    finally:
+        store.close()

@@ -74,6 +74,12 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
                       in_reply_to=mail.message_id, template_name="secret_changed.txt.j2", game=game,
                       me=envelope.player, game_name=game.name)
         return "secret changed"
+    if envelope.html is not None:
+        store.set_mail_html(game.id, envelope.player, envelope.html)
+        mailer.answer(to=mail.from_addr, subject=mail.subject or f"mail format for {game.name}",
+                      in_reply_to=mail.message_id, template_name="html_changed.txt.j2", game=game,
+                      me=envelope.player, game_name=game.name, html=envelope.html)
+        return "html " + ("on" if envelope.html else "off")
     if game.row["status"] == "over":
         return reject(game, "reject: game over", [OrderError(None, f"game {game.name!r} is over", "")])
     phase = engine.current_phase(game)

@@ -13,11 +13,16 @@ from typing import Any, Sequence
 
 from pbem.judge import engine
 from pbem.judge.home import Home
-from pbem.judge.render import render
+from pbem.judge.render import render, render_html
 from pbem.judge.store import Store
-from pbem.mail.message import OutMail, compose, make_list_id, make_message_id
+from pbem.mail.message import InlineImage, OutMail, compose, image_content_id, make_list_id, make_message_id
 from pbem.orders.envelope import marker_line
-from pbem.rules.api import acts_at_once, at_once_keys
+from pbem.rules.api import MapUnavailable, acts_at_once, at_once_keys, map_drawing
+
+# A report with its HTML part and map stays under this for the Fief board (tests/test_html_reports.py):
+# the PNG is at most maps.BYTE_BUDGET, 4/3 of it in base64; in a typical game the whole mail is
+# about 85 KB (docs/mail.md, "HTML reports").
+REPORT_MAIL_BUDGET = 200 * 1024
 
 
 @dataclass
@@ -34,11 +39,12 @@ class Mailer:
 
     def queue(self, *, to: str, to_name: str, subject: str, body: str, purpose: str,
               game_id: int | None, game_name: str | None, in_reply_to: str | None = None,
-              auto_submitted: str = "auto-generated") -> str:
+              auto_submitted: str = "auto-generated", html: str | None = None,
+              images: tuple[InlineImage, ...] = ()) -> str:
         message_id = make_message_id(self.home.domain, f"{purpose}.{secrets.token_hex(8)}")
         # Every mail begins with the judge's marker: in a player's reply, the copy of this
         # mail starts there, whatever the mail client writes above it (docs/orders.md).
-        body = marker_line(self.home.name, self.home.address) + "\n\n" + body
+        body = self.marker() + "\n\n" + body
         references: list[str] = []
         if game_name:
             references.append(self.game_root(game_name))
@@ -48,10 +54,13 @@ class Mailer:
                       in_reply_to=in_reply_to or (self.game_root(game_name) if game_name else None),
                       references=references,
                       list_id=self.list_id(game_name) if game_name else None,
-                      auto_submitted=auto_submitted)
+                      auto_submitted=auto_submitted, html=html, images=images)
         raw = compose(out, self.home.address, self.home.name)
         self.store.queue_mail(message_id, game_id, to, purpose, raw)
         return message_id
+
+    def marker(self) -> str:
+        return marker_line(self.home.name, self.home.address)
 
     # -- mails -----------------------------------------------------------------------------
     def welcomes(self, game: engine.Game, secrets: dict[str, str]) -> None:
@@ -84,13 +93,15 @@ class Mailer:
         first, last = chain[0], chain[-1]
         subject = f"[{game.name}] {first.phase_id} resolved" if len(chain) == 1 else \
             f"[{game.name}] {first.phase_id} to {last.phase_id} resolved"
-        audiences: list[tuple[str | None, str]] = [(p["name"], p["email"]) for p in engine.players(self.store, game.id)]
+        audiences: list[tuple[str | None, str, bool]] = [
+            (p["name"], p["email"], bool(p["mail_html"])) for p in engine.players(self.store, game.id)]
         if game.row["gm_email"]:
-            audiences.append((None, game.row["gm_email"]))
-        for player, email in audiences:
+            audiences.append((None, game.row["gm_email"], True))
+        for player, email, html in audiences:
+            # Templates and the map get the view this report is for, never the state.
             view = game.rules.view(state, player)
-            body = render(
-                "report.txt.j2", game=game_info(game), me=player,
+            context = dict(
+                game=game_info(game), me=player,
                 phases=[{"id": r.phase_id, "title": r.title,
                          "events": engine.visible_events(r.events, player),
                          "defaulted": r.defaulted} for r in chain],
@@ -100,7 +111,26 @@ class Mailer:
                 decider=phase is not None and player in phase.deciders, deadline=game.row["deadline"])
             self.queue(to=email, to_name=player or "game master",
                        subject=subject + ("" if player else " (game master)"),
-                       body=body, purpose="report", game_id=game.id, game_name=game.name)
+                       body=render("report.txt.j2", **context), purpose="report", game_id=game.id,
+                       game_name=game.name, **(self._html_report(game, view, context) if html else {}))
+
+    def _html_report(self, game: engine.Game, view: Any, context: dict[str, Any]) -> dict[str, Any]:
+        """The HTML part of a report and the map it shows, drawn from ``view`` (the one the
+        report is rendered for); a game without a map gets the HTML without a picture."""
+        from pbem.judge.maps import MapError, draw_png   # Pillow is loaded only when a map is drawn
+        images: tuple[InlineImage, ...] = ()
+        problem = None
+        try:
+            png = draw_png(map_drawing(game.rules, view))
+            images = (InlineImage(image_content_id(png, self.home.domain), png),)
+        except MapUnavailable:
+            pass   # a game without a map: the HTML alone
+        except MapError as exc:
+            # A game's drawing the painter refuses: the report still goes, saying why it has no map.
+            problem = str(exc)
+        html = render_html("report.html.j2", marker=self.marker(), map_problem=problem,
+                           map_cid=images[0].content_id if images else None, **context)
+        return {"html": html, "images": images}
 
     def reminders(self, game: engine.Game, late: Sequence[tuple[str, str]]) -> None:
         """A reminder to each (player, email) in ``late``: players without a complete set."""

@@ -15,6 +15,7 @@ small enough for mail (BYTE_BUDGET).
 """
 from __future__ import annotations
 
+import functools
 import io
 import math
 import unicodedata
@@ -184,22 +185,14 @@ class Painter:
     AREA_RADIUS = 34
 
     def _areas(self) -> None:
-        radius = self.AREA_RADIUS
+        """The tinted, outlined areas: the first layer, on blank paper. It depends only on the
+        areas' places where they stand, the same for every view of a board: drawn once and kept
+        (_area_layer), since its outline filter is most of a picture's cost and a report draws
+        one picture per reader."""
         outline_areas = [a for a in self.d.get("areas", []) if a.get("style") == "outline"]
-        for i, area in enumerate(outline_areas):
-            points = [self.at(t) for t in area["places"]]
-            mask = Image.new("L", self.img.size, 0)
-            md = ImageDraw.Draw(mask)
-            hull = _hull(points)
-            if len(hull) > 2:
-                md.polygon(hull, fill=255)
-            for a, b in zip(hull, hull[1:] + hull[:1], strict=True):
-                md.line((a, b), fill=255, width=2 * radius)
-            for x, y in hull:
-                md.ellipse((x - radius, y - radius, x + radius, y + radius), fill=255)
-            edge = ImageChops.subtract(mask.filter(ImageFilter.MaxFilter(5)), mask)
-            self.img.paste(AREA_TINTS[i % len(AREA_TINTS)], mask=mask)
-            self.img.paste(GREY, mask=edge)
+        shapes = tuple(tuple(self.at(t) for t in area["places"]) for area in outline_areas)
+        self.img = _area_layer(self.img.size, shapes, self.AREA_RADIUS).copy()
+        self.draw = ImageDraw.Draw(self.img)
 
     def _area_labels(self) -> None:
         """Each outlined area's name at its top or bottom edge, where it covers least."""
@@ -389,6 +382,28 @@ class Painter:
                 line = trial
         if line:
             self._line(line, indent)
+
+
+@functools.lru_cache(maxsize=8)
+def _area_layer(size: tuple[int, int], shapes: tuple[tuple[tuple[float, float], ...], ...],
+                radius: int) -> Image.Image:
+    """Blank paper with each area of ``shapes`` (the positions of its places) tinted around the
+    hull of its places and outlined in grey. Callers copy it before drawing on it."""
+    img = Image.new("RGB", size, PAPER)
+    for i, points in enumerate(shapes):
+        mask = Image.new("L", size, 0)
+        md = ImageDraw.Draw(mask)
+        hull = _hull(list(points))
+        if len(hull) > 2:
+            md.polygon(hull, fill=255)
+        for a, b in zip(hull, hull[1:] + hull[:1], strict=True):
+            md.line((a, b), fill=255, width=2 * radius)
+        for x, y in hull:
+            md.ellipse((x - radius, y - radius, x + radius, y + radius), fill=255)
+        edge = ImageChops.subtract(mask.filter(ImageFilter.MaxFilter(5)), mask)
+        img.paste(AREA_TINTS[i % len(AREA_TINTS)], mask=mask)
+        img.paste(GREY, mask=edge)
+    return img
 
 
 def _marker_text(markers: list[str], kinds: list[dict[str, Any]]) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 
 import jinja2
 import yaml
+from markupsafe import Markup
 
 from pbem.orders.echo import write_orders
 from pbem.paths import templates_dir
@@ -103,16 +104,19 @@ def said_lines(said: Said) -> list[str]:
     return lines
 
 
+def _event_head(event: Event, me: str | None) -> str:
+    """The judge's sentence of an event; for the game master (``me`` None) a private event
+    names whose it is (``[to alice]``): its sentence is worded for its audience ("You draw ...")."""
+    if me is None and event.audience.kind != "all":
+        return f"[to {', '.join(event.audience.players)}] {event.text}" if event.audience.players \
+            else f"[game master only] {event.text}"
+    return event.text
+
+
 def event_text(event: Event, me: str | None = "") -> str:
     """One event as text, the one way every mail, the export and the command line show an
-    event: the judge's sentence, then what a player wrote (``event.said``) quoted below it.
-    For the game master (``me`` None) a private event names whose it is (``[to alice]``):
-    its sentence is worded for its audience ("You draw ...")."""
-    head = event.text
-    if me is None and event.audience.kind != "all":
-        head = f"[to {', '.join(event.audience.players)}] {head}" if event.audience.players \
-            else f"[game master only] {head}"
-    lines = [head]
+    event: the judge's sentence, then what a player wrote (``event.said``) quoted below it."""
+    lines = [_event_head(event, me)]
     if event.said is not None:
         lines.extend("    " + line for line in said_lines(event.said))
     return "\n".join(lines)
@@ -123,16 +127,52 @@ def event_lines(event: Event, me: str | None = "") -> str:
     return "- " + event_text(event, me)
 
 
+# -- the HTML part of a report (docs/mail.md, "HTML reports") ---------------------------------
+# Inline styles only: no stylesheet, script or remote resource (mail clients block or strip
+# them, and a remote picture would tell its server when the player reads the mail).
+SAID_STYLE = "margin:4px 0 4px 16px;padding:2px 8px;border-left:3px solid #888;background:#f4f4f4"
+PRE_STYLE = "font-family:monospace;font-size:13px;white-space:pre-wrap;margin:0"
+
+
+def event_html(event: Event, me: str | None = "") -> Markup:
+    """An event in the HTML part: the judge's sentence, then what a player wrote set apart
+    under "NAME wrote:" in the very lines of the text part (said_lines: every line starts with
+    the author and a bar, hidden characters shown, long texts cut). Everything is escaped."""
+    out = Markup("{}").format(_event_head(event, me))
+    if event.said is not None:
+        out += Markup('<div style="{}"><div><i>{} wrote:</i></div><pre style="{}">{}</pre></div>').format(
+            SAID_STYLE, visible(event.said.by), PRE_STYLE, "\n".join(said_lines(event.said)))
+    return out
+
+
 @functools.lru_cache(maxsize=1)
-def environment() -> jinja2.Environment:
-    env = jinja2.Environment(
+def html_environment() -> jinja2.Environment:
+    """The environment of the HTML templates (``*.html.j2``): every value escaped."""
+    env = _environment(autoescape=True)
+    env.filters["deadline_text"] = _deadline_text
+    env.filters["event"] = event_html
+    env.globals["pre_style"] = PRE_STYLE
+    return env
+
+
+def render_html(template_name: str, **context: Any) -> str:
+    return html_environment().get_template(template_name).render(**context)
+
+
+def _environment(autoescape: bool) -> jinja2.Environment:
+    return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir())),
-        autoescape=False,             # plain-text mail
+        autoescape=autoescape,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+
+
+@functools.lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    env = _environment(autoescape=False)   # plain-text mail
     env.filters["yaml"] = _yaml
     env.filters["echo"] = _echo
     env.filters["indent_block"] = _indent_block

@@ -56,6 +56,9 @@ CREATE TABLE IF NOT EXISTS players (
     -- how secret_hash was made (pbem/judge/engine.py, SECRET_SCHEMES); rows older than the
     -- column were all PBKDF2 (schema version 2)
     secret_scheme TEXT NOT NULL DEFAULT 'pbkdf2-sha256-100000',
+    -- 1: reports come as HTML with the map besides the text; 0: plain text only (the player
+    -- or the game master said so, docs/orders.md "Plain text only"); schema version 4
+    mail_html INTEGER NOT NULL DEFAULT 1,
     PRIMARY KEY (game_id, name)
 );
 CREATE INDEX IF NOT EXISTS players_email ON players(email);
@@ -171,7 +174,8 @@ def dumps(value: Any) -> str:
 #   1: events.action (at-once actions)
 #   2: players.secret_scheme (generated secrets hashed with a keyed hash, docs/security.md)
 #   3: events.said
-SCHEMA_VERSION = 3
+#   4: players.mail_html (a player's choice of HTML reports with the map, or plain text only)
+SCHEMA_VERSION = 4
 
 
 class StoreTooNew(Exception):
@@ -190,6 +194,8 @@ MIGRATIONS = {
     # Every secret hashed before version 2 is PBKDF2, the column's default, whoever chose it.
     2: lambda db: _add_column(db, "players", "secret_scheme", "TEXT NOT NULL DEFAULT 'pbkdf2-sha256-100000'"),
     3: lambda db: _add_column(db, "events", "said", "TEXT"),
+    # Every player stored before version 4 gets HTML reports, as every new one does.
+    4: lambda db: _add_column(db, "players", "mail_html", "INTEGER NOT NULL DEFAULT 1"),
 }
 
 
@@ -325,6 +331,13 @@ class Store:
     def set_meta(self, key: str, value: str) -> None:
         self.run("INSERT INTO meta(key, value) VALUES(?, ?) "
                  "ON CONFLICT(key) DO UPDATE SET value=excluded.value", key, value)
+
+    # -- players' mail settings ------------------------------------------------------------
+    def set_mail_html(self, game_id: int, player: str, html: bool) -> bool:
+        """Reports to ``player`` with the HTML part and the map (True) or plain text only; False
+        when the game has no such player."""
+        return self.run("UPDATE players SET mail_html=? WHERE game_id=? AND name=?",
+                        int(html), game_id, player).rowcount == 1
 
     # -- processed mail --------------------------------------------------------------------
     def is_processed(self, message_id: str) -> bool:

@@ -1,11 +1,14 @@
 """Mail as the judge sees it: a parsed incoming mail (InMail) and an outgoing one (OutMail).
 
 parse_mail never raises and does bounded work on any input; compose builds a standards-correct
-plain-text message whose headers thread each game in a mail client and stop mail loops.
+message whose headers thread each game in a mail client and stop mail loops: plain text, or
+(a report with its map) multipart/alternative with the text first and an HTML part whose
+pictures travel inside the mail by Content-ID (docs/mail.md, "HTML reports").
 """
 
 from __future__ import annotations
 
+import base64
 import functools
 import hashlib
 import re
@@ -396,6 +399,26 @@ class OutMail:
     list_id: str | None = None  # full List-Id value, e.g. make_list_id("Loire", "loire", domain)
     auto_submitted: str = AUTO_GENERATED
     extra_headers: Mapping[str, str] = field(default_factory=dict)
+    # The same mail laid out in HTML, shown by clients that can (the text stays first and
+    # whole), and the pictures it shows by `cid:`; None: a plain-text mail.
+    html: str | None = None
+    images: tuple["InlineImage", ...] = ()
+
+
+@dataclass(frozen=True)
+class InlineImage:
+    """A PNG carried in the mail and shown by the HTML part as ``<img src="cid:...">``:
+    ``content_id`` without angle brackets (image_content_id makes one)."""
+
+    content_id: str
+    data: bytes
+    filename: str = "map.png"
+
+
+def image_content_id(data: bytes, domain: str) -> str:
+    """A Content-ID for a picture, drawn from its bytes: the same picture has the same id,
+    so a mail does not depend on anything but what it shows."""
+    return f"map.{hashlib.sha256(data).hexdigest()[:20]}@{_domain_part(domain)}"
 
 
 def make_message_id(domain: str, token: str) -> str:
@@ -497,19 +520,63 @@ def compose(out: OutMail, from_addr: str, from_name: str, now: datetime | None =
     headers.append(("X-Auto-Response-Suppress", "All"))
     headers.append((LOOP_HEADER, from_addr))
     headers.extend((name, _one_line(value)) for name, value in out.extra_headers.items())
-    body = out.body.replace("\r\n", "\n").replace("\r", "\n")
+    plain_headers, plain = _text_part(out.body, "plain")
+    if out.html is None:
+        # What set_content(body, subtype="plain", charset="utf-8", cte=...) adds, and its encoding.
+        headers += plain_headers + [("MIME-Version", "1.0")]
+        _refuse_repeated(headers)
+        return _wire(headers, plain)
+    # What add_alternative(html, subtype="html", ...) then add_related(png, cid=...) on the
+    # HTML part make of it: multipart/alternative (text first, the preferred HTML last), the
+    # HTML with its pictures in a multipart/related.
+    html_headers, html = _text_part(out.html, "html")
+    related = [(html_headers, html)]
+    for image in out.images:
+        related.append(([("Content-Type", "image/png"), ("Content-Transfer-Encoding", "base64"),
+                              ("Content-Disposition", f'inline; filename="{_one_line(image.filename)}"'),
+                              ("Content-ID", f"<{image.content_id}>"), ("MIME-Version", "1.0")],
+                             base64.encodebytes(image.data).decode("ascii")))
+    inner = _multipart("related", related, [("MIME-Version", "1.0")]) if out.images else None
+    alternative = [(plain_headers, plain), inner if inner else (html_headers + [("MIME-Version", "1.0")], html)]
+    headers.append(("MIME-Version", "1.0"))
+    top = _multipart("alternative", alternative, headers)
+    _refuse_repeated(top[0])
+    return _wire(*top)
+
+
+def _text_part(text: str, subtype: str) -> tuple[list[tuple[str, object]], str]:
+    """A text part's headers and its encoded payload (lines ending in LF)."""
+    body = text.replace("\r\n", "\n").replace("\r", "\n")
     if not body.endswith("\n"):
         body += "\n"
     # 7bit when it is plain ASCII with short lines; otherwise quoted-printable, which every
     # server relays and every client decodes, and which stays readable even undecoded.
     plain_ascii = body.isascii() and all(len(line) <= 78 for line in body.split("\n"))
-    # What set_content(body, subtype="plain", charset="utf-8", cte=...) adds, and its encoding.
-    headers += [("Content-Type", 'text/plain; charset="utf-8"'),
-                ("Content-Transfer-Encoding", "7bit" if plain_ascii else "quoted-printable"),
-                ("MIME-Version", "1.0")]
-    _refuse_repeated(headers)
     data = b"\n".join(body.encode("utf-8").splitlines()) + b"\n"
     payload = data.decode("ascii") if plain_ascii else quoprimime.body_encode(data.decode("latin-1"), _MAX_LINE)
+    return ([("Content-Type", f'text/{subtype}; charset="utf-8"'),
+             ("Content-Transfer-Encoding", "7bit" if plain_ascii else "quoted-printable")], payload)
+
+
+def _multipart(subtype: str, parts: list[tuple[list[tuple[str, object]], str]],
+               headers: list[tuple[str, object]]) -> tuple[list[tuple[str, object]], str]:
+    """A multipart of ``parts`` as the stdlib's generator writes it. The boundary is drawn from
+    the parts (the same mail, the same bytes) and starts with `=_`, which neither base64 nor
+    quoted-printable can hold; it is checked against the text all the same."""
+    # Headers as _header folds them (CRLF), here with LF as every payload: _wire writes CRLF.
+    inner = ["".join(_header(n, v) for n, v in h).replace("\r\n", "\n") + "\n" + payload for h, payload in parts]
+    digest = hashlib.sha256("\0".join(inner).encode("utf-8", "surrogateescape")).hexdigest()
+    n = 0
+    while True:
+        boundary = f"=_pbem_{subtype}_{digest[:24]}" + (f".{n}" if n else "")
+        if not any(f"--{boundary}" in text for text in inner):
+            break
+        n += 1
+    body = "".join(f"--{boundary}\n{text}\n" for text in inner) + f"--{boundary}--\n"
+    return headers + [("Content-Type", f'multipart/{subtype}; boundary="{boundary}"')], body
+
+
+def _wire(headers: list[tuple[str, object]], payload: str) -> bytes:
     text = "".join(_header(name, value) for name, value in headers) + "\r\n" + payload.replace("\n", "\r\n")
     return text.encode("ascii", "surrogateescape")
 

@@ -39,7 +39,7 @@ from typing import Any
 from pbem.orders.yamlsafe import KEYLIKE, YMap, YamlProblem, load
 from pbem.rules.api import OrderError
 
-ENVELOPE_KEYS = ("game", "player", "secret", "phase", "ready", "wait", "new_secret")
+ENVELOPE_KEYS = ("game", "player", "secret", "phase", "ready", "wait", "new_secret", "html")
 MIN_SECRET_LENGTH = 10
 _START = re.compile(r"^game[ \t]*:")
 UNFILLED_SECRET = "YOUR-SECRET"  # the templates' `secret:` until the player fills it in
@@ -88,6 +88,9 @@ class Envelope:
     wait: bool
     body: YMap  # the document without the envelope keys, for the game
     new_secret: str | None = None  # a secret change: a mail of its own (docs/security.md)
+    # `html: yes|no`: reports with the HTML part and the map, or plain text only; a mail of
+    # its own (docs/orders.md, "Plain text only"); None: not asked
+    html: bool | None = None
     # Lines after the orders that were not read (a sign-off): (line in the mail, text shortened)
     ignored: tuple[tuple[int, str], ...] = ()
 
@@ -211,7 +214,8 @@ def parse_document(doc: Document) -> tuple[Envelope | None, list[OrderError]]:
     errors: list[OrderError] = []
     fields: dict[str, str] = {}
     changing_secret = "new_secret" in data
-    required = ("game", "player", "secret") if changing_secret else ("game", "player", "secret", "phase")
+    changing_html = "html" in data and not changing_secret
+    required = ("game", "player", "secret") + (() if changing_secret or changing_html else ("phase",))
     for key in required + (("new_secret",) if changing_secret else ()):
         value = data.get(key)
         if value is None:
@@ -229,6 +233,10 @@ def parse_document(doc: Document) -> tuple[Envelope | None, list[OrderError]]:
             errors.append(error)
     if changing_secret and not errors:
         errors += _new_secret_problems(data, fields["new_secret"], fields["secret"])
+    html: bool | None = None
+    if changing_html and not errors:
+        html, error = _flag(data, "html", True)
+        errors += [error] if error else _html_problems(data)
     if errors:
         return None, errors
     body = YMap()
@@ -241,7 +249,7 @@ def parse_document(doc: Document) -> tuple[Envelope | None, list[OrderError]]:
     secrets = [fields[k] for k in ("secret", "new_secret") if fields.get(k)]
     ignored = tuple((n, _masked(text, secrets)) for n, text in ignored)
     return Envelope(fields["game"], fields["player"], fields["secret"], fields.get("phase", ""),
-                    flags["ready"], flags["wait"], body, fields.get("new_secret"), ignored), []
+                    flags["ready"], flags["wait"], body, fields.get("new_secret"), ignored=ignored, html=html), []
 
 
 def _masked(text: str, secrets: list[str]) -> str:
@@ -297,6 +305,16 @@ def _new_secret_problems(data: YMap, new: str, old: str) -> list[OrderError]:
                            "choose a longer secret, e.g. three words joined by dashes")]
     if new == old:
         return [OrderError(line, "the new secret is the same as the old one", "choose a different secret")]
+    return []
+
+
+def _html_problems(data: YMap) -> list[OrderError]:
+    """`html:` travels with the envelope alone (a `phase:` line, as in a reply to a report, may
+    stay): a mail that also orders would leave it unclear whether the orders were taken."""
+    others = [k for k in data if k not in ("game", "player", "secret", "phase", "html", "ready", "wait")]
+    if others:
+        return [OrderError(data.line_of(others[0]), "a change of `html:` goes in a mail of its own",
+                           "send `game`, `player`, `secret` and `html` alone, then your orders in another mail")]
     return []
 
 
