@@ -306,3 +306,24 @@ def test_a_report_with_its_map_reaches_a_real_mailbox_whole(tmp_path, mail_serve
         assert f"report for {player}" in text and f"report for {player}" in html
         assert png == draw_png(map_drawing(RULES, RULES.view(state, player)))
         assert f'src="cid:{content_id[1:-1]}"' in html and len(raws[0]) < REPORT_MAIL_BUDGET
+
+
+@pytest.mark.parametrize("fog, drawn", [(False, 1), (True, 4)])
+def test_readers_whose_views_draw_the_same_map_share_one_drawing(tmp_path, monkeypatch, fog, drawn):
+    """A picture per reader costs the most of a report round (docs/performance.md): without fog
+    of war every view of the board draws the same, so one picture serves the three players and
+    the game master; under fog each player's own (and the game master's) is drawn, so no reader
+    ever gets a picture of another view. Bounded by the count of drawings, not by time."""
+    from pbem.judge import maps
+    calls: list[int] = []
+    real = maps.draw_png
+    monkeypatch.setattr(maps, "draw_png", lambda drawing: calls.append(1) or real(drawing))
+    judge = Judge(tmp_path / "home")
+    judge.new_game("f5", players=PLAYERS[:3], game_type="fief_france", options={"fog_of_war": fog},
+                   gm_email=GM, seed="html")
+    judge.tick(advance_hours=49)
+    assert len(calls) == drawn
+    state = current_state(judge, "f5")
+    mails = outbox(judge)
+    for reader, address in [(p, f"{p}@pbem.test") for p in PLAYERS[:3]] + [(None, GM)]:
+        assert parts(mails[address][-1])[2] == real(map_drawing(RULES, RULES.view(state, reader)))

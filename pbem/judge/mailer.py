@@ -97,6 +97,7 @@ class Mailer:
             (p["name"], p["email"], bool(p["mail_html"])) for p in engine.players(self.store, game.id)]
         if game.row["gm_email"]:
             audiences.append((None, game.row["gm_email"], True))
+        pictures: dict[str, bytes] = {}
         for player, email, html in audiences:
             # Templates and the map get the view this report is for, never the state.
             view = game.rules.view(state, player)
@@ -112,16 +113,25 @@ class Mailer:
             self.queue(to=email, to_name=player or "game master",
                        subject=subject + ("" if player else " (game master)"),
                        body=render("report.txt.j2", **context), purpose="report", game_id=game.id,
-                       game_name=game.name, **(self._html_report(game, view, context) if html else {}))
+                       game_name=game.name,
+                       **(self._html_report(game, view, context, pictures) if html else {}))
 
-    def _html_report(self, game: engine.Game, view: Any, context: dict[str, Any]) -> dict[str, Any]:
+    def _html_report(self, game: engine.Game, view: Any, context: dict[str, Any],
+                     pictures: dict[str, bytes]) -> dict[str, Any]:
         """The HTML part of a report and the map it shows, drawn from ``view`` (the one the
-        report is rendered for); a game without a map gets the HTML without a picture."""
+        report is rendered for); a game without a map gets the HTML without a picture.
+        ``pictures`` holds the PNGs drawn for this round of reports by their drawing: readers
+        whose views draw the same picture (no fog of war) share one drawing, never a picture
+        drawn from another view than their own."""
         from pbem.judge.maps import MapError, draw_png   # Pillow is loaded only when a map is drawn
         images: tuple[InlineImage, ...] = ()
         problem = None
         try:
-            png = draw_png(map_drawing(game.rules, view))
+            drawing = map_drawing(game.rules, view)
+            key = json.dumps(drawing, sort_keys=True, ensure_ascii=False)
+            if key not in pictures:
+                pictures[key] = draw_png(drawing)
+            png = pictures[key]
             images = (InlineImage(image_content_id(png, self.home.domain), png),)
         except MapUnavailable:
             pass   # a game without a map: the HTML alone

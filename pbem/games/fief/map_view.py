@@ -99,9 +99,10 @@ def map_drawing(view: JSON, variant: str, title: str) -> JSON:
     pieces = [_pieces(name, fam, forces) for name, town in view["towns"].items()
               for fam, forces in town["forces"].items()]
     pieces += [_pieces(f"{SEA}:0", fam, forces) for fam, forces in view["offshore"]["forces"].items()]
-    seen_by = "the game master's view" if me is None else f"as {me} sees it"
+    # The title names no reader: readers whose views draw the same (no fog of war) get one
+    # picture (the judge draws it once per report round); the mail and the CLI say whose it is.
     return {
-        "title": f"{title}: round {view['round']}, {view['phase'].replace('_', ' ')} ({seen_by})",
+        "title": f"{title}: round {view['round']}, {view['phase'].replace('_', ' ')}",
         "places": places,
         "links": links,
         "areas": [{"id": fid, "label": f["name"], "places": list(f["towns"]), "style": "outline"}
