@@ -251,3 +251,22 @@ def test_a_pillow_without_freetype_is_a_map_error_saying_how_to_fix_it(monkeypat
     monkeypatch.setattr(ImageFont, "load_default", lambda size=None: ImageFont.ImageFont())
     with pytest.raises(MapError, match="this Pillow has no FreeType support.*install Pillow from PyPI"):
         draw_png(drawing(position(), "marie"))
+
+
+def test_a_second_picture_of_the_same_board_renders_few_labels_again(monkeypatch):
+    """Glyph masks are kept by text and font alone (pbem/judge/maps.py _MASKS): counted, not timed."""
+    from pbem.judge import maps
+    renders = []
+    real = ImageFont.FreeTypeFont.getmask2
+    monkeypatch.setattr(ImageFont.FreeTypeFont, "getmask2",
+                        lambda self, *a, **k: renders.append(a[0]) or real(self, *a, **k))
+    maps._MASKS.clear()
+    first = draw_png(drawing(position(), "marie"))
+    cold = len(renders)
+    renders.clear()
+    assert draw_png(drawing(position(), "marie")) == first
+    assert cold > 100 and len(renders) == 0
+    other = draw_png(drawing(position(), "olivier"))    # another view: its own pieces, the board's names kept
+    assert len(renders) < cold / 4
+    maps._MASKS.clear()
+    assert draw_png(drawing(position(), "olivier")) == other     # the same bytes as drawn without the cache

@@ -48,7 +48,30 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
     if not isinstance(font, ImageFont.FreeTypeFont):   # a Pillow built without FreeType: a bitmap font
         raise MapError("this Pillow has no FreeType support, which the map's lettering needs: install "
                        "Pillow from PyPI (its wheels include FreeType) or build it with libfreetype")
+    font.__class__ = _MaskCachingFont
     return font
+
+
+class _MaskCachingFont(ImageFont.FreeTypeFont):
+    """Pillow's font, keeping the glyph masks it renders (_MASKS). A mask depends only on the
+    text, the font and how it is asked for (stroke, anchor, the fraction of a pixel it starts
+    at): nothing of the picture it is drawn on. Every report draws about 150 labels a picture,
+    most the same from one picture of a board to the next, and rendering them was most of
+    the drawing's cost (docs/performance.md, "Report pictures")."""
+
+    def getmask2(self, *args: Any, **kwargs: Any) -> tuple[Any, tuple[int, int]]:
+        key = (self.getname(), self.size, self.index, self.layout_engine, args, tuple(sorted(kwargs.items())))
+        hit = _MASKS.get(key)
+        if hit is None:
+            hit = super().getmask2(*args, **kwargs)
+            if len(_MASKS) >= MASK_CACHE:
+                _MASKS.pop(next(iter(_MASKS)))     # the oldest: a board's labels stay in use
+            _MASKS[key] = hit
+        return hit
+
+
+MASK_CACHE = 8192           # masks kept (a few MB): several boards' labels at every offset
+_MASKS: dict[tuple, tuple[Any, tuple[int, int]]] = {}
 
 
 def _split(text: str) -> tuple[str, list[tuple[int, str]]]:
