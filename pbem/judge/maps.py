@@ -53,7 +53,7 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
 
 
 class _MaskCachingFont(ImageFont.FreeTypeFont):
-    """Pillow's font, keeping the glyph masks it renders (_MASKS). A mask depends only on the
+    """Pillow's font, keeping the glyph masks it renders and the widths it measures (_MASKS). A mask depends only on the
     text, the font and how it is asked for (stroke, anchor, the fraction of a pixel it starts
     at): nothing of the picture it is drawn on. Every report draws about 150 labels a picture,
     most the same from one picture of a board to the next, and rendering them was most of
@@ -69,9 +69,20 @@ class _MaskCachingFont(ImageFont.FreeTypeFont):
             _MASKS[key] = hit
         return hit
 
+    def getlength(self, *args: Any, **kwargs: Any) -> float:
+        key = ("length", self.getname(), self.size, self.index, self.layout_engine, args,
+               tuple(sorted(kwargs.items())))
+        hit = _MASKS.get(key)
+        if hit is None:
+            hit = super().getlength(*args, **kwargs)
+            if len(_MASKS) >= MASK_CACHE:
+                _MASKS.pop(next(iter(_MASKS)))
+            _MASKS[key] = hit
+        return hit
 
-MASK_CACHE = 8192           # masks kept (a few MB): several boards' labels at every offset
-_MASKS: dict[tuple, tuple[Any, tuple[int, int]]] = {}
+
+MASK_CACHE = 8192           # masks and widths kept (a few MB): several boards' labels at every offset
+_MASKS: dict[tuple, Any] = {}
 
 
 def _split(text: str) -> tuple[str, list[tuple[int, str]]]:
