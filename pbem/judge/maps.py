@@ -326,12 +326,16 @@ class Painter:
             top += lh
 
     def _overlap(self, box) -> float:
+        """The area ``box`` shares with the boxes already drawn on. Asked about 200 times a
+        picture of each of about 150 boxes: written without calls, which were most of its cost."""
+        left, top, right, bottom = box
         total = 0.0
-        for t in self.taken:
-            dx = min(box[2], t[2]) - max(box[0], t[0])
-            dy = min(box[3], t[3]) - max(box[1], t[1])
-            if dx > 0 and dy > 0:
-                total += dx * dy
+        for t_left, t_top, t_right, t_bottom in self.taken:
+            dx = (right if right <= t_right else t_right) - (left if left >= t_left else t_left)
+            if dx > 0:
+                dy = (bottom if bottom <= t_bottom else t_bottom) - (top if top >= t_top else t_top)
+                if dy > 0:
+                    total += dx * dy
         return total
 
     @staticmethod
