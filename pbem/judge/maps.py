@@ -157,8 +157,6 @@ def draw_png(drawing: dict[str, Any]) -> bytes:
 class Painter:
     def __init__(self, d: dict[str, Any]):
         self.d = d
-        self.img = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
-        self.draw = ImageDraw.Draw(self.img)
         self.styles = family_styles(d["families"])
         self.places = {p["id"]: p for p in d["places"]}
         self.f_small, self.f_text, self.f_name, self.f_big, self.f_title = (
@@ -166,6 +164,7 @@ class Painter:
         self.taken: list[tuple[float, float, float, float]] = []   # boxes already drawn on
         self.labelled: dict[str, tuple[float, float, float, float]] = {}   # place -> its label's box
         self._fit()
+        self._areas()     # the picture starts as a copy of the board's areas layer, not blank paper
 
     # -- geometry ---------------------------------------------------------------------------
     def _fit(self) -> None:
@@ -194,7 +193,6 @@ class Painter:
         return out.getvalue()
 
     def picture(self) -> Image.Image:
-        self._areas()
         self._links()
         besieged = {s["at"] for s in self.d.get("sieges", [])}
         tags = self._tags()
@@ -225,7 +223,7 @@ class Painter:
         one picture per reader."""
         outline_areas = [a for a in self.d.get("areas", []) if a.get("style") == "outline"]
         shapes = tuple(tuple(self.at(t) for t in area["places"]) for area in outline_areas)
-        self.img = _area_layer(self.img.size, shapes, self.AREA_RADIUS).copy()
+        self.img = _area_layer((WIDTH, HEIGHT), shapes, self.AREA_RADIUS).copy()
         self.draw = ImageDraw.Draw(self.img)
 
     def _area_labels(self) -> None:
