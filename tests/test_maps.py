@@ -11,7 +11,7 @@ import json
 import pytest
 import yaml
 from click.testing import CliRunner
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 import judge_support  # noqa: F401  (registers the tiny game, which has no map)
 from pbem.cli import main
@@ -270,3 +270,14 @@ def test_a_second_picture_of_the_same_board_renders_few_labels_again(monkeypatch
     assert len(renders) < cold / 4
     maps._MASKS.clear()
     assert draw_png(drawing(position(), "olivier")) == other     # the same bytes as drawn without the cache
+
+
+def test_every_pixel_of_a_colour_the_painter_draws_with_keeps_that_colour_in_the_png():
+    from pbem.judge import maps
+    d = drawing(crowded(), None)
+    drawn = dict((rgb, n) for n, rgb in Painter(d).picture().getcolors(WIDTH * HEIGHT))
+    written = dict((rgb, n) for n, rgb in Image.open(io.BytesIO(draw_png(d))).convert("RGB").getcolors(WIDTH * HEIGHT))
+    for colour in (*maps.PALETTE, *maps.AREA_TINTS, maps.INK, maps.GREY, maps.SEA_INK, PAPER, "#FFFFFF"):
+        rgb = ImageColor.getrgb(colour)
+        assert written.get(rgb, 0) >= drawn.get(rgb, 0), colour
+    assert all(drawn[ImageColor.getrgb(c)] > 10_000 for c in (PAPER, "#FFFFFF", maps.INK))

@@ -509,14 +509,21 @@ def _shape(draw: ImageDraw.ImageDraw, shape: str, x: float, y: float, r: float, 
 
 
 def _palette_of(img: Image.Image) -> Image.Image:
-    """``img`` with a palette of 96 colours: every colour the painter draws with, exactly, then
-    the anti-aliasing shades a fast octree finds on a half-size copy. Every report carries one
-    picture per reader: the octree costs a quarter of a median cut of that copy, for a file of
-    the same size and shades nearer the picture's (docs/performance.md, "Report pictures")."""
+    """``img`` with a palette of at most 96 colours: every colour the painter draws with, then
+    the anti-aliasing shades a fast octree finds on a half-size copy (a quarter of a median
+    cut's cost, docs/performance.md). Pillow maps a colour to the palette through a cache of
+    4-wide cells, by the nearest entry to the cell's corner: a shade within a few units of a
+    painter's colour took its pixels (the paper drawn as #F9F8F5, not #FBFAF6). So shades that
+    near a painter's colour are left out, and each of its pixels keeps its colour exactly."""
     known = [ImageColor.getrgb(c) for c in (*PALETTE, *AREA_TINTS, INK, GREY, SEA_INK, PAPER, "#FFFFFF")]
     half = img.resize((img.width // 2, img.height // 2), Image.Resampling.NEAREST)
     shades = half.quantize(colors=96 - len(known), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    flat = [v for rgb in known for v in rgb] + (shades.getpalette() or [])[: 3 * (96 - len(known))]
+    found = (shades.getpalette() or [])[: 3 * (96 - len(known))]
+    kept = [rgb for rgb in (tuple(found[i:i + 3]) for i in range(0, len(found) - 2, 3))
+            if all(max(abs(a - b) for a, b in zip(rgb, k, strict=True)) >= SHADE_GAP for k in known)]
     palette = Image.new("P", (1, 1))
-    palette.putpalette(flat)
+    palette.putpalette([v for rgb in (*known, *kept) for v in rgb])
     return img.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+SHADE_GAP = 8    # a shade differs from each painter's colour by this much in some channel, at least
