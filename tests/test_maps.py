@@ -11,7 +11,7 @@ import json
 import pytest
 import yaml
 from click.testing import CliRunner
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 import judge_support  # noqa: F401  (registers the tiny game, which has no map)
 from pbem.cli import main
@@ -251,3 +251,33 @@ def test_a_pillow_without_freetype_is_a_map_error_saying_how_to_fix_it(monkeypat
     monkeypatch.setattr(ImageFont, "load_default", lambda size=None: ImageFont.ImageFont())
     with pytest.raises(MapError, match="this Pillow has no FreeType support.*install Pillow from PyPI"):
         draw_png(drawing(position(), "marie"))
+
+
+def test_a_second_picture_of_the_same_board_renders_few_labels_again(monkeypatch):
+    """Glyph masks are kept by text and font alone (pbem/judge/maps.py _MASKS): counted, not timed."""
+    from pbem.judge import maps
+    renders = []
+    real = ImageFont.FreeTypeFont.getmask2
+    monkeypatch.setattr(ImageFont.FreeTypeFont, "getmask2",
+                        lambda self, *a, **k: renders.append(a[0]) or real(self, *a, **k))
+    maps._MASKS.clear()
+    first = draw_png(drawing(position(), "marie"))
+    cold = len(renders)
+    renders.clear()
+    assert draw_png(drawing(position(), "marie")) == first
+    assert cold > 100 and len(renders) == 0
+    other = draw_png(drawing(position(), "olivier"))    # another view: its own pieces, the board's names kept
+    assert len(renders) < cold / 4
+    maps._MASKS.clear()
+    assert draw_png(drawing(position(), "olivier")) == other     # the same bytes as drawn without the cache
+
+
+def test_every_pixel_of_a_colour_the_painter_draws_with_keeps_that_colour_in_the_png():
+    from pbem.judge import maps
+    d = drawing(crowded(), None)
+    drawn = dict((rgb, n) for n, rgb in Painter(d).picture().getcolors(WIDTH * HEIGHT))
+    written = dict((rgb, n) for n, rgb in Image.open(io.BytesIO(draw_png(d))).convert("RGB").getcolors(WIDTH * HEIGHT))
+    for colour in (*maps.PALETTE, *maps.AREA_TINTS, maps.INK, maps.GREY, maps.SEA_INK, PAPER, "#FFFFFF"):
+        rgb = ImageColor.getrgb(colour)
+        assert written.get(rgb, 0) >= drawn.get(rgb, 0), colour
+    assert all(drawn[ImageColor.getrgb(c)] > 10_000 for c in (PAPER, "#FFFFFF", maps.INK))

@@ -48,11 +48,47 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
     if not isinstance(font, ImageFont.FreeTypeFont):   # a Pillow built without FreeType: a bitmap font
         raise MapError("this Pillow has no FreeType support, which the map's lettering needs: install "
                        "Pillow from PyPI (its wheels include FreeType) or build it with libfreetype")
+    font.__class__ = _MaskCachingFont
     return font
 
 
-def _split(text: str) -> tuple[str, list[tuple[int, str]]]:
-    """``text`` as base letters, and the accents to draw over (or under) them by index."""
+class _MaskCachingFont(ImageFont.FreeTypeFont):
+    """Pillow's font, keeping the glyph masks it renders and the widths it measures (_MASKS). A mask depends only on the
+    text, the font and how it is asked for (stroke, anchor, the fraction of a pixel it starts
+    at): nothing of the picture it is drawn on. Every report draws about 150 labels a picture,
+    most the same from one picture of a board to the next, and rendering them was most of
+    the drawing's cost (docs/performance.md, "Report pictures")."""
+
+    def getmask2(self, *args: Any, **kwargs: Any) -> tuple[Any, tuple[int, int]]:
+        key = (self.getname(), self.size, self.index, self.layout_engine, args, tuple(sorted(kwargs.items())))
+        hit = _MASKS.get(key)
+        if hit is None:
+            hit = super().getmask2(*args, **kwargs)
+            if len(_MASKS) >= MASK_CACHE:
+                _MASKS.pop(next(iter(_MASKS)))     # the oldest: a board's labels stay in use
+            _MASKS[key] = hit
+        return hit
+
+    def getlength(self, *args: Any, **kwargs: Any) -> float:
+        key = ("length", self.getname(), self.size, self.index, self.layout_engine, args,
+               tuple(sorted(kwargs.items())))
+        hit = _MASKS.get(key)
+        if hit is None:
+            hit = super().getlength(*args, **kwargs)
+            if len(_MASKS) >= MASK_CACHE:
+                _MASKS.pop(next(iter(_MASKS)))
+            _MASKS[key] = hit
+        return hit
+
+
+MASK_CACHE = 8192           # masks and widths kept (a few MB): several boards' labels at every offset
+_MASKS: dict[tuple, Any] = {}
+
+
+@functools.lru_cache(maxsize=4096)
+def _split(text: str) -> tuple[str, tuple[tuple[int, str], ...]]:
+    """``text`` as base letters, and the accents to draw over (or under) them by index. Kept:
+    a picture splits about 150 labels, most the same as the last picture's."""
     base: list[str] = []
     marks: list[tuple[int, str]] = []
     for ch in unicodedata.normalize("NFD", text):
@@ -61,7 +97,7 @@ def _split(text: str) -> tuple[str, list[tuple[int, str]]]:
                 marks.append((len(base) - 1, ch))
         else:
             base.append(ch)
-    return "".join(base), marks
+    return "".join(base), tuple(marks)
 
 
 def text_width(draw: ImageDraw.ImageDraw, text: str, font) -> float:
@@ -123,8 +159,6 @@ def draw_png(drawing: dict[str, Any]) -> bytes:
 class Painter:
     def __init__(self, d: dict[str, Any]):
         self.d = d
-        self.img = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
-        self.draw = ImageDraw.Draw(self.img)
         self.styles = family_styles(d["families"])
         self.places = {p["id"]: p for p in d["places"]}
         self.f_small, self.f_text, self.f_name, self.f_big, self.f_title = (
@@ -132,6 +166,7 @@ class Painter:
         self.taken: list[tuple[float, float, float, float]] = []   # boxes already drawn on
         self.labelled: dict[str, tuple[float, float, float, float]] = {}   # place -> its label's box
         self._fit()
+        self._areas()     # the picture starts as a copy of the board's areas layer, not blank paper
 
     # -- geometry ---------------------------------------------------------------------------
     def _fit(self) -> None:
@@ -155,11 +190,11 @@ class Painter:
     def paint(self) -> bytes:
         self.picture()
         out = io.BytesIO()
-        _palette_of(self.img).save(out, format="PNG")
+        # zlib level 5, not its default 6: a third less time for files 2-3% larger (docs/performance.md)
+        _palette_of(self.img).save(out, format="PNG", compress_level=5)
         return out.getvalue()
 
     def picture(self) -> Image.Image:
-        self._areas()
         self._links()
         besieged = {s["at"] for s in self.d.get("sieges", [])}
         tags = self._tags()
@@ -190,7 +225,7 @@ class Painter:
         one picture per reader."""
         outline_areas = [a for a in self.d.get("areas", []) if a.get("style") == "outline"]
         shapes = tuple(tuple(self.at(t) for t in area["places"]) for area in outline_areas)
-        self.img = _area_layer(self.img.size, shapes, self.AREA_RADIUS).copy()
+        self.img = _area_layer((WIDTH, HEIGHT), shapes, self.AREA_RADIUS).copy()
         self.draw = ImageDraw.Draw(self.img)
 
     def _area_labels(self) -> None:
@@ -292,12 +327,16 @@ class Painter:
             top += lh
 
     def _overlap(self, box) -> float:
+        """The area ``box`` shares with the boxes already drawn on. Asked about 200 times a
+        picture of each of about 150 boxes: written without calls, which were most of its cost."""
+        left, top, right, bottom = box
         total = 0.0
-        for t in self.taken:
-            dx = min(box[2], t[2]) - max(box[0], t[0])
-            dy = min(box[3], t[3]) - max(box[1], t[1])
-            if dx > 0 and dy > 0:
-                total += dx * dy
+        for t_left, t_top, t_right, t_bottom in self.taken:
+            dx = (right if right <= t_right else t_right) - (left if left >= t_left else t_left)
+            if dx > 0:
+                dy = (bottom if bottom <= t_bottom else t_bottom) - (top if top >= t_top else t_top)
+                if dy > 0:
+                    total += dx * dy
         return total
 
     @staticmethod
@@ -470,14 +509,21 @@ def _shape(draw: ImageDraw.ImageDraw, shape: str, x: float, y: float, r: float, 
 
 
 def _palette_of(img: Image.Image) -> Image.Image:
-    """``img`` with a palette of 96 colours: every colour the painter draws with, exactly, then
-    the anti-aliasing shades a median cut finds on a half-size copy. Every report carries one
-    picture per reader, so this costs a fifth of a median cut of the whole picture with
-    optimize=True (docs/performance.md), for a file of the same size."""
+    """``img`` with a palette of at most 96 colours: every colour the painter draws with, then
+    the anti-aliasing shades a fast octree finds on a half-size copy (a quarter of a median
+    cut's cost, docs/performance.md). Pillow maps a colour to the palette through a cache of
+    4-wide cells, by the nearest entry to the cell's corner: a shade within a few units of a
+    painter's colour took its pixels (the paper drawn as #F9F8F5, not #FBFAF6). So shades that
+    near a painter's colour are left out, and each of its pixels keeps its colour exactly."""
     known = [ImageColor.getrgb(c) for c in (*PALETTE, *AREA_TINTS, INK, GREY, SEA_INK, PAPER, "#FFFFFF")]
     half = img.resize((img.width // 2, img.height // 2), Image.Resampling.NEAREST)
-    shades = half.quantize(colors=96 - len(known), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    flat = [v for rgb in known for v in rgb] + (shades.getpalette() or [])[: 3 * (96 - len(known))]
+    shades = half.quantize(colors=96 - len(known), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    found = (shades.getpalette() or [])[: 3 * (96 - len(known))]
+    kept = [rgb for rgb in (tuple(found[i:i + 3]) for i in range(0, len(found) - 2, 3))
+            if all(max(abs(a - b) for a, b in zip(rgb, k, strict=True)) >= SHADE_GAP for k in known)]
     palette = Image.new("P", (1, 1))
-    palette.putpalette(flat)
+    palette.putpalette([v for rgb in (*known, *kept) for v in rgb])
     return img.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+SHADE_GAP = 8    # a shade differs from each painter's colour by this much in some channel, at least
