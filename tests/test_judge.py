@@ -318,8 +318,7 @@ def test_the_answer_to_a_mail_too_large_states_the_real_limit_and_the_real_fix(j
 def test_a_player_changes_their_secret_by_mail_and_only_the_new_one_works(judge):
     judge.new_game()
     judge.tick()
-    old = judge.secrets["g1"]["alice"]
-    judge.send("alice@pbem.test", f"game: g1\nplayer: alice\nsecret: {old}\nnew_secret: my-own-secret-42\n")
+    judge.change_secret("g1", "alice", "my-own-secret-42")
     assert judge.tick().mails == {"secret changed": 1}
     assert "is changed" in body_of(judge.sent_to("alice@pbem.test")[-1])
     judge.orders("g1", "alice", "round-1/bid", "bid: 3\n")
