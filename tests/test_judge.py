@@ -668,9 +668,8 @@ def test_no_judge_mail_ever_quotes_a_secret_back(tmp_path):
     judge.orders("loire", "bob", FIEF_SETUP, "orders:\n  - start: [Nowhere]\n")
     judge.orders("loire", "carol", "round-3/movement", "orders: []\n")
     judge.send("carol@pbem.test", f"game: loire\nplayer: carol\nsecret: {alice}\nphase: {FIEF_SETUP}\norders: []\n")
-    judge.send("bob@pbem.test", f"game: loire\nplayer: bob\nsecret: {secrets['bob']}\nnew_secret: short\n")
-    judge.send("carol@pbem.test", f"game: loire\nplayer: carol\nsecret: {secrets['carol']}\n"
-                                  "new_secret: carols-own-new-secret\n")
+    judge.change_secret("loire", "bob", "short")
+    judge.change_secret("loire", "carol", "carols-own-new-secret")
     secrets["carol-new"] = "carols-own-new-secret"
     outcomes = judge.tick().mails
     assert outcomes == {"orders accepted": 1, "orders rejected": 1, "reject: stale phase": 1,
