@@ -82,6 +82,11 @@ class Judge:
         text = f"Hello judge,\n\ngame: {game}\nplayer: {player}\nsecret: {secret}\nphase: {phase}\n{extra}{body}"
         return self.send(sender or f"{player}@pbem.test", text)
 
+    def change_secret(self, game: str, player: str, new: str) -> str:
+        """The player's mail, signed with their current secret, asking for ``new`` instead."""
+        return self.send(f"{player}@pbem.test",
+                         f"game: {game}\nplayer: {player}\nsecret: {self.secrets[game][player]}\nnew_secret: {new}\n")
+
     def tick(self, advance_hours: float = 0.0):
         from pbem.judge.tick import run_tick
         self.now += advance_hours * 3600

@@ -471,6 +471,14 @@ security = "{smtp_security}"
 
 # -- what the end-to-end tests of the judge share ------------------------------------------------
 
+def start_loire(judge, servers: MailServers, players) -> None:
+    """The judge pointed at the test servers and a Fief: France game "loire" started for
+    ``players``: the first tick sends each of them their welcome."""
+    point_judge_at(judge, servers)
+    judge.new_game(name="loire", players=players, game_type="fief_france")
+    assert judge.tick().sent == len(players)
+
+
 def tick(judge) -> tuple[int, list[str]]:
     """`pbem tick` as cron runs it: its exit status and output lines (never a traceback)."""
     from click.testing import CliRunner

@@ -9,14 +9,9 @@ import email.policy
 import pytest
 
 from judge_support import Judge
-from mailservers import player_mail, point_judge_at
+from mailservers import player_mail, point_judge_at, start_loire
 
 pytestmark = pytest.mark.e2e
-
-
-def configure_real_mailbox(judge: Judge, servers) -> None:
-    """Point the judge home at the test servers, as a game master would edit config.toml."""
-    point_judge_at(judge, servers)
 
 
 def texts(servers, user: str) -> list:
@@ -38,7 +33,7 @@ def mail_orders(servers, judge: Judge, game: str, player: str, phase: str, order
 def test_three_players_order_by_smtp_and_each_gets_their_own_report(tmp_path, mail_servers):
     servers = mail_servers
     judge = Judge(tmp_path / "home")
-    configure_real_mailbox(judge, servers)
+    point_judge_at(judge, servers)
     players = ("alice", "bob", "carol")
     judge.new_game(players=players)
     report = judge.tick()
@@ -74,10 +69,8 @@ def test_fief_france_starting_towns_by_smtp_and_imap(tmp_path, mail_servers):
     """The same path with the real game: three players choose starting towns by mail."""
     servers = mail_servers
     judge = Judge(tmp_path / "home")
-    configure_real_mailbox(judge, servers)
     players = ("alice", "bob", "carol")
-    judge.new_game(name="loire", players=players, game_type="fief_france")
-    assert judge.tick().sent == 3
+    start_loire(judge, servers, players)
     wishes = {"alice": "[Tours, Poitiers]", "bob": "[Bordeaux, Pau]", "carol": "[Lyon, Dijon]"}
     for p in players:
         mail_orders(servers, judge, "loire", p, "setup/starting-towns", f"orders:\n  - start: {wishes[p]}\n")

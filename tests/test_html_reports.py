@@ -289,13 +289,11 @@ def test_the_html_template_escapes_everything_it_is_given():
 def test_a_report_with_its_map_reaches_a_real_mailbox_whole(tmp_path, mail_servers):
     """Through the real path (SMTP relay, Dovecot, IMAP): the report a player finds in their
     mailbox is multipart/alternative, its text first, and its picture the map of their view."""
-    from mailservers import point_judge_at
+    from mailservers import start_loire
     servers = mail_servers
     judge = Judge(tmp_path / "home")
-    point_judge_at(judge, servers)
     players = ("alice", "bob", "carol")
-    judge.new_game(name="loire", players=players, game_type="fief_france")
-    assert judge.tick().sent == 3
+    start_loire(judge, servers, players)
     report = judge.tick(advance_hours=49)
     assert report.resolved and not report.errors, report.lines()
     state = current_state(judge, "loire")

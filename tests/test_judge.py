@@ -318,8 +318,7 @@ def test_the_answer_to_a_mail_too_large_states_the_real_limit_and_the_real_fix(j
 def test_a_player_changes_their_secret_by_mail_and_only_the_new_one_works(judge):
     judge.new_game()
     judge.tick()
-    old = judge.secrets["g1"]["alice"]
-    judge.send("alice@pbem.test", f"game: g1\nplayer: alice\nsecret: {old}\nnew_secret: my-own-secret-42\n")
+    judge.change_secret("g1", "alice", "my-own-secret-42")
     assert judge.tick().mails == {"secret changed": 1}
     assert "is changed" in body_of(judge.sent_to("alice@pbem.test")[-1])
     judge.orders("g1", "alice", "round-1/bid", "bid: 3\n")
@@ -669,9 +668,8 @@ def test_no_judge_mail_ever_quotes_a_secret_back(tmp_path):
     judge.orders("loire", "bob", FIEF_SETUP, "orders:\n  - start: [Nowhere]\n")
     judge.orders("loire", "carol", "round-3/movement", "orders: []\n")
     judge.send("carol@pbem.test", f"game: loire\nplayer: carol\nsecret: {alice}\nphase: {FIEF_SETUP}\norders: []\n")
-    judge.send("bob@pbem.test", f"game: loire\nplayer: bob\nsecret: {secrets['bob']}\nnew_secret: short\n")
-    judge.send("carol@pbem.test", f"game: loire\nplayer: carol\nsecret: {secrets['carol']}\n"
-                                  "new_secret: carols-own-new-secret\n")
+    judge.change_secret("loire", "bob", "short")
+    judge.change_secret("loire", "carol", "carols-own-new-secret")
     secrets["carol-new"] = "carols-own-new-secret"
     outcomes = judge.tick().mails
     assert outcomes == {"orders accepted": 1, "orders rejected": 1, "reject: stale phase": 1,

@@ -21,12 +21,7 @@ import pbem.judge
 import pbem.mail
 import pbem.orders
 
-try:  # Python 3.11 and later
-    from re import _compiler as sre_compile, _constants as C, _parser as sre_parse
-except ImportError:  # pragma: no cover
-    import sre_compile  # type: ignore[no-redef]
-    import sre_constants as C  # type: ignore[no-redef]
-    import sre_parse  # type: ignore[no-redef]
+from re import _compiler as sre_compile, _constants as C, _parser as sre_parse  # Python >= 3.11 (pyproject)
 
 PROBE = [chr(c) for c in range(0x250)] + ["\u2028", "\u3000", "\ufeff", "\U0001f600"]
 REPEATS = {C.MAX_REPEAT, C.MIN_REPEAT}
@@ -150,7 +145,10 @@ def problems(pattern: re.Pattern) -> list[str]:
     return overlapping_repeats(parsed.data, parsed.state, pattern.flags)
 
 
-@pytest.mark.parametrize("name, pattern", patterns(), ids=[n for n, _ in patterns()])
+PATTERNS = patterns()
+
+
+@pytest.mark.parametrize("name, pattern", PATTERNS, ids=[n for n, _ in PATTERNS])
 def test_no_pattern_of_the_mail_readers_backtracks_without_bound(name, pattern):
     assert problems(pattern) == [], f"{name} = {pattern.pattern!r}"
 
@@ -165,4 +163,4 @@ def test_the_check_sees_the_shapes_that_backtracked():
     # A repeat whose every turn begins with a character the one before cannot match is linear.
     assert not problems(re.compile(r"[!-~]+(?: [!-~]+)*"))
     assert problems(re.compile(r"[!-~]+(?:[ !]+)*")) and problems(re.compile(r"\w+(?:\s*\w+)*"))
-    assert len(patterns()) >= 15
+    assert len(PATTERNS) >= 15

@@ -49,8 +49,7 @@ def test_secrets_the_judge_draws_are_kept_as_a_keyed_hash_under_a_salt_of_their_
 def test_a_secret_the_player_chose_is_stretched_and_a_reset_one_is_keyed(judge):
     judge.new_game()
     judge.tick()
-    old = judge.secrets["g1"]["alice"]
-    judge.send("alice@pbem.test", f"game: g1\nplayer: alice\nsecret: {old}\nnew_secret: my-own-secret-42\n")
+    judge.change_secret("g1", "alice", "my-own-secret-42")
     assert judge.tick().mails == {"secret changed": 1}
     row = player_rows(judge)["alice"]
     assert row["secret_scheme"] == engine.STRETCHED
