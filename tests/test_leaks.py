@@ -26,6 +26,7 @@ from judge_support import Judge
 from pbem.cli import main
 from pbem.games import rules_for
 from pbem.games.fief.board import load_board
+from pbem.games.fief.cards import offshore_card
 from pbem.games.fief.surprise_triggers import UPRISING_KINDS
 from pbem.judge.render import render
 from pbem.orders import yamlsafe
@@ -110,7 +111,9 @@ def reshuffled_piles(state, viewer: str, rnd: random.Random):
     changed = copy.deepcopy(state)
     for pile in ("character_pile", "events_pile"):
         rnd.shuffle(changed[pile])
-    changed["disasters_track"] = [rnd.choice(["plague", "famine", "bad_weather"])
+    # 2.5: a face-down disaster hides its kind and whether it shows the dice icon (ruling 41)
+    kinds = ["plague", "famine", "bad_weather"]
+    changed["disasters_track"] = [rnd.choice(kinds + [offshore_card(k) for k in kinds])
                                   for _ in changed["disasters_track"]]
     return state, changed
 

@@ -146,7 +146,7 @@ def may_declare_in(view: dict, me: str, town: str) -> bool:
         return False
     if view_rules_version(view) < 2:
         return True
-    weather = str(here["bishopric"]) in {str(n) for n in numbers_with(_effects(view), "bad_weather")}
+    weather = here["bishopric"] in numbers_with(_effects(view), "bad_weather")
     return has_troop(mine.get("units") or {}) and not weather
 
 

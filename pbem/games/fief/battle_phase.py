@@ -13,6 +13,7 @@ and that leader's `coalition.accept` policy answers.
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Mapping
 
 from pbem.games.fief.battle import BattleError, opening_dice, resolve_battle
@@ -139,11 +140,7 @@ def _impossible(state: FiefState, board: Board, player: str, target: str, town: 
 
 def has_army(state: FiefState, family: str, town: str) -> bool:
     """5.1: "The army: it is formed of a troop and at least 1 lord" (the lord checked apart)."""
-    units: dict[str, int] = {}
-    for pawn in state.pawns.values():
-        if pawn.family == family and pawn.location == town:
-            units[pawn.kind] = units.get(pawn.kind, 0) + 1
-    return has_troop(units)
+    return has_troop(Counter(p.kind for p in state.pawns.values() if p.family == family and p.location == town))
 
 
 def _not_fought(player: str, target: str, town: str, why: str) -> Event:

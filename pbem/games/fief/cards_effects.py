@@ -75,11 +75,16 @@ def _ignore(state: FiefState, track: list[str]) -> Event:
     disaster cards", ruling 40): the cards are not flipped; they go face down to the discard
     pile, as a disaster discarded from a full track (2.3), and nobody learns which they were."""
     for card in track:
-        state.events_discard.append(card)
-        state.events_discard_face_down.append(len(state.events_discard) - 1)
+        discard_face_down(state, card)
     return Event("disasters_ignored", f"Beginners' option (2.5): on the 1st round the disasters are ignored; "
                  f"the {len(track)} disaster card(s) on the track are discarded face down, unrevealed.",
                  data={"count": len(track)})
+
+
+def discard_face_down(state: FiefState, card: str) -> None:
+    """2.3: a disaster discarded unrevealed: only its back shows on top of the discard pile."""
+    state.events_discard.append(card)
+    state.events_discard_face_down.append(len(state.events_discard) - 1)
 
 
 def plague(state: FiefState, board: Board, rng: Rng, number: int | str) -> list[Event]:

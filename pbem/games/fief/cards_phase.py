@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.cards import CardSet, load_cards
-from pbem.games.fief.cards_effects import NAMES, play_tax, play_weather, resolve_disasters
+from pbem.games.fief.cards_effects import NAMES, discard_face_down, play_tax, play_weather, resolve_disasters
 from pbem.games.fief.surprise import AT_ONCE, play_surprise
 from pbem.games.fief.surprise_uprising import UprisingStep
 from pbem.games.fief.state import MAX_LORDS, FiefState, Lord
@@ -119,8 +119,7 @@ def draw_one(state: FiefState, cards: CardSet, player: str, pile: str, rng: Rng)
                                 f"the disasters track, space {len(state.disasters_track)} (2.3).",
                                 data={"player": player, "space": len(state.disasters_track)}))
         else:
-            state.events_discard.append(card)
-            state.events_discard_face_down.append(len(state.events_discard) - 1)
+            discard_face_down(state, card)
             events.append(Event("disaster_drawn", f"{player} draws a disaster card; the disasters track is "
                                 "full, so it is discarded face down (2.3).", data={"player": player, "space": None}))
 

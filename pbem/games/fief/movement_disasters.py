@@ -50,7 +50,7 @@ def plagued_places(state: FiefState) -> set[int | str]:
     """Where a plague lies: bishopric numbers, and OFFSHORE for a plague card without the dice
     icon (2.5: "a disaster affects all the lords and all the troops ... located in the
     bishopric or the offshore area")."""
-    return set(bishoprics_with(state, "plague")) | {
+    return bishoprics_with(state, "plague") | {
         OFFSHORE for e in state.board_effects if e.card == "plague" and e.target == OFFSHORE}
 
 

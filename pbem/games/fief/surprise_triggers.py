@@ -34,13 +34,15 @@ from pbem.games.fief.orders_common import Problems, suggest
 from pbem.games.fief.siege import has_free_lord
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.surprise_standing import KEY, lacks_card, spend_trigger
+from pbem.games.fief.surprise_uprising_triggers import (UPRISINGS, check_underground_trigger, check_uprising_trigger,
+                                                        describe_uprising)
 from pbem.rules.api import Event, OrderError
 from pbem.orders.yamlsafe import line_of
 
 TRIGGERS = {"at_battle_start": "underground", "ambush": "ambush"}   # trigger -> the card it plays
 # More triggers, each checked (and fired) by its own module:
 # surprise_uprising_triggers.py (G.4.2.1, G.4.2.2) and surprise_phase_start.py (G.4, 5.2.2).
-UPRISING_KINDS = ("uprising_when_taxed", "uprising_on_famine", "uprising_before_move", "uprising_at_battle_start")
+UPRISING_KINDS = tuple(UPRISINGS)   # when taxed, on famine, before a move, at a battle's start
 KINDS = ("at_battle_start", "ambush") + UPRISING_KINDS + ("underground_in_uprising", "at_phase_start")
 EXAMPLE = "write e.g. `surprise: [{at_battle_start: Tours, card: underground}, {ambush: Henry, in: Tours}]`"
 
@@ -72,7 +74,6 @@ def _check_one(view: dict, player: str, kind: str, item: dict, where, problems: 
         from pbem.games.fief.surprise_phase_start import check_phase_start
         return check_phase_start(view, player, item, where, problems)
     if kind in UPRISING_KINDS + ("underground_in_uprising",):
-        from pbem.games.fief.surprise_uprising_triggers import check_underground_trigger, check_uprising_trigger
         town = _town(view, item[kind], where, problems, kind)
         if town is None:
             return None
@@ -164,7 +165,6 @@ def describe_triggers(policies: Mapping[str, Any]) -> list[str]:
         if t["trigger"] == "at_battle_start":
             out.append(f"surprise: underground at the start of a battle you attack in {t['town']}")
         elif t["trigger"] in UPRISING_KINDS:
-            from pbem.games.fief.surprise_uprising_triggers import describe_uprising
             out.append(describe_uprising(t))
         elif t["trigger"] == "underground_in_uprising":
             out.append(f"surprise: underground against the Fortress penalty of an uprising in {t['town']}")
