@@ -86,14 +86,22 @@ def _start(store: Store, home: Home, name: str) -> tuple[engine.Game, dict[str, 
 
 
 def _mail_orders(home: Home, game: str, player: str, secret: str, phase: str, body: str) -> None:
+    raw = order_mail(home, game, player, f"{player}@{DOMAIN}", secret, phase, body, make_msgid(domain=DOMAIN))
+    mailbox.Maildir(str(home.path / "mail" / "inbox"), create=True).add(raw)
+
+
+def order_mail(home: Home, game: str, player: str, address: str, secret: str, phase: str, body: str,
+               message_id: str) -> bytes:
+    """A player's order mail to the judge, as a mail client writes it: a greeting, the envelope,
+    the orders ``body``, a signature (also the benchmark's, bench/build.py)."""
     msg = EmailMessage()
-    msg["From"] = f"{player.capitalize()} <{player}@{DOMAIN}>"
+    msg["From"] = f"{player.capitalize()} <{address}>"
     msg["To"] = home.address
     msg["Subject"] = f"Re: [{game}] orders for {phase}"
-    msg["Message-ID"] = make_msgid(domain=DOMAIN)
+    msg["Message-ID"] = message_id
     msg.set_content(f"Here are my orders.\n\ngame: {game}\nplayer: {player}\nsecret: {secret}\n"
                     f"phase: {phase}\n{body}\n-- \n{player.capitalize()}\n")
-    mailbox.Maildir(str(home.path / "mail" / "inbox"), create=True).add(bytes(msg))
+    return bytes(msg)
 
 
 # -- what each demo player orders, from their own view -------------------------------------
