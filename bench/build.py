@@ -50,7 +50,6 @@ def build(path: Path, games: int, history: int = 0) -> Built:
     path.mkdir(parents=True)
     home = init_home(path, f"judge@{DOMAIN}")
     rules = rules_for(GAME_TYPE)
-    options = {o.name: o.default for o in rules.options()}
     now = time.time()
     store = Store(home.db_path)
     mails: list[tuple[str, str, str, str, str]] = []   # game, player, secret, phase, body
@@ -61,7 +60,7 @@ def build(path: Path, games: int, history: int = 0) -> Built:
             for i in range(games):
                 name = game_name(i)
                 seats = [(p, player_address(name, p)) for p in PLAYERS]
-                game, secrets = engine.create_game(store, GAME_TYPE, name, seats, options, 48, 12,
+                game, secrets = engine.create_game(store, GAME_TYPE, name, seats, {}, 48, 12,
                                                    f"gm.{name}@{DOMAIN}", now, seed=f"bench-{i}")
                 mailer.welcomes(game, secrets)
                 players += len(seats)

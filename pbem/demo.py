@@ -15,7 +15,6 @@ from email.utils import make_msgid
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from pbem.games import rules_for
 from pbem.judge import engine
 from pbem.judge.home import Home, init_home
 from pbem.judge.mailer import Mailer
@@ -75,11 +74,9 @@ def _free_name(store: Store) -> str:
 
 
 def _start(store: Store, home: Home, name: str) -> tuple[engine.Game, dict[str, str]]:
-    rules = rules_for("fief_france")
-    options = {o.name: o.default for o in rules.options()}
     seats = [(p, f"{p}@{DOMAIN}") for p in PLAYERS]
-    with store.transaction():
-        game, secrets = engine.create_game(store, "fief_france", name, seats, options, 48, 12,
+    with store.transaction():   # every option at its default: create_game fills them in
+        game, secrets = engine.create_game(store, "fief_france", name, seats, {}, 48, 12,
                                            f"gm@{DOMAIN}", time.time())
         Mailer(store, home).welcomes(game, secrets)
     return game, secrets
