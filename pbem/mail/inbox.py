@@ -181,7 +181,7 @@ class MaildirInbox:
             self._clean_cur = self._cur_time()
 
     def done_all(self, keys: Sequence[str]) -> None:
-        for key in keys:   # one rename each: there is no round trip to save
+        for key in keys:   # one rename (or delete) each: there is no round trip to save
             self.done(key)
 
     def _find(self, key: str) -> Path | None:
