@@ -12,10 +12,9 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.demo import PLAYERS, _script
+from pbem.demo import PLAYERS, _script, order_mail
 from pbem.games import rules_for
 from pbem.judge import engine
 from pbem.judge.home import Home, init_home
@@ -51,7 +50,6 @@ def build(path: Path, games: int, history: int = 0) -> Built:
     path.mkdir(parents=True)
     home = init_home(path, f"judge@{DOMAIN}")
     rules = rules_for(GAME_TYPE)
-    options = {o.name: o.default for o in rules.options()}
     now = time.time()
     store = Store(home.db_path)
     mails: list[tuple[str, str, str, str, str]] = []   # game, player, secret, phase, body
@@ -62,7 +60,7 @@ def build(path: Path, games: int, history: int = 0) -> Built:
             for i in range(games):
                 name = game_name(i)
                 seats = [(p, player_address(name, p)) for p in PLAYERS]
-                game, secrets = engine.create_game(store, GAME_TYPE, name, seats, options, 48, 12,
+                game, secrets = engine.create_game(store, GAME_TYPE, name, seats, {}, 48, 12,
                                                    f"gm.{name}@{DOMAIN}", now, seed=f"bench-{i}")
                 mailer.welcomes(game, secrets)
                 players += len(seats)
@@ -81,23 +79,13 @@ def build(path: Path, games: int, history: int = 0) -> Built:
     for sub in ("new", "cur", "tmp"):
         (inbox / sub).mkdir(parents=True, exist_ok=True)
     for n, (name, player, secret, phase, body) in enumerate(mails):
-        _write(inbox / "new" / f"{int(now)}.M{n}P{os.getpid()}.bench", _order_mail(home, name, player, secret,
-                                                                                 phase, body, n))
+        _write(inbox / "new" / f"{int(now)}.M{n}P{os.getpid()}.bench",
+               order_mail(home, name, player, player_address(name, player), secret, phase, body,
+                          f"<order.{n}.{name}.{player}@{DOMAIN}>"))
     for n in range(history):
         # Mail a tick handled long ago: moved to cur/ with the S (seen) flag.
         _write(inbox / "cur" / f"{int(now) - 86400}.H{n}.bench:2,S", _history_mail(home, n))
     return Built(home, games, players, len(mails), time.perf_counter() - started)
-
-
-def _order_mail(home: Home, game: str, player: str, secret: str, phase: str, body: str, n: int) -> bytes:
-    msg = EmailMessage()
-    msg["From"] = f"{player.capitalize()} <{player_address(game, player)}>"
-    msg["To"] = home.address
-    msg["Subject"] = f"Re: [{game}] orders for {phase}"
-    msg["Message-ID"] = f"<order.{n}.{game}.{player}@{DOMAIN}>"
-    msg.set_content(f"Here are my orders.\n\ngame: {game}\nplayer: {player}\nsecret: {secret}\n"
-                    f"phase: {phase}\n{body}\n-- \n{player.capitalize()}\n")
-    return bytes(msg)
 
 
 def _history_mail(home: Home, n: int) -> bytes:

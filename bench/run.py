@@ -122,11 +122,8 @@ def paired(a: list[str], b: list[str], runs: int) -> tuple[float, float, float]:
     for _ in range(runs):
         times_a.append(once(a))
         times_b.append(once(b))
-    ratios = [x / y for x, y in zip(times_a, times_b)]
+    ratios = [x / y for x, y in zip(times_a, times_b, strict=True)]
     return statistics.median(times_a), statistics.median(times_b), statistics.median(ratios)
-
-
-STEP_SHORT = {"read and answer mail": "read", "resolve due phases": "resolve", "send the outbox": "send"}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -162,19 +159,19 @@ def main(argv: list[str] | None = None) -> None:
             print(f"built {n} games ({built.order_mails} order mails waiting, {args.history} in history) "
                   f"in {built.seconds:.1f}s", flush=True)
             result = run_ticks(where)
-            rows.append((n, built, result))
+            rows.append((n, result))
             print(f"  {result['ticks']} tick(s), {result['total']:.2f}s", flush=True)
         print()
         print(f"{'games':>6} {'mails in':>8} {'ticks':>5} {'tick 1 s':>8} {'all s':>7} {'cpu s':>7} {'s/game':>7} "
               f"{'read s':>7} {'resolve s':>9} {'send s':>7} {'mails/s in':>10} {'mails out':>9} {'peak MB':>7}")
-        for n, built, r in rows:
+        for n, r in rows:
             s = r["steps"]
             print(f"{n:>6} {r['mails_in']:>8} {r['ticks']:>5} {r['first']:>8.2f} {r['total']:>7.2f} {r['cpu']:>7.2f} "
                   f"{r['total'] / n:>7.3f} {s.get('read and answer mail', 0):>7.2f} "
                   f"{s.get('resolve due phases', 0):>9.2f} {s.get('send the outbox', 0):>7.2f} "
                   f"{r['ingest']:>10.1f} {r['sent']:>9} {r['peak_mb']:>7.1f}")
         if len(rows) > 1:
-            (n0, _, r0), (n1, _, r1) = rows[0], rows[-1]
+            (n0, r0), (n1, r1) = rows[0], rows[-1]
             print(f"\nt({n1})/t({n0}) = {r1['total'] / r0['total']:.2f} wall, {r1['cpu'] / r0['cpu']:.2f} cpu  "
                   f"(games x{n1 / n0:g})")
         if args.idle_runs:

@@ -127,7 +127,7 @@ def game_new(home_dir, game_type, name, player_specs, option_specs, phase_hours,
         rules = rules_for(game_type)
         seats = [_player_spec(spec) for spec in player_specs]
         options = _options(rules, option_specs)
-        if not name.replace("-", "").replace("_", "").isalnum():
+        if not _plain_name(name):
             _fail(f"--name {name!r}: use letters, digits, - and _ only (it appears in every mail)")
         now = time.time()
         with store.transaction():
@@ -138,11 +138,16 @@ def game_new(home_dir, game_type, name, player_specs, option_specs, phase_hours,
                    f"welcome mails are in the outbox (sent at the next tick)")
 
 
+def _plain_name(name: str) -> bool:
+    """A game's or player's name as every mail may carry it: letters, digits, - and _ only."""
+    return name.replace("-", "").replace("_", "").isalnum()
+
+
 def _player_spec(spec: str) -> tuple[str, str]:
     name, sep, email = spec.partition(":")
     if not sep or not name.strip() or "@" not in email:
         _fail(f"--player {spec!r}: write NAME:EMAIL, e.g. --player marie:marie@example.org")
-    if not name.strip().replace("-", "").replace("_", "").isalnum():
+    if not _plain_name(name.strip()):
         # The name heads the lines of what the player wrote, relayed (docs/security.md).
         _fail(f"--player {spec!r}: the name: use letters, digits, - and _ only (it appears in every mail)")
     _check_address(email.strip(), f"--player {spec!r}")

@@ -15,7 +15,6 @@ from email.utils import make_msgid
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from pbem.games import rules_for
 from pbem.judge import engine
 from pbem.judge.home import Home, init_home
 from pbem.judge.mailer import Mailer
@@ -75,25 +74,31 @@ def _free_name(store: Store) -> str:
 
 
 def _start(store: Store, home: Home, name: str) -> tuple[engine.Game, dict[str, str]]:
-    rules = rules_for("fief_france")
-    options = {o.name: o.default for o in rules.options()}
     seats = [(p, f"{p}@{DOMAIN}") for p in PLAYERS]
-    with store.transaction():
-        game, secrets = engine.create_game(store, "fief_france", name, seats, options, 48, 12,
+    with store.transaction():   # every option at its default: create_game fills them in
+        game, secrets = engine.create_game(store, "fief_france", name, seats, {}, 48, 12,
                                            f"gm@{DOMAIN}", time.time())
         Mailer(store, home).welcomes(game, secrets)
     return game, secrets
 
 
 def _mail_orders(home: Home, game: str, player: str, secret: str, phase: str, body: str) -> None:
+    raw = order_mail(home, game, player, f"{player}@{DOMAIN}", secret, phase, body, make_msgid(domain=DOMAIN))
+    mailbox.Maildir(str(home.path / "mail" / "inbox"), create=True).add(raw)
+
+
+def order_mail(home: Home, game: str, player: str, address: str, secret: str, phase: str, body: str,
+               message_id: str) -> bytes:
+    """A player's order mail to the judge, as a mail client writes it: a greeting, the envelope,
+    the orders ``body``, a signature (also the benchmark's, bench/build.py)."""
     msg = EmailMessage()
-    msg["From"] = f"{player.capitalize()} <{player}@{DOMAIN}>"
+    msg["From"] = f"{player.capitalize()} <{address}>"
     msg["To"] = home.address
     msg["Subject"] = f"Re: [{game}] orders for {phase}"
-    msg["Message-ID"] = make_msgid(domain=DOMAIN)
+    msg["Message-ID"] = message_id
     msg.set_content(f"Here are my orders.\n\ngame: {game}\nplayer: {player}\nsecret: {secret}\n"
                     f"phase: {phase}\n{body}\n-- \n{player.capitalize()}\n")
-    mailbox.Maildir(str(home.path / "mail" / "inbox"), create=True).add(bytes(msg))
+    return bytes(msg)
 
 
 # -- what each demo player orders, from their own view -------------------------------------

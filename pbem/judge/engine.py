@@ -85,8 +85,8 @@ def keyed_hash(secret: str, salt: str) -> str:
 
 
 SECRET_SCHEMES: dict[str, Callable[[str, str], str]] = {
-    STRETCHED: lambda secret, salt: hash_secret(secret, salt),
-    KEYED: lambda secret, salt: keyed_hash(secret, salt),
+    STRETCHED: hash_secret,
+    KEYED: keyed_hash,
 }
 
 

@@ -60,23 +60,19 @@ class _MaskCachingFont(ImageFont.FreeTypeFont):
     the drawing's cost (docs/performance.md, "Report pictures")."""
 
     def getmask2(self, *args: Any, **kwargs: Any) -> tuple[Any, tuple[int, int]]:
-        key = (self.getname(), self.size, self.index, self.layout_engine, args, tuple(sorted(kwargs.items())))
-        hit = _MASKS.get(key)
-        if hit is None:
-            hit = super().getmask2(*args, **kwargs)
-            if len(_MASKS) >= MASK_CACHE:
-                _MASKS.pop(next(iter(_MASKS)))     # the oldest: a board's labels stay in use
-            _MASKS[key] = hit
-        return hit
+        return self._kept((), super().getmask2, args, kwargs)
 
     def getlength(self, *args: Any, **kwargs: Any) -> float:
-        key = ("length", self.getname(), self.size, self.index, self.layout_engine, args,
-               tuple(sorted(kwargs.items())))
+        return self._kept(("length",), super().getlength, args, kwargs)
+
+    def _kept(self, what: tuple, make: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
+        """``make(*args, **kwargs)``, kept in _MASKS by this font and the arguments."""
+        key = (*what, self.getname(), self.size, self.index, self.layout_engine, args, tuple(sorted(kwargs.items())))
         hit = _MASKS.get(key)
         if hit is None:
-            hit = super().getlength(*args, **kwargs)
+            hit = make(*args, **kwargs)
             if len(_MASKS) >= MASK_CACHE:
-                _MASKS.pop(next(iter(_MASKS)))
+                _MASKS.pop(next(iter(_MASKS)))     # the oldest: a board's labels stay in use
             _MASKS[key] = hit
         return hit
 

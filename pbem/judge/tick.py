@@ -228,15 +228,15 @@ class Tick:
         for start in range(0, len(order), RESOLVE_GROUP):
             if start and not self.within(RESOLVE_SHARE, "resolving"):
                 return   # still due (past its deadline, or in recheck): the next tick resolves them
-            self._resolve_group(order[start:start + RESOLVE_GROUP], first=not start)
+            self._resolve_group(order[start:start + RESOLVE_GROUP])
 
-    def _resolve_group(self, game_ids: list[int], first: bool) -> None:
+    def _resolve_group(self, game_ids: list[int]) -> None:
         """Resolve due games in one transaction (one flush to disk), each in a part of its own,
-        until the group ends or the step's time is up."""
+        until the group ends or the step's time is up (resolve_due asked before the group's first)."""
         done: list[tuple[str, list]] = []
         with self.store.transaction():
             for n, game_id in enumerate(game_ids):
-                if (n or not first) and not self.within(RESOLVE_SHARE, "resolving"):
+                if n and not self.within(RESOLVE_SHARE, "resolving"):
                     break
                 name = self.store.row("SELECT name FROM games WHERE id=?", game_id)["name"]
                 try:

@@ -22,9 +22,12 @@ from imap_tools.errors import ImapToolsError, UnexpectedCommandStatusError
 from imap_tools.utils import encode_folder
 
 from pbem.mail.errors import TLS_HINT, MailServerError, network_cause
+from pbem.mail.message import MAX_RAW_BYTES
 from pbem.mail.tls import client_context
 
-MAX_MESSAGE_BYTES = 8 * 1024 * 1024  # a bigger mail is read only this far (headers intact)
+# A bigger mail is read only this far (headers intact): the most the parser takes of a mail,
+# which `max_bytes` may not exceed (pbem.mail.config).
+MAX_MESSAGE_BYTES = MAX_RAW_BYTES
 # At most this many bytes of mail are fetched from an IMAP server by one fetch (each mail counted
 # up to max_bytes; at least one mail): what a tick holds in memory at once.
 FETCH_BATCH_BYTES = 32 * 1024 * 1024
@@ -178,7 +181,7 @@ class MaildirInbox:
             self._clean_cur = self._cur_time()
 
     def done_all(self, keys: Sequence[str]) -> None:
-        for key in keys:   # one rename each: there is no round trip to save
+        for key in keys:   # one rename (or delete) each: there is no round trip to save
             self.done(key)
 
     def _find(self, key: str) -> Path | None:
