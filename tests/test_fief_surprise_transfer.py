@@ -5,7 +5,7 @@ from __future__ import annotations
 from pbem.games.fief.board import load_board
 from pbem.games.fief.control_transfer import check_transfer, transfer_control
 from pbem.games.fief.france import RULES
-from pbem.games.fief.orders_common import Problems
+from pbem.orders.reading import Problems
 from pbem.games.fief.positions import build_position
 from pbem.games.fief.state import FiefState
 from pbem.orders.yamlsafe import load

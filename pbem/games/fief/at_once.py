@@ -25,7 +25,7 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.control_transfer import check_transfer, transfer_control
 from pbem.games.fief.diplomacy import act_diplomacy
 from pbem.games.fief.diplomacy_orders import check_diplomacy, diplomacy_template
-from pbem.games.fief.orders_common import Problems, each_order
+from pbem.orders.reading import Problems, each_order
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.surprise import AT_ONCE, play_surprise
 from pbem.games.fief.surprise_phase_start import check_play

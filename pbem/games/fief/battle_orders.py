@@ -31,8 +31,8 @@ from typing import Any
 from pbem.games.fief.board import Board
 from pbem.games.fief.captives import check_captive_order, check_lower_ransom
 from pbem.games.fief.movement_disasters import no_battle_for_weather, numbers_with
-from pbem.games.fief.orders_common import (Problems, check_keys, each_order, suggest, town_name,
-                                           view_rules_version, whole_number)
+from pbem.games.fief.orders_common import town_name, view_rules_version
+from pbem.orders.reading import Problems, check_keys, each_order, suggest, whole_number
 from pbem.games.fief.plan_orders import check_plan
 from pbem.games.fief.policies import find_player
 from pbem.games.fief.state import SIEGE_ENGINES   # A.1, 6.4.1

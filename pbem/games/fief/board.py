@@ -7,7 +7,6 @@ master correcting the data from the printed board sees at once what does not fit
 """
 from __future__ import annotations
 
-import unicodedata
 from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
@@ -18,6 +17,7 @@ import yaml
 
 from pbem.games.fief.facts import FACTS, RANK_SIZE, BoardFacts
 from pbem.games.fief.state import OFFSHORE
+from pbem.orders.reading import fold
 from pbem.paths import games_dir
 
 DEFAULT_BOARD = "board"
@@ -56,13 +56,6 @@ class BishopricInfo:
     name: str
     chief_town: str
     towns: tuple[str, ...]
-
-
-def fold(text: str) -> str:
-    """Case- and accent-insensitive key: "ORLEANS" and "Orléans" fold alike."""
-    norm = unicodedata.normalize("NFKD", text)
-    return " ".join("".join(c for c in norm if not unicodedata.combining(c)).lower()
-                    .replace("-", " ").replace("_", " ").split())
 
 
 class Board:

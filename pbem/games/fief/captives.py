@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.games.fief.board import Board, fold
-from pbem.games.fief.orders_common import Problems, check_keys, suggest, whole_number
+from pbem.games.fief.board import Board
+from pbem.orders.reading import Problems, check_keys, fold, suggest, whole_number
 from pbem.games.fief.policies import find_player
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.titles import come_into_play

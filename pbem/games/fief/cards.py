@@ -16,7 +16,8 @@ from typing import Any
 
 import yaml
 
-from pbem.games.fief.board import Board, BoardError, fold
+from pbem.games.fief.board import Board, BoardError
+from pbem.orders.reading import fold
 from pbem.paths import games_dir
 
 

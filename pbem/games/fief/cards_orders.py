@@ -24,13 +24,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from pbem.games.fief.board import Board, fold
+from pbem.games.fief.board import Board
+from pbem.orders.reading import Problems, as_seq, check_keys, each_order, fold, suggest, verb_of, yes_no
 from pbem.games.fief.cards import CardSet, load_cards
 from pbem.games.fief.cards_phase import HAND_LIMIT, MAX_DRAWS, playable
 from pbem.games.fief.surprise import AT_ONCE
 from pbem.games.fief.surprise_orders import check_surprise
-from pbem.games.fief.orders_common import (Problems, as_seq, check_keys, each_order, suggest, town_name,
-                                          verb_of, view_rules_version, yes_no)
+from pbem.games.fief.orders_common import town_name, view_rules_version
 from pbem.orders.yamlsafe import line_of
 
 PILES = {"character": "character", "characters": "character", "events": "events", "event": "events"}

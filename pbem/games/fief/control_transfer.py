@@ -27,10 +27,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.fief.board import Board, fold
+from pbem.games.fief.board import Board
+from pbem.orders.reading import Problems, check_keys, fold, suggest
 from pbem.games.fief.control import controller, forces_by_town
 from pbem.games.fief.movement_control import set_controller
-from pbem.games.fief.orders_common import Problems, check_keys, suggest
 from pbem.games.fief.state import FiefState
 from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import Event

@@ -21,7 +21,7 @@ from typing import Any
 from pbem.games.fief.cards import load_cards
 from pbem.games.fief.cards_orders import card_id
 from pbem.games.fief.cards_phase import HAND_LIMIT
-from pbem.games.fief.orders_common import Problems, check_keys, suggest, verb_of
+from pbem.orders.reading import Problems, check_keys, suggest, verb_of
 from pbem.orders.yamlsafe import line_of
 
 VERBS = ("give", "message", "exchange")

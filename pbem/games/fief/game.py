@@ -32,7 +32,7 @@ from pbem.games.fief.map_view import map_drawing
 from pbem.games.fief.movement import resolve_movement
 from pbem.games.fief.movement_orders import check_movement_orders
 from pbem.games.fief.movement_template import movement_template
-from pbem.games.fief.orders_common import Problems, check_keys, order_items
+from pbem.orders.reading import Problems, check_keys, order_items
 from pbem.games.fief.policies import check_policies, merge_policies
 from pbem.games.fief.purchase import resolve_purchase
 from pbem.games.fief.purchase_orders import check_purchase_orders

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.fief.board import Board, fold
+from pbem.games.fief.board import Board
+from pbem.orders.reading import Problems, check_keys, each_order, fold, suggest
 from pbem.games.fief.elections import eligible
-from pbem.games.fief.orders_common import Problems, check_keys, each_order, suggest
 from pbem.games.fief.state import Lord
 from pbem.orders.yamlsafe import line_of
 

@@ -32,12 +32,13 @@ import re
 from collections import Counter
 from typing import Any
 
-from pbem.games.fief.board import Board, fold, load_board
+from pbem.games.fief.board import Board, load_board
+from pbem.orders.reading import Problems, check_keys, fold, suggest, verb_of, whole_number
 from pbem.games.fief.movement_army import DARC_STEPS, STEPS   # 5.1.1, G.4.1.1
 from pbem.games.fief.movement_events import units_text
 from pbem.games.fief.movement_template import movement_template  # game.py imports it from here
 from pbem.games.fief.movement_underground import CARD as UNDERGROUND, check_underground
-from pbem.games.fief.orders_common import Problems, check_keys, suggest, verb_of, view_rules_version, whole_number
+from pbem.games.fief.orders_common import view_rules_version
 from pbem.games.fief.policies import check_policies, find_player, unit_kind
 from pbem.games.fief.state import OFFSHORE, UNIT_TYPES
 from pbem.orders.yamlsafe import line_of

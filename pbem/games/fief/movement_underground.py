@@ -25,7 +25,7 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.movement_army import Army
 from pbem.games.fief.movement_disasters import bad_weather_blocks
 from pbem.games.fief.movement_events import Teller
-from pbem.games.fief.orders_common import Problems
+from pbem.orders.reading import Problems
 from pbem.games.fief.state import OFFSHORE, FiefState
 from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import Event

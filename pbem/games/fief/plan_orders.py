@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fief.battle_plan import LOSS_KINDS, BattlePlan, plan_from_data
-from pbem.games.fief.orders_common import Problems, suggest, whole_number
+from pbem.orders.reading import Problems, suggest, whole_number, fold
 from pbem.games.fief.policies import find_player, unit_kind
 from pbem.orders.yamlsafe import line_of
 
@@ -98,7 +98,6 @@ def _towns(view: dict, me: str, item: Any, line: int | None, problems: Problems)
 
 
 def _town(view: dict, text: Any) -> str | None:
-    from pbem.games.fief.board import fold
     if not isinstance(text, str):
         return None
     return next((t for t in view["towns"] if fold(t) == fold(text)), None)
@@ -183,7 +182,6 @@ def _player(view: dict, item: Any, line: int | None, what: str, problems: Proble
 
 
 def _lords(view: dict, me: str, key: str, item: Any, line: int | None, problems: Problems) -> list[str]:
-    from pbem.games.fief.board import fold
     names = item if isinstance(item, list) else ([] if item is None else [item])
     known = {fold(n): n for n in view["lords"]}
     out = []

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.games.fief.orders_common import Problems, as_seq, suggest, view_rules_version, yes_no
+from pbem.games.fief.orders_common import view_rules_version
+from pbem.orders.reading import Problems, as_seq, suggest, yes_no
 from pbem.orders.yamlsafe import YSeq, line_of
 from pbem.rules.api import OrderError
 

@@ -29,9 +29,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.fief.board import Board, fold
-from pbem.games.fief.orders_common import (Problems, check_keys, each_order, suggest, town_name,
-                                          whole_number, yes_no)
+from pbem.games.fief.board import Board
+from pbem.orders.reading import Problems, check_keys, each_order, fold, suggest, whole_number, yes_no
+from pbem.games.fief.orders_common import town_name
 from pbem.games.fief.purchase_ledger import Ledger, describe
 from pbem.games.fief.state import UNIT_TYPES
 from pbem.orders.yamlsafe import line_of

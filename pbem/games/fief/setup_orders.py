@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fief.board import Board
-from pbem.games.fief.orders_common import Problems, as_seq, check_keys, town_name, verb_of
+from pbem.games.fief.orders_common import town_name
+from pbem.orders.reading import Problems, as_seq, check_keys, verb_of
 from pbem.orders.yamlsafe import line_of
 
 

@@ -30,9 +30,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.fief.board import Board, fold
-from pbem.games.fief.orders_common import (Problems, as_seq, check_keys, suggest, town_name,
-                                           view_rules_version, yes_no)
+from pbem.games.fief.board import Board
+from pbem.orders.reading import Problems, as_seq, check_keys, fold, suggest, yes_no
+from pbem.games.fief.orders_common import town_name, view_rules_version
 from pbem.games.fief.surprise import AT_ONCE, assassin_marker_problem, darc_problem, justice_problem
 from pbem.games.fief.surprise_uprising import uprising_grounds
 from pbem.orders.yamlsafe import line_of

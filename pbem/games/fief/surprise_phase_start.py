@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.fief.board import Board, fold, load_board
-from pbem.games.fief.orders_common import Problems, suggest, whole_number
+from pbem.games.fief.board import Board, load_board
+from pbem.orders.reading import Problems, fold, suggest, whole_number
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.surprise_standing import lacks_card, spend_trigger, triggers_of
 from pbem.orders.yamlsafe import YMap, line_of, sub_map

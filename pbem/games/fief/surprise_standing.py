@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.fief.orders_common import Problems
+from pbem.orders.reading import Problems
 from pbem.games.fief.state import FiefState
 from pbem.rules.api import Audience, Event
 

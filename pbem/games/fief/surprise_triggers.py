@@ -28,9 +28,9 @@ from typing import Any, Mapping
 
 from pbem.games.fief.battle import opening_dice
 from pbem.games.fief.battle_plan import Ambush, BattleSetup
-from pbem.games.fief.board import Board, fold
+from pbem.games.fief.board import Board
+from pbem.orders.reading import Problems, fold, suggest
 from pbem.games.fief.elimination import captive_markers_left
-from pbem.games.fief.orders_common import Problems, suggest
 from pbem.games.fief.siege import has_free_lord
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.surprise_standing import KEY, lacks_card, spend_trigger

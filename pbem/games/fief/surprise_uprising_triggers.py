@@ -37,7 +37,7 @@ from collections import Counter
 from typing import Any, Mapping
 
 from pbem.games.fief.board import Board
-from pbem.games.fief.orders_common import Problems, check_keys, whole_number
+from pbem.orders.reading import Problems, check_keys, whole_number
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.surprise_standing import lacks_card, spend_trigger, triggers_of
 from pbem.games.fief.surprise_uprising import GROUNDS, raise_uprising, state_grounds
