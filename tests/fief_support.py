@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import copy
 
-from pbem.games.fief.france import RULES
+from pbem.games.fief_france.rules import RULES
 from pbem.orders.yamlsafe import load
 from pbem.rules.rng import Rng
 

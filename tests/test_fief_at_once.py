@@ -3,7 +3,7 @@
 (H.2). The judge's side (immediate mail, archive, replay) is in test_judge_at_once.py."""
 from __future__ import annotations
 
-from pbem.games.fief.france import RULES
+from pbem.games.fief_france.rules import RULES
 from pbem.games.fief.positions import build_position
 
 from fief_support import act, check_at_once

@@ -1,4 +1,4 @@
-"""The battle engine (pbem/games/fief/battle.py): its parts against the rulebook, and properties
+"""The battle engine (pbem/games/fief/battle/engine.py): its parts against the rulebook, and properties
 over many random battles: a battle always ends, never removes more CP than the hits allow,
 never takes a lord while a unit pawn other than a bombard of the side is left."""
 from __future__ import annotations
@@ -8,12 +8,12 @@ import random
 
 import pytest
 
-from pbem.games.fief.battle import ROUND_STEPS, STEPS, opening_dice, resolve_battle
-from pbem.games.fief.battle_dice import cancel_penalty, roll_dice
-from pbem.games.fief.battle_end import END_CASES, END_TEXT
-from pbem.games.fief.battle_forces import HITS_NEEDED, BattleError, base_dice, build_sides, fighters
-from pbem.games.fief.battle_losses import choose_losses
-from pbem.games.fief.battle_plan import (DEFAULT_PLAN, Ambush, LOSS_KINDS, BattlePlan, BattleSetup, Condition,
+from pbem.games.fief.battle.engine import ROUND_STEPS, STEPS, opening_dice, resolve_battle
+from pbem.games.fief.battle.dice import cancel_penalty, roll_dice
+from pbem.games.fief.battle.end import END_CASES, END_TEXT
+from pbem.games.fief.battle.forces import HITS_NEEDED, BattleError, base_dice, build_sides, fighters
+from pbem.games.fief.battle.losses import choose_losses
+from pbem.games.fief.battle.plan import (DEFAULT_PLAN, Ambush, LOSS_KINDS, BattlePlan, BattleSetup, Condition,
                                          Continue, Stop, Switch, plan_from_data, setup_from_data)
 from pbem.games.fief.board import load_board
 from pbem.games.fief.positions import build_position
@@ -297,7 +297,7 @@ def test_random_battle_properties(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(150))
 def test_lords_are_lost_last_in_every_round(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Watch every loss the engine applies: when a lord goes, no fighter of that side stays."""
-    import pbem.games.fief.battle as engine
+    import pbem.games.fief.battle.engine as engine
     state, setup, plans = _random_battle(seed)
     seen: list[bool] = []
     real = engine.choose_losses

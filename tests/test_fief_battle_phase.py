@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 
-from pbem.games.fief.france import RULES
+from pbem.games.fief_france.rules import RULES
 from pbem.games.fief.positions import build_position
 from pbem.orders.yamlsafe import load
 from pbem.rules.rng import Rng

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from pbem.games.fief.board import BoardError, build_board, load_board, load_board_file
-from pbem.games.fief.cards import CardError, check_start_towns, load_cards, load_cards_file
+from pbem.games.fief.cards.deck import CardError, check_start_towns, load_cards, load_cards_file
 from pbem.games.fief.facts import FRANCE
 from pbem.paths import games_dir
 

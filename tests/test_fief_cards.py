@@ -3,7 +3,7 @@ lord cards (G.1) and what each player may see. The rulebook examples are scenari
 (tests/scenarios/fief_france/cards-*.yaml)."""
 from __future__ import annotations
 
-from pbem.games.fief.france import RULES
+from pbem.games.fief_france.rules import RULES
 from pbem.games.fief.positions import build_position
 from pbem.judge.render import render
 from pbem.rules.rng import Rng

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pbem.games.fief import cards as cards_module
-from pbem.games.fief.cards import CardError, load_cards, load_cards_file
-from pbem.games.fief.france import RULES
+from pbem.games.fief.cards import deck as cards_module
+from pbem.games.fief.cards.deck import CardError, load_cards, load_cards_file
+from pbem.games.fief_france.rules import RULES
 from pbem.games.fief.positions import build_position
 from pbem.paths import games_dir
 from pbem.rules.rng import Rng

@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from pbem.games.fief.cards import load_cards
-from pbem.games.fief.france import RULES
+from pbem.games.fief.cards.deck import load_cards
+from pbem.games.fief_france.rules import RULES
 from pbem.orders.yamlsafe import load
 from pbem.rules.rng import Rng
 

@@ -2,8 +2,8 @@
 steps a round in the D'Arc lord's army (G.4.1.1), two otherwise (5.1.1)."""
 from __future__ import annotations
 
-from pbem.games.fief import battle_phase
-from pbem.games.fief.movement_army import Army, StepBudget
+from pbem.games.fief.battle import phase as battle_phase
+from pbem.games.fief.movement.army import Army, StepBudget
 from pbem.games.fief.state import FiefState, Lord, Pawn
 
 

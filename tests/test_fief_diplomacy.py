@@ -3,7 +3,7 @@ relayed, card exchanges offered and answered, the diplomacy pawns they spend, an
 diplomacy option (I.3). The judge's side (immediate mail, archive) is in test_judge_at_once.py."""
 from __future__ import annotations
 
-from pbem.games.fief.france import RULES
+from pbem.games.fief_france.rules import RULES
 from pbem.games.fief.positions import build_position
 from pbem.rules.rng import Rng
 

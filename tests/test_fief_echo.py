@@ -1,5 +1,5 @@
 """Issue 9: the judge's answer echoes a Fief player's orders in the order language itself
-(pbem.games.fief.echo), so the player reads them as they would write them and can send the
+(pbem.games.fief.echo.orders), so the player reads them as they would write them and can send the
 echo back unchanged. The round trip is the test: for every order set accepted in the golden
 full games and in every scenario, checking the echo gives back the same canonical orders."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from judge_support import Judge
-from pbem.games.fief.france import RULES
+from pbem.games.fief_france.rules import RULES
 from pbem.games.fief.game import FiefRules
 from pbem.games.fief.positions import build_position
 from pbem.judge import engine

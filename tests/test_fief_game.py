@@ -3,7 +3,7 @@ phases without deciders, policies given in any phase, order templates that check
 whole round from setup through F2's movement rules."""
 from __future__ import annotations
 
-from pbem.games.fief.france import RULES
+from pbem.games.fief_france.rules import RULES
 from pbem.games.fief.positions import build_position
 from pbem.orders.yamlsafe import load
 from pbem.rules.rng import Rng

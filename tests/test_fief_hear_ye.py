@@ -6,9 +6,9 @@ import json
 
 from pbem.games.fief.board import load_board
 from pbem.games.fief.control import controllers
-from pbem.games.fief.elections import bishop_votes, count
-from pbem.games.fief.elimination import eliminate_lord
-from pbem.games.fief.france import RULES
+from pbem.games.fief.hear_ye.elections import bishop_votes, count
+from pbem.games.fief.end_of_round.elimination import eliminate_lord
+from pbem.games.fief_france.rules import RULES
 from pbem.games.fief.positions import build_position
 
 from fief_support import resolve, send
@@ -218,7 +218,7 @@ def test_random_elections_always_resolve() -> None:
 
 
 def test_justice_immunity_and_the_regent_queen() -> None:
-    from pbem.games.fief.elections import justice_immune
+    from pbem.games.fief.hear_ye.elections import justice_immune
     st = build_position({"players": PLAYERS, "round": 2, "phase": "hear_ye", "lords": {
         "Henry": {"family": "maximilien", "at": "Rouen", "titles": ["king"], "spouse": "Blanche"},
         "Blanche": {"family": "enguerand", "at": "Limoges", "titles": ["queen"], "spouse": "Henry"},
@@ -266,7 +266,7 @@ def test_new_pope_excommunication_order_errors() -> None:
 
 
 def test_king_and_pope_vp_only_on_the_board() -> None:
-    from pbem.games.fief.end_of_round import victory_points
+    from pbem.games.fief.end_of_round.phase import victory_points
     st = build_position({"players": PLAYERS, "round": 2, "phase": "hear_ye", "lords": {
         "Henry": {"family": "maximilien", "at": "Rouen", "titles": ["king"]},
         "François": {"family": "marie", "at": "Avignon", "titles": ["bishop 5", "pope"]}}})

@@ -4,7 +4,7 @@ from __future__ import annotations
 import copy
 
 from pbem.games.fief.board import load_board
-from pbem.games.fief.movement import CavalcadeResult, resolve_movement
+from pbem.games.fief.movement.phase import CavalcadeResult, resolve_movement
 from pbem.games.fief.state import FiefState
 from pbem.rules.rng import Rng
 

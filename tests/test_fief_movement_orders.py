@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.games.fief.france import RULES
-from pbem.games.fief.movement_orders import check_movement_orders, movement_template
+from pbem.games.fief_france.rules import RULES
+from pbem.games.fief.movement.orders import check_movement_orders, movement_template
 from pbem.games.fief.positions import build_position
 from pbem.orders.yamlsafe import load
 

@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 
 from pbem.games.fief.board import load_board
-from pbem.games.fief.france import RULES
+from pbem.games.fief_france.rules import RULES
 from pbem.games.fief.positions import build_position
 from pbem.games.fief.state import FiefState
 from pbem.orders.yamlsafe import load

@@ -10,10 +10,10 @@ import json
 import pytest
 
 from pbem.games.fief.board import load_board
-from pbem.games.fief.france import RULES
-from pbem.games.fief.movement import resolve_movement
-from pbem.games.fief.movement_orders import check_movement_orders
-from pbem.games.fief.movement_template import movement_template
+from pbem.games.fief_france.rules import RULES
+from pbem.games.fief.movement.phase import resolve_movement
+from pbem.games.fief.movement.orders import check_movement_orders
+from pbem.games.fief.movement.template import movement_template
 from pbem.games.fief.state import FiefState
 from pbem.orders.yamlsafe import load
 from pbem.rules.rng import Rng

@@ -6,10 +6,10 @@ version 1 keeps ruling 21 (no town of another family)."""
 from __future__ import annotations
 
 from pbem.games.fief.board import load_board
-from pbem.games.fief.france import RULES
+from pbem.games.fief_france.rules import RULES
 from pbem.games.fief.positions import build_position
 from pbem.games.fief.state import FiefState
-from pbem.games.fief.titles import entry_classes
+from pbem.games.fief.hear_ye.titles import entry_classes
 from pbem.judge.render import render
 
 from fief_support import check, errors, resolve

@@ -58,9 +58,9 @@ import yaml
 
 import judge_support  # noqa: F401  (registers the tiny test game)
 from pbem.games import GAME_TYPES, rules_for
-from pbem.games.fief.battle import resolve_battle
-from pbem.games.fief.battle_dice import BATTLE_DIE_FACES
-from pbem.games.fief.battle_plan import plan_from_data, setup_from_data
+from pbem.games.fief.battle.engine import resolve_battle
+from pbem.games.fief.battle.dice import BATTLE_DIE_FACES
+from pbem.games.fief.battle.plan import plan_from_data, setup_from_data
 from pbem.games.fief.board import load_board
 from pbem.games.fief.positions import build_position
 from pbem.orders.yamlsafe import load

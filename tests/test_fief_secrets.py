@@ -6,7 +6,7 @@ that differ only in the secret, so it would notice a leak."""
 from __future__ import annotations
 
 
-from pbem.games.fief.france import RULES
+from pbem.games.fief_france.rules import RULES
 from pbem.games.fief.positions import build_position
 from pbem.judge.render import render
 

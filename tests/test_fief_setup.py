@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from pbem.games.fief.board import load_board
-from pbem.games.fief.cards import load_cards
-from pbem.games.fief.france import RULES
-from pbem.games.fief.setup import default_start
+from pbem.games.fief.cards.deck import load_cards
+from pbem.games.fief_france.rules import RULES
+from pbem.games.fief.setup.rules import default_start
 from pbem.games.fief.state import FiefState
 from pbem.orders.yamlsafe import load
 from pbem.rules.rng import Rng

@@ -3,7 +3,7 @@ assassination, justice, underground (a captive escapes). The rulebook examples a
 files (tests/scenarios/fief_france/surprise-*.yaml)."""
 from __future__ import annotations
 
-from pbem.games.fief.france import RULES
+from pbem.games.fief_france.rules import RULES
 from pbem.games.fief.positions import build_position
 
 from fief_support import check, errors

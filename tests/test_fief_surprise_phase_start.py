@@ -3,7 +3,7 @@ of a town's control (5.2.2), fired when a phase starts, i.e. at the end of the r
 the phase before it (Rulings)."""
 from __future__ import annotations
 
-from pbem.games.fief.france import RULES
+from pbem.games.fief_france.rules import RULES
 from pbem.games.fief.positions import build_position
 from pbem.rules.rng import Rng
 
@@ -40,7 +40,7 @@ def test_a_phase_start_play_is_checked_like_a_cards_play_order() -> None:
     state = purchase({"ann": ["assassination", "darc"], "bob": ["uprising"]})
     got = check(state, "ann", policy("Movement\n      play: assassination\n      on: charles\n      sponsor: Henry\n"))
     assert got.ok and got.orders["policies"]["surprise"] == [assassinate()]
-    # the cards-play checker's own refusals (surprise_orders.py), with the mail's lines
+    # the cards-play checker's own refusals (surprise/orders.py), with the mail's lines
     assert "line 5: Isabelle: she is married (G.4.1.1" in errors(
         state, "ann", policy("battle\n      play: D'Arc\n      on: Isabelle\n"))
     assert "say which of your lords is the sponsor: Henry, Mireille" in errors(

@@ -1,10 +1,10 @@
-"""Transferring the control of a town (5.2.2), a surprise effect: control_transfer.py's two
+"""Transferring the control of a town (5.2.2), a surprise effect: surprise/control_transfer.py's two
 pure functions, and the `at_phase_start` trigger that carries a transfer."""
 from __future__ import annotations
 
 from pbem.games.fief.board import load_board
-from pbem.games.fief.control_transfer import check_transfer, transfer_control
-from pbem.games.fief.france import RULES
+from pbem.games.fief.surprise.control_transfer import check_transfer, transfer_control
+from pbem.games.fief_france.rules import RULES
 from pbem.orders.reading import Problems
 from pbem.games.fief.positions import build_position
 from pbem.games.fief.state import FiefState

@@ -2,7 +2,7 @@
 `ambush` (G.4.2.5), standing conditional orders under `policies: surprise:`."""
 from __future__ import annotations
 
-from pbem.games.fief.france import RULES
+from pbem.games.fief_france.rules import RULES
 from pbem.games.fief.positions import build_position
 from pbem.rules.rng import Rng
 

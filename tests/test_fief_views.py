@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from pbem.games.fief.france import RULES
+from pbem.games.fief_france.rules import RULES
 from pbem.games.fief.positions import build_position
 from pbem.judge.render import render
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from judge_support import Judge
 from pbem.cli import main
-from pbem.games.fief.france import RULES
+from pbem.games.fief_france.rules import RULES
 from pbem.judge import engine
 from pbem.judge.maps import draw_png
 from pbem.judge.mailer import REPORT_MAIL_BUDGET, Mailer

@@ -26,8 +26,8 @@ from judge_support import Judge
 from pbem.cli import main
 from pbem.games import rules_for
 from pbem.games.fief.board import load_board
-from pbem.games.fief.cards import offshore_card
-from pbem.games.fief.surprise_triggers import UPRISING_KINDS
+from pbem.games.fief.cards.deck import offshore_card
+from pbem.games.fief.surprise.triggers import UPRISING_KINDS
 from pbem.judge.render import render
 from pbem.orders import yamlsafe
 from pbem.rules.rng import Rng

@@ -18,7 +18,7 @@ from pbem.cli import main
 from pbem.games import rules_for
 from pbem.games.fief import map_view
 from pbem.games.fief.board import load_board
-from pbem.games.fief.france import RULES
+from pbem.games.fief_france.rules import RULES
 from pbem.games.fief.positions import build_position
 from pbem.judge.maps import (BYTE_BUDGET, HEIGHT, MAP_WIDTH, PAPER, WIDTH, MapError, Painter,
                              draw_png, put_text)

@@ -88,7 +88,7 @@ def test_the_complete_order_mail_of_docs_orders_md_is_accepted():
     France for marie in a Purchase Phase where she holds Tours."""
     from pathlib import Path
 
-    from pbem.games.fief.france import RULES
+    from pbem.games.fief_france.rules import RULES
     from pbem.games.fief.positions import build_position
     page = (Path(__file__).resolve().parent.parent / "docs" / "orders.md").read_text(encoding="utf-8")
     example = page.split("## Example: a complete order mail", 1)[1].split("\n(", 1)[0]

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from pbem.games.fief.battle_dice import BATTLE_DIE_FACES, battle_die
+from pbem.games.fief.battle.dice import BATTLE_DIE_FACES, battle_die
 from pbem.rules.rng import DICE_KEY, DICE_VERSION, FIRST_DICE, Rng, dice_version
 
 

@@ -8,7 +8,7 @@ from pbem.rules.api import GameRules
 
 # GAME_TYPE -> "module:attribute" of the GameRules instance.
 GAME_TYPES: dict[str, str] = {
-    "fief_france": "pbem.games.fief.france:RULES",
+    "fief_france": "pbem.games.fief_france.rules:RULES",
 }
 
 _loaded: dict[str, GameRules] = {}

@@ -1,14 +1,14 @@
 """What a Fief player does "at any time", done as soon as the judge reads the mail
 (pbem.rules.api.ActsAtOnce; docs/architecture.md "At-once actions"):
 
-    diplomacy:                 # F: gifts, messages, card exchanges (diplomacy_orders.py)
+    diplomacy:                 # F: gifts, messages, card exchanges (diplomacy/orders.py)
       - give: 2
         to: bob
     at_once:                   # G.4 "at any time" and 5.2.2 "at any time", in the order written
       - play: assassination    # a surprise card, with the keys of its cards-play `play:` order
         on: Charles
         sponsor: Quentin
-      - transfer: Tours        # a town's control (control_transfer.py)
+      - transfer: Tours        # a town's control (surprise/control_transfer.py)
         to: bob
 
 The diplomacy comes first (H.2: playing a diplomacy pawn is primary, then surprise cards).
@@ -22,13 +22,13 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from pbem.games.fief.board import Board
-from pbem.games.fief.control_transfer import check_transfer, transfer_control
-from pbem.games.fief.diplomacy import act_diplomacy
-from pbem.games.fief.diplomacy_orders import check_diplomacy, diplomacy_template
+from pbem.games.fief.surprise.control_transfer import check_transfer, transfer_control
+from pbem.games.fief.diplomacy.at_once import act_diplomacy
+from pbem.games.fief.diplomacy.orders import check_diplomacy, diplomacy_template
 from pbem.orders.reading import Problems, each_order
 from pbem.games.fief.state import FiefState
-from pbem.games.fief.surprise import AT_ONCE, play_surprise
-from pbem.games.fief.surprise_phase_start import check_play
+from pbem.games.fief.surprise.play import AT_ONCE, play_surprise
+from pbem.games.fief.surprise.phase_start import check_play
 from pbem.rules.api import Audience, Event, OrderCheck
 
 KEYS = ("diplomacy", "at_once")   # the mail keys done at once (FiefRules.at_once_keys)

@@ -1,10 +1,10 @@
 """The Fief family's GameRules: setup, the round's seven phases as a table of named steps
 (E: 1 Hear Ye, 2 Cards, 3 Income, 4 Purchase, 5 Movement, 6 Battle, 7 End of Round), order
-checking, views and templates. A variant (france.py) supplies its data and small hooks.
+checking, views and templates. A variant (pbem/games/fief_france/rules.py) supplies its data and small hooks.
 
-The Hear Ye phase is two mails (hear_ye.py: candidates, then sealed votes when a ballot has
-a candidate), the Cards Phase two sub-phases (cards_phase.py). The Battle Phase and the
-cavalcade come from the battle rules (battle_phase.py, battle_orders.py).
+The Hear Ye phase is two mails (hear_ye/phase.py: candidates, then sealed votes when a ballot has
+a candidate), the Cards Phase two sub-phases (cards/phase.py). The Battle Phase and the
+cavalcade come from the battle rules (battle/phase.py, battle/orders.py).
 """
 from __future__ import annotations
 
@@ -13,35 +13,35 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from pbem.games.fief import at_once
-from pbem.games.fief.battle_orders import (BATTLE_POLICIES, check_battle_orders, check_battle_policies,
+from pbem.games.fief.battle.orders import (BATTLE_POLICIES, check_battle_orders, check_battle_policies,
                                            empty_orders)
-from pbem.games.fief.battle_phase import resolve_battle_phase, resolve_cavalcade
-from pbem.games.fief.battle_template import battle_template
+from pbem.games.fief.battle.phase import resolve_battle_phase, resolve_cavalcade
+from pbem.games.fief.battle.template import battle_template
 from pbem.games.fief.board import Board, board_names, load_board
-from pbem.games.fief.cards import load_cards
-from pbem.games.fief.cards_orders import check_draw_orders, check_play_orders
-from pbem.games.fief.cards_phase import play_deciders, resolve_draw, resolve_play
-from pbem.games.fief.cards_template import draw_template, play_template
-from pbem.games.fief.echo import echo_orders
-from pbem.games.fief.end_of_round import resolve_end_of_round
-from pbem.games.fief.hear_ye import resolve_hear_ye, resolve_votes, vote_deciders
-from pbem.games.fief.hear_ye_orders import check_first, check_votes, empty_first
-from pbem.games.fief.hear_ye_template import first_template, votes_template
-from pbem.games.fief.income import money, resolve_income
+from pbem.games.fief.cards.deck import load_cards
+from pbem.games.fief.cards.orders import check_draw_orders, check_play_orders
+from pbem.games.fief.cards.phase import play_deciders, resolve_draw, resolve_play
+from pbem.games.fief.cards.template import draw_template, play_template
+from pbem.games.fief.echo.orders import echo_orders
+from pbem.games.fief.end_of_round.phase import resolve_end_of_round
+from pbem.games.fief.hear_ye.phase import resolve_hear_ye, resolve_votes, vote_deciders
+from pbem.games.fief.hear_ye.orders import check_first, check_votes, empty_first
+from pbem.games.fief.hear_ye.template import first_template, votes_template
+from pbem.games.fief.income.phase import money, resolve_income
 from pbem.games.fief.map_view import map_drawing
-from pbem.games.fief.movement import resolve_movement
-from pbem.games.fief.movement_orders import check_movement_orders
-from pbem.games.fief.movement_template import movement_template
+from pbem.games.fief.movement.phase import resolve_movement
+from pbem.games.fief.movement.orders import check_movement_orders
+from pbem.games.fief.movement.template import movement_template
 from pbem.orders.reading import Problems, check_keys, order_items
 from pbem.games.fief.policies import check_policies, merge_policies
-from pbem.games.fief.purchase import resolve_purchase
-from pbem.games.fief.purchase_orders import check_purchase_orders
-from pbem.games.fief.setup import new_game, resolve_starting_towns
-from pbem.games.fief.setup_orders import check_setup_orders
+from pbem.games.fief.purchase.phase import resolve_purchase
+from pbem.games.fief.purchase.orders import check_purchase_orders
+from pbem.games.fief.setup.rules import new_game, resolve_starting_towns
+from pbem.games.fief.setup.orders import check_setup_orders
 from pbem.games.fief.state import OFFSHORE, RULES_VERSION, FiefState
-from pbem.games.fief.surprise_phase_start import fire_phase_start
-from pbem.games.fief.surprise_uprising_triggers import ON_FAMINE, fire_uprisings
-from pbem.games.fief.templates import purchase_template, setup_template
+from pbem.games.fief.surprise.phase_start import fire_phase_start
+from pbem.games.fief.surprise.uprising_triggers import ON_FAMINE, fire_uprisings
+from pbem.games.fief.setup.templates import purchase_template, setup_template
 from pbem.games.fief.views import build_view, phase_id
 from pbem.orders.yamlsafe import line_of, sub_map
 from pbem.rules.api import (JSON, Event, GameResult, OptionSpec, OrderCheck, OrderError, Phase,
@@ -193,7 +193,7 @@ ROUND: tuple[Step, ...] = (
     Step("end_of_round", "End of Round Phase (7)", "victory check", False,
          lambda s, b, o, r: resolve_end_of_round(s, b)),
 )
-# 1.2: the second mail of the Hear Ye phase, only when a ballot has a candidate (hear_ye.py).
+# 1.2: the second mail of the Hear Ye phase, only when a ballot has a candidate (hear_ye/phase.py).
 HEAR_YE_VOTES = Step("hear_ye_votes", "Hear Ye, Hear Ye! Phase (1): the ballots", "sealed votes", True,
                      resolve_votes, _listed(lambda v, b, p, i, pr: (check_votes(v, p, i, pr), ())),
                      lambda: {"votes": {}},                  # abstain (1.2)
@@ -329,7 +329,7 @@ class FiefRules:
         return {**_for_orders(view).default(), "policies": {}}   # standing policies stay
 
     def echo_orders(self, view: JSON, player: str, orders: JSON) -> str:
-        """pbem.rules.api.EchoesOrders: the canonical orders in the order language (echo.py)."""
+        """pbem.rules.api.EchoesOrders: the canonical orders in the order language (echo/orders.py)."""
         return echo_orders(view, player, orders)
 
     def order_template(self, view: JSON, player: str) -> str:

@@ -96,8 +96,8 @@ def check_policies(view: Mapping[str, Any], player: str, doc: Any) -> tuple[dict
             got_calm = _check_calm(value, line, players, view_rules_version(view), errors)
             if got_calm is not None:
                 canonical[key] = got_calm
-        elif key == "surprise":   # G.4: surprise cards held for a trigger (surprise_triggers.py)
-            from pbem.games.fief.surprise_triggers import check_triggers
+        elif key == "surprise":   # G.4: surprise cards held for a trigger (surprise/triggers.py)
+            from pbem.games.fief.surprise.triggers import check_triggers
             got_triggers = check_triggers(dict(view), player, value, line, errors)
             if got_triggers is not None:
                 canonical[key] = got_triggers
@@ -184,7 +184,7 @@ def _check_calm(value: Any, line: int | None, players: list[str], version: int,
     """`calm_uprisings` (G.4.2.1, D.2.1, D.2.2): a short form (never, as_bishop,
     also_as_cardinal), kept as written, or the mapping {as_bishop: yes|no, as_cardinal: yes|no,
     except_raised_by: [players]}; `except_raised_by` acts from rules version 2 (ruling 33)."""
-    from pbem.games.fief.surprise_uprising import CALM_CHOICES
+    from pbem.games.fief.surprise.uprising import CALM_CHOICES
     if isinstance(value, str):
         answer = value.strip().lower()
         if answer in CALM_CHOICES:
@@ -255,7 +255,7 @@ def describe(policies: Mapping[str, Any]) -> list[str]:
         parts.append(f"{p.get('others', DEFAULT_ANSWER)} everyone else")
         lines.append(f"{key}: " + "; ".join(parts))
     lines.append(f"{LOSS_POLICY}: " + ", ".join(loss_order(policies)))
-    from pbem.games.fief.surprise_triggers import describe_triggers   # G.4
+    from pbem.games.fief.surprise.triggers import describe_triggers   # G.4
     lines.append(describe_calm(policies))   # G.4.2.1
     return lines + describe_triggers(policies)
 

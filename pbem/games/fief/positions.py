@@ -43,8 +43,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fief.board import Board, load_board
-from pbem.games.fief.cards import load_cards
-from pbem.games.fief.setup import empty_state
+from pbem.games.fief.cards.deck import load_cards
+from pbem.games.fief.setup.rules import empty_state
 from pbem.games.fief.state import OFFSHORE, RULES_VERSION, UNIT_TYPES, BoardEffect, FiefState, Lord, Pawn
 from pbem.rules.api import RULES_VERSION_KEY
 

@@ -168,7 +168,7 @@ class FiefState:
     # Lords (by name) and unit pawns (by id) that suffered a plague this round: they ignore
     # it when entering a plagued bishopric again (G.2.1.3). Cleared at the end of the round.
     plague_struck: list[str] = field(default_factory=list)
-    # The Hear Ye ballots between its two mails (hear_ye.py): public candidates, never votes.
+    # The Hear Ye ballots between its two mails (hear_ye/phase.py): public candidates, never votes.
     hear_ye: dict[str, Any] = field(default_factory=dict)
     # Couples ([lord, lord], sorted) whose crown prince came into play: no annulment (D.2.3, G.1.1).
     crown_prince_couples: list[list[str]] = field(default_factory=list)
@@ -178,7 +178,7 @@ class FiefState:
     # Surprise character cards lying on the frieze (G.4.1): lord name -> "darc" | "cardinal";
     # the card goes back to the characters discard pile when that lord leaves play.
     frieze: dict[str, str] = field(default_factory=dict)
-    # Card exchanges offered and not yet answered (F, diplomacy.py): {"from", "with", "give",
+    # Card exchanges offered and not yet answered (F, diplomacy/at_once.py): {"from", "with", "give",
     # "take"}; seen by the two players only; emptied at the end of the round (7).
     exchange_offers: list[dict[str, Any]] = field(default_factory=list)
     # The lord who bought the single cardinal title for sale (4.5); the tile is for sale again

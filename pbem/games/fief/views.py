@@ -17,13 +17,13 @@ import copy
 from collections import Counter
 from typing import Any
 
-from pbem.games.fief.battle_orders import describe_battle_policies
+from pbem.games.fief.battle.orders import describe_battle_policies
 from pbem.games.fief.board import Board
-from pbem.games.fief.end_of_round import victory_points
+from pbem.games.fief.end_of_round.phase import victory_points
 from pbem.games.fief.control import Forces, controller, forces_by_town, is_besieged
 from pbem.games.fief.policies import describe as describe_policies
-from pbem.games.fief.hear_ye import hear_ye_view
-from pbem.games.fief.purchase_titles import cardinal_title_view
+from pbem.games.fief.hear_ye.phase import hear_ye_view
+from pbem.games.fief.purchase.titles import cardinal_title_view
 from pbem.games.fief.state import (MAX_MILLS_PER_TOWN, MILL_TILES, POOL, STRONGHOLD_TILES,
                                    UNIT_TYPES, FiefState)
 
@@ -38,7 +38,7 @@ def phase_id(state: FiefState) -> str:
         return "setup/starting-towns"
     if state.phase == "over":
         return f"round-{state.round}/over"
-    if state.phase == "cards":    # the Cards Phase's first sub-phase (cards_phase.py)
+    if state.phase == "cards":    # the Cards Phase's first sub-phase (cards/phase.py)
         return f"round-{state.round}/cards-draw"
     return f"round-{state.round}/{state.phase.replace('_', '-')}"
 

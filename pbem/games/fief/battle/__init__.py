@@ -1,0 +1,1 @@
+"""The Battle Phase (6): battles, sieges, plunder."""

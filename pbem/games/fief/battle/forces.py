@@ -1,0 +1,104 @@
+"""The two sides of a battle (6, 6.1): which families, unit pawns and lords fight, and what
+they are worth (6.2.3.1 Combat Points, 6.2.3.4 hits needed)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pbem.games.fief.battle.plan import BattleSetup
+from pbem.games.fief.state import FiefState
+
+# 6.2.3.1 and 1.5.5: Combat Points per pawn kind; a bombard is worth nothing and takes no hit
+# (6.2.3.4 lists no hits for it: it only falls when left alone).
+CP = {"man_at_arms": 1, "archer": 1, "knight": 3, "bombard": 0, "kings_knight": 3, "queens_sergeant": 1}
+# 6.2.3.4, 1.5.5: hits needed to eliminate a pawn; equal to its CP, which is why "as much CP as
+# possible" and "as many hits used as possible" are the same thing.
+HITS_NEEDED = {kind: cp for kind, cp in CP.items() if cp}
+GUARD = ("kings_knight", "queens_sergeant")   # 1.5.5: each adds 1 hit per battle round
+MAX_DICE = 4                                   # 6.2.3.1: only with a D'Arc lord
+
+
+class BattleError(ValueError):
+    """A battle setup the rules do not allow (a bug in the caller, named precisely)."""
+
+
+@dataclass
+class Side:
+    role: str                    # "attacker" | "defender"
+    leader: str                  # the offensive / defensive leader (6)
+    families: list[str]          # leader first, then confederates in the order they joined (6.1)
+    units: list[str] = field(default_factory=list)   # pawn ids fighting
+    lords: list[str] = field(default_factory=list)   # lord names fighting
+
+
+def build_sides(state: FiefState, setup: BattleSetup) -> tuple[Side, Side]:
+    """Both sides from the setup: every pawn and non-captive lord of the side's families in
+    the town, or exactly the pawns and lords the setup lists (a cavalcade, 5.2.4)."""
+    _check(state, setup)
+    sides = []
+    for role, leader, families, units, lords in (
+            ("attacker", setup.attacker, setup.attacker_side, setup.attacker_units, setup.attacker_lords),
+            ("defender", setup.defender, setup.defender_side, setup.defender_units, setup.defender_lords)):
+        fams = list(dict.fromkeys(families))
+        side = Side(role, leader, fams)
+        side.units = list(units) if units is not None else [
+            p.id for p in state.pawns.values() if p.location == setup.town and p.family in fams]
+        side.lords = list(lords) if lords is not None else [
+            lo.name for lo in state.lords.values()
+            if lo.location == setup.town and lo.family in fams and not lo.captive_of]
+        for pid in side.units:
+            if pid not in state.pawns or state.pawns[pid].family not in fams:
+                raise BattleError(f"pawn {pid!r} is not a pawn of the {role} side ({', '.join(fams)})")
+        for name in side.lords:
+            lord = state.lords.get(name)
+            if lord is None or lord.family not in fams or lord.captive_of:
+                raise BattleError(f"lord {name!r} cannot fight on the {role} side "
+                                  "(not in play, another family's, or captive)")
+        sides.append(side)
+    return sides[0], sides[1]
+
+
+def _check(state: FiefState, setup: BattleSetup) -> None:
+    if setup.town not in state.towns:
+        raise BattleError(f"{setup.town!r} is not a town of this game")
+    a, d = setup.attacker_side, setup.defender_side
+    if not a or a[0] != setup.attacker or not d or d[0] != setup.defender:
+        raise BattleError("each side lists its leader first (6.1): attacker_side[0] must be the attacker "
+                          "and defender_side[0] the defender")
+    both = set(a) & set(d)
+    if both:
+        raise BattleError(f"{', '.join(sorted(both))} cannot be on both sides")
+    for fam in a + d:
+        if fam not in state.families:
+            raise BattleError(f"{fam!r} is not a family of this game")
+    if setup.cavalcade and len(a) > 1:
+        raise BattleError("in a cavalcade only the defender may have confederates (5.2.4)")
+
+
+def side_cp(state: FiefState, side: Side) -> int:
+    """6.2.3.1: pawns by kind, 1 per male lord, 1 per titled female lord."""
+    cp = sum(CP[state.pawns[p].kind] for p in side.units)
+    for name in side.lords:
+        lord = state.lords[name]
+        cp += 1 if (not lord.female or lord.titled) else 0
+    return cp
+
+
+def base_dice(state: FiefState, side: Side, cp: int) -> int:
+    """6.2.3.1: 1-6 CP: 1 die, 7-12: 2, 13+: 3; a D'Arc lord adds 1 (G.4.1.1), 4 at most."""
+    dice = 0 if cp <= 0 else 1 if cp <= 6 else 2 if cp <= 12 else 3
+    if dice and any(state.lords[n].political == "darc" for n in side.lords):
+        dice += 1
+    return min(dice, MAX_DICE)
+
+
+def fighters(state: FiefState, side: Side) -> list[str]:
+    """Unit pawns that take hits (all but bombards, 6.2.3.4)."""
+    return [p for p in side.units if state.pawns[p].kind in HITS_NEEDED]
+
+
+def kinds_count(state: FiefState, pawns: list[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for pid in pawns:
+        kind = state.pawns[pid].kind
+        out[kind] = out.get(kind, 0) + 1
+    return dict(sorted(out.items()))   # kinds in a fixed order, for reports that do not vary

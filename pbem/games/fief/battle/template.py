@@ -1,0 +1,93 @@
+"""The ready-to-fill Battle Phase order document (6) a report ends with, built from the view.
+
+Sent back unchanged it is valid and means "no battle, no new siege, no plunder" (sieges in
+progress continue while a lord is there): every order is a comment until the player removes
+the `# ` in front of it.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pbem.games.fief.battle.orders import may_declare_in
+
+
+def battle_template(view: dict[str, Any], player: str) -> str:
+    towns = view["towns"]
+    lines = [
+        f"# Battle Phase (6), round {view.get('round')}. Turn order: {', '.join(view.get('turn_order', []))}.",
+        "# In turn order each player's battles are fought one by one, each to its end (6); one",
+        "# battle per town, where you have an army: a lord with a troop (5.1: lords alone are no",
+        "# army; a troop cannot declare a battle), and none under bad weather (G.2.2).",
+        "# Then sieges (6.4.1: a siege in progress continues while your lord is there) and",
+        "# plunder (6.5: 2 deniers a mill, in a non-besieged town you control or one you besiege).",
+        "# Remove the `# ` in front of the lines you want.",
+        "orders:",
+    ]
+    for name, town in towns.items():
+        forces = town["forces"]
+        if not (forces.get(player) or {}).get("lords"):
+            continue
+        for other, theirs in forces.items():
+            if other != player and (theirs.get("lords") or theirs.get("units")) and may_declare_in(view, player, name):
+                lines += [f"  # - attack: {other}", f"  #   in: {name}"]
+        if town["fortress"] and town["controller"] not in (None, player) and player not in town["besiegers"]:
+            lines.append(f"  # - siege: {name}        # held by {town['controller']} (6.4.1)")
+    for name, town in towns.items():
+        if player in town["besiegers"]:
+            lines.append(f"  # - lift: {name}         # you besiege it (siege engine at {town['besiegers'][player]})")
+        if town["mills"] and (player in town["besiegers"] or
+                              (town["controller"] == player and not town["besiegers"])):
+            lines.append(f"  # - plunder: {name}      # {town['mills']} mill(s)")
+    for name, lord in view["lords"].items():
+        if lord.get("captive_of") == player:
+            lines += [f"  # - release: {name}      # your captive in {lord['location']} (6.3)",
+                      f"  # - transfer: {name}     # to a family with forces in {lord['location']}",
+                      "  #   to: PLAYER"]
+    policies = view.get("policies") or {}
+    others = [p for p in view.get("turn_order", []) if p != player]
+    example = others[0] if others else "marc"
+    lines += [
+        "",
+        "# Standing policies, kept until changed. Yours now:",
+        f"#   coalition: {json.dumps(policies.get('coalition') or 'join no one, accept no one')}",
+        f"#   battle_plan: {json.dumps(policies.get('battle_plan') or 'the default plan')}",
+        f"#   lower_ransom: {json.dumps(policies.get('lower_ransom') or 'refuse')}",
+        "# policies:",
+        "#   coalition:                 # 6.1: whom you join, whom you accept; `anywhere` or [towns]",
+        f"#     join: {{{example}: anywhere}}",
+        f"#     accept: {{{example}: anywhere}}",
+        "#   battle_plan:               # docs/orders-fief-france-battle.md",
+        "#     losses: [man_at_arms, archer, knight]   # lost first among equal choices (6.2.3.4)",
+        "#     surrender: never         # or {outnumbered: 3}, {cp_at_most: 2}, {after_round: 2}",
+        "#     stop: {when: {outnumbered: 2}, accept: {outnumbered: 2}}   # 6.2.3.5",
+        "#     besiege_if_stopped: no   # a stopped attack becomes a siege (6.4.1 example 1)",
+        f"#     captives_to: {example:<11} # who detains the captives your side takes (6); default you",
+        "#     towns: {Tours: {surrender: never}}      # per-town changes",
+    ]
+    return "\n".join(lines + _surprise_lines(view, player)) + "\n"
+
+
+def _surprise_lines(view: dict[str, Any], player: str) -> list[str]:
+    """The standing triggers (G.4, surprise/triggers.py) for the battle cards the player holds:
+    sent with this mail they fire in this phase's battles. `surprise:` goes under `policies:`
+    and replaces the whole list kept so far (docs/orders-fief-france-cards.md)."""
+    hand = view.get("hand") or []
+    cards = [c for c in ("ambush", "underground", "uprising") if c in hand]
+    if not cards:
+        return []
+    mine = [lo["location"] for lo in view["lords"].values()
+            if lo["family"] == player and lo.get("location") in view["towns"] and not lo.get("captive_of")]
+    town = mine[0] if mine else next(iter(view["towns"]))
+    foe = next((n for n, lo in view["lords"].items() if lo["family"] != player and lo.get("location") == town),
+               next((n for n, lo in view["lords"].items() if lo["family"] != player), None))
+    lines = ["#   surprise:                  # your surprise cards for a battle (G.4), kept until they fire"]
+    if "ambush" in cards and foe:
+        lines += [f"#     - ambush: {foe}", f"#       in: {town:<17} # {foe} becomes your captive at the start "
+                  "of a battle there (G.4.2.5)"]
+    if "underground" in cards:
+        lines += [f"#     - at_battle_start: {town}", "#       card: underground     # your attack there ignores "
+                  "the Fortress penalty (G.4.2.2)"]
+    if "uprising" in cards:
+        lines.append(f"#     - uprising_at_battle_start: {town}   # an uprising before a battle there (G.4.2.1)")
+    return lines

@@ -1,0 +1,1 @@
+"""Captive lords (6.3)."""

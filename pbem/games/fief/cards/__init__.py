@@ -1,0 +1,1 @@
+"""The Cards Phase (2) and the cards (B, G)."""

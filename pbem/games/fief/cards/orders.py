@@ -1,0 +1,268 @@
+"""Checking the Cards Phase orders (docs/orders-fief-france-cards.md).
+
+round-N/cards-draw (2.1, 2.2):
+    - discard: [tax, Aliénor]            # cards from your hand (announced to everyone)
+    - draw: [character, events]          # up to 2 piles, in order; 1 character card at most
+      if_first: {lord: events, cardinal: none}   # optional: the second draw after seeing the first
+
+round-N/cards-play (2.6, G.1, G.3):
+    - play: Aliénor                      # a lord card; `in: Tours` the wanted town (G.1.2),
+      crown_prince: yes                  #   `crown_prince: yes` to ask for G.1.1
+    - play: good_weather                 # or good_harvest
+      on: 3                              # a bishopric number or name
+    - play: tax
+      tallage: Bretagne                  # a fief, or `tithe: 2` (a bishopric) or `tithe: all`
+      lord: Baudoin                      # the collecting lord (may be left out if only one can)
+    - play: D'Arc                        # surprise cards played at once: surprise/orders.py
+      on: Mireille
+
+The canonical forms are {"discard": [...], "draw": [...], "if_first": {...}} and
+{"play": [{"card": ..., ...}]}.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from pbem.games.fief.board import Board
+from pbem.orders.reading import Problems, as_seq, check_keys, each_order, fold, suggest, verb_of, yes_no
+from pbem.games.fief.cards.deck import CardSet, load_cards
+from pbem.games.fief.cards.phase import HAND_LIMIT, MAX_DRAWS, playable
+from pbem.games.fief.surprise.play import AT_ONCE
+from pbem.games.fief.surprise.orders import check_surprise
+from pbem.games.fief.orders_common import town_name, view_rules_version
+from pbem.orders.yamlsafe import line_of
+
+PILES = {"character": "character", "characters": "character", "events": "events", "event": "events"}
+GROUPS = ("lord", "character", "fortune")
+
+
+def card_id(cards: CardSet, text: Any) -> str | None:
+    """A card as written (`Aliénor`, `good weather`, `D'Arc`) -> its id, or None."""
+    if not isinstance(text, str):
+        return None
+    lord = cards.find_lord(text)
+    if lord:
+        return lord
+    word = fold(text).replace(" ", "_").replace("-", "_").replace("'", "")
+    kinds = list(cards.surprise_characters) + list(cards.fortune) + list(cards.disaster)
+    return word if word in kinds else None
+
+
+def all_cards(cards: CardSet) -> list[str]:
+    return list(cards.lords) + list(cards.surprise_characters) + list(cards.fortune)
+
+
+# -- round-N/cards-draw ----------------------------------------------------------------------
+
+def check_draw_orders(view: dict, player: str, items: list, problems: Problems) -> dict:
+    cards = load_cards(view["game"])
+    hand = Counter(view.get("hand") or [])
+    out: dict[str, Any] = {"discard": [], "draw": [], "if_first": {}}
+    seen: set[str] = set()
+    draw_line = None
+    for item, verb, line in each_order(items, ("discard", "draw"), problems):
+        if verb in seen:
+            problems.add(line, f"only one `{verb}:` order per mail", f"list everything in one `{verb}:` order")
+            continue
+        seen.add(verb)
+        if verb == "discard":
+            check_keys(item, ("discard",), "a discard order", problems)
+            out["discard"] = _discards(cards, hand, item, line, problems)
+        else:
+            check_keys(item, ("draw", "if_first"), "a draw order", problems)
+            out["draw"], out["if_first"] = _draw(cards, item, line, problems)
+            draw_line = line
+    room = HAND_LIMIT - (sum(hand.values()) - len(out["discard"]))
+    most = max(len(out["draw"]), MAX_DRAWS if any(v != "none" for v in out["if_first"].values()) else 0)
+    if most > room and not problems:
+        problems.add(draw_line, f"you would hold {HAND_LIMIT - room} card(s) after discarding, so you may draw "
+                     f"{max(room, 0)} at most (2.2: 3 cards in hand), not {most}",
+                     "discard more cards or draw fewer")
+    return out
+
+
+def _discards(cards: CardSet, hand: Counter, item: dict, line, problems: Problems) -> list[str]:
+    left = Counter(hand)
+    out = []
+    for text in as_seq(item.get("discard"), line_of(item, "discard"), "discard", problems):
+        card = card_id(cards, text)
+        if card is None or left[card] <= 0:
+            problems.add(line_of(item, "discard"), f"you hold no {text!r} card to discard",
+                         "your hand: " + (", ".join(sorted(hand.elements())) or "empty"))
+            continue
+        left[card] -= 1
+        out.append(card)
+    return out
+
+
+def _draw(cards: CardSet, item: dict, line, problems: Problems) -> tuple[list[str], dict[str, str]]:
+    piles = []
+    for text in as_seq(item.get("draw"), line_of(item, "draw"), "draw", problems):
+        pile = PILES.get(fold(str(text)))
+        if pile is None:
+            problems.add(line_of(item, "draw"), f"there is no {text!r} pile", "write character or events")
+            continue
+        piles.append(pile)
+    if len(piles) > MAX_DRAWS:
+        problems.add(line_of(item, "draw"), f"you may draw {MAX_DRAWS} cards at most (2.2), not {len(piles)}")
+    if piles.count("character") > 1:
+        problems.add(line_of(item, "draw"), "you may draw 1 character card at most (2.2)",
+                     "write e.g. `draw: [character, events]`")
+    if_first: dict[str, str] = {}
+    given = item.get("if_first")
+    if given is not None:
+        if not isinstance(given, dict):
+            problems.add(line_of(item, "if_first"), "`if_first:` must map a card to the second pile",
+                         "write e.g. `if_first: {lord: events, cardinal: none}`")
+        elif not piles:
+            problems.add(line_of(item, "if_first"), "`if_first:` needs a first draw", "write `draw: character` first")
+        else:
+            for key, value in given.items():
+                name = key if fold(str(key)) in GROUPS else card_id(cards, key)
+                pile = "none" if fold(str(value)) == "none" else PILES.get(fold(str(value)))
+                if name is None:
+                    problems.add(line_of(given, key), f"{key!r} is not a card nor a group",
+                                 suggest(key, list(GROUPS) + all_cards(cards)))
+                elif pile is None:
+                    problems.add(line_of(given, key), f"{value!r} is not a pile", "write character, events or none")
+                elif pile == "character" and piles[0] == "character":
+                    problems.add(line_of(given, key), "your first card comes from the characters pile: "
+                                 "the second cannot (2.2: 1 character card at most)", "write events or none")
+                else:
+                    if_first[fold(name) if fold(str(key)) in GROUPS else name] = pile
+    return piles[:MAX_DRAWS], if_first
+
+
+# -- round-N/cards-play ----------------------------------------------------------------------
+
+def check_play_orders(view: dict, board: Board, player: str, items: list, problems: Problems) -> dict:
+    cards = load_cards(view["game"])
+    left = Counter(view.get("hand") or [])
+    plays = []
+    for i, item in enumerate(items):
+        line = line_of(items, i)
+        if verb_of(item, ("play",), line, problems) is None:
+            continue
+        card = card_id(cards, item.get("play"))
+        if card is None or left[card] <= 0:
+            problems.add(line_of(item, "play"), f"you hold no {item.get('play')!r} card to play",
+                         "your hand: " + (", ".join(sorted(left.elements())) or "empty"))
+            continue
+        if card in AT_ONCE:   # G.4: a surprise card played at once (surprise/orders.py)
+            left[card] -= 1
+            play = check_surprise(view, board, player, card, item, line, problems)
+            if play is not None and play.get("underground"):   # G.4.2.2: a second card, held too
+                if left["underground"] <= 0:
+                    problems.add(line_of(item, "underground"), "you hold no underground card for "
+                                 "`underground: yes`", "your hand: " + (", ".join(sorted(left.elements())) or "empty"))
+                    continue
+                left["underground"] -= 1
+            if play is not None:
+                plays.append(play)
+            continue
+        if not playable(cards, card):
+            problems.add(line_of(item, "play"), f"{card} is a surprise card (G.4): it is not played in this step",
+                         "the ambush card is played in a battle, with a standing `ambush:` trigger under "
+                         "`policies: surprise:` (G.4.2.5)" if card == "ambush" else "keep it in hand")
+            continue
+        left[card] -= 1
+        play = _play(view, board, cards, player, card, item, line, problems)
+        if play is not None and play.get("tax") == "tithe" and view_rules_version(view) >= 2:
+            why = _marker_in_use(view, player, play, plays)   # G.3.3.2, ruling 34
+            if why:
+                problems.add(line_of(item, "tithe"), why, "a cardinal's other tithes go on bishoprics your "
+                             "family's bishops hold, or name another cardinal with `lord:`")
+                continue
+        if play is not None:
+            plays.append(play)
+    return {"play": plays}
+
+
+def _marker_in_use(view: dict, player: str, play: dict, earlier: list[dict]) -> str | None:
+    """G.3.3.2: the collecting cardinal's tithe marker is not on the board already, nor taken by
+    an earlier tithe of this mail."""
+    from pbem.games.fief.cards.effects import marker_problem
+    lords = view["lords"]
+    bishops = {n: (lords[b["bishop"]]["family"] if b.get("bishop") in lords else None)
+               for n, b in view["bishoprics"].items()}
+    effects = [(e["card"], e["target"], e.get("player"), e.get("lord")) for e in view.get("board_effects") or []]
+    effects += [("tithe", p["target"], player, p["lord"]) for p in earlier if p.get("tax") == "tithe"]
+    return marker_problem(play["lord"], play["target"], player, bishops, effects)
+
+
+def _play(view: dict, board: Board, cards: CardSet, player: str, card: str, item: dict, line,
+          problems: Problems) -> dict | None:
+    if card in cards.lords:
+        check_keys(item, ("play", "in", "crown_prince"), "a lord card", problems)
+        town = town_name(board, item["in"], line_of(item, "in"), problems) if "in" in item else None
+        prince = yes_no(item, "crown_prince", problems)   # G.1.1: the rulebook's "may"
+        return {"card": card, "town": town, "crown_prince": bool(prince)}
+    if card in ("good_weather", "good_harvest"):
+        check_keys(item, ("play", "on"), f"a {card} card", problems)
+        number = _bishopric(view, item.get("on"), line_of(item, "on") or line, problems)
+        return None if number is None else {"card": card, "bishopric": number}
+    check_keys(item, ("play", "tallage", "tithe", "lord"), "a tax card", problems)
+    kinds = [k for k in ("tallage", "tithe") if k in item]
+    if len(kinds) != 1:
+        problems.add(line, "a tax card needs `tallage: FIEF` or `tithe: BISHOPRIC` (or `tithe: all`)",
+                     "write e.g. `tallage: Bretagne`")
+        return None
+    kind = kinds[0]
+    if kind == "tallage":
+        target = board.find_fief(str(item["tallage"]))
+        if target is None:
+            problems.add(line_of(item, "tallage"), f"there is no fief called {item['tallage']!r}",
+                         suggest(str(item["tallage"]), [f.name for f in board.fiefs.values()]))
+            return None
+    elif fold(str(item["tithe"])) == "all":
+        target = "all"
+    else:
+        number = _bishopric(view, item["tithe"], line_of(item, "tithe"), problems)
+        if number is None:
+            return None
+        target = str(number)
+    lord = _tax_lord(view, player, kind, target, item, problems, line)
+    return None if lord is None else {"card": "tax", "tax": kind, "target": target, "lord": lord}
+
+
+def _bishopric(view: dict, text: Any, line, problems: Problems) -> int | None:
+    for number, info in view["bishoprics"].items():
+        if fold(str(text)) in (number, fold(info["name"])):
+            return int(number)
+    problems.add(line, f"there is no bishopric {text!r}", "write its number (1-5) or its name")
+    return None
+
+
+def _tax_lord(view: dict, player: str, kind: str, target: str, item: dict, problems: Problems, line) -> str | None:
+    """The collecting lord: named, or the only one of the family who may collect there."""
+    mine = {n: l for n, l in view["lords"].items() if l["family"] == player}
+    if "lord" in item:
+        name = next((n for n in mine if fold(n) == fold(str(item["lord"]))), None)
+        if name is None:
+            problems.add(line_of(item, "lord"), f"{item['lord']!r} is not a lord of your family",
+                         suggest(str(item["lord"]), mine))
+        elif not _may_collect(view, mine[name], kind, target):
+            problems.add(line_of(item, "lord"), f"{name} may not collect this tax (G.3.3)",
+                         "a tallage needs the fief's title holder or the king on an ungoverned fief; a tithe "
+                         "the bishopric's bishop, a cardinal (governed bishopric) or the pope (`tithe: all`)")
+            return None
+        return name
+    able = [n for n, l in mine.items() if _may_collect(view, l, kind, target)]
+    if len(able) == 1:
+        return able[0]
+    problems.add(line, "no lord of your family may collect this tax (G.3.3)" if not able else
+                 f"say which lord collects it: {', '.join(able)}",
+                 "add `lord: NAME`" if able else "a tallage needs the fief's title holder or the king; a tithe "
+                 "the bishop, a cardinal or the pope")
+    return None
+
+
+def _may_collect(view: dict, lord: dict, kind: str, target: str) -> bool:
+    if kind == "tallage":
+        fief = view["fiefs"][target]
+        return target in lord["fief_titles"] or (lord["political"] == "king" and not fief["governed"])
+    if target == "all":
+        return bool(lord["pope"])
+    return lord["bishopric"] == int(target) or (bool(lord["cardinal"])
+                                                and view["bishoprics"][target]["bishop"] is not None)

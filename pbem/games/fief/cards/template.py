@@ -1,0 +1,86 @@
+"""Ready-to-fill order documents for the Cards Phase's two sub-phases, from the player's view
+only (their own hand; the others' hand sizes)."""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.fief.cards.deck import load_cards
+from pbem.games.fief.cards.phase import HAND_LIMIT, card_name, playable
+from pbem.games.fief.surprise.play import AT_ONCE
+
+
+def _hand(view: dict[str, Any]) -> str:
+    return ", ".join(card_name(c) for c in view.get("hand") or []) or "no card"
+
+
+def draw_template(view: dict[str, Any], player: str) -> str:
+    hand = view.get("hand") or []
+    piles = view["piles"]
+    lines = [
+        f"# Cards Phase (2), steps A and B. Your hand: {_hand(view)} ({len(hand)} of {HAND_LIMIT}).",
+        f"# Piles: {piles['characters']} character cards, {piles['events']} events cards; "
+        f"{view['disasters_track']} disaster card(s) on the track.",
+        "# A (2.1): discard any cards (everyone is told which). B (2.2): draw up to 2 cards, 1 character",
+        "# card at most, never above 3 in hand. A disaster drawn from the events pile goes face down to",
+        "# the disasters track and you draw again (2.3). `if_first` decides the second draw after seeing",
+        "# the first card: keys are a card (Cardinal, tax, a lord's name) or a group (lord, character,",
+        "# fortune); values character, events or none. Nothing sent: you discard and draw nothing.",
+        _disasters_line(view),
+        "orders: []",
+        "#  - discard: [tax]",
+        "#  - draw: [character, events]",
+        "#    if_first: {cardinal: none, lord: events}",
+        "",
+    ]
+    if "uprising" in hand:   # G.2.3, G.4.2.1: an uprising the moment a famine strikes (step C)
+        lines[-1:-1] = ["# You hold an uprising card: to raise it if a famine strikes a town's bishopric now,",
+                        "# policies: {surprise: [{uprising_on_famine: TOWN}]} (it fires after step C;",
+                        "# it replaces your standing surprise triggers: repeat those you keep).", ]
+    return "\n".join(lines)
+
+
+def _disasters_line(view: dict[str, Any]) -> str:
+    if (view.get("options") or {}).get("beginners") and view["round"] == 1:
+        return ("# After the draws the disasters on the track are ignored this round (the beginners' "
+                "option, 2.5): discarded face down, unrevealed.")
+    return "# After the draws the first player rolls for the disasters (2.5: a d6 per card, 6 = false alarm)."
+
+
+def play_template(view: dict[str, Any], player: str) -> str:
+    cards = load_cards(view["game"])
+    hand = view.get("hand") or []
+    mine = [n for n, l in view["lords"].items() if l["family"] == player]
+    lines = [
+        f"# Cards Phase (2), step D: play cards. Your hand: {_hand(view)}. Your lords: {', '.join(mine)}.",
+        "# Played in turn order; yours in the order you write them. Lord cards (G.1, a family has 4",
+        "# lords at most) come into play as G.1.2 says; `in:` names the town you prefer among those",
+        "# G.1.2 allows (another family's town if its `placement` policy agrees, rules version 2 on).",
+        "# Good weather / good harvest (G.3.1, G.3.2) cancel a bad weather / famine or",
+        "# lie on a bishopric (one of each kind per bishopric, 2.6.1). Tax (G.3.3): a tallage on a",
+        "# fief of yours (or the king's royal tallage on an ungoverned fief), or a tithe (bishop on",
+        "# their bishopric, cardinal on a governed one, pope: `tithe: all`).",
+        "# Surprise cards played at once (G.4): D'Arc / cardinal `on: LORD`, assassination `on: LORD`",
+        "# (+ `sponsor: LORD`), justice `on: LORD`, underground `free: LORD`, uprising `in: TOWN`",
+        "# (+ `underground: yes` against its Fortress penalty). Held for later under `policies: surprise:`",
+        "# (see the orders guide): underground and ambush for a battle; an uprising when a tax is",
+        "# collected (uprising_when_taxed: TOWN, fires at Income: for a tax played after your turn),",
+        "# when a famine strikes, before a lord leaves a town, at a battle start; underground in an",
+        "# uprising; any of these cards at a phase start; a town's control transfer.",
+        "# Nothing sent: you play nothing.",
+        "orders: []",
+    ]
+    for card in dict.fromkeys(hand):
+        if card in cards.lords:
+            lines += [f"#  - play: {card}", "#    in: Tours          # optional", "#    crown_prince: no"]
+        elif card in ("good_weather", "good_harvest"):
+            lines += [f"#  - play: {card}", "#    on: 3              # a bishopric number or name"]
+        elif card == "tax":
+            lines += ["#  - play: tax", "#    tallage: Bretagne   # or tithe: 2, or tithe: all",
+                      f"#    lord: {mine[0] if mine else 'NAME'}"]
+        elif card in AT_ONCE:   # G.4: surprise cards this judge plays at once (surprise/orders.py)
+            lines += [f"#  - play: {card}", {"underground": "#    free: NAME          # the captive lord",
+                                                 "uprising": "#    in: TOWN            # famine or tax there"}.get(
+                card, "#    on: NAME            # the target lord")]
+        elif not playable(cards, card):
+            lines.append(f"#  ({card_name(card)}: a surprise card, kept in hand)")
+    return "\n".join(lines + [""])

@@ -1,0 +1,1 @@
+"""Diplomacy (F): messages, agreements and gifts at any time."""

@@ -1,0 +1,1 @@
+"""The End of Round Phase (7) and lords leaving play (D.4)."""

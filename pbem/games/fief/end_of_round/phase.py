@@ -1,0 +1,127 @@
+"""End of Round Phase (7): disasters leave the board, the king's privilege turns back, the
+victory check (7.1 lone, 7.2 alliance, 7.3 tiebreaker), then the first player card passes left.
+"""
+from __future__ import annotations
+
+from pbem.games.fief.board import Board
+from pbem.games.fief.cards.deck import offshore_card
+from pbem.games.fief.control import controllers
+from pbem.games.fief.state import OFFSHORE, FiefState
+from pbem.rules.api import Audience, Event
+
+DISASTERS = ("plague", "bad_weather", "famine")
+LONE_VP = 3        # 7.1
+ALLIANCE_VP = 4    # 7.2
+
+
+def victory_points(state: FiefState, family: str) -> int:
+    """7: 1 VP per fief title in the family, 1 for the king and 1 for the pope unless offshore."""
+    vp = 0
+    for lord in state.lords.values():
+        if lord.family != family:
+            continue
+        vp += len(lord.fief_titles)
+        vp += lord.political == "king" and lord.location != OFFSHORE
+        vp += lord.pope and lord.location != OFFSHORE
+    return int(vp)
+
+
+def spouse_family(state: FiefState, family: str) -> str | None:
+    """The family this one is allied with by marriage (1.1.2), if any."""
+    for lord in state.lords.values():
+        if lord.family == family and lord.spouse and lord.spouse in state.lords:
+            other = state.lords[lord.spouse].family
+            if other != family:
+                return other
+    return None
+
+
+def _tiebreak_key(state: FiefState, families: tuple[str, ...], towns_held: dict[str, int]) -> tuple:
+    """7.3: the king title, else the pope, else the regent queen, else the most fief titles,
+    else the most bishop titles, else the most towns controlled."""
+    lords = [l for l in state.lords.values() if l.family in families]
+    return (any(l.political == "king" for l in lords), any(l.pope for l in lords),
+            any(l.political == "regent_queen" for l in lords),
+            sum(len(l.fief_titles) for l in lords), sum(1 for l in lords if l.bishopric),
+            sum(towns_held.get(f, 0) for f in families))
+
+
+def winners(state: FiefState, board: Board) -> tuple[tuple[str, ...], str] | None:
+    players = [p for p in state.players if not state.families[p].eliminated]
+    vp = {p: victory_points(state, p) for p in players}
+    three_player = len(state.players) == 3
+    lone = [(p,) for p in players if vp[p] >= LONE_VP and (three_player or spouse_family(state, p) is None)]
+    alliances = []
+    if len(state.players) >= 4:
+        seen = set()
+        for p in players:
+            q = spouse_family(state, p)
+            if q and q in vp and frozenset((p, q)) not in seen and vp[p] + vp[q] >= ALLIANCE_VP:
+                seen.add(frozenset((p, q)))
+                alliances.append(tuple(sorted((p, q), key=state.players.index)))
+    candidates = lone or alliances   # 7.3: a lone victory always prevails on an alliance victory
+    if not candidates:
+        return None
+    kind = "lone" if lone else "alliance"
+    ctrl = controllers(state, board)
+    towns_held: dict[str, int] = {}
+    for family in ctrl.values():
+        if family:
+            towns_held[family] = towns_held.get(family, 0) + 1
+    keys = {c: _tiebreak_key(state, c, towns_held) for c in candidates}
+    top = max(keys.values())
+    best = [c for c in candidates if keys[c] == top]
+    who = tuple(p for c in best for p in c)
+    scores = ", ".join(f"{' & '.join(c)} {sum(vp[p] for p in c)} VP" for c in candidates)
+    if kind == "lone":
+        text = f"Lone victory (7.1) of {' and '.join(who)}"
+    else:
+        text = f"Alliance victory (7.2) of {' and '.join(who)}"
+    if len(candidates) > 1:
+        text += f", after the tiebreaker (7.3) among {scores}"
+        if len(best) > 1:
+            text += "; still tied after every tiebreaker, they share the victory (ruling)"   # ruling 10
+    else:
+        text += f" with {scores}"
+    return who, text + "."
+
+
+def resolve_end_of_round(state: FiefState, board: Board) -> list[Event]:
+    events: list[Event] = []
+    kept = []
+    for effect in state.board_effects:
+        if effect.card in DISASTERS:   # on the offshore area: a card without the dice icon (2.5)
+            state.events_discard.append(offshore_card(effect.card) if effect.target == OFFSHORE else effect.card)
+        else:
+            kept.append(effect)
+    if len(kept) != len(state.board_effects):
+        events.append(Event("disasters_discarded", f"{len(state.board_effects) - len(kept)} disaster card(s) "
+                            "leave the board (7).", data={}))
+    state.board_effects = kept
+    state.king_offer_used = False           # 7: the privilege is available again
+    for lord in state.lords.values():      # 5.1.1: 2 steps (the D'Arc 3) "per round"
+        lord.steps = 0
+    for pawn in state.pawns.values():      # 5.1.1: "every unit pawn ... 2 steps per round"
+        pawn.steps = 0
+    state.plague_struck = []                # G.2.1.3: "during that round" only
+    for offer in state.exchange_offers:     # F (ruling 23): an unanswered exchange offer lapses with the round
+        events.append(Event("diplomacy_offer_lapsed", f"The card exchange {offer['from']} offered "
+                            f"{offer['with']} lapses with the round (F).", Audience.only(offer["from"], offer["with"]),
+                            {"from": offer["from"], "with": offer["with"]}))
+    state.exchange_offers = []
+    scores = {p: victory_points(state, p) for p in state.players}
+    events.append(Event("victory_points", "Victory points: " + ", ".join(f"{p} {v}" for p, v in scores.items())
+                        + " (7).", data={"vp": scores}))
+    result = winners(state, board)
+    if result:
+        state.winners, state.result_text = list(result[0]), result[1]
+        state.phase = "over"
+        events.append(Event("game_won", result[1], data={"winners": list(result[0])}))
+        return events
+    state.first_player = (state.first_player + 1) % len(state.players)   # 7: to the player on the left
+    nxt = state.players[state.first_player]
+    events.append(Event("first_player", f"No winner this round; {nxt} takes the first player card (7).",
+                        data={"player": nxt}))
+    state.round += 1
+    state.phase = "hear_ye"
+    return events

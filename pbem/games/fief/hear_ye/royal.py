@@ -1,0 +1,157 @@
+"""Marriages, annulments and the royal family (1.1, 1.5.4, 1.5.5, D.2.3, D.3): the Hear Ye
+phase's first mail and what follows a king's election or elimination."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from pbem.games.fief.hear_ye.elections import ecclesiastical, pope_lord
+from pbem.games.fief.state import FiefState, Lord
+from pbem.rules.api import Event
+
+GUARD_SIZE = 2   # 1.5.5.1, 1.5.5.2: up to 2 pawns replaced
+
+
+def annulments(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:
+    """D.2.3: a spouse asks; the pope grants or refuses (default: refuses), never when a crown
+    prince of the couple came into play."""
+    pope = pope_lord(state)
+    grant = pope is not None and (orders.get(pope.family) or {}).get("annulments") == "grant"
+    events = []
+    for player in state.turn_order():
+        name = (orders.get(player) or {}).get("annul")
+        lord = state.lords.get(name or "")
+        if lord is None or lord.family != player or not lord.spouse or lord.spouse not in state.lords:
+            continue
+        couple = sorted([lord.name, lord.spouse])
+        if pope is None or not grant or couple in state.crown_prince_couples:
+            why = ("there is no pope" if pope is None else
+                   "a crown prince of this couple came into play" if couple in state.crown_prince_couples
+                   else f"pope {pope.name} refuses")
+            events.append(Event("annulment_refused", f"{lord.name} asks for the annulment of the marriage "
+                                f"with {lord.spouse}: {why} (D.2.3).", data={"couple": couple}))
+            continue
+        spouse = state.lords[lord.spouse]
+        lord.spouse = spouse.spouse = None
+        for one in (lord, spouse):
+            if one.political == "queen":   # D.3.2: the queen is the king's spouse
+                events += lose_queen(state, one)
+        events.append(Event("annulment", f"Pope {pope.name} annuls the marriage of {couple[0]} and "
+                            f"{couple[1]}; each family takes back its marriage pawn (1.1.3).",
+                            data={"couple": couple}))
+    return events
+
+
+def lose_queen(state: FiefState, lord: Lord) -> list[Event]:
+    from pbem.games.fief.end_of_round.elimination import royal_guard_replaced
+    events = royal_guard_replaced(state, lord.name)
+    lord.political = None
+    return events + [Event("queen_title_lost", f"{lord.name} is no longer queen (D.3.2).",
+                           data={"lord": lord.name})]
+
+
+def marriage_blocker(state: FiefState, lord: Lord) -> str | None:
+    """Why ``lord`` cannot marry now (1.1.2, D.2, D.3.4), or None."""
+    if lord.spouse:
+        return f"{lord.name} is already married"
+    if ecclesiastical(lord):
+        return f"{lord.name} is an ecclesiastic (D.2: bishops cannot marry)"
+    if lord.political == "darc":   # G.4.1.1: "she cannot be married"
+        return f"{lord.name} is the D'Arc lord, who cannot marry"
+    if any(l.spouse for l in state.lords.values() if l.family == lord.family):
+        return f"{lord.family} already has a marriage (1.1.2: one at a time)"
+    return None
+
+
+def marriages(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:
+    """1.1: a marriage happens when both families order it for the same pair."""
+    wanted = {}
+    for player in state.turn_order():
+        m = (orders.get(player) or {}).get("marry")
+        if m and m.get("lord") in state.lords and state.lords[m["lord"]].family == player:
+            wanted[player] = (m["lord"], m.get("to"))
+    events = []
+    done: set[str] = set()   # the second family of an agreed pair, told with the first
+    for player, (mine, theirs) in wanted.items():
+        other = state.lords.get(theirs or "")
+        if player in done:
+            continue
+        if other is None or wanted.get(other.family) != (theirs, mine):
+            events.append(Event("marriage_not_agreed", f"{player} proposes {mine} to marry {theirs}: "
+                                f"{theirs}'s family did not order the same marriage (1.1).",
+                                data={"lords": [mine, theirs]}))
+            continue
+        done.add(other.family)
+        a, b = state.lords[mine], other
+        why = marriage_blocker(state, a) or marriage_blocker(state, b) or \
+            (None if a.female != b.female else "the spouses must be a man and a woman")
+        if why:
+            events.append(Event("marriage_refused", f"{mine} and {theirs} cannot marry: {why}.",
+                                data={"lords": [mine, theirs]}))
+            continue
+        a.spouse, b.spouse = b.name, a.name
+        events.append(Event("marriage", f"{a.name} ({a.family}) marries {b.name} ({b.family}) (1.1).",
+                            data={"lords": [a.name, b.name], "families": [a.family, b.family]}))
+        for one, two in ((a, b), (b, a)):
+            if one.political == "king":   # 1.1.2, 1.5.4: the king's spouse is queen
+                events += crown_queen(state, two)
+    return events
+
+
+def crown_queen(state: FiefState, lord: Lord) -> list[Event]:
+    """1.5.4: the king's spouse is queen; a regent queen keeps being queen, no longer regent."""
+    lord.political = "queen"
+    return [Event("queen", f"{lord.name} ({lord.family}) becomes queen (1.5.4).",
+                  data={"lord": lord.name})] + royal_guard(state, lord, "man_at_arms", "queens_sergeant")
+
+
+def royal_guard(state: FiefState, lord: Lord, unit: str, guard: str) -> list[Event]:
+    """1.5.5.1-2: up to 2 pawns of that type in the lord's army become guard pawns, for free."""
+    if lord.location is None or lord.captive_of:
+        return []
+    mine = [p for p in state.pawns.values()
+            if p.family == lord.family and p.location == lord.location and p.kind == unit][:GUARD_SIZE]
+    for pawn in mine:
+        pawn.kind = guard
+    if not mine:
+        return []
+    word = "king's retinue knight" if guard == "kings_knight" else "queen's retinue sergeant"
+    return [Event("royal_guard", f"{lord.name}'s royal guard: {len(mine)} {word} pawn"
+                  f"{'s' if len(mine) > 1 else ''} replace{'s' if len(mine) == 1 else ''} "
+                  f"{'as many' if len(mine) > 1 else 'a'} {unit.replace('_', '-')} pawn"
+                  f"{'s' if len(mine) > 1 else ''} in {lord.location} (1.5.5).",
+                  data={"lord": lord.name, "kind": guard, "count": len(mine)})]
+
+
+def titles_after_elimination(state: FiefState, gone: Lord) -> list[Event]:
+    """Called once ``gone`` has left play. D.3.3: the crown prince obtains the king title. Ruling
+    (the rulebook names the regent queen without saying when she reigns): with no crown prince,
+    the widowed queen becomes regent queen; with one, the new king's spouse (if any) is queen
+    and the widow loses the queen title. D.2.3.1: the pope's elimination lifts the
+    excommunication."""
+    events: list[Event] = []
+    if gone.pope:
+        for lord in state.lords.values():
+            if lord.excommunicated:
+                lord.excommunicated = False
+                events.append(Event("excommunication_lifted", f"The pope is eliminated: {lord.name}'s "
+                                    "excommunication is lifted (D.2.3.1).", data={"lord": lord.name}))
+    if gone.political != "king":
+        return events
+    prince = next((l for l in state.lords.values() if l.political == "crown_prince"), None)
+    queen = next((l for l in state.lords.values() if l.political == "queen"), None)
+    if prince is None:
+        if queen is not None:
+            queen.political = "regent_queen"
+            events.append(Event("regent_queen", f"The king is dead with no crown prince: {queen.name} "
+                                f"({queen.family}) is regent queen.", data={"lord": queen.name}))
+        return events
+    if queen is not None:
+        events += lose_queen(state, queen)
+    prince.political = "king"
+    events.append(Event("king", f"The king is dead: crown prince {prince.name} ({prince.family}) is king (D.3.3).",
+                        data={"lord": prince.name, "family": prince.family}))
+    events += royal_guard(state, prince, "knight", "kings_knight")
+    if prince.spouse and prince.spouse in state.lords:
+        events += crown_queen(state, state.lords[prince.spouse])
+    return events
+

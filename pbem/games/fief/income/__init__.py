@@ -1,0 +1,1 @@
+"""The Income Phase (3)."""

@@ -1,0 +1,1 @@
+"""The Movement Phase (5)."""

@@ -1,0 +1,110 @@
+"""An army on the move (5.1): a lord, the lords and captives going with them, and unit pawns.
+
+Holds what one lord's move is carrying, and how far each member may still go:
+every lord and unit pawn moves at most 2 steps a round, even through different lords (5.1.1);
+3 with the D'Arc lord, for her and for every force that joins her for at least 1 step
+(G.4.1.1). Royal guard pawns never leave their lord's army (1.5.5).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pbem.games.fief.movement.presence import Place, Presence
+from pbem.games.fief.state import FiefState
+
+STEPS = 2          # 5.1.1
+DARC_STEPS = 3     # G.4.1.1
+GUARD_OF = {"kings_knight": ("king",), "queens_sergeant": ("queen", "regent_queen")}  # 1.5.5
+
+
+@dataclass
+class Army:
+    family: str
+    leader: str
+    place: Place
+    lords: list[str] = field(default_factory=list)      # companions (not the leader), 5.1.1
+    captives: list[str] = field(default_factory=list)   # carried like unit pawns (6.3)
+    pawns: list[str] = field(default_factory=list)      # pawn ids
+    came_from: str | None = None   # the town left by the last step (where `back` goes)
+    steps: int = 0                 # steps made in this move
+    naval: bool = False            # made a naval step (no cavalcade then, 5.3)
+    cavalcade: bool = False        # made a cavalcade (no naval step then, 5.3) - battle issue
+    underground: bool = False      # the last step was made by an underground card (G.4.2.2)
+
+    def all_lords(self) -> list[str]:
+        return [self.leader] + self.lords
+
+    def carried_lords(self) -> list[str]:
+        return self.all_lords() + self.captives
+
+
+class StepBudget:
+    """Steps made this round by lords and pawns live in the state (Lord.steps, Pawn.steps);
+    this remembers who joined the D'Arc lord's army (their limit becomes 3)."""
+
+    def __init__(self, state: FiefState):
+        self.state = state
+        self.with_darc: set[str] = set()
+
+    def army_has_darc(self, army: Army) -> bool:
+        return any(self.state.lords[n].political == "darc" for n in army.all_lords() if n in self.state.lords)
+
+    def limit(self, member: str, darc_army: bool) -> int:
+        if darc_army or member in self.with_darc:
+            return DARC_STEPS
+        if member.startswith("L:") and self.state.lords[member[2:]].political == "darc":
+            return DARC_STEPS
+        return STEPS
+
+    def made(self, member: str) -> int:
+        if member.startswith("L:"):
+            return self.state.lords[member[2:]].steps
+        return self.state.pawns[member[2:]].steps
+
+    def can_step(self, member: str, darc_army: bool) -> bool:
+        return self.made(member) < self.limit(member, darc_army)
+
+    def step(self, member: str, darc_army: bool) -> None:
+        if member.startswith("L:"):
+            self.state.lords[member[2:]].steps += 1
+        else:
+            self.state.pawns[member[2:]].steps += 1
+        if darc_army:
+            self.with_darc.add(member)
+
+
+def guard_follows(state: FiefState, kind: str, lords: list[str]) -> bool:
+    """A royal guard pawn goes only with the king's (or queen's) army (1.5.5)."""
+    titles = GUARD_OF.get(kind)
+    return titles is not None and any(state.lords[n].political in titles for n in lords if n in state.lords)
+
+
+def pick_pawns(state: FiefState, presence: Presence, budget: StepBudget, place: Place, family: str,
+               wanted: dict | str, darc_army: bool, exclude: set[str]) -> tuple[list[str], dict[str, int]]:
+    """Pawns of ``family`` at ``place`` for a `with`/`pick_up` request ("all" or kind -> count),
+    those with the most steps left first. Returns (pawn ids, shortfall by kind)."""
+    free: dict[str, list[str]] = {}
+    for member in presence.members_at(place, family):
+        if not member.startswith("P:") or member[2:] in exclude:
+            continue
+        pawn = state.pawns[member[2:]]
+        if pawn.kind in GUARD_OF or not budget.can_step(member, darc_army):
+            continue
+        free.setdefault(pawn.kind, []).append(pawn.id)
+    for ids in free.values():
+        ids.sort(key=lambda pid: (state.pawns[pid].steps, _num(pid)))
+    if isinstance(wanted, str):   # "all"
+        return [pid for kind in sorted(free) for pid in free[kind]], {}
+    taken: list[str] = []
+    short: dict[str, int] = {}
+    for kind, count in wanted.items():
+        have = free.get(kind, [])
+        taken += have[:count]
+        if len(have) < count:
+            short[kind] = count - len(have)
+    return taken, short
+
+
+def _num(pid: str) -> int:
+    digits = "".join(c for c in pid if c.isdigit())
+    return int(digits) if digits else 0

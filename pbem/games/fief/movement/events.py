@@ -1,0 +1,120 @@
+"""Telling movement: who sees what.
+
+Movement on the board is public (the pawns stand on the map). Under fog of war (option
+fog_of_war, I.2) unit pawns stand face down: other players see how many pawns moved, not their
+kinds; the owner sees the kinds. A refused safe passage is told to the mover and the refusers.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Callable, Iterable
+
+from pbem.games.fief.movement.presence import Place
+from pbem.games.fief.state import OFFSHORE, FiefState
+from pbem.rules.api import Audience, Event
+
+PLURAL = {"man_at_arms": "men-at-arms", "archer": "archers", "knight": "knights", "bombard": "bombards",
+          "kings_knight": "king's retinue knights", "queens_sergeant": "queen's retinue sergeants"}
+SINGULAR = {"man_at_arms": "man-at-arms", "archer": "archer", "knight": "knight", "bombard": "bombard",
+            "kings_knight": "king's retinue knight", "queens_sergeant": "queen's retinue sergeant"}
+
+
+def kinds_of(state: FiefState, pawn_ids: Iterable[str], kinds: dict[str, str] | None = None) -> dict[str, int]:
+    """kind -> count; ``kinds`` remembers the kind of pawns that may be gone from the state."""
+    counts: Counter = Counter()
+    for pid in pawn_ids:
+        kind = state.pawns[pid].kind if pid in state.pawns else (kinds or {}).get(pid)
+        if kind:
+            counts[kind] += 1
+    return dict(sorted(counts.items()))
+
+
+def units_text(units: dict[str, int]) -> str:
+    if not units:
+        return "no unit pawns"
+    return ", ".join(f"{n} {SINGULAR[k] if n == 1 else PLURAL[k]}" for k, n in units.items())
+
+
+def hidden_text(units: dict[str, int]) -> str:
+    n = sum(units.values())
+    return "no unit pawns" if n == 0 else f"{n} unit pawn{'s' if n != 1 else ''}"
+
+
+def hide(value: Any) -> Any:
+    """Replace every kind -> count mapping in event data with {"hidden": n} (I.2)."""
+    if isinstance(value, dict):
+        if value and all(k in SINGULAR for k in value) and all(isinstance(v, int) for v in value.values()):
+            return {"hidden": sum(value.values())}
+        return {k: hide(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [hide(v) for v in value]
+    return value
+
+
+class Teller:
+    """Collects the phase's events with the right audiences."""
+
+    def __init__(self, state: FiefState):
+        self.state = state
+        self.fog = bool(state.options.get("fog_of_war"))
+        self.events: list[Event] = []
+
+    def public(self, kind: str, family: str, text: str, hidden: str, data: dict,
+               hidden_data: dict | None = None) -> None:
+        """An event about ``family``'s forces: the kinds for the owner; under fog of war the
+        other players get ``hidden`` (pawn counts) and data with the kinds removed."""
+        if not self.fog:
+            self.events.append(Event(kind, text, Audience.everyone(), data))
+            return
+        others = [p for p in self.state.players if p != family]
+        self.events.append(Event(kind, text, Audience.only(family), data))
+        if others:
+            self.events.append(Event(kind, hidden, Audience.only(*others),
+                                     hide(data if hidden_data is None else hidden_data)))
+
+    def private(self, kind: str, players: Iterable[str], text: str, data: dict) -> None:
+        self.events.append(Event(kind, text, Audience.only(*players), data))
+
+    def add(self, events: Iterable[Event]) -> None:
+        self.events.extend(events)
+
+
+class MoveLog:
+    """What a move did, for its report line."""
+
+    def __init__(self, start: str):
+        self.start = start
+        self.steps: list[tuple[str, bool, bool]] = []   # (town reached, stopped on the road, went back)
+        self.units: dict[str, int] = {}
+        self.left: dict[str, dict[str, int]] = {}
+        self.picked: dict[str, dict[str, int]] = {}
+        self.notes: list[str] = []
+        self.underground: list[int] = []   # indexes in ``steps`` made by an underground card (G.4.2.2)
+
+    def text(self, lead: str, units: str, fmt: Callable[[dict], str], outcome: str, reason: str,
+             forced: bool, notes: list[str]) -> str:
+        route = " -> ".join([self.start] + [t + (" (underground)" if i in self.underground else "")
+                                            for i, (t, _, _) in enumerate(self.steps)])
+        parts = [f"{lead} ({units})" + (f" moves {route}" if self.steps else f" stays in {self.start}")]
+        if forced:
+            parts.append("landing by default: forces at sea must land in a harbor (5.3)")
+        for town, units_left in self.left.items():
+            parts.append(f"leaves {fmt(units_left)} in {town}")
+        for town, units_picked in self.picked.items():
+            parts.append(f"picks up {fmt(units_picked)} in {town}")
+        if self.steps and self.steps[-1][1] and outcome == "completed":
+            parts.append(f"waits on the road outside {self.steps[-1][0]}, held by another family "
+                         "(5.2.1); placed there at the end of the phase")
+        if outcome != "completed" and reason:
+            parts.append(reason)
+        parts += notes
+        return "; ".join(parts) + "."
+
+
+def where_text(place: Place) -> str:
+    if place[0] == "town":
+        return "offshore" if place[1] == OFFSHORE else f"in {place[1]}"
+    if place[1] == OFFSHORE:
+        return f"outside {place[2]}, held by another family (placed there at the end of the phase)"
+    return (f"on the road from {place[1]} to {place[2]} (placed in {place[2]} at the end of the "
+            "phase, 5)")

@@ -1,0 +1,1 @@
+"""The Purchase Phase (4)."""

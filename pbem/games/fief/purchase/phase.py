@@ -1,0 +1,194 @@
+"""Purchase Phase (4): in turn order each player pays their ransoms (4.1), then buys
+buildings (4.2), units (4.3), fief titles (4.4) and the cardinal title (4.5) in the order
+written in their mail. The king's offer of a fief title (4.4) is read from the whole phase's
+orders before anyone buys (purchase/titles.py). Each order is judged by the rules of
+purchase/ledger.py, the same ones that checked the mail.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from pbem.games.fief.board import Board
+from pbem.games.fief.captives.ransom import accepts_offer
+from pbem.games.fief.income.phase import money
+from pbem.games.fief.purchase.ledger import (MILL_PRICE, STRONGHOLD_PRICE, Failure, Ledger, describe,
+                                            unit_words)
+from pbem.games.fief.purchase.titles import (Offer, buy_cardinal_title, offer_announced, offer_taken,
+                                            offer_void, privilege_lord)
+from pbem.games.fief.state import UNIT_PRICE, FiefState, Pawn
+from pbem.games.fief.surprise.play import pope_refuses   # D.2.3: the pope's `new_cardinal` policy
+from pbem.games.fief.hear_ye.titles import come_into_play, grant_fief_title
+from pbem.games.fief.views import build_view
+from pbem.rules.api import Audience, Event
+
+def resolve_purchase(state: FiefState, board: Board, orders: Mapping[str, Any]) -> list[Event]:
+    def mail(player: str) -> list:
+        return (orders.get(player) or {}).get("orders") or []
+
+    offer, events = _king_offer(state, board, mail)
+    for player in state.turn_order():
+        if state.families[player].eliminated:
+            continue
+        events += _player_purchases(state, board, player, mail(player), offer)
+    if offer and not offer.done:
+        events.append(offer_void(state, board, offer, _lapsed(state, board, offer)))
+    return events
+
+
+def _lapsed(state: FiefState, board: Board, offer: Offer) -> str:
+    """Why an offer nobody took lapses: the beneficiary unable, else not asking for it."""
+    ledger = Ledger.from_view(build_view(state, board, offer.to), board)
+    unable = ledger.able_to_purchase(offer.fief, offer.to)
+    if unable:
+        return f"{offer.to} is not able to purchase it: {unable.message}"
+    return f"{offer.to} ordered no `title: {offer.fief}` to take it"
+
+
+def _king_offer(state: FiefState, board: Board, mail) -> tuple[Offer | None, list[Event]]:
+    """4.4: the king's offer, read before anyone's purchases: the whole phase's orders are known
+    at resolution, so it stands for a beneficiary whose turn comes before the king's."""
+    for player in state.turn_order():
+        order = next((o for o in mail(player) if "offer_title" in o), None)
+        if order is None or state.families[player].eliminated:
+            continue
+        ledger = Ledger.from_view(build_view(state, board, player), board)
+        failure = ledger.try_order(dict(order))
+        if failure:
+            return None, [Event("title_offer_failed", f"{player}'s order {describe(order)} fails: "
+                                f"{failure.message}.", data={"player": player, "reason": failure.code})]
+        king = privilege_lord(ledger.everyone)
+        assert king is not None   # try_order: only the family of the king (or regent queen) offers
+        offer = Offer(king, player, order["offer_title"], order["to"])
+        return offer, [offer_announced(state, board, offer)]
+    return None, []
+
+
+def _player_purchases(state: FiefState, board: Board, player: str, orders: list,
+                      offer: Offer | None) -> list[Event]:
+    fog = bool(state.options.get("fog_of_war"))
+    ledger = Ledger.from_view(build_view(state, board, player), board)
+    mine = offer if offer and offer.to == player else None
+    ledger.offered = mine.fief if mine else None
+    ledger.cardinal_refusal = pope_refuses(state, player)
+    events = _pay_ransoms(state, board, player, ledger, orders)
+    bought_any = False
+    for order in orders:
+        if "ransom" in order or "offer" in order or "offer_title" in order:
+            continue
+        order = dict(order)
+        failure = ledger.try_order(order)
+        if failure:
+            private = fog and "buy" in order
+            events.append(Event("purchase_failed", f"{player}'s order {describe(order, private)} fails: "
+                                f"{failure.message}.",
+                                Audience.only(player) if private else Audience.everyone(),
+                                {"player": player, "order": order, "reason": failure.code}))
+            if mine and not mine.done and order.get("title") == mine.fief:
+                ledger.offered = None
+                unable = ledger.able_to_purchase(mine.fief, player)
+                why = (f"{player} is not able to purchase it: {unable.message}" if unable
+                       else f"{player}'s order for it fails: {failure.message}")
+                events.append(offer_void(state, board, mine, why))
+            continue
+        bought_any = True
+        events += _apply(state, board, player, order, fog)
+        if order.get("offered") and mine:
+            events.append(offer_taken(state, board, mine))
+    state.families[player].deniers = ledger.deniers
+    if not bought_any:
+        events.append(Event("no_purchase", f"{player} buys nothing.", data={"player": player}))
+    return events
+
+
+def _pay_ransoms(state: FiefState, board: Board, player: str, ledger: Ledger, orders: list) -> list[Event]:
+    """4.1: forced, full ransoms, highest value first; the jailer must accept."""
+    places = {o["ransom"]: o.get("place") for o in orders if "ransom" in o}
+    events: list[Event] = []
+    for order in orders:
+        if "offer" in order:
+            events += _lower_offer(state, board, player, ledger, order, places)
+    paid = ledger.ransoms()
+    for lord, value, jailer in paid:
+        state.families[jailer].deniers += value
+        events.append(Event("ransom_paid", f"{player} pays {value} deniers to {jailer} to free {lord} (4.1).",
+                            data={"player": player, "lord": lord, "jailer": jailer, "deniers": value}))
+        events += come_into_play(state, board, lord, places.get(lord))
+    for lord, value, jailer in ledger.unpaid(paid):
+        events.append(Event("ransom_unpaid", f"{player} cannot pay the ransom of {lord} ({value} deniers): "
+                            f"{lord} stays the captive of {jailer} (4.1).",
+                            data={"player": player, "lord": lord, "jailer": jailer, "deniers": value}))
+    return events
+
+
+def _lower_offer(state: FiefState, board: Board, player: str, ledger: Ledger, order: dict,
+                 places: dict) -> list[Event]:
+    """4.1: a lower ransom offered; the jailer's standing `lower_ransom` policy answers
+    (captives/ransom.py). Refused, the forced full ransoms follow as usual."""
+    failure = ledger.try_order(order)
+    amount, captives = order["offer"], order["for"]
+    jailer = ledger.lords[captives[0]]["captive_of"] if captives[0] in ledger.lords else None
+    if failure is None and amount > ledger.deniers:
+        failure = Failure("deniers", f"{player} has only {ledger.deniers} deniers")
+    # try_order: a lord of the offer who is not a captive fails it, so with no failure there is a jailer
+    if failure is None and jailer is not None and not accepts_offer(state.families[jailer].policies, amount,
+                                                                    len(captives)):
+        failure = Failure("refused", f"{jailer} refuses it (standing policy `lower_ransom`)")
+    names = " and ".join(captives)
+    if failure:
+        return [Event("ransom_offer_refused", f"{player}'s offer of {amount} deniers for {names} fails: "
+                      f"{failure.message} (4.1).", data={"player": player, "jailer": jailer, "deniers": amount,
+                                                          "lords": list(captives), "reason": failure.code})]
+    assert jailer is not None
+    ledger.deniers -= amount
+    state.families[jailer].deniers += amount
+    events = [Event("ransom_offer_accepted", f"{jailer} accepts {player}'s offer of {amount} deniers and "
+                    f"frees {names} (4.1).", data={"player": player, "jailer": jailer, "deniers": amount,
+                                                   "lords": list(captives)})]
+    for name in captives:
+        ledger.lords[name]["captive_of"] = None
+        events += come_into_play(state, board, name, places.get(name))
+    return events
+
+
+def _apply(state: FiefState, board: Board, player: str, order: dict[str, Any], fog: bool) -> list[Event]:
+    if "build" in order:
+        town = state.towns[order["town"]]
+        if order["build"] == "stronghold":
+            town.fortress = "stronghold"
+            return [Event("stronghold_built", f"{player} builds a stronghold in {town.name} "
+                          f"({STRONGHOLD_PRICE} deniers, 4.2).", data={"player": player, "town": town.name})]
+        count = order.get("count", 1)
+        town.mills += count
+        return [Event("mill_built", f"{player} builds {count} mill{'s' if count > 1 else ''} in {town.name} "
+                      f"({MILL_PRICE * count} deniers, 4.2).",
+                      data={"player": player, "town": town.name, "count": count})]
+    if "buy" in order:
+        kind, count, town = order["buy"], order["count"], order["town"]
+        for _ in range(count):
+            pid = state.new_pawn_id()
+            state.pawns[pid] = Pawn(pid, kind, player, town)
+        here = state.towns[town]
+        if not here.controller:
+            here.controller = player
+        if player not in here.arrivals:
+            here.arrivals.append(player)
+        cost = UNIT_PRICE[kind] * count
+        data = {"player": player, "kind": kind, "count": count, "deniers": cost}
+        if not fog:
+            return [Event("units_bought", f"{player} buys {unit_words(kind, count)} ({money(cost)}) "
+                          f"and places {'it' if count == 1 else 'them'} in {town} (4.3).", data={**data, "town": town})]
+        # I.2: the purchase is shown to all, where the pawns go only to their owner.
+        return [Event("units_bought", f"{player} buys {unit_words(kind, count)} ({money(cost)}) "
+                      f"and places {'it' if count == 1 else 'them'} face down (4.3, I.2).", data=data),
+                Event("units_placed", f"You place your {unit_words(kind, count)} in {town}.",
+                      Audience.only(player), {**data, "town": town})]
+    if "cardinal" in order:
+        return buy_cardinal_title(state, board, player, order["cardinal"])
+    fief, city = order["title"], order["city"]
+    state.towns[city].fortress = "city"
+    price = order["deniers"]
+    how = "receives the offered" if order.get("offered") else "buys the"
+    events = [Event("title_bought", f"{player} {how} title of the {board.fiefs[fief].name} for "
+                    f"{money(price) if price else 'nothing'}; the stronghold of {city} becomes its city (4.4).",
+                    data={"player": player, "fief": fief, "lord": order["lord"], "city": city, "deniers": price})]
+    return events + grant_fief_title(state, board, fief, order["lord"], order.get("heir"))

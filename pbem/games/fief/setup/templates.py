@@ -1,0 +1,106 @@
+"""Ready-to-fill order documents (without the mail envelope) for the setup and purchase
+phases; the report ends with one. Built from the player's view only."""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.fief.board import Board
+from pbem.games.fief.purchase.ledger import Ledger
+from pbem.games.fief.purchase.titles import CARDINAL_PRICE, cardinal_target_problem, privilege_lord
+from pbem.games.fief.state import UNIT_PRICE
+
+
+def setup_template(view: dict[str, Any], board: Board) -> str:
+    me = view["me"]
+    lord = next((n for n, l in view["lords"].items() if l["family"] == me), "your lord")
+    order = view["turn_order"]
+    lines = [
+        "# Setup (A.5): choose your starting town. Your lord "
+        f"{lord} starts there with a stronghold, 1 knight and 3 men-at-arms.",
+        f"# Choices are settled in turn order: {', '.join(order)}. You get the first town of your",
+        "# list that no earlier player took; list several, best first. With none left you get the",
+        "# empty town farthest by road from the towns already taken.",
+        "# Towns by fief:",
+    ]
+    for fief in board.fiefs.values():
+        lines.append(f"#   {fief.name}: {', '.join(fief.towns)}")
+    lines += ["orders:", "  - start: [Tours, Poitiers, Orléans]   # edit: your towns, best first", ""]
+    return "\n".join(lines)
+
+
+def purchase_template(view: dict[str, Any], board: Board) -> str:
+    me = view["me"]
+    ledger = Ledger.from_view(view, board)
+    paid = ledger.ransoms()
+    fam = view["families"][me]
+    lines = [f"# Purchase Phase (4). You have {fam['deniers']} deniers."]
+    for lord, value, jailer in paid:
+        lines.append(f"# Ransom (4.1): {value} deniers go to {jailer} to free {lord} first; "
+                     "add `- ransom: NAME` with `place: TOWN` to choose where the lord comes back.")
+    for lord, value, _jailer in ledger.unpaid(paid):
+        lines.append(f"# Ransom (4.1): you cannot pay the {value} deniers to free {lord}.")
+    if paid:
+        lines.append(f"# After ransoms you have {ledger.deniers} deniers to spend.")
+    held = sorted({jailer for _lord, _value, jailer in paid + ledger.unpaid(paid)})
+    for jailer in held:
+        names = [n for n, l in view["lords"].items() if l["family"] == me and l["captive_of"] == jailer]
+        lines.append(f"# A lower ransom may be offered to {jailer} (4.1), who may refuse it:")
+        lines.append(f"#   - offer: 1\n#     for: [{', '.join(names)}]")
+    mine = [t for t, v in view["towns"].items() if v["controller"] == me]
+    places = ledger.placement_towns()
+    pool = ", ".join(f"{n} {k}" for k, n in fam["pool"].items())
+    prices = ", ".join(f"{k} {p}" for k, p in UNIT_PRICE.items())
+    lines += [
+        "# Orders are done in the order written; delete the lines you do not want.",
+        f"# Towns you control: {', '.join(mine) or 'none'}.",
+        f"# Units (4.3), price each: {prices}. At most 4 new pawns per town this phase.",
+        f"#   You may place them in: {', '.join(places) or 'nowhere (no free lord, no fortress held)'}.",
+        f"#   Left in your pool: {pool}.",
+        "# Stronghold (4.2): 10 deniers, in a town you control without a fortress.",
+        "# Mill (4.2): 3 deniers, in a town you control, 2 per town at most.",
+        "# Fief title (4.4): 2 deniers per town; you must control every town of the fief and",
+        "#   have a stronghold there, which becomes the fief's city.",
+    ]
+    for fief in board.fiefs.values():
+        if not view["fiefs"][fief.id]["governed"] and all(view["towns"][t]["controller"] == me for t in fief.towns):
+            lines.append(f"#   You may buy: {fief.name} ({fief.title_price} deniers).")
+    lines += _title_lines(view, me)
+    example = places[0] if places else (mine[0] if mine else "Tours")
+    lord = next((n for n, l in view["lords"].items() if l["family"] == me), "NAME")
+    lines += [
+        "# Remove the `# ` in front of the orders you want; sent as it is, you buy nothing.",
+        "orders:",
+        "#  - buy: man_at_arms      # man_at_arms | archer | knight | bombard",
+        "#    count: 1",
+        f"#    in: {example}",
+        "#  - build: mill           # or: stronghold",
+        f"#    in: {mine[0] if mine else example}",
+        "#  - title: Bretagne       # a fief you hold every town of",
+        f"#    lord: {lord}",
+        "#    only_if_offered: no   # yes: only if the king offers it to you, for nothing (4.4)",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _title_lines(view: dict[str, Any], me: str) -> list[str]:
+    """The king's privilege (4.4) and the cardinal title for sale (4.5), where they apply."""
+    lines = []
+    king = privilege_lord(view["lords"])
+    if king and not view["king_offer_used"]:
+        family = view["lords"][king]["family"]
+        lines.append(f"# The king's privilege (4.4): {king} ({family}) may offer 1 ungoverned fief title this")
+        lines.append("#   round, free, to a player able to purchase it (every town controlled, a stronghold).")
+        if family == me:
+            lines += ["#   - offer_title: Bretagne", "#     to: PLAYER      # the player whose `title:` order takes it"]
+        else:
+            lines.append("#   Offered to you, your `title:` order for it costs nothing; add `only_if_offered: yes`")
+            lines.append("#   to take it only as a gift.")
+    sale = view["cardinal_title"]
+    bishops = [n for n, l in view["lords"].items() if not cardinal_target_problem(l)]
+    if sale["for_sale"] and bishops:
+        lines.append(f"# Cardinal title (4.5): {CARDINAL_PRICE} deniers, for any bishop in play (any family): "
+                     f"{', '.join(bishops)}.")
+        lines.append("#   A pope of another family may refuse it (his `new_cardinal` policy).")
+        lines.append(f"#   - cardinal: {bishops[0]}")
+    return lines

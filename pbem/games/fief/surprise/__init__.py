@@ -1,0 +1,1 @@
+"""Surprise cards (G.4): played at once or held for a trigger."""

@@ -1,0 +1,131 @@
+"""The `at_phase_start` trigger (G.4 "at any time", DESIGN.md "Surprise cards have trigger
+points"): a standing order under `policies: surprise:` that plays an at-once surprise card, or
+transfers the control of a town (5.2.2), when a phase starts.
+
+    policies:
+      surprise:
+        - at_phase_start: movement   # a phase name (PHASES)
+          round: 3                   # optional: only in that round (default: the first time)
+          play: assassination        # the same keys as a `play:` order of round-N/cards-play:
+          on: Charles                #   darc/cardinal/justice `on:`, assassination `on:` and
+          sponsor: Quentin           #   `sponsor:`, underground `free:` (`also:`, `in:`)
+        - at_phase_start: hear_ye_votes
+          transfer: Tours            # or the control of a town you control (surprise/control_transfer.py)
+          to: bob
+
+A phase starts when the phase before it has been resolved: the trigger fires at the end of that
+resolution, so its effect is in the report that opens the phase and everyone orders knowing it
+(Rulings). Triggers fire in turn order (H.3), each only if its card is still in hand (else it
+waits); the effect is checked again when it fires and a card whose target is gone is
+discarded anyway (H.2, surprise.play_surprise). Never at the start of the cards draw (G.4: no
+surprise card during step B); uprisings have their own triggers (cards-play, battle start).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.fief.board import Board, load_board
+from pbem.orders.reading import Problems, fold, suggest, whole_number
+from pbem.games.fief.state import FiefState
+from pbem.games.fief.surprise.standing import lacks_card, spend_trigger, triggers_of
+from pbem.orders.yamlsafe import YMap, line_of, sub_map
+from pbem.rules.api import Event
+
+KIND = "at_phase_start"
+# The ROUND steps of game.py a trigger may wait for; not "cards" (its draw, G.4) nor setup.
+PHASES = ("hear_ye", "hear_ye_votes", "cards_play", "income", "purchase", "movement", "battle", "end_of_round")
+OWN_KEYS = (KIND, "round")
+
+
+def check_phase_start(view: dict, player: str, item: dict, where: int | None, problems: Problems) -> dict | None:
+    phase = fold(str(item[KIND])).replace("-", "_").replace(" ", "_")
+    if phase in ("cards", "cards_draw"):
+        problems.add(where, "no surprise card may be played during the cards draw (G.4)",
+                     "write `at_phase_start: cards_play` (after the draw) or another phase")
+        return None
+    if phase not in PHASES:
+        problems.add(where, f"{item[KIND]!r} is not a phase a trigger may wait for",
+                     suggest(phase, PHASES))
+        return None
+    rnd = None
+    if "round" in item:
+        rnd = whole_number(item["round"], line_of(item, "round") or where, "round", problems)
+        if rnd is None:
+            return None
+        if rnd < view["round"]:
+            problems.add(line_of(item, "round") or where, f"round {rnd} is over (this is round {view['round']})",
+                         "leave `round:` out, or name this round or a later one")
+            return None
+    rest = sub_map(item, lambda k: k not in OWN_KEYS)
+    rest.line = rest.line or where or 0
+    trigger: dict[str, Any] = {"trigger": KIND, "phase": phase, "round": rnd}
+    if ("play" in rest) == ("transfer" in rest):
+        problems.add(where, "an `at_phase_start` trigger carries one `play:` (a surprise card) or one "
+                     "`transfer:` (a town's control)", "add e.g. `play: assassination` with `on: Charles`")
+        return None
+    if "transfer" in rest:
+        from pbem.games.fief.surprise.control_transfer import check_transfer   # 5.2.2
+        order = check_transfer(view, player, rest, problems)
+        return None if order is None else {**trigger, "transfer": order}
+    play = check_play(view, player, rest, where, problems)
+    return None if play is None else {**trigger, "play": play}
+
+
+def check_play(view: dict, player: str, item: YMap, where: int | None, problems: Problems) -> dict | None:
+    """A surprise card played at once (here, or in a mail's `at_once:`, at_once.py): the card and
+    its keys, checked by the cards-play checker itself (surprise/orders.py)."""
+    from pbem.games.fief.cards.deck import load_cards
+    from pbem.games.fief.cards.orders import card_id
+    from pbem.games.fief.surprise.play import AT_ONCE
+    from pbem.games.fief.surprise.orders import check_surprise
+    card = card_id(load_cards(view["game"]), item["play"])
+    line = line_of(item, "play") or where
+    if card == "uprising":
+        problems.add(line, "an uprising is played at once in round-N/cards-play, or with a standing "
+                     "uprising trigger", "write e.g. `- uprising_when_taxed: TOWN` (also `uprising_on_famine:`, "
+                     "`uprising_before_move:`, `uprising_at_battle_start:`) under `policies: surprise:`")
+        return None
+    if card not in AT_ONCE:
+        problems.add(line, f"{item['play']!r} is not a surprise card played at once",
+                     "the cards: D'Arc, cardinal, assassination, justice, underground")
+        return None
+    if lacks_card(view, card, line, problems, f"you hold no {AT_ONCE[card]} card"):
+        return None
+    board = load_board(view["game"], (view.get("options") or {}).get("board", "board"))
+    return check_surprise(view, board, player, card, item, where, problems)
+
+
+def fire_phase_start(state: FiefState, board: Board) -> list[Event]:
+    """The phase ``state.phase`` starts: its `at_phase_start` triggers fire, in turn order (H.3)."""
+    if state.phase not in PHASES:
+        return []
+    from pbem.games.fief.surprise.control_transfer import transfer_control
+    from pbem.games.fief.surprise.play import AT_ONCE, play_surprise
+    events: list[Event] = []
+    for player in state.turn_order():
+        if state.families[player].eliminated:
+            continue
+        for trigger in triggers_of(state, player, KIND):
+            if trigger["phase"] != state.phase or trigger.get("round") not in (None, state.round):
+                continue
+            if "transfer" in trigger:
+                order = trigger["transfer"]
+                events.append(spend_trigger(state, player, trigger, None,
+                                            f"transfer of {order['town']} to {order['to']}"))
+                events += transfer_control(state, board, player, order)
+                continue
+            play = trigger["play"]
+            if play["card"] not in state.families[player].hand:
+                continue   # it waits until you hold the card again, or a new list replaces it
+            events.append(spend_trigger(state, player, trigger, None, f"the {AT_ONCE[play['card']]} card"))
+            events += play_surprise(state, board, player, play)   # takes and discards the card (H.2)
+    return events
+
+
+def describe(trigger: dict) -> str:
+    when = f"at the start of {trigger['phase']}" + (f" in round {trigger['round']}" if trigger.get("round") else "")
+    if "transfer" in trigger:
+        return f"surprise: transfer {trigger['transfer']['town']} to {trigger['transfer']['to']} {when}"
+    play = trigger["play"]
+    target = f"on {play['on']}" if play.get("on") else "freeing " + ", ".join(play.get("free") or [])
+    return f"surprise: {play['card']} {target} {when}"

@@ -1,0 +1,256 @@
+"""Uprising cards (G.4.2.1), played at once in the cards-play sub-phase.
+
+Every uprising card played on one town in that step cumulates ("every player may play some
+others"): they are resolved together when the first of them comes up in turn order (H.3), and
+the player of that first card rolls and chooses the families hit (its `target:` list). The
+Fortress penalty cancels as many cards as its value; while the uprising would still roll a
+die, the bishop of the town's bishopric, then cardinals in turn order, may try to calm each
+card (a d6: 3-6 cancels it; 1-2 fails and a bishop is eliminated; a cardinal pays 3 deniers
+and stays), as their family's standing policy `calm_uprisings` says (default never).
+
+Uprisings also fire from standing triggers (surprise/uprising_triggers.py): when a tax is
+collected (Income), when a famine strikes (after the Cards Phase's step C), before a lord leaves
+a town (Movement) and at the start of a battle; all go through ``raise_uprising``.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from pbem.games.fief.battle.dice import PENALTY, battle_die
+from pbem.games.fief.battle.forces import Side
+from pbem.games.fief.battle.losses import choose_losses
+from pbem.games.fief.board import Board
+from pbem.games.fief.end_of_round.elimination import eliminate_lord
+from pbem.games.fief.battle.plan_orders import plan_for
+from pbem.games.fief.state import FiefState
+from pbem.rules.api import Audience, Event
+from pbem.rules.rng import Rng
+
+CALM_POLICY = "calm_uprisings"
+CALM_CHOICES = ("never", "as_bishop", "also_as_cardinal")   # default: never (a failed roll kills a bishop)
+# The mapping form of the policy (rules version 2, D.2.2): {"as_bishop": bool, "as_cardinal": bool,
+# "except_raised_by": [players]}; each short form is one of these mappings.
+CALM_FORMS = {"never": {"as_bishop": False, "as_cardinal": False},
+              "as_bishop": {"as_bishop": True, "as_cardinal": False},
+              "also_as_cardinal": {"as_bishop": True, "as_cardinal": True}}
+CARDINAL_FEE = 3   # D.2.2
+GROUNDS = ("famine", "tax")   # G.4.2.1: what an uprising may invoke
+
+
+def uprising_grounds(effects: Iterable[tuple[str, str, str | None]], fief: str, bishopric: int,
+                     governed: set[int], player: str, causes: Iterable[str] = GROUNDS) -> str | None:
+    """G.4.2.1: why ``player`` may not raise an uprising in a town of this fief and bishopric
+    (None: a famine on its bishopric, or a tax there the player did not play); ``causes`` limits
+    the grounds a trigger waits for (``("tax",)``: only a tax card)."""
+    for card, target, who in effects:
+        if card == "famine" and target == str(bishopric) and "famine" in causes:
+            return None
+        taxed = ((card == "tallage" and target == fief) or
+                 (card == "tithe" and (target == str(bishopric) or (target == "all" and bishopric in governed))))
+        if taxed and who != player and "tax" in causes:
+            return None
+    if tuple(causes) == ("tax",):
+        return "no tax card of another player affects it (G.4.2.1: you may not invoke a tax card you played)"
+    if tuple(causes) == ("famine",):
+        return "no famine lies on its bishopric (G.4.2.1)"
+    return ("no famine lies on its bishopric and no tax card of another player affects it "
+            "(G.4.2.1: you may not invoke a tax card you played)")
+
+
+def state_grounds(state: FiefState, board: Board, player: str, town: str,
+                  causes: Iterable[str] = GROUNDS) -> str | None:
+    info = board.towns[town]
+    governed = {l.bishopric for l in state.lords.values() if l.bishopric}
+    effects = [(e.card, e.target, e.player) for e in state.board_effects]
+    return uprising_grounds(effects, info.fief, info.bishopric, governed, player, tuple(causes))
+
+
+class UprisingStep:
+    """The uprisings of one cards-play step: the plays already gathered into an earlier one."""
+
+    def __init__(self, orders: Mapping[str, Any]):
+        self.orders = orders
+        self.done: set[int] = set()
+
+    def play(self, state: FiefState, board: Board, player: str, play: Mapping[str, Any], rng: Rng) -> list[Event]:
+        if id(play) in self.done:
+            return []
+        town = play["town"]
+        cards: list[tuple[str, Mapping[str, Any]]] = []
+        started = False
+        for p in state.turn_order():
+            for other in (self.orders.get(p) or {}).get("play") or []:
+                started = started or other is play
+                if started and other.get("card") == "uprising" and other["town"] == town and id(other) not in self.done:
+                    self.done.add(id(other))
+                    cards.append((p, other))
+        return raise_uprising(state, board, town, cards, rng)
+
+
+def raise_uprising(state: FiefState, board: Board, town: str, cards: list[tuple[str, Mapping[str, Any]]],
+                   rng: Rng, away: frozenset[str] = frozenset()) -> list[Event]:
+    """One uprising in ``town`` from the cards ``(player, play)`` in turn order (H.3), played at
+    once or by a standing trigger: each card is checked again (still in hand, grounds), the
+    first one played rolls and its ``targets`` apply; ``underground: True`` on a play, else a
+    standing `underground_in_uprising` trigger, may cancel the Fortress penalty (G.4.2.2).
+    ``away``: pawn ids and lord names whose location names the town but who stand on a road
+    to it (during the Movement Phase, 5.2.1): not in the town, so the uprising spares them."""
+    events: list[Event] = []
+    played: list[tuple[str, Mapping[str, Any]]] = []
+    for p, play in cards:
+        why = ("no longer holds an uprising card" if "uprising" not in state.families[p].hand
+               else state_grounds(state, board, p, town))
+        if why:
+            events.append(Event("card_not_played", f"{p} cannot play an uprising card in {town}: {why}; "
+                                "the card stays in hand.", audience=Audience.only(p),
+                                data={"player": p, "card": "uprising"}))
+            continue
+        state.families[p].hand.remove("uprising")
+        played.append((p, play))
+        events.append(Event("surprise_played", f"{p} plays an uprising card in {town} (G.4.2.1).",
+                            data={"player": p, "card": "uprising", "town": town}))
+    if not played:
+        return events
+    roller, lead = played[0]
+    fortress = state.towns[town].fortress
+    penalty = PENALTY.get(fortress, 0) if fortress else 0
+    from pbem.games.fief.surprise.uprising_triggers import underground_for_uprising   # G.4.2.2
+    if underground_for_uprising(state, town, [p for p, play in played if play.get("underground")],
+                                penalty, events):
+        penalty = 0
+    raisers = frozenset(p for p, _ in played)
+    events += _resolve(state, board, town, len(played), roller, lead.get("targets") or [], rng, penalty,
+                       raisers, away)
+    state.events_discard.extend(["uprising"] * len(played))   # G.4.2.1, H.2
+    return events
+
+
+def _resolve(state: FiefState, board: Board, town: str, count: int, roller: str, targets: list[str],
+             rng: Rng, penalty: int, raisers: frozenset[str], away: frozenset[str]) -> list[Event]:
+    events: list[Event] = []
+    standing = count
+    for _ in range(count):
+        if standing <= penalty:
+            break   # it would roll no die: nobody needs to calm it
+        calmed, more = _calm_attempt(state, board, town, rng, raisers)
+        events += more
+        standing -= calmed
+    dice = standing - penalty
+    if dice <= 0:
+        return events + [Event("uprising_canceled", f"The uprising in {town} rolls no battle die "
+                               f"({standing} card(s), Fortress penalty {penalty}): it is canceled (G.4.2.1).",
+                               data={"town": town})]
+    faces = [battle_die(rng, f"uprising in {town}") for _ in range(dice)]
+    hits = sum(faces) + dice   # +1 hit per die rolled
+    events.append(Event("uprising", f"{roller} rolls {dice} battle die(s) for the uprising in {town}: "
+                        f"{faces} + {dice} = {hits} hit(s) (G.4.2.1).",
+                        data={"town": town, "roller": roller, "faces": faces, "hits": hits}))
+    events += _hit_families(state, town, roller, targets, hits, away)
+    return events + _aftermath(state, board, town, away)
+
+
+def _calm_attempt(state: FiefState, board: Board, town: str, rng: Rng,
+                  raisers: frozenset[str]) -> tuple[int, list[Event]]:
+    bishopric = board.towns[town].bishopric
+    calmer = _calmer(state, bishopric, raisers)
+    if calmer is None:
+        return 0, []
+    lord, paid = calmer
+    if paid:
+        state.families[lord.family].deniers -= CARDINAL_FEE
+    roll = rng.d6(f"{lord.name} calms the uprising in {town}")
+    how = f"cardinal, paying {CARDINAL_FEE} deniers" if paid else "bishop"
+    if roll >= 3:
+        return 1, [Event("uprising_calmed", f"{lord.name} ({how}) rolls {roll}: one uprising card in {town} "
+                         "is discarded without effect (G.4.2.1).", data={"lord": lord.name, "roll": roll})]
+    events = [Event("uprising_not_calmed", f"{lord.name} ({how}) rolls {roll}: the uprising card stands "
+                    "(G.4.2.1).", data={"lord": lord.name, "roll": roll})]
+    if not paid:
+        events += eliminate_lord(state, board, lord.name)
+    return 0, events
+
+
+def calm_policy(policies: Mapping[str, Any]) -> dict[str, Any]:
+    """A family's `calm_uprisings` policy as its mapping form (default: never)."""
+    value = (policies or {}).get(CALM_POLICY) or "never"
+    return dict(CALM_FORMS[value]) if isinstance(value, str) else dict(value)
+
+
+def _calmer(state: FiefState, bishopric: int, raisers: frozenset[str]):
+    """Who tries to calm the next card (G.4.2.1, D.2.1, D.2.2): the bishop of the bishopric, else
+    the first cardinal in turn order able to pay 3 deniers; (lord, paid) or None."""
+    def policy(lord) -> dict[str, Any]:
+        return calm_policy(state.families[lord.family].policies)
+
+    def pays(lord) -> bool:
+        return (lord.cardinal and policy(lord)["as_cardinal"]
+                and state.families[lord.family].deniers >= CARDINAL_FEE)
+
+    free = [l for l in state.lords.values() if not l.captive_of]
+    if state.rules_version >= 2:
+        # Rules version 2: a family never calms an uprising it takes part in, nor one raised by
+        # a player its policy spares; a cardinal who is the bishop here pays 3 deniers and
+        # survives a failure if his policy lets him calm as a cardinal and he can pay (D.2.2:
+        # "if a cardinal cannot, or does not want to spend 3 deniers, he may still attempt ...
+        # as a bishop").
+        free = [l for l in free if l.family not in raisers
+                and not raisers & set(policy(l).get("except_raised_by") or ())]
+        bishop = next((l for l in free if l.bishopric == bishopric), None)
+        if bishop is not None and pays(bishop):
+            return bishop, True
+        if bishop is not None and policy(bishop)["as_bishop"]:
+            return bishop, False
+    else:
+        bishop = next((l for l in free if l.bishopric == bishopric and policy(l)["as_bishop"]), None)
+        if bishop is not None:
+            return bishop, False
+    order = {p: i for i, p in enumerate(state.turn_order())}
+    for lord in sorted((l for l in free if l.cardinal), key=lambda l: (order[l.family], l.name)):
+        if pays(lord):
+            return lord, True
+    return None
+
+
+def _hit_families(state: FiefState, town: str, roller: str, targets: list[str], hits: int,
+                  away: frozenset[str]) -> list[Event]:
+    present = [p for p in state.turn_order()
+               if any(x.location == town and x.family == p and x.id not in away for x in state.pawns.values())]
+    order = [p for p in targets if p in present] + [p for p in present if p not in targets and p != roller]
+    order += [roller] if roller in present and roller not in order else []
+    events: list[Event] = []
+    for fam in order:
+        if hits <= 0:
+            break
+        units = [x.id for x in state.pawns.values() if x.location == town and x.family == fam and x.id not in away]
+        side = Side("defender", fam, [fam], units, [])   # only their troop (G.4.2.1)
+        losses = choose_losses(state, side, hits, plan_for(state.families[fam].policies, town))
+        for pid in losses.pawns:
+            del state.pawns[pid]
+        taken = hits - losses.wasted
+        left_units = [u for u in units if u in state.pawns and state.pawns[u].kind != "bombard"]
+        hits = losses.wasted if not left_units else 0   # 6.2.3.4: unabsorbed hits are lost
+        events.append(Event("uprising_losses", f"{fam} loses {len(losses.pawns)} unit pawn(s) in {town} to the "
+                            f"uprising ({taken} hit(s), 6.2.3.4).", data={"family": fam, "town": town,
+                                                                           "pawns": losses.pawns}))
+    return events
+
+
+def _aftermath(state: FiefState, board: Board, town: str, away: frozenset[str]) -> list[Event]:
+    """All troops gone: the lords there die (captives too), mills and a stronghold fall."""
+    if any(p.location == town and p.kind != "bombard" and p.id not in away for p in state.pawns.values()):
+        return []
+    events: list[Event] = []
+    for pid in [p.id for p in state.pawns.values() if p.location == town and p.id not in away]:
+        del state.pawns[pid]   # Rulings: bombards cannot stay alone (4.3)
+    for name in sorted(l.name for l in state.lords.values() if l.location == town and l.name not in away):
+        if name in state.lords:
+            events += eliminate_lord(state, board, name)
+    here = state.towns[town]
+    lost = [f"{here.mills} mill(s)"] if here.mills else []
+    if here.fortress == "stronghold":
+        lost.append("the stronghold")
+        here.fortress = None
+    here.mills = 0
+    return events + [Event("uprising_ravage", f"No troop is left in {town}: every lord there is eliminated"
+                           + (f" and {' and '.join(lost)} destroyed" if lost else "") + " (G.4.2.1).",
+                           data={"town": town})]
