@@ -4,8 +4,9 @@ for that phase waiting in the inbox.
 
 The games are made as `pbem game new` makes them (engine.create_game, welcome mails composed),
 then the welcome mails are marked delivered: the home looks like one whose players all
-answered at once. The orders are the demo's (pbem/demo.py), written from each player's own
-view, so every mail is accepted and every game resolves.
+answered at once. The orders are the demo players' (pbem.rules.api.PlaysDemo; Fief: France's
+in pbem/games/fief_france/demo.py), written from each player's own view, so every mail is
+accepted and every game resolves.
 """
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem.demo import PLAYERS, _script, order_mail
+from pbem.demo import order_mail
 from pbem.games import rules_for
 from pbem.judge import engine
 from pbem.judge.home import Home, init_home
+from pbem.rules.api import demo_script
 from pbem.judge.mailer import Mailer
 from pbem.judge.store import Store
 
@@ -50,6 +52,7 @@ def build(path: Path, games: int, history: int = 0) -> Built:
     path.mkdir(parents=True)
     home = init_home(path, f"judge@{DOMAIN}")
     rules = rules_for(GAME_TYPE)
+    script = demo_script(rules)
     now = time.time()
     store = Store(home.db_path)
     mails: list[tuple[str, str, str, str, str]] = []   # game, player, secret, phase, body
@@ -59,7 +62,7 @@ def build(path: Path, games: int, history: int = 0) -> Built:
             mailer = Mailer(store, home)
             for i in range(games):
                 name = game_name(i)
-                seats = [(p, player_address(name, p)) for p in PLAYERS]
+                seats = [(p, player_address(name, p)) for p in script.players]
                 game, secrets = engine.create_game(store, GAME_TYPE, name, seats, {}, 48, 12,
                                                    f"gm.{name}@{DOMAIN}", now, seed=f"bench-{i}")
                 mailer.welcomes(game, secrets)
@@ -67,7 +70,7 @@ def build(path: Path, games: int, history: int = 0) -> Built:
                 state = game.state
                 phase = rules.phase(state)
                 for player in phase.deciders:
-                    body = _script(phase.id)(rules.view(state, player), player)
+                    body = script.orders(rules.view(state, player), player)
                     mails.append((name, player, secrets[player], phase.id, body))
             # The welcome mails went out long ago (and their copies were blanked, as the tick
             # does for mail carrying a secret).

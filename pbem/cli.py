@@ -481,12 +481,15 @@ def map_cmd(game_type, as_json):
 @main.command()
 @click.option("--home", "home_dir", default="pbem-demo", show_default=True, metavar="DIR",
               help="Where to create the demo judge home.")
-def demo(home_dir):
-    """Create a judge home, start a 4-player Fief: France game, mail scripted orders into the
-    inbox and tick until a full round has resolved."""
+@click.option("--game", "game_type", type=click.Choice(sorted(GAME_TYPES)), default="fief_france",
+              show_default=True, help="The game type to demonstrate.")
+def demo(home_dir, game_type):
+    """Create a judge home, start a game (by default a 4-player Fief: France game), mail each
+    player's scripted orders into the inbox and tick until the game's demo has shown enough
+    (Fief: France: a full round)."""
     from pbem.demo import run_demo
     try:
-        for line in run_demo(Path(home_dir).resolve()):
+        for line in run_demo(Path(home_dir).resolve(), game_type):
             click.echo(line)
-    except (engine.JudgeError, HomeError) as exc:
+    except (engine.JudgeError, HomeError, ValueError) as exc:
         _fail(str(exc))

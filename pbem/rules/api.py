@@ -13,7 +13,7 @@ the state), so a reply can never reveal hidden state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 from pbem.rules.rng import Rng
 
@@ -333,6 +333,49 @@ def echo_orders(rules: Any, view: JSON, player: str, orders: JSON) -> str | None
     """The game's own echo of ``orders`` (``EchoesOrders``), or None for a game without one."""
     echo = getattr(rules, "echo_orders", None)
     return None if echo is None else echo(view, player, orders)
+
+
+@runtime_checkable
+class PlaysDemo(Protocol):
+    """Optional: scripted players for `pbem demo --game TYPE` (and the benchmark's order mails).
+    A game without it is still demonstrated: its first ``min_players`` of DEMO_PLAYERS send the
+    game's own order templates (every order commented out: the default orders) until the game
+    ends or DEMO_PHASES phases have resolved (``demo_script``)."""
+
+    demo_players: tuple[str, ...]    # the demo's player names, in seating order
+
+    def demo_orders(self, view: JSON, player: str) -> str:
+        """The part of ``player``'s order mail below the envelope for the current phase, written
+        from their ``view`` only — as a person reading their report would write it."""
+
+    def demo_done(self, first: JSON, state: JSON) -> bool:
+        """Whether the demo has shown enough, from the state when it started (``first``) and
+        now (e.g. Fief: a full round has resolved)."""
+
+
+DEMO_PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
+DEMO_PHASES = 12
+
+
+@dataclass(frozen=True)
+class DemoScript:
+    """What `pbem demo` plays: the game's own PlaysDemo, or the generic one (order templates)."""
+
+    players: tuple[str, ...]
+    orders: Callable[[JSON, str], str]
+    done: Callable[[JSON, JSON, int], bool]   # (first state, state, phases resolved)
+
+
+def demo_script(rules: GameRules) -> DemoScript:
+    if isinstance(rules, PlaysDemo):
+        game = rules
+        return DemoScript(tuple(game.demo_players), game.demo_orders,
+                          lambda first, state, _phases: game.demo_done(first, state))
+    if rules.min_players > len(DEMO_PLAYERS):
+        raise ValueError(f"{rules.title} needs {rules.min_players} players; the demo has names for "
+                         f"{len(DEMO_PLAYERS)} (pbem.rules.api.DEMO_PLAYERS)")
+    return DemoScript(DEMO_PLAYERS[:max(rules.min_players, 1)], rules.order_template,
+                      lambda _first, _state, phases: phases >= DEMO_PHASES)
 
 
 RULES_VERSION_KEY = "rules_version"
