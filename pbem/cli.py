@@ -490,3 +490,8 @@ def demo(home_dir):
             click.echo(line)
     except (engine.JudgeError, HomeError) as exc:
         _fail(str(exc))
+
+
+from pbem.judge.site_command import make_site_command  # noqa: E402  (pbem site: docs/site.md)
+
+main.add_command(make_site_command(HOME_OPTION, _session, _fail))

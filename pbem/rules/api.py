@@ -316,6 +316,52 @@ def map_drawing(rules: Any, view: JSON) -> JSON:
     return method(view)
 
 
+class ShowsPublicView(Protocol):
+    """Optional: what every player may see of a game, the view of nobody in particular (the
+    archive's site shows its map while the game runs, pbem.judge.site; docs/site.md). An
+    allow-list like ``view``: it holds nothing that any one player may not see. Without it the
+    judge uses ``common_view`` (below)."""
+
+    def public_view(self, state: JSON) -> JSON: ...
+
+
+def public_view(rules: Any, state: JSON, players: Sequence[str]) -> JSON:
+    """What every player of ``players`` may see of ``state``: the game's own ``public_view``,
+    or else ``common_view`` of the game master's view and every player's."""
+    method = getattr(rules, "public_view", None)
+    if method is not None:
+        return method(state)
+    return common_view([rules.view(state, None)] + [rules.view(state, p) for p in players])
+
+
+_NOTHING = object()
+
+
+def common_view(views: Sequence[JSON]) -> JSON:
+    """The part of ``views`` they all share: a key is kept where every view has it, a value
+    only where it is the same in every view (a list whole or not at all). Given the game
+    master's view and each player's, it is what every player sees exactly as the game master
+    does: a player's own hand, under a key of its own (``hand``) that the game master's view
+    lacks or holds otherwise, never stays, even when every player's happens to be the same. A
+    game whose views show a private value under the same key and with the same value in the
+    game master's view declares its own ``public_view``."""
+    common = _common(list(views))
+    return {} if common is _NOTHING else common
+
+
+def _common(values: list) -> Any:
+    first = values[0]
+    if all(isinstance(v, dict) for v in values):
+        out = {}
+        for key in first:
+            if all(key in v for v in values[1:]):
+                part = _common([v[key] for v in values])
+                if part is not _NOTHING:
+                    out[key] = part
+        return out
+    return first if all(v == first for v in values[1:]) else _NOTHING
+
+
 class EchoesOrders(Protocol):
     """Optional: the game writes its canonical orders back in its own order language, for the
     judge's answer to an order mail (docs/orders.md, "The judge's answers"). Without it the judge

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.games.fief.game import FiefRules, Variant
-from pbem.rules.api import ActsAtOnce, DrawsMap, EchoesOrders, GameRules
+from pbem.rules.api import ActsAtOnce, DrawsMap, EchoesOrders, GameRules, ShowsPublicView
 
 # 3 to 6 players: 6 family boards (B); the 3-player game has its own victory rule (7.1, 7.2).
 FRANCE = Variant(type_name="fief_france", title="Fief: France", min_players=3, max_players=6)
@@ -16,3 +16,4 @@ _GAME_RULES: GameRules = RULES
 _ACTS_AT_ONCE: ActsAtOnce = RULES
 _DRAWS_MAP: DrawsMap = RULES
 _ECHOES_ORDERS: EchoesOrders = RULES
+_SHOWS_PUBLIC_VIEW: ShowsPublicView = RULES
