@@ -254,13 +254,13 @@ def test_a_pillow_without_freetype_is_a_map_error_saying_how_to_fix_it(monkeypat
 
 
 def test_a_second_picture_of_the_same_board_renders_few_labels_again(monkeypatch):
-    """Glyph masks are kept by text and font alone (pbem/judge/maps.py _MASKS): counted, not timed."""
-    from pbem.judge import maps
+    """Glyph masks are kept by text and font alone (pbem/judge/map_ink.py _MASKS): counted, not timed."""
+    from pbem.judge import map_ink
     renders = []
     real = ImageFont.FreeTypeFont.getmask2
     monkeypatch.setattr(ImageFont.FreeTypeFont, "getmask2",
                         lambda self, *a, **k: renders.append(a[0]) or real(self, *a, **k))
-    maps._MASKS.clear()
+    map_ink._MASKS.clear()
     first = draw_png(drawing(position(), "marie"))
     cold = len(renders)
     renders.clear()
@@ -268,7 +268,7 @@ def test_a_second_picture_of_the_same_board_renders_few_labels_again(monkeypatch
     assert cold > 100 and len(renders) == 0
     other = draw_png(drawing(position(), "olivier"))    # another view: its own pieces, the board's names kept
     assert len(renders) < cold / 4
-    maps._MASKS.clear()
+    map_ink._MASKS.clear()
     assert draw_png(drawing(position(), "olivier")) == other     # the same bytes as drawn without the cache
 
 
