@@ -51,6 +51,13 @@ def draw_png(drawing: dict[str, Any]) -> bytes:
     return Painter(drawing).paint()
 
 
+# The legend's words for what the painter draws the same for every game; a game gives its own
+# in its drawing's `legend` (pbem.rules.api.DrawsMap): these are for a game that gives none.
+LEGEND_WORDS = {"places": "Places", "emphasis": "chief place", "road": "road", "sea": "by sea",
+                "siege": "besieged", "outline": "area borders", "lords": "leader", "hidden": "face down",
+                "captives": "captive(s) held"}
+
+
 class Painter:
     def __init__(self, d: dict[str, Any]):
         self.d = d
@@ -249,27 +256,28 @@ class Painter:
         for fam in self.d["families"]:
             self._family_mark(fam["id"], x0 + 9, self.y + 9, 8)
             self._line(fam["label"], indent=24)
-        self._heading("Towns")
+        words = {**LEGEND_WORDS, **self.d.get("legend", {})}
+        self._heading(words["places"])
         d.ellipse((x0 + 2, self.y + 2, x0 + 16, self.y + 16), fill="white", outline=INK, width=2)
         self._line("no controller; filled: its controller", indent=24)
         d.ellipse((x0, self.y, x0 + 18, self.y + 18), outline=INK, width=2)
-        self._line("double ring: chief town (larger name)", indent=24)
+        self._line(f"double ring: {words['emphasis']} (larger name)", indent=24)
         for area in self.d.get("areas", []):
             if area.get("style") == "tag":
                 self._line(f"[{area['tag']}] {area['label']}")
         for m in self.d.get("marker_kinds", []):
             self._line(f"{m['letter']}  {m['label']}")
         d.line(((x0, self.y + 9), (x0 + 18, self.y + 9)), fill="#6E6E6E", width=3)
-        self._line("road", indent=24)
+        self._line(words["road"], indent=24)
         _dashed(d, (x0, self.y + 9), (x0 + 18, self.y + 9), SEA_INK, 2, 5)
-        self._line("by sea (harbor to offshore)", indent=24)
+        self._line(words["sea"], indent=24)
         d.ellipse((x0 + 1, self.y + 1, x0 + 17, self.y + 17), outline=INK, width=3)
-        self._line("black ring with spikes: besieged", indent=24)
-        self._line("grey outline: " + ", ".join(sorted({"fief" if a['style'] == 'outline' else ''
-                                                        for a in self.d.get('areas', [])} - {''})) + " borders")
+        self._line(f"black ring with spikes: {words['siege']}", indent=24)
+        if any(a.get("style") == "outline" for a in self.d.get("areas", [])):
+            self._line(f"grey outline: {words['outline']}")
         self._heading("Pieces")
         kinds = "  ".join(f"{k['letter']} {k['label']}" for k in self.d.get("piece_kinds", []))
-        self._wrapped("L lord; " + kinds + "; ?n face down; c captive(s) held")
+        self._wrapped(f"L {words['lords']}; {kinds}; ?n {words['hidden']}; c {words['captives']}")
         if self.d.get("sieges"):
             self._heading("Sieges")
             self._wrapped("; ".join(f"{s['at']} by {', '.join(s['by'])}" for s in self.d["sieges"]))

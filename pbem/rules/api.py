@@ -301,7 +301,11 @@ class DrawsMap(Protocol):
     - ``pieces``: ``{at, family, lords, units: {kind: n}, hidden, captives}``; ``hidden`` is a
       count of pieces whose kind the viewer may not know;
     - ``piece_kinds`` and ``marker_kinds``: ``{id, letter, label}`` for the legend;
-    - ``sieges``: ``{at, by: [family]}``; ``titles``: ``{family, text}``; ``notes``: [str].
+    - ``sieges``: ``{at, by: [family]}``; ``titles``: ``{family, text}``; ``notes``: [str];
+    - ``legend`` (optional): the game's words for what the painter draws alike for every game,
+      by key: ``places`` (the heading, "Towns"), ``emphasis`` ("chief town"), ``road``, ``sea``,
+      ``siege``, ``outline`` ("fief borders"), ``lords``, ``hidden``, ``captives``; a key left
+      out gets the painter's generic word.
 
     Raise ``MapUnavailable`` when the geometry is missing or broken."""
 
