@@ -5,17 +5,22 @@ game holds a secret in the text the browser shows (site_support.leaks). Screensh
 page are kept under the test's temporary folder (printed by pytest -s; in tmp_path/screenshots)."""
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
 from click.testing import CliRunner
+from PIL import Image, ImageColor
 
 from browser import chromium, missing_browser
 from conftest import skip_or_fail
 from judge_support import Judge
 from pbem.cli import main
 from site_support import fief_game_with_fog, leaks, secrets_of, site_files, tiny_game_over
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -96,3 +101,20 @@ def test_the_sites_every_page_link_and_map_work_in_a_browser_and_a_running_game_
     revealed = "\n".join(p["text"] for n, p in pages.items() if n.startswith("bids/"))
     assert leaks(revealed, secrets_of(judge, "bids"))
     assert len(list((tmp_path / "screenshots").iterdir())) == len(pages)
+
+
+def test_the_readmes_report_screenshot_is_made_by_its_documented_command(browser, tmp_path):
+    """README: `python3 docs/screenshot.py` plays the demo and has the browser show alice's last
+    report, its map loaded from the mail by Content-ID."""
+    out = tmp_path / "report.png"
+    done = subprocess.run([sys.executable, str(ROOT / "docs" / "screenshot.py"), "--out", str(out)],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert f"wrote {out}" in done.stdout
+    with Image.open(out) as img:
+        assert img.size == (960, 1250)
+        # the map is in it: the four families' colours (Okabe-Ito), give or take the 256 colours kept
+        colours = [rgb for n, rgb in img.convert("RGB").getcolors(960 * 1250) if n >= 20]
+    for family in ("#E69F00", "#56B4E9", "#009E73", "#F0E442"):
+        want = ImageColor.getrgb(family)
+        assert min(max(abs(a - b) for a, b in zip(rgb, want, strict=True)) for rgb in colours) <= 8, family
