@@ -27,7 +27,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from PIL import Image  # noqa: E402
 
 from browser import chromium, missing_browser  # noqa: E402  (tests/browser.py: the tests' browser)
-from pbem.demo import PLAYERS, run_demo  # noqa: E402
+from pbem.demo import run_demo  # noqa: E402
 from pbem.judge.home import load_home  # noqa: E402
 from pbem.judge.store import Store  # noqa: E402
 
@@ -35,17 +35,18 @@ OUT = ROOT / "docs" / "images" / "report-demo-alice.png"
 VIEWPORT = {"width": 960, "height": 1250}     # the title, the map and the first events
 
 
-def report_page(home_dir: Path, player: str, folder: Path) -> Path:
-    """The last report mailed to ``player`` as an HTML file in ``folder``, its map beside it."""
+def report_page(home_dir: Path, folder: Path) -> Path:
+    """The last report mailed to the first player (the demo's alice) as an HTML file in
+    ``folder``, its map beside it."""
     home = load_home(home_dir)
     store = Store(home.db_path)
     try:
-        row = store.one("SELECT o.raw FROM outbox o JOIN players p ON p.email=o.recipient WHERE p.name=? "
-                        "AND o.purpose='report' ORDER BY o.id DESC LIMIT 1", player)
+        row = store.one("SELECT o.raw FROM outbox o JOIN players p ON p.email=o.recipient WHERE p.seat=0 "
+                        "AND o.purpose='report' ORDER BY o.id DESC LIMIT 1")
     finally:
         store.close()
     if row is None:
-        raise SystemExit(f"no report to {player} in {home_dir}")
+        raise SystemExit(f"no report to the first player in {home_dir}")
     mail = email.message_from_bytes(row["raw"], policy=email.policy.default)
     html = mail.get_body(("html",)).get_content()
     for n, part in enumerate(p for p in mail.walk() if p.get_content_maintype() == "image"):
@@ -65,7 +66,7 @@ def screenshot(out: Path) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for _ in run_demo(Path(tmp) / "home"):
             pass
-        page_file = report_page(Path(tmp) / "home", PLAYERS[0], Path(tmp))
+        page_file = report_page(Path(tmp) / "home", Path(tmp))
         with chromium() as browser:
             page = browser.new_page(viewport=VIEWPORT)
             page.goto(page_file.as_uri())
