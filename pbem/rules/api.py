@@ -329,12 +329,35 @@ class ShowsPublicView(Protocol):
     def public_view(self, state: JSON) -> JSON: ...
 
 
-def public_view(rules: Any, state: JSON, players: Sequence[str]) -> JSON:
-    """What every player of ``players`` may see of ``state``: the game's own ``public_view``,
-    or else ``common_view`` of the game master's view and every player's."""
+class EchoesOrders(Protocol):
+    """Optional: the game writes its canonical orders back in its own order language, for the
+    judge's answer to an order mail (docs/orders.md, "The judge's answers"). Without it the judge
+    echoes the canonical form itself (pbem.judge.render's `echo` filter), which may use other
+    keys than a player writes (Fief's `start: [Tours]` would read back as `towns: [Tours]`)."""
+
+    def echo_orders(self, view: JSON, player: str, orders: JSON) -> str:
+        """``orders`` (what ``check_orders`` gave for this ``view``) as the part of a mail below
+        the envelope: YAML that ``check_orders(view, player, that text loaded)`` reads back to the
+        same canonical orders, so the player can send it unchanged. The judge's own keys (``wait``,
+        ``ready``) are not part of it. Pure, like the rest of the rules."""
+
+
+def echo_orders(rules: Any, view: JSON, player: str, orders: JSON) -> str | None:
+    """The game's own echo of ``orders`` (``EchoesOrders``), or None for a game without one."""
+    echo = getattr(rules, "echo_orders", None)
+    return None if echo is None else echo(view, player, orders)
+
+
+def public_view(rules: Any, state: JSON, players: Sequence[str] | None = None) -> JSON | None:
+    """What every player may see of ``state``: the game's own ``public_view`` (ShowsPublicView);
+    for a game without one, given its ``players``, the ``common_view`` of the game master's view
+    and every player's (the static site passes them: every game gets its public map); None for
+    a game without one when no players are given."""
     method = getattr(rules, "public_view", None)
     if method is not None:
         return method(state)
+    if players is None:
+        return None
     return common_view([rules.view(state, None)] + [rules.view(state, p) for p in players])
 
 
@@ -364,25 +387,6 @@ def _common(values: list) -> Any:
                     out[key] = part
         return out
     return first if all(v == first for v in values[1:]) else _NOTHING
-
-
-class EchoesOrders(Protocol):
-    """Optional: the game writes its canonical orders back in its own order language, for the
-    judge's answer to an order mail (docs/orders.md, "The judge's answers"). Without it the judge
-    echoes the canonical form itself (pbem.judge.render's `echo` filter), which may use other
-    keys than a player writes (Fief's `start: [Tours]` would read back as `towns: [Tours]`)."""
-
-    def echo_orders(self, view: JSON, player: str, orders: JSON) -> str:
-        """``orders`` (what ``check_orders`` gave for this ``view``) as the part of a mail below
-        the envelope: YAML that ``check_orders(view, player, that text loaded)`` reads back to the
-        same canonical orders, so the player can send it unchanged. The judge's own keys (``wait``,
-        ``ready``) are not part of it. Pure, like the rest of the rules."""
-
-
-def echo_orders(rules: Any, view: JSON, player: str, orders: JSON) -> str | None:
-    """The game's own echo of ``orders`` (``EchoesOrders``), or None for a game without one."""
-    echo = getattr(rules, "echo_orders", None)
-    return None if echo is None else echo(view, player, orders)
 
 
 RULES_VERSION_KEY = "rules_version"
