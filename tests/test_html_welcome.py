@@ -7,11 +7,10 @@ import re
 
 from judge_support import Judge
 from pbem.games import rules_for
-from pbem.judge import engine
 from pbem.judge.mailer import REPORT_MAIL_BUDGET
 from pbem.judge.maps import draw_png
 from pbem.rules.api import map_drawing
-from test_html_reports import outbox, parts
+from test_html_reports import current_state, outbox, parse, parts
 
 RULES = rules_for("fief_france")
 PLAYERS = ("enguerand", "marie", "olivier")
@@ -20,9 +19,7 @@ PLAYERS = ("enguerand", "marie", "olivier")
 def test_each_welcome_carries_its_players_map_and_the_same_words_in_html(tmp_path):
     judge = Judge(tmp_path / "home")
     judge.new_game("w1", players=PLAYERS, game_type="fief_france", options={"fog_of_war": True}, seed="welcome")
-    store = judge.store()
-    state = engine.load_game(store, "w1").state
-    store.close()
+    state = current_state(judge, "w1")
     mails = outbox(judge, "welcome")
     secrets = judge.secrets["w1"]
     for player in PLAYERS:
@@ -43,7 +40,6 @@ def test_a_game_without_a_map_welcomes_in_html_without_a_picture(tmp_path):
     judge = Judge(tmp_path / "home")
     judge.new_game("t1")
     (raw,) = outbox(judge, "welcome")["alice@pbem.test"]
-    from test_html_reports import parse
     mail = parse(raw)
     assert mail.get_content_type() == "multipart/alternative"
     text, html = mail.get_payload()

@@ -15,11 +15,12 @@ from PIL import Image
 from judge_support import Judge
 from pbem.cli import main
 from pbem.games import rules_for
-from pbem.judge import engine, site
+from pbem.judge import site
 from pbem.judge.maps import HEIGHT, WIDTH
 import tinygame
 from pbem.rules.api import common_view, map_drawing, public_view
 from pbem.rules.rng import Rng
+from test_html_reports import current_state
 from site_support import PRIVATE_WORDS, fief_game_with_fog, leaks, secrets_of, site_files, tiny_game_over
 
 FIEF = rules_for("fief_france")
@@ -53,21 +54,13 @@ def test_the_default_public_view_never_holds_a_hand_even_when_every_players_is_t
     assert public == {"round": 1, "step": "bid", "scores": {"alice": 0, "bob": 0}}
 
 
-def fief_state(judge: Judge, name: str = "loire") -> dict:
-    store = judge.store()
-    try:
-        return engine.load_game(store, name).state
-    finally:
-        store.close()
-
-
 def test_fiefs_public_view_shows_every_familys_unit_pawns_face_down_under_fog_of_war(tmp_path):
     """I.2: nobody in particular is every family's "other player": all unit pawns face down,
     no hand, no pool, no policies, no exchange offers; the same map for a different hand or a
     different unit type."""
     judge = Judge(tmp_path)
     fief_game_with_fog(judge)
-    state = fief_state(judge)
+    state = current_state(judge, "loire")
     public = FIEF.public_view(state)
     forces = [f for town in public["towns"].values() for f in town["forces"].values()]
     assert forces and any(f["units"] for f in forces)
@@ -121,7 +114,7 @@ def test_the_maps_are_the_public_view_drawn_once_per_different_picture(tmp_path)
             assert img.size == (WIDTH, HEIGHT)
     # the index shows the position now: the picture of the public view of the game's state
     from pbem.judge.maps import draw_png
-    now = draw_png(map_drawing(FIEF, FIEF.public_view(fief_state(judge))))
+    now = draw_png(map_drawing(FIEF, FIEF.public_view(current_state(judge, "loire"))))
     assert now in {p.read_bytes() for p in pictures}
 
 
