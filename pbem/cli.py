@@ -493,3 +493,8 @@ def demo(home_dir, game_type):
             click.echo(line)
     except (engine.JudgeError, HomeError, ValueError) as exc:
         _fail(str(exc))
+
+
+from pbem.judge.site_command import make_site_command  # noqa: E402  (pbem site: docs/site.md)
+
+main.add_command(make_site_command(HOME_OPTION, _session, _fail))

@@ -319,6 +319,8 @@ def test_readers_whose_views_draw_the_same_map_share_one_drawing(tmp_path, monke
     judge = Judge(tmp_path / "home")
     judge.new_game("f5", players=PLAYERS[:3], game_type="fief_france", options={"fog_of_war": fog},
                    gm_email=GM, seed="html")
+    assert len(calls) == 1     # the welcomes: before the starting towns no player has a piece to hide
+    calls.clear()
     judge.tick(advance_hours=49)
     assert len(calls) == drawn
     state = current_state(judge, "f5")

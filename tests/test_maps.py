@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import re
 
 import pytest
 import yaml
@@ -190,6 +191,56 @@ def test_the_same_view_draws_the_same_bytes():
     assert draw_png(d) == draw_png(copy.deepcopy(d))
 
 
+# Words of Fief's board and pieces that are no word of the drawing contract (`town`, `lords`,
+# `captives`, `sieges` are): the game's drawing gives them; the painter's code holds none.
+FIEF_WORDS = ("fief", "harbor", "offshore", "bishop", "chief town", "l lord", "towns")
+
+
+def sidebar_lines(d: dict, monkeypatch) -> list[str]:
+    """What the painter writes in the sidebar of ``d``'s picture."""
+    from pbem.judge import maps
+    written: list[str] = []
+    real = maps.put_text
+    monkeypatch.setattr(maps, "put_text", lambda draw, xy, text, *a, **k: (
+        written.append(text) if xy[0] > MAP_WIDTH else None, real(draw, xy, text, *a, **k))[-1])
+    Painter(d).picture()
+    monkeypatch.undo()
+    return written
+
+
+def bare_drawing() -> dict:
+    """A drawing of no game, with every part but a legend."""
+    return {"title": "two places", "families": [{"id": "red", "label": "red"}],
+            "places": [{"id": "a", "label": "A", "kind": "town", "x": 0, "y": 0, "emphasis": True,
+                        "markers": [], "controller": "red"},
+                       {"id": "b", "label": "B", "kind": "town", "x": 5, "y": 3, "emphasis": False,
+                        "markers": [], "controller": None},
+                       {"id": "s", "label": "S", "kind": "sea", "x": 9, "y": 0, "emphasis": False,
+                        "markers": [], "controller": None}],
+            "links": [{"between": ["a", "b"], "kind": "road"}, {"between": ["b", "s"], "kind": "sea"}],
+            "areas": [{"id": "r", "label": "R", "places": ["a", "b"], "style": "outline"}],
+            "pieces": [{"at": "b", "family": "red", "lords": ["x"], "units": {}, "hidden": 2, "captives": ["y"]}],
+            "piece_kinds": [], "marker_kinds": [], "sieges": [{"at": "b", "by": ["red"]}], "titles": [], "notes": []}
+
+
+def test_the_painter_knows_no_game_the_legend_words_are_the_games(monkeypatch):
+    """docs/maps.md, "For a game's author": the painter's code names nothing of Fief; the legend's
+    words are Fief's, from its drawing's `legend`; a drawing without one gets generic words."""
+    from pbem.judge import map_ink, map_shapes, maps
+    for module in (maps, map_ink, map_shapes):
+        code = "\n".join(line.split("#")[0] for line in open(module.__file__, encoding="utf-8"))
+        strings = " ".join(re.findall(r'"[^"\n]*"', code)).lower()
+        assert [w for w in FIEF_WORDS if w in strings] == [], module.__name__
+    fief = " ".join(sidebar_lines(drawing(position(), "marie"), monkeypatch))
+    for words in ("Towns", "double ring: chief town (larger name)", "by sea (harbor to offshore)",
+                  "grey outline: fief borders", "L lord;", "?n face down; c captive(s) held",
+                  "black ring with spikes: besieged"):
+        assert words in fief
+    generic = " ".join(sidebar_lines(bare_drawing(), monkeypatch))
+    assert "Places" in generic and "chief place" in generic and "L leader" in generic
+    assert [w for w in FIEF_WORDS if w in generic.lower()] == []
+
+
 def test_accents_are_drawn_although_the_font_has_none():
     def ink(text):
         image = Image.new("RGB", (120, 40), "white")
@@ -254,13 +305,13 @@ def test_a_pillow_without_freetype_is_a_map_error_saying_how_to_fix_it(monkeypat
 
 
 def test_a_second_picture_of_the_same_board_renders_few_labels_again(monkeypatch):
-    """Glyph masks are kept by text and font alone (pbem/judge/maps.py _MASKS): counted, not timed."""
-    from pbem.judge import maps
+    """Glyph masks are kept by text and font alone (pbem/judge/map_ink.py _MASKS): counted, not timed."""
+    from pbem.judge import map_ink
     renders = []
     real = ImageFont.FreeTypeFont.getmask2
     monkeypatch.setattr(ImageFont.FreeTypeFont, "getmask2",
                         lambda self, *a, **k: renders.append(a[0]) or real(self, *a, **k))
-    maps._MASKS.clear()
+    map_ink._MASKS.clear()
     first = draw_png(drawing(position(), "marie"))
     cold = len(renders)
     renders.clear()
@@ -268,7 +319,7 @@ def test_a_second_picture_of_the_same_board_renders_few_labels_again(monkeypatch
     assert cold > 100 and len(renders) == 0
     other = draw_png(drawing(position(), "olivier"))    # another view: its own pieces, the board's names kept
     assert len(renders) < cold / 4
-    maps._MASKS.clear()
+    map_ink._MASKS.clear()
     assert draw_png(drawing(position(), "olivier")) == other     # the same bytes as drawn without the cache
 
 

@@ -1,5 +1,5 @@
 """Every game keeps to the rules contract (pbem/rules/api.py: GameRules, and each optional part
-it has: ActsAtOnce, DrawsMap, EchoesOrders). mypy checks it in `.ci/run` through annotated
+it has: ActsAtOnce, DrawsMap, EchoesOrders, ShowsPublicView). mypy checks it in `.ci/run` through annotated
 module-level assignments next to each game's rules object (``_GAME_RULES: GameRules = RULES``);
 these tests make sure every registered game has them, and check the methods' parameters at run
 time as well, for a run of the tests without mypy."""
@@ -14,7 +14,7 @@ import pytest
 
 import tinygame
 from pbem.games import GAME_TYPES, rules_for
-from pbem.rules.api import ActsAtOnce, DrawsMap, EchoesOrders, GameRules, at_once_keys
+from pbem.rules.api import ActsAtOnce, DrawsMap, EchoesOrders, GameRules, ShowsPublicView, at_once_keys
 
 # Each protocol and its methods; an optional part is one a game has when it has the first method.
 CONTRACT = {
@@ -23,6 +23,7 @@ CONTRACT = {
     ActsAtOnce: ("check_at_once", "act", "at_once_template"),
     DrawsMap: ("map_drawing",),
     EchoesOrders: ("echo_orders",),
+    ShowsPublicView: ("public_view",),
 }
 ROOT = Path(__file__).resolve().parent.parent
 # What mypy checks (pyproject.toml, [tool.mypy] files): the tests that import judge_support

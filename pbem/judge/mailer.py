@@ -69,15 +69,19 @@ class Mailer:
         phase = game.rules.phase(state)
         seats = engine.players(self.store, game.id)
         names = [p["name"] for p in seats]
+        pictures: dict[str, bytes] = {}
         for seat in seats:
             player = seat["name"]
             view = game.rules.view(state, player)
-            body = render("welcome.txt.j2", game=game_info(game), me=player, secret=secrets[player],
-                          judge=self.home.address, players=names,
-                          position=render(game.rules.report_template(), view=view, me=player),
-                          phase=phase, template=self._template(game, view, player, phase))
+            context = dict(game=game_info(game), me=player, secret=secrets[player],
+                           judge=self.home.address, players=names,
+                           position=render(game.rules.report_template(), view=view, me=player),
+                           phase=phase, template=self._template(game, view, player, phase))
             self.queue(to=seat["email"], to_name=player, subject=f"[{game.name}] Welcome to {game.rules.title}",
-                       body=body, purpose="welcome", game_id=game.id, game_name=game.name)
+                       body=render("welcome.txt.j2", **context), purpose="welcome", game_id=game.id,
+                       game_name=game.name,
+                       **(self._html_report(game, view, context, pictures, "welcome.html.j2")
+                          if seat["mail_html"] else {}))
 
     def new_secret(self, game: engine.Game, player: str, email: str, secret: str) -> None:
         body = render("secret_reset.txt.j2", game=game_info(game), me=player, secret=secret)
@@ -117,9 +121,10 @@ class Mailer:
                        **(self._html_report(game, view, context, pictures) if html else {}))
 
     def _html_report(self, game: engine.Game, view: Any, context: dict[str, Any],
-                     pictures: dict[str, bytes]) -> dict[str, Any]:
-        """The HTML part of a report and the map it shows, drawn from ``view`` (the one the
-        report is rendered for); a game without a map gets the HTML without a picture.
+                     pictures: dict[str, bytes], template: str = "report.html.j2") -> dict[str, Any]:
+        """The HTML part of a report (or of another mail with a map: ``template``, the welcome's)
+        and the map it shows, drawn from ``view`` (the one the mail is rendered for); a game
+        without a map gets the HTML without a picture.
         ``pictures`` holds the PNGs drawn for this round of reports by their drawing: readers
         whose views draw the same picture (no fog of war) share one drawing, never a picture
         drawn from another view than their own."""
@@ -138,7 +143,7 @@ class Mailer:
         except MapError as exc:
             # A game's drawing the painter refuses: the report still goes, saying why it has no map.
             problem = str(exc)
-        html = render_html("report.html.j2", marker=self.marker(), map_problem=problem,
+        html = render_html(template, marker=self.marker(), map_problem=problem,
                            map_cid=images[0].content_id if images else None, **context)
         return {"html": html, "images": images}
 

@@ -5,9 +5,8 @@ gives them (docs/maps.md tells a player how to read the picture). Drawn with Pil
 maintained library with wheels that bring their own zlib, libpng and FreeType) and the font
 Pillow ships (``ImageFont.load_default(size)``), so the picture is the same on every machine.
 
-Pillow's font has no accented letters: ``put_text`` writes the base letter and draws the
-accent itself (acute, grave, circumflex, diaeresis, cedilla, tilde, ring, caron), so Liège and
-Orléans read as such.
+The colours and the lettering (Pillow's font has no accented letters: it draws them) are in
+map_ink.py, the areas and the families' shapes in map_shapes.py.
 
 Colours are the Okabe-Ito palette, readable by colour-blind players; every family also has a
 shape and a letter, so nothing is told by colour alone. The PNG is palette-quantized to stay
@@ -15,13 +14,16 @@ small enough for mail (BYTE_BUDGET).
 """
 from __future__ import annotations
 
-import functools
 import io
 import math
-import unicodedata
 from typing import Any
 
-from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFilter, ImageFont
+from PIL import Image, ImageColor, ImageDraw
+
+# The ink and the shapes, and what tests and callers import from here (MapError, PAPER, put_text).
+from pbem.judge.map_ink import (AREA_TINTS, DARK, GREY, INK, PALETTE, PAPER, SEA_INK, SHAPES, MapError,  # noqa: F401
+                                _font, put_text, text_width)
+from pbem.judge.map_shapes import _area_layer, _dashed, _shape
 
 WIDTH, HEIGHT = 1400, 1000
 MAP_WIDTH = 980            # the sidebar (legend, titles, sieges) takes the rest
@@ -29,109 +31,6 @@ BYTE_BUDGET = 150_000      # a PNG of the Fief board stays under this (tests/tes
 TITLE_HEIGHT = 40
 MARGIN = 70
 TOWN_R = 11
-
-# Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour
-# vision deficiency. Black is kept for ink.
-PALETTE = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7")
-DARK = {"#009E73", "#0072B2", "#D55E00"}     # white letters on these
-SHAPES = ("circle", "square", "triangle", "diamond", "hexagon", "pentagon", "star")
-AREA_TINTS = ("#ECECEC", "#E3E8EE", "#EEE7DD", "#E5EDE4")
-INK, GREY, SEA_INK, PAPER = "#1A1A1A", "#8A8A8A", "#0072B2", "#FBFAF6"
-
-
-class MapError(Exception):
-    """A description the judge cannot draw (a link or piece naming an unknown place)."""
-
-
-def _font(size: int) -> ImageFont.FreeTypeFont:
-    font = ImageFont.load_default(size=size)    # Pillow's own font: no system font
-    if not isinstance(font, ImageFont.FreeTypeFont):   # a Pillow built without FreeType: a bitmap font
-        raise MapError("this Pillow has no FreeType support, which the map's lettering needs: install "
-                       "Pillow from PyPI (its wheels include FreeType) or build it with libfreetype")
-    font.__class__ = _MaskCachingFont
-    return font
-
-
-class _MaskCachingFont(ImageFont.FreeTypeFont):
-    """Pillow's font, keeping the glyph masks it renders and the widths it measures (_MASKS). A mask depends only on the
-    text, the font and how it is asked for (stroke, anchor, the fraction of a pixel it starts
-    at): nothing of the picture it is drawn on. Every report draws about 150 labels a picture,
-    most the same from one picture of a board to the next, and rendering them was most of
-    the drawing's cost (docs/performance.md, "Report pictures")."""
-
-    def getmask2(self, *args: Any, **kwargs: Any) -> tuple[Any, tuple[int, int]]:
-        return self._kept((), super().getmask2, args, kwargs)
-
-    def getlength(self, *args: Any, **kwargs: Any) -> float:
-        return self._kept(("length",), super().getlength, args, kwargs)
-
-    def _kept(self, what: tuple, make: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
-        """``make(*args, **kwargs)``, kept in _MASKS by this font and the arguments."""
-        key = (*what, self.getname(), self.size, self.index, self.layout_engine, args, tuple(sorted(kwargs.items())))
-        hit = _MASKS.get(key)
-        if hit is None:
-            hit = make(*args, **kwargs)
-            if len(_MASKS) >= MASK_CACHE:
-                _MASKS.pop(next(iter(_MASKS)))     # the oldest: a board's labels stay in use
-            _MASKS[key] = hit
-        return hit
-
-
-MASK_CACHE = 8192           # masks and widths kept (a few MB): several boards' labels at every offset
-_MASKS: dict[tuple, Any] = {}
-
-
-@functools.lru_cache(maxsize=4096)
-def _split(text: str) -> tuple[str, tuple[tuple[int, str], ...]]:
-    """``text`` as base letters, and the accents to draw over (or under) them by index. Kept:
-    a picture splits about 150 labels, most the same as the last picture's."""
-    base: list[str] = []
-    marks: list[tuple[int, str]] = []
-    for ch in unicodedata.normalize("NFD", text):
-        if unicodedata.combining(ch):
-            if base:
-                marks.append((len(base) - 1, ch))
-        else:
-            base.append(ch)
-    return "".join(base), tuple(marks)
-
-
-def text_width(draw: ImageDraw.ImageDraw, text: str, font) -> float:
-    return draw.textlength(_split(text)[0], font=font)
-
-
-def put_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, font, fill: str,
-             halo: int = 0, halo_fill: str = PAPER) -> None:
-    """Write ``text`` at ``xy`` (top left), drawing its accents; ``halo`` a paper-coloured rim."""
-    base, marks = _split(text)
-    draw.text(xy, base, font=font, fill=fill, stroke_width=halo, stroke_fill=halo_fill)
-    s = font.size
-    lw = max(1, round(s / 13))
-    for i, mark in marks:
-        left, top, right, bottom = font.getbbox(base[i])
-        x0 = xy[0] + draw.textlength(base[:i], font=font)
-        cx, top, bottom = x0 + (left + right) / 2, xy[1] + top, xy[1] + bottom
-        hi, lo = top - 0.32 * s, top - 0.08 * s      # the band above the letter
-        if mark == "\u0301":      # acute
-            draw.line(((cx - 0.08 * s, lo), (cx + 0.12 * s, hi)), fill=fill, width=lw + 1)
-        elif mark == "\u0300":    # grave
-            draw.line(((cx + 0.08 * s, lo), (cx - 0.12 * s, hi)), fill=fill, width=lw + 1)
-        elif mark in ("\u0302", "\u030c"):   # circumflex, caron
-            tip, foot = (hi, lo) if mark == "\u0302" else (lo, hi)
-            draw.line(((cx - 0.16 * s, foot), (cx, tip), (cx + 0.16 * s, foot)), fill=fill, width=lw)
-        elif mark == "\u0308":    # diaeresis
-            for dx in (-0.12 * s, 0.12 * s):
-                r = 0.06 * s + 0.3
-                draw.ellipse((cx + dx - r, (hi + lo) / 2 - r, cx + dx + r, (hi + lo) / 2 + r), fill=fill)
-        elif mark == "\u0303":    # tilde
-            draw.line(((cx - 0.18 * s, lo), (cx - 0.06 * s, hi), (cx + 0.06 * s, lo), (cx + 0.18 * s, hi)),
-                      fill=fill, width=lw)
-        elif mark == "\u030a":    # ring
-            r = 0.1 * s
-            draw.ellipse((cx - r, (hi + lo) / 2 - r, cx + r, (hi + lo) / 2 + r), outline=fill, width=lw)
-        elif mark == "\u0327":    # cedilla
-            draw.line(((cx, bottom), (cx + 0.08 * s, bottom + 0.14 * s), (cx - 0.06 * s, bottom + 0.24 * s)),
-                      fill=fill, width=lw)
 
 
 def family_styles(families: list[dict[str, Any]]) -> dict[str, dict[str, str]]:
@@ -150,6 +49,13 @@ def family_styles(families: list[dict[str, Any]]) -> dict[str, dict[str, str]]:
 def draw_png(drawing: dict[str, Any]) -> bytes:
     """The PNG bytes of ``drawing``."""
     return Painter(drawing).paint()
+
+
+# The legend's words for what the painter draws the same for every game; a game gives its own
+# in its drawing's `legend` (pbem.rules.api.DrawsMap): these are for a game that gives none.
+LEGEND_WORDS = {"places": "Places", "emphasis": "chief place", "road": "road", "sea": "by sea",
+                "siege": "besieged", "outline": "area borders", "lords": "leader", "hidden": "face down",
+                "captives": "captive(s) held"}
 
 
 class Painter:
@@ -350,27 +256,28 @@ class Painter:
         for fam in self.d["families"]:
             self._family_mark(fam["id"], x0 + 9, self.y + 9, 8)
             self._line(fam["label"], indent=24)
-        self._heading("Towns")
+        words = {**LEGEND_WORDS, **self.d.get("legend", {})}
+        self._heading(words["places"])
         d.ellipse((x0 + 2, self.y + 2, x0 + 16, self.y + 16), fill="white", outline=INK, width=2)
         self._line("no controller; filled: its controller", indent=24)
         d.ellipse((x0, self.y, x0 + 18, self.y + 18), outline=INK, width=2)
-        self._line("double ring: chief town (larger name)", indent=24)
+        self._line(f"double ring: {words['emphasis']} (larger name)", indent=24)
         for area in self.d.get("areas", []):
             if area.get("style") == "tag":
                 self._line(f"[{area['tag']}] {area['label']}")
         for m in self.d.get("marker_kinds", []):
             self._line(f"{m['letter']}  {m['label']}")
         d.line(((x0, self.y + 9), (x0 + 18, self.y + 9)), fill="#6E6E6E", width=3)
-        self._line("road", indent=24)
+        self._line(words["road"], indent=24)
         _dashed(d, (x0, self.y + 9), (x0 + 18, self.y + 9), SEA_INK, 2, 5)
-        self._line("by sea (harbor to offshore)", indent=24)
+        self._line(words["sea"], indent=24)
         d.ellipse((x0 + 1, self.y + 1, x0 + 17, self.y + 17), outline=INK, width=3)
-        self._line("black ring with spikes: besieged", indent=24)
-        self._line("grey outline: " + ", ".join(sorted({"fief" if a['style'] == 'outline' else ''
-                                                        for a in self.d.get('areas', [])} - {''})) + " borders")
+        self._line(f"black ring with spikes: {words['siege']}", indent=24)
+        if any(a.get("style") == "outline" for a in self.d.get("areas", [])):
+            self._line(f"grey outline: {words['outline']}")
         self._heading("Pieces")
         kinds = "  ".join(f"{k['letter']} {k['label']}" for k in self.d.get("piece_kinds", []))
-        self._wrapped("L lord; " + kinds + "; ?n face down; c captive(s) held")
+        self._wrapped(f"L {words['lords']}; {kinds}; ?n {words['hidden']}; c {words['captives']}")
         if self.d.get("sieges"):
             self._heading("Sieges")
             self._wrapped("; ".join(f"{s['at']} by {', '.join(s['by'])}" for s in self.d["sieges"]))
@@ -418,27 +325,6 @@ class Painter:
             self._line(line, indent)
 
 
-@functools.lru_cache(maxsize=8)
-def _area_layer(size: tuple[int, int], shapes: tuple[tuple[tuple[float, float], ...], ...],
-                radius: int) -> Image.Image:
-    """Blank paper with each area of ``shapes`` (the positions of its places) tinted around the
-    hull of its places and outlined in grey. Callers copy it before drawing on it."""
-    img = Image.new("RGB", size, PAPER)
-    for i, points in enumerate(shapes):
-        mask = Image.new("L", size, 0)
-        md = ImageDraw.Draw(mask)
-        hull = _hull(list(points))
-        if len(hull) > 2:
-            md.polygon(hull, fill=255)
-        for a, b in zip(hull, hull[1:] + hull[:1], strict=True):
-            md.line((a, b), fill=255, width=2 * radius)
-        for x, y in hull:
-            md.ellipse((x - radius, y - radius, x + radius, y + radius), fill=255)
-        edge = ImageChops.subtract(mask.filter(ImageFilter.MaxFilter(5)), mask)
-        img.paste(AREA_TINTS[i % len(AREA_TINTS)], mask=mask)
-        img.paste(GREY, mask=edge)
-    return img
-
 
 def _marker_text(markers: list[str], kinds: list[dict[str, Any]]) -> str:
     letters = {k["id"]: k["letter"] for k in kinds}
@@ -453,55 +339,6 @@ def _piece_text(piece: dict[str, Any], kinds: list[dict[str, Any]]) -> str:
     parts += [f"c{len(piece['captives'])}"] if piece.get("captives") else []
     return " ".join(parts)
 
-
-def _hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """Convex hull (monotone chain)."""
-    pts = sorted(set(points))
-    if len(pts) <= 2:
-        return pts
-
-    def cross(o, a, b):
-        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-    lower: list = []
-    upper: list = []
-    for p in pts:
-        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
-            lower.pop()
-        lower.append(p)
-    for p in reversed(pts):
-        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
-            upper.pop()
-        upper.append(p)
-    return lower[:-1] + upper[:-1]
-
-
-def _dashed(draw: ImageDraw.ImageDraw, a, b, fill: str, width: int, dash: float) -> None:
-    length = math.dist(a, b)
-    steps = max(1, int(length // dash))
-    for i in range(0, steps, 2):
-        t0, t1 = i / steps, min(1.0, (i + 1) / steps)
-        draw.line(((a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0),
-                   (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1)), fill=fill, width=width)
-
-
-def _shape(draw: ImageDraw.ImageDraw, shape: str, x: float, y: float, r: float, fill: str) -> None:
-    if shape == "circle":
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK, width=2)
-    elif shape == "square":
-        draw.rectangle((x - r * 0.9, y - r * 0.9, x + r * 0.9, y + r * 0.9), fill=fill, outline=INK, width=2)
-    elif shape == "star":
-        pts = [(x + (r if k % 2 == 0 else r * 0.5) * math.sin(k * math.pi / 5),
-                y - (r if k % 2 == 0 else r * 0.5) * math.cos(k * math.pi / 5)) for k in range(10)]
-        draw.polygon(pts, fill=fill, outline=INK, width=2)
-    else:
-        sides, turn = {"triangle": (3, 0), "diamond": (4, 0), "hexagon": (6, math.pi / 6),
-                       "pentagon": (5, 0)}[shape]
-        rr = r * (1.25 if shape == "triangle" else 1.1)
-        pts = [(x + rr * math.sin(turn + 2 * math.pi * k / sides),
-                y - rr * math.cos(turn + 2 * math.pi * k / sides) + (r * 0.25 if shape == "triangle" else 0))
-               for k in range(sides)]
-        draw.polygon(pts, fill=fill, outline=INK, width=2)
 
 
 def _palette_of(img: Image.Image) -> Image.Image:

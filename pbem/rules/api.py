@@ -301,7 +301,11 @@ class DrawsMap(Protocol):
     - ``pieces``: ``{at, family, lords, units: {kind: n}, hidden, captives}``; ``hidden`` is a
       count of pieces whose kind the viewer may not know;
     - ``piece_kinds`` and ``marker_kinds``: ``{id, letter, label}`` for the legend;
-    - ``sieges``: ``{at, by: [family]}``; ``titles``: ``{family, text}``; ``notes``: [str].
+    - ``sieges``: ``{at, by: [family]}``; ``titles``: ``{family, text}``; ``notes``: [str];
+    - ``legend`` (optional): the game's words for what the painter draws alike for every game,
+      by key: ``places`` (the heading, "Towns"), ``emphasis`` ("chief town"), ``road``, ``sea``,
+      ``siege``, ``outline`` ("fief borders"), ``lords``, ``hidden``, ``captives``; a key left
+      out gets the painter's generic word.
 
     Raise ``MapUnavailable`` when the geometry is missing or broken."""
 
@@ -314,6 +318,15 @@ def map_drawing(rules: Any, view: JSON) -> JSON:
     if method is None:
         raise MapUnavailable(f"{getattr(rules, 'title', rules)} has no map yet (its rules declare no board geometry)")
     return method(view)
+
+
+class ShowsPublicView(Protocol):
+    """Optional: what every player may see of a game, the view of nobody in particular (the
+    archive's site shows its map while the game runs, pbem.judge.site; docs/site.md). An
+    allow-list like ``view``: it holds nothing that any one player may not see. Without it the
+    judge uses ``common_view`` (below)."""
+
+    def public_view(self, state: JSON) -> JSON: ...
 
 
 class EchoesOrders(Protocol):
@@ -376,6 +389,45 @@ def demo_script(rules: GameRules) -> DemoScript:
                          f"{len(DEMO_PLAYERS)} (pbem.rules.api.DEMO_PLAYERS)")
     return DemoScript(DEMO_PLAYERS[:max(rules.min_players, 1)], rules.order_template,
                       lambda _first, _state, phases: phases >= DEMO_PHASES)
+def public_view(rules: Any, state: JSON, players: Sequence[str] | None = None) -> JSON | None:
+    """What every player may see of ``state``: the game's own ``public_view`` (ShowsPublicView);
+    for a game without one, given its ``players``, the ``common_view`` of the game master's view
+    and every player's (the static site passes them: every game gets its public map); None for
+    a game without one when no players are given."""
+    method = getattr(rules, "public_view", None)
+    if method is not None:
+        return method(state)
+    if players is None:
+        return None
+    return common_view([rules.view(state, None)] + [rules.view(state, p) for p in players])
+
+
+_NOTHING = object()
+
+
+def common_view(views: Sequence[JSON]) -> JSON:
+    """The part of ``views`` they all share: a key is kept where every view has it, a value
+    only where it is the same in every view (a list whole or not at all). Given the game
+    master's view and each player's, it is what every player sees exactly as the game master
+    does: a player's own hand, under a key of its own (``hand``) that the game master's view
+    lacks or holds otherwise, never stays, even when every player's happens to be the same. A
+    game whose views show a private value under the same key and with the same value in the
+    game master's view declares its own ``public_view``."""
+    common = _common(list(views))
+    return {} if common is _NOTHING else common
+
+
+def _common(values: list) -> Any:
+    first = values[0]
+    if all(isinstance(v, dict) for v in values):
+        out = {}
+        for key in first:
+            if all(key in v for v in values[1:]):
+                part = _common([v[key] for v in values])
+                if part is not _NOTHING:
+                    out[key] = part
+        return out
+    return first if all(v == first for v in values[1:]) else _NOTHING
 
 
 RULES_VERSION_KEY = "rules_version"

@@ -42,7 +42,7 @@ from pbem.games.fief.state import OFFSHORE, RULES_VERSION, FiefState
 from pbem.games.fief.surprise.phase_start import fire_phase_start
 from pbem.games.fief.surprise.uprising_triggers import ON_FAMINE, fire_uprisings
 from pbem.games.fief.setup.templates import purchase_template, setup_template
-from pbem.games.fief.views import build_view, phase_id
+from pbem.games.fief.views import NOBODY, build_view, phase_id
 from pbem.orders.yamlsafe import line_of, sub_map
 from pbem.rules.api import (JSON, Event, GameResult, OptionSpec, OrderCheck, OrderError, Phase,
                             Resolution)
@@ -294,6 +294,10 @@ class FiefRules:
     def view(self, state: JSON, player: str | None) -> JSON:
         st = FiefState.from_json(state)
         return build_view(st, self._board(st.options), player)
+
+    def public_view(self, state: JSON) -> JSON:   # pbem.rules.api.ShowsPublicView: the view of no player
+        st = FiefState.from_json(state)
+        return build_view(st, self._board(st.options), NOBODY)
 
     def map_drawing(self, view: JSON) -> JSON:   # pbem.rules.api.DrawsMap; map_view.py
         return map_drawing(view, self.type_name, self.title)

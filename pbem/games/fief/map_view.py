@@ -35,6 +35,11 @@ MARKERS = (   # what a town may carry (4.2, 4.4, 5.3.2, 6.4), in drawing order
     {"id": "harbor", "letter": "H", "label": "harbor: ships go offshore (5.3)"},
 )
 
+# The legend's words (pbem.rules.api.DrawsMap `legend`): the painter knows no game's words.
+LEGEND = {"places": "Towns", "emphasis": "chief town", "road": "road", "sea": "by sea (harbor to offshore)",
+          "siege": "besieged", "outline": "fief borders", "lords": "lord", "hidden": "face down",
+          "captives": "captive(s) held"}
+
 
 @dataclass(frozen=True)
 class Geography:
@@ -114,6 +119,7 @@ def map_drawing(view: JSON, variant: str, title: str) -> JSON:
         "pieces": [p for p in pieces if p["lords"] or p["units"] or p["hidden"] or p["captives"]],
         "piece_kinds": [{"id": k, "letter": letter, "label": label} for k, (letter, label) in UNIT_LETTERS.items()],
         "marker_kinds": list(MARKERS),
+        "legend": LEGEND,
         "sieges": [{"at": name, "by": sorted(town["besiegers"])} for name, town in view["towns"].items()
                    if town["besieged"]],
         "titles": _titles(view, board),

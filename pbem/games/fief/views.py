@@ -33,6 +33,11 @@ PUBLIC_OPTIONS = ("fog_of_war", "mandatory_placement", "adjusted_shooting", "boa
                   "beginners", "rules_version")
 
 
+# The viewer of the public view (pbem.rules.api.ShowsPublicView): no player's name (a name is letters,
+# digits, - and _), so it sees what any player sees of the others (I.2: every unit pawn face down).
+NOBODY = "(nobody)"
+
+
 def phase_id(state: FiefState) -> str:
     if state.phase == "setup":
         return "setup/starting-towns"

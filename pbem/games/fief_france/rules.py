@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pbem.games.fief.game import FiefRules, Variant
 from pbem.games.fief_france import demo
-from pbem.rules.api import JSON, ActsAtOnce, DrawsMap, EchoesOrders, GameRules, PlaysDemo
+from pbem.rules.api import (JSON, ActsAtOnce, DrawsMap, EchoesOrders, GameRules, PlaysDemo,
+                            ShowsPublicView)
 
 # 3 to 6 players: 6 family boards (B); the 3-player game has its own victory rule (7.1, 7.2).
 FRANCE = Variant(type_name="fief_france", title="Fief: France", min_players=3, max_players=6)
@@ -32,3 +33,4 @@ _ACTS_AT_ONCE: ActsAtOnce = RULES
 _DRAWS_MAP: DrawsMap = RULES
 _ECHOES_ORDERS: EchoesOrders = RULES
 _PLAYS_DEMO: PlaysDemo = RULES
+_SHOWS_PUBLIC_VIEW: ShowsPublicView = RULES
