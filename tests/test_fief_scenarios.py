@@ -221,14 +221,19 @@ def game_type_of(path: Path, scenario: dict) -> str:
 
 def starting_state(game_type: str, rules: GameRules, position: Any) -> Any:
     """The game's own position builder: `scenario_state(position, game_type)` in the positions
-    module of the package its rules live in; a game without one takes the position as it is."""
-    package = type(rules).__module__.rpartition(".")[0]
-    try:
-        positions = importlib.import_module(f"{package}.positions") if package else None
-    except ModuleNotFoundError:
-        positions = None
-    builder = getattr(positions, "scenario_state", None)
-    return builder(position, game_type) if builder else position
+    module of the package its rules live in (or, for an edition's rules built on a family's, the
+    family's package: Fief: France's rules class derives from the Fief core's); a game without
+    one takes the position as it is."""
+    for cls in type(rules).__mro__:
+        package = cls.__module__.rpartition(".")[0]
+        try:
+            positions = importlib.import_module(f"{package}.positions") if package else None
+        except ModuleNotFoundError:
+            continue
+        builder = getattr(positions, "scenario_state", None)
+        if builder is not None:
+            return builder(position, game_type)
+    return position
 
 
 def unused_dice(dice: dict | None, rolled: Counter) -> dict[str, list]:
