@@ -485,11 +485,13 @@ def check_edition(edition: dict, cards: dict, board: dict) -> list[str]:
     problems = []
     deck, listed = edition["deck"], cards["character_deck"]
     expected = {"characters": listed["total"], "lords": len(listed["nobles"]),
-                "women": sum(n["female"] for n in listed["nobles"]), "retainers": cards["retainers"]["total"],
-                **{kind: len(listed[kind]) for kind in CHARACTER_KINDS if kind != "nobles"}}
+                "women": sum(n["female"] for n in listed["nobles"]), "retainers": cards["retainers"]["total"]}
     for key, count in expected.items():
         if deck.get(key) != count:
             problems.append(f"edition deck.{key} = {deck.get(key)}, cards.yaml has {count}")
+    others = {kind: len(listed[kind]) for kind in CHARACTER_KINDS if kind != "nobles"}
+    if deck["other_characters"] != others:
+        problems.append(f"edition deck.other_characters {deck['other_characters']} differs from cards.yaml {others}")
     for group in ("fortune", "disaster"):
         counts = {k: v["count"] for k, v in cards[group]["cards"].items()}
         if deck[group] != counts:
@@ -544,6 +546,7 @@ def test_the_edition_agrees_with_the_cards_and_the_board(edition: dict, cards: d
 @pytest.mark.parametrize("break_it, expected", [
     (lambda e: e["deck"]["fortune"].update(tax=4), "edition deck.fortune"),
     (lambda e: e["deck"].update(lords=18), "edition deck.lords = 18, cards.yaml has 20"),
+    (lambda e: e["deck"]["other_characters"].update(burgher=1), "edition deck.other_characters"),
     (lambda e: e["victory"].update(alliance_players=[4, 6]), "victory.alliance_players outside 2-4 players"),
     (lambda e: e["prices"].update(title_per_town=3), "title price 9 breaks 4.3"),
 ])
