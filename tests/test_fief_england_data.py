@@ -293,20 +293,36 @@ def test_the_marches_are_berwick_and_durham(board: dict) -> None:
     assert [out.get(("King's Lynn", p)) for p in "NESW"] == ["Lincoln", "Norwich", None, "Coventry"]
 
 
+def city(board: dict, name: str) -> dict:
+    return next(c for c in board["cities"] if c["name"] == name)
+
+
+def road(board: dict, a: str, b: str) -> dict:
+    return next(r for r in board["roads"] if set(r["between"]) == {a, b})
+
+
+def district(board: dict, ident: str) -> dict:
+    return next(d for d in board["ecclesiastic_districts"] if d["id"] == ident)
+
+
+def region(board: dict, number: str) -> dict:
+    return next(r for r in board["regions"] if r["number"] == number)
+
+
 @pytest.mark.parametrize("break_it, expected", [
-    (lambda b: b["cities"][1].update(region="II"), "region I: size 3 but 2 cities are in it"),
-    (lambda b: b["roads"][0]["directions"].update(London="E"), "so must leave London by W, not E"),
+    (lambda b: city(b, "Exeter").update(region="II"), "region I: size 3 but 2 cities are in it"),
+    (lambda b: road(b, "Oxford", "London")["directions"].update(London="E"), "so must leave London by W, not E"),
     (lambda b: b["roads"].append({"between": ["London", "Winchester"], "directions": {"London": "S", "Winchester": "N"},
                                   "reconstructed": True, "reasoning": "x", "directions_reconstructed": True}),
      "London: 2 roads leave by S"),
     (lambda b: b["roads"].append({"between": ["London", "Camelot"], "directions": {"London": "E", "Camelot": "W"},
                                   "reconstructed": True, "reasoning": "x", "directions_reconstructed": True}),
      "must join two different known cities"),
-    (lambda b: b["cities"][0].update(port=False), "region I: exactly one port"),
-    (lambda b: b["ecclesiastic_districts"][2].update(regions=["V", "VI"]), "cover every region exactly once"),
+    (lambda b: city(b, "Plymouth").update(port=False), "region I: exactly one port"),
+    (lambda b: district(b, "norwich").update(regions=["V", "VI"]), "cover every region exactly once"),
     (lambda b: b["roads"].__setitem__(slice(None), [r for r in b["roads"] if "Durham" not in r["between"]]),
      "['Berwick', 'Durham'] unreachable"),
-    (lambda b: b["regions"][1].update(title="County of Wales"), "2 cities make a Barony"),
+    (lambda b: region(b, "II").update(title="County of Wales"), "2 cities make a Barony"),
 ])
 def test_a_broken_board_is_caught_with_the_problem_named(board: dict, break_it, expected: str) -> None:
     broken = copy.deepcopy(board)
@@ -315,11 +331,13 @@ def test_a_broken_board_is_caught_with_the_problem_named(board: dict, break_it, 
 
 
 @pytest.mark.parametrize("break_it, expected", [
-    (lambda b: b["cities"][6].update(region="IV"), "'Berwick', 'Durham'"),            # Durham moved to the North
+    (lambda b: city(b, "Durham").update(region="IV"), "'Berwick', 'Durham'"),            # Durham moved to the North
     (lambda b: b["roads"].append({"between": ["York", "Lincoln"], "directions": {"York": "W", "Lincoln": "E"}}),
      "'road_distance'"),                                                                 # Ex 13-1's 3 Moves
-    (lambda b: b["roads"][9]["directions"].update({"King's Lynn": "S", "Norwich": "N"}), "'no_road'"),
-    (lambda b: b["sea_adjacency"].pop(0), "'naval_moves', 'from': 'Berwick'"),          # Ex 5-5 around Scotland
+    (lambda b: road(b, "King's Lynn", "Norwich")["directions"].update({"King's Lynn": "S", "Norwich": "N"}),
+     "'no_road'"),
+    (lambda b: b["sea_adjacency"].remove(next(p for p in b["sea_adjacency"] if p["between"] == ["II", "III"])),
+     "'naval_moves', 'from': 'Berwick'"),          # Ex 5-5 around Scotland
     (lambda b: b["facts"].append({"fact": "city_count", "count": 18, "source": "x"}), "unknown kind 'city_count'"),
 ])
 def test_a_board_that_breaks_a_stated_fact_is_caught(board: dict, break_it, expected: str) -> None:
@@ -330,8 +348,8 @@ def test_a_board_that_breaks_a_stated_fact_is_caught(board: dict, break_it, expe
 
 def test_an_item_without_provenance_is_caught(board: dict) -> None:
     broken = copy.deepcopy(board)
-    del broken["cities"][2]["reasoning"]                       # Bristol: reconstructed, no reasoning
-    broken["roads"][0].pop("directions_reconstructed")
+    del city(broken, "Bristol")["reasoning"]                   # reconstructed, without its reasoning
+    road(broken, "Oxford", "London").pop("directions_reconstructed")
     problems = check_provenance(broken)
     assert "city Bristol: needs either `source:` or `reconstructed: true` with `reasoning:`" in problems
     assert any("road ['Oxford', 'London']: needs `directions_source:`" in p for p in problems)
@@ -439,10 +457,11 @@ def test_the_card_counts_add_up_and_every_card_has_a_known_type(cards: dict) -> 
     assert cards["disaster"]["total"] == 9 and cards["retainers"]["total"] == 23
 
 
-def test_mata_is_entered_with_her_ability_and_the_others_have_none_until_a_game_master_enters_them(cards: dict) -> None:
-    entered = [r for r in cards["retainers"]["cards"] if r["entered"]]
-    assert [(r["name"], r["uses"], r["effects"]) for r in entered] == [
-        ("Mata", "per_round", [{"effect": "swap_hand_card"}])]
+def test_mata_has_the_ability_the_rulebook_gives_her(cards: dict) -> None:
+    """2.12 (l.204): once per Round, swap a card of your choice for a random one of another hand.
+    The other retainers have no ability until a game master enters it (check_cards)."""
+    mata = next(r for r in cards["retainers"]["cards"] if r["name"] == "Mata")
+    assert (mata["entered"], mata["uses"], mata["effects"]) == (True, "per_round", [{"effect": "swap_hand_card"}])
 
 
 def test_every_vocabulary_effect_is_documented(cards: dict) -> None:
@@ -451,15 +470,20 @@ def test_every_vocabulary_effect_is_documented(cards: dict) -> None:
         assert f"`{name}`" in docs, f"{name} is not described in docs/fief-england.md"
 
 
+def blank(cards: dict) -> dict:
+    """A retainer whose ability is not entered (a game master may have entered some)."""
+    return next(r for r in cards["retainers"]["cards"] if not r["entered"])
+
+
 @pytest.mark.parametrize("break_it, expected", [
     (lambda c: c["character_deck"]["nobles"].pop(), "character deck: 31 cards stated, 30 listed"),
     (lambda c: c["fortune"]["cards"].update(pestilence={"count": 1}), "fortune: card types"),
     (lambda c: c["disaster"]["cards"]["plague"].update(count=3), "disaster: the counts do not add up to 9"),
-    (lambda c: c["retainers"]["cards"][1].update(entered=True, uses="per_round", effects=[{"effect": "fly", "miles": 3}]),
+    (lambda c: blank(c).update(entered=True, uses="per_round", effects=[{"effect": "fly", "miles": 3}]),
      "effect 'fly' is not in the vocabulary"),
-    (lambda c: c["retainers"]["cards"][2].update(entered=True, uses="once", effects=[{"effect": "extra_moves", "moves": 0}]),
+    (lambda c: blank(c).update(entered=True, uses="once", effects=[{"effect": "extra_moves", "moves": 0}]),
      "effect extra_moves: moves=0 is not allowed"),
-    (lambda c: c["retainers"]["cards"][3].update(effects=[{"effect": "income", "shillings": 1}]),
+    (lambda c: blank(c).update(effects=[{"effect": "income", "shillings": 1}]),
      "not entered, so it has no ability"),
     (lambda c: c["character_deck"]["bishop"][0].update(district="rome"), "must be known and distinct"),
 ])
