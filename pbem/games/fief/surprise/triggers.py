@@ -30,7 +30,7 @@ from pbem.games.fief.battle.engine import opening_dice
 from pbem.games.fief.battle.plan import Ambush, BattleSetup
 from pbem.games.fief.board import Board
 from pbem.orders.reading import Problems, fold, suggest
-from pbem.games.fief.end_of_round.elimination import captive_markers_left
+from pbem.games.fief.hear_ye.elimination import captive_markers_left
 from pbem.games.fief.battle.siege import has_free_lord
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.surprise.standing import KEY, lacks_card, spend_trigger

@@ -20,7 +20,7 @@ from pbem.games.fief.battle.dice import PENALTY, battle_die
 from pbem.games.fief.battle.forces import Side
 from pbem.games.fief.battle.losses import choose_losses
 from pbem.games.fief.board import Board
-from pbem.games.fief.end_of_round.elimination import eliminate_lord
+from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief.battle.plan_orders import plan_for
 from pbem.games.fief.state import FiefState
 from pbem.rules.api import Audience, Event
