@@ -11,7 +11,8 @@ from typing import Any
 from pbem.games.fief.policies import PERMISSION_POLICIES
 from pbem.games.fief.surprise.phase_start import KIND as AT_PHASE_START
 from pbem.games.fief.surprise.triggers import UPRISING_KINDS
-from pbem.games.fief.surprise.uprising_triggers import BEFORE_MOVE, IN_UPRISING
+from pbem.games.fief.surprise.uprising import IN_UPRISING
+from pbem.games.fief.surprise.uprising_triggers import BEFORE_MOVE
 
 
 def policies_document(policies: dict[str, Any]) -> dict[str, Any]:
