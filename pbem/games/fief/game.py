@@ -33,13 +33,14 @@ from pbem.games.fief.movement.phase import resolve_movement
 from pbem.games.fief.movement.orders import check_movement_orders
 from pbem.games.fief.movement.template import movement_template
 from pbem.orders.reading import Problems, check_keys, order_items
-from pbem.games.fief.policies import check_policies, merge_policies
+from pbem.games.fief.policies import merge_policies
 from pbem.games.fief.purchase.phase import resolve_purchase
 from pbem.games.fief.purchase.orders import check_purchase_orders
 from pbem.games.fief.setup.rules import new_game, resolve_starting_towns
 from pbem.games.fief.setup.orders import check_setup_orders
 from pbem.games.fief.state import OFFSHORE, RULES_VERSION, FiefState
 from pbem.games.fief.surprise.phase_start import fire_phase_start
+from pbem.games.fief.surprise.policies import check_all_policies
 from pbem.games.fief.surprise.uprising_triggers import ON_FAMINE, fire_uprisings
 from pbem.games.fief.setup.templates import purchase_template, setup_template
 from pbem.games.fief.views import build_view, phase_id
@@ -355,7 +356,7 @@ def _check_policies(view: JSON, player: str, given: Any, problems: Problems, boa
     if given is None:
         return {}
     battle, given = _battle_policies(view, player, given, problems, board)
-    canonical, errors = check_policies(view, player, given)
+    canonical, errors = check_all_policies(view, player, given)
     problems.extend(errors)
     return {**canonical, **battle}
 

@@ -40,7 +40,7 @@ def _permission(value: dict[str, Any]) -> Any:
 
 
 def _calm(value: Any) -> Any:
-    # policies._check_calm: a short form kept as written, or the mapping
+    # surprise/policies.check_calm: a short form kept as written, or the mapping
     if isinstance(value, str):
         return value
     out = {"as_bishop": value["as_bishop"], "as_cardinal": value["as_cardinal"]}

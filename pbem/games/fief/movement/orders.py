@@ -39,7 +39,8 @@ from pbem.games.fief.movement.events import units_text
 from pbem.games.fief.movement.template import movement_template  # game.py imports it from here
 from pbem.games.fief.movement.underground import CARD as UNDERGROUND, check_underground
 from pbem.games.fief.orders_common import view_rules_version
-from pbem.games.fief.policies import check_policies, find_player, unit_kind
+from pbem.games.fief.policies import find_player, unit_kind
+from pbem.games.fief.surprise.policies import check_all_policies
 from pbem.games.fief.state import OFFSHORE, UNIT_TYPES
 from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import OrderError
@@ -56,7 +57,7 @@ def check_movement_orders(view: dict[str, Any], player: str, orders: Any,
     """(canonical, errors) for one player's movement mail."""
     board = load_board(view.get("game", "fief_france"), view.get("options", {}).get("board", "board"))
     problems = Problems()
-    canonical_policies, policy_errors = check_policies(view, player, policies)
+    canonical_policies, policy_errors = check_all_policies(view, player, policies)
     problems.extend(policy_errors)
     checker = _Checker(view, player, board, problems)
     if orders is not None and not isinstance(orders, list):
