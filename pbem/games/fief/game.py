@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping, Sequence
 from pbem.games.fief import at_once
 from pbem.games.fief.battle.orders import (BATTLE_POLICIES, check_battle_orders, check_battle_policies,
                                            empty_orders)
-from pbem.games.fief.battle.phase import resolve_battle_phase, resolve_cavalcade
+from pbem.games.fief.battle.phase import BattleStart, resolve_battle_phase, resolve_cavalcade
 from pbem.games.fief.battle.template import battle_template
 from pbem.games.fief.board import Board, board_names, load_board
 from pbem.games.fief.cards.deck import load_cards
@@ -41,7 +41,9 @@ from pbem.games.fief.setup.orders import check_setup_orders
 from pbem.games.fief.state import OFFSHORE, RULES_VERSION, FiefState
 from pbem.games.fief.surprise.phase_start import fire_phase_start
 from pbem.games.fief.surprise.policies import check_all_policies
-from pbem.games.fief.surprise.uprising_triggers import ON_FAMINE, fire_uprisings
+from pbem.games.fief.surprise.triggers import fire_battle_triggers
+from pbem.games.fief.surprise.uprising_triggers import (ON_FAMINE, fire_before_move, fire_uprising_triggers,
+                                                        fire_uprisings)
 from pbem.games.fief.setup.templates import purchase_template, setup_template
 from pbem.games.fief.views import build_view, phase_id
 from pbem.orders.yamlsafe import line_of, sub_map
@@ -108,8 +110,17 @@ def _draw(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -
 
 
 def _movement(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
-    # 5.2.4: a cavalcade is fought by the battle rules
-    return resolve_movement(state, board, dict(orders), rng, cavalcade=resolve_cavalcade)
+    # 5.2.4: a cavalcade is fought by the battle rules; 5.2.1, G.4.2.1: uprisings before a lord moves
+    return resolve_movement(state, board, dict(orders), rng, cavalcade=resolve_cavalcade,
+                            before_move=fire_before_move)
+
+
+# G.4: the surprise triggers of a battle's start (the battle rules declare the moments).
+BATTLE_START = BattleStart(uprisings=fire_uprising_triggers, cards=fire_battle_triggers)
+
+
+def _battle(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
+    return resolve_battle_phase(state, board, orders, rng, BATTLE_START)
 
 
 def _check_setup(view: JSON, board: Board, player: str, items: list,
@@ -188,7 +199,7 @@ ROUND: tuple[Step, ...] = (
     Step("movement", "Movement Phase (5)", "move your lords and their armies", True, _movement,
          _check_movement, lambda: {"moves": [], "land": None},   # hold
          lambda v, b, p: movement_template(v, p)),
-    Step("battle", "Battle Phase (6)", "declare battles, sieges and plunder", True, resolve_battle_phase,
+    Step("battle", "Battle Phase (6)", "declare battles, sieges and plunder", True, _battle,
          _listed(_check_battle), empty_orders,               # no battle, sieges go on, no plunder
          lambda v, b, p: battle_template(v, p)),
     Step("end_of_round", "End of Round Phase (7)", "victory check", False,

@@ -14,7 +14,9 @@ A move that fails or is cut short is an event with the reason, never an exceptio
 Cavalcade (5.2.4) is part of the battle rules (issue 4): ``resolve_movement`` takes an optional
 ``cavalcade`` resolver, called at the exact point the rulebook offers it - a safe passage was
 refused and the order says `if_refused: cavalcade`. game.py passes the battle rules' resolver
-(battle_phase.resolve_cavalcade); without one a cavalcade order stops the army.
+(battle/phase.py: resolve_cavalcade); without one a cavalcade order stops the army. In the same
+way it takes the ``before_move`` moment (5.2.1) at which the surprise rules fire the standing
+`uprising_before_move` triggers (surprise/uprising_triggers.py: fire_before_move).
 
 An underground card (G.4.2.2) ordered on a step (movement/underground.py) is played at the
 beginning of that step: the army is placed directly in the adjacent town, crossing nobody and
@@ -39,8 +41,6 @@ from pbem.games.fief.movement.presence import Place, Presence, road_place, town_
 from pbem.games.fief.movement.underground import ALWAYS, IF_NEEDED, mode_for, play_card
 from pbem.games.fief.policies import permits
 from pbem.games.fief.state import OFFSHORE, FiefState
-from pbem.games.fief.surprise.standing import triggers_of
-from pbem.games.fief.surprise.uprising_triggers import BEFORE_MOVE, fire_uprisings
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
@@ -66,11 +66,16 @@ class CavalcadeResult:
 
 
 CavalcadeResolver = Callable[[FiefState, Board, CavalcadeRequest, Rng], CavalcadeResult]
+# 5.2.1, G.4.2.1: a lord of ``mover`` is about to leave ``town``, the moment the standing
+# `uprising_before_move` triggers fire (surprise/uprising_triggers.py: fire_before_move, handed in
+# by game.py): (state, board, rng, town, mover, lord, away) -> events; ``away()``: the pawn ids
+# and lord names whose location names a town but who stand on a road to it.
+BeforeMove = Callable[[FiefState, Board, Rng, str, str, str, Callable[[], frozenset[str]]], list[Event]]
 
 
 def resolve_movement(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng,
-                     cavalcade: CavalcadeResolver | None = None) -> list[Event]:
-    run = MovementRun(state, board, rng, cavalcade)
+                     cavalcade: CavalcadeResolver | None = None, before_move: BeforeMove | None = None) -> list[Event]:
+    run = MovementRun(state, board, rng, cavalcade, before_move)
     for lord in state.lords.values():      # 5.1.1: steps are counted per round
         lord.steps = 0
     for pawn in state.pawns.values():
@@ -88,8 +93,10 @@ def resolve_movement(state: FiefState, board: Board, orders: Mapping[str, Any], 
 
 
 class MovementRun:
-    def __init__(self, state: FiefState, board: Board, rng: Rng, cavalcade: CavalcadeResolver | None):
+    def __init__(self, state: FiefState, board: Board, rng: Rng, cavalcade: CavalcadeResolver | None,
+                 before_move: BeforeMove | None = None):
         self.state, self.board, self.rng, self.cavalcade = state, board, rng, cavalcade
+        self.before_move = before_move
         self.presence = Presence.build(state)
         self.budget = StepBudget(state)
         self.teller = Teller(state)
@@ -177,13 +184,11 @@ class MovementRun:
         (surprise/uprising_triggers.py). Forces on a road to that town are not in it. True if the
         lord did not survive it."""
         place = self.presence.where.get("L:" + name)
-        if place is None or place[0] != "town" or place[1] == OFFSHORE or self.state.lords[name].steps:
+        if (self.before_move is None or place is None or place[0] != "town" or place[1] == OFFSHORE
+                or self.state.lords[name].steps):
             return False
-        if not any(t["town"] == place[1] for p in self.state.players for t in triggers_of(self.state, p, BEFORE_MOVE)):
-            return False   # the usual case, kept cheap: nobody waits for a move out of this town
-        away = frozenset(m[2:] for m in self.presence.on_roads())
-        events = fire_uprisings(self.state, self.board, BEFORE_MOVE, self.rng, town=place[1], mover=player,
-                                lord=name, away=away)
+        events = self.before_move(self.state, self.board, self.rng, place[1], player, name,
+                                  lambda: frozenset(m[2:] for m in self.presence.on_roads()))
         if events:
             self.teller.add(events)
             self._forget_fallen()

@@ -34,7 +34,7 @@ uprising": one card cancels the whole penalty of that uprising.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from pbem.games.fief.board import Board
 from pbem.orders.reading import Problems, check_keys, whole_number, yes_no
@@ -163,6 +163,15 @@ def _one_uprising(state: FiefState, board: Board, kind: str, town: str, mover: s
                                                                if kind == AT_BATTLE else "."),
                     data={"town": town, "trigger": kind})]
     return events + fired + raise_uprising(state, board, town, cards, rng, away)
+
+
+def fire_before_move(state: FiefState, board: Board, rng: Rng, town: str, mover: str, lord: str,
+                     away: Callable[[], frozenset[str]]) -> list[Event]:
+    """resolve_movement's ``before_move`` moment (5.2.1): ``mover``'s lord ``lord`` is about to
+    leave ``town``; its `uprising_before_move` triggers fire."""
+    if not any(t["town"] == town for p in state.players for t in triggers_of(state, p, BEFORE_MOVE)):
+        return []   # the usual case, kept cheap: nobody waits for a move out of this town
+    return fire_uprisings(state, board, BEFORE_MOVE, rng, town=town, mover=mover, lord=lord, away=away())
 
 
 def fire_uprising_triggers(state: FiefState, board: Board, town: str, rng: Rng) -> list[Event]:
