@@ -193,7 +193,7 @@ ROUND: tuple[Step, ...] = (
     Step("income", "Income Phase (3)", "every family collects its income", False,
          lambda s, b, o, r: resolve_income(s, b, r)),
     Step("purchase", "Purchase Phase (4)", "pay ransoms; buy strongholds, mills, units and fief titles",
-         True, lambda s, b, o, r: resolve_purchase(s, b, o), _listed(_check_purchase),
+         True, lambda s, b, o, r: resolve_purchase(s, b, o, build_view), _listed(_check_purchase),
          lambda: {"orders": []},                             # buy nothing (ransoms are forced, 4.1)
          lambda v, b, p: purchase_template(v, b)),
     Step("movement", "Movement Phase (5)", "move your lords and their armies", True, _movement,
