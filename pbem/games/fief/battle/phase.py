@@ -22,7 +22,7 @@ from pbem.games.fief.battle.orders import coalition_answer, has_troop, join_orde
 from pbem.games.fief.battle.plan import BattlePlan, BattleSetup
 from pbem.games.fief.board import Board
 from pbem.games.fief.captives.ransom import forces_families, release_unheld, resolve_captive_orders
-from pbem.games.fief.movement.phase import CavalcadeRequest, CavalcadeResult
+from pbem.games.fief.movement.hooks import CavalcadeRequest, CavalcadeResult
 from pbem.games.fief.movement.army import Army, StepBudget
 from pbem.games.fief.movement.disasters import no_battle_for_weather
 from pbem.games.fief.battle.plan_orders import plan_for
