@@ -36,7 +36,7 @@ from pbem.rules.rng import Rng
 @dataclass(frozen=True)
 class BattleStart:
     """The moments a battle starts, where the standing surprise triggers fire (G.4: "uprising
-    cards may be played at the beginning of a battle"). The surprise rules answer them; game.py
+    cards may be played at the beginning of a battle"). The surprise rules answer them; round.py
     hands their answers in (surprise/uprising_triggers.py, surprise/triggers.py). By default
     nothing fires."""
 

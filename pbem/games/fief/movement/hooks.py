@@ -1,4 +1,4 @@
-"""What the Movement Phase (5) asks of the rules above it, which game.py hands in: the
+"""What the Movement Phase (5) asks of the rules above it, which round.py hands in: the
 battle rules fight a cavalcade (5.2.4: battle/phase.py, resolve_cavalcade), the surprise rules
 fire the uprisings waiting for a lord to leave a town (5.2.1, G.4.2.1:
 surprise/uprising_triggers.py, fire_before_move).
@@ -38,6 +38,6 @@ class CavalcadeResult:
 CavalcadeResolver = Callable[[FiefState, Board, CavalcadeRequest, Rng], CavalcadeResult]
 # 5.2.1, G.4.2.1: a lord of ``mover`` is about to leave ``town``, the moment the standing
 # `uprising_before_move` triggers fire (surprise/uprising_triggers.py: fire_before_move, handed in
-# by game.py): (state, board, rng, town, mover, lord, away) -> events; ``away()``: the pawn ids
+# by round.py): (state, board, rng, town, mover, lord, away) -> events; ``away()``: the pawn ids
 # and lord names whose location names a town but who stand on a road to it.
 BeforeMove = Callable[[FiefState, Board, Rng, str, str, str, Callable[[], frozenset[str]]], list[Event]]

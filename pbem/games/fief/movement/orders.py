@@ -33,7 +33,7 @@ from typing import Any
 from pbem.games.fief.board import load_board
 from pbem.games.fief.movement.army_orders import ArmyChecker
 from pbem.orders.reading import Problems, check_keys, suggest, verb_of
-from pbem.games.fief.movement.template import movement_template  # game.py imports it from here
+from pbem.games.fief.movement.template import movement_template  # the tests import it from here too
 from pbem.games.fief.movement.underground import CARD as UNDERGROUND, check_underground
 from pbem.games.fief.orders_common import view_rules_version
 from pbem.games.fief.policies import find_player, unit_kind

@@ -13,7 +13,7 @@ A move that fails or is cut short is an event with the reason, never an exceptio
 
 Cavalcade (5.2.4) is part of the battle rules (issue 4): ``resolve_movement`` takes an optional
 ``cavalcade`` resolver, called at the exact point the rulebook offers it - a safe passage was
-refused and the order says `if_refused: cavalcade`. game.py passes the battle rules' resolver
+refused and the order says `if_refused: cavalcade`. round.py passes the battle rules' resolver
 (battle/phase.py: resolve_cavalcade; movement/hooks.py); without one a cavalcade order stops the army. In the same
 way it takes the ``before_move`` moment (5.2.1) at which the surprise rules fire the standing
 `uprising_before_move` triggers (surprise/uprising_triggers.py: fire_before_move).

@@ -3,7 +3,7 @@ buildings (4.2), units (4.3), fief titles (4.4) and the cardinal title (4.5) in 
 written in their mail. The king's offer of a fief title (4.4) is read from the whole phase's
 orders before anyone buys (purchase/titles.py). Each order is judged by the rules of
 purchase/ledger.py, the same ones that checked the mail, on the family's view as it is at its
-turn: game.py hands in the view function (views.build_view, which shows every part of the
+turn: round.py hands in the view function (views.build_view, which shows every part of the
 rules, this one's too).
 """
 from __future__ import annotations

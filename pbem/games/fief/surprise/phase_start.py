@@ -36,7 +36,7 @@ from pbem.orders.yamlsafe import YMap, line_of, sub_map
 from pbem.rules.api import Event
 
 KIND = "at_phase_start"
-# The ROUND steps of game.py a trigger may wait for; not "cards" (its draw, G.4) nor setup.
+# The ROUND steps of round.py a trigger may wait for; not "cards" (its draw, G.4) nor setup.
 PHASES = ("hear_ye", "hear_ye_votes", "cards_play", "income", "purchase", "movement", "battle", "end_of_round")
 OWN_KEYS = (KIND, "round")
 

@@ -5,7 +5,7 @@ mail: the base policies of policies.py (safe passage, plague losses, ...) with t
       calm_uprisings: {as_bishop: yes, as_cardinal: no}   # G.4.2.1: may my bishop / cardinal calm
       surprise: [...]                                      # G.4: cards held for a trigger (triggers.py)
 
-The phases' order checkers (game.py, movement/orders.py) and the reports (views.py,
+The phases' order checkers (round.py, movement/orders.py) and the reports (views.py,
 movement/template.py) use ``check_all_policies`` and ``describe_all_policies``.
 """
 from __future__ import annotations
