@@ -131,7 +131,7 @@ def _check_purchase(view: JSON, board: Board, player: str, items: list,
 
 def _check_movement(view: JSON, board: Board, player: str, document: dict,
                     problems: Problems) -> tuple[dict, tuple[str, ...]]:
-    # movement_orders checks the standing policies itself (safe passage, 5.2.2), not issue 4's.
+    # movement/orders.py checks the standing policies itself (safe passage, 5.2.2), not issue 4's.
     battle, rest = _battle_policies(view, player, document.get("policies"), problems, board)
     canonical, errors = check_movement_orders(view, player, document.get("orders"), rest)
     problems.extend(errors)
