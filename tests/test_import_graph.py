@@ -39,8 +39,8 @@ LAYERS = (
           ("support", "rules", "orders", "games", "mail", "judge")),
 )
 REGISTRY = "pbem.games"
-# Games of one family import each other (the core and its editions); a game not listed here is a
-# family of its own.
+# The games of one family: the core first, then its editions, which import the core (the core
+# never an edition). A game not listed here is a family of its own.
 FAMILIES = {"fief": ("pbem.games.fief", "pbem.games.fief_france")}
 
 MAX_LINES = 450
@@ -209,6 +209,14 @@ def family_of(module: str) -> str | None:
     return next((f for f, games in FAMILIES.items() if game in games), game.rpartition(".")[2])
 
 
+def _game_of(module: str) -> str:
+    return ".".join(module.split(".")[:3])
+
+
+def _core_of(module: str) -> str | None:
+    return next((games[0] for games in FAMILIES.values() if _game_of(module) in games), None)
+
+
 def layer_problems(graph: Graph) -> list[str]:
     problems = []
     for module, edges in sorted(graph.items()):
@@ -226,6 +234,10 @@ def layer_problems(graph: Graph) -> list[str]:
                 problems.append(f"{where}: a game imports only its own family "
                                 f"({family_of(module) or 'the registry'} is not {family_of(target) or 'the registry'})"
                                 "; the registry names games by import path")
+            elif mine.name == "games" and _core_of(module) == _game_of(module) != _game_of(target) \
+                    and family_of(module) == family_of(target):
+                problems.append(f"{where}: the core of a family imports none of its editions "
+                                "(an edition is data and hooks the core is handed)")
             elif mine.name == "judge" and theirs.name == "games" and target != REGISTRY:
                 problems.append(f"{where}: the {mine.name} layer imports no game, only the registry "
                                 f"{REGISTRY} (games by import path)")
@@ -360,11 +372,13 @@ def test_an_upward_import_is_named_with_the_layers():
         "pbem.mail.message": {"pbem.games": 3},                # sideways: mail knows no game
         "pbem.judge.engine": {"pbem.games.fief.game": 12, "pbem.games": 4},
         "pbem.games.fief_france.rules": {"pbem.games.fief.game": 5, "pbem.games.kek.rules": 6},
-        "pbem.games.fief.game": {"pbem.orders.reading": 2},    # allowed
+        "pbem.games.fief.game": {"pbem.orders.reading": 2, "pbem.games.fief_france.rules": 3},
         "pbem.cli": {"pbem.games.fief.board": 9},              # allowed: the front may use a game
         "pbem.tools": {"pbem.rules.api": 1},                   # no layer
     }
     assert layer_problems(graph) == [
+        "pbem.games.fief.game (line 3) imports pbem.games.fief_france.rules: the core of a family imports "
+        "none of its editions (an edition is data and hooks the core is handed)",
         "pbem.games.fief_france.rules (line 6) imports pbem.games.kek.rules: a game imports only its own "
         "family (fief is not kek); the registry names games by import path",
         "pbem.judge.engine (line 12) imports pbem.games.fief.game: the judge layer imports no game, only "
