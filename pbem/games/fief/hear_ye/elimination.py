@@ -21,7 +21,6 @@ from pbem.games.fief.hear_ye.titles import PRESTIGE, city_of, family_lords, gran
 from pbem.rules.api import Event
 
 
-
 def eliminate_lord(state: FiefState, board: Board, name: str) -> list[Event]:
     """Remove a lord from play and settle D.4 and 1.5.5."""
     events = royal_guard_replaced(state, name)

@@ -12,11 +12,12 @@ mutates ``state`` (the caller's private copy). The steps, in the rulebook's orde
 A move that fails or is cut short is an event with the reason, never an exception.
 
 Cavalcade (5.2.4) is part of the battle rules (issue 4): ``resolve_movement`` takes an optional
-``cavalcade`` resolver, called at the exact point the rulebook offers it - a safe passage was
-refused and the order says `if_refused: cavalcade`. round.py passes the battle rules' resolver
-(battle/phase.py: resolve_cavalcade; movement/hooks.py); without one a cavalcade order stops the army. In the same
-way it takes the ``before_move`` moment (5.2.1) at which the surprise rules fire the standing
-`uprising_before_move` triggers (surprise/uprising_triggers.py: fire_before_move).
+``cavalcade`` resolver (movement/hooks.py), called at the exact point the rulebook offers it - a
+safe passage was refused and the order says `if_refused: cavalcade`. round.py passes the battle
+rules' resolver (battle/phase.py: resolve_cavalcade); without one a cavalcade order stops the
+army. In the same way it takes the ``before_move`` moment (5.2.1) at which the surprise rules
+fire the standing `uprising_before_move` triggers (surprise/uprising_triggers.py:
+fire_before_move).
 
 An underground card (G.4.2.2) ordered on a step (movement/underground.py) is played at the
 beginning of that step: the army is placed directly in the adjacent town, crossing nobody and

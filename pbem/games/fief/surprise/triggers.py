@@ -33,8 +33,7 @@ from pbem.orders.reading import Problems, fold, suggest
 from pbem.games.fief.hear_ye.elimination import captive_markers_left
 from pbem.games.fief.battle.siege import has_free_lord
 from pbem.games.fief.state import FiefState
-from pbem.games.fief.surprise.phase_start import check_phase_start
-from pbem.games.fief.surprise.phase_start import describe as describe_phase_start
+from pbem.games.fief.surprise.phase_start import check_phase_start, describe as describe_phase_start
 from pbem.games.fief.surprise.standing import KEY, lacks_card, spend_trigger
 from pbem.games.fief.surprise.uprising_triggers import (UPRISINGS, check_underground_trigger, check_uprising_trigger,
                                                         describe_uprising)
