@@ -1,5 +1,6 @@
-"""The shape of pbem/ (docs/architecture.md, "Layers"): no import circle, no import a layer may
-not make, no module over MAX_LINES lines.
+"""The shape of pbem/ (docs/architecture.md, "Layers" and "Layout of a game"): no import circle,
+no import a layer may not make, no circle between a game's sub-packages, no module over
+MAX_LINES lines.
 
 Imports are read from the source with `ast`, those at a module's top and those inside functions
 alike: an import moved into a function to dodge a circle is still an edge of the graph.
