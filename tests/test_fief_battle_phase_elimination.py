@@ -1,9 +1,9 @@
 """Titled lord elimination (D.4.2) and the royal guard (1.5.5), shared by plague, battles and
-later the cards: pbem/games/fief/end_of_round/elimination.py."""
+later the cards: pbem/games/fief/hear_ye/elimination.py."""
 from __future__ import annotations
 
 from pbem.games.fief.board import load_board
-from pbem.games.fief.end_of_round.elimination import capture_lord, eliminate_lord
+from pbem.games.fief.hear_ye.elimination import capture_lord, eliminate_lord
 from pbem.games.fief.positions import build_position
 
 BOARD = load_board("fief_france")

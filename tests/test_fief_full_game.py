@@ -20,7 +20,7 @@ import pytest
 from golden_record import check_golden, playthrough
 from judge_support import Judge
 from pbem.games.fief.board import load_board
-from pbem.games.fief.game import ROUND
+from pbem.games.fief.round import ROUND
 from pbem.judge import archive, engine
 
 BOARD = load_board()

@@ -16,10 +16,11 @@ Canonical form (JSON): {"safe_passage": {"allow": [...], "refuse": [...], "other
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
 
 from pbem.games.fief.orders_common import view_rules_version
-from pbem.orders.reading import Problems, as_seq, suggest, yes_no
+from pbem.orders.reading import suggest
 from pbem.orders.yamlsafe import YSeq, line_of
 from pbem.rules.api import OrderError
 
@@ -66,9 +67,16 @@ def find_player(text: Any, players: list[str]) -> str | None:
     return None
 
 
-def check_policies(view: Mapping[str, Any], player: str, doc: Any) -> tuple[dict, list[OrderError]]:
+# A policy the rules above this module add (surprise/policies.py): (view, player, the value as
+# written, its line, the errors to add to) -> its canonical form, or None when it has errors.
+PolicyCheck = Callable[[Mapping[str, Any], str, Any, int | None, list[OrderError]], Any]
+
+
+def check_policies(view: Mapping[str, Any], player: str, doc: Any,
+                   more: Mapping[str, PolicyCheck] = MappingProxyType({})) -> tuple[dict, list[OrderError]]:
     """Check the `policies:` mapping of a mail against the player's view: the canonical form
-    of the policies it gives, and the errors (with lines and a fix)."""
+    of the policies it gives, and the errors (with lines and a fix). ``more``: the policies of
+    the rules above, by key (the whole list: surprise/policies.py, check_all_policies)."""
     if doc is None:
         return {}, []
     if not isinstance(doc, dict):
@@ -92,17 +100,12 @@ def check_policies(view: Mapping[str, Any], player: str, doc: Any) -> tuple[dict
             got_order = _check_loss_order(value, line, errors)
             if got_order is not None:
                 canonical[key] = got_order
-        elif key == "calm_uprisings":   # G.4.2.1: may my bishop / cardinal try to calm uprisings
-            got_calm = _check_calm(value, line, players, view_rules_version(view), errors)
-            if got_calm is not None:
-                canonical[key] = got_calm
-        elif key == "surprise":   # G.4: surprise cards held for a trigger (surprise/triggers.py)
-            from pbem.games.fief.surprise.triggers import check_triggers
-            got_triggers = check_triggers(dict(view), player, value, line, errors)
-            if got_triggers is not None:
-                canonical[key] = got_triggers
+        elif key in more:   # a policy of the rules above (surprise/policies.py: G.4)
+            got_more = more[key](view, player, value, line, errors)
+            if got_more is not None:
+                canonical[key] = got_more
         else:
-            hint = suggest(key, POLICY_NAMES + ("surprise", "calm_uprisings"))
+            hint = suggest(key, POLICY_NAMES + tuple(more))
             errors.append(OrderError(line, f"unknown policy `{key}`", hint))
     return canonical, errors
 
@@ -175,50 +178,6 @@ def _check_loss_order(value: Any, line: int | None, errors: list[OrderError]) ->
     return order + [k for k in DEFAULT_LOSS_ORDER if k not in order]
 
 
-CALM_KEYS = ("as_bishop", "as_cardinal", "except_raised_by")
-CALM_EXAMPLE = "write e.g. `calm_uprisings: {as_bishop: yes, as_cardinal: yes, except_raised_by: [marc]}`"
-
-
-def _check_calm(value: Any, line: int | None, players: list[str], version: int,
-                errors: list[OrderError]) -> Any:
-    """`calm_uprisings` (G.4.2.1, D.2.1, D.2.2): a short form (never, as_bishop,
-    also_as_cardinal), kept as written, or the mapping {as_bishop: yes|no, as_cardinal: yes|no,
-    except_raised_by: [players]}; `except_raised_by` acts from rules version 2 (ruling 33)."""
-    from pbem.games.fief.surprise.uprising import CALM_CHOICES
-    if isinstance(value, str):
-        answer = value.strip().lower()
-        if answer in CALM_CHOICES:
-            return answer
-    if not isinstance(value, dict):
-        errors.append(OrderError(line, f"`calm_uprisings` is one of {', '.join(CALM_CHOICES)} or a mapping, "
-                                 f"not {value!r}", CALM_EXAMPLE))
-        return None
-    result: dict[str, Any] = {"as_bishop": False, "as_cardinal": False, "except_raised_by": []}
-    problems = Problems()
-    for sub, item in value.items():
-        sub_line = line_of(value, sub)
-        if sub in ("as_bishop", "as_cardinal"):
-            result[sub] = bool(yes_no(value, sub, problems))
-        elif sub == "except_raised_by" and version < 2:
-            problems.add(sub_line, "`except_raised_by` is not used in this game: it was created under rules "
-                         "version 1, where a bishop's calming does not look at who raised the uprising "
-                         "(ruling 33)", "remove `except_raised_by:` (`as_bishop` and `as_cardinal` still work)")
-        elif sub == "except_raised_by":
-            for name in as_seq(item, sub_line, sub, problems):
-                found = find_player(name, players)
-                if found is None:
-                    problems.add(sub_line, f"no other player {name!r} in this game", suggest(str(name), players))
-                elif found not in result[sub]:
-                    result[sub].append(found)
-        else:
-            problems.add(sub_line, f"unknown key `{sub}` in `calm_uprisings`", suggest(sub, CALM_KEYS))
-    if problems:
-        errors.extend(problems)
-        return None
-    result["except_raised_by"].sort()
-    return result
-
-
 def merge_policies(stored: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
     """Standing policies after a mail: each policy given replaces the stored one; the others
     stay as they were (they are kept until changed)."""
@@ -243,7 +202,8 @@ def loss_order(policies: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def describe(policies: Mapping[str, Any]) -> list[str]:
-    """One line per policy, for reports and templates."""
+    """One line per policy of this module, for reports and templates (all of them:
+    surprise/policies.py, describe_all_policies)."""
     lines = []
     for key in PERMISSION_POLICIES:
         p = policies.get(key) or {"allow": [], "refuse": [], "others": DEFAULT_ANSWER}
@@ -255,21 +215,8 @@ def describe(policies: Mapping[str, Any]) -> list[str]:
         parts.append(f"{p.get('others', DEFAULT_ANSWER)} everyone else")
         lines.append(f"{key}: " + "; ".join(parts))
     lines.append(f"{LOSS_POLICY}: " + ", ".join(loss_order(policies)))
-    from pbem.games.fief.surprise.triggers import describe_triggers   # G.4
-    lines.append(describe_calm(policies))   # G.4.2.1
-    return lines + describe_triggers(policies)
-
-
-def describe_calm(policies: Mapping[str, Any]) -> str:
-    value = policies.get("calm_uprisings") or "never"
-    if isinstance(value, str):
-        return f"calm_uprisings: {value}"
-    parts = [f"as_bishop {'yes' if value['as_bishop'] else 'no'}",
-             f"as_cardinal {'yes (3 deniers an attempt)' if value['as_cardinal'] else 'no'}"]
-    if value.get("except_raised_by"):
-        parts.append("never against " + ", ".join(value["except_raised_by"]))
-    return "calm_uprisings: " + "; ".join(parts)
+    return lines
 
 
 __all__ = ["check_policies", "merge_policies", "permits", "loss_order", "describe", "unit_kind",
-           "find_player", "POLICY_NAMES"]
+           "find_player", "POLICY_NAMES", "PolicyCheck"]

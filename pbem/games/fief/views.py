@@ -21,7 +21,7 @@ from pbem.games.fief.battle.orders import describe_battle_policies
 from pbem.games.fief.board import Board
 from pbem.games.fief.end_of_round.phase import victory_points
 from pbem.games.fief.control import Forces, controller, forces_by_town, is_besieged
-from pbem.games.fief.policies import describe as describe_policies
+from pbem.games.fief.surprise.policies import describe_all_policies
 from pbem.games.fief.hear_ye.phase import hear_ye_view
 from pbem.games.fief.purchase.titles import cardinal_title_view
 from pbem.games.fief.state import (MAX_MILLS_PER_TOWN, MILL_TILES, POOL, STRONGHOLD_TILES,
@@ -112,7 +112,7 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
         view["hand"] = list(state.families[player].hand) if player in state.families else []
         # a deep copy: whatever a caller does with the view must not reach the state
         view["policies"] = copy.deepcopy(state.families[player].policies) if player in state.families else {}
-        view["policies_text"] = describe_policies(view["policies"]) + \
+        view["policies_text"] = describe_all_policies(view["policies"]) + \
             describe_battle_policies(view["policies"])   # for the report
         # F: an exchange offer is between the two players of the private talk only.
         view["exchange_offers"] = [copy.deepcopy(o) for o in state.exchange_offers

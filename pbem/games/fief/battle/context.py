@@ -12,7 +12,7 @@ from pbem.games.fief.battle.plan import DEFAULT_PLAN, BattleOutcome, BattlePlan,
 from pbem.games.fief.battle.forces import kinds_count
 from pbem.games.fief.battle.text import units_text
 from pbem.games.fief.board import Board
-from pbem.games.fief.end_of_round.elimination import eliminate_lord
+from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief.state import FiefState
 from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Callable
 
 from pbem.games.fief.battle.context import Battle, RoundDice
-from pbem.games.fief.captives.taken import take_captives
+from pbem.games.fief.battle.taken import take_captives
 from pbem.games.fief.battle.forces import Side, fighters, side_cp
 
 

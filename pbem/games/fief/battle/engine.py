@@ -13,7 +13,7 @@ from typing import Callable, Mapping
 from pbem.games.fief.battle.after import settle
 from pbem.games.fief.battle.context import Battle, RoundDice
 from pbem.games.fief.battle.dice import PENALTY, Penalty, Roll, cancel_penalty, roll_dice
-from pbem.games.fief.captives.taken import ambushes, take_captives
+from pbem.games.fief.battle.taken import ambushes, take_captives
 from pbem.games.fief.battle.coalition import coalition_choices
 from pbem.games.fief.battle.end import end_of_round, surrender_check
 from pbem.games.fief.battle.forces import (GUARD, BattleError, Side, base_dice, build_sides,
@@ -22,7 +22,7 @@ from pbem.games.fief.battle.losses import Losses, choose_losses
 from pbem.games.fief.battle.plan import BattleOutcome, BattlePlan, BattleSetup
 from pbem.games.fief.battle.text import losses_text, units_text
 from pbem.games.fief.board import Board
-from pbem.games.fief.end_of_round.elimination import captive_markers_left
+from pbem.games.fief.hear_ye.elimination import captive_markers_left
 from pbem.games.fief.state import FiefState
 from pbem.rules.rng import Rng
 

@@ -14,27 +14,42 @@ and that leader's `coalition.accept` policy answers.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
 
 from pbem.games.fief.battle.engine import BattleError, opening_dice, resolve_battle
 from pbem.games.fief.battle.orders import coalition_answer, has_troop, join_order
 from pbem.games.fief.battle.plan import BattlePlan, BattleSetup
 from pbem.games.fief.board import Board
 from pbem.games.fief.captives.ransom import forces_families, release_unheld, resolve_captive_orders
-from pbem.games.fief.movement.phase import CavalcadeRequest, CavalcadeResult
+from pbem.games.fief.movement.hooks import CavalcadeRequest, CavalcadeResult
 from pbem.games.fief.movement.army import Army, StepBudget
 from pbem.games.fief.movement.disasters import no_battle_for_weather
 from pbem.games.fief.battle.plan_orders import plan_for
 from pbem.games.fief.battle.plunder import resolve_plunder
 from pbem.games.fief.battle.siege import has_free_lord, resolve_sieges
 from pbem.games.fief.state import FiefState
-from pbem.games.fief.surprise.triggers import fire_battle_triggers
-from pbem.games.fief.surprise.uprising_triggers import fire_uprising_triggers
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
 
-def resolve_battle_phase(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
+@dataclass(frozen=True)
+class BattleStart:
+    """The moments a battle starts, where the standing surprise triggers fire (G.4: "uprising
+    cards may be played at the beginning of a battle"). The surprise rules answer them; round.py
+    hands their answers in (surprise/uprising_triggers.py, surprise/triggers.py). By default
+    nothing fires."""
+
+    # G.4.2.1: (state, board, town, rng) -> events: uprisings in the town, resolved before the battle
+    uprisings: Callable[[FiefState, Board, str, Rng], list[Event]] = lambda state, board, town, rng: []
+    # G.4.2.2, G.4.2.5: (state, board, setup) -> (setup, events), once the sides are known:
+    # an underground card against the Fortress penalty, an ambush
+    cards: Callable[[FiefState, Board, BattleSetup], tuple[BattleSetup, list[Event]]] = \
+        lambda state, board, setup: (setup, [])
+
+
+def resolve_battle_phase(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng,
+                         start: BattleStart = BattleStart()) -> list[Event]:
     events: list[Event] = release_unheld(state, board)
     events += resolve_captive_orders(state, board, orders)
     besiege: dict[str, list[str]] = {}    # player -> towns where a stopped attack becomes a siege
@@ -42,7 +57,7 @@ def resolve_battle_phase(state: FiefState, board: Board, orders: Mapping[str, An
     for player in state.turn_order():
         for battle in (orders.get(player) or {}).get("battles") or []:
             declared += 1
-            events += fight(state, board, player, battle["target"], battle["town"], rng, besiege)
+            events += fight(state, board, player, battle["target"], battle["town"], rng, besiege, start)
     if not declared:
         events.append(Event("no_battle", f"Round {state.round}: nobody declares a battle (6).",
                             data={"round": state.round}))
@@ -53,13 +68,13 @@ def resolve_battle_phase(state: FiefState, board: Board, orders: Mapping[str, An
 
 
 def fight(state: FiefState, board: Board, player: str, target: str, town: str, rng: Rng,
-          besiege: dict[str, list[str]]) -> list[Event]:
+          besiege: dict[str, list[str]], start: BattleStart) -> list[Event]:
     """One declared battle (6): checked again against the state as earlier battles left it."""
     problem = _impossible(state, board, player, target, town)
     if problem:   # not fought, so no battle starts: no battle-start trigger fires (ruling 36)
         return [_not_fought(player, target, town, problem)]
     # G.4.2.1: uprisings at the start of the battle, resolved first; it goes on with what is left.
-    uprising = fire_uprising_triggers(state, board, town, rng)
+    uprising = start.uprisings(state, board, town, rng)
     problem = _impossible(state, board, player, target, town) if uprising else None
     if problem:
         return uprising + [_not_fought(player, target, town, problem)]
@@ -70,7 +85,7 @@ def fight(state: FiefState, board: Board, player: str, target: str, town: str, r
     events = uprising + events
     setup = BattleSetup(town=town, attacker=player, defender=target, attacker_side=tuple(attackers),
                         defender_side=tuple(defenders), leaving_fortress=leaving)
-    setup, fired = fire_battle_triggers(state, board, setup)   # G.4.2.2, G.4.2.5: surprise triggers
+    setup, fired = start.cards(state, board, setup)   # G.4.2.2, G.4.2.5: surprise triggers
     events += fired
     if opening_dice(state, board, setup).get("attacker", 0) <= 0:
         # 6.4.1 example 2: "Marie cannot attack as she does not have any available battle dice

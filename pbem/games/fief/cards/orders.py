@@ -27,10 +27,11 @@ from typing import Any
 from pbem.games.fief.board import Board
 from pbem.orders.reading import Problems, as_seq, check_keys, each_order, fold, suggest, verb_of, yes_no
 from pbem.games.fief.cards.deck import CardSet, load_cards
+from pbem.games.fief.cards.effects import marker_problem
 from pbem.games.fief.cards.phase import HAND_LIMIT, MAX_DRAWS, playable
 from pbem.games.fief.surprise.play import AT_ONCE
 from pbem.games.fief.surprise.orders import check_surprise
-from pbem.games.fief.orders_common import town_name, view_rules_version
+from pbem.games.fief.orders_common import card_word, town_name, view_rules_version
 from pbem.orders.yamlsafe import line_of
 
 PILES = {"character": "character", "characters": "character", "events": "events", "event": "events"}
@@ -44,7 +45,7 @@ def card_id(cards: CardSet, text: Any) -> str | None:
     lord = cards.find_lord(text)
     if lord:
         return lord
-    word = fold(text).replace(" ", "_").replace("-", "_").replace("'", "")
+    word = card_word(text)
     kinds = list(cards.surprise_characters) + list(cards.fortune) + list(cards.disaster)
     return word if word in kinds else None
 
@@ -182,7 +183,6 @@ def check_play_orders(view: dict, board: Board, player: str, items: list, proble
 def _marker_in_use(view: dict, player: str, play: dict, earlier: list[dict]) -> str | None:
     """G.3.3.2: the collecting cardinal's tithe marker is not on the board already, nor taken by
     an earlier tithe of this mail."""
-    from pbem.games.fief.cards.effects import marker_problem
     lords = view["lords"]
     bishops = {n: (lords[b["bishop"]]["family"] if b.get("bishop") in lords else None)
                for n, b in view["bishoprics"].items()}

@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem.games.fief.movement.underground import CARD as UNDERGROUND
 
-# A move's optional keys, written when they say something (movement_orders._Checker._move).
+# A move's optional keys, written when they say something (movement/orders.py: _Checker._move).
 MOVE_EXTRAS = ("lords", "captives", "leave", "pick_up", "give_control", UNDERGROUND)
 
 

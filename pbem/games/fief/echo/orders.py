@@ -2,7 +2,7 @@
 the judge's answer to an order mail shows what it understood as the player would write it,
 and the player may send that text back unchanged (docs/orders.md, "The judge's answers").
 
-Each phase's canonical form (the checkers named in game.py's steps) is turned back into the
+Each phase's canonical form (the checkers named in round.py's steps) is turned back into the
 order items its checker reads: `towns` into `- start: [...]`, a lord card play into
 `- play: Aliénor` with `in:`, and so on. The `wait`/`ready` flags are the judge's, not here.
 Movement and battle orders: echo/moves.py; standing policies and triggers: echo/policies.py.

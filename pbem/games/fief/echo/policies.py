@@ -11,7 +11,8 @@ from typing import Any
 from pbem.games.fief.policies import PERMISSION_POLICIES
 from pbem.games.fief.surprise.phase_start import KIND as AT_PHASE_START
 from pbem.games.fief.surprise.triggers import UPRISING_KINDS
-from pbem.games.fief.surprise.uprising_triggers import BEFORE_MOVE, IN_UPRISING
+from pbem.games.fief.surprise.uprising import IN_UPRISING
+from pbem.games.fief.surprise.uprising_triggers import BEFORE_MOVE
 
 
 def policies_document(policies: dict[str, Any]) -> dict[str, Any]:
@@ -39,7 +40,7 @@ def _permission(value: dict[str, Any]) -> Any:
 
 
 def _calm(value: Any) -> Any:
-    # policies._check_calm: a short form kept as written, or the mapping
+    # surprise/policies.check_calm: a short form kept as written, or the mapping
     if isinstance(value, str):
         return value
     out = {"as_bishop": value["as_bishop"], "as_cardinal": value["as_cardinal"]}

@@ -1,1 +1,1 @@
-"""The End of Round Phase (7) and lords leaving play (D.4)."""
+"""The End of Round Phase (7): victory. A lord leaving play (D.4) is hear_ye/elimination.py."""

@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from pbem.games.fief.hear_ye.elections import ecclesiastical, pope_lord
-from pbem.games.fief.state import FiefState, Lord
+from pbem.games.fief.state import POOL, FiefState, Lord
 from pbem.rules.api import Event
 
 GUARD_SIZE = 2   # 1.5.5.1, 1.5.5.2: up to 2 pawns replaced
+# 1.5.5: guard kind -> (the titles it serves, the pawn that replaces it)
+GUARD = {"kings_knight": (("king",), "knight"), "queens_sergeant": (("queen", "regent_queen"), "man_at_arms")}
+GUARD_KINDS = tuple(GUARD)
 
 
 def annulments(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:
@@ -42,7 +45,6 @@ def annulments(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:
 
 
 def lose_queen(state: FiefState, lord: Lord) -> list[Event]:
-    from pbem.games.fief.end_of_round.elimination import royal_guard_replaced
     events = royal_guard_replaced(state, lord.name)
     lord.political = None
     return events + [Event("queen_title_lost", f"{lord.name} is no longer queen (D.3.2).",
@@ -155,3 +157,35 @@ def titles_after_elimination(state: FiefState, gone: Lord) -> list[Event]:
         events += crown_queen(state, state.lords[prince.spouse])
     return events
 
+
+def royal_guard_replaced(state: FiefState, name: str) -> list[Event]:
+    """1.5.5: the guard pawns of the king's (queen's) family standing with them are replaced by
+    knights (men-at-arms) from the family's pool while it has some; the others are removed.
+    Idempotent: a second call finds no guard left."""
+    lord = state.lords[name]
+    kinds = [g for g, (titles, _unit) in GUARD.items() if lord.political in titles]
+    if not kinds or lord.location is None:
+        return []
+    guard_kind = kinds[0]
+    unit = GUARD[guard_kind][1]
+    guards = [p for p in state.pawns.values()
+              if p.family == lord.family and p.kind == guard_kind and p.location == lord.location]
+    if not guards:
+        return []
+    left = POOL[unit] - sum(1 for p in state.pawns.values() if p.family == lord.family and p.kind == unit)
+    replaced = 0
+    for pawn in guards:
+        if left > 0:
+            pawn.kind = unit
+            left -= 1
+            replaced += 1
+        else:
+            del state.pawns[pawn.id]
+    removed = len(guards) - replaced
+    word = "knight" if unit == "knight" else "man-at-arms"
+    text = (f"{name}'s royal guard in {lord.location} is replaced by {replaced} {word} "
+            f"pawn{'s' if replaced != 1 else ''} from {lord.family}'s pool"
+            + (f"; {removed} cannot be replaced and {'is' if removed == 1 else 'are'} removed" if removed else "")
+            + " (1.5.5).")
+    return [Event("royal_guard_replaced", text, data={"lord": name, "family": lord.family,
+                                                        "replaced": replaced, "removed": removed})]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pbem.games.fief.board import Board
 from pbem.games.fief.control import controllers, holder_family, is_besieged
 from pbem.games.fief.state import BoardEffect, FiefState
+from pbem.games.fief.surprise.uprising_triggers import WHEN_TAXED, fire_uprisings
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
@@ -45,7 +46,6 @@ class Income:
 
 
 def resolve_income(state: FiefState, board: Board, rng: Rng) -> list[Event]:
-    from pbem.games.fief.surprise.uprising_triggers import WHEN_TAXED, fire_uprisings
     events = fire_uprisings(state, board, WHEN_TAXED, rng)   # G.3.3, G.4.2.1: as the taxes are collected
     ctrl = controllers(state, board)
     incomes: dict[str, Income] = defaultdict(Income)

@@ -1,5 +1,5 @@
 """Disasters lying on the board that bear on movement and battles: bad weather (G.2.2) and
-entering a plagued bishopric (G.2.1.3). A lord struck down is eliminated by end_of_round/elimination.py (D.4);
+entering a plagued bishopric (G.2.1.3). A lord struck down is eliminated by hear_ye/elimination.py (D.4);
 a captive lord is not (6.3, from rules version 2: docs/fief-france.md, ruling 35).
 """
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from pbem.games.fief.board import Board
-from pbem.games.fief.end_of_round.elimination import eliminate_lord
+from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief.movement.events import SINGULAR
 from pbem.games.fief.policies import loss_order
 from pbem.games.fief.state import OFFSHORE, FiefState

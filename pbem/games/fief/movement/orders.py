@@ -28,19 +28,17 @@ same player brings or leaves; what other players do is only known at resolution.
 """
 from __future__ import annotations
 
-import re
-from collections import Counter
 from typing import Any
 
-from pbem.games.fief.board import Board, load_board
-from pbem.orders.reading import Problems, check_keys, fold, suggest, verb_of, whole_number
-from pbem.games.fief.movement.army import DARC_STEPS, STEPS   # 5.1.1, G.4.1.1
-from pbem.games.fief.movement.events import units_text
-from pbem.games.fief.movement.template import movement_template  # game.py imports it from here
+from pbem.games.fief.board import load_board
+from pbem.games.fief.movement.army_orders import ArmyChecker
+from pbem.orders.reading import Problems, check_keys, suggest, verb_of
+from pbem.games.fief.movement.template import movement_template  # the tests import it from here too
 from pbem.games.fief.movement.underground import CARD as UNDERGROUND, check_underground
 from pbem.games.fief.orders_common import view_rules_version
-from pbem.games.fief.policies import check_policies, find_player, unit_kind
-from pbem.games.fief.state import OFFSHORE, UNIT_TYPES
+from pbem.games.fief.policies import find_player, unit_kind
+from pbem.games.fief.surprise.policies import check_all_policies
+from pbem.games.fief.state import OFFSHORE
 from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import OrderError
 
@@ -48,7 +46,6 @@ VERBS = ("move", "land")
 MOVE_KEYS = ("move", "with", "lords", "captives", "path", "leave", "pick_up", "if_refused", "give_control",
              UNDERGROUND)
 IF_REFUSED = ("back", "stay", "cavalcade")   # 5.2.3.1, 5.2.4
-_COUNTED = re.compile(r"^\s*(\d+)\s+(.+?)\s*$")
 
 
 def check_movement_orders(view: dict[str, Any], player: str, orders: Any,
@@ -56,7 +53,7 @@ def check_movement_orders(view: dict[str, Any], player: str, orders: Any,
     """(canonical, errors) for one player's movement mail."""
     board = load_board(view.get("game", "fief_france"), view.get("options", {}).get("board", "board"))
     problems = Problems()
-    canonical_policies, policy_errors = check_policies(view, player, policies)
+    canonical_policies, policy_errors = check_all_policies(view, player, policies)
     problems.extend(policy_errors)
     checker = _Checker(view, player, board, problems)
     if orders is not None and not isinstance(orders, list):
@@ -69,20 +66,9 @@ def check_movement_orders(view: dict[str, Any], player: str, orders: Any,
     return {"moves": checker.moves, "land": checker.land, "policies": canonical_policies}, list(problems)
 
 
-class _Checker:
-    def __init__(self, view: dict, me: str, board: Board, problems: Problems):
-        self.view, self.me, self.board, self.problems = view, me, board, problems
-        self.moves: list[dict] = []
-        self.land: str | None = None
-        self.moved: dict[str, int | None] = {}   # lord -> line of their move
-        # The player's own pawns, followed through their moves: place -> kind -> count.
-        self.pawns: dict[str, Counter] = {}
-        for p in view.get("my_pawns", []):
-            if p["kind"] in UNIT_TYPES:
-                self.pawns.setdefault(p["location"], Counter())[p["kind"]] += 1
-        self.lord_at = {n: l["location"] for n, l in view["lords"].items()}
-        self.hand = list(view.get("hand") or [])
-        self.cards_named: list[int | None] = []   # one line per underground card always played
+class _Checker(ArmyChecker):
+    """A movement mail's orders, one item after the other (the path: movement/paths.py; what
+    goes along: movement/army_orders.py)."""
 
     # -- items -----------------------------------------------------------------------------
     def item(self, item: Any, line: int | None) -> None:
@@ -166,191 +152,6 @@ class _Checker:
                               f"hold {held}", "name fewer steps, or write `if_needed` for some")
 
     # -- pieces ----------------------------------------------------------------------------
-    def _own_lord(self, text: Any, line: int | None, free: bool) -> str | None:
-        mine = [n for n, lo in self.view["lords"].items() if lo["family"] == self.me]
-        found = next((n for n in mine if fold(n) == fold(str(text))), None)
-        if found is None:
-            self.problems.add(line, f"{text!r} is not a lord of your family",
-                              suggest(str(text), mine) if mine else "you have no lord in play")
-            return None
-        lord = self.view["lords"][found]
-        if free and lord.get("captive_of"):
-            self.problems.add(line, f"{found} is a captive of {lord['captive_of']} and cannot move (5)",
-                              "a captive lord moves only with the jailer's army (6.3)")
-            return None
-        if lord.get("location") is None:
-            self.problems.add(line, f"{found} is not on the board", "only lords on the board move")
-            return None
-        return found
-
-    def _companions(self, item: dict, key: str, start: str, leader: str) -> list[str]:
-        if key not in item:
-            return []
-        line = line_of(item, key)
-        names = item[key] if isinstance(item[key], list) else [item[key]]
-        out: list[str] = []
-        for i, text in enumerate(names):
-            where = line_of(names, i) if isinstance(item[key], list) else line
-            if key == "lords":
-                name = self._own_lord(text, where, free=True)
-                if name is None:
-                    continue
-                if name == leader:
-                    self.problems.add(where, f"{name} leads this move", f"remove {name} from `lords`")
-                    continue
-            else:
-                held = [n for n, lo in self.view["lords"].items() if lo.get("captive_of") == self.me]
-                name = next((n for n in held if fold(n) == fold(str(text))), None)
-                if name is None:
-                    self.problems.add(where, f"{text!r} is not a captive of your family",
-                                      suggest(str(text), held) if held else "you hold no captive")
-                    continue
-            if self.lord_at[name] != start:
-                self.problems.add(where, f"{name} is in {self.lord_at[name]}, not with {leader} in {start}",
-                                  f"only forces in {start} can go along")
-                continue
-            out.append(name)
-        return out
-
-    def _town(self, text: Any, line: int | None) -> str | None:
-        if isinstance(text, str) and fold(text) == OFFSHORE:
-            return OFFSHORE
-        if not isinstance(text, str):
-            self.problems.add(line, "a town name is expected here", "write the town's name, e.g. Tours")
-            return None
-        town = self.board.find_town(text)
-        if town is None:
-            self.problems.add(line, f"there is no town called {text!r}", suggest(text, self.board.towns))
-        return town
-
-    def _path(self, item: dict, name: str, start: str, lords: list[str]) -> list[str] | None:
-        line = line_of(item, "move")
-        if "path" not in item or item["path"] is None:
-            self.problems.add(line, f"the move of {name} has no `path`",
-                              f"add e.g. `path: [{self._neighbours(start)[0] if self._neighbours(start) else 'TOWN'}]`"
-                              " under it, one town per step")
-            return None
-        raw = item["path"] if isinstance(item["path"], list) else [item["path"]]
-        path_line = line_of(item, "path")
-        path: list[str] = []
-        here = start
-        for i, text in enumerate(raw):
-            where = line_of(raw, i) if isinstance(item["path"], list) else path_line
-            town = self._town(text, where)
-            if town is None:
-                return None
-            problem = self._step_problem(here, town, i, len(raw), start)
-            if problem:
-                self.problems.add(where, *problem)
-                return None
-            path.append(town)
-            here = town
-        if not path:
-            self.problems.add(path_line, "the path is empty", "name at least one town")
-            return None
-        darc = any(self.view["lords"][n].get("political") == "darc" for n in [name] + lords)
-        allowed = DARC_STEPS if darc else STEPS
-        if len(path) > allowed:
-            extra = " (the D'Arc lord, G.4.1.1)" if darc else " (5.1.1)"
-            self.problems.add(path_line, f"{name} has {allowed} steps{extra}; this path needs {len(path)}",
-                              f"shorten the path to {allowed} towns")
-            return None
-        return path
-
-    def _step_problem(self, here: str, town: str, index: int, length: int, start: str) -> tuple[str, str] | None:
-        if town == OFFSHORE:
-            if here == OFFSHORE:
-                return ("the army is already offshore", "name a harbor town to land in")
-            if start == OFFSHORE:
-                return ("forces at sea since before this phase must land (5.3); they cannot go back to sea "
-                        "this round", "end the path in a town")
-            if not self.board.is_harbor(here):
-                return (f"{here} is not a harbor town: a naval step leaves from a harbor (5.3)",
-                        "harbors: " + ", ".join(self.board.harbors))
-            if index != length - 1:
-                return ("the movement of an army ends as soon as it enters the offshore area (5.3)",
-                        "make `offshore` the last step of the path")
-            return None
-        if here == OFFSHORE:
-            if not self.board.is_harbor(town):
-                return (f"{town} is not a harbor town: from the offshore area an army lands in a harbor (5.3)",
-                        "harbors: " + ", ".join(self.board.harbors))
-            return None
-        if town == here:
-            return (f"the army is already in {town}", "name the next town on the road")
-        if not self.board.adjacent(here, town):
-            return (f"no road from {here} to {town}", f"{here} connects to " + ", ".join(self._neighbours(here)))
-        return None
-
-    def _neighbours(self, town: str) -> list[str]:
-        if town == OFFSHORE:
-            return list(self.board.harbors)
-        return list(self.board.neighbours(town))
-
-    def _units(self, value: Any, line: int | None) -> dict[str, int] | str | None:
-        """`all`, `none`, a kind, "2 knights", a list of those, or {kind: count}."""
-        if value is None:
-            return {}
-        if isinstance(value, str) and value.strip().lower() in ("all", "none"):
-            return "all" if value.strip().lower() == "all" else {}
-        items: list[tuple[Any, Any, int | None]] = []
-        if isinstance(value, dict):
-            items = [(k, v, line_of(value, k)) for k, v in value.items()]
-        elif isinstance(value, list):
-            items = [(v, None, line_of(value, i)) for i, v in enumerate(value)]
-        else:
-            items = [(value, None, line)]
-        out: Counter = Counter()
-        for word, count_text, where in items:
-            count = 1
-            if count_text is None and isinstance(word, str) and (counted := _COUNTED.match(word)):
-                count_text, word = counted.groups()
-            kind = unit_kind(word)
-            if kind is None or kind not in UNIT_TYPES:
-                guard = kind is not None
-                self.problems.add(where, f"{word!r} is not a unit kind you can move by name",
-                                  "the royal guard always stays with its lord (1.5.5)" if guard else
-                                  suggest(str(word), UNIT_TYPES))
-                return None
-            if count_text is not None:
-                number = whole_number(count_text, where, kind, self.problems)
-                if number is None:
-                    return None
-                count = number
-            out[kind] += count
-        return dict(sorted(out.items()))
-
-    def _stops(self, item: dict, key: str, start: str, path: list[str]) -> dict | None:
-        if key not in item or item[key] is None:
-            return {}
-        value, line = item[key], line_of(item, key)
-        if not isinstance(value, dict):
-            self.problems.add(line, f"`{key}` maps towns to units", f"write e.g. `{key}: {{{path[0]}: {{knight: 1}}}}`")
-            return None
-        passed = [t for t in path[:-1] if t != OFFSHORE]
-        out: dict[str, Any] = {}
-        for text, units_value in value.items():
-            where = line_of(value, text)
-            town = self._town(text, where)
-            if town is None:
-                return None
-            if town not in passed:
-                if town == path[-1]:
-                    msg = f"the army ends in {town} anyway"
-                    hint = f"`{key}` is for towns passed through ({', '.join(passed) or 'none on this path'})"
-                elif town == start:
-                    msg = f"{town} is where the move starts"
-                    hint = "units from the start town are named in `with`; units not taken stay there"
-                else:
-                    msg, hint = f"{town} is not on this path", f"towns passed through: {', '.join(passed) or 'none'}"
-                self.problems.add(where, msg, hint)
-                return None
-            units = self._units(units_value, where)
-            if units is None:
-                return None
-            if units:
-                out[town] = units
-        return out
 
     def _if_refused(self, item: dict) -> str | None:
         if "if_refused" not in item:
@@ -412,52 +213,6 @@ class _Checker:
                 chosen.append(found)
             out[town] = chosen
         return out
-
-    def _follow(self, name: str, start: str, path: list[str], with_: Any, leave: dict, pick_up: dict,
-                line: int | None) -> None:
-        """Follow the player's own pawns through this move (other players ignored)."""
-        here = self.pawns.setdefault(start, Counter())
-        if with_ == "all":
-            army = Counter(here)
-            here.clear()
-        else:
-            army = Counter(with_)
-            short = _first_short(here, army)
-            if short:
-                kind, n = short
-                self.problems.add(line, f"{name} takes {units_text({kind: n})} from {start}, but you have only "
-                                  f"{here[kind]} there (after your moves above)",
-                                  f"take at most {here[kind]}, or use `with: all`")
-                return
-            here.subtract(army)
-        for town in path[:-1]:
-            if town in leave:
-                drop = Counter(army) if leave[town] == "all" else Counter(leave[town])
-                short = _first_short(army, drop)
-                if short:
-                    kind, n = short
-                    self.problems.add(line, f"{name} cannot leave {units_text({kind: n})} in {town}: the army has "
-                                      f"only {army[kind]}", f"leave at most {army[kind]}")
-                    return
-                army -= drop
-                self.pawns.setdefault(town, Counter()).update(drop)
-            if town in pick_up:
-                there = self.pawns.setdefault(town, Counter())
-                take = Counter(there) if pick_up[town] == "all" else Counter(pick_up[town])
-                short = _first_short(there, take)
-                if short:
-                    kind, n = short
-                    self.problems.add(line, f"{name} cannot pick up {units_text({kind: n})} in {town}: you have "
-                                      f"only {there[kind]} there", f"pick up at most {there[kind]}")
-                    return
-                there.subtract(take)
-                army += take
-        self.pawns.setdefault(path[-1], Counter()).update(army)
-
-
-def _first_short(have: Counter, want: Counter) -> tuple[str, int] | None:
-    """The first kind (in the order written) of which ``want`` asks more than ``have`` holds."""
-    return next(((kind, n) for kind, n in want.items() if have[kind] < n), None)
 
 
 __all__ = ["check_movement_orders", "movement_template"]

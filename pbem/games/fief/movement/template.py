@@ -11,7 +11,7 @@ from typing import Any
 from pbem.games.fief.board import load_board
 from pbem.games.fief.movement.army import DARC_STEPS, STEPS   # 5.1.1, G.4.1.1
 from pbem.games.fief.movement.events import units_text
-from pbem.games.fief.policies import describe
+from pbem.games.fief.surprise.policies import describe_all_policies
 from pbem.games.fief.state import OFFSHORE
 
 
@@ -61,7 +61,7 @@ def movement_template(view: dict[str, Any], player: str) -> str:
         lines += [f"  # Your troop at sea ({_units(at_sea)}) must land in a harbor this phase (5.3):",
                   f"  # - land: {board.harbors[0]}        # one of: {', '.join(board.harbors)}"]
     lines += ["", "# Standing policies, kept until changed (yours now):"]
-    lines += [f"#   {line}" for line in describe(view.get("policies") or {})]
+    lines += [f"#   {line}" for line in describe_all_policies(view.get("policies") or {})]
     others = [p for p in view.get("turn_order", []) if p != player]
     lines += [
         "# policies:",

@@ -2,11 +2,13 @@
 buildings (4.2), units (4.3), fief titles (4.4) and the cardinal title (4.5) in the order
 written in their mail. The king's offer of a fief title (4.4) is read from the whole phase's
 orders before anyone buys (purchase/titles.py). Each order is judged by the rules of
-purchase/ledger.py, the same ones that checked the mail.
+purchase/ledger.py, the same ones that checked the mail, on the family's view as it is at its
+turn: round.py hands in the view function (views.build_view, which shows every part of the
+rules, this one's too).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.captives.ransom import accepts_offer
@@ -18,40 +20,43 @@ from pbem.games.fief.purchase.titles import (Offer, buy_cardinal_title, offer_an
 from pbem.games.fief.state import UNIT_PRICE, FiefState, Pawn
 from pbem.games.fief.surprise.play import pope_refuses   # D.2.3: the pope's `new_cardinal` policy
 from pbem.games.fief.hear_ye.titles import come_into_play, grant_fief_title
-from pbem.games.fief.views import build_view
-from pbem.rules.api import Audience, Event
+from pbem.rules.api import JSON, Audience, Event
 
-def resolve_purchase(state: FiefState, board: Board, orders: Mapping[str, Any]) -> list[Event]:
+# A family's view of the state (views.build_view): (state, board, player) -> view.
+ViewOf = Callable[[FiefState, Board, str], JSON]
+
+
+def resolve_purchase(state: FiefState, board: Board, orders: Mapping[str, Any], view_of: ViewOf) -> list[Event]:
     def mail(player: str) -> list:
         return (orders.get(player) or {}).get("orders") or []
 
-    offer, events = _king_offer(state, board, mail)
+    offer, events = _king_offer(state, board, mail, view_of)
     for player in state.turn_order():
         if state.families[player].eliminated:
             continue
-        events += _player_purchases(state, board, player, mail(player), offer)
+        events += _player_purchases(state, board, player, mail(player), offer, view_of)
     if offer and not offer.done:
-        events.append(offer_void(state, board, offer, _lapsed(state, board, offer)))
+        events.append(offer_void(state, board, offer, _lapsed(state, board, offer, view_of)))
     return events
 
 
-def _lapsed(state: FiefState, board: Board, offer: Offer) -> str:
+def _lapsed(state: FiefState, board: Board, offer: Offer, view_of: ViewOf) -> str:
     """Why an offer nobody took lapses: the beneficiary unable, else not asking for it."""
-    ledger = Ledger.from_view(build_view(state, board, offer.to), board)
+    ledger = Ledger.from_view(view_of(state, board, offer.to), board)
     unable = ledger.able_to_purchase(offer.fief, offer.to)
     if unable:
         return f"{offer.to} is not able to purchase it: {unable.message}"
     return f"{offer.to} ordered no `title: {offer.fief}` to take it"
 
 
-def _king_offer(state: FiefState, board: Board, mail) -> tuple[Offer | None, list[Event]]:
+def _king_offer(state: FiefState, board: Board, mail, view_of: ViewOf) -> tuple[Offer | None, list[Event]]:
     """4.4: the king's offer, read before anyone's purchases: the whole phase's orders are known
     at resolution, so it stands for a beneficiary whose turn comes before the king's."""
     for player in state.turn_order():
         order = next((o for o in mail(player) if "offer_title" in o), None)
         if order is None or state.families[player].eliminated:
             continue
-        ledger = Ledger.from_view(build_view(state, board, player), board)
+        ledger = Ledger.from_view(view_of(state, board, player), board)
         failure = ledger.try_order(dict(order))
         if failure:
             return None, [Event("title_offer_failed", f"{player}'s order {describe(order)} fails: "
@@ -64,9 +69,9 @@ def _king_offer(state: FiefState, board: Board, mail) -> tuple[Offer | None, lis
 
 
 def _player_purchases(state: FiefState, board: Board, player: str, orders: list,
-                      offer: Offer | None) -> list[Event]:
+                      offer: Offer | None, view_of: ViewOf) -> list[Event]:
     fog = bool(state.options.get("fog_of_war"))
-    ledger = Ledger.from_view(build_view(state, board, player), board)
+    ledger = Ledger.from_view(view_of(state, board, player), board)
     mine = offer if offer and offer.to == player else None
     ledger.offered = mine.fief if mine else None
     ledger.cardinal_refusal = pope_refuses(state, player)

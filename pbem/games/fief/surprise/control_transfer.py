@@ -8,7 +8,7 @@ family, except during the resolution of a battle; this is played as a surprise e
 giver's forces go next to the town space, the receiver's on it (``Town.arrivals``, first =
 on the town space); a city brings its fief title to the receiver (5.2.2 last point, with the
 D.1.1 transmission), exactly as when a family takes a city by moving in
-(movement_control.set_controller). A besieged town may be transferred (Rulings): the siege
+(movement/control.py: set_controller). A besieged town may be transferred (Rulings): the siege
 goes on against the new controller; a besieger receiving it ends its own siege, since nobody
 besieges their own town.
 

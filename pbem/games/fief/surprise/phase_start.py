@@ -27,12 +27,16 @@ from typing import Any
 from pbem.games.fief.board import Board, load_board
 from pbem.orders.reading import Problems, fold, suggest, whole_number
 from pbem.games.fief.state import FiefState
+from pbem.games.fief.orders_common import card_word
+from pbem.games.fief.surprise.control_transfer import check_transfer, transfer_control   # 5.2.2
+from pbem.games.fief.surprise.orders import check_surprise
+from pbem.games.fief.surprise.play import AT_ONCE, play_surprise
 from pbem.games.fief.surprise.standing import lacks_card, spend_trigger, triggers_of
 from pbem.orders.yamlsafe import YMap, line_of, sub_map
 from pbem.rules.api import Event
 
 KIND = "at_phase_start"
-# The ROUND steps of game.py a trigger may wait for; not "cards" (its draw, G.4) nor setup.
+# The ROUND steps of round.py a trigger may wait for; not "cards" (its draw, G.4) nor setup.
 PHASES = ("hear_ye", "hear_ye_votes", "cards_play", "income", "purchase", "movement", "battle", "end_of_round")
 OWN_KEYS = (KIND, "round")
 
@@ -64,7 +68,6 @@ def check_phase_start(view: dict, player: str, item: dict, where: int | None, pr
                      "`transfer:` (a town's control)", "add e.g. `play: assassination` with `on: Charles`")
         return None
     if "transfer" in rest:
-        from pbem.games.fief.surprise.control_transfer import check_transfer   # 5.2.2
         order = check_transfer(view, player, rest, problems)
         return None if order is None else {**trigger, "transfer": order}
     play = check_play(view, player, rest, where, problems)
@@ -74,11 +77,7 @@ def check_phase_start(view: dict, player: str, item: dict, where: int | None, pr
 def check_play(view: dict, player: str, item: YMap, where: int | None, problems: Problems) -> dict | None:
     """A surprise card played at once (here, or in a mail's `at_once:`, at_once.py): the card and
     its keys, checked by the cards-play checker itself (surprise/orders.py)."""
-    from pbem.games.fief.cards.deck import load_cards
-    from pbem.games.fief.cards.orders import card_id
-    from pbem.games.fief.surprise.play import AT_ONCE
-    from pbem.games.fief.surprise.orders import check_surprise
-    card = card_id(load_cards(view["game"]), item["play"])
+    card = card_word(item["play"])
     line = line_of(item, "play") or where
     if card == "uprising":
         problems.add(line, "an uprising is played at once in round-N/cards-play, or with a standing "
@@ -99,8 +98,6 @@ def fire_phase_start(state: FiefState, board: Board) -> list[Event]:
     """The phase ``state.phase`` starts: its `at_phase_start` triggers fire, in turn order (H.3)."""
     if state.phase not in PHASES:
         return []
-    from pbem.games.fief.surprise.control_transfer import transfer_control
-    from pbem.games.fief.surprise.play import AT_ONCE, play_surprise
     events: list[Event] = []
     for player in state.turn_order():
         if state.families[player].eliminated:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Mapping
 
 from pbem.games.fief.board import Board
-from pbem.games.fief.end_of_round.elimination import eliminate_lord
+from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief.policies import permits
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.hear_ye.titles import come_into_play

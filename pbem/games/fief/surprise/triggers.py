@@ -30,9 +30,10 @@ from pbem.games.fief.battle.engine import opening_dice
 from pbem.games.fief.battle.plan import Ambush, BattleSetup
 from pbem.games.fief.board import Board
 from pbem.orders.reading import Problems, fold, suggest
-from pbem.games.fief.end_of_round.elimination import captive_markers_left
+from pbem.games.fief.hear_ye.elimination import captive_markers_left
 from pbem.games.fief.battle.siege import has_free_lord
 from pbem.games.fief.state import FiefState
+from pbem.games.fief.surprise.phase_start import check_phase_start, describe as describe_phase_start
 from pbem.games.fief.surprise.standing import KEY, lacks_card, spend_trigger
 from pbem.games.fief.surprise.uprising_triggers import (UPRISINGS, check_underground_trigger, check_uprising_trigger,
                                                         describe_uprising)
@@ -71,7 +72,6 @@ def check_triggers(view: dict, player: str, value: Any, line: int | None, errors
 
 def _check_one(view: dict, player: str, kind: str, item: dict, where, problems: Problems) -> dict | None:
     if kind == "at_phase_start":
-        from pbem.games.fief.surprise.phase_start import check_phase_start
         return check_phase_start(view, player, item, where, problems)
     if kind in UPRISING_KINDS + ("underground_in_uprising",):
         town = _town(view, item[kind], where, problems, kind)
@@ -169,8 +169,7 @@ def describe_triggers(policies: Mapping[str, Any]) -> list[str]:
         elif t["trigger"] == "underground_in_uprising":
             out.append(f"surprise: underground against the Fortress penalty of an uprising in {t['town']}")
         elif t["trigger"] == "at_phase_start":
-            from pbem.games.fief.surprise.phase_start import describe
-            out.append(describe(t))
+            out.append(describe_phase_start(t))
         else:
             out.append(f"surprise: ambush on {t['lord']} in a battle in {t['town']} (round {t['round']})")
     return out

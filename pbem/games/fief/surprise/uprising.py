@@ -10,7 +10,8 @@ and stays), as their family's standing policy `calm_uprisings` says (default nev
 
 Uprisings also fire from standing triggers (surprise/uprising_triggers.py): when a tax is
 collected (Income), when a famine strikes (after the Cards Phase's step C), before a lord leaves
-a town (Movement) and at the start of a battle; all go through ``raise_uprising``.
+a town (Movement) and at the start of a battle; all go through ``raise_uprising``. An
+underground card may cancel an uprising's Fortress penalty (G.4.2.2, ``underground_for_uprising``).
 """
 from __future__ import annotations
 
@@ -20,9 +21,10 @@ from pbem.games.fief.battle.dice import PENALTY, battle_die
 from pbem.games.fief.battle.forces import Side
 from pbem.games.fief.battle.losses import choose_losses
 from pbem.games.fief.board import Board
-from pbem.games.fief.end_of_round.elimination import eliminate_lord
+from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief.battle.plan_orders import plan_for
 from pbem.games.fief.state import FiefState
+from pbem.games.fief.surprise.standing import spend_trigger, triggers_of
 from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
@@ -35,6 +37,7 @@ CALM_FORMS = {"never": {"as_bishop": False, "as_cardinal": False},
               "also_as_cardinal": {"as_bishop": True, "as_cardinal": True}}
 CARDINAL_FEE = 3   # D.2.2
 GROUNDS = ("famine", "tax")   # G.4.2.1: what an uprising may invoke
+IN_UPRISING = "underground_in_uprising"   # the standing trigger of G.4.2.2 (surprise/uprising_triggers.py)
 
 
 def uprising_grounds(effects: Iterable[tuple[str, str, str | None]], fief: str, bishopric: int,
@@ -114,7 +117,6 @@ def raise_uprising(state: FiefState, board: Board, town: str, cards: list[tuple[
     roller, lead = played[0]
     fortress = state.towns[town].fortress
     penalty = PENALTY.get(fortress, 0) if fortress else 0
-    from pbem.games.fief.surprise.uprising_triggers import underground_for_uprising   # G.4.2.2
     if underground_for_uprising(state, town, [p for p, play in played if play.get("underground")],
                                 penalty, events):
         penalty = 0
@@ -254,3 +256,43 @@ def _aftermath(state: FiefState, board: Board, town: str, away: frozenset[str]) 
     return events + [Event("uprising_ravage", f"No troop is left in {town}: every lord there is eliminated"
                            + (f" and {' and '.join(lost)} destroyed" if lost else "") + " (G.4.2.1).",
                            data={"town": town})]
+
+
+def underground_for_uprising(state: FiefState, town: str, askers: list[str], penalty: int,
+                             events: list[Event]) -> bool:
+    """G.4.2.2: is an underground card played to ignore this uprising's Fortress penalty? The
+    uprising's own players who asked for it (`underground: yes`, in turn order), else the
+    standing `underground_in_uprising` triggers on the town, in turn order; one card is enough."""
+    if penalty <= 0:
+        for p in askers:
+            events.append(Event("card_not_played", f"{p}'s underground card is not needed: no Fortress penalty in "
+                                f"{town}; it stays in hand.", Audience.only(p), {"player": p, "card": "underground"}))
+        return False
+    for i, p in enumerate(askers):
+        if "underground" not in state.families[p].hand:
+            events.append(Event("card_not_played", f"{p} no longer holds an underground card for the uprising in "
+                                f"{town}.", Audience.only(p), {"player": p, "card": "underground"}))
+            continue
+        state.families[p].hand.remove("underground")
+        state.events_discard.append("underground")   # H.2
+        events.append(_played(p, town, penalty))
+        # A card that stays in hand stays secret: told to its holder only.
+        events += [Event("card_not_played", f"{o}'s underground card is not needed: {p}'s cancels the Fortress "
+                         "penalty already; it stays in hand.", Audience.only(o), {"player": o, "card": "underground"})
+                   for o in askers[i + 1:]]
+        return True
+    for p in state.turn_order():
+        if state.families[p].eliminated or "underground" not in state.families[p].hand:
+            continue
+        trigger = next((t for t in triggers_of(state, p, IN_UPRISING) if t["town"] == town), None)
+        if trigger is not None:
+            events.append(_played(p, town, penalty))
+            events.append(spend_trigger(state, p, trigger, "underground", f"underground in the uprising in {town}"))
+            return True
+    return False
+
+
+def _played(player: str, town: str, penalty: int) -> Event:
+    return Event("surprise_played", f"{player} plays an underground card: the uprising in {town} ignores the "
+                 f"Fortress penalty ({penalty}) (G.4.2.2).",
+                 data={"player": player, "card": "underground", "town": town})

@@ -34,22 +34,22 @@ uprising": one card cancels the whole penalty of that uprising.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from pbem.games.fief.board import Board
-from pbem.orders.reading import Problems, check_keys, whole_number
+from pbem.orders.reading import Problems, check_keys, whole_number, yes_no
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.surprise.standing import lacks_card, spend_trigger, triggers_of
-from pbem.games.fief.surprise.uprising import GROUNDS, raise_uprising, state_grounds
+from pbem.games.fief.surprise.orders import uprising_targets
+from pbem.games.fief.surprise.uprising import GROUNDS, IN_UPRISING, raise_uprising, state_grounds
 from pbem.orders.yamlsafe import line_of
-from pbem.rules.api import Audience, Event
+from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
 AT_BATTLE = "uprising_at_battle_start"
 WHEN_TAXED = "uprising_when_taxed"
 ON_FAMINE = "uprising_on_famine"
 BEFORE_MOVE = "uprising_before_move"
-IN_UPRISING = "underground_in_uprising"
 # Each uprising trigger: the card lying on the town that it waits for (whoever played it: the
 # moment a tax is collected, the famine), and how its firing is told. Each card of the uprising
 # must then be allowed to its player on any grounds (G.4.2.1: a famine, another player's tax).
@@ -69,7 +69,6 @@ def check_uprising_trigger(view: dict, player: str, item: dict, town: str, where
                            problems: Problems, kind: str = AT_BATTLE) -> dict | None:
     """An uprising trigger on ``town``: its grounds (a famine, another player's tax) are checked
     when it fires, since the cards played later in the round may bring them."""
-    from pbem.games.fief.surprise.orders import uprising_targets, yes_no
     own = ("against",) if kind == BEFORE_MOVE else ()
     check_keys(item, (kind, "targets", "underground", "cards") + own, f"an `{kind}` trigger", problems)
     underground = yes_no(item, "underground", problems)
@@ -166,6 +165,15 @@ def _one_uprising(state: FiefState, board: Board, kind: str, town: str, mover: s
     return events + fired + raise_uprising(state, board, town, cards, rng, away)
 
 
+def fire_before_move(state: FiefState, board: Board, rng: Rng, town: str, mover: str, lord: str,
+                     away: Callable[[], frozenset[str]]) -> list[Event]:
+    """resolve_movement's ``before_move`` moment (5.2.1): ``mover``'s lord ``lord`` is about to
+    leave ``town``; its `uprising_before_move` triggers fire."""
+    if not any(t["town"] == town for p in state.players for t in triggers_of(state, p, BEFORE_MOVE)):
+        return []   # the usual case, kept cheap: nobody waits for a move out of this town
+    return fire_uprisings(state, board, BEFORE_MOVE, rng, town=town, mover=mover, lord=lord, away=away())
+
+
 def fire_uprising_triggers(state: FiefState, board: Board, town: str, rng: Rng) -> list[Event]:
     """A battle is about to start in ``town``: its `uprising_at_battle_start` triggers fire."""
     return fire_uprisings(state, board, AT_BATTLE, rng, town=town)
@@ -183,43 +191,3 @@ def describe_uprising(trigger: dict) -> str:
             + when.format(town=trigger["town"], who=who)
             + (f", hitting {', '.join(trigger['targets'])} first" if trigger.get("targets") else "")
             + (", with an underground card" if trigger.get("underground") else ""))
-
-
-def underground_for_uprising(state: FiefState, town: str, askers: list[str], penalty: int,
-                             events: list[Event]) -> bool:
-    """G.4.2.2: is an underground card played to ignore this uprising's Fortress penalty? The
-    uprising's own players who asked for it (`underground: yes`, in turn order), else the
-    standing `underground_in_uprising` triggers on the town, in turn order; one card is enough."""
-    if penalty <= 0:
-        for p in askers:
-            events.append(Event("card_not_played", f"{p}'s underground card is not needed: no Fortress penalty in "
-                                f"{town}; it stays in hand.", Audience.only(p), {"player": p, "card": "underground"}))
-        return False
-    for i, p in enumerate(askers):
-        if "underground" not in state.families[p].hand:
-            events.append(Event("card_not_played", f"{p} no longer holds an underground card for the uprising in "
-                                f"{town}.", Audience.only(p), {"player": p, "card": "underground"}))
-            continue
-        state.families[p].hand.remove("underground")
-        state.events_discard.append("underground")   # H.2
-        events.append(_played(p, town, penalty))
-        # A card that stays in hand stays secret: told to its holder only.
-        events += [Event("card_not_played", f"{o}'s underground card is not needed: {p}'s cancels the Fortress "
-                         "penalty already; it stays in hand.", Audience.only(o), {"player": o, "card": "underground"})
-                   for o in askers[i + 1:]]
-        return True
-    for p in state.turn_order():
-        if state.families[p].eliminated or "underground" not in state.families[p].hand:
-            continue
-        trigger = next((t for t in triggers_of(state, p, IN_UPRISING) if t["town"] == town), None)
-        if trigger is not None:
-            events.append(_played(p, town, penalty))
-            events.append(spend_trigger(state, p, trigger, "underground", f"underground in the uprising in {town}"))
-            return True
-    return False
-
-
-def _played(player: str, town: str, penalty: int) -> Event:
-    return Event("surprise_played", f"{player} plays an underground card: the uprising in {town} ignores the "
-                 f"Fortress penalty ({penalty}) (G.4.2.2).",
-                 data={"player": player, "card": "underground", "town": town})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.games.fief.battle.context import Battle
-from pbem.games.fief.end_of_round.elimination import CAPTIVE_MARKERS, capture_lord, captive_markers_left
+from pbem.games.fief.hear_ye.elimination import CAPTIVE_MARKERS, capture_lord, captive_markers_left
 from pbem.games.fief.battle.forces import Side
 
 

@@ -6,22 +6,19 @@ family's last, a spouse takes them (D.1.1 again: what cannot be transmitted is v
 troops in each fief city so transmitted become the spouse family's pawns (those the spouse's
 pool cannot match are removed); an unmarried last lord leaves the titles vacant.
 1.5.5: a king or queen eliminated (or made captive) has their royal guard replaced by knights
-(men-at-arms) from the family's pool, if able.
+(men-at-arms) from the family's pool, if able (hear_ye/royal.py: royal_guard_replaced).
 
 D.3.3: the crown prince becomes king when the king is eliminated; D.2.3.1: the pope's
-elimination lifts the excommunication (hear_ye_royal.titles_after_elimination). An ecclesiastical
+elimination lifts the excommunication (hear_ye/royal.py: titles_after_elimination). An ecclesiastical
 title left free is filled by the next Hear Ye elections (1.3, 1.4).
 """
 from __future__ import annotations
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.state import POOL, FiefState
-from pbem.games.fief.hear_ye.titles import city_of, family_lords, grant_fief_title
+from pbem.games.fief.hear_ye.royal import royal_guard_replaced, titles_after_elimination
+from pbem.games.fief.hear_ye.titles import PRESTIGE, city_of, family_lords, grant_fief_title
 from pbem.rules.api import Event
-
-# 1.5.5: guard kind -> (the titles it serves, the pawn that replaces it)
-GUARD = {"kings_knight": (("king",), "knight"), "queens_sergeant": (("queen", "regent_queen"), "man_at_arms")}
-GUARD_KINDS = tuple(GUARD)
 
 
 def eliminate_lord(state: FiefState, board: Board, name: str) -> list[Event]:
@@ -36,7 +33,6 @@ def eliminate_lord(state: FiefState, board: Board, name: str) -> list[Event]:
     spouse = state.lords.get(lord.spouse) if lord.spouse else None
     if spouse is not None:
         spouse.spouse = None   # 1.1.3: the marriage ends
-    from pbem.games.fief.hear_ye.royal import titles_after_elimination   # D.3.3, D.2.3.1
     events += titles_after_elimination(state, lord)
     titles = list(lord.fief_titles)
     lord.fief_titles.clear()
@@ -61,7 +57,6 @@ def eliminate_lord(state: FiefState, board: Board, name: str) -> list[Event]:
 
 
 def _rank(board: Board, fief: str) -> int:
-    from pbem.games.fief.hear_ye.titles import PRESTIGE
     return PRESTIGE[board.fiefs[fief].rank]
 
 
@@ -111,36 +106,3 @@ def capture_lord(state: FiefState, board: Board, name: str, jailer: str) -> list
     """6.3: flip the lord to 'captive'; they stay where they stand, with their jailer's forces."""
     state.lords[name].captive_of = jailer
     return royal_guard_replaced(state, name)
-
-
-def royal_guard_replaced(state: FiefState, name: str) -> list[Event]:
-    """1.5.5: the guard pawns of the king's (queen's) family standing with them are replaced by
-    knights (men-at-arms) from the family's pool while it has some; the others are removed.
-    Idempotent: a second call finds no guard left."""
-    lord = state.lords[name]
-    kinds = [g for g, (titles, _unit) in GUARD.items() if lord.political in titles]
-    if not kinds or lord.location is None:
-        return []
-    guard_kind = kinds[0]
-    unit = GUARD[guard_kind][1]
-    guards = [p for p in state.pawns.values()
-              if p.family == lord.family and p.kind == guard_kind and p.location == lord.location]
-    if not guards:
-        return []
-    left = POOL[unit] - sum(1 for p in state.pawns.values() if p.family == lord.family and p.kind == unit)
-    replaced = 0
-    for pawn in guards:
-        if left > 0:
-            pawn.kind = unit
-            left -= 1
-            replaced += 1
-        else:
-            del state.pawns[pawn.id]
-    removed = len(guards) - replaced
-    word = "knight" if unit == "knight" else "man-at-arms"
-    text = (f"{name}'s royal guard in {lord.location} is replaced by {replaced} {word} "
-            f"pawn{'s' if replaced != 1 else ''} from {lord.family}'s pool"
-            + (f"; {removed} cannot be replaced and {'is' if removed == 1 else 'are'} removed" if removed else "")
-            + " (1.5.5).")
-    return [Event("royal_guard_replaced", text, data={"lord": name, "family": lord.family,
-                                                        "replaced": replaced, "removed": removed})]

@@ -1,0 +1,107 @@
+"""Checking the path of a move in a movement mail (5): one town a step along the roads (5.2),
+a naval step from and to a harbor (5.3), no more steps than the lord has (5.1.1, G.4.1.1).
+The checker of movement/orders.py is made of this, movement/army_orders.py and its own items.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from pbem.games.fief.board import Board
+from pbem.games.fief.movement.army import DARC_STEPS, STEPS   # 5.1.1, G.4.1.1
+from pbem.games.fief.state import OFFSHORE, UNIT_TYPES
+from pbem.orders.reading import Problems, fold, suggest
+from pbem.orders.yamlsafe import line_of
+
+
+class PathChecker:
+    """What the checker of one movement mail holds, and the path of each move."""
+
+    def __init__(self, view: dict, me: str, board: Board, problems: Problems):
+        self.view, self.me, self.board, self.problems = view, me, board, problems
+        self.moves: list[dict] = []
+        self.land: str | None = None
+        self.moved: dict[str, int | None] = {}   # lord -> line of their move
+        # The player's own pawns, followed through their moves: place -> kind -> count.
+        self.pawns: dict[str, Counter] = {}
+        for p in view.get("my_pawns", []):
+            if p["kind"] in UNIT_TYPES:
+                self.pawns.setdefault(p["location"], Counter())[p["kind"]] += 1
+        self.lord_at = {n: l["location"] for n, l in view["lords"].items()}
+        self.hand = list(view.get("hand") or [])
+        self.cards_named: list[int | None] = []   # one line per underground card always played
+
+    def _town(self, text: Any, line: int | None) -> str | None:
+        if isinstance(text, str) and fold(text) == OFFSHORE:
+            return OFFSHORE
+        if not isinstance(text, str):
+            self.problems.add(line, "a town name is expected here", "write the town's name, e.g. Tours")
+            return None
+        town = self.board.find_town(text)
+        if town is None:
+            self.problems.add(line, f"there is no town called {text!r}", suggest(text, self.board.towns))
+        return town
+
+    def _path(self, item: dict, name: str, start: str, lords: list[str]) -> list[str] | None:
+        line = line_of(item, "move")
+        if "path" not in item or item["path"] is None:
+            self.problems.add(line, f"the move of {name} has no `path`",
+                              f"add e.g. `path: [{self._neighbours(start)[0] if self._neighbours(start) else 'TOWN'}]`"
+                              " under it, one town per step")
+            return None
+        raw = item["path"] if isinstance(item["path"], list) else [item["path"]]
+        path_line = line_of(item, "path")
+        path: list[str] = []
+        here = start
+        for i, text in enumerate(raw):
+            where = line_of(raw, i) if isinstance(item["path"], list) else path_line
+            town = self._town(text, where)
+            if town is None:
+                return None
+            problem = self._step_problem(here, town, i, len(raw), start)
+            if problem:
+                self.problems.add(where, *problem)
+                return None
+            path.append(town)
+            here = town
+        if not path:
+            self.problems.add(path_line, "the path is empty", "name at least one town")
+            return None
+        darc = any(self.view["lords"][n].get("political") == "darc" for n in [name] + lords)
+        allowed = DARC_STEPS if darc else STEPS
+        if len(path) > allowed:
+            extra = " (the D'Arc lord, G.4.1.1)" if darc else " (5.1.1)"
+            self.problems.add(path_line, f"{name} has {allowed} steps{extra}; this path needs {len(path)}",
+                              f"shorten the path to {allowed} towns")
+            return None
+        return path
+
+    def _step_problem(self, here: str, town: str, index: int, length: int, start: str) -> tuple[str, str] | None:
+        if town == OFFSHORE:
+            if here == OFFSHORE:
+                return ("the army is already offshore", "name a harbor town to land in")
+            if start == OFFSHORE:
+                return ("forces at sea since before this phase must land (5.3); they cannot go back to sea "
+                        "this round", "end the path in a town")
+            if not self.board.is_harbor(here):
+                return (f"{here} is not a harbor town: a naval step leaves from a harbor (5.3)",
+                        "harbors: " + ", ".join(self.board.harbors))
+            if index != length - 1:
+                return ("the movement of an army ends as soon as it enters the offshore area (5.3)",
+                        "make `offshore` the last step of the path")
+            return None
+        if here == OFFSHORE:
+            if not self.board.is_harbor(town):
+                return (f"{town} is not a harbor town: from the offshore area an army lands in a harbor (5.3)",
+                        "harbors: " + ", ".join(self.board.harbors))
+            return None
+        if town == here:
+            return (f"the army is already in {town}", "name the next town on the road")
+        if not self.board.adjacent(here, town):
+            return (f"no road from {here} to {town}", f"{here} connects to " + ", ".join(self._neighbours(here)))
+        return None
+
+    def _neighbours(self, town: str) -> list[str]:
+        if town == OFFSHORE:
+            return list(self.board.harbors)
+        return list(self.board.neighbours(town))

@@ -1,0 +1,98 @@
+"""The standing policies of the surprise cards (G.4), and the whole `policies:` mapping of a
+mail: the base policies of policies.py (safe passage, plague losses, ...) with these.
+
+    policies:
+      calm_uprisings: {as_bishop: yes, as_cardinal: no}   # G.4.2.1: may my bishop / cardinal calm
+      surprise: [...]                                      # G.4: cards held for a trigger (triggers.py)
+
+The phases' order checkers (round.py, movement/orders.py) and the reports (views.py,
+movement/template.py) use ``check_all_policies`` and ``describe_all_policies``.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from pbem.games.fief.orders_common import view_rules_version
+from pbem.games.fief.policies import PolicyCheck, check_policies, describe, find_player
+from pbem.games.fief.surprise.triggers import check_triggers, describe_triggers
+from pbem.games.fief.surprise.uprising import CALM_CHOICES, CALM_POLICY
+from pbem.orders.reading import Problems, as_seq, suggest, yes_no
+from pbem.orders.yamlsafe import line_of
+from pbem.rules.api import OrderError
+
+
+CALM_KEYS = ("as_bishop", "as_cardinal", "except_raised_by")
+CALM_EXAMPLE = "write e.g. `calm_uprisings: {as_bishop: yes, as_cardinal: yes, except_raised_by: [marc]}`"
+
+
+def check_calm(value: Any, line: int | None, players: list[str], version: int,
+               errors: list[OrderError]) -> Any:
+    """`calm_uprisings` (G.4.2.1, D.2.1, D.2.2): a short form (never, as_bishop,
+    also_as_cardinal), kept as written, or the mapping {as_bishop: yes|no, as_cardinal: yes|no,
+    except_raised_by: [players]}; `except_raised_by` acts from rules version 2 (ruling 33)."""
+    if isinstance(value, str):
+        answer = value.strip().lower()
+        if answer in CALM_CHOICES:
+            return answer
+    if not isinstance(value, dict):
+        errors.append(OrderError(line, f"`calm_uprisings` is one of {', '.join(CALM_CHOICES)} or a mapping, "
+                                 f"not {value!r}", CALM_EXAMPLE))
+        return None
+    result: dict[str, Any] = {"as_bishop": False, "as_cardinal": False, "except_raised_by": []}
+    problems = Problems()
+    for sub, item in value.items():
+        sub_line = line_of(value, sub)
+        if sub in ("as_bishop", "as_cardinal"):
+            result[sub] = bool(yes_no(value, sub, problems))
+        elif sub == "except_raised_by" and version < 2:
+            problems.add(sub_line, "`except_raised_by` is not used in this game: it was created under rules "
+                         "version 1, where a bishop's calming does not look at who raised the uprising "
+                         "(ruling 33)", "remove `except_raised_by:` (`as_bishop` and `as_cardinal` still work)")
+        elif sub == "except_raised_by":
+            for name in as_seq(item, sub_line, sub, problems):
+                found = find_player(name, players)
+                if found is None:
+                    problems.add(sub_line, f"no other player {name!r} in this game", suggest(str(name), players))
+                elif found not in result[sub]:
+                    result[sub].append(found)
+        else:
+            problems.add(sub_line, f"unknown key `{sub}` in `calm_uprisings`", suggest(sub, CALM_KEYS))
+    if problems:
+        errors.extend(problems)
+        return None
+    result["except_raised_by"].sort()
+    return result
+
+
+def describe_calm(policies: Mapping[str, Any]) -> str:
+    value = policies.get("calm_uprisings") or "never"
+    if isinstance(value, str):
+        return f"calm_uprisings: {value}"
+    parts = [f"as_bishop {'yes' if value['as_bishop'] else 'no'}",
+             f"as_cardinal {'yes (3 deniers an attempt)' if value['as_cardinal'] else 'no'}"]
+    if value.get("except_raised_by"):
+        parts.append("never against " + ", ".join(value["except_raised_by"]))
+    return "calm_uprisings: " + "; ".join(parts)
+
+
+def _calm(view: Mapping[str, Any], player: str, value: Any, line: int | None, errors: list[OrderError]) -> Any:
+    players = [p for p in view.get("turn_order", []) if p != player]
+    return check_calm(value, line, players, view_rules_version(view), errors)
+
+
+def _triggers(view: Mapping[str, Any], player: str, value: Any, line: int | None, errors: list[OrderError]) -> Any:
+    return check_triggers(dict(view), player, value, line, errors)
+
+
+SURPRISE_POLICIES: dict[str, PolicyCheck] = {"surprise": _triggers, CALM_POLICY: _calm}
+
+
+def check_all_policies(view: Mapping[str, Any], player: str, doc: Any) -> tuple[dict, list[OrderError]]:
+    """The `policies:` mapping of a mail, checked against the player's view (policies.check_policies
+    with the surprise policies)."""
+    return check_policies(view, player, doc, SURPRISE_POLICIES)
+
+
+def describe_all_policies(policies: Mapping[str, Any]) -> list[str]:
+    """One line per standing policy, for reports and templates."""
+    return describe(policies) + [describe_calm(policies)] + describe_triggers(policies)   # G.4.2.1, G.4
