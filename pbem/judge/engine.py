@@ -393,11 +393,13 @@ def _store_events(store: Store, game: Game, events: Sequence[Event], action: int
                   None if event.said is None else dumps(event.said.to_json()))
 
 
-def stored_events(store: Store, game_id: int, seq: int) -> list[Event]:
-    """The stored events of a phase; one stored before events carried ``said`` reads with none."""
+def stored_events(store: Store, game_id: int, seq: int, resolution_only: bool = False) -> list[Event]:
+    """The stored events of a phase (``resolution_only``: without those of at-once actions, as
+    the phase's report told them); one stored before events carried ``said`` reads with none."""
+    only = " AND action IS NULL" if resolution_only else ""
     return [Event.from_json({"kind": r["kind"], "text": r["text"], "audience": json.loads(r["audience"]),
                              "data": json.loads(r["data"]), "said": json.loads(r["said"] or "null")})
-            for r in store.all("SELECT * FROM events WHERE game_id=? AND seq=? ORDER BY id", game_id, seq)]
+            for r in store.all(f"SELECT * FROM events WHERE game_id=? AND seq=?{only} ORDER BY id", game_id, seq)]
 
 
 # -- game-master actions -------------------------------------------------------------------

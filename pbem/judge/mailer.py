@@ -87,9 +87,6 @@ class Mailer:
     def reports(self, game: engine.Game, chain: Sequence[engine.Resolved]) -> None:
         """One report per player (and the full one for the game master) after a resolution."""
         state = game.state
-        over = game.row["status"] == "over"
-        result = json.loads(game.row["result"]) if over else None
-        phase = None if over else game.rules.phase(state)
         first, last = chain[0], chain[-1]
         subject = f"[{game.name}] {first.phase_id} resolved" if len(chain) == 1 else \
             f"[{game.name}] {first.phase_id} to {last.phase_id} resolved"
@@ -101,20 +98,28 @@ class Mailer:
         for player, email, html in audiences:
             # Templates and the map get the view this report is for, never the state.
             view = game.rules.view(state, player)
-            context = dict(
-                game=game_info(game), me=player,
-                phases=[{"id": r.phase_id, "title": r.title,
-                         "events": engine.visible_events(r.events, player),
-                         "defaulted": r.defaulted} for r in chain],
-                position=render(game.rules.report_template(), view=view, me=player),
-                phase=phase, result=result,
-                template=None if over or player is None else self._template(game, view, player, phase),
-                decider=phase is not None and player in phase.deciders, deadline=game.row["deadline"])
+            context = self.report_context(game, chain, player, view)
             self.queue(to=email, to_name=player or "game master",
                        subject=subject + ("" if player else " (game master)"),
                        body=render("report.txt.j2", **context), purpose="report", game_id=game.id,
                        game_name=game.name,
                        **(self._html_report(game, view, context, pictures) if html else {}))
+
+    def report_context(self, game: engine.Game, chain: Sequence[engine.Resolved], player: str | None,
+                       view: Any) -> dict[str, Any]:
+        """What report.txt.j2 (and its HTML) shows ``player`` (None: the game master) of the
+        phases ``chain`` and the position ``view``, the game's current one."""
+        over = game.row["status"] == "over"
+        phase = None if over else game.rules.phase(game.state)
+        return dict(
+            game=game_info(game), me=player,
+            phases=[{"id": r.phase_id, "title": r.title,
+                     "events": engine.visible_events(r.events, player),
+                     "defaulted": r.defaulted} for r in chain],
+            position=render(game.rules.report_template(), view=view, me=player),
+            phase=phase, result=json.loads(game.row["result"]) if over else None,
+            template=None if over or player is None else self._template(game, view, player, phase),
+            decider=phase is not None and player in phase.deciders, deadline=game.row["deadline"])
 
     def _html_report(self, game: engine.Game, view: Any, context: dict[str, Any],
                      pictures: dict[str, bytes]) -> dict[str, Any]:
@@ -194,7 +199,7 @@ class Mailer:
     def answer(self, *, to: str, subject: str, in_reply_to: str, template_name: str,
                game: engine.Game | None, **context: Any) -> None:
         """An immediate answer to a mail: acknowledgement or rejection (RFC 3834 auto-replied)."""
-        body = render(template_name, judge=self.home.address, **context)
+        body = render(template_name, judge=self.home.address, game=game_info(game) if game else None, **context)
         subject = subject if subject.lower().startswith("re:") else f"Re: {subject}"
         self.queue(to=to, to_name="", subject=subject, body=body, purpose=template_name.split(".")[0],
                    game_id=game.id if game else None, game_name=game.name if game else None,

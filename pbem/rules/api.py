@@ -335,6 +335,21 @@ def echo_orders(rules: Any, view: JSON, player: str, orders: JSON) -> str | None
     return None if echo is None else echo(view, player, orders)
 
 
+def who_ordered_is_public(rules: Any) -> bool:
+    """Optional ``who_ordered_is_public: bool`` on a game's rules: whether its players may know
+    *which* players have sent a complete set of orders for the open phase (`command: status`).
+    Absent or False: they learn only how many have (the judge's answers always said as much)."""
+    return bool(getattr(rules, "who_ordered_is_public", False))
+
+
+def public_view(rules: Any, state: JSON) -> JSON | None:
+    """Optional ``public_view(state) -> view`` on a game's rules: what anybody may see, the view
+    of no player (an allow-list, like ``view``); observers' reports show it (docs/players-guide.md,
+    "Observers"). None for a game without one: observers then get the public events only."""
+    method = getattr(rules, "public_view", None)
+    return None if method is None else method(state)
+
+
 RULES_VERSION_KEY = "rules_version"
 
 
