@@ -254,6 +254,8 @@ def test_no_mail_and_no_show_ever_carries_the_seed_or_another_players_secret(tmp
     judge = Judge(tmp_path)
     judge.new_game(name="loire", players=("alice", "bob", "carol"), game_type="fief_france",
                    options={"fog_of_war": True})
+    assert CliRunner().invoke(main, ["game", "observe", "loire", "watcher@elsewhere.test",
+                                     "--home", str(judge.home.path)]).exit_code == 0
     judge.tick()
     rnd = random.Random(7)
     store = judge.store()
@@ -281,6 +283,11 @@ def test_no_mail_and_no_show_ever_carries_the_seed_or_another_players_secret(tmp
                 if other != p:
                     assert secret not in text
         assert "round-" in mails and json.loads(shown_json.output)["me"] == p
+    # An observer (issue 15) gets the public report: no seed, no secret, nobody's private event.
+    watched = "".join(m.as_string() for m in judge.sent_to("watcher@elsewhere.test"))
+    assert "public report for observers" in watched
+    assert seed not in watched and not any(secret in watched for secret in secrets.values())
+    assert "You draw" not in watched and "[to " not in watched
 
 
 def test_a_private_diplomacy_message_never_reaches_a_player_who_was_not_its_addressee(tmp_path):

@@ -20,7 +20,7 @@ from pbem.judge.settings import settings_of
 from pbem.judge.store import Store
 from pbem.mail.message import InMail
 from pbem.orders.envelope import COMMANDS, Envelope
-from pbem.judge.render import environment, render
+from pbem.judge.render import environment
 from pbem.rules.api import OrderError, echo_orders, who_ordered_is_public
 
 
@@ -83,21 +83,8 @@ def player_command(store: Store, mailer: Mailer, mail: InMail, envelope: Envelop
                                                      "`from:` and `to:` for the whole game")], **answer)
         return "command history: bad range"
     mailer.answer(subject=mail.subject or f"history of {game.name}", template_name="history.txt.j2",
-                  **answer, **history_context(store, game, me, rows))
+                  **answer, **history.history_context(store, game, me, rows))
     return "command history"
-
-
-def history_context(store: Store, game: engine.Game, me: str, rows: list) -> dict[str, Any]:
-    """``me``'s reports for the phases ``rows`` (resolved), as one digest: each phase's events
-    that ``me`` may see, and the position ``me`` saw after the last of them."""
-    shown = rows[:history.MAX_HISTORY_PHASES]
-    chain = [history.as_resolved(store, game, r) for r in shown]
-    view = game.rules.view(history.state_after(store, game, shown[-1]["seq"]), me)
-    return {"phases": [{"id": r.phase_id, "title": r.title, "events": engine.visible_events(r.events, me),
-                        "defaulted": r.defaulted} for r in chain],
-            "position": render(game.rules.report_template(), view=view, me=me),
-            "cut": shown[-1]["phase_id"] if len(rows) > len(shown) else None,
-            "next": rows[len(shown)]["phase_id"] if len(rows) > len(shown) else None}
 
 
 def status(store: Store, game: engine.Game, me: str, now: float) -> dict[str, Any]:

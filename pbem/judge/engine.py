@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from pbem.games import rules_for
 from pbem.judge.faults import fault_point
+from pbem.judge.settings import settings_of
 from pbem.judge.store import Store, dumps
 from pbem.rules.api import RULES_VERSION_KEY, Event, GameRules, Phase, acts_at_once, rules_version
 from pbem.rules.rng import DICE_KEY, DICE_VERSION, Rng, dice_version
@@ -297,7 +298,20 @@ def is_due(store: Store, game: Game, now: float) -> bool:
     if game.row["deadline"] is not None and game.row["deadline"] <= now:
         return True
     deciders, done, waiting = orders_status(store, game)
-    return not waiting and set(deciders) <= set(done)
+    awaited = set(deciders) - excused(store, game, now)
+    # A phase whose deciders are all excused still waits for its deadline: it must not race on.
+    return not waiting and set(done) >= (awaited if awaited else set(deciders))
+
+
+def excused(store: Store, game: Game, now: float) -> set[str]:
+    """Deciders the phase does not wait for (their default orders are used unless they order):
+    positions in civil disorder, and players away under the game's `default` absence policy
+    (pbem.judge.settings; docs/players-guide.md)."""
+    names = {r["name"] for r in store.all("SELECT name FROM players WHERE game_id=? AND disorder=1", game.id)}
+    if settings_of(game.row)["away_policy"] == "default":
+        names |= {r["player"] for r in store.all("SELECT player FROM absences WHERE game_id=? AND away_from<=? "
+                                                  "AND away_to>?", game.id, now, now)}
+    return names
 
 
 # -- resolution ----------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import sqlite3
 from typing import Any
 
 from pbem.judge import engine
+from pbem.judge.render import render
 from pbem.judge.store import Store
 
 # One history mail carries at most this many phases; the answer says how to ask for the rest.
@@ -70,3 +71,16 @@ def phase_range(store: Store, game: engine.Game, first: str | None, last: str | 
     if start > end:
         raise RangeError(f"`from: {ids[start]}` comes after `to: {ids[end]}`; swap them")
     return rows[start:end + 1]
+
+
+def history_context(store: Store, game: engine.Game, me: str, rows: list) -> dict[str, Any]:
+    """``me``'s reports for the phases ``rows`` (resolved), as one digest: each phase's events
+    that ``me`` may see, and the position ``me`` saw after the last of them."""
+    shown = rows[:MAX_HISTORY_PHASES]
+    chain = [as_resolved(store, game, r) for r in shown]
+    view = game.rules.view(state_after(store, game, shown[-1]["seq"]), me)
+    return {"phases": [{"id": r.phase_id, "title": r.title, "events": engine.visible_events(r.events, me),
+                        "defaulted": r.defaulted} for r in chain],
+            "position": render(game.rules.report_template(), view=view, me=me),
+            "cut": shown[-1]["phase_id"] if len(rows) > len(shown) else None,
+            "next": rows[len(shown)]["phase_id"] if len(rows) > len(shown) else None}

@@ -11,13 +11,13 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from pbem.judge import engine
+from pbem.judge import engine, history
 from pbem.judge.home import Home
 from pbem.judge.render import render, render_html
 from pbem.judge.store import Store
 from pbem.mail.message import InlineImage, OutMail, compose, image_content_id, make_list_id, make_message_id
 from pbem.orders.envelope import marker_line
-from pbem.rules.api import MapUnavailable, acts_at_once, at_once_keys, map_drawing
+from pbem.rules.api import MapUnavailable, acts_at_once, at_once_keys, map_drawing, public_view
 
 # A report with its HTML part and map stays under this for the Fief board (tests/test_html_reports.py):
 # the PNG is at most maps.BYTE_BUDGET, 4/3 of it in base64; in a typical game the whole mail is
@@ -104,6 +104,7 @@ class Mailer:
                        body=render("report.txt.j2", **context), purpose="report", game_id=game.id,
                        game_name=game.name,
                        **(self._html_report(game, view, context, pictures) if html else {}))
+        self.observer_reports(game, chain, subject)
 
     def report_context(self, game: engine.Game, chain: Sequence[engine.Resolved], player: str | None,
                        view: Any) -> dict[str, Any]:
@@ -120,6 +121,51 @@ class Mailer:
             phase=phase, result=json.loads(game.row["result"]) if over else None,
             template=None if over or player is None else self._template(game, view, player, phase),
             decider=phase is not None and player in phase.deciders, deadline=game.row["deadline"])
+
+    def observer_reports(self, game: engine.Game, chain: Sequence[engine.Resolved], subject: str) -> None:
+        """The public report to each observer: the events everyone may see, and the position as
+        the game's public view shows it (pbem.rules.api.public_view; a game without one: none).
+        Plain text: an observer is nobody's view, and carries no order template."""
+        emails = [r["email"] for r in self.store.all("SELECT email FROM observers WHERE game_id=? "
+                                                     "ORDER BY added_at, email", game.id)]
+        if not emails:
+            return
+        view = public_view(game.rules, game.state)
+        body = render("observer_report.txt.j2", game=game_info(game),
+                      phases=[{"id": r.phase_id, "title": r.title,
+                               "events": [e for e in r.events if e.audience.kind == "all"],
+                               "defaulted": r.defaulted} for r in chain],
+                      position=None if view is None else render(game.rules.report_template(), view=view, me=None),
+                      phase=None if game.row["status"] == "over" else game.rules.phase(game.state),
+                      result=json.loads(game.row["result"]) if game.row["status"] == "over" else None,
+                      deadline=game.row["deadline"])
+        for email in emails:
+            self.queue(to=email, to_name="observer", subject=subject + " (observer)", body=body,
+                       purpose="observer", game_id=game.id, game_name=game.name)
+
+    def replacement(self, game: engine.Game, player: str, email: str, secret: str) -> None:
+        """The new player of a position: their secret and the current report, then the
+        position's history of reports (pbem.judge.seats.replace)."""
+        view = game.rules.view(game.state, player)
+        context = self.report_context(game, history.last_chain(self.store, game), player, view)
+        report = render("report.txt.j2", **context)
+        body = render("replacement.txt.j2", game=game_info(game), me=player, secret=secret, report=report)
+        self.queue(to=email, to_name=player, subject=f"[{game.name}] You now play {player}",
+                   body=body, purpose="welcome", game_id=game.id, game_name=game.name)
+        rows = history.resolved_rows(self.store, game)
+        if rows:
+            body = render("history.txt.j2", game_name=game.name, me=player,
+                          **history.history_context(self.store, game, player, rows))
+            self.queue(to=email, to_name=player, subject=f"[{game.name}] The history of {player}",
+                       body=body, purpose="history", game_id=game.id, game_name=game.name)
+
+    def to_game_master(self, game: engine.Game, template_name: str, subject: str, **context: Any) -> None:
+        """A notice for the game master alone (none for a game without a game-master address)."""
+        if not game.row["gm_email"]:
+            return
+        body = render(template_name, game=game_info(game), **context)
+        self.queue(to=game.row["gm_email"], to_name="game master", subject=f"[{game.name}] {subject}",
+                   body=body, purpose=template_name.split(".")[0], game_id=game.id, game_name=game.name)
 
     def _html_report(self, game: engine.Game, view: Any, context: dict[str, Any],
                      pictures: dict[str, bytes]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterator, Sequence
 
-from pbem.judge import engine, inbound
+from pbem.judge import engine, inbound, seats
 from pbem.judge.faults import fault_point
 from pbem.judge.home import Home
 from pbem.judge.mailer import Mailer
@@ -245,6 +245,7 @@ class Tick:
                         game, chain = engine.resolve_due(self.store, game, self.now)
                         if chain:
                             self.mailer.reports(game, chain)
+                            seats.note_missed(self.store, self.mailer, game, chain)
                         engine.rechecked(self.store, game_id)
                         fault_point("in-resolution-commit")
                 except StoreBusy:
