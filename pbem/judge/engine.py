@@ -195,7 +195,8 @@ def open_phase(store: Store, game: Game, state: Any, now: float) -> Game:
               "VALUES(?,?,?,?,?,?,?)", game.id, seq, phase.id, phase.title, dumps(list(phase.deciders)),
               now, dumps(state))
     paused = game.row["status"] == "paused"
-    store.run("UPDATE games SET state=?, phase_seq=?, deadline=?, reminded=0, paused_left=? WHERE id=?",
+    store.run("UPDATE games SET state=?, phase_seq=?, deadline=?, reminded=0, paused_left=?, in_grace=0, "
+              "deadline_sequence=deadline_sequence+1 WHERE id=?",
               dumps(state), seq, None if paused else deadline,
               (deadline - now) if paused else None, game.id)
     return reload(store, game)
@@ -449,7 +450,7 @@ def rollback(store: Store, game: Game, now: float) -> Game:
     status = "running" if game.row["status"] == "over" else game.row["status"]
     deadline = now + game.row["phase_hours"] * 3600
     store.run("UPDATE games SET state=?, phase_seq=?, status=?, result=NULL, reminded=0, deadline=?, "
-              "paused_left=? WHERE id=?", state_text, seq, status,
+              "paused_left=?, in_grace=0, deadline_sequence=deadline_sequence+1 WHERE id=?", state_text, seq, status,
               None if status == "paused" else deadline,
               game.row["phase_hours"] * 3600 if status == "paused" else None, game.id)
     return reload(store, game)
@@ -461,7 +462,8 @@ def extend(store: Store, game: Game, hours: float) -> Game:
     if game.row["status"] == "paused":
         store.run("UPDATE games SET paused_left=paused_left+? WHERE id=?", hours * 3600, game.id)
     else:
-        store.run("UPDATE games SET deadline=deadline+?, reminded=0 WHERE id=?", hours * 3600, game.id)
+        store.run("UPDATE games SET deadline=deadline+?, reminded=0, deadline_sequence=deadline_sequence+1 "
+                  "WHERE id=?", hours * 3600, game.id)
     return reload(store, game)
 
 
@@ -476,7 +478,8 @@ def pause(store: Store, game: Game, now: float) -> Game:
 def resume(store: Store, game: Game, now: float) -> Game:
     if game.row["status"] != "paused":
         raise JudgeError(f"game {game.name!r} is {game.row['status']}, not paused")
-    store.run("UPDATE games SET status='running', deadline=?, paused_left=NULL WHERE id=?",
+    store.run("UPDATE games SET status='running', deadline=?, paused_left=NULL, "
+              "deadline_sequence=deadline_sequence+1 WHERE id=?",
               now + (game.row["paused_left"] or 0.0), game.id)
     return reload(store, game)
 
@@ -494,6 +497,6 @@ def shift_deadlines_after_outage(store: Store, last_tick: float, now: float) -> 
     """Deadlines that fell while the judge was not running are pushed back by the outage, so
     players do not lose a phase to a dead cron (issue 2, section 2)."""
     gap = now - last_tick
-    cursor = store.run("UPDATE games SET deadline=deadline+? WHERE status='running' AND deadline>? "
-                       "AND deadline<=?", gap, last_tick, now)
+    cursor = store.run("UPDATE games SET deadline=deadline+?, deadline_sequence=deadline_sequence+1 "
+                       "WHERE status='running' AND deadline>? AND deadline<=?", gap, last_tick, now)
     return cursor.rowcount

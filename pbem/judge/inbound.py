@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pbem.judge import commands, engine
+from pbem.judge import absences, commands, engine
 from pbem.judge.mailer import Mailer
 from pbem.judge.store import Store
 from pbem.mail.message import InMail, address_problem
@@ -72,6 +72,8 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
         return reject(None, "reject: not authenticated", not_authenticated)
     if envelope.command is not None:
         return commands.player_command(store, mailer, mail, envelope, game, now)
+    if envelope.away is not None or envelope.timezone is not None:
+        return absences.personal(store, mailer, mail, envelope, game, now, reject)
     if envelope.new_secret is not None:
         engine.change_secret(store, game, envelope.player, envelope.new_secret)
         mailer.answer(to=mail.from_addr, subject=mail.subject or f"secret for {game.name}",

@@ -90,15 +90,15 @@ class Mailer:
         first, last = chain[0], chain[-1]
         subject = f"[{game.name}] {first.phase_id} resolved" if len(chain) == 1 else \
             f"[{game.name}] {first.phase_id} to {last.phase_id} resolved"
-        audiences: list[tuple[str | None, str, bool]] = [
-            (p["name"], p["email"], bool(p["mail_html"])) for p in engine.players(self.store, game.id)]
+        audiences: list[tuple[str | None, str, bool, str | None]] = [
+            (p["name"], p["email"], bool(p["mail_html"]), p["timezone"]) for p in engine.players(self.store, game.id)]
         if game.row["gm_email"]:
-            audiences.append((None, game.row["gm_email"], True))
+            audiences.append((None, game.row["gm_email"], True, None))
         pictures: dict[str, bytes] = {}
-        for player, email, html in audiences:
+        for player, email, html, tz in audiences:
             # Templates and the map get the view this report is for, never the state.
             view = game.rules.view(state, player)
-            context = self.report_context(game, chain, player, view)
+            context = {**self.report_context(game, chain, player, view), "tz": tz}
             self.queue(to=email, to_name=player or "game master",
                        subject=subject + ("" if player else " (game master)"),
                        body=render("report.txt.j2", **context), purpose="report", game_id=game.id,
@@ -200,6 +200,7 @@ class Mailer:
         for player, email in late:
             view = game.rules.view(state, player)
             body = render("reminder.txt.j2", game=game_info(game), me=player, phase=phase,
+                          tz=self.timezone(game, player),
                           deadline=game.row["deadline"], template=self._template(game, view, player, phase))
             self.queue(to=email, to_name=player, subject=f"[{game.name}] Reminder: orders for {phase.id}",
                        body=body, purpose="reminder", game_id=game.id, game_name=game.name)
@@ -209,20 +210,37 @@ class Mailer:
         """What another player just did at once that ``player`` may see (``events`` are already
         filtered for them): a diplomacy message, a gift, an exchange."""
         body = render("news.txt.j2", game=game_info(game), me=player, actor=actor, events=events,
-                      phase=phase, deadline=game.row["deadline"])
+                      phase=phase, deadline=game.row["deadline"], tz=self.timezone(game, player))
         self.queue(to=email, to_name=player, subject=f"[{game.name}] News from {actor}",
                    body=body, purpose="news", game_id=game.id, game_name=game.name)
 
     def announce(self, game: engine.Game, action: str, also: Sequence[tuple[str, str]] = ()) -> None:
         """Every game-master action is told to every player (and the game master), and to
         ``also`` (e.g. a player's old address when it was changed)."""
-        recipients = [(p["name"], p["email"]) for p in engine.players(self.store, game.id)] + list(also)
+        self._to_everyone(game, "announce.txt.j2", f"Game master: {action.splitlines()[0]}", "announce",
+                          also, action=action)
+
+    def notice(self, game: engine.Game, text: str) -> None:
+        """What the judge itself did to the game for a player (an absence moved the deadline,
+        the grace period began), told to every player and the game master."""
+        self._to_everyone(game, "notice.txt.j2", text.split(":")[0], "notice", (), text=text)
+
+    def _to_everyone(self, game: engine.Game, template_name: str, subject: str, purpose: str,
+                     also: Sequence[tuple[str, str]], **context: Any) -> None:
+        """One mail to each player, each in their time zone, to ``also`` and to the game master."""
+        recipients = [(p["name"], p["email"], p["timezone"]) for p in engine.players(self.store, game.id)]
+        recipients += [(name, email, None) for name, email in also]
         if game.row["gm_email"]:
-            recipients.append(("game master", game.row["gm_email"]))
-        body = render("announce.txt.j2", game=game_info(game), action=action, deadline=game.row["deadline"])
-        for name, email in recipients:
-            self.queue(to=email, to_name=name, subject=f"[{game.name}] Game master: {action.splitlines()[0]}",
-                       body=body, purpose="announce", game_id=game.id, game_name=game.name)
+            recipients.append(("game master", game.row["gm_email"], None))
+        for name, email, tz in recipients:
+            body = render(template_name, game=game_info(game), deadline=game.row["deadline"], tz=tz, **context)
+            self.queue(to=email, to_name=name, subject=f"[{game.name}] {subject}",
+                       body=body, purpose=purpose, game_id=game.id, game_name=game.name)
+
+    def timezone(self, game: engine.Game, player: str) -> str | None:
+        """The time zone ``player`` chose for deadlines in their mail (None: UTC)."""
+        row = self.store.one("SELECT timezone FROM players WHERE game_id=? AND name=?", game.id, player)
+        return row["timezone"] if row is not None else None
 
     def undeliverable(self, row: Any, error: str) -> None:
         """Tell the game master that a mail was refused for good (docs/reliability.md). Mail
@@ -245,6 +263,8 @@ class Mailer:
     def answer(self, *, to: str, subject: str, in_reply_to: str, template_name: str,
                game: engine.Game | None, **context: Any) -> None:
         """An immediate answer to a mail: acknowledgement or rejection (RFC 3834 auto-replied)."""
+        if game is not None and isinstance(context.get("me"), str) and "tz" not in context:
+            context["tz"] = self.timezone(game, context["me"])
         body = render(template_name, judge=self.home.address, game=game_info(game) if game else None, **context)
         subject = subject if subject.lower().startswith("re:") else f"Re: {subject}"
         self.queue(to=to, to_name="", subject=subject, body=body, purpose=template_name.split(".")[0],

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterator, Sequence
 
-from pbem.judge import engine, inbound, seats
+from pbem.judge import absences, engine, inbound, seats
 from pbem.judge.faults import fault_point
 from pbem.judge.home import Home
 from pbem.judge.mailer import Mailer
@@ -244,6 +244,8 @@ class Tick:
                         game = engine.load_game(self.store, name)
                         game, chain = engine.resolve_due(self.store, game, self.now)
                         if chain:
+                            # An absence may move the new phase's deadline: before the reports show it.
+                            game = absences.extend_for_absences(self.store, self.mailer, game, self.now)
                             self.mailer.reports(game, chain)
                             seats.note_missed(self.store, self.mailer, game, chain)
                         engine.rechecked(self.store, game_id)

@@ -39,7 +39,11 @@ from typing import Any
 from pbem.orders.yamlsafe import KEYLIKE, YMap, YamlProblem, load
 from pbem.rules.api import OrderError
 
-ENVELOPE_KEYS = ("game", "player", "secret", "phase", "ready", "wait", "new_secret", "html", "command")
+ENVELOPE_KEYS = ("game", "player", "secret", "phase", "ready", "wait", "new_secret", "html", "command", "away",
+                 "timezone")
+# A player's own settings by mail (docs/players-guide.md), together or apart, in a mail of their
+# own: `away: {from: DATE, to: DATE}` (or `away: none`), `timezone: Europe/Paris`.
+PERSONAL_KEYS = ("away", "timezone")
 # Commands by mail (docs/players-guide.md): each a mail of its own, answered at once. `info`
 # and `help` need no player or secret (anyone may ask); the others are a player's.
 COMMANDS = ("status", "report", "history", "help", "info")
@@ -103,6 +107,11 @@ class Envelope:
     # ``command_args`` holds its `from:`/`to:` (history), as written.
     command: str | None = None
     command_args: tuple[tuple[str, str], ...] = ()
+    # `away:` as written (a YMap with from/to, or a word such as `none`): the judge reads the
+    # dates; None: not asked. `timezone:` the name as written; None: not asked.
+    away: Any = None
+    away_line: int | None = None
+    timezone: str | None = None
 
 
 def marker_line(name: str, address: str) -> str:
@@ -223,6 +232,8 @@ def parse_document(doc: Document) -> tuple[Envelope | None, list[OrderError]]:
                                  "start with `game: NAME` then player, secret, phase and orders")]
     if "command" in data:
         return _command_envelope(data)
+    if any(key in data for key in PERSONAL_KEYS):
+        return _personal_envelope(data)
     errors: list[OrderError] = []
     fields: dict[str, str] = {}
     changing_secret = "new_secret" in data
@@ -296,6 +307,31 @@ def _command_envelope(data: YMap) -> tuple[Envelope | None, list[OrderError]]:
     args = tuple((k, fields[k]) for k in ("from", "to") if k in fields)
     return Envelope(fields["game"], fields.get("player", ""), fields.get("secret", ""), "", True, False,
                     YMap(), command=command, command_args=args), []
+
+
+def _personal_envelope(data: YMap) -> tuple[Envelope | None, list[OrderError]]:
+    """A mail setting the player's own `away:` and/or `timezone:`, with the envelope alone."""
+    others = [k for k in data if k not in ("game", "player", "secret", "phase", *PERSONAL_KEYS)]
+    if others:
+        return None, [OrderError(data.line_of(others[0]), "`away:` and `timezone:` go in a mail of their own",
+                                 "send `game`, `player`, `secret` with `away:` or `timezone:` alone, "
+                                 "then your orders in another mail")]
+    fields: dict[str, str] = {}
+    errors: list[OrderError] = []
+    for key in ("game", "player", "secret") + (("timezone",) if "timezone" in data else ()):
+        value = data.get(key)
+        if value is None:
+            errors.append(OrderError(data.line, f"`{key}:` is missing", f"add a line `{key}: ...` near the top"))
+        elif not isinstance(value, str):
+            errors.append(OrderError(data.line_of(key), f"`{key}:` must be a single word or name",
+                                     f"write `{key}: ...` on one line"))
+        else:
+            fields[key] = value.strip()
+    if errors:
+        return None, errors
+    return Envelope(fields["game"], fields["player"], fields["secret"], "", True, False, YMap(),
+                    away=data.get("away"), away_line=data.line_of("away") if "away" in data else None,
+                    timezone=fields.get("timezone")), []
 
 
 def _masked(text: str, secrets: list[str]) -> str:
