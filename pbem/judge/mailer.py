@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from pbem.judge import engine, history
+from pbem.judge import calendar, engine, history
 from pbem.judge.home import Home
 from pbem.judge.render import render, render_html
 from pbem.judge.store import Store
-from pbem.mail.message import InlineImage, OutMail, compose, image_content_id, make_list_id, make_message_id
+from pbem.mail.message import (FileAttachment, InlineImage, OutMail, compose, image_content_id, make_list_id,
+                               make_message_id)
 from pbem.orders.envelope import marker_line
 from pbem.rules.api import MapUnavailable, acts_at_once, at_once_keys, map_drawing, public_view
 
@@ -40,7 +42,7 @@ class Mailer:
     def queue(self, *, to: str, to_name: str, subject: str, body: str, purpose: str,
               game_id: int | None, game_name: str | None, in_reply_to: str | None = None,
               auto_submitted: str = "auto-generated", html: str | None = None,
-              images: tuple[InlineImage, ...] = ()) -> str:
+              images: tuple[InlineImage, ...] = (), attachments: tuple[FileAttachment, ...] = ()) -> str:
         message_id = make_message_id(self.home.domain, f"{purpose}.{secrets.token_hex(8)}")
         # Every mail begins with the judge's marker: in a player's reply, the copy of this
         # mail starts there, whatever the mail client writes above it (docs/orders.md).
@@ -54,10 +56,24 @@ class Mailer:
                       in_reply_to=in_reply_to or (self.game_root(game_name) if game_name else None),
                       references=references,
                       list_id=self.list_id(game_name) if game_name else None,
-                      auto_submitted=auto_submitted, html=html, images=images)
+                      auto_submitted=auto_submitted, html=html, images=images, attachments=attachments)
         raw = compose(out, self.home.address, self.home.name)
         self.store.queue_mail(message_id, game_id, to, purpose, raw)
         return message_id
+
+    def deadline_ics(self, game: engine.Game) -> tuple[FileAttachment, ...]:
+        """The open phase's deadline as an .ics file (pbem.judge.calendar), or nothing when the
+        game has no deadline (paused, over): every mail that tells the deadline carries it."""
+        if game.row["deadline"] is None or game.row["status"] != "running":
+            return ()
+        phase = game.rules.phase(game.state)
+        data = calendar.deadline_event(
+            uid=f"deadline.{game.name}.{game.seq}@{self.home.domain}", sequence=game.row["deadline_sequence"],
+            deadline=game.row["deadline"], stamp=time.time(),
+            summary=f"[{game.name}] orders due: {phase.id}",
+            description=f"{game.rules.title}, game {game.name}: the deadline of {phase.title} ({phase.id}). "
+                        f"Mail your orders to {self.home.address} before it.")
+        return (FileAttachment(f"deadline-{game.name}.ics", "text/calendar; charset=utf-8; method=PUBLISH", data),)
 
     def marker(self) -> str:
         return marker_line(self.home.name, self.home.address)
@@ -77,7 +93,8 @@ class Mailer:
                           position=render(game.rules.report_template(), view=view, me=player),
                           phase=phase, template=self._template(game, view, player, phase))
             self.queue(to=seat["email"], to_name=player, subject=f"[{game.name}] Welcome to {game.rules.title}",
-                       body=body, purpose="welcome", game_id=game.id, game_name=game.name)
+                       body=body, purpose="welcome", game_id=game.id, game_name=game.name,
+                       attachments=self.deadline_ics(game))
 
     def new_secret(self, game: engine.Game, player: str, email: str, secret: str) -> None:
         body = render("secret_reset.txt.j2", game=game_info(game), me=player, secret=secret)
@@ -95,6 +112,7 @@ class Mailer:
         if game.row["gm_email"]:
             audiences.append((None, game.row["gm_email"], True, None))
         pictures: dict[str, bytes] = {}
+        ics = self.deadline_ics(game)
         for player, email, html, tz in audiences:
             # Templates and the map get the view this report is for, never the state.
             view = game.rules.view(state, player)
@@ -102,7 +120,7 @@ class Mailer:
             self.queue(to=email, to_name=player or "game master",
                        subject=subject + ("" if player else " (game master)"),
                        body=render("report.txt.j2", **context), purpose="report", game_id=game.id,
-                       game_name=game.name,
+                       game_name=game.name, attachments=ics,
                        **(self._html_report(game, view, context, pictures) if html else {}))
         self.observer_reports(game, chain, subject)
 
@@ -232,10 +250,11 @@ class Mailer:
         recipients += [(name, email, None) for name, email in also]
         if game.row["gm_email"]:
             recipients.append(("game master", game.row["gm_email"], None))
+        ics = self.deadline_ics(game)
         for name, email, tz in recipients:
             body = render(template_name, game=game_info(game), deadline=game.row["deadline"], tz=tz, **context)
             self.queue(to=email, to_name=name, subject=f"[{game.name}] {subject}",
-                       body=body, purpose=purpose, game_id=game.id, game_name=game.name)
+                       body=body, purpose=purpose, game_id=game.id, game_name=game.name, attachments=ics)
 
     def timezone(self, game: engine.Game, player: str) -> str | None:
         """The time zone ``player`` chose for deadlines in their mail (None: UTC)."""
