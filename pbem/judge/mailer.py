@@ -211,16 +211,18 @@ class Mailer:
                            map_cid=images[0].content_id if images else None, **context)
         return {"html": html, "images": images}
 
-    def reminders(self, game: engine.Game, late: Sequence[tuple[str, str]]) -> None:
-        """A reminder to each (player, email) in ``late``: players without a complete set."""
+    def reminders(self, game: engine.Game, late: Sequence[tuple[str, str, str]], grace: bool = False) -> None:
+        """A reminder to each (player, email, what is missing) in ``late``: players without a
+        complete set; ``grace``: the deadline passed and the grace period began."""
         state = game.state
         phase = game.rules.phase(state)
-        for player, email in late:
+        for player, email, what in late:
             view = game.rules.view(state, player)
-            body = render("reminder.txt.j2", game=game_info(game), me=player, phase=phase,
-                          tz=self.timezone(game, player),
-                          deadline=game.row["deadline"], template=self._template(game, view, player, phase))
-            self.queue(to=email, to_name=player, subject=f"[{game.name}] Reminder: orders for {phase.id}",
+            body = render("reminder.txt.j2", game=game_info(game), me=player, phase=phase, missing=what,
+                          grace=grace, tz=self.timezone(game, player), deadline=game.row["deadline"],
+                          template=self._template(game, view, player, phase))
+            self.queue(to=email, to_name=player, subject=f"[{game.name}] " + (
+                       "Grace period" if grace else "Reminder") + f": orders for {phase.id}",
                        body=body, purpose="reminder", game_id=game.id, game_name=game.name)
 
     def news(self, game: engine.Game, player: str, email: str, actor: str, events: Sequence[Any],
