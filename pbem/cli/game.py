@@ -10,7 +10,7 @@ import click
 
 from pbem.cli.base import HOME_OPTION, check_address, expect_open, fail, gm_action, plain_name, session, main
 from pbem.games import UnknownGameType, rules_for
-from pbem.judge import engine
+from pbem.judge import engine, gm
 from pbem.judge.mailer import Mailer
 from pbem.judge.render import event_lines, render
 from pbem.rules.api import MapUnavailable, map_drawing
@@ -177,7 +177,7 @@ def _write_map(rules, view, path: Path) -> int:
 def game_extend(home_dir, name, hours):
     """Extend the current phase's deadline."""
     gm_action(home_dir, name, lambda store, home, g, now: (
-        engine.extend(store, g, hours), f"the deadline of {g.name} was extended by {hours:g} hours"))
+        gm.extend(store, g, hours), f"the deadline of {g.name} was extended by {hours:g} hours"))
 
 
 @game.command("pause")
@@ -185,7 +185,7 @@ def game_extend(home_dir, name, hours):
 @click.argument("name")
 def game_pause(home_dir, name):
     """Pause a game: its deadline stops running until `resume`."""
-    gm_action(home_dir, name, lambda store, home, g, now: (engine.pause(store, g, now), f"game {g.name} is paused"))
+    gm_action(home_dir, name, lambda store, home, g, now: (gm.pause(store, g, now), f"game {g.name} is paused"))
 
 
 @game.command("resume")
@@ -193,7 +193,7 @@ def game_pause(home_dir, name):
 @click.argument("name")
 def game_resume(home_dir, name):
     """Resume a paused game with the time that was left."""
-    gm_action(home_dir, name, lambda store, home, g, now: (engine.resume(store, g, now), f"game {g.name} is resumed"))
+    gm_action(home_dir, name, lambda store, home, g, now: (gm.resume(store, g, now), f"game {g.name} is resumed"))
 
 
 @game.command("set-address")
@@ -207,7 +207,7 @@ def game_set_address(home_dir, name, player, email):
 
     def action(store, home, g, now):
         old = {p["name"]: p["email"] for p in engine.players(store, g.id)}.get(player)
-        engine.set_address(store, g, player, email)
+        gm.set_address(store, g, player, email)
         # The old address is told too, so a player learns if someone moved their mail away.
         return g, f"{player}'s mail address was changed", (player, old)
     gm_action(home_dir, name, action)
@@ -282,7 +282,7 @@ def game_rollback(home_dir, name, expect_phase):
     """Undo the last resolution; the phase reopens with the orders sent for it."""
     def action(store, home, g, now):
         expect_open(g, expect_phase)
-        g = engine.rollback(store, g, now)
+        g = gm.rollback(store, g, now)
         return g, f"the game master rolled back the last resolution; {engine.current_phase(g).id} is open again"
     gm_action(home_dir, name, action)
 

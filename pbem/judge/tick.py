@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterator, Sequence
 
-from pbem.judge import absences, engine, inbound, reminders, seats
+from pbem.judge import absences, engine, gm, inbound, reminders, seats
 from pbem.judge.faults import fault_point
 from pbem.judge.home import Home
 from pbem.judge.mailer import Mailer
@@ -149,7 +149,7 @@ class Tick:
         last = self.store.get_meta("last_tick")
         if last is not None and self.now - float(last) > self.home.outage_minutes * 60:
             with self.store.transaction():
-                self.report.deadlines_shifted = engine.shift_deadlines_after_outage(
+                self.report.deadlines_shifted = gm.shift_deadlines_after_outage(
                     self.store, float(last), self.now)
                 # Recorded with the shift: a tick killed later must not shift the same outage twice.
                 self.store.set_meta("last_tick", repr(self.now))
