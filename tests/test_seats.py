@@ -2,6 +2,8 @@
 judge on the embedded default and the game master's command line, with the tiny test game."""
 from __future__ import annotations
 
+import time
+
 import pytest
 from click.testing import CliRunner
 
@@ -176,3 +178,18 @@ def test_settings_are_shown_checked_and_announced(judge):
     store = judge.store()
     assert engine.load_game(store, "g1").row["reminder_hours"] == 24
     store.close()
+
+
+def test_a_game_starts_with_settings_and_show_tells_the_game_master_who_is_out(judge):
+    result = cli(judge, "game", "new", "tiny", "--name", "g2", "--player", "ann:ann@pbem.test",
+                 "--player", "ben:ben@pbem.test", "--setting", "civil_disorder_after=1", "--setting", "public=yes")
+    assert result.exit_code == 0, result.output
+    assert "civil_disorder_after = 1" in cli(judge, "game", "settings", "g2").output
+    bad = cli(judge, "game", "new", "tiny", "--name", "g3", "--player", "ann:ann@pbem.test",
+              "--player", "ben:ben@pbem.test", "--setting", "grace=1")
+    assert bad.exit_code != 0 and "--setting 'grace' is not a setting" in bad.output
+    cli(judge, "game", "observe", "g2", "watcher@elsewhere.test")
+    judge.now = time.time()   # the command line's game started on the real clock
+    judge.tick(advance_hours=49)
+    shown = cli(judge, "game", "show", "g2").output
+    assert "In civil disorder: ann, ben; away now: nobody; observers: 1" in shown

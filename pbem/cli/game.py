@@ -12,6 +12,7 @@ from pbem.cli.base import HOME_OPTION, check_address, expect_open, fail, gm_acti
 from pbem.games import UnknownGameType, rules_for
 from pbem.judge import engine, gm
 from pbem.judge.mailer import Mailer
+from pbem.judge.settings import parse_settings, store_settings
 from pbem.judge.render import event_lines, render
 from pbem.rules.api import MapUnavailable, map_drawing
 
@@ -34,18 +35,28 @@ def game() -> None:
 @click.option("--reminder-hours", default=12.0, show_default=True,
               help="Remind late players this many hours before a deadline (0: never).")
 @click.option("--gm-email", default=None, help="Where the game master's full reports go.")
-def game_new(home_dir, game_type, name, player_specs, option_specs, phase_hours, reminder_hours, gm_email):
+@click.option("--setting", "setting_specs", multiple=True, metavar="KEY=VALUE",
+              help="A correspondence setting (see `pbem game settings`), e.g. civil_disorder_after=3.")
+def game_new(home_dir, game_type, name, player_specs, option_specs, phase_hours, reminder_hours, gm_email,
+             setting_specs):
     """Start a game of GAME_TYPE; each player is mailed a welcome with their secret."""
     with session(home_dir) as (home, store):
         rules = rules_for(game_type)
         seats = [_player_spec(spec) for spec in player_specs]
         options = _options(rules, option_specs)
+        try:
+            settings = parse_settings(list(setting_specs))
+        except ValueError as exc:
+            fail(f"--setting {exc}")
         if not plain_name(name):
             fail(f"--name {name!r}: use letters, digits, - and _ only (it appears in every mail)")
         now = time.time()
         with store.transaction():
             game_obj, secrets = engine.create_game(store, game_type, name, seats, options, phase_hours,
                                                    reminder_hours, gm_email, now)
+            if settings:
+                store_settings(store, game_obj.row, settings)
+                game_obj = engine.reload(store, game_obj)
             Mailer(store, home).welcomes(game_obj, secrets)
         click.echo(f"game {name!r} ({rules.title}) started with {len(seats)} players; "
                    f"welcome mails are in the outbox (sent at the next tick)")
@@ -141,6 +152,14 @@ def game_show(home_dir, name, as_player, as_json, map_file):
             click.echo(f"Complete orders: {', '.join(done) or 'none'}; waiting on: "
                        f"{', '.join(p for p in deciders if p not in done) or 'nobody'}"
                        f"{'; someone asked to wait for the deadline' if waiting else ''}")
+            seated = engine.players(store, g.id)
+            disorder = [p["name"] for p in seated if p["disorder"]]
+            away = [r["player"] for r in store.all("SELECT DISTINCT player FROM absences WHERE game_id=? "
+                                                   "AND away_from<=? AND away_to>?", g.id, time.time(), time.time())]
+            observers = store.one("SELECT COUNT(*) AS n FROM observers WHERE game_id=?", g.id)["n"]
+            click.echo(f"In civil disorder: {', '.join(disorder) or 'nobody'}; away now: "
+                       f"{', '.join(away) or 'nobody'}; observers: {observers} (settings: `pbem game settings "
+                       f"{g.name}`)")
         else:
             row = store.one("SELECT canonical FROM orders WHERE game_id=? AND seq=? AND player=?",
                             g.id, g.seq, as_player)

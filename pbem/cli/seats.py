@@ -3,14 +3,12 @@ docs/players-guide.md): observers, a position handed to a new player, and the ga
 correspondence settings (civil disorder, absences, grace, reminders, a public game)."""
 from __future__ import annotations
 
-import json
-
 import click
 
 from pbem.cli.base import HOME_OPTION, check_address, fail, gm_action, session
 from pbem.cli.game import game
 from pbem.judge import engine, seats
-from pbem.judge.settings import SETTINGS, parse_settings, settings_of
+from pbem.judge.settings import SETTINGS, parse_settings, settings_of, shown, store_settings
 
 
 @game.command("observe")
@@ -73,23 +71,12 @@ def game_settings(home_dir, name, specs):
         with session(home_dir) as (home, store):
             values = settings_of(engine.load_game(store, name).row)
         for key, setting in SETTINGS.items():
-            click.echo(f"{key} = {_shown(values[key])}\t{setting.help}")
+            click.echo(f"{key} = {shown(values[key])}\t{setting.help}")
         return
 
     def action(store, home, g, now):
-        stored = {**json.loads(g.row["settings"]), **changes}
-        store.run("UPDATE games SET settings=? WHERE id=?", json.dumps(stored, sort_keys=True), g.id)
-        if "reminders" in changes:
-            # The earliest reminder is the game's reminder_hours: the tick's query finds the game by it.
-            store.run("UPDATE games SET reminder_hours=? WHERE id=?", max(changes["reminders"], default=0), g.id)
+        store_settings(store, g.row, changes)
         return engine.reload(store, g), "the game master changed the settings: " + ", ".join(
-            f"{k} = {_shown(v)}" for k, v in changes.items())
+            f"{k} = {shown(v)}" for k, v in changes.items())
     gm_action(home_dir, name, action)
 
-
-def _shown(value) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return ",".join(f"{v:g}" for v in value) or "none"
-    return f"{value:g}" if isinstance(value, float) else str(value)

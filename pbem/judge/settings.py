@@ -106,3 +106,22 @@ def parse_settings(specs: list[str]) -> dict[str, Any]:
         except ValueError as exc:
             raise ValueError(f"{key}={text}: {key} {exc}") from None
     return out
+
+
+def store_settings(store: Any, game_row: Any, changes: dict[str, Any]) -> None:
+    """Keep ``changes`` in the game's settings (in the caller's transaction). The earliest
+    reminder time is also the game's reminder_hours: the tick finds a game to remind by it."""
+    stored = {**json.loads(game_row["settings"] or "{}"), **changes}
+    store.run("UPDATE games SET settings=? WHERE id=?", json.dumps(stored, sort_keys=True), game_row["id"])
+    if "reminders" in changes:
+        store.run("UPDATE games SET reminder_hours=? WHERE id=?", max(changes["reminders"], default=0),
+                  game_row["id"])
+
+
+def shown(value: Any) -> str:
+    """A setting's value as the command line takes it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ",".join(f"{v:g}" for v in value) or "none"
+    return f"{value:g}" if isinstance(value, float) else str(value)
