@@ -3,6 +3,8 @@ embedded default with the tiny test game. The judge's clock starts at 2027-01-15
 phase lasts 48 hours, so the first deadline is 2027-01-17 08:00 UTC."""
 from __future__ import annotations
 
+import time
+
 import pytest
 from click.testing import CliRunner
 
@@ -144,3 +146,15 @@ def test_bad_absences_are_refused_and_none_cancels_them(judge):
     store = judge.store()
     assert store.all("SELECT * FROM absences") == []
     store.close()
+
+
+def test_a_phase_the_game_master_resolves_opens_with_its_deadline_moved_for_an_absence(judge, monkeypatch):
+    personal(judge, "bob", "away: {from: 2027-01-25, to: 2027-01-27}\n")
+    judge.tick()
+    assert game_row(judge)["deadline"] == judge.now + 48 * 3600      # not in the absence yet
+    judge.now = 1_800_000_000.0 + 9 * 86400                           # 2027-01-24 08:00 UTC
+    monkeypatch.setattr(time, "time", lambda: judge.now)              # the command line's clock
+    result = CliRunner().invoke(main, ["game", "resolve", "g1", "--home", str(judge.home.path)])
+    assert result.exit_code == 0, result.output
+    # The new phase's deadline, 2027-01-26 08:00, falls in the absence: it moves to its end.
+    assert game_row(judge)["deadline"] == 1_800_000_000.0 + 12 * 86400 + 16 * 3600

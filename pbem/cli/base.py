@@ -50,21 +50,9 @@ def main() -> None:
     """pbem: a play-by-email judge for Fief: France (Fief: England and Kard és Korona to come)."""
 
 
-
 def plain_name(name: str) -> bool:
     """A game's or player's name as every mail may carry it: letters, digits, - and _ only."""
     return name.replace("-", "").replace("_", "").isalnum()
-
-
-def _player_spec(spec: str) -> tuple[str, str]:
-    name, sep, email = spec.partition(":")
-    if not sep or not name.strip() or "@" not in email:
-        fail(f"--player {spec!r}: write NAME:EMAIL, e.g. --player marie:marie@example.org")
-    if not plain_name(name.strip()):
-        # The name heads the lines of what the player wrote, relayed (docs/security.md).
-        fail(f"--player {spec!r}: the name: use letters, digits, - and _ only (it appears in every mail)")
-    check_address(email.strip(), f"--player {spec!r}")
-    return name.strip(), email.strip()
 
 
 def check_address(email: str, where: str) -> None:
@@ -72,7 +60,6 @@ def check_address(email: str, where: str) -> None:
     problem = address_problem(email)
     if problem:
         fail(f"{where}: {problem}")
-
 
 
 def gm_action(home_dir, name, action, then=None):
@@ -90,7 +77,6 @@ def gm_action(home_dir, name, action, then=None):
             if then is not None:
                 then(mailer, g)
         click.echo(text)
-
 
 
 def expect_open(g, expect_phase: str | None) -> None:

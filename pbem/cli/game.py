@@ -10,7 +10,7 @@ import click
 
 from pbem.cli.base import HOME_OPTION, check_address, expect_open, fail, gm_action, plain_name, session, main
 from pbem.games import UnknownGameType, rules_for
-from pbem.judge import engine, gm
+from pbem.judge import absences, engine, gm
 from pbem.judge.mailer import Mailer
 from pbem.judge.settings import parse_settings, store_settings
 from pbem.judge.render import event_lines, render
@@ -20,7 +20,6 @@ from pbem.rules.api import MapUnavailable, map_drawing
 @main.group()
 def game() -> None:
     """Game-master commands."""
-
 
 
 @game.command("new")
@@ -62,7 +61,6 @@ def game_new(home_dir, game_type, name, player_specs, option_specs, phase_hours,
                    f"welcome mails are in the outbox (sent at the next tick)")
 
 
-
 def _player_spec(spec: str) -> tuple[str, str]:
     name, sep, email = spec.partition(":")
     if not sep or not name.strip() or "@" not in email:
@@ -72,7 +70,6 @@ def _player_spec(spec: str) -> tuple[str, str]:
         fail(f"--player {spec!r}: the name: use letters, digits, - and _ only (it appears in every mail)")
     check_address(email.strip(), f"--player {spec!r}")
     return name.strip(), email.strip()
-
 
 
 def _options(rules, specs) -> dict:
@@ -89,7 +86,6 @@ def _options(rules, specs) -> dict:
         except ValueError as exc:
             fail(str(exc))
     return values
-
 
 
 @game.command("options")
@@ -156,7 +152,7 @@ def game_show(home_dir, name, as_player, as_json, map_file):
             disorder = [p["name"] for p in seated if p["disorder"]]
             away = [r["player"] for r in store.all("SELECT DISTINCT player FROM absences WHERE game_id=? "
                                                    "AND away_from<=? AND away_to>?", g.id, time.time(), time.time())]
-            observers = store.one("SELECT COUNT(*) AS n FROM observers WHERE game_id=?", g.id)["n"]
+            observers = store.row("SELECT COUNT(*) AS n FROM observers WHERE game_id=?", g.id)["n"]
             click.echo(f"In civil disorder: {', '.join(disorder) or 'nobody'}; away now: "
                        f"{', '.join(away) or 'nobody'}; observers: {observers} (settings: `pbem game settings "
                        f"{g.name}`)")
@@ -186,7 +182,6 @@ def _write_map(rules, view, path: Path) -> int:
         tmp.unlink(missing_ok=True)
         fail(f"--map {path}: cannot write it ({exc.strerror or exc}); choose a path you may write to")
     return len(png)
-
 
 
 @game.command("extend")
@@ -285,10 +280,14 @@ def game_resolve(home_dir, name, expect_phase):
         g, resolved = engine.resolve_due(store, g, now, force=True)
         chain.extend(resolved)
         return g, f"the game master resolved {chain[0].phase_id} before its deadline"
+    def then(mailer, g):
+        # An absence may move the new phase's deadline (as after a tick's resolution): before
+        # the reports show it.
+        g = absences.extend_for_absences(mailer.store, mailer, g, time.time())
+        mailer.reports(g, chain)
     # The notice first, then the reports it explains: a player must not read the report of a
     # phase that, as far as they knew, still had hours to run, and only then learn why.
-    gm_action(home_dir, name, action, then=lambda mailer, g: mailer.reports(g, chain))
-
+    gm_action(home_dir, name, action, then=then)
 
 
 @game.command("rollback")

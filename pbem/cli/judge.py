@@ -65,7 +65,6 @@ def tick(home_dir: str | None) -> None:
         sys.exit(2)
 
 
-
 @main.command("outbox")
 @HOME_OPTION
 @click.option("--all", "show_all", is_flag=True, help="Also list mail already sent.")

@@ -31,6 +31,9 @@ REPORT_MAIL_BUDGET = 200 * 1024
 class Mailer:
     store: Store
     home: Home
+    # The judge's clock for what a mail dates itself (an .ics's DTSTAMP): the tick's now, so a
+    # tick run again writes the same mail; None: the wall clock (a game master's command).
+    now: float | None = None
 
     # -- headers ---------------------------------------------------------------------------
     def game_root(self, game_name: str) -> str:
@@ -69,7 +72,7 @@ class Mailer:
         phase = game.rules.phase(game.state)
         data = calendar.deadline_event(
             uid=f"deadline.{game.name}.{game.seq}@{self.home.domain}", sequence=game.row["deadline_sequence"],
-            deadline=game.row["deadline"], stamp=time.time(),
+            deadline=game.row["deadline"], stamp=time.time() if self.now is None else self.now,
             summary=f"[{game.name}] orders due: {phase.id}",
             description=f"{game.rules.title}, game {game.name}: the deadline of {phase.title} ({phase.id}). "
                         f"Mail your orders to {self.home.address} before it.")

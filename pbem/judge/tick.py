@@ -142,7 +142,7 @@ class Tick:
 
     @property
     def mailer(self) -> Mailer:
-        return Mailer(self.store, self.home)
+        return Mailer(self.store, self.home, self.now)
 
     # -- the steps, in order -------------------------------------------------------------
     def catch_up_outage(self) -> None:
