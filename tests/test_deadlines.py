@@ -1,5 +1,6 @@
-"""Deadline conveniences (issue 15; docs/players-guide.md, "Deadlines"): reminders at the game
-master's times naming exactly what is missing, and a grace period after a passed deadline."""
+"""Deadline conveniences (issue 15; docs/players-guide.md, "Reminders and the grace period"):
+reminders at the game master's times naming exactly what is missing, and a grace period after
+a passed deadline."""
 from __future__ import annotations
 
 import pytest

@@ -26,19 +26,22 @@ from pbem.rules.api import OrderError, echo_orders, who_ordered_is_public
 
 def open_command(store: Store, mailer: Mailer, mail: InMail, envelope: Envelope) -> str:
     """`help` and `info`: no player, no secret; they tell nothing that is not public."""
+    # Anyone may ask, from any address, forged or not: like the judge's other answers to strangers,
+    # these carry nothing long of what the mail said (a Subject is cut at 200 characters).
+    subject = mail.subject[:200]
     if envelope.command == "help":
-        mailer.answer(to=mail.from_addr, subject=mail.subject or "help", in_reply_to=mail.message_id,
+        mailer.answer(to=mail.from_addr, subject=subject or "help", in_reply_to=mail.message_id,
                       template_name="help.txt.j2", game=None, commands=COMMANDS)
         return "command help"
     row = store.one("SELECT * FROM games WHERE name=?", envelope.game)
     if row is None or not settings_of(row)["public"]:
         # The same answer for a game that does not exist and one that is not public: a stranger
         # learns nothing about which games there are (docs/security.md).
-        mailer.answer(to=mail.from_addr, subject=(mail.subject or "info")[:200], in_reply_to=mail.message_id,
+        mailer.answer(to=mail.from_addr, subject=subject or "info", in_reply_to=mail.message_id,
                       template_name="info.txt.j2", game=None, info=None, game_name=envelope.game[:40])
         return "command info: no public game"
     game = engine.load_game(store, envelope.game)
-    mailer.answer(to=mail.from_addr, subject=mail.subject or f"info on {game.name}", in_reply_to=mail.message_id,
+    mailer.answer(to=mail.from_addr, subject=subject or f"info on {game.name}", in_reply_to=mail.message_id,
                   template_name="info.txt.j2", game=game, info=public_info(store, game), game_name=game.name)
     return "command info"
 

@@ -1,8 +1,11 @@
-"""Deadline conveniences (issue 15; docs/players-guide.md, "Deadlines"): reminders at the times
-the game master chose (settings.reminders: hours before the deadline), each naming exactly what
-the judge still misses from the player, and a grace period: when a deadline passes with orders
-missing, the judge waits `grace_hours` more, once, and tells the late players what is missing."""
+"""Deadline conveniences (issue 15; docs/players-guide.md, "Reminders and the grace period"):
+reminders at the times the game master chose (settings.reminders: hours before the deadline),
+each naming exactly what the judge still misses from the player, and a grace period: when a
+deadline passes with orders missing, the judge waits `grace_hours` more, once, and tells the
+late players what is missing."""
 from __future__ import annotations
+
+from typing import Any
 
 from pbem.judge import engine
 from pbem.judge.mailer import Mailer
@@ -29,18 +32,19 @@ def missing(store: Store, game: engine.Game, now: float) -> list[tuple[str, str,
     return out
 
 
-def due_reminders(game: engine.Game, now: float) -> int:
-    """How many of the game's reminder times have come for the open phase's deadline."""
-    deadline = game.row["deadline"]
+def due_reminders(game_row: Any, now: float) -> int:
+    """How many of a game's reminder times (its row in `games`) have come for the open phase's
+    deadline."""
+    deadline = game_row["deadline"]
     if deadline is None:
         return 0
-    return sum(1 for hours in settings_of(game.row)["reminders"] if deadline - hours * 3600 <= now)
+    return sum(1 for hours in settings_of(game_row)["reminders"] if deadline - hours * 3600 <= now)
 
 
 def remind(store: Store, mailer: Mailer, game: engine.Game, now: float) -> int:
     """Send the reminders whose time came since the last one (one mail per late player however
     many came at once); returns how many mails."""
-    due = due_reminders(game, now)
+    due = due_reminders(game.row, now)
     if game.row["status"] != "running" or due <= game.row["reminded"]:
         return 0
     late = missing(store, game, now)

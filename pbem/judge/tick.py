@@ -272,9 +272,11 @@ class Tick:
         # reminder_hours is the earliest of a game's reminder times (settings.reminders): a game
         # comes up here from then until its deadline, and reminders.remind sends what came due.
         rows = self.store.all(
-            "SELECT id, name FROM games WHERE status='running' AND reminder_hours>0 "
+            "SELECT * FROM games WHERE status='running' AND reminder_hours>0 "
             "AND deadline-reminder_hours*3600<=?", self.now)
         for row in rows:
+            if reminders.due_reminders(row, self.now) <= row["reminded"]:
+                continue   # nothing new came due: no transaction
             with self.store.transaction():
                 # Loaded inside the transaction: a game-master command may have changed the game.
                 game = engine.load_game(self.store, row["name"])
