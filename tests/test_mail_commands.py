@@ -192,3 +192,16 @@ def test_a_finished_games_status_says_it_is_over(judge):
         assert "The game is over:" in answer(judge, "bob@pbem.test")
     else:   # the dice gave a tie: the game goes on
         assert "Phase: Bidding (round-2/bid)" in answer(judge, "bob@pbem.test")
+
+
+def test_help_and_info_to_a_stranger_carry_nothing_long_of_what_they_sent(judge):
+    """Anyone may ask, from a forged address too: the answer cuts the Subject and the game name
+    (backscatter, docs/security.md), as the answer to a failed authentication does."""
+    judge.new_game()
+    long_subject, long_game = "S" * 5000, "g" * 3000
+    judge.send("victim@elsewhere.test", "game: g1\ncommand: help\n", subject=long_subject)
+    judge.send("other@elsewhere.test", f"game: {long_game}\ncommand: info\n", subject=long_subject)
+    assert judge.tick().mails == {"command help": 1, "command info: no public game": 1}
+    for address in ("victim@elsewhere.test", "other@elsewhere.test"):
+        mail = judge.sent_to(address)[-1]
+        assert len(str(mail["Subject"])) <= 210 and len(body_of(mail)) < 2000
