@@ -74,11 +74,20 @@ def test_a_replacement_gets_a_new_secret_the_report_and_the_history_and_the_old_
     everyone_bids(judge, "round-1/bid")
     judge.orders("g1", "bob", "round-2/bid", "bid: 5\n")
     judge.tick()
+    judge.send("bob@pbem.test", f"game: g1\nplayer: bob\nsecret: {judge.secrets['g1']['bob']}\n"
+                                "timezone: Asia/Tokyo\naway: {from: 2027-03-01, to: 2027-03-02}\n")
+    judge.tick()
     result = cli(judge, "game", "replace", "g1", "bob", "robert@pbem.test")
     assert result.exit_code == 0, result.output
     judge.tick()
+    # The old player's time zone and absences went with them.
+    assert players(judge)["bob"]["timezone"] is None
+    store = judge.store()
+    assert store.all("SELECT * FROM absences") == []
+    store.close()
     new = judge.sent_to("robert@pbem.test")
     welcome = next(m for m in new if "You now play bob" in str(m["Subject"]))
+    assert [p.get_filename() for p in welcome.walk() if p.get_content_type() == "text/calendar"] == ["deadline-g1.ics"]
     history = next(m for m in new if "The history of bob" in str(m["Subject"]))
     text = body_of(welcome)
     secret = text.split("Your\nsecret is:\n\n    ")[1].split()[0]

@@ -172,7 +172,8 @@ class Mailer:
         report = render("report.txt.j2", **context)
         body = render("replacement.txt.j2", game=game_info(game), me=player, secret=secret, report=report)
         self.queue(to=email, to_name=player, subject=f"[{game.name}] You now play {player}",
-                   body=body, purpose="welcome", game_id=game.id, game_name=game.name)
+                   body=body, purpose="welcome", game_id=game.id, game_name=game.name,
+                   attachments=self.deadline_ics(game))
         rows = history.resolved_rows(self.store, game)
         if rows:
             body = render("history.txt.j2", game_name=game.name, me=player,

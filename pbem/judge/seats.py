@@ -53,8 +53,10 @@ def replace(store: Store, mailer: Mailer, game: engine.Game, player: str, email:
                                 f"secret use `pbem game new-secret {game.name} {player}`")
     secret = engine.new_secret()
     engine.change_secret(store, game, player, secret, generated=True)
-    store.run("UPDATE players SET email=?, missed=0, disorder=0 WHERE game_id=? AND name=?",
+    # What was the old player's own goes with them: their time zone and the absences they announced.
+    store.run("UPDATE players SET email=?, missed=0, disorder=0, timezone=NULL WHERE game_id=? AND name=?",
               email.lower(), game.id, player)
+    store.run("DELETE FROM absences WHERE game_id=? AND player=?", game.id, player)
     mailer.replacement(game, player, email.lower(), secret)
     return old
 
