@@ -104,9 +104,27 @@ def test_absences_are_bounded_by_the_days_each_player_may_take_in_the_whole_game
     assert game_row(judge)["deadline"] == judge.now + 48 * 3600
 
 
-def test_an_absent_player_with_complete_orders_moves_no_deadline(judge):
+def test_an_absence_moves_the_deadline_whether_or_not_the_player_ordered(judge):
+    """The move is told to everyone: it must not tell them whether bob has ordered (a Fief
+    player learns only how many have)."""
     judge.orders("g1", "bob", "round-1/bid", "bid: 4\n")
     judge.tick()
+    personal(judge, "bob", "away: {from: 2027-01-16, to: 2027-01-19}\n")
+    judge.tick()
+    assert game_row(judge)["deadline"] == judge.now + (48 + 64) * 3600
+
+
+def test_an_absence_of_a_player_with_nothing_to_order_moves_no_deadline(tmp_path):
+    judge = Judge(tmp_path / "home")
+    judge.new_game(options={"target": 99})
+    for p in ("alice", "bob", "carol"):
+        judge.orders("g1", p, "round-1/bid", "bid: 2\n")
+    judge.tick()     # round-2/bid opens
+    # bob has nothing to order in it (the tiny game's bids have every player: as in a game where
+    # a phase is some players' only).
+    store = judge.store()
+    store.run("UPDATE phases SET deciders='[\"alice\", \"carol\"]' WHERE seq=(SELECT phase_seq FROM games)")
+    store.close()
     personal(judge, "bob", "away: {from: 2027-01-16, to: 2027-01-19}\n")
     judge.tick()
     assert game_row(judge)["deadline"] == judge.now + 48 * 3600

@@ -94,14 +94,16 @@ def announce(store: Store, game: engine.Game, player: str, span: tuple[float, fl
 
 
 def extend_for_absences(store: Store, mailer: Mailer, game: engine.Game, now: float) -> engine.Game:
-    """Under the `extend` policy: while the open phase's deadline falls inside the absence of a
-    decider without a complete set, move it to the absence's end, as far as that player's
-    allowance (`away_days` in the whole game) reaches; everyone is told of each move."""
+    """Under the `extend` policy: while the open phase's deadline falls inside the absence of one
+    of its deciders, move it to the absence's end, as far as that player's allowance (`away_days`
+    in the whole game) reaches; everyone is told of each move. Whether the absent player has
+    ordered does not matter: the move is told to everyone, and must not tell them that (only
+    how many have ordered is known, docs/security.md); and an absent player cannot answer what
+    others do in the meantime."""
     settings = settings_of(game.row)
     if settings["away_policy"] != "extend" or game.row["status"] != "running" or game.row["deadline"] is None:
         return game
-    deciders, done, _ = engine.orders_status(store, game)
-    waiting_on = [p for p in deciders if p not in done]
+    deciders = engine.orders_status(store, game)[0]
     moved = True
     while moved:   # each pass moves the deadline on or stops: at most one pass per absence
         moved = False
@@ -109,7 +111,7 @@ def extend_for_absences(store: Store, mailer: Mailer, game: engine.Game, now: fl
         for row in store.all("SELECT a.player, a.away_to, p.away_days_used FROM absences a JOIN players p "
                              "ON p.game_id=a.game_id AND p.name=a.player WHERE a.game_id=? AND a.away_from<=? "
                              "AND a.away_to>? ORDER BY a.away_to DESC", game.id, deadline, deadline):
-            if row["player"] not in waiting_on:
+            if row["player"] not in deciders:
                 continue
             left = settings["away_days"] * DAY - row["away_days_used"] * DAY
             shift = min(row["away_to"] - deadline, left)
