@@ -82,6 +82,14 @@ class Judge:
         text = f"Hello judge,\n\ngame: {game}\nplayer: {player}\nsecret: {secret}\nphase: {phase}\n{extra}{body}"
         return self.send(sender or f"{player}@pbem.test", text)
 
+    def command(self, game: str, player: str | None, command: str, extra: str = "",
+                sender: str | None = None) -> str:
+        """A command by mail (docs/players-guide.md): signed with the player's secret, or, with
+        ``player`` None, the bare `game:` and `command:` anyone may send (from ``sender``)."""
+        who = "" if player is None else f"player: {player}\nsecret: {self.secrets[game][player]}\n"
+        return self.send(sender or f"{player}@pbem.test", f"game: {game}\n{who}command: {command}\n{extra}",
+                         subject=command)
+
     def change_secret(self, game: str, player: str, new: str) -> str:
         """The player's mail, signed with their current secret, asking for ``new`` instead."""
         return self.send(f"{player}@pbem.test",

@@ -48,10 +48,21 @@ def body_of(raw: bytes) -> bytes:
     return raw.split(b"\r\n\r\n", 1)[1]
 
 
+def content(mail):
+    """A mail's content without the deadline's .ics, which follows it in a multipart/mixed
+    while the game has a deadline (issue 15): the text, or the text and its HTML."""
+    if mail.get_content_type() != "multipart/mixed":
+        return mail
+    inner, ics = mail.get_payload()
+    assert ics.get_content_type() == "text/calendar" and ics.get_filename().endswith(".ics")
+    return inner
+
+
 def parts(raw: bytes) -> tuple[str, str, bytes, str]:
     """The text, the HTML, the PNG and its Content-ID of a report, checking the structure:
-    multipart/alternative [text/plain, multipart/related [text/html, image/png]]."""
-    mail = parse(raw)
+    multipart/alternative [text/plain, multipart/related [text/html, image/png]], inside a
+    multipart/mixed with the deadline's .ics after it while the game has a deadline."""
+    mail = content(parse(raw))
     assert mail.get_content_type() == "multipart/alternative"
     text, related = mail.get_payload()
     assert text.get_content_type() == "text/plain"
@@ -121,7 +132,7 @@ def test_the_text_part_is_the_text_mail_and_an_opted_out_player_gets_that_mail_a
         judges.append(judge)
     with_html, plain = (outbox(j)["marie@pbem.test"][-1] for j in judges)
     text, *_ = parts(with_html)
-    mail = parse(plain)
+    mail = content(parse(plain))
     assert mail.get_content_type() == "text/plain" and not mail.is_multipart()
     assert mail.get_content() == text
     assert b"image/png" not in plain and b"text/html" not in plain
@@ -225,7 +236,7 @@ def test_a_player_opts_out_of_html_by_mail_and_gets_plain_text_reports(tmp_path)
     assert "will come as plain text only" in answers(judge, "marie")[0]
     judge.tick(advance_hours=49)
     reports = outbox(judge)
-    assert not parse(reports["marie@pbem.test"][-1]).is_multipart()
+    assert not content(parse(reports["marie@pbem.test"][-1])).is_multipart()
     parts(reports["olivier@pbem.test"][-1])
     opt(judge, "marie", "yes")
     assert judge.tick().mails == {"html on": 1}
@@ -269,7 +280,7 @@ def test_a_game_without_a_map_gets_html_without_a_picture(tmp_path):
     judge = Judge(tmp_path / "home")
     judge.new_game("g1")   # the tiny game: no board geometry
     judge.tick(advance_hours=49)
-    mail = parse(outbox(judge)["alice@pbem.test"][-1])
+    mail = content(parse(outbox(judge)["alice@pbem.test"][-1]))
     text, html = mail.get_payload()
     assert (text.get_content_type(), html.get_content_type()) == ("text/plain", "text/html")
     assert "<img" not in html.get_content()

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from judge_support import Judge
-from pbem.judge import archive, engine
+from pbem.judge import archive, engine, gm
 from pbem.judge.tick import TickBusy, run_tick, tick_lock
 
 
@@ -240,7 +240,7 @@ def test_rollback_reopens_the_phase_with_its_orders(judge):
     everyone_bids(judge, 2)
     store = judge.store()
     with store.transaction():
-        game = engine.rollback(store, engine.load_game(store, "g1"), judge.now)
+        game = gm.rollback(store, engine.load_game(store, "g1"), judge.now)
     assert engine.current_phase(game).id == "round-1/bid"
     assert store.one("SELECT COUNT(*) AS n FROM orders WHERE seq=?", game.seq)["n"] == 3
     assert store.one("SELECT COUNT(*) AS n FROM events")["n"] == 0

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from pbem.judge import archive, engine
+from pbem.judge import archive, engine, gm
 
 from judge_support import Judge
 
@@ -201,7 +201,7 @@ def test_actions_are_archived_replayed_exported_and_kept_by_a_rollback(tmp_path)
     assert "at_once:" in first and "One." in first
     # a rollback returns to the setup phase as it was after the two actions, not before them
     with store.transaction():
-        game = engine.rollback(store, game, judge.now)
+        game = gm.rollback(store, game, judge.now)
     assert game.state == acted
     kinds = [r["kind"] for r in store.all("SELECT kind FROM events WHERE game_id=? AND seq=1", game.id)]
     assert "diplomacy_message" in kinds and "diplomacy_gift" in kinds

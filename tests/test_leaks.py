@@ -9,9 +9,10 @@ included) must not change B's view, nor the text of B's report. The two position
 compared must really differ — so the test would notice a leak, rather than compare two copies
 of nothing.
 
-Through the judge: what a player is mailed while a phase is open is identical whatever
-another player ordered; and no mail and no `game show --as` ever shows the dice seed or
-another player's secret.
+Through the judge: what a player is mailed while a phase is open — the answers to their
+commands by mail (status, report, history) included — is identical whatever another player
+ordered; and no mail and no `game show --as` ever shows the dice seed or another player's
+secret.
 """
 from __future__ import annotations
 
@@ -225,6 +226,10 @@ def bobs_mail_while_purchase_is_open(tmp_path, alice_orders: str) -> list[str]:
     judge.orders("loire", "alice", "round-1/purchase", alice_orders)
     judge.orders("loire", "bob", "round-1/purchase", "orders:\n  - buy: knight\n    in: Bordeaux\n")
     judge.tick()
+    # Commands by mail (issue 15): bob's answers are built from what bob may see.
+    for command, extra in (("status", ""), ("report", ""), ("history", "from: setup/starting-towns\n")):
+        judge.command("loire", "bob", command, extra)
+    judge.tick()
     judge.tick(advance_hours=40)   # a reminder goes to carol, nothing to alice or bob
     shown = CliRunner().invoke(main, ["game", "show", "loire", "--home", str(judge.home.path), "--as", "bob"])
     texts = [m.get_body(("plain",)).get_content() for m in judge.sent_to("bob@pbem.test")[before:]]
@@ -238,7 +243,8 @@ def test_what_a_player_is_mailed_while_a_phase_is_open_ignores_another_players_o
     fixed_seed(monkeypatch)
     busy = bobs_mail_while_purchase_is_open(
         tmp_path / "b", "orders:\n  - buy: archer\n    in: Tours\n  - build: mill\n    in: Tours\n")
-    assert len(quiet) >= 2        # bob's acknowledgement and `game show --as bob`
+    assert len(quiet) >= 5        # bob's acknowledgement, status, report, history and `game show --as bob`
+    assert any("Status of game" in t for t in quiet) and any("History of game" in t for t in quiet)
     assert quiet == busy
     # Both of alice's sets were accepted (the answers only say how many players are done).
     assert "2 of 3 players have complete orders" in quiet[0]
@@ -248,6 +254,8 @@ def test_no_mail_and_no_show_ever_carries_the_seed_or_another_players_secret(tmp
     judge = Judge(tmp_path)
     judge.new_game(name="loire", players=("alice", "bob", "carol"), game_type="fief_france",
                    options={"fog_of_war": True})
+    assert CliRunner().invoke(main, ["game", "observe", "loire", "watcher@elsewhere.test",
+                                     "--home", str(judge.home.path)]).exit_code == 0
     judge.tick()
     rnd = random.Random(7)
     store = judge.store()
@@ -261,6 +269,7 @@ def test_no_mail_and_no_show_ever_carries_the_seed_or_another_players_secret(tmp
         phase = game.rules.phase(game.state)
         for p in phase.deciders:
             judge.orders("loire", p, phase.id, random_document(game.rules.view(game.state, p), p, rnd))
+            judge.command("loire", p, rnd.choice(["status", "report", "history"]))
         judge.tick()
     secrets = judge.secrets["loire"]
     for p in ("alice", "bob", "carol"):
@@ -274,6 +283,11 @@ def test_no_mail_and_no_show_ever_carries_the_seed_or_another_players_secret(tmp
                 if other != p:
                     assert secret not in text
         assert "round-" in mails and json.loads(shown_json.output)["me"] == p
+    # An observer (issue 15) gets the public report: no seed, no secret, nobody's private event.
+    watched = "".join(m.as_string() for m in judge.sent_to("watcher@elsewhere.test"))
+    assert "public report for observers" in watched
+    assert seed not in watched and not any(secret in watched for secret in secrets.values())
+    assert "You draw" not in watched and "[to " not in watched
 
 
 def test_a_private_diplomacy_message_never_reaches_a_player_who_was_not_its_addressee(tmp_path):

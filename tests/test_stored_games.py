@@ -142,3 +142,30 @@ def test_players_stored_before_the_html_choice_get_html_reports_and_can_opt_out(
         assert store.one("SELECT mail_html FROM players WHERE name=?", rows[0]["name"])["mail_html"] == 0
     finally:
         store.close()
+
+
+def test_a_store_written_before_schema_version_6_gains_the_correspondence_columns_with_their_old_behaviour(tmp_path):
+    """Schema version 6 (issue 15): games.settings (empty: every setting at its default, the one
+    reminder the game had), deadline_sequence and in_grace; players.timezone (UTC), missed,
+    disorder, away_days_used; the observers and absences tables. The stored game plays on."""
+    import sqlite3
+    from pbem.judge.settings import settings_of
+    from pbem.judge.store import SCHEMA_VERSION
+    home = stored_home(tmp_path, "fief_france-demo-9311133.sqlite.gz")
+    raw = sqlite3.connect(home / "pbem.sqlite")
+    assert raw.execute("PRAGMA user_version").fetchone()[0] < 6
+    assert "settings" not in {r[1] for r in raw.execute("PRAGMA table_info(games)")}
+    raw.close()
+    store = Store(home / "pbem.sqlite")
+    try:
+        assert store.one("PRAGMA user_version")[0] == SCHEMA_VERSION >= 6
+        game = engine.load_game(store, "demo")
+        assert game.row["deadline_sequence"] == 0 and game.row["in_grace"] == 0
+        settings = settings_of(game.row)
+        assert settings["public"] is False and settings["civil_disorder_after"] == 0
+        assert settings["reminders"] == ([game.row["reminder_hours"]] if game.row["reminder_hours"] else [])
+        rows = store.all("SELECT timezone, missed, disorder, away_days_used FROM players WHERE game_id=?", game.id)
+        assert rows and all(tuple(r) == (None, 0, 0, 0) for r in rows)
+        assert store.all("SELECT * FROM observers") == [] and store.all("SELECT * FROM absences") == []
+    finally:
+        store.close()

@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from pbem.games import rules_for
 from pbem.judge.faults import fault_point
+from pbem.judge.settings import settings_of
 from pbem.judge.store import Store, dumps
 from pbem.rules.api import RULES_VERSION_KEY, Event, GameRules, Phase, acts_at_once, rules_version
 from pbem.rules.rng import DICE_KEY, DICE_VERSION, Rng, dice_version
@@ -194,7 +195,8 @@ def open_phase(store: Store, game: Game, state: Any, now: float) -> Game:
               "VALUES(?,?,?,?,?,?,?)", game.id, seq, phase.id, phase.title, dumps(list(phase.deciders)),
               now, dumps(state))
     paused = game.row["status"] == "paused"
-    store.run("UPDATE games SET state=?, phase_seq=?, deadline=?, reminded=0, paused_left=? WHERE id=?",
+    store.run("UPDATE games SET state=?, phase_seq=?, deadline=?, reminded=0, paused_left=?, in_grace=0, "
+              "deadline_sequence=deadline_sequence+1 WHERE id=?",
               dumps(state), seq, None if paused else deadline,
               (deadline - now) if paused else None, game.id)
     return reload(store, game)
@@ -297,7 +299,20 @@ def is_due(store: Store, game: Game, now: float) -> bool:
     if game.row["deadline"] is not None and game.row["deadline"] <= now:
         return True
     deciders, done, waiting = orders_status(store, game)
-    return not waiting and set(deciders) <= set(done)
+    awaited = set(deciders) - excused(store, game, now)
+    # A phase whose deciders are all excused still waits for its deadline: it must not race on.
+    return not waiting and set(done) >= (awaited if awaited else set(deciders))
+
+
+def excused(store: Store, game: Game, now: float) -> set[str]:
+    """Deciders the phase does not wait for (their default orders are used unless they order):
+    positions in civil disorder, and players away under the game's `default` absence policy
+    (pbem.judge.settings; docs/players-guide.md)."""
+    names = {r["name"] for r in store.all("SELECT name FROM players WHERE game_id=? AND disorder=1", game.id)}
+    if settings_of(game.row)["away_policy"] == "default":
+        names |= {r["player"] for r in store.all("SELECT player FROM absences WHERE game_id=? AND away_from<=? "
+                                                  "AND away_to>?", game.id, now, now)}
+    return names
 
 
 # -- resolution ----------------------------------------------------------------------------
@@ -393,91 +408,10 @@ def _store_events(store: Store, game: Game, events: Sequence[Event], action: int
                   None if event.said is None else dumps(event.said.to_json()))
 
 
-def stored_events(store: Store, game_id: int, seq: int) -> list[Event]:
-    """The stored events of a phase; one stored before events carried ``said`` reads with none."""
+def stored_events(store: Store, game_id: int, seq: int, resolution_only: bool = False) -> list[Event]:
+    """The stored events of a phase (``resolution_only``: without those of at-once actions, as
+    the phase's report told them); one stored before events carried ``said`` reads with none."""
+    only = " AND action IS NULL" if resolution_only else ""
     return [Event.from_json({"kind": r["kind"], "text": r["text"], "audience": json.loads(r["audience"]),
                              "data": json.loads(r["data"]), "said": json.loads(r["said"] or "null")})
-            for r in store.all("SELECT * FROM events WHERE game_id=? AND seq=? ORDER BY id", game_id, seq)]
-
-
-# -- game-master actions -------------------------------------------------------------------
-
-def rollback(store: Store, game: Game, now: float) -> Game:
-    """Undo the last resolution: the game returns to the phase it resolved, with the orders
-    players had sent for it (and what they did at once during it), and a fresh deadline. The
-    undone phases stay in no archive."""
-    last = store.one("SELECT * FROM phases WHERE game_id=? AND resolved_at IS NOT NULL "
-                     "ORDER BY seq DESC LIMIT 1", game.id)
-    if last is None:
-        raise JudgeError(f"game {game.name!r} has not resolved any phase yet; nothing to roll back")
-    # Automatic phases resolve in a chain after the one players ordered: undo back to the
-    # last phase that had deciders, so the game waits on players again.
-    target = last
-    while not json.loads(target["deciders"]):
-        earlier = store.one("SELECT * FROM phases WHERE game_id=? AND seq<? ORDER BY seq DESC LIMIT 1",
-                            game.id, target["seq"])
-        if earlier is None:
-            break
-        target = earlier
-    seq = target["seq"]
-    for table in ("events", "orders", "order_mails", "actions"):
-        store.run(f"DELETE FROM {table} WHERE game_id=? AND seq>?", game.id, seq)
-    store.run("DELETE FROM phases WHERE game_id=? AND seq>?", game.id, seq)
-    store.run("UPDATE phases SET resolved_at=NULL, orders_used=NULL, defaulted=NULL, "
-              "state_after_hash=NULL, rolls=NULL WHERE game_id=? AND seq=?", game.id, seq)
-    store.run("DELETE FROM events WHERE game_id=? AND seq=? AND action IS NULL", game.id, seq)
-    # What players did at once during that phase was told to them and stands: the game returns
-    # to the position after the last of those actions.
-    done = actions_of(store, game.id, seq)
-    state_text = done[-1]["state_after"] if done else target["state_before"]
-    status = "running" if game.row["status"] == "over" else game.row["status"]
-    deadline = now + game.row["phase_hours"] * 3600
-    store.run("UPDATE games SET state=?, phase_seq=?, status=?, result=NULL, reminded=0, deadline=?, "
-              "paused_left=? WHERE id=?", state_text, seq, status,
-              None if status == "paused" else deadline,
-              game.row["phase_hours"] * 3600 if status == "paused" else None, game.id)
-    return reload(store, game)
-
-
-def extend(store: Store, game: Game, hours: float) -> Game:
-    if game.row["status"] == "over":
-        raise JudgeError(f"game {game.name!r} is over")
-    if game.row["status"] == "paused":
-        store.run("UPDATE games SET paused_left=paused_left+? WHERE id=?", hours * 3600, game.id)
-    else:
-        store.run("UPDATE games SET deadline=deadline+?, reminded=0 WHERE id=?", hours * 3600, game.id)
-    return reload(store, game)
-
-
-def pause(store: Store, game: Game, now: float) -> Game:
-    if game.row["status"] != "running":
-        raise JudgeError(f"game {game.name!r} is {game.row['status']}, not running")
-    store.run("UPDATE games SET status='paused', paused_left=?, deadline=NULL WHERE id=?",
-              max(0.0, game.row["deadline"] - now), game.id)
-    return reload(store, game)
-
-
-def resume(store: Store, game: Game, now: float) -> Game:
-    if game.row["status"] != "paused":
-        raise JudgeError(f"game {game.name!r} is {game.row['status']}, not paused")
-    store.run("UPDATE games SET status='running', deadline=?, paused_left=NULL WHERE id=?",
-              now + (game.row["paused_left"] or 0.0), game.id)
-    return reload(store, game)
-
-
-def set_address(store: Store, game: Game, player: str, email: str) -> None:
-    if "@" not in email:
-        raise JudgeError(f"{email!r} is not a mail address")
-    cursor = store.run("UPDATE players SET email=? WHERE game_id=? AND name=?", email.lower(), game.id, player)
-    if cursor.rowcount != 1:
-        raise JudgeError(f"game {game.name!r} has no player {player!r}; players: "
-                         + ", ".join(p["name"] for p in players(store, game.id)))
-
-
-def shift_deadlines_after_outage(store: Store, last_tick: float, now: float) -> int:
-    """Deadlines that fell while the judge was not running are pushed back by the outage, so
-    players do not lose a phase to a dead cron (issue 2, section 2)."""
-    gap = now - last_tick
-    cursor = store.run("UPDATE games SET deadline=deadline+? WHERE status='running' AND deadline>? "
-                       "AND deadline<=?", gap, last_tick, now)
-    return cursor.rowcount
+            for r in store.all(f"SELECT * FROM events WHERE game_id=? AND seq=?{only} ORDER BY id", game_id, seq)]

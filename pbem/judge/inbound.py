@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pbem.judge import engine
+from pbem.judge import absences, commands, engine
 from pbem.judge.mailer import Mailer
 from pbem.judge.store import Store
 from pbem.mail.message import InMail, address_problem
-from pbem.orders.envelope import UNFILLED_SECRET, Document, find_document, parse_document
+from pbem.orders.envelope import OPEN_COMMANDS, UNFILLED_SECRET, Document, find_document, parse_document
 from pbem.orders.yamlsafe import sub_map
 from pbem.rules.api import OrderError, acts_at_once, at_once_keys, echo_orders
 
@@ -47,6 +47,8 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
     envelope, errors = parse_document(doc)
     if envelope is None:
         return reject(None, "reject: bad envelope", errors)
+    if envelope.command in OPEN_COMMANDS:
+        return commands.open_command(store, mailer, mail, envelope)
     # One answer, word for word and header for header (no game thread, no List-Id), for an
     # unknown game, an unknown player, a foreign address and a wrong secret: a stranger learns
     # nothing about which games exist or who plays them (docs/security.md).
@@ -68,6 +70,10 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
     player = store.one("SELECT * FROM players WHERE game_id=? AND name=?", game.id, envelope.player)
     if player is None or player["email"] != mail.from_addr or not engine.check_secret(player, envelope.secret):
         return reject(None, "reject: not authenticated", not_authenticated)
+    if envelope.command is not None:
+        return commands.player_command(store, mailer, mail, envelope, game, now)
+    if envelope.away is not None or envelope.timezone is not None:
+        return absences.personal(store, mailer, mail, envelope, game, now, reject)
     if envelope.new_secret is not None:
         engine.change_secret(store, game, envelope.player, envelope.new_secret)
         mailer.answer(to=mail.from_addr, subject=mail.subject or f"secret for {game.name}",

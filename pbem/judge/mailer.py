@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from pbem.judge import engine
+from pbem.judge import calendar, engine, history
 from pbem.judge.home import Home
 from pbem.judge.render import render, render_html
 from pbem.judge.store import Store
-from pbem.mail.message import InlineImage, OutMail, compose, image_content_id, make_list_id, make_message_id
+from pbem.mail.message import (FileAttachment, InlineImage, OutMail, compose, image_content_id, make_list_id,
+                               make_message_id)
 from pbem.orders.envelope import marker_line
-from pbem.rules.api import MapUnavailable, acts_at_once, at_once_keys, map_drawing
+from pbem.rules.api import MapUnavailable, acts_at_once, at_once_keys, map_drawing, public_view
 
 # A report with its HTML part and map stays under this for the Fief board (tests/test_html_reports.py):
 # the PNG is at most maps.BYTE_BUDGET, 4/3 of it in base64; in a typical game the whole mail is
@@ -29,6 +31,9 @@ REPORT_MAIL_BUDGET = 200 * 1024
 class Mailer:
     store: Store
     home: Home
+    # The judge's clock for what a mail dates itself (an .ics's DTSTAMP): the tick's now, so a
+    # tick run again writes the same mail; None: the wall clock (a game master's command).
+    now: float | None = None
 
     # -- headers ---------------------------------------------------------------------------
     def game_root(self, game_name: str) -> str:
@@ -40,7 +45,7 @@ class Mailer:
     def queue(self, *, to: str, to_name: str, subject: str, body: str, purpose: str,
               game_id: int | None, game_name: str | None, in_reply_to: str | None = None,
               auto_submitted: str = "auto-generated", html: str | None = None,
-              images: tuple[InlineImage, ...] = ()) -> str:
+              images: tuple[InlineImage, ...] = (), attachments: tuple[FileAttachment, ...] = ()) -> str:
         message_id = make_message_id(self.home.domain, f"{purpose}.{secrets.token_hex(8)}")
         # Every mail begins with the judge's marker: in a player's reply, the copy of this
         # mail starts there, whatever the mail client writes above it (docs/orders.md).
@@ -54,10 +59,24 @@ class Mailer:
                       in_reply_to=in_reply_to or (self.game_root(game_name) if game_name else None),
                       references=references,
                       list_id=self.list_id(game_name) if game_name else None,
-                      auto_submitted=auto_submitted, html=html, images=images)
+                      auto_submitted=auto_submitted, html=html, images=images, attachments=attachments)
         raw = compose(out, self.home.address, self.home.name)
         self.store.queue_mail(message_id, game_id, to, purpose, raw)
         return message_id
+
+    def deadline_ics(self, game: engine.Game) -> tuple[FileAttachment, ...]:
+        """The open phase's deadline as an .ics file (pbem.judge.calendar), or nothing when the
+        game has no deadline (paused, over): every mail that tells the deadline carries it."""
+        if game.row["deadline"] is None or game.row["status"] != "running":
+            return ()
+        phase = game.rules.phase(game.state)
+        data = calendar.deadline_event(
+            uid=f"deadline.{game.name}.{game.seq}@{self.home.domain}", sequence=game.row["deadline_sequence"],
+            deadline=game.row["deadline"], stamp=time.time() if self.now is None else self.now,
+            summary=f"[{game.name}] orders due: {phase.id}",
+            description=f"{game.rules.title}, game {game.name}: the deadline of {phase.title} ({phase.id}). "
+                        f"Mail your orders to {self.home.address} before it.")
+        return (FileAttachment(f"deadline-{game.name}.ics", "text/calendar; charset=utf-8; method=PUBLISH", data),)
 
     def marker(self) -> str:
         return marker_line(self.home.name, self.home.address)
@@ -79,7 +98,7 @@ class Mailer:
                            phase=phase, template=self._template(game, view, player, phase))
             self.queue(to=seat["email"], to_name=player, subject=f"[{game.name}] Welcome to {game.rules.title}",
                        body=render("welcome.txt.j2", **context), purpose="welcome", game_id=game.id,
-                       game_name=game.name,
+                       game_name=game.name, attachments=self.deadline_ics(game),
                        **(self._html_report(game, view, context, pictures, "welcome.html.j2")
                           if seat["mail_html"] else {}))
 
@@ -91,34 +110,87 @@ class Mailer:
     def reports(self, game: engine.Game, chain: Sequence[engine.Resolved]) -> None:
         """One report per player (and the full one for the game master) after a resolution."""
         state = game.state
-        over = game.row["status"] == "over"
-        result = json.loads(game.row["result"]) if over else None
-        phase = None if over else game.rules.phase(state)
         first, last = chain[0], chain[-1]
         subject = f"[{game.name}] {first.phase_id} resolved" if len(chain) == 1 else \
             f"[{game.name}] {first.phase_id} to {last.phase_id} resolved"
-        audiences: list[tuple[str | None, str, bool]] = [
-            (p["name"], p["email"], bool(p["mail_html"])) for p in engine.players(self.store, game.id)]
+        audiences: list[tuple[str | None, str, bool, str | None]] = [
+            (p["name"], p["email"], bool(p["mail_html"]), p["timezone"]) for p in engine.players(self.store, game.id)]
         if game.row["gm_email"]:
-            audiences.append((None, game.row["gm_email"], True))
+            audiences.append((None, game.row["gm_email"], True, None))
         pictures: dict[str, bytes] = {}
-        for player, email, html in audiences:
+        ics = self.deadline_ics(game)
+        for player, email, html, tz in audiences:
             # Templates and the map get the view this report is for, never the state.
             view = game.rules.view(state, player)
-            context = dict(
-                game=game_info(game), me=player,
-                phases=[{"id": r.phase_id, "title": r.title,
-                         "events": engine.visible_events(r.events, player),
-                         "defaulted": r.defaulted} for r in chain],
-                position=render(game.rules.report_template(), view=view, me=player),
-                phase=phase, result=result,
-                template=None if over or player is None else self._template(game, view, player, phase),
-                decider=phase is not None and player in phase.deciders, deadline=game.row["deadline"])
+            context = {**self.report_context(game, chain, player, view), "tz": tz}
             self.queue(to=email, to_name=player or "game master",
                        subject=subject + ("" if player else " (game master)"),
                        body=render("report.txt.j2", **context), purpose="report", game_id=game.id,
-                       game_name=game.name,
+                       game_name=game.name, attachments=ics,
                        **(self._html_report(game, view, context, pictures) if html else {}))
+        self.observer_reports(game, chain, subject)
+
+    def report_context(self, game: engine.Game, chain: Sequence[engine.Resolved], player: str | None,
+                       view: Any) -> dict[str, Any]:
+        """What report.txt.j2 (and its HTML) shows ``player`` (None: the game master) of the
+        phases ``chain`` and the position ``view``, the game's current one."""
+        over = game.row["status"] == "over"
+        phase = None if over else game.rules.phase(game.state)
+        return dict(
+            game=game_info(game), me=player,
+            phases=[{"id": r.phase_id, "title": r.title,
+                     "events": engine.visible_events(r.events, player),
+                     "defaulted": r.defaulted} for r in chain],
+            position=render(game.rules.report_template(), view=view, me=player),
+            phase=phase, result=json.loads(game.row["result"]) if over else None,
+            template=None if over or player is None else self._template(game, view, player, phase),
+            decider=phase is not None and player in phase.deciders, deadline=game.row["deadline"])
+
+    def observer_reports(self, game: engine.Game, chain: Sequence[engine.Resolved], subject: str) -> None:
+        """The public report to each observer: the events everyone may see, and the position as
+        the game's public view shows it (pbem.rules.api.public_view; a game without one: none).
+        Plain text: an observer is nobody's view, and carries no order template."""
+        emails = [r["email"] for r in self.store.all("SELECT email FROM observers WHERE game_id=? "
+                                                     "ORDER BY added_at, email", game.id)]
+        if not emails:
+            return
+        view = public_view(game.rules, game.state)
+        body = render("observer_report.txt.j2", game=game_info(game),
+                      phases=[{"id": r.phase_id, "title": r.title,
+                               "events": [e for e in r.events if e.audience.kind == "all"],
+                               "defaulted": r.defaulted} for r in chain],
+                      position=None if view is None else render(game.rules.report_template(), view=view, me=None),
+                      phase=None if game.row["status"] == "over" else game.rules.phase(game.state),
+                      result=json.loads(game.row["result"]) if game.row["status"] == "over" else None,
+                      deadline=game.row["deadline"])
+        for email in emails:
+            self.queue(to=email, to_name="observer", subject=subject + " (observer)", body=body,
+                       purpose="observer", game_id=game.id, game_name=game.name)
+
+    def replacement(self, game: engine.Game, player: str, email: str, secret: str) -> None:
+        """The new player of a position: their secret and the current report, then the
+        position's history of reports (pbem.judge.seats.replace)."""
+        view = game.rules.view(game.state, player)
+        context = self.report_context(game, history.last_chain(self.store, game), player, view)
+        report = render("report.txt.j2", **context)
+        body = render("replacement.txt.j2", game=game_info(game), me=player, secret=secret, report=report)
+        self.queue(to=email, to_name=player, subject=f"[{game.name}] You now play {player}",
+                   body=body, purpose="welcome", game_id=game.id, game_name=game.name,
+                   attachments=self.deadline_ics(game))
+        rows = history.resolved_rows(self.store, game)
+        if rows:
+            body = render("history.txt.j2", game_name=game.name, me=player,
+                          **history.history_context(self.store, game, player, rows))
+            self.queue(to=email, to_name=player, subject=f"[{game.name}] The history of {player}",
+                       body=body, purpose="history", game_id=game.id, game_name=game.name)
+
+    def to_game_master(self, game: engine.Game, template_name: str, subject: str, **context: Any) -> None:
+        """A notice for the game master alone (none for a game without a game-master address)."""
+        if not game.row["gm_email"]:
+            return
+        body = render(template_name, game=game_info(game), **context)
+        self.queue(to=game.row["gm_email"], to_name="game master", subject=f"[{game.name}] {subject}",
+                   body=body, purpose=template_name.split(".")[0], game_id=game.id, game_name=game.name)
 
     def _html_report(self, game: engine.Game, view: Any, context: dict[str, Any],
                      pictures: dict[str, bytes], template: str = "report.html.j2") -> dict[str, Any]:
@@ -147,15 +219,18 @@ class Mailer:
                            map_cid=images[0].content_id if images else None, **context)
         return {"html": html, "images": images}
 
-    def reminders(self, game: engine.Game, late: Sequence[tuple[str, str]]) -> None:
-        """A reminder to each (player, email) in ``late``: players without a complete set."""
+    def reminders(self, game: engine.Game, late: Sequence[tuple[str, str, str]], grace: bool = False) -> None:
+        """A reminder to each (player, email, what is missing) in ``late``: players without a
+        complete set; ``grace``: the deadline passed and the grace period began."""
         state = game.state
         phase = game.rules.phase(state)
-        for player, email in late:
+        for player, email, what in late:
             view = game.rules.view(state, player)
-            body = render("reminder.txt.j2", game=game_info(game), me=player, phase=phase,
-                          deadline=game.row["deadline"], template=self._template(game, view, player, phase))
-            self.queue(to=email, to_name=player, subject=f"[{game.name}] Reminder: orders for {phase.id}",
+            body = render("reminder.txt.j2", game=game_info(game), me=player, phase=phase, missing=what,
+                          grace=grace, tz=self.timezone(game, player), deadline=game.row["deadline"],
+                          template=self._template(game, view, player, phase))
+            self.queue(to=email, to_name=player, subject=f"[{game.name}] " + (
+                       "Grace period" if grace else "Reminder") + f": orders for {phase.id}",
                        body=body, purpose="reminder", game_id=game.id, game_name=game.name)
 
     def news(self, game: engine.Game, player: str, email: str, actor: str, events: Sequence[Any],
@@ -163,20 +238,38 @@ class Mailer:
         """What another player just did at once that ``player`` may see (``events`` are already
         filtered for them): a diplomacy message, a gift, an exchange."""
         body = render("news.txt.j2", game=game_info(game), me=player, actor=actor, events=events,
-                      phase=phase, deadline=game.row["deadline"])
+                      phase=phase, deadline=game.row["deadline"], tz=self.timezone(game, player))
         self.queue(to=email, to_name=player, subject=f"[{game.name}] News from {actor}",
                    body=body, purpose="news", game_id=game.id, game_name=game.name)
 
     def announce(self, game: engine.Game, action: str, also: Sequence[tuple[str, str]] = ()) -> None:
         """Every game-master action is told to every player (and the game master), and to
         ``also`` (e.g. a player's old address when it was changed)."""
-        recipients = [(p["name"], p["email"]) for p in engine.players(self.store, game.id)] + list(also)
+        self._to_everyone(game, "announce.txt.j2", f"Game master: {action.splitlines()[0]}", "announce",
+                          also, action=action)
+
+    def notice(self, game: engine.Game, text: str) -> None:
+        """What the judge itself did to the game for a player (an absence moved the deadline,
+        the grace period began), told to every player and the game master."""
+        self._to_everyone(game, "notice.txt.j2", text.split(":")[0], "notice", (), text=text)
+
+    def _to_everyone(self, game: engine.Game, template_name: str, subject: str, purpose: str,
+                     also: Sequence[tuple[str, str]], **context: Any) -> None:
+        """One mail to each player, each in their time zone, to ``also`` and to the game master."""
+        recipients = [(p["name"], p["email"], p["timezone"]) for p in engine.players(self.store, game.id)]
+        recipients += [(name, email, None) for name, email in also]
         if game.row["gm_email"]:
-            recipients.append(("game master", game.row["gm_email"]))
-        body = render("announce.txt.j2", game=game_info(game), action=action, deadline=game.row["deadline"])
-        for name, email in recipients:
-            self.queue(to=email, to_name=name, subject=f"[{game.name}] Game master: {action.splitlines()[0]}",
-                       body=body, purpose="announce", game_id=game.id, game_name=game.name)
+            recipients.append(("game master", game.row["gm_email"], None))
+        ics = self.deadline_ics(game)
+        for name, email, tz in recipients:
+            body = render(template_name, game=game_info(game), deadline=game.row["deadline"], tz=tz, **context)
+            self.queue(to=email, to_name=name, subject=f"[{game.name}] {subject}",
+                       body=body, purpose=purpose, game_id=game.id, game_name=game.name, attachments=ics)
+
+    def timezone(self, game: engine.Game, player: str) -> str | None:
+        """The time zone ``player`` chose for deadlines in their mail (None: UTC)."""
+        row = self.store.one("SELECT timezone FROM players WHERE game_id=? AND name=?", game.id, player)
+        return row["timezone"] if row is not None else None
 
     def undeliverable(self, row: Any, error: str) -> None:
         """Tell the game master that a mail was refused for good (docs/reliability.md). Mail
@@ -199,7 +292,9 @@ class Mailer:
     def answer(self, *, to: str, subject: str, in_reply_to: str, template_name: str,
                game: engine.Game | None, **context: Any) -> None:
         """An immediate answer to a mail: acknowledgement or rejection (RFC 3834 auto-replied)."""
-        body = render(template_name, judge=self.home.address, **context)
+        if game is not None and isinstance(context.get("me"), str) and "tz" not in context:
+            context["tz"] = self.timezone(game, context["me"])
+        body = render(template_name, judge=self.home.address, game=game_info(game) if game else None, **context)
         subject = subject if subject.lower().startswith("re:") else f"Re: {subject}"
         self.queue(to=to, to_name="", subject=subject, body=body, purpose=template_name.split(".")[0],
                    game_id=game.id if game else None, game_name=game.name if game else None,

@@ -6,6 +6,7 @@ import datetime
 import functools
 import textwrap
 import unicodedata
+import zoneinfo
 from typing import Any
 
 import jinja2
@@ -49,9 +50,22 @@ def _nothing(value: Any) -> bool:
     return value is None or (isinstance(value, (str, list, dict)) and not value)
 
 
-def _deadline_text(epoch: float) -> str:
-    moment = datetime.datetime.fromtimestamp(epoch, tz=datetime.timezone.utc)
-    return moment.strftime("%A %d %B %Y, %H:%M UTC")
+def deadline_text(epoch: float, tz_name: str | None = None) -> str:
+    """A moment as every mail shows it: in UTC, or in the reader's time zone ``tz_name`` (an IANA
+    name) with UTC beside it: "Tuesday 08 December 2026, 13:00 CET (08 December 12:00 UTC)"."""
+    utc = datetime.datetime.fromtimestamp(epoch, tz=datetime.timezone.utc)
+    if not tz_name or tz_name == "UTC":
+        return utc.strftime("%A %d %B %Y, %H:%M UTC")
+    local = utc.astimezone(zoneinfo.ZoneInfo(tz_name))
+    return local.strftime("%A %d %B %Y, %H:%M ") + (local.tzname() or tz_name) + utc.strftime(" (%d %B %H:%M UTC)")
+
+
+@jinja2.pass_context
+def _deadline_filter(context: Any, epoch: float) -> str:
+    """The `deadline_text` filter: in the time zone the mail's reader chose (the template's `tz`,
+    which the Mailer gives every mail to a player; absent or None: UTC)."""
+    tz = context.get("tz")
+    return deadline_text(epoch, tz if isinstance(tz, str) else None)
 
 
 def _indent_block(text: str, prefix: str = "    ") -> str:
@@ -149,7 +163,7 @@ def event_html(event: Event, me: str | None = "") -> Markup:
 def html_environment() -> jinja2.Environment:
     """The environment of the HTML templates (``*.html.j2``): every value escaped."""
     env = _environment(autoescape=True)
-    env.filters["deadline_text"] = _deadline_text
+    env.filters["deadline_text"] = _deadline_filter
     env.filters["event"] = event_html
     env.globals["pre_style"] = PRE_STYLE
     return env
@@ -176,7 +190,7 @@ def environment() -> jinja2.Environment:
     env.filters["yaml"] = _yaml
     env.filters["echo"] = _echo
     env.filters["indent_block"] = _indent_block
-    env.filters["deadline_text"] = _deadline_text
+    env.filters["deadline_text"] = _deadline_filter
     env.filters["event"] = event_lines
     return env
 

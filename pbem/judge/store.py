@@ -16,6 +16,8 @@ Tables (the archive is the history of ``phases`` + ``actions`` + ``order_mails``
 - processed: Message-IDs already handled (a mail is never handled twice).
 - meta: judge-wide values such as the time of the last tick.
 - recheck: games that received orders and may have become due (cleared by the tick).
+- observers: addresses that get a game's public report each phase.
+- absences: players' announced absences (`away:`).
 """
 from __future__ import annotations
 
@@ -43,7 +45,16 @@ CREATE TABLE IF NOT EXISTS games (
     deadline REAL,                     -- epoch seconds; NULL while paused or over
     reminded INTEGER NOT NULL DEFAULT 0,
     paused_left REAL,                  -- seconds that were left when paused
-    result TEXT                        -- JSON once over
+    result TEXT,                       -- JSON once over
+    -- JSON: the game master's correspondence settings (pbem/judge/settings.py: public,
+    -- civil_disorder_after, away_policy, away_days, grace_hours, reminders); schema version 6
+    settings TEXT NOT NULL DEFAULT '{}',
+    -- the SEQUENCE of the open phase's deadline in its .ics (RFC 5545): 0 when the phase
+    -- opens, one more each time the deadline moves; schema version 6
+    deadline_sequence INTEGER NOT NULL DEFAULT 0,
+    -- 1 once the open phase's deadline passed and its grace period (settings.grace_hours)
+    -- began: the deadline was pushed back by it, once; schema version 6
+    in_grace INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS games_due ON games(status, deadline);
 CREATE TABLE IF NOT EXISTS players (
@@ -59,6 +70,13 @@ CREATE TABLE IF NOT EXISTS players (
     -- 1: reports come as HTML with the map besides the text; 0: plain text only (the player
     -- or the game master said so, docs/orders.md "Plain text only"); schema version 4
     mail_html INTEGER NOT NULL DEFAULT 1,
+    -- schema version 6: the player's time zone for deadlines in their mail (an IANA name;
+    -- NULL: UTC), deadlines missed in a row, civil disorder (1: the position plays its default
+    -- orders until replaced), and the days of deadline extension their absences used
+    timezone TEXT,
+    missed INTEGER NOT NULL DEFAULT 0,
+    disorder INTEGER NOT NULL DEFAULT 0,
+    away_days_used REAL NOT NULL DEFAULT 0,
     PRIMARY KEY (game_id, name)
 );
 CREATE INDEX IF NOT EXISTS players_email ON players(email);
@@ -147,6 +165,22 @@ CREATE TABLE IF NOT EXISTS processed (
     outcome TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- Who follows a game without playing it: the public report of each phase (schema version 6).
+CREATE TABLE IF NOT EXISTS observers (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    email TEXT NOT NULL,
+    added_at REAL NOT NULL,
+    PRIMARY KEY (game_id, email)
+);
+-- A player's announced absence (`away:` by mail), from and to in epoch seconds (schema version 6).
+CREATE TABLE IF NOT EXISTS absences (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    player TEXT NOT NULL,
+    away_from REAL NOT NULL,
+    away_to REAL NOT NULL,
+    announced_at REAL NOT NULL,
+    PRIMARY KEY (game_id, player, away_from)
+);
 -- Games that received orders since a tick last checked whether they are due; written with the
 -- orders, cleared with the check, so a crash in between cannot leave a complete phase waiting.
 CREATE TABLE IF NOT EXISTS recheck (game_id INTEGER PRIMARY KEY);
@@ -175,7 +209,10 @@ def dumps(value: Any) -> str:
 #   2: players.secret_scheme (generated secrets hashed with a keyed hash, docs/security.md)
 #   3: events.said
 #   4: players.mail_html (a player's choice of HTML reports with the map, or plain text only)
-SCHEMA_VERSION = 4
+#   6: correspondence play (issue 15): games.settings, deadline_sequence and in_grace; players.timezone,
+#      missed, disorder, away_days_used; the observers and absences tables (CREATE TABLE above).
+#      (5 is another branch's; the steps run in order of their numbers, whichever exist.)
+SCHEMA_VERSION = 6
 
 
 class StoreTooNew(Exception):
@@ -196,7 +233,21 @@ MIGRATIONS = {
     3: lambda db: _add_column(db, "events", "said", "TEXT"),
     # Every player stored before version 4 gets HTML reports, as every new one does.
     4: lambda db: _add_column(db, "players", "mail_html", "INTEGER NOT NULL DEFAULT 1"),
+    6: lambda db: _correspondence_columns(db),
 }
+
+
+def _correspondence_columns(db: sqlite3.Connection) -> None:
+    """Schema version 6: every game stored before keeps its behaviour (no settings: not public,
+    no civil disorder, absences extend nothing, no grace, the one reminder it had), every player
+    UTC, nothing missed."""
+    _add_column(db, "games", "settings", "TEXT NOT NULL DEFAULT '{}'")
+    _add_column(db, "games", "deadline_sequence", "INTEGER NOT NULL DEFAULT 0")
+    _add_column(db, "games", "in_grace", "INTEGER NOT NULL DEFAULT 0")
+    _add_column(db, "players", "timezone", "TEXT")
+    _add_column(db, "players", "missed", "INTEGER NOT NULL DEFAULT 0")
+    _add_column(db, "players", "disorder", "INTEGER NOT NULL DEFAULT 0")
+    _add_column(db, "players", "away_days_used", "REAL NOT NULL DEFAULT 0")
 
 
 def _migrate(db: sqlite3.Connection, path: Path) -> None:
@@ -211,7 +262,7 @@ def _migrate(db: sqlite3.Connection, path: Path) -> None:
             raise StoreTooNew(f"the judge's database {path} was written by a newer pbem (schema version "
                               f"{version}, this pbem knows up to {SCHEMA_VERSION}); install that pbem "
                               f"again (nothing was changed)")
-        for step in range(version + 1, SCHEMA_VERSION + 1):
+        for step in sorted(s for s in MIGRATIONS if version < s <= SCHEMA_VERSION):
             MIGRATIONS[step](db)
         db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
     except BaseException:

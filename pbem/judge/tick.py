@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterator, Sequence
 
-from pbem.judge import engine, inbound
+from pbem.judge import absences, engine, gm, inbound, reminders, seats
 from pbem.judge.faults import fault_point
 from pbem.judge.home import Home
 from pbem.judge.mailer import Mailer
@@ -55,6 +55,7 @@ class TickReport:
     mails: dict[str, int] = field(default_factory=dict)   # outcome -> count
     resolved: list[str] = field(default_factory=list)     # "game: phase" lines
     reminded: int = 0
+    graced: list[str] = field(default_factory=list)      # games whose grace period began
     sent: int = 0
     send_failed: int = 0
     undeliverable: int = 0                                 # refused for good (5xx or given up)
@@ -69,6 +70,7 @@ class TickReport:
         for outcome, count in sorted(self.mails.items()):
             out.append(f"mail: {count} x {outcome}")
         out.extend(f"resolved {line}" for line in self.resolved)
+        out.extend(f"grace period began: {name}" for name in self.graced)
         if self.reminded:
             out.append(f"reminders: {self.reminded}")
         if self.sent or self.send_failed:
@@ -140,14 +142,14 @@ class Tick:
 
     @property
     def mailer(self) -> Mailer:
-        return Mailer(self.store, self.home)
+        return Mailer(self.store, self.home, self.now)
 
     # -- the steps, in order -------------------------------------------------------------
     def catch_up_outage(self) -> None:
         last = self.store.get_meta("last_tick")
         if last is not None and self.now - float(last) > self.home.outage_minutes * 60:
             with self.store.transaction():
-                self.report.deadlines_shifted = engine.shift_deadlines_after_outage(
+                self.report.deadlines_shifted = gm.shift_deadlines_after_outage(
                     self.store, float(last), self.now)
                 # Recorded with the shift: a tick killed later must not shift the same outage twice.
                 self.store.set_meta("last_tick", repr(self.now))
@@ -242,9 +244,16 @@ class Tick:
                 try:
                     with self.store.part():
                         game = engine.load_game(self.store, name)
+                        if reminders.start_grace(self.store, self.mailer, game, self.now):
+                            engine.rechecked(self.store, game_id)
+                            self.report.graced.append(name)
+                            continue
                         game, chain = engine.resolve_due(self.store, game, self.now)
                         if chain:
+                            # An absence may move the new phase's deadline: before the reports show it.
+                            game = absences.extend_for_absences(self.store, self.mailer, game, self.now)
                             self.mailer.reports(game, chain)
+                            seats.note_missed(self.store, self.mailer, game, chain)
                         engine.rechecked(self.store, game_id)
                         fault_point("in-resolution-commit")
                 except StoreBusy:
@@ -260,23 +269,18 @@ class Tick:
                 fault_point("after-resolution")
 
     def remind(self) -> None:
+        # reminder_hours is the earliest of a game's reminder times (settings.reminders): a game
+        # comes up here from then until its deadline, and reminders.remind sends what came due.
         rows = self.store.all(
-            "SELECT id, name FROM games WHERE status='running' AND reminded=0 AND reminder_hours>0 "
+            "SELECT * FROM games WHERE status='running' AND reminder_hours>0 "
             "AND deadline-reminder_hours*3600<=?", self.now)
         for row in rows:
+            if reminders.due_reminders(row, self.now) <= row["reminded"]:
+                continue   # nothing new came due: no transaction
             with self.store.transaction():
+                # Loaded inside the transaction: a game-master command may have changed the game.
                 game = engine.load_game(self.store, row["name"])
-                # Looked at again inside the transaction: a game-master command may have changed
-                # the game since the query above.
-                if game.row["status"] != "running" or game.row["reminded"] or game.row["deadline"] is None \
-                        or game.row["deadline"] - game.row["reminder_hours"] * 3600 > self.now:
-                    continue
-                deciders, done, _ = engine.orders_status(self.store, game)
-                late = [(p["name"], p["email"]) for p in engine.players(self.store, game.id)
-                        if p["name"] in deciders and p["name"] not in done]
-                self.mailer.reminders(game, late)
-                self.report.reminded += len(late)
-                self.store.run("UPDATE games SET reminded=1 WHERE id=?", game.id)
+                self.report.reminded += reminders.remind(self.store, self.mailer, game, self.now)
 
     def send_outbox(self) -> None:
         chunks = batches(self.store.pending_mail, OUTBOX_BATCH, lambda r: r["id"],

@@ -403,6 +403,19 @@ class OutMail:
     # whole), and the pictures it shows by `cid:`; None: a plain-text mail.
     html: str | None = None
     images: tuple["InlineImage", ...] = ()
+    # Files the mail carries besides its text (a deadline's .ics): after the text, in a
+    # multipart/mixed; none: the mail is as it always was.
+    attachments: tuple["FileAttachment", ...] = ()
+
+
+@dataclass(frozen=True)
+class FileAttachment:
+    """A file attached to a mail the judge writes (``content_type`` e.g. "text/calendar; method=PUBLISH"),
+    base64-encoded; ``filename`` is the judge's own (letters, digits, - . _ only)."""
+
+    filename: str
+    content_type: str
+    data: bytes
 
 
 @dataclass(frozen=True)
@@ -521,11 +534,33 @@ def compose(out: OutMail, from_addr: str, from_name: str, now: datetime | None =
     headers.append((LOOP_HEADER, from_addr))
     headers.extend((name, _one_line(value)) for name, value in out.extra_headers.items())
     plain_headers, plain = _text_part(out.body, "plain")
+    if out.attachments:
+        # The text (or the text and its HTML) first, then each file: multipart/mixed.
+        content = (plain_headers, plain) if out.html is None else _alternative(out, plain_headers, plain, [])
+        files: list[tuple[list[tuple[str, object]], str]] = [
+            ([("Content-Type", f'{_one_line(a.content_type)}; name="{_one_line(a.filename)}"'),
+              ("Content-Transfer-Encoding", "base64"),
+              ("Content-Disposition", f'attachment; filename="{_one_line(a.filename)}"')],
+             base64.encodebytes(a.data).decode("ascii")) for a in out.attachments]
+        headers.append(("MIME-Version", "1.0"))
+        mixed = _multipart("mixed", [content, *files], headers)
+        _refuse_repeated(mixed[0])
+        return _wire(*mixed)
     if out.html is None:
         # What set_content(body, subtype="plain", charset="utf-8", cte=...) adds, and its encoding.
         headers += plain_headers + [("MIME-Version", "1.0")]
         _refuse_repeated(headers)
         return _wire(headers, plain)
+    headers.append(("MIME-Version", "1.0"))
+    top = _alternative(out, plain_headers, plain, headers)
+    _refuse_repeated(top[0])
+    return _wire(*top)
+
+
+def _alternative(out: OutMail, plain_headers: list[tuple[str, object]], plain: str,
+                 headers: list[tuple[str, object]]) -> tuple[list[tuple[str, object]], str]:
+    """The text and its HTML (with the pictures it shows) as one multipart/alternative."""
+    assert out.html is not None
     # What add_alternative(html, subtype="html", ...) then add_related(png, cid=...) on the
     # HTML part make of it: multipart/alternative (text first, the preferred HTML last), the
     # HTML with its pictures in a multipart/related.
@@ -538,10 +573,7 @@ def compose(out: OutMail, from_addr: str, from_name: str, now: datetime | None =
                              base64.encodebytes(image.data).decode("ascii")))
     inner = _multipart("related", related, [("MIME-Version", "1.0")]) if out.images else None
     alternative = [(plain_headers, plain), inner if inner else (html_headers + [("MIME-Version", "1.0")], html)]
-    headers.append(("MIME-Version", "1.0"))
-    top = _multipart("alternative", alternative, headers)
-    _refuse_repeated(top[0])
-    return _wire(*top)
+    return _multipart("alternative", alternative, headers)
 
 
 def _text_part(text: str, subtype: str) -> tuple[list[tuple[str, object]], str]:

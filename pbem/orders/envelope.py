@@ -39,7 +39,17 @@ from typing import Any
 from pbem.orders.yamlsafe import KEYLIKE, YMap, YamlProblem, load
 from pbem.rules.api import OrderError
 
-ENVELOPE_KEYS = ("game", "player", "secret", "phase", "ready", "wait", "new_secret", "html")
+ENVELOPE_KEYS = ("game", "player", "secret", "phase", "ready", "wait", "new_secret", "html", "command", "away",
+                 "timezone")
+# A player's own settings by mail (docs/players-guide.md), together or apart, in a mail of their
+# own: `away: {from: DATE, to: DATE}` (or `away: none`), `timezone: Europe/Paris`.
+PERSONAL_KEYS = ("away", "timezone")
+# Commands by mail (docs/players-guide.md): each a mail of its own, answered at once. `info`
+# and `help` need no player or secret (anyone may ask); the others are a player's.
+COMMANDS = ("status", "report", "history", "help", "info")
+OPEN_COMMANDS = ("info", "help")
+# What a command mail may carry besides the command: the envelope, and `from:`/`to:` (history).
+COMMAND_KEYS = ("game", "player", "secret", "phase", "command", "from", "to")
 MIN_SECRET_LENGTH = 10
 _START = re.compile(r"^game[ \t]*:")
 UNFILLED_SECRET = "YOUR-SECRET"  # the templates' `secret:` until the player fills it in
@@ -93,6 +103,15 @@ class Envelope:
     html: bool | None = None
     # Lines after the orders that were not read (a sign-off): (line in the mail, text shortened)
     ignored: tuple[tuple[int, str], ...] = ()
+    # `command: status|report|history|help|info`, a mail of its own; None: not a command.
+    # ``command_args`` holds its `from:`/`to:` (history), as written.
+    command: str | None = None
+    command_args: tuple[tuple[str, str], ...] = ()
+    # `away:` as written (a YMap with from/to, or a word such as `none`): the judge reads the
+    # dates; None: not asked. `timezone:` the name as written; None: not asked.
+    away: Any = None
+    away_line: int | None = None
+    timezone: str | None = None
 
 
 def marker_line(name: str, address: str) -> str:
@@ -211,6 +230,10 @@ def parse_document(doc: Document) -> tuple[Envelope | None, list[OrderError]]:
     if not isinstance(data, YMap):
         return None, [OrderError(doc.first_line, "the order document must be a list of `key: value` lines",
                                  "start with `game: NAME` then player, secret, phase and orders")]
+    if "command" in data:
+        return _command_envelope(data)
+    if any(key in data for key in PERSONAL_KEYS):
+        return _personal_envelope(data)
     errors: list[OrderError] = []
     fields: dict[str, str] = {}
     changing_secret = "new_secret" in data
@@ -250,6 +273,65 @@ def parse_document(doc: Document) -> tuple[Envelope | None, list[OrderError]]:
     ignored = tuple((n, _masked(text, secrets)) for n, text in ignored)
     return Envelope(fields["game"], fields["player"], fields["secret"], fields.get("phase", ""),
                     flags["ready"], flags["wait"], body, fields.get("new_secret"), ignored=ignored, html=html), []
+
+
+def _command_envelope(data: YMap) -> tuple[Envelope | None, list[OrderError]]:
+    """A command mail (`command: NAME`): the command, who sends it, and its arguments."""
+    command = data.get("command")
+    if not isinstance(command, str) or command.strip().lower() not in COMMANDS:
+        return None, [OrderError(data.line_of("command"), f"unknown command {_shorten(str(command))!r}",
+                                 f"write `command:` and one of {', '.join(COMMANDS)}")]
+    command = command.strip().lower()
+    others = [k for k in data if k not in COMMAND_KEYS or (k in ("from", "to") and command != "history")]
+    if others:
+        return None, [OrderError(data.line_of(others[0]), f"`command: {command}` goes in a mail of its own",
+                                 "send only the lines `game:`, `player:`, `secret:` and `command:`"
+                                 + (" (and `from:`/`to:`)" if command == "history" else "")
+                                 + ", and your orders in another mail")]
+    required = ("game",) if command in OPEN_COMMANDS else ("game", "player", "secret")
+    fields: dict[str, str] = {}
+    errors: list[OrderError] = []
+    for key in required + tuple(k for k in ("player", "secret", "from", "to")
+                                if k in data and k not in required):
+        value = data.get(key)
+        if value is None and key in required:
+            errors.append(OrderError(data.line, f"`{key}:` is missing",
+                                     f"add a line `{key}: ...` near the top of your mail"))
+        elif value is not None and not isinstance(value, str):
+            errors.append(OrderError(data.line_of(key), f"`{key}:` must be a single word or name",
+                                     f"write `{key}: ...` on one line"))
+        elif value is not None:
+            fields[key] = value.strip()
+    if errors:
+        return None, errors
+    args = tuple((k, fields[k]) for k in ("from", "to") if k in fields)
+    return Envelope(fields["game"], fields.get("player", ""), fields.get("secret", ""), "", True, False,
+                    YMap(), command=command, command_args=args), []
+
+
+def _personal_envelope(data: YMap) -> tuple[Envelope | None, list[OrderError]]:
+    """A mail setting the player's own `away:` and/or `timezone:`, with the envelope alone."""
+    others = [k for k in data if k not in ("game", "player", "secret", "phase", *PERSONAL_KEYS)]
+    if others:
+        return None, [OrderError(data.line_of(others[0]), "`away:` and `timezone:` go in a mail of their own",
+                                 "send `game`, `player`, `secret` with `away:` or `timezone:` alone, "
+                                 "then your orders in another mail")]
+    fields: dict[str, str] = {}
+    errors: list[OrderError] = []
+    for key in ("game", "player", "secret") + (("timezone",) if "timezone" in data else ()):
+        value = data.get(key)
+        if value is None:
+            errors.append(OrderError(data.line, f"`{key}:` is missing", f"add a line `{key}: ...` near the top"))
+        elif not isinstance(value, str):
+            errors.append(OrderError(data.line_of(key), f"`{key}:` must be a single word or name",
+                                     f"write `{key}: ...` on one line"))
+        else:
+            fields[key] = value.strip()
+    if errors:
+        return None, errors
+    return Envelope(fields["game"], fields["player"], fields["secret"], "", True, False, YMap(),
+                    away=data.get("away"), away_line=data.line_of("away") if "away" in data else None,
+                    timezone=fields.get("timezone")), []
 
 
 def _masked(text: str, secrets: list[str]) -> str:

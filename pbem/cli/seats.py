@@ -1,0 +1,82 @@
+"""`pbem game observe | unobserve | replace | settings`: the people around a game (issue 15;
+docs/players-guide.md): observers, a position handed to a new player, and the game master's
+correspondence settings (civil disorder, absences, grace, reminders, a public game)."""
+from __future__ import annotations
+
+import click
+
+from pbem.cli.base import HOME_OPTION, check_address, fail, gm_action, session
+from pbem.cli.game import game
+from pbem.judge import engine, seats
+from pbem.judge.settings import SETTINGS, parse_settings, settings_of, shown, store_settings
+
+
+@game.command("observe")
+@HOME_OPTION
+@click.argument("name")
+@click.argument("email")
+def game_observe(home_dir, name, email):
+    """Let EMAIL follow game NAME: the public report of each phase; never orders."""
+    check_address(email, "EMAIL")
+
+    def action(store, home, g, now):
+        seats.observe(store, g, email, now)
+        return g, "the game master added an observer: they get the public report of each phase"
+    gm_action(home_dir, name, action)
+
+
+@game.command("unobserve")
+@HOME_OPTION
+@click.argument("name")
+@click.argument("email")
+def game_unobserve(home_dir, name, email):
+    """Stop sending game NAME's public reports to EMAIL."""
+    with session(home_dir) as (home, store):
+        with store.transaction():
+            seats.unobserve(store, engine.load_game(store, name), email)
+        click.echo(f"{email} no longer observes game {name}")
+
+
+@game.command("replace")
+@HOME_OPTION
+@click.argument("name")
+@click.argument("player")
+@click.argument("email")
+def game_replace(home_dir, name, player, email):
+    """Hand PLAYER's position to a new player at EMAIL: a new secret, the current report and the
+    position's history are mailed to them; the old address loses access; everyone is told."""
+    check_address(email, "EMAIL")
+
+    def action(store, home, g, now):
+        from pbem.judge.mailer import Mailer
+        old = seats.replace(store, Mailer(store, home), g, player, email)
+        # The old address is told too: its player learns the position is no longer theirs.
+        return g, f"{player} is now played by someone else; the old address no longer has access", (player, old)
+    gm_action(home_dir, name, action)
+
+
+@game.command("settings")
+@HOME_OPTION
+@click.argument("name")
+@click.argument("specs", nargs=-1, metavar="[KEY=VALUE]...")
+def game_settings(home_dir, name, specs):
+    """Show game NAME's correspondence settings, or change some with KEY=VALUE (e.g.
+    civil_disorder_after=3 grace_hours=12 reminders=48,12,2 away_policy=extend away_days=10
+    public=yes). A change is announced to the players."""
+    try:
+        changes = parse_settings(list(specs))
+    except ValueError as exc:
+        fail(str(exc))
+    if not changes:
+        with session(home_dir) as (home, store):
+            values = settings_of(engine.load_game(store, name).row)
+        for key, setting in SETTINGS.items():
+            click.echo(f"{key} = {shown(values[key])}\t{setting.help}")
+        return
+
+    def action(store, home, g, now):
+        store_settings(store, g.row, changes)
+        return engine.reload(store, g), "the game master changed the settings: " + ", ".join(
+            f"{k} = {shown(v)}" for k, v in changes.items())
+    gm_action(home_dir, name, action)
+
