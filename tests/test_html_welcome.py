@@ -41,7 +41,10 @@ def test_a_game_without_a_map_welcomes_in_html_without_a_picture(tmp_path):
     judge.new_game("t1")
     (raw,) = outbox(judge, "welcome")["alice@pbem.test"]
     mail = parse(raw)
-    assert mail.get_content_type() == "multipart/alternative"
-    text, html = mail.get_payload()
+    # multipart/mixed: the welcome (text and HTML) first, then the deadline's .ics (issue 15)
+    assert mail.get_content_type() == "multipart/mixed"
+    welcome, ics = mail.get_payload()
+    assert welcome.get_content_type() == "multipart/alternative" and ics.get_content_type() == "text/calendar"
+    text, html = welcome.get_payload()
     assert text.get_content_type() == "text/plain" and html.get_content_type() == "text/html"
     assert "<img" not in html.get_content() and judge.secrets["t1"]["alice"] in html.get_content()
