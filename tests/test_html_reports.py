@@ -31,15 +31,21 @@ def parse(raw: bytes):
 
 
 def outbox(judge: Judge, purpose: str = "report") -> dict[str, list[bytes]]:
-    """Raw mails of the outbox by recipient, in the order queued."""
+    """Raw mails sent by recipient, in the order queued: as the outbox Maildir has them (the
+    store drops a mail's body once it is sent)."""
+    folder = judge.home.path / "mail" / "outbox"
+    files = {}
+    for file in (f for sub in ("new", "cur") if (folder / sub).exists() for f in (folder / sub).iterdir()):
+        raw = file.read_bytes()
+        files[str(email.message_from_bytes(raw.split(b"\r\n\r\n", 1)[0])["Message-ID"])] = raw
     store = judge.store()
     try:
-        rows = store.all("SELECT recipient, raw FROM outbox WHERE purpose=? ORDER BY id", purpose)
+        rows = store.all("SELECT recipient, message_id FROM outbox WHERE purpose=? ORDER BY id", purpose)
     finally:
         store.close()
     out: dict[str, list[bytes]] = {}
     for row in rows:
-        out.setdefault(row["recipient"], []).append(bytes(row["raw"]))
+        out.setdefault(row["recipient"], []).append(files[row["message_id"]])
     return out
 
 
