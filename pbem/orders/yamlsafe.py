@@ -126,10 +126,8 @@ def _load_reference(text: str, offset: int) -> Any:
 # over mutated orders: tests/test_yaml_fast.py); where libyaml accepts a document that PyYAML
 # refuses, the result would differ, so _FAST_DECLINES sends the constructs where the two are
 # known to part (found by that test) to the reference path too.
-try:
-    from yaml.cyaml import CParser as _CParser
-except ImportError:  # PyYAML built without libyaml: the reference path reads everything
-    _CParser = None
+# None when PyYAML was built without libyaml: the reference path then reads everything.
+_CParser: Any = getattr(getattr(yaml, "cyaml", None), "CParser", None)
 _UNUSUAL = object()
 
 
