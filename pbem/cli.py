@@ -22,7 +22,7 @@ from pbem.judge.render import event_lines, render
 from pbem.judge.store import Store, StoreBusy, StoreTooNew
 from pbem.judge.tick import TickBusy, run_tick
 from pbem.mail.config import MailConfigError
-from pbem.mail.message import address_problem
+from pbem.mail.outgoing import address_problem
 from pbem.rules.api import MapUnavailable, map_drawing
 
 HOME_OPTION = click.option("--home", "home_dir", envvar="PBEM_HOME", metavar="DIR",

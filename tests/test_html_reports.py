@@ -19,7 +19,7 @@ from pbem.judge.maps import draw_png
 from pbem.judge.mailer import REPORT_MAIL_BUDGET, Mailer
 from pbem.judge.render import event_html, render, render_html
 from pbem.judge.store import dumps
-from pbem.mail.message import InlineImage, OutMail, compose, image_content_id
+from pbem.mail.outgoing import InlineImage, OutMail, compose, image_content_id
 from pbem.rules.api import Event, Said, map_drawing
 from test_maps import PLAYERS, crowded, position
 
