@@ -64,6 +64,28 @@ def next_orders(home_path: Path, secrets: dict[tuple[str, str], str]) -> list[tu
         store.close()
 
 
+def measure(work: Path, games: int, phases: int) -> dict:
+    """The home built in ``work``, played, measured: the figures as a dict."""
+    built = build(work / "home", games)
+    db_path = built.home.db_path
+    run_ticks(built.home.path)
+    start, start_tables = used_bytes(db_path)
+    ordered = mails = 0
+    for k in range(phases):
+        batch = next_orders(built.home.path, built.secrets)
+        if not batch:
+            break
+        write_orders(built.home, batch, tag=f"x{k}")
+        run_ticks(built.home.path)
+        ordered += 1
+        mails += len(batch)
+    end, end_tables = used_bytes(db_path)
+    growth = {name: end_tables.get(name, 0) - start_tables.get(name, 0) for name in end_tables}
+    return {"start": start, "end": end, "ordered": ordered, "order_mails": mails,
+            "per_game_phase": (end - start) / (games * ordered) if ordered else 0.0,
+            "tables": {name: grew / (games * ordered) for name, grew in growth.items() if grew and ordered}}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=50)
@@ -72,33 +94,18 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     work = args.work or Path(tempfile.mkdtemp(prefix="pbem-bench-disk-"))
     try:
-        built = build(work / "home", args.games)
-        db_path = built.home.db_path
-        run_ticks(built.home.path)
-        start, start_tables = used_bytes(db_path)
-        print(f"{args.games} games, first ordered phase played: {start / 1024:.0f} KiB in use", flush=True)
-        ordered = 0
-        for k in range(args.phases):
-            mails = next_orders(built.home.path, built.secrets)
-            if not mails:
-                break
-            write_orders(built.home, mails, tag=f"x{k}")
-            run_ticks(built.home.path)
-            ordered += 1
-            print(f"  phase {k + 2}: {len(mails)} order mails", flush=True)
-        end, end_tables = used_bytes(db_path)
-        per = (end - start) / (args.games * ordered)
-        print(f"\n{ordered} more ordered phases: {(end - start) / 1024:.0f} KiB more in use; "
-              f"{per / 1024:.1f} KiB per game per ordered phase (issue 13's goal: at most 15)")
-        if end_tables:
-            print("\nwhere it went, KiB per game per ordered phase:")
-            growth = {name: end_tables.get(name, 0) - start_tables.get(name, 0) for name in end_tables}
-            for name, grew in sorted(growth.items(), key=lambda item: -item[1]):
-                if grew:
-                    print(f"  {name:32} {grew / 1024 / (args.games * ordered):7.2f}")
+        f = measure(work, args.games, args.phases)
     finally:
         if args.work is None:
             shutil.rmtree(work, ignore_errors=True)
+    print(f"{args.games} games, first ordered phase played: {f['start'] / 1024:.0f} KiB in use")
+    print(f"{f['ordered']} more ordered phases ({f['order_mails']} order mails): "
+          f"{(f['end'] - f['start']) / 1024:.0f} KiB more in use; {f['per_game_phase'] / 1024:.1f} KiB per game "
+          f"per ordered phase (issue 13's goal: at most 15)")
+    if f["tables"]:
+        print("\nwhere it went, KiB per game per ordered phase:")
+        for name, grew in sorted(f["tables"].items(), key=lambda item: -item[1]):
+            print(f"  {name:32} {grew / 1024:7.2f}")
 
 
 if __name__ == "__main__":
