@@ -10,9 +10,9 @@ phase waiting (bench/build.py), puts the mails into the judge's IMAP INBOX on Do
 (tests/mailservers.py: root and Dovecot needed), points the home at Dovecot for its inbox
 (processed mail moved to a folder) and at a loopback SMTP server for its outbox, then runs
 `pbem tick` in fresh processes until the INBOX is empty, every phase resolved and every mail
-sent. The SMTP server is aiosmtpd taking connections concurrently and accepting every mail
-(counted, not delivered: the players' addresses are made up), so the figure is the judge's
-side. It prints the ticks, their wall and CPU time, the time of each step and the mails sent.
+sent. The SMTP server is bench/sink.py: connections taken concurrently, every mail accepted,
+counted and dropped (the players' addresses are made up), so the figure is the judge's side.
+It prints the ticks, their wall and CPU time, the time of each step and the mails sent.
 A benchmark, not a test: it asserts nothing about time.
 """
 from __future__ import annotations
@@ -32,23 +32,7 @@ for folder in (ROOT, ROOT / "tests"):
 from bench.build import build  # noqa: E402
 from bench.imap import fill_inbox, point_home_at  # noqa: E402
 from bench.run import run_ticks  # noqa: E402
-
-
-class Sink:
-    """aiosmtpd handler: every recipient accepted, every mail counted and dropped."""
-
-    def __init__(self) -> None:
-        self.mails = 0
-        self.bytes = 0
-
-    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
-        envelope.rcpt_tos.append(address)
-        return "250 OK"
-
-    async def handle_DATA(self, server, session, envelope):
-        self.mails += 1
-        self.bytes += len(envelope.original_content or envelope.content or b"")
-        return "250 OK"
+from bench.sink import Sink  # noqa: E402
 
 
 def point_outbox_at(home: Path, port: int, concurrency: int) -> None:
@@ -74,24 +58,20 @@ def inbox_left(servers):
 
 def measure(servers, games: int, concurrency: int, tick_seconds: float, work: Path) -> dict:
     """The phase played through ``servers`` (Dovecot) and a loopback SMTP sink of our own."""
-    from aiosmtpd.controller import Controller
-
-    from mailservers import free_port
     sink = Sink()
-    smtp = Controller(sink, hostname="127.0.0.1", port=free_port())
-    smtp.start()
+    sink.start()
     try:
         built = build(work / "home", games)
         mails = fill_inbox(servers, built.home.path)
         point_home_at(built.home.path, servers)
-        point_outbox_at(built.home.path, smtp.port, concurrency)
+        point_outbox_at(built.home.path, sink.port, concurrency)
         config = built.home.path / "config.toml"
         config.write_text(config.read_text(encoding="utf-8").replace(
             "tick_seconds = 3600", f"tick_seconds = {tick_seconds:g}"), encoding="utf-8")
         print(f"{games} games, {mails} order mails in Dovecot's INBOX; SMTP concurrency {concurrency}", flush=True)
         figures = run_ticks(built.home.path, waiting=inbox_left(servers))
     finally:
-        smtp.stop()
+        sink.stop()
     return figures | {"order_mails": mails, "smtp_mails": sink.mails, "smtp_bytes": sink.bytes}
 
 
