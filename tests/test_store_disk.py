@@ -102,3 +102,20 @@ def test_sent_reports_leave_no_pages_nearly_empty(tmp_path):
     finally:
         store.close()
 
+
+
+def test_a_sent_welcome_leaves_no_copy_of_its_secret_on_disk_and_deletes_stay_secure(tmp_path):
+    store = Store(tmp_path / "pbem.sqlite")
+    try:
+        secret = b"kwpx-secret-" * 600   # 7 KB: past a page, on overflow pages too
+        with store.transaction():
+            store.queue_mail("<w@x>", 1, "p@x", "welcome", b"Subject: welcome\r\n\r\n" + secret)
+            store.queue_mail("<r@x>", 1, "p@x", "report", b"Subject: report\r\n\r\n" + b"r" * 90_000)
+        with store.transaction(durable=False):
+            assert store.mark_sent("<r@x>", 1.0) and store.mark_sent("<w@x>", 1.0)
+        assert store.one("PRAGMA secure_delete")[0] == 1   # on again for every other delete
+        store.run("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        store.close()
+    on_disk = b"".join(p.read_bytes() for p in tmp_path.glob("pbem.sqlite*"))
+    assert b"kwpx-secret-" not in on_disk

@@ -200,6 +200,10 @@ def _pack_state_copies(db: sqlite3.Connection) -> None:
         db.execute(f"UPDATE {table} SET {column}=pbem_pack_state({column}) WHERE typeof({column})='text'")
 
 
+# Outbox purposes whose mail carries a player's secret in clear (a welcome, a new secret).
+SECRET_PURPOSES = ("welcome", "secret")
+
+
 class StoreTooNew(Exception):
     """The database was written by a newer pbem than this one."""
 
@@ -391,7 +395,17 @@ class Store:
         if row is None:
             return False
         values = dict(row) | {"raw": b"", "sent_at": now, "attempts": row["attempts"] + 1, "last_error": None}
-        self.run("DELETE FROM outbox WHERE id=?", row["id"])
+        # Freed pages are zeroed (secure_delete) for a mail carrying a secret; any other mail's
+        # words are in the store anyway (events, states), and zeroing a report's 85 KB doubled
+        # the cost of marking it sent.
+        zero = row["purpose"] in SECRET_PURPOSES
+        if not zero:
+            self.run("PRAGMA secure_delete=OFF")
+        try:
+            self.run("DELETE FROM outbox WHERE id=?", row["id"])
+        finally:
+            if not zero:
+                self.run("PRAGMA secure_delete=ON")
         self.run(f"INSERT INTO outbox({', '.join(values)}) VALUES({', '.join('?' * len(values))})", *values.values())
         return True
 
