@@ -31,8 +31,8 @@ def parse(raw: bytes):
 
 
 def outbox(judge: Judge, purpose: str = "report") -> dict[str, list[bytes]]:
-    """Raw mails sent by recipient, in the order queued: as the outbox Maildir has them (the
-    store drops a mail's body once it is sent)."""
+    """Raw mails of the outbox by recipient, in the order queued: a mail waiting as the store
+    has it, a mail sent as the outbox Maildir has it (the store drops a sent mail's body)."""
     folder = judge.home.path / "mail" / "outbox"
     files = {}
     for file in (f for sub in ("new", "cur") if (folder / sub).exists() for f in (folder / sub).iterdir()):
@@ -40,12 +40,14 @@ def outbox(judge: Judge, purpose: str = "report") -> dict[str, list[bytes]]:
         files[str(email.message_from_bytes(raw.split(b"\r\n\r\n", 1)[0])["Message-ID"])] = raw
     store = judge.store()
     try:
-        rows = store.all("SELECT recipient, message_id FROM outbox WHERE purpose=? ORDER BY id", purpose)
+        rows = store.all("SELECT recipient, message_id, raw, sent_at FROM outbox WHERE purpose=? ORDER BY id",
+                         purpose)
     finally:
         store.close()
     out: dict[str, list[bytes]] = {}
     for row in rows:
-        out.setdefault(row["recipient"], []).append(files[row["message_id"]])
+        raw = bytes(row["raw"]) if row["sent_at"] is None else files[row["message_id"]]
+        out.setdefault(row["recipient"], []).append(raw)
     return out
 
 
