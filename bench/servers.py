@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import argparse
 import imaplib
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,6 +29,7 @@ for folder in (ROOT, ROOT / "tests"):
 
 from bench.build import build  # noqa: E402
 from bench.imap import fill_inbox, point_home_at  # noqa: E402
+from bench.loopback import mail_servers  # noqa: E402
 from bench.run import run_ticks  # noqa: E402
 from bench.sink import Sink  # noqa: E402
 
@@ -81,17 +80,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--concurrency", type=int, default=8, help="the outbox's SMTP connections (default 8)")
     parser.add_argument("--tick-seconds", type=float, default=40, help="the tick's budget (default 40, as pbem's)")
     args = parser.parse_args(argv)
-    from mailservers import missing_requirements, remove_servers, start_servers
-    why = missing_requirements()
-    if why:
-        raise SystemExit(f"cannot start the mail servers: {why}")
-    servers = start_servers()
-    work = Path(tempfile.mkdtemp(prefix="pbem-bench-servers-"))
-    try:
+    with mail_servers("pbem-bench-servers-") as (servers, work):
         r = measure(servers, args.games, args.concurrency, args.tick_seconds, work)
-    finally:
-        remove_servers(servers)
-        shutil.rmtree(work, ignore_errors=True)
     s = r["steps"]
     print(f"ticks {r['ticks']}; first {r['first']:.1f} s; all {r['total']:.1f} s wall, {r['cpu']:.1f} s CPU "
           f"(issue 13's goal: within 120 s)")

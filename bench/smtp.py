@@ -24,6 +24,7 @@ for folder in (ROOT, ROOT / "tests"):
     if str(folder) not in sys.path:
         sys.path.append(str(folder))
 
+from bench.loopback import mail_servers  # noqa: E402
 from pbem.mail.outbox import Outgoing, SmtpSender  # noqa: E402
 from pbem.mail.outgoing import OutMail, compose  # noqa: E402
 
@@ -70,24 +71,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--concurrency", type=int, action="append",
                         help="pbem's connections at once (repeat for several; default 4, 8 and 16)")
     args = parser.parse_args(argv)
-    from mailservers import missing_requirements, remove_servers, start_servers
-    why = missing_requirements()
-    if why:
-        raise SystemExit(f"cannot start the mail servers: {why}")
-    servers = start_servers()
     rows = []
-    try:
-        expected = 0
+    with mail_servers("pbem-bench-smtp-") as (servers, _):
         seconds = peer(servers, mails(servers, args.mails, "peer"))
-        expected += args.mails
+        expected = args.mails
         rows.append(("smtplib, one connection, one mail after the other", seconds))
         for concurrency in args.concurrency or [4, 8, 16]:
             seconds = pbem(servers, mails(servers, args.mails, f"c{concurrency}-"), concurrency)
             expected += args.mails
             rows.append((f"pbem SmtpSender, concurrency {concurrency}", seconds))
         got = delivered(servers)
-    finally:
-        remove_servers(servers)
     if got != expected:
         raise SystemExit(f"{expected} mails sent but {got} delivered")
     base = rows[0][1]
