@@ -34,6 +34,7 @@ class Built:
     players: int
     order_mails: int
     seconds: float
+    secrets: dict[tuple[str, str], str]   # (game, player): the secret, for the orders of later phases
 
 
 def game_name(i: int) -> str:
@@ -56,6 +57,7 @@ def build(path: Path, games: int, history: int = 0) -> Built:
     now = time.time()
     store = Store(home.db_path)
     mails: list[tuple[str, str, str, str, str]] = []   # game, player, secret, phase, body
+    every_secret: dict[tuple[str, str], str] = {}
     players = 0
     try:
         with store.transaction():
@@ -66,6 +68,7 @@ def build(path: Path, games: int, history: int = 0) -> Built:
                 game, secrets = engine.create_game(store, GAME_TYPE, name, seats, {}, 48, 12,
                                                    f"gm.{name}@{DOMAIN}", now, seed=f"bench-{i}")
                 mailer.welcomes(game, secrets)
+                every_secret.update(((name, p), s) for p, s in secrets.items())
                 players += len(seats)
                 state = game.state
                 phase = rules.phase(state)
@@ -81,14 +84,21 @@ def build(path: Path, games: int, history: int = 0) -> Built:
     inbox = path / "mail" / "inbox"
     for sub in ("new", "cur", "tmp"):
         (inbox / sub).mkdir(parents=True, exist_ok=True)
-    for n, (name, player, secret, phase, body) in enumerate(mails):
-        _write(inbox / "new" / f"{int(now)}.M{n}P{os.getpid()}.bench",
-               order_mail(home, name, player, player_address(name, player), secret, phase, body,
-                          f"<order.{n}.{name}.{player}@{DOMAIN}>"))
+    write_orders(home, mails)
     for n in range(history):
         # Mail a tick handled long ago: moved to cur/ with the S (seen) flag.
         _write(inbox / "cur" / f"{int(now) - 86400}.H{n}.bench:2,S", _history_mail(home, n))
-    return Built(home, games, players, len(mails), time.perf_counter() - started)
+    return Built(home, games, players, len(mails), time.perf_counter() - started, every_secret)
+
+
+def write_orders(home: Home, mails: list[tuple[str, str, str, str, str]], tag: str = "") -> None:
+    """Each (game, player, secret, phase, body) as an order mail waiting in the home's inbox."""
+    new = home.path / "mail" / "inbox" / "new"
+    now = int(time.time())
+    for n, (name, player, secret, phase, body) in enumerate(mails):
+        _write(new / f"{now}.M{n}{tag}P{os.getpid()}.bench",
+               order_mail(home, name, player, player_address(name, player), secret, phase, body,
+                          f"<order.{n}{tag}.{name}.{player}@{DOMAIN}>"))
 
 
 def _history_mail(home: Home, n: int) -> bytes:

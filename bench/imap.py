@@ -5,6 +5,9 @@ command per mail.
     python3 bench/imap.py --mails 2000
     python3 bench/imap.py --mails 2000 --pbem /path/to/other/checkout   # the same, older code
 
+(`--pbem` runs the other checkout's tick on a home built by this one: both must know the same
+store schema. Across a schema change, run the other checkout's own bench/imap.py instead.)
+
 It starts a private Dovecot (tests/mailservers.py: root and Dovecot needed), builds a judge home
 of mails/4 four-player Fief: France games whose order mails wait (bench/build.py), puts those
 mails into the judge's IMAP INBOX, then:
@@ -25,10 +28,8 @@ from __future__ import annotations
 import argparse
 import imaplib
 import json
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -40,6 +41,7 @@ for folder in (ROOT, ROOT / "tests"):
         sys.path.append(str(folder))
 
 from bench.build import build  # noqa: E402
+from bench.loopback import mail_servers  # noqa: E402
 from bench.run import _env  # noqa: E402
 
 
@@ -142,17 +144,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pbem", type=Path, default=ROOT,
                         help="the checkout whose tick is measured (default: this one)")
     args = parser.parse_args(argv)
-    from mailservers import missing_requirements, remove_servers, start_servers
-    why = missing_requirements()
-    if why:
-        raise SystemExit(f"cannot start the mail servers: {why}")
-    servers = start_servers()
-    work = Path(tempfile.mkdtemp(prefix="pbem-bench-imap-"))
-    try:
+    with mail_servers("pbem-bench-imap-") as (servers, work):
         f = measure(servers, args.mails, args.pbem.resolve(), work)
-    finally:
-        remove_servers(servers)
-        shutil.rmtree(work, ignore_errors=True)
     pbem_rate, peer_rate = f["pbem_mails"] / f["read_seconds"], f["peer_mails"] / f["peer_seconds"]
     print(f"order mails in the IMAP INBOX       {f['mails']}")
     print(f"imap-tools, one UID FETCH a mail    {f['peer_seconds']:8.2f} s  {peer_rate:8.0f} mails/s")

@@ -73,8 +73,9 @@ def tick_child(home_dir: str) -> None:
                       "maxrss_kb": usage.ru_maxrss}))
 
 
-def run_ticks(home: Path) -> dict:
-    """`pbem tick` (timed step by step) in fresh processes until nothing is left to do."""
+def run_ticks(home: Path, waiting=None) -> dict:
+    """`pbem tick` (timed step by step) in fresh processes until nothing is left to do;
+    ``waiting(home)``: order mails not read yet, when they are not in the home's Maildir."""
     ticks = []
     for _ in range(MAX_TICKS):
         started = time.perf_counter()
@@ -89,6 +90,8 @@ def run_ticks(home: Path) -> dict:
         figures["wall"] = wall
         ticks.append(figures)
         left = progress(_home(home))
+        if waiting is not None:
+            left["inbox_pending"] = waiting(home)
         if not left["inbox_pending"] and not left["outbox_pending"]:
             break
     else:

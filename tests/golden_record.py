@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.judge import engine
+from pbem.judge.store import unpack_state
 
 UPDATE = "PBEM_UPDATE_GOLDEN"
 ONE_LINE = 100  # a list of plain values shorter than this stays on one line
@@ -65,7 +66,7 @@ def playthrough(store, game) -> list[dict]:
     seen: dict[str, dict] = {p: {} for p in names}
     state: dict = {}
     for i, row in enumerate(rows):
-        before = json.loads(row["state_before"])
+        before = json.loads(unpack_state(row["state_before"]))
         opened = flatten(before)
         entry: dict = {"seq": row["seq"], "phase": row["phase_id"]}
         if i == 0:
@@ -82,7 +83,7 @@ def playthrough(store, game) -> list[dict]:
         state = opened
         entry["at_once"] = []
         for action in engine.actions_of(store, game.id, row["seq"]):
-            after = flatten(json.loads(action["state_after"]))
+            after = flatten(json.loads(unpack_state(action["state_after"])))
             entry["at_once"].append({"player": action["player"], "action": json.loads(action["canonical"]),
                                      "state": changes(state, after)})
             state = after
@@ -90,7 +91,7 @@ def playthrough(store, game) -> list[dict]:
         entry["dice"] = json.loads(row["rolls"] or "[]")
         entry["events"] = [e.text for e in engine.stored_events(store, game.id, row["seq"])]
         if row["resolved_at"] is not None:
-            following = rows[i + 1]["state_before"] if i + 1 < len(rows) else game.row["state"]
+            following = unpack_state(rows[i + 1]["state_before"]) if i + 1 < len(rows) else game.row["state"]
             after = flatten(json.loads(following))
             entry["state"] = changes(state, after)
             state = after

@@ -38,3 +38,28 @@ def test_the_imap_bench_moves_every_order_mail_through_dovecot_and_counts_both_s
     assert figures["mails"] == figures["peer_mails"] == figures["bulk_mails"] == figures["pbem_mails"] == 8
     assert figures["outcomes"] == {"orders accepted": 8}
     assert (figures["moved"], figures["left"]) == (8, 0)
+
+
+def test_the_disk_bench_plays_a_second_phase_and_measures_what_it_added(tmp_path):
+    from bench.disk import measure
+    figures = measure(tmp_path, 2, 1)
+    assert (figures["ordered"], figures["order_mails"]) == (1, 8)
+    assert figures["end"] > figures["start"] and figures["per_game_phase"] > 0
+
+
+@pytest.mark.e2e
+def test_the_smtp_bench_delivers_every_mail_of_both_sides(mail_servers):
+    from bench.smtp import delivered, mails, pbem, peer
+    before = delivered(mail_servers)
+    peer(mail_servers, mails(mail_servers, 6, "peer"))
+    pbem(mail_servers, mails(mail_servers, 6, "pbem"), concurrency=3)
+    assert delivered(mail_servers) - before == 12
+
+
+@pytest.mark.e2e
+def test_the_servers_bench_reads_from_dovecot_and_sends_every_mail_over_smtp(tmp_path, mail_servers):
+    from bench.servers import measure
+    figures = measure(mail_servers, 2, 2, 40, tmp_path)
+    assert (figures["order_mails"], figures["mails_in"]) == (8, 8)
+    assert figures["sent"] == figures["smtp_mails"] == 8 + 2 * 5
+    assert figures["progress"]["inbox_pending"] == 0 and figures["progress"]["resolved_games"] == 2

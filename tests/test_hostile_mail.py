@@ -265,7 +265,7 @@ def test_hostile_mail(name, homes, tmp_path):
 # --- the fixes the corpus led to, each pinned down on its own ---------------------------------
 
 def test_an_encoded_word_never_becomes_a_header_of_the_answer():
-    from pbem.mail.message import OutMail, compose
+    from pbem.mail.outgoing import OutMail, compose
     word = "=?utf-8?q?x=0D=0ABcc:_victim@evil.test?="
     data = compose(OutMail(to="alice@pbem.test", subject=f"Re: {word}", body="b",
                            in_reply_to=f"<{word}@x>", references=[f"<{word}@x>", "<ok@x>"]),

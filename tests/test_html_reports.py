@@ -19,7 +19,7 @@ from pbem.judge.maps import draw_png
 from pbem.judge.mailer import REPORT_MAIL_BUDGET, Mailer
 from pbem.judge.render import event_html, render, render_html
 from pbem.judge.store import dumps
-from pbem.mail.message import InlineImage, OutMail, compose, image_content_id
+from pbem.mail.outgoing import InlineImage, OutMail, compose, image_content_id
 from pbem.rules.api import Event, Said, map_drawing
 from test_maps import PLAYERS, crowded, position
 
@@ -31,15 +31,23 @@ def parse(raw: bytes):
 
 
 def outbox(judge: Judge, purpose: str = "report") -> dict[str, list[bytes]]:
-    """Raw mails of the outbox by recipient, in the order queued."""
+    """Raw mails of the outbox by recipient, in the order queued: a mail waiting as the store
+    has it, a mail sent as the outbox Maildir has it (the store drops a sent mail's body)."""
+    folder = judge.home.path / "mail" / "outbox"
+    files = {}
+    for file in (f for sub in ("new", "cur") if (folder / sub).exists() for f in (folder / sub).iterdir()):
+        raw = file.read_bytes()
+        files[str(email.message_from_bytes(raw.split(b"\r\n\r\n", 1)[0])["Message-ID"])] = raw
     store = judge.store()
     try:
-        rows = store.all("SELECT recipient, raw FROM outbox WHERE purpose=? ORDER BY id", purpose)
+        rows = store.all("SELECT recipient, message_id, raw, sent_at FROM outbox WHERE purpose=? ORDER BY id",
+                         purpose)
     finally:
         store.close()
     out: dict[str, list[bytes]] = {}
     for row in rows:
-        out.setdefault(row["recipient"], []).append(bytes(row["raw"]))
+        raw = bytes(row["raw"]) if row["sent_at"] is None else files[row["message_id"]]
+        out.setdefault(row["recipient"], []).append(raw)
     return out
 
 

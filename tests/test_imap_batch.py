@@ -17,7 +17,7 @@ import pytest
 from judge_support import Judge
 from mailservers import player_mail, point_judge_at, subjects, tick
 from pbem.judge.tick import MAIL_GROUP, batches
-from pbem.mail.inbox import ImapInbox, uid_set
+from pbem.mail.imap import ImapInbox, uid_set
 from test_servers_away import tick_killed_at
 
 pytestmark = pytest.mark.e2e

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from judge_support import Judge
 from pbem.cli import main
 from pbem.judge import archive, engine
-from pbem.judge.store import Store
+from pbem.judge.store import Store, unpack_state
 from pbem.rules.rng import DICE_KEY, DICE_VERSION, Rng
 from test_stored_games import stored_home
 
@@ -43,7 +43,7 @@ def test_a_new_game_stores_the_new_dice_and_draws_with_them(tmp_path):
 
         def setup(dice: int):
             return game.rules.setup(options, list(PLAYERS), Rng.for_phase(SEED, "setup", dice))
-        assert json.loads(first["state_before"]) == setup(2) != setup(1)   # the deal
+        assert json.loads(unpack_state(first["state_before"])) == setup(2) != setup(1)   # the deal
 
         def action_rolls(dice: int):
             rng = Rng.for_phase(SEED, "1:round-1/bid:at-once-1", dice)
@@ -54,7 +54,7 @@ def test_a_new_game_stores_the_new_dice_and_draws_with_them(tmp_path):
 
         def phase_rolls(dice: int):
             rng = Rng.for_phase(SEED, "1:round-1/bid", dice)
-            game.rules.resolve(json.loads(first["state_before"]), json.loads(first["orders_used"]), rng)
+            game.rules.resolve(json.loads(unpack_state(first["state_before"])), json.loads(first["orders_used"]), rng)
             return [list(r) for r in rng.rolls]
         assert json.loads(first["rolls"]) == phase_rolls(2) != phase_rolls(1)
         assert engine.phase_rng(game, 2, "round-1/tally").dice == 2

@@ -14,11 +14,12 @@ from email.utils import format_datetime
 
 import pytest
 
-from pbem.mail import message
+from pbem.mail import outgoing
 from pbem.mail.auto import LOOP_HEADER
-from pbem.mail.message import (
-    AUTO_GENERATED, AUTO_REPLIED, MAX_REFERENCES, ComposeError, InlineImage, OutMail, compose, image_content_id,
-    make_list_id, make_message_id,
+from pbem.mail.message import MAX_REFERENCES
+from pbem.mail.outgoing import (
+    AUTO_GENERATED, AUTO_REPLIED, ComposeError, InlineImage, OutMail, compose, image_content_id, make_list_id,
+    make_message_id,
 )
 
 WHEN = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
@@ -28,27 +29,27 @@ def reference_compose(out: OutMail, from_addr: str, from_name: str, now: datetim
     """compose() as it was written before, with the stdlib's message object (and for a mail with
     HTML, ``ours`` the bytes compose wrote: its boundaries are taken, the stdlib draws random ones)."""
     msg = EmailMessage(policy=policy.SMTP)
-    msg["From"] = message._address(from_name, from_addr, "the judge's address")
-    msg["To"] = message._address(out.to_name, out.to, "the recipient's address")
-    msg["Subject"] = message._one_line(out.subject)
+    msg["From"] = outgoing._address(from_name, from_addr, "the judge's address")
+    msg["To"] = outgoing._address(out.to_name, out.to, "the recipient's address")
+    msg["Subject"] = outgoing._one_line(out.subject)
     msg["Date"] = format_datetime(now.astimezone(timezone.utc))
     msg["Message-ID"] = out.message_id or make_message_id(from_addr, secrets.token_hex(16))
-    in_reply_to = out.in_reply_to if out.in_reply_to and message._safe_message_id(out.in_reply_to) else None
+    in_reply_to = out.in_reply_to if out.in_reply_to and outgoing._safe_message_id(out.in_reply_to) else None
     if in_reply_to:
         msg["In-Reply-To"] = in_reply_to
-    references = [r for r in out.references if message._safe_message_id(r)][-MAX_REFERENCES:]
+    references = [r for r in out.references if outgoing._safe_message_id(r)][-MAX_REFERENCES:]
     if in_reply_to and in_reply_to not in references:
         references.append(in_reply_to)
     if references:
         msg["References"] = " ".join(references)
     if out.list_id:
-        msg["List-Id"] = message._one_line(out.list_id)
+        msg["List-Id"] = outgoing._one_line(out.list_id)
     msg["Auto-Submitted"] = out.auto_submitted
     msg["Precedence"] = "bulk"
     msg["X-Auto-Response-Suppress"] = "All"
     msg[LOOP_HEADER] = from_addr
     for name, value in out.extra_headers.items():
-        msg[name] = message._one_line(value)
+        msg[name] = outgoing._one_line(value)
     body = out.body.replace("\r\n", "\n").replace("\r", "\n")
     if not body.endswith("\n"):
         body += "\n"

@@ -7,7 +7,8 @@ import ssl
 import pytest
 
 from pbem.mail.config import MailConfigError, open_inbox, open_sender
-from pbem.mail.inbox import ImapInbox, MaildirInbox
+from pbem.mail.imap import ImapInbox
+from pbem.mail.inbox import MaildirInbox
 from pbem.mail.outbox import MaildirSender, SmtpSender
 
 

@@ -6,7 +6,8 @@ import mailbox
 import os
 
 from pbem.mail.inbox import MaildirInbox
-from pbem.mail.message import OutMail, compose, parse_mail
+from pbem.mail.message import parse_mail
+from pbem.mail.outgoing import OutMail, compose
 from pbem.mail.outbox import MaildirSender, Outgoing
 
 

@@ -11,10 +11,8 @@ from email.message import EmailMessage
 import pytest
 
 from work_count import calls
-from pbem.mail.message import (
-    AUTO_GENERATED, AUTO_REPLIED, MAX_ATTACHMENT_BYTES, MAX_TEXT_CHARS, OutMail, compose,
-    make_list_id, make_message_id, parse_mail,
-)
+from pbem.mail.message import MAX_ATTACHMENT_BYTES, MAX_TEXT_CHARS, parse_mail
+from pbem.mail.outgoing import AUTO_GENERATED, AUTO_REPLIED, OutMail, compose, make_list_id, make_message_id
 
 JUDGE = "judge@pbem.test"
 ORDERS = "game: loire\nplayer: marie\nsecret: 7f3k-29qd\norders:\n  - move: Guenièvre\n"
@@ -296,7 +294,7 @@ def test_make_message_id_and_list_id_are_safe():
 def test_compose_refuses_unusable_addresses_with_a_clear_error():
     import pytest
 
-    from pbem.mail.message import ComposeError
+    from pbem.mail.outgoing import ComposeError
 
     for bad in ("josé@example.org", "not an address", "a@b@c", ""):
         with pytest.raises(ComposeError, match="^the recipient's address .* is not a usable mail address"):
@@ -304,7 +302,7 @@ def test_compose_refuses_unusable_addresses_with_a_clear_error():
 
 
 def test_address_problem_checks_early():
-    from pbem.mail.message import address_problem
+    from pbem.mail.outgoing import address_problem
 
     assert address_problem("Alice@Example.org") is None
     assert address_problem("alice") == "'alice' is not a mail address such as name@example.org"

@@ -6,8 +6,9 @@ import pytest
 
 from mailservers import MailServers, player_mail
 from pbem.mail.errors import MailServerError
-from pbem.mail.inbox import ImapInbox
-from pbem.mail.message import OutMail, compose, parse_mail
+from pbem.mail.imap import ImapInbox
+from pbem.mail.message import parse_mail
+from pbem.mail.outgoing import OutMail, compose
 from pbem.mail.outbox import Outgoing, SmtpSender
 
 pytestmark = pytest.mark.e2e

@@ -14,7 +14,7 @@ import mailservers
 from mailservers import MailServers, free_port, player_mail, point_judge_at, tick
 from pbem.judge.store import Store
 from pbem.mail.errors import MailServerError
-from pbem.mail.inbox import ImapInbox
+from pbem.mail.imap import ImapInbox
 from pbem.mail.outbox import Outgoing, SmtpSender
 
 pytestmark = pytest.mark.e2e

@@ -27,7 +27,7 @@ import mailservers
 from mailservers import player_mail, point_judge_at, subjects, tick
 from pbem.cli import main
 from pbem.judge.store import Store
-from pbem.mail.inbox import ImapInbox
+from pbem.mail.imap import ImapInbox
 
 pytestmark = pytest.mark.e2e
 

@@ -15,7 +15,7 @@ from pbem.judge.home import Home, HomeError, load_home, resolve_home
 from pbem.judge.mailer import Mailer
 from pbem.judge.store import Store, StoreBusy, StoreTooNew
 from pbem.mail.config import MailConfigError
-from pbem.mail.message import address_problem
+from pbem.mail.outgoing import address_problem
 
 HOME_OPTION = click.option("--home", "home_dir", envvar="PBEM_HOME", metavar="DIR",
                            help="The judge home (default: $PBEM_HOME).")

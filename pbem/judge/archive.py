@@ -9,7 +9,7 @@ import yaml
 
 from pbem.judge import engine
 from pbem.judge.render import event_text
-from pbem.judge.store import Store
+from pbem.judge.store import Store, unpack_state
 from pbem.rules.api import acts_at_once
 from pbem.rules.rng import Rng
 
@@ -30,7 +30,7 @@ def replay(store: Store, game: engine.Game) -> ReplayResult:
     setup_rng = Rng.for_phase(game.row["seed"], "setup", engine.game_dice(game))
     state = game.rules.setup(options, names, setup_rng)
     rows = store.all("SELECT * FROM phases WHERE game_id=? ORDER BY seq", game.id)
-    if rows and engine.state_hash(state) != engine.state_hash(json.loads(rows[0]["state_before"])):
+    if rows and engine.state_hash(state) != engine.state_hash(json.loads(unpack_state(rows[0]["state_before"]))):
         return ReplayResult(False, 0, "setup: the replayed starting position differs from the stored one")
     count = 0
     for row in rows:

@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 from pbem.games import rules_for
 from pbem.judge.faults import fault_point
 from pbem.judge.settings import settings_of
-from pbem.judge.store import Store, dumps
+from pbem.judge.store import Store, dumps, pack_state
 from pbem.rules.api import RULES_VERSION_KEY, Event, GameRules, Phase, acts_at_once, rules_version
 from pbem.rules.rng import DICE_KEY, DICE_VERSION, Rng, dice_version
 
@@ -193,7 +193,7 @@ def open_phase(store: Store, game: Game, state: Any, now: float) -> Game:
     deadline = now + game.row["phase_hours"] * 3600 if phase.deciders else now
     store.run("INSERT INTO phases(game_id, seq, phase_id, title, deciders, opened_at, state_before) "
               "VALUES(?,?,?,?,?,?,?)", game.id, seq, phase.id, phase.title, dumps(list(phase.deciders)),
-              now, dumps(state))
+              now, pack_state(dumps(state)))
     paused = game.row["status"] == "paused"
     store.run("UPDATE games SET state=?, phase_seq=?, deadline=?, reminded=0, paused_left=?, in_grace=0, "
               "deadline_sequence=deadline_sequence+1 WHERE id=?",
@@ -264,7 +264,7 @@ def record_action(store: Store, game: Game, action: Action, mail_id: int | None,
     state = action.resolution.state
     store.run("INSERT INTO actions(game_id, seq, n, player, canonical, mail_id, done_at, state_after, "
               "state_after_hash, rolls) VALUES(?,?,?,?,?,?,?,?,?,?)", game.id, game.seq, action.n,
-              action.player, dumps(action.canonical), mail_id, now, dumps(state), state_hash(state),
+              action.player, dumps(action.canonical), mail_id, now, pack_state(dumps(state)), state_hash(state),
               dumps(action.rolls))
     _store_events(store, game, action.resolution.events, action.n)
     store.run("UPDATE games SET state=? WHERE id=?", dumps(state), game.id)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from pbem.judge import engine
-from pbem.judge.store import Store
+from pbem.judge.store import Store, unpack_state
 
 
 def rollback(store: Store, game: engine.Game, now: float) -> engine.Game:
@@ -37,7 +37,7 @@ def rollback(store: Store, game: engine.Game, now: float) -> engine.Game:
     # What players did at once during that phase was told to them and stands: the game returns
     # to the position after the last of those actions.
     done = engine.actions_of(store, game.id, seq)
-    state_text = done[-1]["state_after"] if done else target["state_before"]
+    state_text = unpack_state(done[-1]["state_after"] if done else target["state_before"])
     status = "running" if game.row["status"] == "over" else game.row["status"]
     deadline = now + game.row["phase_hours"] * 3600
     store.run("UPDATE games SET state=?, phase_seq=?, status=?, result=NULL, reminded=0, deadline=?, "

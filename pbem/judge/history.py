@@ -10,7 +10,7 @@ from typing import Any
 
 from pbem.judge import engine
 from pbem.judge.render import render
-from pbem.judge.store import Store
+from pbem.judge.store import Store, unpack_state
 
 # One history mail carries at most this many phases; the answer says how to ask for the rest.
 MAX_HISTORY_PHASES = 60
@@ -43,7 +43,7 @@ def state_after(store: Store, game: engine.Game, seq: int) -> Any:
     """The state phase ``seq`` left: the state the next phase opened with (or, for the last
     phase of a finished game, the game's state)."""
     row = store.one("SELECT state_before FROM phases WHERE game_id=? AND seq=?", game.id, seq + 1)
-    return json.loads(row["state_before"]) if row is not None else game.state
+    return json.loads(unpack_state(row["state_before"])) if row is not None else game.state
 
 
 class RangeError(ValueError):

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.mail.message import judge_address_problem
+from pbem.mail.outgoing import judge_address_problem
 
 DEFAULT_CONFIG = """\
 # pbem judge configuration. Every key is described in docs/mail.md and README.md.

@@ -10,7 +10,8 @@ from typing import Any
 from pbem.judge import absences, commands, engine
 from pbem.judge.mailer import Mailer
 from pbem.judge.store import Store
-from pbem.mail.message import InMail, address_problem
+from pbem.mail.message import InMail
+from pbem.mail.outgoing import address_problem
 from pbem.orders.envelope import OPEN_COMMANDS, UNFILLED_SECRET, Document, find_document, parse_document
 from pbem.orders.yamlsafe import sub_map
 from pbem.rules.api import OrderError, acts_at_once, at_once_keys, echo_orders

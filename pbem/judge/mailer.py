@@ -16,8 +16,8 @@ from pbem.judge import calendar, engine, history
 from pbem.judge.home import Home
 from pbem.judge.render import render, render_html
 from pbem.judge.store import Store
-from pbem.mail.message import (FileAttachment, InlineImage, OutMail, compose, image_content_id, make_list_id,
-                               make_message_id)
+from pbem.mail.outgoing import (FileAttachment, InlineImage, OutMail, compose, image_content_id, make_list_id,
+                                make_message_id)
 from pbem.orders.envelope import marker_line
 from pbem.rules.api import MapUnavailable, acts_at_once, at_once_keys, map_drawing, public_view
 

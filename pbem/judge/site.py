@@ -31,8 +31,8 @@ import yaml
 
 from pbem.judge import engine
 from pbem.judge.render import render_html
-from pbem.judge.store import Store
 from pbem.rules.api import Event, MapUnavailable, map_drawing, public_view
+from pbem.judge.store import Store, unpack_state
 
 SITE_MARK = ".pbem-site"      # a folder holding this file was written by `pbem site`
 MAP_FOLDER = "maps"
@@ -99,7 +99,7 @@ def _game_pages(store: Store, game: engine.Game, out: Path, reveal: bool, writte
     maps = _Maps(game, players, out / MAP_FOLDER, written)
     resolved = [r for r in rows if r["resolved_at"] is not None]
     # The state after a phase is the one the next phase opened with; after the last, the game's own.
-    after = {r["seq"]: json.loads(nxt["state_before"]) for r, nxt in zip(rows, rows[1:], strict=False)}
+    after = {r["seq"]: json.loads(unpack_state(nxt["state_before"])) for r, nxt in zip(rows, rows[1:], strict=False)}
     pages = []
     for i, row in enumerate(resolved):
         events = engine.stored_events(store, game.id, row["seq"])

@@ -28,164 +28,10 @@ import time
 from pathlib import Path
 from typing import Any, Iterator
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE,
-    game_type TEXT NOT NULL,
-    options TEXT NOT NULL,
-    seed TEXT NOT NULL,
-    status TEXT NOT NULL,              -- running | paused | over
-    phase_hours REAL NOT NULL,
-    reminder_hours REAL NOT NULL,
-    gm_email TEXT,
-    created_at REAL NOT NULL,
-    state TEXT NOT NULL,
-    phase_seq INTEGER NOT NULL,        -- seq of the open phase
-    deadline REAL,                     -- epoch seconds; NULL while paused or over
-    reminded INTEGER NOT NULL DEFAULT 0,
-    paused_left REAL,                  -- seconds that were left when paused
-    result TEXT,                       -- JSON once over
-    -- JSON: the game master's correspondence settings (pbem/judge/settings.py: public,
-    -- civil_disorder_after, away_policy, away_days, grace_hours, reminders); schema version 6
-    settings TEXT NOT NULL DEFAULT '{}',
-    -- the SEQUENCE of the open phase's deadline in its .ics (RFC 5545): 0 when the phase
-    -- opens, one more each time the deadline moves; schema version 6
-    deadline_sequence INTEGER NOT NULL DEFAULT 0,
-    -- 1 once the open phase's deadline passed and its grace period (settings.grace_hours)
-    -- began: the deadline was pushed back by it, once; schema version 6
-    in_grace INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS games_due ON games(status, deadline);
-CREATE TABLE IF NOT EXISTS players (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    name TEXT NOT NULL,
-    email TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    secret_salt TEXT NOT NULL,
-    secret_hash TEXT NOT NULL,
-    -- how secret_hash was made (pbem/judge/engine.py, SECRET_SCHEMES); rows older than the
-    -- column were all PBKDF2 (schema version 2)
-    secret_scheme TEXT NOT NULL DEFAULT 'pbkdf2-sha256-100000',
-    -- 1: reports come as HTML with the map besides the text; 0: plain text only (the player
-    -- or the game master said so, docs/orders.md "Plain text only"); schema version 4
-    mail_html INTEGER NOT NULL DEFAULT 1,
-    -- schema version 6: the player's time zone for deadlines in their mail (an IANA name;
-    -- NULL: UTC), deadlines missed in a row, civil disorder (1: the position plays its default
-    -- orders until replaced), and the days of deadline extension their absences used
-    timezone TEXT,
-    missed INTEGER NOT NULL DEFAULT 0,
-    disorder INTEGER NOT NULL DEFAULT 0,
-    away_days_used REAL NOT NULL DEFAULT 0,
-    PRIMARY KEY (game_id, name)
-);
-CREATE INDEX IF NOT EXISTS players_email ON players(email);
-CREATE TABLE IF NOT EXISTS phases (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,
-    phase_id TEXT NOT NULL,
-    title TEXT NOT NULL,
-    deciders TEXT NOT NULL,            -- JSON list
-    opened_at REAL NOT NULL,
-    state_before TEXT NOT NULL,        -- JSON: the state this phase resolves from
-    resolved_at REAL,
-    orders_used TEXT,                  -- JSON {player: canonical orders} given to resolve
-    defaulted TEXT,                    -- JSON list of players who got default orders
-    state_after_hash TEXT,
-    rolls TEXT,                        -- JSON list of the dice drawn (game master only)
-    PRIMARY KEY (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS orders (
-    game_id INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
-    player TEXT NOT NULL,
-    canonical TEXT NOT NULL,
-    ready INTEGER NOT NULL,            -- 1: counts as complete
-    wait INTEGER NOT NULL,             -- 1: hold early resolution until the deadline
-    mail_id INTEGER,
-    PRIMARY KEY (game_id, seq, player)
-);
-CREATE TABLE IF NOT EXISTS order_mails (
-    id INTEGER PRIMARY KEY,
-    game_id INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
-    player TEXT NOT NULL,
-    message_id TEXT NOT NULL,
-    received_at REAL NOT NULL,
-    document TEXT NOT NULL,            -- the order document as received
-    understood TEXT,                   -- JSON canonical orders, NULL when rejected
-    errors TEXT NOT NULL               -- JSON list of error strings
-);
-CREATE INDEX IF NOT EXISTS order_mails_phase ON order_mails(game_id, seq);
-CREATE TABLE IF NOT EXISTS events (
-    id INTEGER PRIMARY KEY,
-    game_id INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    text TEXT NOT NULL,
-    audience TEXT NOT NULL,
-    data TEXT NOT NULL,
-    action INTEGER,                    -- n of the at-once action that told it; NULL: the resolution
-    said TEXT                          -- JSON {by, text}: what a player wrote that it relays; NULL: nothing
-);
-CREATE INDEX IF NOT EXISTS events_phase ON events(game_id, seq);
--- What players did at once while a phase was open (a game's `at_once_keys`, e.g. Fief's
--- diplomacy, F): applied in order n between the phase's opening and its resolution.
-CREATE TABLE IF NOT EXISTS actions (
-    game_id INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
-    n INTEGER NOT NULL,                -- 1, 2, ... within the phase
-    player TEXT NOT NULL,
-    canonical TEXT NOT NULL,           -- JSON: the action handed to the rules' act()
-    mail_id INTEGER,
-    done_at REAL NOT NULL,
-    state_after TEXT NOT NULL,         -- JSON: the state it left (rollback returns here)
-    state_after_hash TEXT NOT NULL,
-    rolls TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq, n)
-);
-CREATE TABLE IF NOT EXISTS outbox (
-    id INTEGER PRIMARY KEY,
-    message_id TEXT NOT NULL UNIQUE,
-    game_id INTEGER,
-    recipient TEXT NOT NULL,
-    purpose TEXT NOT NULL,             -- ack | ack_at_once | news | report | reminder | welcome | reject |
-                                       -- announce | ...
-    raw BLOB NOT NULL,
-    created_at REAL NOT NULL,
-    attempts INTEGER NOT NULL DEFAULT 0,
-    last_error TEXT,
-    sent_at REAL,
-    failed INTEGER NOT NULL DEFAULT 0  -- 1: refused for good by the server
-);
-CREATE INDEX IF NOT EXISTS outbox_pending ON outbox(sent_at, failed);
-CREATE TABLE IF NOT EXISTS processed (
-    message_id TEXT PRIMARY KEY,
-    processed_at REAL NOT NULL,
-    outcome TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
--- Who follows a game without playing it: the public report of each phase (schema version 6).
-CREATE TABLE IF NOT EXISTS observers (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    email TEXT NOT NULL,
-    added_at REAL NOT NULL,
-    PRIMARY KEY (game_id, email)
-);
--- A player's announced absence (`away:` by mail), from and to in epoch seconds (schema version 6).
-CREATE TABLE IF NOT EXISTS absences (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    player TEXT NOT NULL,
-    away_from REAL NOT NULL,
-    away_to REAL NOT NULL,
-    announced_at REAL NOT NULL,
-    PRIMARY KEY (game_id, player, away_from)
-);
--- Games that received orders since a tick last checked whether they are due; written with the
--- orders, cleared with the check, so a crash in between cannot leave a complete phase waiting.
-CREATE TABLE IF NOT EXISTS recheck (game_id INTEGER PRIMARY KEY);
-"""
-
+# The schema and its versions; pack_state, unpack_state, SCHEMA_VERSION and StoreTooNew are
+# imported from here as ever.
+from pbem.judge.schema import (SCHEMA, SCHEMA_VERSION, StoreTooNew, migrate,  # noqa: F401
+                               pack_state, unpack_state)
 
 # How long a command waits for another one's transaction (a tick resolving, a game-master
 # command) before giving up with a clear message. Every transaction the judge opens is short
@@ -202,73 +48,9 @@ def dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-# The schema's version, kept in SQLite's `user_version`. A store written by an older pbem is
-# brought up to date, step by step, when it is opened (CREATE TABLE IF NOT EXISTS above keeps
-# old tables as they were); a store written by a newer pbem is refused, never half-understood.
-#   1: events.action (at-once actions)
-#   2: players.secret_scheme (generated secrets hashed with a keyed hash, docs/security.md)
-#   3: events.said
-#   4: players.mail_html (a player's choice of HTML reports with the map, or plain text only)
-#   6: correspondence play (issue 15): games.settings, deadline_sequence and in_grace; players.timezone,
-#      missed, disorder, away_days_used; the observers and absences tables (CREATE TABLE above).
-#      (5 is another branch's; the steps run in order of their numbers, whichever exist.)
-SCHEMA_VERSION = 6
+# Outbox purposes whose mail carries a player's secret in clear (a welcome, a new secret).
+SECRET_PURPOSES = ("welcome", "secret")
 
-
-class StoreTooNew(Exception):
-    """The database was written by a newer pbem than this one."""
-
-
-def _add_column(db: sqlite3.Connection, table: str, column: str, definition: str) -> None:
-    if column not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}:
-        db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
-
-
-# Each step takes a store of the version before it to its own; a step finds a fresh store (whose
-# CREATE TABLE already has the column) as often as an old one, so each looks before it changes.
-MIGRATIONS = {
-    1: lambda db: _add_column(db, "events", "action", "INTEGER"),
-    # Every secret hashed before version 2 is PBKDF2, the column's default, whoever chose it.
-    2: lambda db: _add_column(db, "players", "secret_scheme", "TEXT NOT NULL DEFAULT 'pbkdf2-sha256-100000'"),
-    3: lambda db: _add_column(db, "events", "said", "TEXT"),
-    # Every player stored before version 4 gets HTML reports, as every new one does.
-    4: lambda db: _add_column(db, "players", "mail_html", "INTEGER NOT NULL DEFAULT 1"),
-    6: lambda db: _correspondence_columns(db),
-}
-
-
-def _correspondence_columns(db: sqlite3.Connection) -> None:
-    """Schema version 6: every game stored before keeps its behaviour (no settings: not public,
-    no civil disorder, absences extend nothing, no grace, the one reminder it had), every player
-    UTC, nothing missed."""
-    _add_column(db, "games", "settings", "TEXT NOT NULL DEFAULT '{}'")
-    _add_column(db, "games", "deadline_sequence", "INTEGER NOT NULL DEFAULT 0")
-    _add_column(db, "games", "in_grace", "INTEGER NOT NULL DEFAULT 0")
-    _add_column(db, "players", "timezone", "TEXT")
-    _add_column(db, "players", "missed", "INTEGER NOT NULL DEFAULT 0")
-    _add_column(db, "players", "disorder", "INTEGER NOT NULL DEFAULT 0")
-    _add_column(db, "players", "away_days_used", "REAL NOT NULL DEFAULT 0")
-
-
-def _migrate(db: sqlite3.Connection, path: Path) -> None:
-    """Bring the schema to SCHEMA_VERSION, in one transaction (two processes opening an old store
-    at once: the second waits, then finds it done)."""
-    if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
-        return
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise StoreTooNew(f"the judge's database {path} was written by a newer pbem (schema version "
-                              f"{version}, this pbem knows up to {SCHEMA_VERSION}); install that pbem "
-                              f"again (nothing was changed)")
-        for step in sorted(s for s in MIGRATIONS if version < s <= SCHEMA_VERSION):
-            MIGRATIONS[step](db)
-        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
 
 
 class Store:
@@ -284,7 +66,7 @@ class Store:
             # Deleted or overwritten content is zeroed on disk (secrets in sent welcome mails).
             self.db.execute("PRAGMA secure_delete=ON")
             self.db.executescript(SCHEMA)
-            _migrate(self.db, path)
+            migrate(self.db, path)
         except StoreTooNew:
             self.db.close()
             raise
@@ -293,6 +75,7 @@ class Store:
             self._raise_if_busy(exc)
             raise
         self._depth = 0
+        self._outbox_columns: str | None = None
 
     def _raise_if_busy(self, exc: sqlite3.OperationalError) -> None:
         """SQLite's "database is locked" after BUSY_TIMEOUT, as the one line every command prints."""
@@ -403,6 +186,34 @@ class Store:
                    raw: bytes) -> None:
         self.run("INSERT OR IGNORE INTO outbox(message_id, game_id, recipient, purpose, raw, created_at) "
                  "VALUES(?,?,?,?,?,?)", message_id, game_id, recipient, purpose, raw, time.time())
+
+    def mark_sent(self, message_id: str, now: float) -> bool:
+        """Record that a server accepted the mail, and drop its body: the row stays as the record
+        of it (docs/performance.md, "Disk"), and a mail carrying a secret leaves no copy. False
+        when it was already marked. The row is deleted and written again, body emptied:
+        shrinking it in place would leave its page nearly empty (a report with its map is 85 KB,
+        its row then a hundred bytes), and SQLite only merges pages a delete leaves underfull."""
+        if self._outbox_columns is None:   # every column but the body, which is not read (85 KB a report)
+            self._outbox_columns = ", ".join(r["name"] for r in self.all("PRAGMA table_info(outbox)")
+                                             if r["name"] != "raw")
+        row = self.one(f"SELECT {self._outbox_columns} FROM outbox WHERE message_id=? AND sent_at IS NULL",
+                       message_id)
+        if row is None:
+            return False
+        values = dict(row) | {"raw": b"", "sent_at": now, "attempts": row["attempts"] + 1, "last_error": None}
+        # Freed pages are zeroed (secure_delete) for a mail carrying a secret; any other mail's
+        # words are in the store anyway (events, states), and zeroing a report's 85 KB doubled
+        # the cost of marking it sent.
+        zero = row["purpose"] in SECRET_PURPOSES
+        if not zero:
+            self.run("PRAGMA secure_delete=OFF")
+        try:
+            self.run("DELETE FROM outbox WHERE id=?", row["id"])
+        finally:
+            if not zero:
+                self.run("PRAGMA secure_delete=ON")
+        self.run(f"INSERT INTO outbox({', '.join(values)}) VALUES({', '.join('?' * len(values))})", *values.values())
+        return True
 
     def pending_mail(self, limit: int) -> list[sqlite3.Row]:
         return self.all("SELECT id, message_id, game_id, recipient, purpose, raw, attempts, created_at FROM outbox "

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any, Literal, overload
 
 from pbem.mail.errors import MailConfigError
-from pbem.mail.inbox import ImapInbox, Inbox, MaildirInbox, Security
+from pbem.mail.imap import ImapInbox
+from pbem.mail.inbox import Inbox, MaildirInbox, Security
 from pbem.mail.message import MAX_RAW_BYTES
 from pbem.mail.outbox import MaildirSender, Sender, SmtpSender
 

@@ -89,6 +89,16 @@ def load(text: str, first_line: int = 1) -> Any:
         raise YamlProblem(f"this is not valid YAML: the character U+{ord(bad.group()):04X} cannot appear in orders",
                           text.count("\n", 0, bad.start()) + first_line,
                           "retype this line as plain text (a control character or NUL byte came with it)")
+    if _CParser is not None:
+        data = _load_fast(text, offset)
+        if data is not _UNUSUAL:
+            return data
+    return _load_reference(text, offset)
+
+
+def _load_reference(text: str, offset: int) -> Any:
+    """PyYAML's own reader, scanner and composer, in Python: the reference. Every document the
+    fast path declines comes here, so each problem is named as this code names it."""
     loader = _Loader(text)
     try:
         _scan(loader, offset)
@@ -103,6 +113,110 @@ def load(text: str, first_line: int = 1) -> Any:
         return None
     counter = [0]
     return _build(root, 0, counter, offset, set())
+
+
+# libyaml's parser (PyYAML's C extension) reads a plain order document more than ten times
+# faster than PyYAML's Python one, which the reference path below runs twice (_scan, then the
+# composer). The fast path builds YMap/YSeq straight from libyaml's events in one pass, and
+# only for a document it can take as it is: one document, no tag, anchor or alias, nesting
+# and size within the limits, no duplicate or merge key, keys plain scalars. Anything else —
+# every mistake, every hostile construct, and any document libyaml refuses — goes to the
+# reference path, which alone words the problems (with PyYAML's marks and messages, which
+# _problem knows). The two parsers read documents they both accept alike (a differential test
+# over mutated orders: tests/test_yaml_fast.py); where libyaml accepts a document that PyYAML
+# refuses, the result would differ, so _FAST_DECLINES sends the constructs where the two are
+# known to part (found by that test) to the reference path too.
+# None when PyYAML was built without libyaml: the reference path then reads everything.
+_CParser: Any = getattr(getattr(yaml, "cyaml", None), "CParser", None)
+_UNUSUAL = object()
+
+
+class _Unusual(Exception):
+    """The fast path declines the document."""
+
+
+def _load_fast(text: str, offset: int) -> Any:
+    """The document as the reference path would return it, or _UNUSUAL."""
+    if _fast_declines(text):
+        return _UNUSUAL
+    parser = _CParser(text)
+    try:
+        return _compose_fast(parser.get_event, offset)
+    except (_Unusual, yaml.YAMLError):
+        return _UNUSUAL
+    finally:
+        parser.dispose()
+
+
+def _compose_fast(get: Any, offset: int) -> Any:
+    get()  # StreamStartEvent
+    event = get()
+    if type(event) is yaml.StreamEndEvent:
+        return None
+    root: Any = _UNUSUAL
+    stack: list[Any] = []        # the open collections, innermost last
+    keys: list[Any] = []         # per open collection: a mapping's key waiting for its value
+    nodes = 0
+    while True:
+        event = get()
+        kind = type(event)
+        if kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+            stack.pop()
+            keys.pop()
+            continue
+        if kind is yaml.DocumentEndEvent:
+            break
+        if kind is not yaml.ScalarEvent and kind is not yaml.MappingStartEvent and kind is not yaml.SequenceStartEvent:
+            raise _Unusual  # an alias
+        if event.anchor is not None or event.tag not in (None, "!"):
+            raise _Unusual
+        nodes += 1
+        if nodes > MAX_NODES:
+            raise _Unusual
+        line = event.start_mark.line + 1 + offset
+        top = stack[-1] if stack else None
+        if type(top) is YMap and keys[-1] is _UNUSUAL:   # a key
+            if kind is not yaml.ScalarEvent or event.value == "<<" or event.value in top:
+                raise _Unusual
+            keys[-1] = (event.value, line)
+            continue
+        if kind is yaml.ScalarEvent:
+            value: Any = event.value
+            if value in ("", "~") and event.implicit[0] and not event.style:
+                value = None
+        else:
+            value = YMap() if kind is yaml.MappingStartEvent else YSeq()
+            value.line = line
+        if top is None:
+            root = value
+        elif type(top) is YSeq:
+            top.append(value)
+            top.item_lines.append(line)
+        else:
+            key, key_line = keys[-1]
+            top[key] = value
+            top.key_lines[key] = key_line
+            keys[-1] = _UNUSUAL
+        if kind is not yaml.ScalarEvent:
+            stack.append(value)
+            keys.append(_UNUSUAL)
+            if len(stack) > MAX_DEPTH:
+                raise _Unusual
+    if type(get()) is not yaml.StreamEndEvent:
+        raise _Unusual  # a second document
+    return root
+
+
+# Where libyaml 0.2.5 reads a document otherwise than PyYAML (tests/test_yaml_fast.py found
+# them): a tab (PyYAML takes none in plain text; libyaml takes some), a `?` inside a flow
+# collection (`[Tours?]`: PyYAML ends a plain scalar there, libyaml does not), a byte-order
+# mark (U+FEFF: libyaml skips it anywhere, PyYAML only at the start), and a comment right
+# after a block scalar's `|` or `>` (PyYAML wants a space before the `#`).
+_FAST_DECLINES = re.compile("\t|\ufeff|[|>][-+0-9]*#")
+
+
+def _fast_declines(text: str) -> bool:
+    return ("?" in text and ("[" in text or "{" in text)) or _FAST_DECLINES.search(text) is not None
 
 
 class _Loader(yaml.SafeLoader):
