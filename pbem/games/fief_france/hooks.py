@@ -1,0 +1,24 @@
+"""Fief: France's own rules that are code, reached by the Fief core through the edition record
+(games/fief_france/edition.yaml names this module; pbem/games/fief/edition.py, ``Hooks``)."""
+from __future__ import annotations
+
+from pbem.games.fief.edition import Hooks
+from pbem.games.fief.state import OFFSHORE, FiefState, Lord
+
+
+def title_points(state: FiefState, lord: Lord) -> int:
+    """7: the king title and the pope title are 1 VP each, unless their lord is offshore."""
+    return int(lord.political == "king" and lord.location != OFFSHORE) + int(lord.pope and lord.location != OFFSHORE)
+
+
+def tiebreak(state: FiefState, families: tuple[str, ...], towns_held: dict[str, int]) -> tuple:
+    """7.3: the king title, else the pope, else the regent queen, else the most fief titles,
+    else the most bishop titles, else the most towns controlled."""
+    lords = [l for l in state.lords.values() if l.family in families]
+    return (any(l.political == "king" for l in lords), any(l.pope for l in lords),
+            any(l.political == "regent_queen" for l in lords),
+            sum(len(l.fief_titles) for l in lords), sum(1 for l in lords if l.bishopric),
+            sum(towns_held.get(f, 0) for f in families))
+
+
+HOOKS = Hooks(title_points=title_points, tiebreak=tiebreak)

@@ -1,0 +1,175 @@
+"""The edition record (pbem/games/fief/edition.py): France's numbers read from
+games/fief_france/edition.yaml, and each kind of bad data refused with the file, the key and
+the fix named."""
+from __future__ import annotations
+
+import copy
+import re
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+import yaml
+
+from pbem.games.fief.edition import EditionError, edition_of, load_edition, load_edition_file
+from pbem.games.fief.state import FiefState
+from pbem.paths import games_dir
+
+FILE = games_dir() / "fief_france" / "edition.yaml"
+RAW = yaml.safe_load(FILE.read_text(encoding="utf-8"))
+
+
+def test_france_reads_the_rulebook_numbers() -> None:
+    e = load_edition("fief_france")
+    assert (e.title, e.min_players, e.max_players) == ("Fief: France", 3, 6)
+    assert e.money_public and e.starting_money == 5                                   # A.6
+    assert {k: (u.price, u.combat_points, u.pool) for k, u in e.units.items()} == {   # 4.3, A.1
+        "man_at_arms": (1, 1, 13), "archer": (2, 1, 4), "knight": (3, 3, 8), "bombard": (4, 0, 1)}
+    assert e.unit_types == ("man_at_arms", "archer", "knight", "bombard")
+    assert e.start_units == {"knight": 1, "man_at_arms": 3}                            # A.5
+    assert (e.strongholds, e.mills, e.siege_engines, e.diplomacy_pawns) == (12, 15, 2, 3)
+    assert (e.mills_per_town, e.lords_per_family, e.new_units_per_town) == (2, 4, 4)
+    assert e.prices == {"stronghold": 10, "mill": 3, "title_per_town": 2, "cardinal_title": 5,
+                        "ransom_base": 2, "ransom_per_title": 2}
+    assert e.ransom(2) == 6                                                            # 4.1 example
+    assert e.income == {"town": 1, "mill": 2, "tallage_per_town": 2, "queen": 2}
+    assert (e.hand_limit, e.draws, e.disaster_track) == (3, 2, 3)
+    assert e.deck.character_total == 22                                                # B
+    assert sum(e.deck.fortune.values()) == 25 and sum(e.deck.disaster.values()) == 10  # B
+    assert (e.victory.lone, e.victory.alliance, e.victory.alliance_players) == (3, 4, (4, 5, 6))
+    assert e.round[0] == "hear_ye" and e.not_in_first_round == ("hear_ye",)
+    assert [o.name for o in e.options] == ["fog_of_war", "mandatory_placement", "adjusted_shooting",
+                                           "public_diplomacy", "beginners"]
+
+
+def test_a_state_finds_its_edition_once() -> None:
+    state = FiefState(variant="fief_france", options={}, players=["a", "b", "c"])
+    assert edition_of(state) is load_edition("fief_france")   # cached: read once per process
+
+
+def test_every_edition_number_cites_the_rulebook() -> None:
+    """Each line of the YAML holding a number says where the rulebook gives it: a comment on the
+    line, a section inside its text ("I.2: ..."), or a comment on the key it sits under."""
+    uncited = []
+    parents: list[tuple[int, bool]] = []     # (indentation, cited) of the keys above this line
+    for n, line in enumerate(FILE.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        while parents and parents[-1][0] >= indent:
+            parents.pop()
+        body = line.split("#")[0]
+        cited = "#" in line or re.search(r"\b(?:[A-I]|\d+)(?:\.\d+)+:", body) is not None
+        if any(ch.isdigit() for ch in body) and not cited and not any(c for _, c in parents):
+            uncited.append(n)
+        parents.append((indent, cited))
+    assert not uncited, f"lines without a rulebook section: {uncited}"
+
+
+# -- bad data ------------------------------------------------------------------------------------
+def broken(tmp_path: Path, change: Callable[[dict], Any], *expected: str) -> str:
+    data = copy.deepcopy(RAW)
+    change(data)
+    path = tmp_path / "edition.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(EditionError) as err:
+        load_edition_file(path, "fief_france")
+    text = str(err.value)
+    assert str(path) in text
+    for part in expected:
+        assert part in text, text
+    return text
+
+
+def test_missing_file_names_it(tmp_path: Path) -> None:
+    with pytest.raises(EditionError, match="cannot read the edition record.*games/fief_test/edition.yaml"):
+        load_edition_file(tmp_path / "nowhere.yaml", "fief_test")
+
+
+def test_bad_yaml_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "edition.yaml"
+    path.write_text("title: [unclosed\n", encoding="utf-8")
+    with pytest.raises(EditionError, match="not valid YAML"):
+        load_edition_file(path, "fief_france")
+
+
+def test_not_a_mapping(tmp_path: Path) -> None:
+    path = tmp_path / "edition.yaml"
+    path.write_text("- a list\n", encoding="utf-8")
+    with pytest.raises(EditionError, match="must be a mapping, not a list"):
+        load_edition_file(path, "fief_france")
+
+
+def test_missing_key(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["prices"].pop("mill"), "`prices.mill`", "missing", "add `mill:`")
+
+
+def test_unknown_key_suggests(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["prices"].update(stronhold=10), "`prices.stronhold`", "unknown key",
+           "did you mean `stronghold`?")
+
+
+def test_text_for_a_number(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["income"].update(queen="two"), "`income.queen`",
+           "must be a whole number, not the text 'two'")
+
+
+def test_true_is_no_number(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["units"]["knight"].update(pool=True), "`units.knight.pool`",
+           "must be a whole number, not `true`")
+
+
+def test_a_number_too_small(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["money"].update(starting=-1), "`money.starting`", "at least 0")
+    broken(tmp_path, lambda d: d["limits"].update(lords_per_family=0), "`limits.lords_per_family`", "at least 1")
+
+
+def test_a_flag_must_be_true_or_false(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["money"].update(public="public"), "`money.public`", "true or false")
+
+
+def test_players_min_above_max(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["players"].update(min=7), "`players`", "min 7 is more than max 6")
+
+
+def test_start_units_of_an_unknown_type(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["start"]["units"].update(knigth=1), "`start.units.knigth`",
+           "did you mean `knight`?")
+
+
+def test_round_names_an_unknown_phase(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d.update(round=["hear_ye", "incom"]), "`round`", "'incom' is not a phase",
+           "did you mean `income`?")
+
+
+def test_round_names_a_phase_twice(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d.update(round=["income", "income"]), "`round`", "twice")
+
+
+def test_skipped_phase_must_be_in_the_round(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["round"].remove("hear_ye"), "`not_in_first_round`", "'hear_ye' is not a phase")
+
+
+def test_victory_player_counts_are_a_list(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["victory"].update(alliance_players=4), "`victory.alliance_players`",
+           "list of player counts")
+
+
+def test_more_women_than_lords(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["deck"].update(women=19), "`deck.women`", "at most `lords`")
+
+
+def test_a_malformed_option(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["options"][0].pop("text"), "`options[1].text`", "missing")
+    broken(tmp_path, lambda d: d["options"].append(dict(d["options"][0])), "`options`", "twice")
+    broken(tmp_path, lambda d: d["options"].append({"name": "board", "default": False, "text": "x"}),
+           "`options`", "`board`")
+
+
+def test_hooks_that_cannot_be_imported(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d.update(hooks="pbem.games.no_such_edition.hooks"), "`hooks`",
+           "cannot import pbem.games.no_such_edition.hooks", "HOOKS = Hooks(...)")
+
+
+def test_hooks_module_without_hooks(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d.update(hooks="pbem.games.fief.state"), "`hooks`", "defines no `HOOKS`")
