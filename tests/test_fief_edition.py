@@ -5,15 +5,23 @@ from __future__ import annotations
 
 import copy
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 import yaml
 
-from pbem.games.fief.edition import EditionError, edition_of, load_edition, load_edition_file
+from pbem.games.fief.edition import (_EDITIONS, PHASES, Edition, EditionError, edition_of, load_edition,
+                                     load_edition_file)
+from pbem.games.fief.game import ROUND
+from pbem.games.fief.positions import build_position
 from pbem.games.fief.state import FiefState
+from pbem.games.fief_france.rules import RULES
 from pbem.paths import games_dir
+from pbem.rules.rng import Rng
+
+from fief_support import errors, resolve, send
 
 FILE = games_dir() / "fief_france" / "edition.yaml"
 RAW = yaml.safe_load(FILE.read_text(encoding="utf-8"))
@@ -34,7 +42,7 @@ def test_france_reads_the_rulebook_numbers() -> None:
     assert e.ransom(2) == 6                                                            # 4.1 example
     assert e.income == {"town": 1, "mill": 2, "tallage_per_town": 2, "queen": 2}
     assert (e.hand_limit, e.draws, e.disaster_track) == (3, 2, 3)
-    assert e.deck.character_total == 22                                                # B
+    assert e.deck.lords + sum(e.deck.surprise_characters.values()) == 22                                               # B
     assert sum(e.deck.fortune.values()) == 25 and sum(e.deck.disaster.values()) == 10  # B
     assert (e.victory.lone, e.victory.alliance, e.victory.alliance_players) == (3, 4, (4, 5, 6))
     assert e.round[0] == "hear_ye" and e.not_in_first_round == ("hear_ye",)
@@ -173,3 +181,76 @@ def test_hooks_that_cannot_be_imported(tmp_path: Path) -> None:
 
 def test_hooks_module_without_hooks(tmp_path: Path) -> None:
     broken(tmp_path, lambda d: d.update(hooks="pbem.games.fief.state"), "`hooks`", "defines no `HOOKS`")
+
+
+# -- the rules read the edition --------------------------------------------------------------------
+PLAYERS = ["anne", "bruno", "carl"]
+
+
+@pytest.fixture
+def edited(monkeypatch: pytest.MonkeyPatch) -> Callable[..., Edition]:
+    """France's edition with some values replaced, for every rule reading it (state or view)."""
+    def change(**values: Any) -> Edition:
+        edition = replace(load_edition("fief_france"), **values)
+        monkeypatch.setitem(_EDITIONS, "fief_france", edition)
+        return edition
+    return change
+
+
+def test_setup_gives_the_editions_money_pawns_and_round(edited) -> None:
+    edited(starting_money=9, diplomacy_pawns=1, not_in_first_round=(),
+           start_units={"archer": 2})
+    state = RULES.setup({"mandatory_placement": True}, PLAYERS, Rng("e"))
+    assert {f["deniers"] for f in state["families"].values()} == {9}
+    assert {f["diplomacy_pawns"] for f in state["families"].values()} == {1}
+    assert state["phase"] == "hear_ye"      # no phase skipped in the 1st round
+    assert sorted(p["kind"] for p in state["pawns"].values()) == ["archer"] * 6
+
+
+def test_hidden_money_stays_out_of_other_players_views(edited) -> None:
+    edited(money_public=False)
+    state = build_position({"players": PLAYERS, "deniers": {"anne": 7, "bruno": 3, "carl": 4}}).to_json()
+    view = RULES.view(state, "bruno")
+    assert view["families"]["bruno"]["deniers"] == 3
+    assert "deniers" not in view["families"]["anne"] and "deniers" not in view["families"]["carl"]
+    assert "7" not in repr(view["families"]["anne"])
+    assert RULES.view(state, None)["families"]["anne"]["deniers"] == 7   # the game master sees all
+
+
+def test_public_money_is_in_every_view() -> None:
+    state = build_position({"players": PLAYERS, "deniers": {"anne": 7}}).to_json()
+    assert RULES.view(state, "bruno")["families"]["anne"]["deniers"] == 7   # A.6
+
+
+def test_purchase_prices_and_limits_come_from_the_edition(edited) -> None:
+    position = {"players": PLAYERS, "phase": "purchase", "deniers": {"anne": 7},
+                "lords": {"Quentin": {"family": "anne", "at": "Nantes"}},
+                "units": {"Nantes": {"anne": {"man_at_arms": 1}}}}
+    state = build_position(position).to_json()
+    assert "costs 10 deniers" in errors(state, "anne", "orders:\n  - build: stronghold\n    in: Nantes\n")
+    edited(prices={**load_edition("fief_france").prices, "stronghold": 7})
+    state = build_position(position).to_json()
+    assert send(state, "anne", "orders:\n  - build: stronghold\n    in: Nantes\n").ok
+
+
+def test_victory_points_needed_come_from_the_edition(edited) -> None:
+    position = {"players": PLAYERS, "phase": "end_of_round",
+                "lords": {"Quentin": {"family": "anne", "at": "Nantes", "titles": ["bretagne", "poitou"]}}}
+    state, events = resolve(build_position(position).to_json(), {})
+    assert state["phase"] != "over"          # 2 VP: France wants 3 (7.1)
+    edited(victory=replace(load_edition("fief_france").victory, lone=2))
+    state, events = resolve(build_position(position).to_json(), {})
+    assert state["phase"] == "over" and state["winners"] == ["anne"]
+
+
+def test_income_comes_from_the_edition(edited) -> None:
+    edited(income={**load_edition("fief_france").income, "town": 3})
+    position = {"players": PLAYERS, "phase": "income", "deniers": {"anne": 0},
+                "lords": {"Quentin": {"family": "anne", "at": "Nantes"}},
+                "units": {"Nantes": {"anne": {"man_at_arms": 1}}}}
+    state, _ = resolve(build_position(position).to_json(), {})
+    assert state["families"]["anne"]["deniers"] == 3
+
+
+def test_the_core_knows_every_phase_an_edition_may_list() -> None:
+    assert tuple(s.name for s in ROUND) == PHASES

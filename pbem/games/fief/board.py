@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from pbem.games.fief.edition import load_edition
 from pbem.games.fief.facts import FACTS, RANK_SIZE, BoardFacts
 from pbem.games.fief.state import OFFSHORE
 from pbem.orders.reading import fold
@@ -44,10 +45,7 @@ class FiefInfo:
     name: str
     rank: str        # "duchy" | "county" | "barony"
     towns: tuple[str, ...]
-
-    @property
-    def title_price(self) -> int:
-        return 2 * len(self.towns)   # 4.4: 2 deniers per town
+    title_price: int   # 4.4: the edition's price per town (France: 2 deniers) times the towns
 
 
 @dataclass(frozen=True)
@@ -188,8 +186,9 @@ def build_board(data: Any, where: str, facts: BoardFacts, variant: str) -> Board
                                not ("fief" in guesses or "bishopric" in guesses), guesses)
     _check_towns(towns, facts, chiefs, fail)
 
-    fiefs = {fid: FiefInfo(fid, str(f["name"]), str(f["rank"]),
-                           tuple(t for t in towns if towns[t].fief == fid))
+    per_town = load_edition(variant).price("title_per_town")   # 4.4
+    members = {fid: tuple(t for t in towns if towns[t].fief == fid) for fid in fiefs_raw}
+    fiefs = {fid: FiefInfo(fid, str(f["name"]), str(f["rank"]), members[fid], per_town * len(members[fid]))
              for fid, f in fiefs_raw.items()}
     bishoprics = {int(n): BishopricInfo(int(n), str(b["name"]), str(b["chief"]),
                                         tuple(t for t in towns if towns[t].bishopric == int(n)))

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -68,10 +67,6 @@ class Deck:
     surprise_characters: dict[str, int]
     fortune: dict[str, int]
     disaster: dict[str, int]
-
-    @property
-    def character_total(self) -> int:
-        return self.lords + sum(self.surprise_characters.values())
 
 
 @dataclass(frozen=True)
@@ -126,15 +121,32 @@ class Edition:
     def pool(self, kind: str) -> int:
         return self.units[kind].pool
 
+    def opening(self, round_number: int) -> str:
+        """The first phase of round ``round_number`` (E: France's 1st round opens with the Cards
+        Phase, the Hear Ye phase being ignored)."""
+        skipped = self.not_in_first_round if round_number == 1 else ()
+        return next(p for p in self.round if p not in skipped)
+
+    def after(self, phase: str, round_number: int) -> str:
+        """The phase after ``phase`` in the round (wrapping to the next round's opening)."""
+        later = self.round[self.round.index(phase) + 1:]
+        skipped = self.not_in_first_round if round_number == 1 else ()
+        return next((p for p in later if p not in skipped), self.opening(round_number + 1))
+
     def ransom(self, titles: int) -> int:
         """4.1: the ransom of a lord with ``titles`` titles."""
         return self.prices["ransom_base"] + self.prices["ransom_per_title"] * titles
 
 
-@lru_cache(maxsize=8)
+# Editions read so far, by game type: each file is read once per process.
+_EDITIONS: dict[str, Edition] = {}
+
+
 def load_edition(type_name: str) -> Edition:
     """The edition of game type ``type_name`` (games/<type_name>/edition.yaml), read once."""
-    return load_edition_file(games_dir() / type_name / EDITION_FILE, type_name)
+    if type_name not in _EDITIONS:
+        _EDITIONS[type_name] = load_edition_file(games_dir() / type_name / EDITION_FILE, type_name)
+    return _EDITIONS[type_name]
 
 
 def edition_of(state: "FiefState") -> Edition:
@@ -236,6 +248,13 @@ class _Reader:
             raise self.fail(name, "names a phase twice", "name each phase once")
         return tuple(value)
 
+    def first_round(self, data: dict[str, Any], round_: tuple[str, ...]) -> tuple[str, ...]:
+        skipped = self.phases(data, "not_in_first_round", round_)
+        if not round_ or set(round_) <= set(skipped):
+            raise self.fail("round", "leaves the first round without a phase",
+                            "list the round's phases in `round`, and only some of them in `not_in_first_round`")
+        return skipped
+
     # -- the sections ---------------------------------------------------------------------
     def edition(self, data: Any, type_name: str) -> Edition:
         top = self.mapping(data, "", _TOP)
@@ -268,7 +287,7 @@ class _Reader:
             hand_limit=cards["hand_limit"], draws=cards["draws"], disaster_track=cards["disaster_track"],
             deck=self.deck(top["deck"]), victory=self.victory(top["victory"]),
             round=(rnd := self.phases(top, "round", PHASES)),
-            not_in_first_round=self.phases(top, "not_in_first_round", rnd),
+            not_in_first_round=self.first_round(top, rnd),
             options=self.options(top["options"]), hooks=self.hooks(top["hooks"]))
 
     def units(self, data: Any) -> dict[str, Unit]:

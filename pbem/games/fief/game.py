@@ -1,6 +1,8 @@
 """The Fief family's GameRules: setup, the round's seven phases as a table of named steps
 (E: 1 Hear Ye, 2 Cards, 3 Income, 4 Purchase, 5 Movement, 6 Battle, 7 End of Round), order
-checking, views and templates. A variant (pbem/games/fief_france/rules.py) supplies its data and small hooks.
+checking, views and templates. An edition (pbem/games/fief/edition.py: games/<edition>/edition.yaml
+and the edition's hooks; France's rules object is pbem/games/fief_france/rules.py) supplies its
+numbers, its round, its options and the rules only it has.
 
 The Hear Ye phase is two mails (hear_ye/phase.py: candidates, then sealed votes when a ballot has
 a candidate), the Cards Phase two sub-phases (cards/phase.py). The Battle Phase and the
@@ -23,6 +25,7 @@ from pbem.games.fief.cards.orders import check_draw_orders, check_play_orders
 from pbem.games.fief.cards.phase import play_deciders, resolve_draw, resolve_play
 from pbem.games.fief.cards.template import draw_template, play_template
 from pbem.games.fief.echo.orders import echo_orders
+from pbem.games.fief.edition import Edition, edition_of
 from pbem.games.fief.end_of_round.phase import resolve_end_of_round
 from pbem.games.fief.hear_ye.phase import resolve_hear_ye, resolve_votes, vote_deciders
 from pbem.games.fief.hear_ye.orders import check_first, check_votes, empty_first
@@ -47,16 +50,6 @@ from pbem.orders.yamlsafe import line_of, sub_map
 from pbem.rules.api import (JSON, Event, GameResult, OptionSpec, OrderCheck, OrderError, Phase,
                             Resolution)
 from pbem.rules.rng import Rng
-
-
-@dataclass(frozen=True)
-class Variant:
-    """What distinguishes one Fief game from its siblings (France now, England later)."""
-
-    type_name: str      # "fief_france"; also the games/<type_name>/ data folder
-    title: str
-    min_players: int
-    max_players: int
 
 
 Resolver = Callable[[FiefState, Board, Mapping[str, Any], Rng], list[Event]]
@@ -203,6 +196,7 @@ SETUP = Step("setup", "Setup: starting towns (A.5)", "choose your starting town"
              lambda: {"towns": []},                          # the default town (A.5)
              lambda v, b, p: setup_template(v, b))
 BY_PHASE = {s.name: s for s in ROUND + (HEAR_YE_VOTES, SETUP)}
+PART_OF = {HEAR_YE_VOTES.name: "hear_ye"}   # a second mail of a phase: the round goes on after the phase
 # After the game ("over") a mail has nothing to order.
 AFTER_THE_GAME = Step("over", "The game is over", "", False, lambda s, b, o, r: [])
 
@@ -210,12 +204,12 @@ AFTER_THE_GAME = Step("over", "The game is over", "", False, lambda s, b, o, r: 
 class FiefRules:
     rules_version = RULES_VERSION   # docs/fief-france.md, "Rules versions"
 
-    def __init__(self, variant: Variant):
-        self.variant = variant
-        self.type_name = variant.type_name
-        self.title = variant.title
-        self.min_players = variant.min_players
-        self.max_players = variant.max_players
+    def __init__(self, edition: Edition):
+        self.edition = edition
+        self.type_name = edition.type_name
+        self.title = edition.title
+        self.min_players = edition.min_players
+        self.max_players = edition.max_players
 
     # -- data -------------------------------------------------------------------------------
     def _board(self, options: Mapping[str, Any]) -> Board:
@@ -225,16 +219,7 @@ class FiefRules:
         return load_board(self.type_name).to_json()
 
     def options(self) -> Sequence[OptionSpec]:
-        return (
-            OptionSpec("fog_of_war", "I.2: unit pawns lie face down; others see how many, not which type", False),
-            OptionSpec("mandatory_placement", "I.4: each player starts in the town of the lord they drew "
-                       "(no starting-town phase)", False),
-            OptionSpec("adjusted_shooting", "I.1: a defender in a fortress may aim its archers at one "
-                       "attacking lord (a 6 on the d6 eliminates them) instead of shooting", False),
-            OptionSpec("public_diplomacy", "I.3: diplomacy pawns are not used; private messages and card "
-                       "exchanges are free", False),
-            OptionSpec("beginners", "2.5: for beginners, the disaster cards of the 1st round are ignored "
-                       "(discarded face down, unrevealed)", False),
+        return self.edition.options + (   # the edition's (France: I.1-I.4, 2.5), then the board file
             OptionSpec("board", "the board data file games/<game>/NAME.yaml (see docs/fief-france.md)",
                        "board", "choice", tuple(board_names(self.type_name))),
         )
@@ -281,7 +266,7 @@ class FiefRules:
         _store_policies(st, orders)
         events = list(step.resolve(st, board, orders, rng))
         if st.phase == step.name:    # the step did not move the game on by itself
-            st.phase = _next_phase(st, step.name)
+            st.phase = edition_of(st).after(PART_OF.get(step.name, step.name), st.round)
         events += fire_phase_start(st, board)
         return Resolution(st.to_json(), tuple(events))
 
@@ -341,14 +326,6 @@ class FiefRules:
 
 def _for_orders(view: JSON) -> Step:
     return BY_PHASE.get(view["phase"], AFTER_THE_GAME)
-
-
-def _next_phase(state: FiefState, name: str) -> str:
-    names = [s.name for s in ROUND]
-    nxt = names[(names.index(name) + 1) % len(names)] if name in names else "cards"
-    if nxt == "hear_ye" and state.round == 1:   # E: ignored on the 1st round
-        nxt = "cards"
-    return nxt
 
 
 def _check_policies(view: JSON, player: str, given: Any, problems: Problems, board: Board) -> dict:

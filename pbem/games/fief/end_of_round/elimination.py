@@ -15,7 +15,8 @@ title left free is filled by the next Hear Ye elections (1.3, 1.4).
 from __future__ import annotations
 
 from pbem.games.fief.board import Board
-from pbem.games.fief.state import POOL, FiefState
+from pbem.games.fief.edition import edition_of
+from pbem.games.fief.state import FiefState
 from pbem.games.fief.hear_ye.titles import city_of, family_lords, grant_fief_title
 from pbem.rules.api import Event
 
@@ -73,8 +74,9 @@ def _city_changes_hands(state: FiefState, board: Board, fief: str, old: str, new
     if city is None:
         return []
     troop = [p for p in state.pawns.values() if p.location == city and p.family == old]
-    left = {kind: POOL[kind] - sum(1 for p in state.pawns.values() if p.family == new and p.kind == kind)
-            for kind in POOL}
+    units = edition_of(state).units   # A.1: the new family's pool
+    left = {kind: unit.pool - sum(1 for p in state.pawns.values() if p.family == new and p.kind == kind)
+            for kind, unit in units.items()}
     replaced = removed = 0
     for pawn in troop:
         if left.get(pawn.kind, 0) > 0:   # a royal guard pawn has no counterpart: removed
@@ -127,7 +129,8 @@ def royal_guard_replaced(state: FiefState, name: str) -> list[Event]:
               if p.family == lord.family and p.kind == guard_kind and p.location == lord.location]
     if not guards:
         return []
-    left = POOL[unit] - sum(1 for p in state.pawns.values() if p.family == lord.family and p.kind == unit)
+    left = edition_of(state).pool(unit) - sum(1 for p in state.pawns.values()
+                                              if p.family == lord.family and p.kind == unit)
     replaced = 0
     for pawn in guards:
         if left > 0:

@@ -40,7 +40,8 @@ from pbem.games.fief.movement.template import movement_template  # game.py impor
 from pbem.games.fief.movement.underground import CARD as UNDERGROUND, check_underground
 from pbem.games.fief.orders_common import view_rules_version
 from pbem.games.fief.policies import check_policies, find_player, unit_kind
-from pbem.games.fief.state import OFFSHORE, UNIT_TYPES
+from pbem.games.fief.edition import load_edition
+from pbem.games.fief.state import OFFSHORE
 from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import OrderError
 
@@ -54,7 +55,7 @@ _COUNTED = re.compile(r"^\s*(\d+)\s+(.+?)\s*$")
 def check_movement_orders(view: dict[str, Any], player: str, orders: Any,
                           policies: Any) -> tuple[dict, list[OrderError]]:
     """(canonical, errors) for one player's movement mail."""
-    board = load_board(view.get("game", "fief_france"), view.get("options", {}).get("board", "board"))
+    board = load_board(view["game"], view.get("options", {}).get("board", "board"))
     problems = Problems()
     canonical_policies, policy_errors = check_policies(view, player, policies)
     problems.extend(policy_errors)
@@ -77,8 +78,9 @@ class _Checker:
         self.moved: dict[str, int | None] = {}   # lord -> line of their move
         # The player's own pawns, followed through their moves: place -> kind -> count.
         self.pawns: dict[str, Counter] = {}
+        self.unit_types = load_edition(view["game"]).unit_types
         for p in view.get("my_pawns", []):
-            if p["kind"] in UNIT_TYPES:
+            if p["kind"] in self.unit_types:
                 self.pawns.setdefault(p["location"], Counter())[p["kind"]] += 1
         self.lord_at = {n: l["location"] for n, l in view["lords"].items()}
         self.hand = list(view.get("hand") or [])
@@ -306,11 +308,11 @@ class _Checker:
             if count_text is None and isinstance(word, str) and (counted := _COUNTED.match(word)):
                 count_text, word = counted.groups()
             kind = unit_kind(word)
-            if kind is None or kind not in UNIT_TYPES:
+            if kind is None or kind not in self.unit_types:
                 guard = kind is not None
                 self.problems.add(where, f"{word!r} is not a unit kind you can move by name",
                                   "the royal guard always stays with its lord (1.5.5)" if guard else
-                                  suggest(str(word), UNIT_TYPES))
+                                  suggest(str(word), self.unit_types))
                 return None
             if count_text is not None:
                 number = whole_number(count_text, where, kind, self.problems)

@@ -16,7 +16,7 @@ from pbem.games.fief.state import OFFSHORE
 
 
 def movement_template(view: dict[str, Any], player: str) -> str:
-    board = load_board(view.get("game", "fief_france"), view.get("options", {}).get("board", "board"))
+    board = load_board(view["game"], view.get("options", {}).get("board", "board"))
     units_at: dict[str, Counter] = {}
     for pawn in view.get("my_pawns", []):
         units_at.setdefault(pawn["location"], Counter())[pawn["kind"]] += 1
