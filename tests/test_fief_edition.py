@@ -37,10 +37,11 @@ def test_france_reads_the_rulebook_numbers() -> None:
     assert e.start_units == {"knight": 1, "man_at_arms": 3}                            # A.5
     assert (e.strongholds, e.mills, e.siege_engines, e.diplomacy_pawns) == (12, 15, 2, 3)
     assert (e.mills_per_town, e.lords_per_family, e.new_units_per_town) == (2, 4, 4)
+    assert (e.captive_markers, e.fief_titles_per_lord, e.steps_per_round) == (6, 2, 2)
     assert e.prices == {"stronghold": 10, "mill": 3, "title_per_town": 2, "cardinal_title": 5,
                         "ransom_base": 2, "ransom_per_title": 2}
     assert e.ransom(2) == 6                                                            # 4.1 example
-    assert e.income == {"town": 1, "mill": 2, "tallage_per_town": 2, "queen": 2}
+    assert e.income == {"town": 1, "mill": 2, "tallage_per_town": 2, "queen": 2, "plunder_per_mill": 2}
     assert (e.hand_limit, e.draws, e.disaster_track) == (3, 2, 3)
     assert e.deck.lords + sum(e.deck.surprise_characters.values()) == 22                                               # B
     assert sum(e.deck.fortune.values()) == 25 and sum(e.deck.disaster.values()) == 10  # B
@@ -254,3 +255,14 @@ def test_income_comes_from_the_edition(edited) -> None:
 
 def test_the_core_knows_every_phase_an_edition_may_list() -> None:
     assert tuple(s.name for s in ROUND) == PHASES
+
+
+def test_steps_per_round_come_from_the_edition(edited) -> None:
+    position = {"players": PLAYERS, "phase": "movement",
+                "lords": {"Quentin": {"family": "anne", "at": "Nantes"}},
+                "units": {"Nantes": {"anne": {"man_at_arms": 1}}}}
+    mail = "orders:\n  - move: Quentin\n    path: [Rennes, Cherbourg]\n"
+    state = build_position(position).to_json()
+    assert send(state, "anne", mail).ok                       # 5.1.1: 2 steps
+    edited(steps_per_round=1)
+    assert "Quentin has 1 steps" in errors(state, "anne", mail)

@@ -93,11 +93,14 @@ class Edition:
     mills: int
     siege_engines: int                   # markers per family
     diplomacy_pawns: int                 # per family
+    captive_markers: int                 # in the game: a lord is taken captive only with one left
     mills_per_town: int
     lords_per_family: int
     new_units_per_town: int              # pawns placed in one town in one Purchase Phase
+    fief_titles_per_lord: int
+    steps_per_round: int                 # steps a lord or unit pawn moves in one round
     prices: dict[str, int]               # stronghold, mill, title_per_town, cardinal_title, ransom_*
-    income: dict[str, int]               # town, mill, tallage_per_town, queen
+    income: dict[str, int]               # town, mill, tallage_per_town, queen, plunder_per_mill
     hand_limit: int
     draws: int
     disaster_track: int
@@ -169,7 +172,7 @@ def load_edition_file(path: Path, type_name: str) -> Edition:
 _TOP = ("title", "hooks", "players", "money", "units", "start", "supply", "limits", "prices", "income",
         "cards", "deck", "victory", "round", "not_in_first_round", "options")
 _PRICES = ("stronghold", "mill", "title_per_town", "cardinal_title", "ransom_base", "ransom_per_title")
-_INCOME = ("town", "mill", "tallage_per_town", "queen")
+_INCOME = ("town", "mill", "tallage_per_town", "queen", "plunder_per_mill")
 
 
 class _Reader:
@@ -270,8 +273,10 @@ class _Reader:
             if kind not in units:
                 raise self.fail(f"start.units.{kind}", "not a unit type of `units`",
                                 suggest(kind, tuple(units)))
-        supply = self.numbers(top["supply"], "supply", ("strongholds", "mills", "siege_engines", "diplomacy_pawns"))
-        limits = self.numbers(top["limits"], "limits", ("mills_per_town", "lords_per_family", "new_units_per_town"), 1)
+        supply = self.numbers(top["supply"], "supply", ("strongholds", "mills", "siege_engines", "diplomacy_pawns",
+                                                        "captive_markers"))
+        limits = self.numbers(top["limits"], "limits", ("mills_per_town", "lords_per_family", "new_units_per_town",
+                                                        "fief_titles_per_lord", "steps_per_round"), 1)
         cards = self.numbers(top["cards"], "cards", ("hand_limit", "draws", "disaster_track"))
         return Edition(
             type_name=type_name, source=self.where, title=self.text(top, "", "title"),
@@ -280,9 +285,10 @@ class _Reader:
             starting_money=self.whole(money, "money", "starting"),
             units=units, start_units=start_units,
             strongholds=supply["strongholds"], mills=supply["mills"], siege_engines=supply["siege_engines"],
-            diplomacy_pawns=supply["diplomacy_pawns"],
+            diplomacy_pawns=supply["diplomacy_pawns"], captive_markers=supply["captive_markers"],
             mills_per_town=limits["mills_per_town"], lords_per_family=limits["lords_per_family"],
-            new_units_per_town=limits["new_units_per_town"],
+            new_units_per_town=limits["new_units_per_town"], fief_titles_per_lord=limits["fief_titles_per_lord"],
+            steps_per_round=limits["steps_per_round"],
             prices=self.numbers(top["prices"], "prices", _PRICES), income=self.numbers(top["income"], "income", _INCOME),
             hand_limit=cards["hand_limit"], draws=cards["draws"], disaster_track=cards["disaster_track"],
             deck=self.deck(top["deck"]), victory=self.victory(top["victory"]),

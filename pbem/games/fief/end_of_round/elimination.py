@@ -97,16 +97,13 @@ def _city_changes_hands(state: FiefState, board: Board, fief: str, old: str, new
                   data={"town": city, "from": old, "to": new, "replaced": replaced, "removed": removed})]
 
 
-CAPTIVE_MARKERS = 6   # B: "Captive: 6 markers"; 6.3: each captive lord's card bears one
-
-
 def captive_markers_left(state: FiefState) -> int:
     """6.3, B: the captive markers not on a captive lord's card. From rules version 2 a lord is
     taken captive only with a marker left (ruling 39); version 1 had no cap: every lord in play
     could be taken."""
     if state.rules_version < 2:
         return len(state.lords)
-    return CAPTIVE_MARKERS - sum(1 for lo in state.lords.values() if lo.captive_of)
+    return edition_of(state).captive_markers - sum(1 for lo in state.lords.values() if lo.captive_of)
 
 
 def capture_lord(state: FiefState, board: Board, name: str, jailer: str) -> list[Event]:

@@ -34,7 +34,7 @@ from typing import Any
 
 from pbem.games.fief.board import Board, load_board
 from pbem.orders.reading import Problems, check_keys, fold, suggest, verb_of, whole_number
-from pbem.games.fief.movement.army import DARC_STEPS, STEPS   # 5.1.1, G.4.1.1
+from pbem.games.fief.movement.army import DARC_STEPS   # G.4.1.1
 from pbem.games.fief.movement.events import units_text
 from pbem.games.fief.movement.template import movement_template  # game.py imports it from here
 from pbem.games.fief.movement.underground import CARD as UNDERGROUND, check_underground
@@ -78,9 +78,9 @@ class _Checker:
         self.moved: dict[str, int | None] = {}   # lord -> line of their move
         # The player's own pawns, followed through their moves: place -> kind -> count.
         self.pawns: dict[str, Counter] = {}
-        self.unit_types = load_edition(view["game"]).unit_types
+        self.edition = load_edition(view["game"])
         for p in view.get("my_pawns", []):
-            if p["kind"] in self.unit_types:
+            if p["kind"] in self.edition.unit_types:
                 self.pawns.setdefault(p["location"], Counter())[p["kind"]] += 1
         self.lord_at = {n: l["location"] for n, l in view["lords"].items()}
         self.hand = list(view.get("hand") or [])
@@ -251,7 +251,7 @@ class _Checker:
             self.problems.add(path_line, "the path is empty", "name at least one town")
             return None
         darc = any(self.view["lords"][n].get("political") == "darc" for n in [name] + lords)
-        allowed = DARC_STEPS if darc else STEPS
+        allowed = DARC_STEPS if darc else self.edition.steps_per_round   # G.4.1.1, 5.1.1
         if len(path) > allowed:
             extra = " (the D'Arc lord, G.4.1.1)" if darc else " (5.1.1)"
             self.problems.add(path_line, f"{name} has {allowed} steps{extra}; this path needs {len(path)}",
@@ -308,11 +308,11 @@ class _Checker:
             if count_text is None and isinstance(word, str) and (counted := _COUNTED.match(word)):
                 count_text, word = counted.groups()
             kind = unit_kind(word)
-            if kind is None or kind not in self.unit_types:
+            if kind is None or kind not in self.edition.unit_types:
                 guard = kind is not None
                 self.problems.add(where, f"{word!r} is not a unit kind you can move by name",
                                   "the royal guard always stays with its lord (1.5.5)" if guard else
-                                  suggest(str(word), self.unit_types))
+                                  suggest(str(word), self.edition.unit_types))
                 return None
             if count_text is not None:
                 number = whole_number(count_text, where, kind, self.problems)

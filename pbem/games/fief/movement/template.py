@@ -9,7 +9,8 @@ from collections import Counter
 from typing import Any
 
 from pbem.games.fief.board import load_board
-from pbem.games.fief.movement.army import DARC_STEPS, STEPS   # 5.1.1, G.4.1.1
+from pbem.games.fief.edition import load_edition
+from pbem.games.fief.movement.army import DARC_STEPS   # G.4.1.1
 from pbem.games.fief.movement.events import units_text
 from pbem.games.fief.policies import describe
 from pbem.games.fief.state import OFFSHORE
@@ -76,7 +77,7 @@ def movement_template(view: dict[str, Any], player: str) -> str:
 
 def _lord_block(board, name: str, lord: dict, units_at: dict[str, Counter]) -> list[str]:
     where = lord["location"]
-    steps = DARC_STEPS if lord.get("political") == "darc" else STEPS
+    steps = DARC_STEPS if lord.get("political") == "darc" else load_edition(board.variant).steps_per_round
     here = units_at.get(where, Counter())
     if where == OFFSHORE:
         roads = "land in a harbor: " + ", ".join(board.harbors)
