@@ -6,7 +6,8 @@ import json
 
 from pbem.games.fief.board import load_board
 from pbem.games.fief.control import controllers
-from pbem.games.fief.hear_ye.elections import bishop_votes, count
+from pbem.games.fief.hear_ye.elections import count
+from pbem.games.fief_france.elections import bishop_votes
 from pbem.games.fief.end_of_round.elimination import eliminate_lord
 from pbem.games.fief_france.rules import RULES
 from pbem.games.fief.positions import build_position

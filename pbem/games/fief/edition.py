@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import yaml
 
@@ -25,7 +25,9 @@ from pbem.paths import games_dir
 from pbem.rules.api import OptionSpec
 
 if TYPE_CHECKING:
+    from pbem.games.fief.board import Board
     from pbem.games.fief.state import FiefState, Lord
+    from pbem.rules.api import Event
 
 EDITION_FILE = "edition.yaml"
 # The round's phases the core knows (game.py ROUND), in the order E lists them for France; an
@@ -38,6 +40,35 @@ class EditionError(Exception):
 
 
 @dataclass(frozen=True)
+class Elections:
+    """The ballots of an edition's Hear Ye phase (France: bishops, pope, king, 1.2-1.5). The core
+    runs the two mails (candidates, then sealed votes), reveals the markers and tallies
+    (hear_ye/phase.py); the edition says which ballots, who stands, who votes with what weight,
+    who wins and what winning does. A ballot is an id (France: "bishop 2", "pope", "king")."""
+
+    # Acts before the candidacies, from the first mail's orders (France: the pope's, 1.1).
+    before: Callable[["FiefState", Mapping[str, Any]], list["Event"]]
+    # The ballots open to candidacies this phase, in the order they are counted.
+    possible: Callable[["FiefState", "Board"], list[str]]
+    # Why a lord may not stand in a ballot now (None: he may), for mails and at the count.
+    eligible: Callable[["Lord", str], str | None]
+    # (orders, player, lord, ballot): a candidacy taken although not eligible yet, checked again
+    # at the count (France 1.4.1: a bishop candidate of this phase for pope).
+    also_stands: Callable[[Mapping[str, Any], str, str, str], bool]
+    # Why a ballot with candidates is not held when its turn comes (None: it is).
+    not_held: Callable[["FiefState", str], str | None]
+    # (state, board, ballot, elected this phase) -> (votes per family, voting lords per family)
+    weights: Callable[["FiefState", "Board", str, set[str]], tuple[dict[str, int], dict[str, list["Lord"]]]]
+    # (state, ballot, tally, markers per family, voting lords) -> (the elected or None, why)
+    winner: Callable[["FiefState", str, dict[str, int], dict[str, dict], dict[str, list["Lord"]]],
+                     tuple[str | None, str]]
+    # (state, ballot, the elected lord, why) -> events: the title given.
+    elect: Callable[["FiefState", str, "Lord", str], list["Event"]]
+    # (state, ballot, the votes mail's orders) -> events after a ballot (France: the new pope, 1.4).
+    after: Callable[["FiefState", str, Mapping[str, Any]], list["Event"]]
+
+
+@dataclass(frozen=True)
 class Hooks:
     """The rules of an edition that are code. Each edition's package defines ``HOOKS``."""
 
@@ -47,6 +78,8 @@ class Hooks:
     # 7.3: the tiebreak key of a candidate (one family, or an alliance): the highest wins.
     # (state, the candidate's families, towns controlled per family) -> a comparable tuple.
     tiebreak: Callable[["FiefState", tuple[str, ...], dict[str, int]], tuple]
+    # 1: the Hear Ye phase's elections.
+    elections: Elections
 
 
 @dataclass(frozen=True)
@@ -196,7 +229,8 @@ class _Reader:
                                     suggest(str(name), keys))
             for name in keys:
                 if name not in data:
-                    raise self.fail(_join(key, name), "missing", f"add `{name}:` (see games/fief_france/{EDITION_FILE})")
+                    raise self.fail(_join(key, name), "missing",
+                                    f"add `{name}:` (see games/fief_france/{EDITION_FILE})")
         return data
 
     def whole(self, data: dict[str, Any], key: str, name: str, least: int = 0) -> int:
@@ -289,7 +323,8 @@ class _Reader:
             mills_per_town=limits["mills_per_town"], lords_per_family=limits["lords_per_family"],
             new_units_per_town=limits["new_units_per_town"], fief_titles_per_lord=limits["fief_titles_per_lord"],
             steps_per_round=limits["steps_per_round"],
-            prices=self.numbers(top["prices"], "prices", _PRICES), income=self.numbers(top["income"], "income", _INCOME),
+            prices=self.numbers(top["prices"], "prices", _PRICES),
+            income=self.numbers(top["income"], "income", _INCOME),
             hand_limit=cards["hand_limit"], draws=cards["draws"], disaster_track=cards["disaster_track"],
             deck=self.deck(top["deck"]), victory=self.victory(top["victory"]),
             round=(rnd := self.phases(top, "round", PHASES)),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pbem.games.fief.edition import Hooks
 from pbem.games.fief.state import OFFSHORE, FiefState, Lord
+from pbem.games.fief_france.elections import ELECTIONS
 
 
 def title_points(state: FiefState, lord: Lord) -> int:
@@ -21,4 +22,4 @@ def tiebreak(state: FiefState, families: tuple[str, ...], towns_held: dict[str, 
             sum(towns_held.get(f, 0) for f in families))
 
 
-HOOKS = Hooks(title_points=title_points, tiebreak=tiebreak)
+HOOKS = Hooks(title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS)

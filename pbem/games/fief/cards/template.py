@@ -17,8 +17,9 @@ def _hand(view: dict[str, Any]) -> str:
 def draw_template(view: dict[str, Any], player: str) -> str:
     hand = view.get("hand") or []
     piles = view["piles"]
+    limit = load_edition(view["game"]).hand_limit   # 2.2
     lines = [
-        f"# Cards Phase (2), steps A and B. Your hand: {_hand(view)} ({len(hand)} of {load_edition(view['game']).hand_limit}).",
+        f"# Cards Phase (2), steps A and B. Your hand: {_hand(view)} ({len(hand)} of {limit}).",
         f"# Piles: {piles['characters']} character cards, {piles['events']} events cards; "
         f"{view['disasters_track']} disaster card(s) on the track.",
         "# A (2.1): discard any cards (everyone is told which). B (2.2): draw up to 2 cards, 1 character",

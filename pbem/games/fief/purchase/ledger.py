@@ -143,7 +143,8 @@ class Ledger:
         if here["mills"] + count > most:
             return Failure("mills", f"{town} has {here['mills']} mill(s); a town holds {most} at most (4.2)")
         if self.supply["mills"] < count:
-            return Failure("supply", f"only {self.supply['mills']} mill tile(s) are left ({self.edition.mills} in all, B)")
+            return Failure("supply", f"only {self.supply['mills']} mill tile(s) are left "
+                           f"({self.edition.mills} in all, B)")
         price = self.edition.price("mill") * count   # 4.2
         fail = self._pay(price, f"{count} mill(s)")
         if fail:

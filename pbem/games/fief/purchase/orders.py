@@ -128,7 +128,8 @@ def _parse(verb: str, item: dict, view: dict, board: Board, problems: Problems) 
         kind = UNIT_NAMES.get(what) or UNIT_NAMES.get(what.rstrip("s"))
         if kind is None:
             problems.add(line_of(item, "buy"), f"{item[verb]!r} is not a unit type",
-                         suggest(str(item[verb]), load_edition(view["game"]).unit_types) + " (strongholds and mills: `build:`)")
+                         suggest(str(item[verb]), load_edition(view["game"]).unit_types)
+                         + " (strongholds and mills: `build:`)")
             return None
         return {"buy": kind, "count": count, "town": town} if town and count else None
     if verb == "cardinal":

@@ -156,7 +156,8 @@ def _apply(state: FiefState, board: Board, player: str, order: dict[str, Any], f
         if order["build"] == "stronghold":
             town.fortress = "stronghold"
             return [Event("stronghold_built", f"{player} builds a stronghold in {town.name} "
-                          f"({edition_of(state).price('stronghold')} deniers, 4.2).", data={"player": player, "town": town.name})]
+                          f"({edition_of(state).price('stronghold')} deniers, 4.2).",
+                          data={"player": player, "town": town.name})]
         count = order.get("count", 1)
         town.mills += count
         return [Event("mill_built", f"{player} builds {count} mill{'s' if count > 1 else ''} in {town.name} "
