@@ -19,6 +19,7 @@ from pbem.games.fief.positions import build_position
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_france.rules import RULES
 from pbem.paths import games_dir
+from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
 from fief_support import errors, resolve, send
@@ -266,3 +267,31 @@ def test_steps_per_round_come_from_the_edition(edited) -> None:
     assert send(state, "anne", mail).ok                       # 5.1.1: 2 steps
     edited(steps_per_round=1)
     assert "Quentin has 1 steps" in errors(state, "anne", mail)
+
+
+def test_an_editions_own_ballots_run_through_the_core(edited) -> None:
+    """An edition with one ballot of its own (like England's Sovereign): the core runs both mails,
+    the edition says who stands, who votes and what the title brings."""
+    france = load_edition("fief_france")
+
+    def crown(state, ballot, lord, why):
+        lord.political = "king"
+        return [Event("elected", f"{lord.name} is the sovereign ({why}).")]
+
+    own = replace(france.hooks.elections, possible=lambda s, b: ["sovereign"], eligible=lambda lord, b: None,
+                  not_held=lambda s, b: None, elect=crown,
+                  weights=lambda s, b, ballot, now: ({p: 1 for p in s.players}, {}))
+    edited(hooks=replace(france.hooks, elections=own))
+    position = {"players": PLAYERS, "phase": "hear_ye", "round": 2,
+                "lords": {"Quentin": {"family": "anne", "at": "Nantes"},
+                          "Arthur": {"family": "bruno", "at": "Tours"}}}
+    state = build_position(position).to_json()
+    assert RULES.view(state, "carl")["hear_ye"]["possible"] == ["sovereign"]
+    state, events = resolve(state, {"anne": {"candidates": {"sovereign": "Quentin"}},
+                                    "bruno": {"candidates": {"sovereign": "Arthur"}}})
+    assert state["phase"] == "hear_ye_votes"
+    assert RULES.phase(state).deciders == ("anne", "bruno", "carl")   # each family has a vote here
+    votes = {p: {"votes": {"sovereign": {"for": "Arthur"}}} for p in ("bruno", "carl")}
+    state, events = resolve(state, votes)
+    assert state["lords"]["Arthur"]["political"] == "king"
+    assert any(e.text == "Arthur is the sovereign (2 of 2 votes)." for e in events)
