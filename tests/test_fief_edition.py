@@ -12,8 +12,10 @@ from typing import Any, Callable
 import pytest
 import yaml
 
+from pbem.games.fief.board import load_board
 from pbem.games.fief.edition import (_EDITIONS, PHASES, Edition, EditionError, edition_of, load_edition,
                                      load_edition_file)
+from pbem.games.fief.end_of_round.elimination import eliminate_lord
 from pbem.games.fief.game import ROUND
 from pbem.games.fief.positions import build_position
 from pbem.games.fief.state import FiefState
@@ -295,3 +297,25 @@ def test_an_editions_own_ballots_run_through_the_core(edited) -> None:
     state, events = resolve(state, votes)
     assert state["lords"]["Arthur"]["political"] == "king"
     assert any(e.text == "Arthur is the sovereign (2 of 2 votes)." for e in events)
+
+
+def test_succession_and_lord_cards_are_the_editions(edited) -> None:
+    """France's crown prince (G.1.1) and succession (D.3.3) are its hooks: an edition without them
+    makes no crown prince of a lord card, and crowns no one when the king dies."""
+    position = {"players": PLAYERS, "phase": "cards", "hands": {"anne": ["Henry"]},
+                "lords": {"Charles": {"family": "bruno", "at": "Paris", "titles": ["king"]},
+                          "Blanche": {"family": "anne", "at": "Tours", "titles": ["queen"]}}}
+    play = {"anne": {"play": [{"card": "Henry", "town": None, "crown_prince": True}]}}
+
+    def crown_prince_then_king_dies() -> tuple[str | None, str | None]:
+        state = {**build_position(position).to_json(), "phase": "cards_play"}
+        state, _ = resolve(state, play)
+        after = FiefState.from_json(state)
+        prince = after.lords["Henry"].political
+        eliminate_lord(after, load_board("fief_france"), "Charles")
+        return prince, after.lords["Henry"].political
+
+    assert crown_prince_then_king_dies() == ("crown_prince", "king")      # G.1.1, D.3.3
+    edited(hooks=replace(load_edition("fief_france").hooks, after_elimination=lambda s, lord: [],
+                         lord_played=lambda s, p, name, play: []))
+    assert crown_prince_then_king_dies() == (None, None)

@@ -80,6 +80,12 @@ class Hooks:
     tiebreak: Callable[["FiefState", tuple[str, ...], dict[str, int]], tuple]
     # 1: the Hear Ye phase's elections.
     elections: Elections
+    # G.1: (state, player, lord, the canonical `play` order) -> events, once a lord card is
+    # played and the lord is in the family (France: the crown prince, G.1.1).
+    lord_played: Callable[["FiefState", str, str, Mapping[str, Any]], list["Event"]]
+    # D.4: (state, the lord who left play) -> events: the titles that change hands with him
+    # (France: the crown prince becomes king, D.3.3; the pope's excommunication lifted, D.2.3.1).
+    after_elimination: Callable[["FiefState", "Lord"], list["Event"]]
 
 
 @dataclass(frozen=True)

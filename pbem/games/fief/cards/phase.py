@@ -203,39 +203,8 @@ def _play_lord(state: FiefState, board: Board, cards: CardSet, player: str, play
     state.lords[name] = Lord(name, player, cards.lords[name].female, None)
     events = [Event("lord_card_played", f"{player} plays the lord card {name} (G.1).",
                     data={"player": player, "lord": name})]
-    if play.get("crown_prince"):
-        why = crown_prince_problem(state, player, name)
-        if why:
-            events.append(Event("crown_prince_refused", f"{name} cannot become the crown prince: {why} (G.1.1).",
-                                data={"lord": name}))
-        else:
-            state.lords[name].political = "crown_prince"
-            queen = next(l for l in state.lords.values() if l.political in ("queen", "regent_queen"))
-            if queen.spouse:
-                # D.2.3: the pope may never annul this couple's marriage now.
-                couple = sorted([queen.name, queen.spouse])
-                if couple not in state.crown_prince_couples:
-                    state.crown_prince_couples.append(couple)
-            events.append(Event("crown_prince", f"{name} becomes the crown prince (G.1.1).", data={"lord": name}))
+    events += edition_of(state).hooks.lord_played(state, player, name, play)   # France: the crown prince (G.1.1)
     return events + come_into_play(state, board, name, play.get("town"))
-
-
-def crown_prince_problem(state: FiefState, player: str, name: str) -> str | None:
-    """G.1.1: a male lord of the queen's family, the king in play, the queen not captive, no
-    crown prince yet."""
-    lords = state.lords.values()
-    queen = next((l for l in lords if l.political in ("queen", "regent_queen")), None)
-    if state.lords[name].female:
-        return "only a male lord can be the crown prince"
-    if queen is None or queen.family != player:
-        return "your family has not the queen"
-    if not any(l.political == "king" for l in lords):
-        return "the king is not in play"
-    if queen.captive_of:
-        return "the queen is captive"
-    if any(l.political == "crown_prince" for l in lords):
-        return "there is a crown prince already"
-    return None
 
 
 # -- shared ----------------------------------------------------------------------------------

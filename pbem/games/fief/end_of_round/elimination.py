@@ -9,7 +9,8 @@ pool cannot match are removed); an unmarried last lord leaves the titles vacant.
 (men-at-arms) from the family's pool, if able.
 
 D.3.3: the crown prince becomes king when the king is eliminated; D.2.3.1: the pope's
-elimination lifts the excommunication (hear_ye_royal.titles_after_elimination). An ecclesiastical
+elimination lifts the excommunication (the edition's hook ``after_elimination``; France's:
+pbem/games/fief_france/royal.py). An ecclesiastical
 title left free is filled by the next Hear Ye elections (1.3, 1.4).
 """
 from __future__ import annotations
@@ -37,8 +38,7 @@ def eliminate_lord(state: FiefState, board: Board, name: str) -> list[Event]:
     spouse = state.lords.get(lord.spouse) if lord.spouse else None
     if spouse is not None:
         spouse.spouse = None   # 1.1.3: the marriage ends
-    from pbem.games.fief.hear_ye.royal import titles_after_elimination   # D.3.3, D.2.3.1
-    events += titles_after_elimination(state, lord)
+    events += edition_of(state).hooks.after_elimination(state, lord)   # France: D.3.3, D.2.3.1
     titles = list(lord.fief_titles)
     lord.fief_titles.clear()
     kin = family_lords(state, lord.family)

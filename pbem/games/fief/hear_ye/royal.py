@@ -1,5 +1,6 @@
 """Marriages, annulments and the royal family (1.1, 1.5.4, 1.5.5, D.2.3, D.3): the Hear Ye
-phase's first mail and what follows a king's election or elimination."""
+phase's first mail and what follows a king's election. France's succession when a lord leaves
+play (D.3.3) and its crown prince (G.1.1) are France's own: pbem/games/fief_france/royal.py."""
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -120,38 +121,3 @@ def royal_guard(state: FiefState, lord: Lord, unit: str, guard: str) -> list[Eve
                   f"{'as many' if len(mine) > 1 else 'a'} {unit.replace('_', '-')} pawn"
                   f"{'s' if len(mine) > 1 else ''} in {lord.location} (1.5.5).",
                   data={"lord": lord.name, "kind": guard, "count": len(mine)})]
-
-
-def titles_after_elimination(state: FiefState, gone: Lord) -> list[Event]:
-    """Called once ``gone`` has left play. D.3.3: the crown prince obtains the king title. Ruling
-    (the rulebook names the regent queen without saying when she reigns): with no crown prince,
-    the widowed queen becomes regent queen; with one, the new king's spouse (if any) is queen
-    and the widow loses the queen title. D.2.3.1: the pope's elimination lifts the
-    excommunication."""
-    events: list[Event] = []
-    if gone.pope:
-        for lord in state.lords.values():
-            if lord.excommunicated:
-                lord.excommunicated = False
-                events.append(Event("excommunication_lifted", f"The pope is eliminated: {lord.name}'s "
-                                    "excommunication is lifted (D.2.3.1).", data={"lord": lord.name}))
-    if gone.political != "king":
-        return events
-    prince = next((l for l in state.lords.values() if l.political == "crown_prince"), None)
-    queen = next((l for l in state.lords.values() if l.political == "queen"), None)
-    if prince is None:
-        if queen is not None:
-            queen.political = "regent_queen"
-            events.append(Event("regent_queen", f"The king is dead with no crown prince: {queen.name} "
-                                f"({queen.family}) is regent queen.", data={"lord": queen.name}))
-        return events
-    if queen is not None:
-        events += lose_queen(state, queen)
-    prince.political = "king"
-    events.append(Event("king", f"The king is dead: crown prince {prince.name} ({prince.family}) is king (D.3.3).",
-                        data={"lord": prince.name, "family": prince.family}))
-    events += royal_guard(state, prince, "knight", "kings_knight")
-    if prince.spouse and prince.spouse in state.lords:
-        events += crown_queen(state, state.lords[prince.spouse])
-    return events
-
