@@ -14,7 +14,7 @@ from pbem.games.fief.positions import build_position
 
 from fief_support import resolve, send
 
-BOARD = load_board()
+BOARD = load_board("fief_france")
 PLAYERS = ["maximilien", "marie", "enguerand"]
 
 

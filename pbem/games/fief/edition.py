@@ -26,6 +26,7 @@ from pbem.rules.api import OptionSpec
 
 if TYPE_CHECKING:
     from pbem.games.fief.board import Board
+    from pbem.games.fief.facts import BoardFacts
     from pbem.games.fief.state import FiefState, Lord
     from pbem.rules.api import Event
 
@@ -72,6 +73,8 @@ class Elections:
 class Hooks:
     """The rules of an edition that are code. Each edition's package defines ``HOOKS``."""
 
+    # What the rulebook states about the board, checked whenever board data is loaded (facts.py).
+    board_facts: "BoardFacts"
     # 7: victory points a lord brings besides 1 per fief title (France: the king and the pope,
     # unless offshore).
     title_points: Callable[["FiefState", "Lord"], int]

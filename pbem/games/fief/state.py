@@ -130,7 +130,7 @@ class BoardEffect:
 
 @dataclass
 class FiefState:
-    variant: str                     # "france"
+    variant: str                     # the game type: its edition ("fief_france")
     options: dict[str, Any]
     players: list[str]               # seating order (clockwise)
     first_player: int = 0            # index into players: holder of the first player card (7)

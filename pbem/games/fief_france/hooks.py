@@ -5,6 +5,7 @@ from __future__ import annotations
 from pbem.games.fief.edition import Hooks
 from pbem.games.fief.state import OFFSHORE, FiefState, Lord
 from pbem.games.fief_france.elections import ELECTIONS
+from pbem.games.fief_france.facts import FRANCE
 from pbem.games.fief_france.royal import lord_played, titles_after_elimination
 
 
@@ -23,5 +24,5 @@ def tiebreak(state: FiefState, families: tuple[str, ...], towns_held: dict[str, 
             sum(towns_held.get(f, 0) for f in families))
 
 
-HOOKS = Hooks(title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS, lord_played=lord_played,
-              after_elimination=titles_after_elimination)
+HOOKS = Hooks(board_facts=FRANCE, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
+              lord_played=lord_played, after_elimination=titles_after_elimination)

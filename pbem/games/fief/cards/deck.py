@@ -84,12 +84,12 @@ def has_dice_icon(card: str) -> bool:
 
 
 @lru_cache(maxsize=4)
-def load_cards(variant: str = "fief_france") -> CardSet:
+def load_cards(variant: str) -> CardSet:
     path = games_dir() / variant / "cards.yaml"
     return load_cards_file(path, variant)
 
 
-def load_cards_file(path: Path, variant: str = "fief_france") -> CardSet:
+def load_cards_file(path: Path, variant: str) -> CardSet:
     where = str(path)
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
