@@ -20,6 +20,7 @@ from pbem.games.fief.game import ROUND
 from pbem.games.fief.positions import build_position
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_france.rules import RULES
+from pbem.judge.render import render
 from pbem.paths import games_dir
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
@@ -219,6 +220,22 @@ def test_hidden_money_stays_out_of_other_players_views(edited) -> None:
     assert "deniers" not in view["families"]["anne"] and "deniers" not in view["families"]["carl"]
     assert "7" not in repr(view["families"]["anne"])
     assert RULES.view(state, None)["families"]["anne"]["deniers"] == 7   # the game master sees all
+
+
+def test_hidden_money_is_told_to_its_owner_only(edited) -> None:
+    """With money secret, a family's income (and the treasury it leaves) is told to that family
+    only, and the report shows the others' money as unknown."""
+    edited(money_public=False)
+    position = {"players": PLAYERS, "phase": "income", "deniers": {"anne": 17, "bruno": 3, "carl": 4},
+                "lords": {"Quentin": {"family": "anne", "at": "Nantes"}},
+                "units": {"Nantes": {"anne": {"man_at_arms": 1}}}}
+    state, events = resolve(build_position(position).to_json(), {})
+    income = [e for e in events if e.kind == "income"]
+    assert income and all(e.audience.sees(e.data["player"]) and not e.audience.sees(other)
+                          for e in income for other in PLAYERS if other != e.data["player"])
+    text = render(RULES.report_template(), view=RULES.view(state, "bruno"), me="bruno")
+    anne = next(line for line in text.splitlines() if line.strip().startswith("anne"))
+    assert "? deniers" in anne and "18" not in anne
 
 
 def test_public_money_is_in_every_view() -> None:

@@ -18,7 +18,7 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.control import controllers, holder_family, is_besieged
 from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import BoardEffect, FiefState
-from pbem.rules.api import Event
+from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
 
@@ -57,11 +57,13 @@ def resolve_income(state: FiefState, board: Board, rng: Rng) -> list[Event]:
     for lord in state.lords.values():
         if lord.political in ("queen", "regent_queen"):
             incomes[lord.family].queen += income["queen"]   # 3, D.3.2
+    public = edition_of(state).money_public   # France: wealth is public (3); else told to its owner only
     for player in state.turn_order():
         inc = incomes[player]
         state.families[player].deniers += inc.total()
         events.append(Event("income", f"{player} collects {money(inc.total())} ({_breakdown(inc, board)}) "
                             f"and now has {state.families[player].deniers} (3).",
+                            Audience.everyone() if public else Audience.only(player),
                             data={"player": player, "deniers": inc.total(), "towns": inc.towns,
                                   "mills": inc.mills, "tallage": inc.tallage,
                                   "tithe": {str(k): v for k, v in inc.tithe.items()}, "queen": inc.queen,
