@@ -12,6 +12,7 @@ from typing import Any, Callable
 import pytest
 import yaml
 
+from pbem.games.fief.battle.forces import combat_points
 from pbem.games.fief.board import load_board
 from pbem.games.fief.edition import (_EDITIONS, PHASES, Edition, EditionError, edition_of, load_edition,
                                      load_edition_file)
@@ -336,3 +337,13 @@ def test_succession_and_lord_cards_are_the_editions(edited) -> None:
     edited(hooks=replace(load_edition("fief_france").hooks, after_elimination=lambda s, lord: [],
                          lord_played=lambda s, p, name, play: []))
     assert crown_prince_then_king_dies() == (None, None)
+
+
+def test_combat_points_come_from_the_edition(edited) -> None:
+    position = {"players": PLAYERS, "lords": {"Quentin": {"family": "anne", "at": "Nantes"}},
+                "units": {"Nantes": {"anne": {"knight": 2, "man_at_arms": 1}}}}
+    state = build_position(position)
+    assert combat_points(state, "knight") == 3 and combat_points(state, "kings_knight") == 3   # 6.2.3.1, 1.5.5
+    france = load_edition("fief_france")
+    edited(units={**france.units, "knight": replace(france.units["knight"], combat_points=2)})
+    assert combat_points(state, "knight") == 2 and combat_points(state, "man_at_arms") == 1
