@@ -47,6 +47,10 @@ class Elections:
     (hear_ye/phase.py); the edition says which ballots, who stands, who votes with what weight,
     who wins and what winning does. A ballot is an id (France: "bishop 2", "pope", "king")."""
 
+    # (a player's view, a word folded by pbem.orders.reading.fold) -> the ballot id it names, or
+    # None; and how ballots are named, for the error of a word that names none.
+    ballot_named: Callable[[dict[str, Any], str], str | None]
+    ballot_names: str
     # Acts before the candidacies, from the first mail's orders (France: the pope's, 1.1).
     before: Callable[["FiefState", Mapping[str, Any]], list["Event"]]
     # The ballots open to candidacies this phase, in the order they are counted.

@@ -23,6 +23,7 @@ from pbem.games.fief.edition import Elections
 from pbem.games.fief.hear_ye.elections import can_act, count, ecclesiastical, pope_lord
 from pbem.games.fief.hear_ye.royal import crown_queen, lose_queen, royal_guard
 from pbem.games.fief.state import FiefState, Lord
+from pbem.orders.reading import fold
 from pbem.rules.api import Event
 
 KING_MIN_VOTES = 3     # 1.5.3
@@ -54,6 +55,22 @@ def eligible(lord: Lord, ballot: str) -> str | None:
             return "he already holds a political title (D: at most 1)"
         return None
     return f"there is no ballot {ballot!r}"
+
+
+def ballot_named(view: dict[str, Any], word: str) -> str | None:
+    """The ballot a mail names: `pope`, `king`, `bishop N` or a bishopric by its name or chief
+    town (1.3-1.5)."""
+    if word in ("pope", "king"):
+        return word
+    rest = word[len("bishop "):] if word.startswith("bishop ") else word
+    found = None
+    for n, b in view["bishoprics"].items():
+        if rest in (n, fold(b["name"]), fold(b["chief_town"])):
+            found = f"bishop {n}"
+    return found
+
+
+BALLOT_NAMES = "write `bishop 2` (or the bishopric's name), `pope` or `king`"
 
 
 def also_stands(orders: Mapping[str, Any], player: str, lord: str, ballot: str) -> bool:
@@ -246,5 +263,6 @@ def new_pope_acts(state: FiefState, ballot: str, orders: Mapping[str, Any]) -> l
     return excommunicate(state, pope, target)
 
 
-ELECTIONS = Elections(before=pope_acts, possible=ballots_possible, eligible=eligible, also_stands=also_stands,
+ELECTIONS = Elections(ballot_named=ballot_named, ballot_names=BALLOT_NAMES, before=pope_acts,
+                      possible=ballots_possible, eligible=eligible, also_stands=also_stands,
                       not_held=not_held, weights=weights, winner=winner, elect=elect, after=new_pope_acts)

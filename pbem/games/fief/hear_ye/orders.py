@@ -59,17 +59,10 @@ def as_lord(view: dict, name: str) -> Lord:
 
 
 def ballot_id(view: dict, text: Any, line: int | None, problems: Problems, open_: list[str]) -> str | None:
-    word = fold(str(text or ""))
-    found = None
-    if word in ("pope", "king"):
-        found = word
-    else:
-        rest = word[len("bishop "):] if word.startswith("bishop ") else word
-        for n, b in view["bishoprics"].items():
-            if rest in (n, fold(b["name"]), fold(b["chief_town"])):
-                found = f"bishop {n}"
+    elections = load_edition(view["game"]).hooks.elections
+    found = elections.ballot_named(view, fold(str(text or "")))
     if found is None:
-        problems.add(line, f"{text!r} is not a ballot", "write `bishop 2` (or the bishopric's name), `pope` or `king`")
+        problems.add(line, f"{text!r} is not a ballot", elections.ballot_names)
     elif found not in open_:
         problems.add(line, f"there is no ballot for {found} this phase",
                      ("open ballots: " + ", ".join(open_)) if open_ else "no election can be held this phase")
