@@ -299,6 +299,8 @@ def test_an_editions_own_ballots_run_through_the_core(edited) -> None:
         return [Event("elected", f"{lord.name} is the sovereign ({why}).")]
 
     own = replace(france.hooks.elections, possible=lambda s, b: ["sovereign"], eligible=lambda lord, b: None,
+                  ballot_named=lambda view, word: word if word == "sovereign" else None,
+                  ballot_names="write a sovereign",
                   not_held=lambda s, b: None, elect=crown,
                   weights=lambda s, b, ballot, now: ({p: 1 for p in s.players}, {}))
     edited(hooks=replace(france.hooks, elections=own))
@@ -307,8 +309,10 @@ def test_an_editions_own_ballots_run_through_the_core(edited) -> None:
                           "Arthur": {"family": "bruno", "at": "Tours"}}}
     state = build_position(position).to_json()
     assert RULES.view(state, "carl")["hear_ye"]["possible"] == ["sovereign"]
-    state, events = resolve(state, {"anne": {"candidates": {"sovereign": "Quentin"}},
-                                    "bruno": {"candidates": {"sovereign": "Arthur"}}})
+    mail = send(state, "anne", "orders:\n  - candidate: Quentin\n    for: Sovereign\n")
+    assert mail.ok and mail.orders["candidates"] == {"sovereign": "Quentin"}
+    assert "write a sovereign" in errors(state, "anne", "orders:\n  - candidate: Quentin\n    for: pope\n")
+    state, events = resolve(state, {"anne": mail.orders, "bruno": {"candidates": {"sovereign": "Arthur"}}})
     assert state["phase"] == "hear_ye_votes"
     assert RULES.phase(state).deciders == ("anne", "bruno", "carl")   # each family has a vote here
     votes = {p: {"votes": {"sovereign": {"for": "Arthur"}}} for p in ("bruno", "carl")}
