@@ -151,6 +151,16 @@ def test_start_units_of_an_unknown_type(tmp_path: Path) -> None:
            "did you mean `knight`?")
 
 
+def test_start_units_beyond_the_pool(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["start"]["units"].update(knight=9), "`start.units.knight`",
+           "9 is more than the pool of 8")
+
+
+def test_victory_player_counts_within_the_players(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["victory"].update(alliance_players=[2, 4]), "`victory.alliance_players`",
+           "2 players is outside `players` (3 to 6)")
+
+
 def test_round_names_an_unknown_phase(tmp_path: Path) -> None:
     broken(tmp_path, lambda d: d.update(round=["hear_ye", "incom"]), "`round`", "'incom' is not a phase",
            "did you mean `income`?")

@@ -316,10 +316,13 @@ class _Reader:
         units = self.units(top["units"])
         start = self.mapping(top["start"], "start", ("units",))
         start_units = self.counts(start["units"], "start.units")
-        for kind in start_units:
+        for kind, count in start_units.items():
             if kind not in units:
                 raise self.fail(f"start.units.{kind}", "not a unit type of `units`",
                                 suggest(kind, tuple(units)))
+            if count > units[kind].pool:
+                raise self.fail(f"start.units.{kind}", f"{count} is more than the pool of {units[kind].pool}",
+                                f"a family starts with at most its pool (`units.{kind}.pool`)")
         supply = self.numbers(top["supply"], "supply", ("strongholds", "mills", "siege_engines", "diplomacy_pawns",
                                                         "captive_markers"))
         limits = self.numbers(top["limits"], "limits", ("mills_per_town", "lords_per_family", "new_units_per_town",
@@ -339,7 +342,7 @@ class _Reader:
             prices=self.numbers(top["prices"], "prices", _PRICES),
             income=self.numbers(top["income"], "income", _INCOME),
             hand_limit=cards["hand_limit"], draws=cards["draws"], disaster_track=cards["disaster_track"],
-            deck=self.deck(top["deck"]), victory=self.victory(top["victory"]),
+            deck=self.deck(top["deck"]), victory=self.victory(top["victory"], players["min"], players["max"]),
             round=(rnd := self.phases(top, "round", PHASES)),
             not_in_first_round=self.first_round(top, rnd),
             options=self.options(top["options"]), hooks=self.hooks(top["hooks"]))
@@ -367,9 +370,15 @@ class _Reader:
                             "women are counted among the lords: at most `lords`")
         return deck
 
-    def victory(self, data: Any) -> Victory:
+    def victory(self, data: Any, least: int, most: int) -> Victory:
+        """The victory rule; its player counts among the edition's (``least`` to ``most``)."""
         keys = ("lone", "alliance", "alliance_players", "married_lone_players", "from_round")
         found = self.mapping(data, "victory", keys)
+        for name in ("alliance_players", "married_lone_players"):
+            for count in self.whole_list(found, "victory", name):
+                if not least <= count <= most:
+                    raise self.fail(f"victory.{name}", f"{count} players is outside `players` ({least} to {most})",
+                                    "list only player counts the edition is played by")
         return Victory(self.whole(found, "victory", "lone", 1), self.whole(found, "victory", "alliance", 1),
                        self.whole_list(found, "victory", "alliance_players"),
                        self.whole_list(found, "victory", "married_lone_players"),
