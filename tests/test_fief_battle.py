@@ -11,7 +11,7 @@ import pytest
 from pbem.games.fief.battle.engine import ROUND_STEPS, STEPS, opening_dice, resolve_battle
 from pbem.games.fief.battle.dice import cancel_penalty, roll_dice
 from pbem.games.fief.battle.end import END_CASES, END_TEXT
-from pbem.games.fief.battle.forces import HITS_NEEDED, BattleError, base_dice, build_sides, fighters
+from pbem.games.fief.battle.forces import BattleError, base_dice, build_sides, combat_points, fighters
 from pbem.games.fief.battle.losses import choose_losses
 from pbem.games.fief.battle.plan import (DEFAULT_PLAN, Ambush, LOSS_KINDS, BattlePlan, BattleSetup, Condition,
                                          Continue, Stop, Switch, plan_from_data, setup_from_data)
@@ -166,8 +166,8 @@ def test_loss_choice_is_the_most_cp_the_hits_allow(seed: int) -> None:
     hits = r.randint(0, 16)
     losses = choose_losses(state, side, hits, plan)
     pool = fighters(state, side)
-    costs = [HITS_NEEDED[state.pawns[p].kind] for p in pool]
-    spent = sum(HITS_NEEDED[state.pawns[p].kind] for p in losses.pawns)
+    costs = [combat_points(state, state.pawns[p].kind) for p in pool]
+    spent = sum(combat_points(state, state.pawns[p].kind) for p in losses.pawns)
     assert spent == _brute_best(costs, hits)                   # 6.2.3.4: as much CP as possible
     assert spent + len(losses.lords) + losses.wasted == hits   # every hit accounted for
     assert losses.cp(state) <= hits                            # never more CP than the hits
@@ -181,7 +181,7 @@ def test_loss_choice_is_the_most_cp_the_hits_allow(seed: int) -> None:
     for out in losses.pawns:
         for keep in left:
             a, b = state.pawns[out], state.pawns[keep]
-            if HITS_NEEDED[a.kind] == HITS_NEEDED[b.kind]:
+            if combat_points(state, a.kind) == combat_points(state, b.kind):
                 assert rank[a.kind] <= rank[b.kind]
 
 
@@ -269,7 +269,7 @@ def test_random_battle_properties(seed: int) -> None:
         if event.kind != "battle_losses":
             continue
         d = event.data
-        spent = sum(HITS_NEEDED[k] * n for k, n in d["pawns"].items())
+        spent = sum(combat_points(state, k) * n for k, n in d["pawns"].items())
         assert spent + len(d["lords"]) + d["wasted"] == d["hits"]
         assert spent + _cp_of_lords(d["lords"], lords_before) <= d["hits"]
     # The state holds together afterwards. (Lords last: test_lords_are_lost_last_in_every_round.)

@@ -10,7 +10,7 @@ import yaml
 
 from pbem.games.fief.board import BoardError, build_board, load_board, load_board_file
 from pbem.games.fief.cards.deck import CardError, check_start_towns, load_cards, load_cards_file
-from pbem.games.fief.facts import FRANCE
+from pbem.games.fief_france.facts import FRANCE
 from pbem.paths import games_dir
 
 BOARD_FILE = games_dir() / "fief_france" / "board.yaml"
@@ -18,7 +18,7 @@ RAW = yaml.safe_load(BOARD_FILE.read_text(encoding="utf-8"))
 
 
 def test_the_shipped_board_holds_every_fact() -> None:
-    board = load_board()
+    board = load_board("fief_france")
     assert len(board.towns) == 24
     ranks = sorted(len(f.towns) for f in board.fiefs.values())
     assert ranks == [2, 2, 3, 3, 3, 3, 4, 4]
@@ -38,7 +38,7 @@ def test_the_shipped_board_holds_every_fact() -> None:
 
 
 def test_board_json_keeps_the_guess_marks() -> None:
-    data = load_board().to_json()
+    data = load_board("fief_france").to_json()
     assert data["towns"]["Rennes"]["sourced"] is True
     assert "fief" in data["towns"]["Paris"]["guesses"] and "exists" in data["towns"]["Paris"]["guesses"]
     marks = {tuple(r["between"]): r["mark"] for r in data["roads"]}
@@ -144,18 +144,18 @@ def test_a_broken_file_is_named(tmp_path: Path) -> None:
     path = tmp_path / "board-printed.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     with pytest.raises(BoardError, match=r"board-printed\.yaml: the board has 23 towns"):
-        load_board_file(path)
+        load_board_file(path, "fief_france")
     path.write_text("towns: [unclosed", encoding="utf-8")
     with pytest.raises(BoardError, match="cannot read the board data"):
-        load_board_file(path)
+        load_board_file(path, "fief_france")
 
 
 def test_cards() -> None:
-    cards = load_cards()
+    cards = load_cards("fief_france")
     assert len(cards.character_cards()) == 22 and len(cards.event_cards()) == 35
     women = {n for n, c in cards.lords.items() if c.female}
     assert women == {"Aliénor", "Blanche", "Guenièvre", "Isabelle", "Jeanne", "Mireille"}
-    check_start_towns(cards, load_board())
+    check_start_towns(cards, load_board("fief_france"))
     assert cards.lords["Philippe"].start == "Bordeaux"
 
 
@@ -165,4 +165,4 @@ def test_broken_cards(tmp_path: Path) -> None:
     path = tmp_path / "cards.yaml"
     path.write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
     with pytest.raises(CardError, match="cards.yaml: the fortune cards must be"):
-        load_cards_file(path)
+        load_cards_file(path, "fief_france")

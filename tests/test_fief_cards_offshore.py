@@ -50,14 +50,14 @@ def without_icon(*numbers: int) -> dict:
 
 
 def test_the_shipped_cards_all_carry_the_dice_icon() -> None:
-    cards = load_cards()   # ruling 17: the default
+    cards = load_cards("fief_france")   # ruling 17: the default
     assert cards.offshore == {} and cards.disaster == {"plague": 2, "bad_weather": 4, "famine": 4}
     assert all(d.get("dice_icon") is True for d in raw_cards()["disaster"])
     assert "RECONSTRUCTION" in SHIPPED.read_text(encoding="utf-8")
 
 
 def test_a_card_file_with_cards_without_the_icon(tmp_path: Path) -> None:
-    cards = load_cards_file(write(tmp_path, without_icon(1, 3)))    # a plague and a bad weather
+    cards = load_cards_file(write(tmp_path, without_icon(1, 3)), "fief_france")    # a plague and a bad weather
     assert cards.offshore == {"plague": 1, "bad_weather": 1}
     pile = cards.event_cards()
     assert len(pile) == 35 and pile.count("plague") == 1 and pile.count("plague_offshore") == 1
@@ -87,7 +87,7 @@ def test_the_dice_icon_is_checked_when_the_cards_are_loaded(tmp_path: Path, chan
     data = raw_cards()
     change(data)
     with pytest.raises(CardError, match=message):
-        load_cards_file(write(tmp_path, data))
+        load_cards_file(write(tmp_path, data), "fief_france")
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from pbem.games.fief_france.rules import RULES
 from pbem.orders.yamlsafe import load
 from pbem.rules.rng import Rng
 
-CARDS = load_cards()
+CARDS = load_cards("fief_france")
 EVENTS = Counter(CARDS.event_cards())
 CHARACTERS = Counter(CARDS.character_cards())
 TAX_EFFECTS = {"tallage": "tax", "tithe": "tax"}

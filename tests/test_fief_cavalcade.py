@@ -9,7 +9,7 @@ from pbem.games.fief.state import FiefState, Lord, Pawn
 
 def army_after(steps: int, darc: bool, kinds=("knight",)):
     """Jeanne leads the army (a D'Arc lord or not), every member having made ``steps`` steps."""
-    state = FiefState("france", {}, ["marie", "marc"])
+    state = FiefState("fief_france", {}, ["marie", "marc"])
     state.lords["Jeanne"] = Lord("Jeanne", "marie", True, "Tours", political="darc" if darc else None, steps=steps)
     for i, kind in enumerate(kinds):
         state.pawns[f"p{i}"] = Pawn(f"p{i}", kind, "marie", "Tours", steps=steps)
@@ -53,7 +53,7 @@ def test_only_knights_and_lords_and_only_against_one_family():
 def test_lords_alone_make_no_cavalcade_from_rules_version_2():
     """5.1: lords alone do not count as an army; 5.2.4 asks for one (issue 9)."""
     state, army = army_after(0, darc=False, kinds=())
-    assert FiefState("france", {}, ["marie"]).rules_version == 1
+    assert FiefState("fief_france", {}, ["marie"]).rules_version == 1
     assert _no_cavalcade(state, army, ("marc",)) is None            # a game stored before issue 9
     state.options["rules_version"] = 2
     assert "lords alone do not count as an army (5.1)" in _no_cavalcade(state, army, ("marc",))

@@ -23,7 +23,7 @@ from pbem.games.fief.board import load_board
 from pbem.games.fief.round import ROUND
 from pbem.judge import archive, engine
 
-BOARD = load_board()
+BOARD = load_board("fief_france")
 MAX_ROUNDS = 30
 # The games' seeds (the first draw of the earlier seeded stand-in for the secrets module). With
 # the counter-based dice (version 2) the 4-player game under "s2:1" loses a family's only lord

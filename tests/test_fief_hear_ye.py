@@ -6,14 +6,15 @@ import json
 
 from pbem.games.fief.board import load_board
 from pbem.games.fief.control import controllers
-from pbem.games.fief.hear_ye.elections import bishop_votes, count
+from pbem.games.fief.hear_ye.elections import count
+from pbem.games.fief_france.elections import bishop_votes
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief_france.rules import RULES
 from pbem.games.fief.positions import build_position
 
 from fief_support import resolve, send
 
-BOARD = load_board()
+BOARD = load_board("fief_france")
 PLAYERS = ["maximilien", "marie", "enguerand"]
 
 

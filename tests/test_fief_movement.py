@@ -10,7 +10,7 @@ from pbem.rules.rng import Rng
 
 from fief_support import build_with, pawns_by_town
 
-BOARD = load_board()
+BOARD = load_board("fief_france")
 
 
 def position(**extra) -> FiefState:

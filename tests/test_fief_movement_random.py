@@ -21,7 +21,7 @@ from pbem.games.fief.state import FiefState
 from pbem.orders.yamlsafe import load
 from pbem.rules.rng import Rng
 
-BOARD = load_board()
+BOARD = load_board("fief_france")
 PLAYERS = ["ann", "bob", "cyd"]
 LORDS = ["Aliénor", "Arthur", "Blanche", "Charles", "Eric", "Gauvin", "Henry", "Isabelle", "Othon"]
 KINDS = ["man_at_arms", "archer", "knight", "bombard"]

@@ -20,7 +20,7 @@ from pbem.rules.rng import Rng
 
 from fief_support import build_with, errors as errors_of, pawns_by_town, resolve, send
 
-BOARD = load_board()
+BOARD = load_board("fief_france")
 HOLD = {"moves": [], "land": None, "policies": {}}
 
 

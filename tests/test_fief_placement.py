@@ -67,7 +67,7 @@ def test_a_lord_card_comes_into_play_in_a_town_whose_controller_agrees() -> None
 def test_without_the_agreement_the_lord_goes_to_an_empty_town_and_the_family_is_told_why() -> None:
     state = position(hands={"ann": ["Quentin"]})
     state, events = play(state, "orders:\n  - play: Quentin\n    in: Paris\n")
-    first_empty = next(t for t in load_board().towns if t not in ("Paris", "Lyon"))
+    first_empty = next(t for t in load_board("fief_france").towns if t not in ("Paris", "Lyon"))
     assert state["lords"]["Quentin"]["location"] == first_empty
     assert state["towns"][first_empty]["controller"] == "ann"
     why = next(e for e in events if e.kind == "lord_place_not_taken")
@@ -78,7 +78,7 @@ def test_without_the_agreement_the_lord_goes_to_an_empty_town_and_the_family_is_
 
 def test_an_agreement_is_used_when_named_or_when_no_town_is_empty() -> None:
     st = FiefState.from_json(position(policies=AGREE))
-    board = load_board()
+    board = load_board("fief_france")
     fourth = entry_classes(st, board, "ann")[3]
     assert fourth[-1] == "Paris" and "Lyon" not in fourth       # cid does not agree
     assert fourth[:-1] == [t for t in board.towns if t not in ("Paris", "Lyon")]   # empty towns first
@@ -87,7 +87,7 @@ def test_an_agreement_is_used_when_named_or_when_no_town_is_empty() -> None:
 
 
 def every_town_held_by_cid() -> dict:
-    return {t: {"cid": {"man_at_arms": 1}} for t in load_board().towns}
+    return {t: {"cid": {"man_at_arms": 1}} for t in load_board("fief_france").towns}
 
 
 def test_a_released_captive_is_placed_with_the_agreement_when_no_town_is_empty() -> None:
@@ -101,7 +101,7 @@ def test_a_released_captive_is_placed_with_the_agreement_when_no_town_is_empty()
     sent = check(state, "cid", "orders:\n  - release: Beaudouin\n")
     assert sent.ok, sent.errors
     after, events = resolve(state, {"cid": sent.orders})
-    first = next(iter(load_board().towns))
+    first = next(iter(load_board("fief_france").towns))
     assert after["lords"]["Beaudouin"]["location"] == first and after["towns"][first]["controller"] == "cid"
     assert any(e.kind == "lord_placed" and "cid who agrees" in e.text for e in events)
     refused = build_position(data).to_json()

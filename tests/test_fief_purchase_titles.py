@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from pbem.games.fief.board import load_board
 from pbem.games.fief.cards.effects import tax_problem
-from pbem.games.fief.hear_ye.elections import bishop_votes, pope_ballot_possible, voters_of
+from pbem.games.fief_france.elections import bishop_votes, excommunicate, pope_ballot_possible, voters_of
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief_france.rules import RULES
-from pbem.games.fief.hear_ye.phase import excommunicate
 from pbem.games.fief.positions import build_position
 from pbem.games.fief.purchase.titles import cardinal_title_holder, privilege_lord
 from pbem.games.fief.state import FiefState

@@ -24,7 +24,7 @@ def test_setup_families_piles_and_first_lords() -> None:
     assert st.phase == "setup" and st.round == 0
     assert all(f.deniers == 5 for f in st.families.values())            # A.6
     assert sorted(l.family for l in st.lords.values()) == sorted(PLAYERS)  # one lord each (A.2)
-    cards = load_cards()
+    cards = load_cards("fief_france")
     assert all(name in cards.lords for name in st.lords)                # never a Cardinal or D'Arc
     assert len(st.character_pile) == 22 - 4
     assert st.character_pile.count("cardinal") == 3 and st.character_pile.count("darc") == 1
@@ -78,7 +78,7 @@ def test_starting_towns_resolved_in_turn_order() -> None:
     after = FiefState.from_json(result.state)
     starts = {l.family: l.location for l in after.lords.values()}
     assert starts[order[0]] == "Tours" and starts[order[1]] == "Lyon"
-    board = load_board()
+    board = load_board("fief_france")
     assert starts[order[2]] == default_start(st, board, ["Tours", "Lyon"])
     assert starts[order[3]] == default_start(st, board, ["Tours", "Lyon", starts[order[2]]])
     assert len(set(starts.values())) == 4
@@ -94,7 +94,7 @@ def test_starting_towns_resolved_in_turn_order() -> None:
 
 
 def test_default_start_is_far_from_taken_towns() -> None:
-    board = load_board()
+    board = load_board("fief_france")
     st = FiefState.from_json(new())
     town = default_start(st, board, ["Paris"])
     assert board.distances("Paris")[town] == max(board.distances("Paris").values())
@@ -103,7 +103,7 @@ def test_default_start_is_far_from_taken_towns() -> None:
 def test_mandatory_placement() -> None:
     state = new({"mandatory_placement": True})
     st = FiefState.from_json(state)
-    cards = load_cards()
+    cards = load_cards("fief_france")
     for lord in st.lords.values():
         assert lord.location == cards.lords[lord.name].start                # I.4 table
         assert st.towns[lord.location].fortress == "stronghold"

@@ -14,7 +14,7 @@ from pbem.rules.rng import Rng
 from fief_support import check, errors
 
 PLAYERS = ["ann", "bob", "cid"]
-BOARD = load_board()
+BOARD = load_board("fief_france")
 
 
 def position(phase: str = "purchase", tours: dict | None = None, units: dict | None = None, **more) -> dict:

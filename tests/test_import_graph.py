@@ -75,7 +75,9 @@ def modules(root: Path, package: str = "pbem") -> dict[str, Path]:
 
 def import_graph(root: Path, package: str = "pbem") -> Graph:
     """Each module's imports of other modules of ``package`` (a name imported from a package
-    counts as its module when it is one), at the top or inside a function."""
+    counts as its module when it is one), at the top or inside a function. An import under
+    ``if TYPE_CHECKING:`` is left out: it names a type for the type checker and never runs, so it
+    makes no dependency at run time (the edition record names the Board its hooks receive)."""
     files = modules(root, package)
 
     def known(name: str) -> str | None:
@@ -87,7 +89,12 @@ def import_graph(root: Path, package: str = "pbem") -> Graph:
     for name, path in files.items():
         is_package = path.name == "__init__.py"
         edges: dict[str, int] = {}
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        typing_only = {id(n) for block in ast.walk(tree) if _is_type_checking_block(block)
+                       for stmt in block.body for n in ast.walk(stmt)}   # type: ignore[attr-defined]
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
@@ -105,6 +112,15 @@ def import_graph(root: Path, package: str = "pbem") -> Graph:
                     edges.setdefault(found, node.lineno)
         graph[name] = edges
     return graph
+
+
+def _is_type_checking_block(node: ast.AST) -> bool:
+    """``if TYPE_CHECKING:`` (or ``if typing.TYPE_CHECKING:``)."""
+    if not isinstance(node, ast.If):
+        return False
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
+        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
 # -- circles ------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from pbem.orders import yamlsafe
 from pbem.rules.rng import Rng
 
 FIEF = rules_for("fief_france")
-BOARD = load_board()
+BOARD = load_board("fief_france")
 CARDS = ["tax", "plague", "famine", "uprising", "justice", "good_weather", "Aliénor", "Thierry"]
 
 

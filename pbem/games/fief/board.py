@@ -15,7 +15,8 @@ from typing import Any
 
 import yaml
 
-from pbem.games.fief.facts import FACTS, RANK_SIZE, BoardFacts
+from pbem.games.fief.edition import load_edition
+from pbem.games.fief.facts import RANK_SIZE, BoardFacts
 from pbem.games.fief.state import OFFSHORE
 from pbem.orders.reading import fold
 from pbem.paths import games_dir
@@ -44,10 +45,7 @@ class FiefInfo:
     name: str
     rank: str        # "duchy" | "county" | "barony"
     towns: tuple[str, ...]
-
-    @property
-    def title_price(self) -> int:
-        return 2 * len(self.towns)   # 4.4: 2 deniers per town
+    title_price: int   # 4.4: the edition's price per town (France: 2 deniers) times the towns
 
 
 @dataclass(frozen=True)
@@ -75,7 +73,7 @@ class Board:
             nbrs[a].append(b)
             nbrs[b].append(a)
         self._neighbours = {t: tuple(sorted(v)) for t, v in nbrs.items()}
-        order = FACTS[variant].harbors
+        order = load_edition(variant).hooks.board_facts.harbors   # 5.3.2 (France: north to south)
         self._harbors = tuple(sorted((t for t in towns if towns[t].harbor), key=order.index))
         self._folded = {fold(t): t for t in towns}
         self._fief_folded = {fold(f.id): f.id for f in fiefs.values()}
@@ -137,26 +135,26 @@ class Board:
 
 # -- loading -------------------------------------------------------------------------------
 
-def board_names(variant: str = "fief_france") -> list[str]:
+def board_names(variant: str) -> list[str]:
     """The board files a game master may pick with ``--option board=NAME``."""
     folder = games_dir() / variant
     return sorted(p.stem for p in folder.glob("board*.yaml"))
 
 
 @lru_cache(maxsize=8)
-def load_board(variant: str = "fief_france", name: str = DEFAULT_BOARD) -> Board:
+def load_board(variant: str, name: str = DEFAULT_BOARD) -> Board:
     path = games_dir() / variant / f"{name}.yaml"
     if not path.exists():
         raise BoardError(f"{path}: no such board file (boards here: {', '.join(board_names(variant))})")
     return load_board_file(path, variant)
 
 
-def load_board_file(path: Path, variant: str = "fief_france") -> Board:
+def load_board_file(path: Path, variant: str) -> Board:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise BoardError(f"{path}: cannot read the board data: {exc}") from None
-    return build_board(data, str(path), FACTS[variant], variant)
+    return build_board(data, str(path), load_edition(variant).hooks.board_facts, variant)
 
 
 def build_board(data: Any, where: str, facts: BoardFacts, variant: str) -> Board:
@@ -188,8 +186,9 @@ def build_board(data: Any, where: str, facts: BoardFacts, variant: str) -> Board
                                not ("fief" in guesses or "bishopric" in guesses), guesses)
     _check_towns(towns, facts, chiefs, fail)
 
-    fiefs = {fid: FiefInfo(fid, str(f["name"]), str(f["rank"]),
-                           tuple(t for t in towns if towns[t].fief == fid))
+    per_town = load_edition(variant).price("title_per_town")   # 4.4
+    members = {fid: tuple(t for t in towns if towns[t].fief == fid) for fid in fiefs_raw}
+    fiefs = {fid: FiefInfo(fid, str(f["name"]), str(f["rank"]), members[fid], per_town * len(members[fid]))
              for fid, f in fiefs_raw.items()}
     bishoprics = {int(n): BishopricInfo(int(n), str(b["name"]), str(b["chief"]),
                                         tuple(t for t in towns if towns[t].bishopric == int(n)))

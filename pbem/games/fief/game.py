@@ -1,11 +1,12 @@
 """The Fief family's GameRules: setup, the round (round.py: its phases as a table of named steps,
-E), order checking, views, templates and actions done at once. A variant
-(pbem/games/fief_france/rules.py) supplies its data and small hooks.
+E), order checking, views, templates and actions done at once. An edition
+(pbem/games/fief/edition.py: games/<edition>/edition.yaml and the edition's hooks; France's rules
+object is pbem/games/fief_france/rules.py) supplies its numbers, its round, its options and the
+rules only it has.
 """
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from pbem.games.fief import at_once
@@ -13,11 +14,12 @@ from pbem.games.fief.board import Board, board_names, load_board
 from pbem.games.fief.cards.deck import load_cards
 from pbem.games.fief.cards.phase import play_deciders
 from pbem.games.fief.echo.orders import echo_orders
+from pbem.games.fief.edition import Edition, edition_of
 from pbem.games.fief.hear_ye.phase import vote_deciders
 from pbem.games.fief.map_view import map_drawing
 from pbem.orders.reading import Problems, check_keys
 from pbem.games.fief.policies import merge_policies
-from pbem.games.fief.round import AFTER_THE_GAME, BY_PHASE, Step, next_phase
+from pbem.games.fief.round import AFTER_THE_GAME, BY_PHASE, PART_OF, Step
 from pbem.games.fief.setup.rules import new_game
 from pbem.games.fief.state import OFFSHORE, RULES_VERSION, FiefState
 from pbem.games.fief.surprise.phase_start import fire_phase_start
@@ -26,25 +28,17 @@ from pbem.rules.api import JSON, GameResult, OptionSpec, OrderCheck, OrderError,
 from pbem.rules.rng import Rng
 
 
-@dataclass(frozen=True)
-class Variant:
-    """What distinguishes one Fief game from its siblings (France now, England later)."""
-
-    type_name: str      # "fief_france"; also the games/<type_name>/ data folder
-    title: str
-    min_players: int
-    max_players: int
 
 
 class FiefRules:
     rules_version = RULES_VERSION   # docs/fief-france.md, "Rules versions"
 
-    def __init__(self, variant: Variant):
-        self.variant = variant
-        self.type_name = variant.type_name
-        self.title = variant.title
-        self.min_players = variant.min_players
-        self.max_players = variant.max_players
+    def __init__(self, edition: Edition):
+        self.edition = edition
+        self.type_name = edition.type_name
+        self.title = edition.title
+        self.min_players = edition.min_players
+        self.max_players = edition.max_players
 
     # -- data -------------------------------------------------------------------------------
     def _board(self, options: Mapping[str, Any]) -> Board:
@@ -54,16 +48,7 @@ class FiefRules:
         return load_board(self.type_name).to_json()
 
     def options(self) -> Sequence[OptionSpec]:
-        return (
-            OptionSpec("fog_of_war", "I.2: unit pawns lie face down; others see how many, not which type", False),
-            OptionSpec("mandatory_placement", "I.4: each player starts in the town of the lord they drew "
-                       "(no starting-town phase)", False),
-            OptionSpec("adjusted_shooting", "I.1: a defender in a fortress may aim its archers at one "
-                       "attacking lord (a 6 on the d6 eliminates them) instead of shooting", False),
-            OptionSpec("public_diplomacy", "I.3: diplomacy pawns are not used; private messages and card "
-                       "exchanges are free", False),
-            OptionSpec("beginners", "2.5: for beginners, the disaster cards of the 1st round are ignored "
-                       "(discarded face down, unrevealed)", False),
+        return self.edition.options + (   # the edition's (France: I.1-I.4, 2.5), then the board file
             OptionSpec("board", "the board data file games/<game>/NAME.yaml (see docs/fief-france.md)",
                        "board", "choice", tuple(board_names(self.type_name))),
         )
@@ -110,7 +95,7 @@ class FiefRules:
         _store_policies(st, orders)
         events = list(step.resolve(st, board, orders, rng))
         if st.phase == step.name:    # the step did not move the game on by itself
-            st.phase = next_phase(st, step.name)
+            st.phase = edition_of(st).after(PART_OF.get(step.name, step.name), st.round)
         events += fire_phase_start(st, board)
         return Resolution(st.to_json(), tuple(events))
 

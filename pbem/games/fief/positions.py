@@ -45,7 +45,8 @@ from typing import Any
 from pbem.games.fief.board import Board, load_board
 from pbem.games.fief.cards.deck import load_cards
 from pbem.games.fief.setup.rules import empty_state
-from pbem.games.fief.state import OFFSHORE, RULES_VERSION, UNIT_TYPES, BoardEffect, FiefState, Lord, Pawn
+from pbem.games.fief.edition import edition_of
+from pbem.games.fief.state import OFFSHORE, RULES_VERSION, BoardEffect, FiefState, Lord, Pawn
 from pbem.rules.api import RULES_VERSION_KEY
 
 PHASES = ("setup", "hear_ye", "cards", "income", "purchase", "movement", "battle", "end_of_round")
@@ -179,13 +180,14 @@ def _title(state: FiefState, board: Board, lord: Lord, title: str) -> None:
 
 
 def _units(state: FiefState, board: Board, units: dict) -> None:
+    unit_types = edition_of(state).unit_types
     for town_text, by_family in units.items():
         town = _a_town(board, town_text, "units")
         for family, kinds in (by_family or {}).items():
             _family(state, family)
             for kind, count in (kinds or {}).items():
-                if kind not in UNIT_TYPES + ROYAL_GUARD:
-                    raise PositionError(f"{kind!r} is not a unit type ({', '.join(UNIT_TYPES)})")
+                if kind not in unit_types + ROYAL_GUARD:
+                    raise PositionError(f"{kind!r} is not a unit type ({', '.join(unit_types)})")
                 for _ in range(int(count)):
                     pid = state.new_pawn_id()
                     state.pawns[pid] = Pawn(pid, kind, family, town)

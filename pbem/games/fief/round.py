@@ -199,17 +199,9 @@ SETUP = Step("setup", "Setup: starting towns (A.5)", "choose your starting town"
              lambda: {"towns": []},                          # the default town (A.5)
              lambda v, b, p: setup_template(v, b))
 BY_PHASE = {s.name: s for s in ROUND + (HEAR_YE_VOTES, SETUP)}
+PART_OF = {HEAR_YE_VOTES.name: "hear_ye"}   # a second mail of a phase: the round goes on after the phase
 # After the game ("over") a mail has nothing to order.
 AFTER_THE_GAME = Step("over", "The game is over", "", False, lambda s, b, o, r: [])
-
-
-def next_phase(state: FiefState, name: str) -> str:
-    """The step after ``name`` in the round (E); the Hear Ye phase is skipped on round 1."""
-    names = [s.name for s in ROUND]
-    nxt = names[(names.index(name) + 1) % len(names)] if name in names else "cards"
-    if nxt == "hear_ye" and state.round == 1:   # E: ignored on the 1st round
-        nxt = "cards"
-    return nxt
 
 
 def _check_policies(view: JSON, player: str, given: Any, problems: Problems, board: Board) -> dict:

@@ -1,4 +1,4 @@
-"""The state of one Fief game (France, and later England as a variant of the same family).
+"""The state of one Fief game (France, and later England: editions of the same family).
 
 Plain dataclasses with ``to_json``/``from_json``: the judge stores the JSON; rules load it,
 work on a private copy and dump it again (resolve never mutates its input).
@@ -21,19 +21,8 @@ from pbem.rules.api import RULES_VERSION_KEY
 # fixed later applies from the version that fixed it on (``if state.rules_version >= N:``).
 RULES_VERSION = 2
 
-# Unit pawn types (4.3) and their Combat Points (6.2.3.1) and price (4.3).
-UNIT_TYPES = ("man_at_arms", "archer", "knight", "bombard")
-UNIT_PRICE = {"man_at_arms": 1, "archer": 2, "knight": 3, "bombard": 4}
-UNIT_CP = {"man_at_arms": 1, "archer": 1, "knight": 3, "bombard": 0}
-# A family's pool (A.1): the most pawns of each type it can ever have on the board.
-POOL = {"man_at_arms": 13, "archer": 4, "knight": 8, "bombard": 1}
-SIEGE_ENGINES = 2      # A.1, 6.4.1
-DIPLOMACY_PAWNS = 3    # A.1, F
-STARTING_DENIERS = 5   # A.6
-STRONGHOLD_TILES = 12  # B
-MILL_TILES = 15        # B
-MAX_MILLS_PER_TOWN = 2  # 4.2
-MAX_LORDS = 4          # G.1
+# France's numbers (prices, pools, supplies, limits) are in its edition record
+# (games/fief_france/edition.yaml, pbem/games/fief/edition.py), not here.
 OFFSHORE = "offshore"  # 5.3.1: the single sea zone; a location like a town name
 
 
@@ -118,9 +107,9 @@ class Town:
 @dataclass
 class Family:
     player: str
-    deniers: int = STARTING_DENIERS
+    deniers: int = 0                # the edition's starting money (A.6), given by setup
     hand: list[str] = field(default_factory=list)       # card ids (hidden from others)
-    diplomacy_pawns: int = DIPLOMACY_PAWNS
+    diplomacy_pawns: int = 0        # the edition's diplomacy pawns (A.1, F), given by setup
     # Standing policies (DESIGN.md "Standing policies"): kept until changed.
     # safe_passage: {"allow": [players], "refuse": [players], "others": "refuse"|"allow"}
     policies: dict[str, Any] = field(default_factory=dict)
@@ -141,7 +130,7 @@ class BoardEffect:
 
 @dataclass
 class FiefState:
-    variant: str                     # "france"
+    variant: str                     # the game type: its edition ("fief_france")
     options: dict[str, Any]
     players: list[str]               # seating order (clockwise)
     first_player: int = 0            # index into players: holder of the first player card (7)

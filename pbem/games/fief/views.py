@@ -24,13 +24,14 @@ from pbem.games.fief.control import Forces, controller, forces_by_town, is_besie
 from pbem.games.fief.surprise.policies import describe_all_policies
 from pbem.games.fief.hear_ye.phase import hear_ye_view
 from pbem.games.fief.purchase.titles import cardinal_title_view
-from pbem.games.fief.state import (MAX_MILLS_PER_TOWN, MILL_TILES, POOL, STRONGHOLD_TILES,
-                                   UNIT_TYPES, FiefState)
+from pbem.games.fief.edition import edition_of
+from pbem.games.fief.state import FiefState
+from pbem.rules.api import RULES_VERSION_KEY
 
-# `rules_version` (docs/fief-france.md, "Rules versions") is public: the orders are checked
-# against the view by the rules of the game's version (orders_common.view_rules_version).
-PUBLIC_OPTIONS = ("fog_of_war", "mandatory_placement", "adjusted_shooting", "board", "public_diplomacy",
-                  "beginners", "rules_version")
+# Public options: the edition's (France: I.1-I.4, 2.5), the board file, and `rules_version`
+# (docs/fief-france.md, "Rules versions"): the orders are checked against the view by the rules of
+# the game's version (orders_common.view_rules_version).
+CORE_OPTIONS = ("board", RULES_VERSION_KEY)
 
 
 # The viewer of the public view (pbem.rules.api.ShowsPublicView): no player's name (a name is letters,
@@ -51,18 +52,20 @@ def phase_id(state: FiefState) -> str:
 def pool_left(state: FiefState, family: str) -> dict[str, int]:
     """A.1: pawns of each type the family may still put on the board."""
     used = Counter(p.kind for p in state.pawns.values() if p.family == family)
-    return {kind: POOL[kind] - used[kind] for kind in UNIT_TYPES}
+    return {kind: unit.pool - used[kind] for kind, unit in edition_of(state).units.items()}
 
 
 def supply(state: FiefState) -> dict[str, int]:
     """B: tiles left in the common supply (a city uses a stronghold tile, flipped)."""
     fortresses = sum(1 for t in state.towns.values() if t.fortress)
     mills = sum(t.mills for t in state.towns.values())
-    return {"strongholds": STRONGHOLD_TILES - fortresses, "mills": MILL_TILES - mills}
+    edition = edition_of(state)
+    return {"strongholds": edition.strongholds - fortresses, "mills": edition.mills - mills}
 
 
 def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, Any]:
     gm = player is None
+    edition = edition_of(state)
     fog = bool(state.options.get("fog_of_war"))
     forces = forces_by_town(state)
     view: dict[str, Any] = {
@@ -74,8 +77,9 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
         "players": list(state.players),
         "turn_order": state.turn_order(),
         "first_player": state.players[state.first_player],
-        "options": {k: state.options[k] for k in PUBLIC_OPTIONS if k in state.options},
-        "families": {p: _family(state, p, gm or p == player) for p in state.players},
+        "options": {k: state.options[k] for k in (*(o.name for o in edition.options), *CORE_OPTIONS)
+                    if k in state.options},
+        "families": {p: _family(state, p, gm or p == player, edition.money_public) for p in state.players},
         "lords": {n: _lord(state, n) for n in state.lords},
         "towns": {t: _town(state, board, t, forces, player, fog) for t in board.towns},
         "offshore": {"forces": _forces_map(forces.get("offshore", {}), player, fog)},
@@ -134,10 +138,9 @@ def _pawn(pawn) -> dict[str, Any]:
             "steps": pawn.steps}
 
 
-def _family(state: FiefState, player: str, own: bool) -> dict[str, Any]:
+def _family(state: FiefState, player: str, own: bool, money_public: bool) -> dict[str, Any]:
     fam = state.families[player]
-    out = {
-        "deniers": fam.deniers,                      # public in France (A.6, 3)
+    out: dict[str, Any] = {
         "lords": [l.name for l in state.lords.values() if l.family == player],
         "hand_size": len(fam.hand),
         "diplomacy_pawns": fam.diplomacy_pawns,
@@ -145,6 +148,8 @@ def _family(state: FiefState, player: str, own: bool) -> dict[str, Any]:
         "vp": victory_points(state, player),
         "units_on_board": sum(1 for p in state.pawns.values() if p.family == player),
     }
+    if own or money_public:   # France: public (A.6, 3); England's money is secret
+        out["deniers"] = fam.deniers
     if own:
         out["pool"] = pool_left(state, player)
     return out
@@ -190,7 +195,7 @@ def _town(state: FiefState, board: Board, name: str, forces, player, fog) -> dic
     return {
         "fief": info.fief, "bishopric": info.bishopric, "chief": info.chief, "harbor": info.harbor,
         "controller": controller(state, board, name, forces),
-        "fortress": town.fortress, "mills": town.mills, "mills_room": MAX_MILLS_PER_TOWN - town.mills,
+        "fortress": town.fortress, "mills": town.mills, "mills_room": edition_of(state).mills_per_town - town.mills,
         "besieged": is_besieged(state, name), "besiegers": dict(town.besiegers),
         "arrivals": list(town.arrivals),
         "forces": _forces_map(forces.get(name, {}), player, fog),

@@ -54,7 +54,7 @@ def _movement_orders(view: dict[str, Any], player: str) -> str:
     if found is None:
         return "orders: []\n"
     lord, town = found
-    empty = [t for t in load_board().neighbours(town) if not view["towns"][t]["forces"]]
+    empty = [t for t in load_board("fief_france").neighbours(town) if not view["towns"][t]["forces"]]
     if not empty:
         return "orders: []\n"
     return (f"orders:\n  - move: {lord}\n    with: {{man_at_arms: 2}}\n    path: [{empty[0]}]\n"

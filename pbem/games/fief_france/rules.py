@@ -1,15 +1,16 @@
-"""Fief: France, the first variant of the Fief family: its name, player counts and data folder
-(games/fief_france/: board.yaml, cards.yaml). The rules are the family's (game.py)."""
+"""Fief: France, the first edition of the Fief family: its edition record
+(games/fief_france/edition.yaml: numbers, round, options; with board.yaml, cards.yaml and
+geography.yaml) and its own rules (hooks.py, named by the record). The rest of the rules are
+the family's core (pbem/games/fief/)."""
 from __future__ import annotations
 
-from pbem.games.fief.game import FiefRules, Variant
+from pbem.games.fief.edition import load_edition
+from pbem.games.fief.game import FiefRules
 from pbem.games.fief_france import demo
 from pbem.rules.api import (JSON, ActsAtOnce, DrawsMap, EchoesOrders, GameRules, PlaysDemo,
                             ShowsPublicView)
 
-# 3 to 6 players: 6 family boards (B); the 3-player game has its own victory rule (7.1, 7.2).
-FRANCE = Variant(type_name="fief_france", title="Fief: France", min_players=3, max_players=6)
-
+FRANCE = load_edition("fief_france")
 
 
 class FranceRules(FiefRules):

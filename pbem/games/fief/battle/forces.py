@@ -5,16 +5,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pbem.games.fief.battle.plan import BattleSetup
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState
 
-# 6.2.3.1 and 1.5.5: Combat Points per pawn kind; a bombard is worth nothing and takes no hit
-# (6.2.3.4 lists no hits for it: it only falls when left alone).
-CP = {"man_at_arms": 1, "archer": 1, "knight": 3, "bombard": 0, "kings_knight": 3, "queens_sergeant": 1}
-# 6.2.3.4, 1.5.5: hits needed to eliminate a pawn; equal to its CP, which is why "as much CP as
-# possible" and "as many hits used as possible" are the same thing.
-HITS_NEEDED = {kind: cp for kind, cp in CP.items() if cp}
-GUARD = ("kings_knight", "queens_sergeant")   # 1.5.5: each adds 1 hit per battle round
+# 1.5.5: the royal guard's pawns, worth a knight and a man-at-arms; the unit pawns' Combat
+# Points are the edition's (6.2.3.1; France: games/fief_france/edition.yaml).
+GUARD_CP = {"kings_knight": 3, "queens_sergeant": 1}
+GUARD = tuple(GUARD_CP)   # 1.5.5: each adds 1 hit per battle round
 MAX_DICE = 4                                   # 6.2.3.1: only with a D'Arc lord
+
+
+def combat_points(state: FiefState, kind: str) -> int:
+    """6.2.3.1, 1.5.5: a pawn's Combat Points. 6.2.3.4: the hits needed to eliminate it are as
+    many, which is why "as much CP as possible" and "as many hits used as possible" are the same
+    thing; a pawn worth none (a bombard) takes no hit: it only falls when left alone."""
+    units = edition_of(state).units
+    return units[kind].combat_points if kind in units else GUARD_CP[kind]
 
 
 class BattleError(ValueError):
@@ -76,7 +82,7 @@ def _check(state: FiefState, setup: BattleSetup) -> None:
 
 def side_cp(state: FiefState, side: Side) -> int:
     """6.2.3.1: pawns by kind, 1 per male lord, 1 per titled female lord."""
-    cp = sum(CP[state.pawns[p].kind] for p in side.units)
+    cp = sum(combat_points(state, state.pawns[p].kind) for p in side.units)
     for name in side.lords:
         lord = state.lords[name]
         cp += 1 if (not lord.female or lord.titled) else 0
@@ -93,7 +99,7 @@ def base_dice(state: FiefState, side: Side, cp: int) -> int:
 
 def fighters(state: FiefState, side: Side) -> list[str]:
     """Unit pawns that take hits (all but bombards, 6.2.3.4)."""
-    return [p for p in side.units if state.pawns[p].kind in HITS_NEEDED]
+    return [p for p in side.units if combat_points(state, state.pawns[p].kind)]
 
 
 def kinds_count(state: FiefState, pawns: list[str]) -> dict[str, int]:

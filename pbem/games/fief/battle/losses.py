@@ -3,7 +3,7 @@
 The rule: "Each leader chooses which pawns from their side they eliminate, ensuring to lose as
 much CP as possible to match the amount of Hit received", knights need 3 hits (less has no
 effect), lords are eliminated only once every unit pawn other than bombards of the side is gone,
-1 hit each. Since every pawn needs exactly as many hits as it is worth in CP (battle_forces.CP),
+1 hit each. Since every pawn needs exactly as many hits as it is worth in CP (battle/forces.py combat_points),
 the choice is: use as many of the hits as possible. Among the choices that do, the leader's
 plan decides: its `losses` kinds first, then (by default) confederates' pawns before the
 leader's own. A bombard left without a unit pawn or lord of its family is eliminated (4.3).
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.games.fief.battle.forces import HITS_NEEDED, Side, fighters
+from pbem.games.fief.battle.forces import Side, combat_points, fighters
 from pbem.games.fief.battle.plan import LOSS_KINDS, BattlePlan
 from pbem.games.fief.state import FiefState
 
@@ -25,7 +25,7 @@ class Losses:
 
     def cp(self, state: FiefState) -> int:
         """CP these losses remove (lords: 6.2.3.1, an untitled woman is worth 0)."""
-        pawns = sum(HITS_NEEDED[state.pawns[p].kind] for p in self.pawns)
+        pawns = sum(combat_points(state, state.pawns[p].kind) for p in self.pawns)
         return pawns + sum(1 for n in self.lords if not state.lords[n].female or state.lords[n].titled)
 
 
@@ -55,8 +55,8 @@ def choose_losses(state: FiefState, side: Side, hits: int, plan: BattlePlan) -> 
         return kind_rank[pawn.kind], fam_rank.get(pawn.family, len(fam_rank)), _pawn_key(pid)
 
     pool = fighters(state, side)
-    ones = sorted((p for p in pool if HITS_NEEDED[state.pawns[p].kind] == 1), key=key)
-    threes = sorted((p for p in pool if HITS_NEEDED[state.pawns[p].kind] == 3), key=key)
+    ones = sorted((p for p in pool if combat_points(state, state.pawns[p].kind) == 1), key=key)
+    threes = sorted((p for p in pool if combat_points(state, state.pawns[p].kind) == 3), key=key)
     best: tuple[int, list[int]] | None = None
     chosen: list[str] = []
     for j in range(min(len(threes), hits // 3) + 1):

@@ -35,7 +35,7 @@ from pbem.games.fief.orders_common import town_name, view_rules_version
 from pbem.orders.reading import Problems, check_keys, each_order, suggest, whole_number
 from pbem.games.fief.battle.plan_orders import check_plan
 from pbem.games.fief.policies import find_player
-from pbem.games.fief.state import SIEGE_ENGINES   # A.1, 6.4.1
+from pbem.games.fief.edition import load_edition
 from pbem.orders.yamlsafe import line_of
 
 VERBS = ("attack", "siege", "lift", "plunder", "release", "transfer")
@@ -172,14 +172,15 @@ def _engines_left(view: dict, me: str, out: dict, problems: Problems) -> None:
     lines = out.pop("_siege_lines", {})
     held = sorted(t for t, v in view["towns"].items() if me in v["besiegers"] and t not in out["lifts"])
     used = len(held)
+    engines = load_edition(view["game"]).siege_engines   # A.1, 6.4.1
     for town in list(out["sieges"]):
         if town in held:
             continue
         used += 1
-        if used > SIEGE_ENGINES:
+        if used > engines:
             problems.add(lines.get(town), f"you already besiege {', '.join(held)}" if held else
-                         f"you declare more than {SIEGE_ENGINES} sieges",
-                         f"every player has only {SIEGE_ENGINES} siege engine markers (6.4.1): `lift:` one first")
+                         f"you declare more than {engines} sieges",
+                         f"every player has only {engines} siege engine markers (6.4.1): `lift:` one first")
             out["sieges"].remove(town)
 
 

@@ -7,10 +7,10 @@ from typing import Any, Mapping
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.control import controller, forces_by_town
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState
 from pbem.rules.api import Event
 
-DENIERS_PER_MILL = 2   # 6.5
 
 
 def resolve_plunder(state: FiefState, board: Board, orders: Mapping[str, Any]) -> list[Event]:
@@ -37,7 +37,8 @@ def plunder(state: FiefState, board: Board, player: str, town: str, wanted: int 
                      data={"player": player, "town": town, "reason": why})
     count = here.mills if wanted is None else min(wanted, here.mills)
     here.mills -= count
-    state.families[player].deniers += DENIERS_PER_MILL * count
+    taken = edition_of(state).income["plunder_per_mill"] * count   # 6.5
+    state.families[player].deniers += taken
     return Event("plundered", f"{player} plunders {count} mill{'s' if count > 1 else ''} in {town} "
-                 f"and takes {DENIERS_PER_MILL * count} deniers; the mills go back to the supply (6.5).",
-                 data={"player": player, "town": town, "mills": count, "deniers": DENIERS_PER_MILL * count})
+                 f"and takes {taken} deniers; the mills go back to the supply (6.5).",
+                 data={"player": player, "town": town, "mills": count, "deniers": taken})

@@ -15,7 +15,8 @@ from typing import Any, Mapping
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.control import controller, forces_by_town
-from pbem.games.fief.state import SIEGE_ENGINES, FiefState
+from pbem.games.fief.edition import edition_of
+from pbem.games.fief.state import FiefState
 from pbem.rules.api import Event
 
 FULL = 2   # 6.4.1: the marker's '2 battle dice' side
@@ -79,7 +80,7 @@ def declare(state: FiefState, board: Board, player: str, town: str) -> Event:
         why = f"{town} is not controlled by another family"
     elif not has_free_lord(state, player, town):
         why = f"you have no free lord in {town}"
-    elif len(used) >= SIEGE_ENGINES:
+    elif len(used) >= edition_of(state).siege_engines:   # A.1, 6.4.1
         why = f"both your siege engine markers are in use ({', '.join(sorted(used))})"
     if why:
         return Event("siege_failed", f"{player} cannot besiege {town}: {why} (6.4.1).",

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from pbem.games.fief.battle.context import Battle
-from pbem.games.fief.hear_ye.elimination import CAPTIVE_MARKERS, capture_lord, captive_markers_left
+from pbem.games.fief.edition import edition_of
+from pbem.games.fief.hear_ye.elimination import capture_lord, captive_markers_left
 from pbem.games.fief.battle.forces import Side
 
 
@@ -40,7 +41,8 @@ def _with_markers(b: Battle, lords: list[str]) -> list[str]:
         return list(lords)
     chosen = sorted(lords, key=lambda n: (-b.state.lords[n].title_count(), n))[:left]
     spared = [n for n in lords if n not in chosen]
-    b.tell("battle_no_captives", f"No captive marker is left for {', '.join(spared)} (B: {CAPTIVE_MARKERS} "
+    markers = edition_of(b.state).captive_markers
+    b.tell("battle_no_captives", f"No captive marker is left for {', '.join(spared)} (B: {markers} "
            f"markers, all on captives' cards): they are not taken captive and remain in {b.setup.town} "
            "(6.3, 6.2.3.5).", {"town": b.setup.town, "lords": spared, "no_marker": True})
     return [n for n in lords if n in chosen]
@@ -76,7 +78,8 @@ def ambushes(b: Battle, at_round: int) -> None:
         why = ("no lord of theirs is in the battle" if not own else
                f"{card.lord} is not fighting in it" if side is None else
                f"{card.lord} is their own lord" if b.state.lords[card.lord].family == card.player else
-               f"no captive marker is left (B: {CAPTIVE_MARKERS} markers, all on captives' cards; 6.3)"
+               f"no captive marker is left (B: {edition_of(b.state).captive_markers} markers, all on captives' "
+               "cards; 6.3)"
                if not captive_markers_left(b.state) else "")
         if why or side is None:   # side None: `why` says so
             b.tell("ambush_failed", f"{card.player}'s ambush in {b.setup.town} has no effect: {why} (G.4.2.5).",

@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 import yaml
 
 from pbem.games.fief.board import Board, BoardError
+from pbem.games.fief.edition import load_edition
 from pbem.orders.reading import fold
 from pbem.paths import games_dir
 
@@ -83,51 +83,34 @@ def has_dice_icon(card: str) -> bool:
     return not card.endswith(OFFSHORE_SUFFIX)
 
 
-# Counts the rulebook states (B; G.1-G.4), per variant.
-EXPECTED: dict[str, dict[str, Any]] = {
-    "fief_france": {
-        "lords": 18, "women": 6,
-        "surprise_characters": {"darc": 1, "cardinal": 3},
-        "fortune": {"good_weather": 5, "good_harvest": 5, "tax": 5, "uprising": 4,
-                    "underground": 3, "assassination": 1, "justice": 1, "ambush": 1},
-        "disaster": {"plague": 2, "bad_weather": 4, "famine": 4},
-        "character_total": 22, "fortune_total": 25, "disaster_total": 10,
-    },
-}
-
-
 @lru_cache(maxsize=4)
-def load_cards(variant: str = "fief_france") -> CardSet:
+def load_cards(variant: str) -> CardSet:
     path = games_dir() / variant / "cards.yaml"
     return load_cards_file(path, variant)
 
 
-def load_cards_file(path: Path, variant: str = "fief_france") -> CardSet:
+def load_cards_file(path: Path, variant: str) -> CardSet:
     where = str(path)
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise CardError(f"{where}: cannot read the card data: {exc}") from None
-    want = EXPECTED[variant]
+    want = load_edition(variant).deck   # the counts the rulebook states (B; G.1-G.4)
     try:
         lords = {str(c["name"]): LordCard(str(c["name"]), bool(c["female"]), str(c["start"]))
                  for c in data["lords"]}
-        disaster, offshore = _disasters(data["disaster"], where, want["disaster"])
+        disaster, offshore = _disasters(data["disaster"], where, want.disaster)
         cards = CardSet(lords, dict(data["surprise_characters"]), dict(data["fortune"]), disaster, offshore)
     except (KeyError, TypeError) as exc:
         raise CardError(f"{where}: malformed card data ({exc}); each lord needs name, female, start") from None
-    if len(lords) != want["lords"] or len(data["lords"]) != want["lords"]:
-        raise CardError(f"{where}: {len(data['lords'])} lord cards; the rulebook has {want['lords']} (G.1)")
+    if len(lords) != want.lords or len(data["lords"]) != want.lords:
+        raise CardError(f"{where}: {len(data['lords'])} lord cards; the rulebook has {want.lords} (G.1)")
     women = sum(1 for c in lords.values() if c.female)
-    if women != want["women"]:
-        raise CardError(f"{where}: {women} women among the lords; the rulebook has {want['women']} (B)")
+    if women != want.women:
+        raise CardError(f"{where}: {women} women among the lords; the rulebook has {want.women} (B)")
     for key in ("surprise_characters", "fortune", "disaster"):
-        if getattr(cards, key) != want[key]:
-            raise CardError(f"{where}: the {key} cards must be {want[key]} (B, G), not {getattr(cards, key)}")
-    if len(cards.character_cards()) != want["character_total"]:
-        raise CardError(f"{where}: {len(cards.character_cards())} character cards; the rulebook has 22 (B)")
-    if sum(cards.fortune.values()) != want["fortune_total"] or sum(cards.disaster.values()) != want["disaster_total"]:
-        raise CardError(f"{where}: the events pile must hold 25 fortune and 10 disaster cards (B)")
+        if getattr(cards, key) != getattr(want, key):
+            raise CardError(f"{where}: the {key} cards must be {getattr(want, key)} (B, G), not {getattr(cards, key)}")
     return cards
 
 

@@ -28,7 +28,8 @@ from pbem.games.fief.board import Board
 from pbem.orders.reading import Problems, as_seq, check_keys, each_order, fold, suggest, verb_of, yes_no
 from pbem.games.fief.cards.deck import CardSet, load_cards
 from pbem.games.fief.cards.effects import marker_problem
-from pbem.games.fief.cards.phase import HAND_LIMIT, MAX_DRAWS, playable
+from pbem.games.fief.cards.phase import playable
+from pbem.games.fief.edition import load_edition
 from pbem.games.fief.surprise.play import AT_ONCE
 from pbem.games.fief.surprise.orders import check_surprise
 from pbem.games.fief.orders_common import card_word, town_name, view_rules_version
@@ -58,6 +59,7 @@ def all_cards(cards: CardSet) -> list[str]:
 
 def check_draw_orders(view: dict, player: str, items: list, problems: Problems) -> dict:
     cards = load_cards(view["game"])
+    edition = load_edition(view["game"])
     hand = Counter(view.get("hand") or [])
     out: dict[str, Any] = {"discard": [], "draw": [], "if_first": {}}
     seen: set[str] = set()
@@ -72,13 +74,13 @@ def check_draw_orders(view: dict, player: str, items: list, problems: Problems) 
             out["discard"] = _discards(cards, hand, item, line, problems)
         else:
             check_keys(item, ("draw", "if_first"), "a draw order", problems)
-            out["draw"], out["if_first"] = _draw(cards, item, line, problems)
+            out["draw"], out["if_first"] = _draw(cards, edition.draws, item, line, problems)
             draw_line = line
-    room = HAND_LIMIT - (sum(hand.values()) - len(out["discard"]))
-    most = max(len(out["draw"]), MAX_DRAWS if any(v != "none" for v in out["if_first"].values()) else 0)
+    room = edition.hand_limit - (sum(hand.values()) - len(out["discard"]))
+    most = max(len(out["draw"]), edition.draws if any(v != "none" for v in out["if_first"].values()) else 0)
     if most > room and not problems:
-        problems.add(draw_line, f"you would hold {HAND_LIMIT - room} card(s) after discarding, so you may draw "
-                     f"{max(room, 0)} at most (2.2: 3 cards in hand), not {most}",
+        problems.add(draw_line, f"you would hold {edition.hand_limit - room} card(s) after discarding, so you may "
+                     f"draw {max(room, 0)} at most (2.2: {edition.hand_limit} cards in hand), not {most}",
                      "discard more cards or draw fewer")
     return out
 
@@ -97,7 +99,8 @@ def _discards(cards: CardSet, hand: Counter, item: dict, line, problems: Problem
     return out
 
 
-def _draw(cards: CardSet, item: dict, line, problems: Problems) -> tuple[list[str], dict[str, str]]:
+def _draw(cards: CardSet, draws: int, item: dict, line, problems: Problems) -> tuple[list[str], dict[str, str]]:
+    """2.2: ``draws`` cards at most."""
     piles = []
     for text in as_seq(item.get("draw"), line_of(item, "draw"), "draw", problems):
         pile = PILES.get(fold(str(text)))
@@ -105,8 +108,8 @@ def _draw(cards: CardSet, item: dict, line, problems: Problems) -> tuple[list[st
             problems.add(line_of(item, "draw"), f"there is no {text!r} pile", "write character or events")
             continue
         piles.append(pile)
-    if len(piles) > MAX_DRAWS:
-        problems.add(line_of(item, "draw"), f"you may draw {MAX_DRAWS} cards at most (2.2), not {len(piles)}")
+    if len(piles) > draws:
+        problems.add(line_of(item, "draw"), f"you may draw {draws} cards at most (2.2), not {len(piles)}")
     if piles.count("character") > 1:
         problems.add(line_of(item, "draw"), "you may draw 1 character card at most (2.2)",
                      "write e.g. `draw: [character, events]`")
@@ -132,7 +135,7 @@ def _draw(cards: CardSet, item: dict, line, problems: Problems) -> tuple[list[st
                                  "the second cannot (2.2: 1 character card at most)", "write events or none")
                 else:
                     if_first[fold(name) if fold(str(key)) in GROUPS else name] = pile
-    return piles[:MAX_DRAWS], if_first
+    return piles[:draws], if_first
 
 
 # -- round-N/cards-play ----------------------------------------------------------------------

@@ -21,14 +21,12 @@ from pbem.games.fief.cards.deck import CardSet, load_cards
 from pbem.games.fief.cards.effects import NAMES, discard_face_down, play_tax, play_weather, resolve_disasters
 from pbem.games.fief.surprise.play import AT_ONCE, play_surprise
 from pbem.games.fief.surprise.uprising import UprisingStep
-from pbem.games.fief.state import MAX_LORDS, FiefState, Lord
+from pbem.games.fief.edition import edition_of
+from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief.hear_ye.titles import come_into_play, family_lords
 from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
-HAND_LIMIT = 3            # 2.2
-MAX_DRAWS = 2             # 2.2
-TRACK_SPACES = 3          # 2.3
 PLAYABLE = ("good_weather", "good_harvest", "tax")   # fortune cards without the surprise icon (2.6)
 
 
@@ -61,15 +59,16 @@ def _discard(state: FiefState, cards: CardSet, player: str, wanted: list[str]) -
 
 
 def _draws(state: FiefState, cards: CardSet, player: str, order: Mapping[str, Any], rng: Rng) -> list[Event]:
-    plan = list(order.get("draw") or [])[:MAX_DRAWS]
+    edition = edition_of(state)
+    plan = list(order.get("draw") or [])[:edition.draws]     # 2.2
     hand = state.families[player].hand
     events: list[Event] = []
     drawn: list[str] = []
-    for i in range(MAX_DRAWS):
+    for i in range(edition.draws):
         pile = plan[i] if i < len(plan) else None
         if i == 1 and drawn:
             pile = second_pile(cards, drawn[0], order.get("if_first") or {}, pile)
-        if pile is None or len(hand) >= HAND_LIMIT:
+        if pile is None or len(hand) >= edition.hand_limit:   # 2.2
             break
         if pile == "character" and any(is_character(cards, c) for c in drawn):
             break   # 2.2: one character card at most (the orders were checked for it)
@@ -113,7 +112,7 @@ def draw_one(state: FiefState, cards: CardSet, player: str, pile: str, rng: Rng)
             return None, events
         if not cards.is_disaster(card):
             return card, events
-        if len(state.disasters_track) < TRACK_SPACES:
+        if len(state.disasters_track) < edition_of(state).disaster_track:   # 2.3
             state.disasters_track.append(card)
             events.append(Event("disaster_drawn", f"{player} draws a disaster card and puts it face down on "
                                 f"the disasters track, space {len(state.disasters_track)} (2.3).",
@@ -192,8 +191,9 @@ def _play(state: FiefState, board: Board, cards: CardSet, player: str, play: Map
 
 def _play_lord(state: FiefState, board: Board, cards: CardSet, player: str, play: Mapping[str, Any]) -> list[Event]:
     name = play["card"]
-    if len(family_lords(state, player)) >= MAX_LORDS:
-        return [Event("card_not_played", f"{player} cannot play {name}: a family has at most {MAX_LORDS} "
+    most = edition_of(state).lords_per_family
+    if len(family_lords(state, player)) >= most:
+        return [Event("card_not_played", f"{player} cannot play {name}: a family has at most {most} "
                       "lords (G.1); the card stays in hand.", audience=Audience.only(player),
                       data={"player": player, "card": name})]
     if name in state.lords:   # 2.4: only after the first one left play; guards a bad state
@@ -203,39 +203,8 @@ def _play_lord(state: FiefState, board: Board, cards: CardSet, player: str, play
     state.lords[name] = Lord(name, player, cards.lords[name].female, None)
     events = [Event("lord_card_played", f"{player} plays the lord card {name} (G.1).",
                     data={"player": player, "lord": name})]
-    if play.get("crown_prince"):
-        why = crown_prince_problem(state, player, name)
-        if why:
-            events.append(Event("crown_prince_refused", f"{name} cannot become the crown prince: {why} (G.1.1).",
-                                data={"lord": name}))
-        else:
-            state.lords[name].political = "crown_prince"
-            queen = next(l for l in state.lords.values() if l.political in ("queen", "regent_queen"))
-            if queen.spouse:
-                # D.2.3: the pope may never annul this couple's marriage now.
-                couple = sorted([queen.name, queen.spouse])
-                if couple not in state.crown_prince_couples:
-                    state.crown_prince_couples.append(couple)
-            events.append(Event("crown_prince", f"{name} becomes the crown prince (G.1.1).", data={"lord": name}))
+    events += edition_of(state).hooks.lord_played(state, player, name, play)   # France: the crown prince (G.1.1)
     return events + come_into_play(state, board, name, play.get("town"))
-
-
-def crown_prince_problem(state: FiefState, player: str, name: str) -> str | None:
-    """G.1.1: a male lord of the queen's family, the king in play, the queen not captive, no
-    crown prince yet."""
-    lords = state.lords.values()
-    queen = next((l for l in lords if l.political in ("queen", "regent_queen")), None)
-    if state.lords[name].female:
-        return "only a male lord can be the crown prince"
-    if queen is None or queen.family != player:
-        return "your family has not the queen"
-    if not any(l.political == "king" for l in lords):
-        return "the king is not in play"
-    if queen.captive_of:
-        return "the queen is captive"
-    if any(l.political == "crown_prince" for l in lords):
-        return "there is a crown prince already"
-    return None
 
 
 # -- shared ----------------------------------------------------------------------------------

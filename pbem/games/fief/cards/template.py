@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fief.cards.deck import load_cards
-from pbem.games.fief.cards.phase import HAND_LIMIT, card_name, playable
+from pbem.games.fief.cards.phase import card_name, playable
+from pbem.games.fief.edition import load_edition
 from pbem.games.fief.surprise.play import AT_ONCE
 
 
@@ -16,8 +17,9 @@ def _hand(view: dict[str, Any]) -> str:
 def draw_template(view: dict[str, Any], player: str) -> str:
     hand = view.get("hand") or []
     piles = view["piles"]
+    limit = load_edition(view["game"]).hand_limit   # 2.2
     lines = [
-        f"# Cards Phase (2), steps A and B. Your hand: {_hand(view)} ({len(hand)} of {HAND_LIMIT}).",
+        f"# Cards Phase (2), steps A and B. Your hand: {_hand(view)} ({len(hand)} of {limit}).",
         f"# Piles: {piles['characters']} character cards, {piles['events']} events cards; "
         f"{view['disasters_track']} disaster card(s) on the track.",
         "# A (2.1): discard any cards (everyone is told which). B (2.2): draw up to 2 cards, 1 character",

@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Mapping
 
-from pbem.games.fief.cards.phase import HAND_LIMIT, card_name
+from pbem.games.fief.cards.phase import card_name
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.diplomacy.orders import pays_exchange, public_diplomacy
 from pbem.games.fief.state import FiefState
 from pbem.rules.api import Audience, Event, Said
@@ -126,9 +127,10 @@ def _swap(state: FiefState, first: str, second: str, first_gives: list[str], sec
     gives = {first: first_gives, second: second_gives}
     if any(Counter(gives[p]) - Counter(hands[p]) for p in hands):
         return [_refused(second, f"no exchange with {first}: a card to give is no longer in hand", both)]
+    limit = edition_of(state).hand_limit   # F: "a player's hand cannot exceed 3 cards"
     for p, other in ((first, second), (second, first)):
-        if len(hands[p]) - len(gives[p]) + len(gives[other]) > HAND_LIMIT:
-            return [_refused(second, f"no exchange with {first}: a hand would exceed {HAND_LIMIT} cards (F)", both)]
+        if len(hands[p]) - len(gives[p]) + len(gives[other]) > limit:
+            return [_refused(second, f"no exchange with {first}: a hand would exceed {limit} cards (F)", both)]
     payer = pays_exchange(state.turn_order(), first, second)
     if not _spend_pawn(state, payer):
         return [_refused(second, f"no exchange with {first}: {payer} has no diplomacy pawn left (F)", both)]

@@ -6,24 +6,23 @@ from __future__ import annotations
 from pbem.games.fief.board import Board
 from pbem.games.fief.cards.deck import offshore_card
 from pbem.games.fief.control import controllers
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import OFFSHORE, FiefState
 from pbem.rules.api import Audience, Event
 
 DISASTERS = ("plague", "bad_weather", "famine")
-LONE_VP = 3        # 7.1
-ALLIANCE_VP = 4    # 7.2
 
 
 def victory_points(state: FiefState, family: str) -> int:
-    """7: 1 VP per fief title in the family, 1 for the king and 1 for the pope unless offshore."""
+    """7: 1 VP per fief title in the family, and what the edition's other titles bring (France:
+    1 for the king and 1 for the pope unless offshore; the hook ``title_points``)."""
+    title_points = edition_of(state).hooks.title_points
     vp = 0
     for lord in state.lords.values():
         if lord.family != family:
             continue
-        vp += len(lord.fief_titles)
-        vp += lord.political == "king" and lord.location != OFFSHORE
-        vp += lord.pope and lord.location != OFFSHORE
-    return int(vp)
+        vp += len(lord.fief_titles) + title_points(state, lord)
+    return vp
 
 
 def spouse_family(state: FiefState, family: str) -> str | None:
@@ -36,27 +35,22 @@ def spouse_family(state: FiefState, family: str) -> str | None:
     return None
 
 
-def _tiebreak_key(state: FiefState, families: tuple[str, ...], towns_held: dict[str, int]) -> tuple:
-    """7.3: the king title, else the pope, else the regent queen, else the most fief titles,
-    else the most bishop titles, else the most towns controlled."""
-    lords = [l for l in state.lords.values() if l.family in families]
-    return (any(l.political == "king" for l in lords), any(l.pope for l in lords),
-            any(l.political == "regent_queen" for l in lords),
-            sum(len(l.fief_titles) for l in lords), sum(1 for l in lords if l.bishopric),
-            sum(towns_held.get(f, 0) for f in families))
-
-
 def winners(state: FiefState, board: Board) -> tuple[tuple[str, ...], str] | None:
+    edition = edition_of(state)
+    victory = edition.victory
+    if state.round < victory.from_round:
+        return None
     players = [p for p in state.players if not state.families[p].eliminated]
     vp = {p: victory_points(state, p) for p in players}
-    three_player = len(state.players) == 3
-    lone = [(p,) for p in players if vp[p] >= LONE_VP and (three_player or spouse_family(state, p) is None)]
+    married_may_win = len(state.players) in victory.married_lone_players   # 7.1: France's 3-player game
+    lone = [(p,) for p in players
+            if vp[p] >= victory.lone and (married_may_win or spouse_family(state, p) is None)]   # 7.1
     alliances = []
-    if len(state.players) >= 4:
+    if len(state.players) in victory.alliance_players:   # 7.2
         seen = set()
         for p in players:
             q = spouse_family(state, p)
-            if q and q in vp and frozenset((p, q)) not in seen and vp[p] + vp[q] >= ALLIANCE_VP:
+            if q and q in vp and frozenset((p, q)) not in seen and vp[p] + vp[q] >= victory.alliance:
                 seen.add(frozenset((p, q)))
                 alliances.append(tuple(sorted((p, q), key=state.players.index)))
     candidates = lone or alliances   # 7.3: a lone victory always prevails on an alliance victory
@@ -68,7 +62,7 @@ def winners(state: FiefState, board: Board) -> tuple[tuple[str, ...], str] | Non
     for family in ctrl.values():
         if family:
             towns_held[family] = towns_held.get(family, 0) + 1
-    keys = {c: _tiebreak_key(state, c, towns_held) for c in candidates}
+    keys = {c: edition.hooks.tiebreak(state, c, towns_held) for c in candidates}   # 7.3
     top = max(keys.values())
     best = [c for c in candidates if keys[c] == top]
     who = tuple(p for c in best for p in c)
@@ -109,6 +103,7 @@ def resolve_end_of_round(state: FiefState, board: Board) -> list[Event]:
                             f"{offer['with']} lapses with the round (F).", Audience.only(offer["from"], offer["with"]),
                             {"from": offer["from"], "with": offer["with"]}))
     state.exchange_offers = []
+    edition = edition_of(state)
     scores = {p: victory_points(state, p) for p in state.players}
     events.append(Event("victory_points", "Victory points: " + ", ".join(f"{p} {v}" for p, v in scores.items())
                         + " (7).", data={"vp": scores}))
@@ -123,5 +118,5 @@ def resolve_end_of_round(state: FiefState, board: Board) -> list[Event]:
     events.append(Event("first_player", f"No winner this round; {nxt} takes the first player card (7).",
                         data={"player": nxt}))
     state.round += 1
-    state.phase = "hear_ye"
+    state.phase = edition.opening(state.round)   # E: the next round
     return events

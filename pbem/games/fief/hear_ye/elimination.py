@@ -9,14 +9,16 @@ pool cannot match are removed); an unmarried last lord leaves the titles vacant.
 (men-at-arms) from the family's pool, if able (hear_ye/royal.py: royal_guard_replaced).
 
 D.3.3: the crown prince becomes king when the king is eliminated; D.2.3.1: the pope's
-elimination lifts the excommunication (hear_ye/royal.py: titles_after_elimination). An ecclesiastical
+elimination lifts the excommunication (the edition's hook ``after_elimination``; France's:
+pbem/games/fief_france/royal.py). An ecclesiastical
 title left free is filled by the next Hear Ye elections (1.3, 1.4).
 """
 from __future__ import annotations
 
 from pbem.games.fief.board import Board
-from pbem.games.fief.state import POOL, FiefState
-from pbem.games.fief.hear_ye.royal import royal_guard_replaced, titles_after_elimination
+from pbem.games.fief.edition import edition_of
+from pbem.games.fief.state import FiefState
+from pbem.games.fief.hear_ye.royal import royal_guard_replaced
 from pbem.games.fief.hear_ye.titles import PRESTIGE, city_of, family_lords, grant_fief_title
 from pbem.rules.api import Event
 
@@ -33,7 +35,7 @@ def eliminate_lord(state: FiefState, board: Board, name: str) -> list[Event]:
     spouse = state.lords.get(lord.spouse) if lord.spouse else None
     if spouse is not None:
         spouse.spouse = None   # 1.1.3: the marriage ends
-    events += titles_after_elimination(state, lord)
+    events += edition_of(state).hooks.after_elimination(state, lord)   # France: D.3.3, D.2.3.1
     titles = list(lord.fief_titles)
     lord.fief_titles.clear()
     kin = family_lords(state, lord.family)
@@ -68,8 +70,9 @@ def _city_changes_hands(state: FiefState, board: Board, fief: str, old: str, new
     if city is None:
         return []
     troop = [p for p in state.pawns.values() if p.location == city and p.family == old]
-    left = {kind: POOL[kind] - sum(1 for p in state.pawns.values() if p.family == new and p.kind == kind)
-            for kind in POOL}
+    units = edition_of(state).units   # A.1: the new family's pool
+    left = {kind: unit.pool - sum(1 for p in state.pawns.values() if p.family == new and p.kind == kind)
+            for kind, unit in units.items()}
     replaced = removed = 0
     for pawn in troop:
         if left.get(pawn.kind, 0) > 0:   # a royal guard pawn has no counterpart: removed
@@ -90,16 +93,13 @@ def _city_changes_hands(state: FiefState, board: Board, fief: str, old: str, new
                   data={"town": city, "from": old, "to": new, "replaced": replaced, "removed": removed})]
 
 
-CAPTIVE_MARKERS = 6   # B: "Captive: 6 markers"; 6.3: each captive lord's card bears one
-
-
 def captive_markers_left(state: FiefState) -> int:
     """6.3, B: the captive markers not on a captive lord's card. From rules version 2 a lord is
     taken captive only with a marker left (ruling 39); version 1 had no cap: every lord in play
     could be taken."""
     if state.rules_version < 2:
         return len(state.lords)
-    return CAPTIVE_MARKERS - sum(1 for lo in state.lords.values() if lo.captive_of)
+    return edition_of(state).captive_markers - sum(1 for lo in state.lords.values() if lo.captive_of)
 
 
 def capture_lord(state: FiefState, board: Board, name: str, jailer: str) -> list[Event]:

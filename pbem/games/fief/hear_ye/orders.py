@@ -27,7 +27,7 @@ from typing import Any
 
 from pbem.games.fief.board import Board
 from pbem.orders.reading import Problems, check_keys, each_order, fold, suggest
-from pbem.games.fief.hear_ye.elections import eligible
+from pbem.games.fief.edition import load_edition
 from pbem.games.fief.state import Lord
 from pbem.orders.yamlsafe import line_of
 
@@ -59,17 +59,10 @@ def as_lord(view: dict, name: str) -> Lord:
 
 
 def ballot_id(view: dict, text: Any, line: int | None, problems: Problems, open_: list[str]) -> str | None:
-    word = fold(str(text or ""))
-    found = None
-    if word in ("pope", "king"):
-        found = word
-    else:
-        rest = word[len("bishop "):] if word.startswith("bishop ") else word
-        for n, b in view["bishoprics"].items():
-            if rest in (n, fold(b["name"]), fold(b["chief_town"])):
-                found = f"bishop {n}"
+    elections = load_edition(view["game"]).hooks.elections
+    found = elections.ballot_named(view, fold(str(text or "")))
     if found is None:
-        problems.add(line, f"{text!r} is not a ballot", "write `bishop 2` (or the bishopric's name), `pope` or `king`")
+        problems.add(line, f"{text!r} is not a ballot", elections.ballot_names)
     elif found not in open_:
         problems.add(line, f"there is no ballot for {found} this phase",
                      ("open ballots: " + ", ".join(open_)) if open_ else "no election can be held this phase")
@@ -128,10 +121,9 @@ def check_first(view: dict, board: Board, player: str, items: list, problems: Pr
             ballot = ballot_id(view, item.get("for"), line_of(item, "for"), problems, open_)
             if ballot is None:
                 continue
-            why = eligible(as_lord(view, name), ballot)
-            bishop_first = ballot == "pope" and any(b.startswith("bishop") and c == name
-                                                    for b, c in out["candidates"].items())
-            if why and not bishop_first:
+            elections = load_edition(view["game"]).hooks.elections
+            why = elections.eligible(as_lord(view, name), ballot)
+            if why and not elections.also_stands({player: out}, player, name, ballot):   # France 1.4.1
                 problems.add(at, f"{name} cannot stand for {ballot}: {why}",
                              "a candidate for pope who is not yet a bishop: name his bishop candidacy first"
                              if ballot == "pope" else "")

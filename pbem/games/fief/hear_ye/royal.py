@@ -1,11 +1,14 @@
 """Marriages, annulments and the royal family (1.1, 1.5.4, 1.5.5, D.2.3, D.3): the Hear Ye
-phase's first mail and what follows a king's election or elimination."""
+phase's first mail and what follows a king's election; the royal guard replaced when its lord
+leaves (1.5.5). France's succession when a lord leaves
+play (D.3.3) and its crown prince (G.1.1) are France's own: pbem/games/fief_france/royal.py."""
 from __future__ import annotations
 
 from typing import Any, Mapping
 
 from pbem.games.fief.hear_ye.elections import ecclesiastical, pope_lord
-from pbem.games.fief.state import POOL, FiefState, Lord
+from pbem.games.fief.edition import edition_of
+from pbem.games.fief.state import FiefState, Lord
 from pbem.rules.api import Event
 
 GUARD_SIZE = 2   # 1.5.5.1, 1.5.5.2: up to 2 pawns replaced
@@ -124,40 +127,6 @@ def royal_guard(state: FiefState, lord: Lord, unit: str, guard: str) -> list[Eve
                   data={"lord": lord.name, "kind": guard, "count": len(mine)})]
 
 
-def titles_after_elimination(state: FiefState, gone: Lord) -> list[Event]:
-    """Called once ``gone`` has left play. D.3.3: the crown prince obtains the king title. Ruling
-    (the rulebook names the regent queen without saying when she reigns): with no crown prince,
-    the widowed queen becomes regent queen; with one, the new king's spouse (if any) is queen
-    and the widow loses the queen title. D.2.3.1: the pope's elimination lifts the
-    excommunication."""
-    events: list[Event] = []
-    if gone.pope:
-        for lord in state.lords.values():
-            if lord.excommunicated:
-                lord.excommunicated = False
-                events.append(Event("excommunication_lifted", f"The pope is eliminated: {lord.name}'s "
-                                    "excommunication is lifted (D.2.3.1).", data={"lord": lord.name}))
-    if gone.political != "king":
-        return events
-    prince = next((l for l in state.lords.values() if l.political == "crown_prince"), None)
-    queen = next((l for l in state.lords.values() if l.political == "queen"), None)
-    if prince is None:
-        if queen is not None:
-            queen.political = "regent_queen"
-            events.append(Event("regent_queen", f"The king is dead with no crown prince: {queen.name} "
-                                f"({queen.family}) is regent queen.", data={"lord": queen.name}))
-        return events
-    if queen is not None:
-        events += lose_queen(state, queen)
-    prince.political = "king"
-    events.append(Event("king", f"The king is dead: crown prince {prince.name} ({prince.family}) is king (D.3.3).",
-                        data={"lord": prince.name, "family": prince.family}))
-    events += royal_guard(state, prince, "knight", "kings_knight")
-    if prince.spouse and prince.spouse in state.lords:
-        events += crown_queen(state, state.lords[prince.spouse])
-    return events
-
-
 def royal_guard_replaced(state: FiefState, name: str) -> list[Event]:
     """1.5.5: the guard pawns of the king's (queen's) family standing with them are replaced by
     knights (men-at-arms) from the family's pool while it has some; the others are removed.
@@ -172,7 +141,8 @@ def royal_guard_replaced(state: FiefState, name: str) -> list[Event]:
               if p.family == lord.family and p.kind == guard_kind and p.location == lord.location]
     if not guards:
         return []
-    left = POOL[unit] - sum(1 for p in state.pawns.values() if p.family == lord.family and p.kind == unit)
+    left = edition_of(state).pool(unit) - sum(1 for p in state.pawns.values()
+                                              if p.family == lord.family and p.kind == unit)
     replaced = 0
     for pawn in guards:
         if left > 0:

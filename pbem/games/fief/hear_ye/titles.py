@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.control import controller, forces_by_town
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.policies import PLACEMENT, permits
 from pbem.games.fief.state import FiefState, Lord
 from pbem.rules.api import Audience, Event
 
 PRESTIGE = {"duchy": 3, "county": 2, "barony": 1}   # D.1.1: duchy > county > barony
-MAX_FIEF_TITLES = 2                                   # D
 
 
 def family_lords(state: FiefState, family: str) -> list[Lord]:
@@ -34,14 +34,15 @@ def grant_fief_title(state: FiefState, board: Board, fief: str, lord_name: str,
     name = board.fiefs[fief].name
     events = [Event("fief_title", f"{lord_name} ({lord.family}) now holds the title of the {name}.",
                     data={"fief": fief, "lord": lord_name, "family": lord.family})]
-    if len(lord.fief_titles) <= MAX_FIEF_TITLES:
+    most = edition_of(state).fief_titles_per_lord   # D
+    if len(lord.fief_titles) <= most:
         return events
     # D.1.1: the less prestigious among the 3; on equal rank the newest one moves on.
     order = {f: i for i, f in enumerate(lord.fief_titles)}
     passed = min(lord.fief_titles, key=lambda f: (PRESTIGE[board.fiefs[f].rank], -order[f]))
     lord.fief_titles.remove(passed)
     takers = [other for other in family_lords(state, lord.family)
-              if other.name != lord_name and len(other.fief_titles) < MAX_FIEF_TITLES]
+              if other.name != lord_name and len(other.fief_titles) < most]
     chosen = next((o for o in takers if o.name == heir), None)
     if chosen is None and takers:
         chosen = min(takers, key=lambda o: len(o.fief_titles))

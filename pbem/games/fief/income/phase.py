@@ -16,19 +16,16 @@ from dataclasses import dataclass, field
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.control import controllers, holder_family, is_besieged
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import BoardEffect, FiefState
 from pbem.games.fief.surprise.uprising_triggers import WHEN_TAXED, fire_uprisings
-from pbem.rules.api import Event
+from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
 
 def money(n: int) -> str:
     return f"{n} denier{'' if n == 1 else 's'}"
 
-TOWN_INCOME = 1        # 3: per non-besieged town controlled
-TALLAGE_PER_TOWN = 2   # 3, G.3.3.1
-MILL_INCOME = 2        # 3
-QUEEN_INCOME = 2       # 3, D.3.2
 TAX_CARDS = ("tallage", "tithe")
 INCOME_CARDS = ("good_weather", "good_harvest") + TAX_CARDS   # discarded after income (3)
 
@@ -48,22 +45,25 @@ class Income:
 def resolve_income(state: FiefState, board: Board, rng: Rng) -> list[Event]:
     events = fire_uprisings(state, board, WHEN_TAXED, rng)   # G.3.3, G.4.2.1: as the taxes are collected
     ctrl = controllers(state, board)
+    income = edition_of(state).income
     incomes: dict[str, Income] = defaultdict(Income)
     for town, family in ctrl.items():
         if family and not is_besieged(state, town):
-            incomes[family].towns += TOWN_INCOME
+            incomes[family].towns += income["town"]   # 3: per non-besieged town controlled
     events += _tallages(state, board, incomes)
     collectors, tithe_events = tithe_collectors(state, board)
     events += tithe_events
     _mills(state, board, ctrl, collectors, incomes)
     for lord in state.lords.values():
         if lord.political in ("queen", "regent_queen"):
-            incomes[lord.family].queen += QUEEN_INCOME
+            incomes[lord.family].queen += income["queen"]   # 3, D.3.2
+    public = edition_of(state).money_public   # France: wealth is public (3); else told to its owner only
     for player in state.turn_order():
         inc = incomes[player]
         state.families[player].deniers += inc.total()
         events.append(Event("income", f"{player} collects {money(inc.total())} ({_breakdown(inc, board)}) "
                             f"and now has {state.families[player].deniers} (3).",
+                            Audience.everyone() if public else Audience.only(player),
                             data={"player": player, "deniers": inc.total(), "towns": inc.towns,
                                   "mills": inc.mills, "tallage": inc.tallage,
                                   "tithe": {str(k): v for k, v in inc.tithe.items()}, "queen": inc.queen,
@@ -93,7 +93,8 @@ def _tallages(state: FiefState, board: Board, incomes: dict[str, Income]) -> lis
         royal = not state.governed.get(fief) and any(
             l.political == "king" and l.family == effect.player for l in state.lords.values())
         if holder_family(state, fief) == effect.player or royal:
-            incomes[effect.player].tallage[fief] = TALLAGE_PER_TOWN * len(board.fiefs[fief].towns)
+            per_town = edition_of(state).income["tallage_per_town"]   # 3, G.3.3.1
+            incomes[effect.player].tallage[fief] = per_town * len(board.fiefs[fief].towns)
         else:
             events.append(Event("tallage_cancelled", f"{effect.player}'s tallage on the {board.fiefs[fief].name} "
                                 "is cancelled: the title is no longer in the family (G.3.3.1).",
@@ -149,7 +150,7 @@ def _mills(state: FiefState, board: Board, ctrl: dict, collectors: dict[int, str
         on = cards[str(number)]
         if "famine" in on:
             continue
-        value = here.mills * (MILL_INCOME + ("good_weather" in on) + ("good_harvest" in on))
+        value = here.mills * (edition_of(state).income["mill"] + ("good_weather" in on) + ("good_harvest" in on))
         if number in collectors:
             inc = incomes[collectors[number]]
             inc.tithe[number] = inc.tithe.get(number, 0) + value

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pbem.games.fief.movement.presence import Place, Presence
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState
 
-STEPS = 2          # 5.1.1
-DARC_STEPS = 3     # G.4.1.1
+DARC_STEPS = 3     # G.4.1.1 (the edition's steps per round are 5.1.1's)
 GUARD_OF = {"kings_knight": ("king",), "queens_sergeant": ("queen", "regent_queen")}  # 1.5.5
 
 
@@ -54,7 +54,7 @@ class StepBudget:
             return DARC_STEPS
         if member.startswith("L:") and self.state.lords[member[2:]].political == "darc":
             return DARC_STEPS
-        return STEPS
+        return edition_of(self.state).steps_per_round   # 5.1.1
 
     def made(self, member: str) -> int:
         if member.startswith("L:"):

@@ -11,7 +11,7 @@ from typing import Any
 from pbem.games.fief.movement.events import units_text
 from pbem.games.fief.movement.paths import PathChecker
 from pbem.games.fief.policies import unit_kind
-from pbem.games.fief.state import OFFSHORE, UNIT_TYPES
+from pbem.games.fief.state import OFFSHORE
 from pbem.orders.reading import fold, suggest, whole_number
 from pbem.orders.yamlsafe import line_of
 
@@ -86,11 +86,11 @@ class ArmyChecker(PathChecker):
             if count_text is None and isinstance(word, str) and (counted := _COUNTED.match(word)):
                 count_text, word = counted.groups()
             kind = unit_kind(word)
-            if kind is None or kind not in UNIT_TYPES:
+            if kind is None or kind not in self.edition.unit_types:
                 guard = kind is not None
                 self.problems.add(where, f"{word!r} is not a unit kind you can move by name",
                                   "the royal guard always stays with its lord (1.5.5)" if guard else
-                                  suggest(str(word), UNIT_TYPES))
+                                  suggest(str(word), self.edition.unit_types))
                 return None
             if count_text is not None:
                 number = whole_number(count_text, where, kind, self.problems)

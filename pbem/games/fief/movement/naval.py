@@ -13,9 +13,6 @@ from pbem.games.fief.movement.control import effective_controller
 from pbem.games.fief.movement.presence import Presence
 from pbem.games.fief.state import OFFSHORE, FiefState
 
-# 5.3.2: "There are 6 of them, from north to south: Calais, Cherbourg, Nantes, La Rochelle,
-# Bordeaux, and Montpellier" - the order in which the default harbor is looked for.
-NORTH_TO_SOUTH = ("Calais", "Cherbourg", "Nantes", "La Rochelle", "Bordeaux", "Montpellier")
 
 
 def offshore_lords(state: FiefState) -> dict[str, list[str]]:
@@ -35,8 +32,10 @@ def offshore_pawns(state: FiefState) -> dict[str, list[str]]:
 
 
 def harbors_in_order(board: Board) -> list[str]:
-    known = [h for h in NORTH_TO_SOUTH if board.is_harbor(h)]
-    return known + [h for h in board.harbors if h not in known]
+    """5.3.2: "There are 6 of them, from north to south: Calais, Cherbourg, Nantes, La Rochelle,
+    Bordeaux, and Montpellier" - the order in which the default harbor is looked for (the
+    board's harbors are in the order of the edition's facts, France's north to south)."""
+    return list(board.harbors)
 
 
 def default_harbor(state: FiefState, board: Board, presence: Presence, family: str,

@@ -51,7 +51,7 @@ IF_REFUSED = ("back", "stay", "cavalcade")   # 5.2.3.1, 5.2.4
 def check_movement_orders(view: dict[str, Any], player: str, orders: Any,
                           policies: Any) -> tuple[dict, list[OrderError]]:
     """(canonical, errors) for one player's movement mail."""
-    board = load_board(view.get("game", "fief_france"), view.get("options", {}).get("board", "board"))
+    board = load_board(view["game"], view.get("options", {}).get("board", "board"))
     problems = Problems()
     canonical_policies, policy_errors = check_all_policies(view, player, policies)
     problems.extend(policy_errors)

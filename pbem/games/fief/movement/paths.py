@@ -8,8 +8,9 @@ from collections import Counter
 from typing import Any
 
 from pbem.games.fief.board import Board
-from pbem.games.fief.movement.army import DARC_STEPS, STEPS   # 5.1.1, G.4.1.1
-from pbem.games.fief.state import OFFSHORE, UNIT_TYPES
+from pbem.games.fief.edition import load_edition
+from pbem.games.fief.movement.army import DARC_STEPS   # G.4.1.1
+from pbem.games.fief.state import OFFSHORE
 from pbem.orders.reading import Problems, fold, suggest
 from pbem.orders.yamlsafe import line_of
 
@@ -24,8 +25,9 @@ class PathChecker:
         self.moved: dict[str, int | None] = {}   # lord -> line of their move
         # The player's own pawns, followed through their moves: place -> kind -> count.
         self.pawns: dict[str, Counter] = {}
+        self.edition = load_edition(view["game"])
         for p in view.get("my_pawns", []):
-            if p["kind"] in UNIT_TYPES:
+            if p["kind"] in self.edition.unit_types:
                 self.pawns.setdefault(p["location"], Counter())[p["kind"]] += 1
         self.lord_at = {n: l["location"] for n, l in view["lords"].items()}
         self.hand = list(view.get("hand") or [])
@@ -68,7 +70,7 @@ class PathChecker:
             self.problems.add(path_line, "the path is empty", "name at least one town")
             return None
         darc = any(self.view["lords"][n].get("political") == "darc" for n in [name] + lords)
-        allowed = DARC_STEPS if darc else STEPS
+        allowed = DARC_STEPS if darc else self.edition.steps_per_round   # G.4.1.1, 5.1.1
         if len(path) > allowed:
             extra = " (the D'Arc lord, G.4.1.1)" if darc else " (5.1.1)"
             self.problems.add(path_line, f"{name} has {allowed} steps{extra}; this path needs {len(path)}",

@@ -9,14 +9,15 @@ from collections import Counter
 from typing import Any
 
 from pbem.games.fief.board import load_board
-from pbem.games.fief.movement.army import DARC_STEPS, STEPS   # 5.1.1, G.4.1.1
+from pbem.games.fief.edition import load_edition
+from pbem.games.fief.movement.army import DARC_STEPS   # G.4.1.1
 from pbem.games.fief.movement.events import units_text
 from pbem.games.fief.surprise.policies import describe_all_policies
 from pbem.games.fief.state import OFFSHORE
 
 
 def movement_template(view: dict[str, Any], player: str) -> str:
-    board = load_board(view.get("game", "fief_france"), view.get("options", {}).get("board", "board"))
+    board = load_board(view["game"], view.get("options", {}).get("board", "board"))
     units_at: dict[str, Counter] = {}
     for pawn in view.get("my_pawns", []):
         units_at.setdefault(pawn["location"], Counter())[pawn["kind"]] += 1
@@ -76,7 +77,7 @@ def movement_template(view: dict[str, Any], player: str) -> str:
 
 def _lord_block(board, name: str, lord: dict, units_at: dict[str, Counter]) -> list[str]:
     where = lord["location"]
-    steps = DARC_STEPS if lord.get("political") == "darc" else STEPS
+    steps = DARC_STEPS if lord.get("political") == "darc" else load_edition(board.variant).steps_per_round
     here = units_at.get(where, Counter())
     if where == OFFSHORE:
         roads = "land in a harbor: " + ", ".join(board.harbors)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 
 from pbem.games.fief.board import Board
+from pbem.games.fief.edition import Edition, load_edition
 
 
 @dataclass
@@ -32,6 +33,7 @@ class Books:
     fief_towns: dict[str, tuple[str, ...]]
     pool: dict[str, int]
     supply: dict[str, int]
+    edition: Edition                                   # prices and limits (4.1-4.5)
     placed: Counter = field(default_factory=Counter)   # new pawns per town this phase (4.3)
     before_ransoms: int = 0                            # the deniers at the start (4.1 offers)
     everyone: dict[str, dict[str, Any]] = field(default_factory=dict)   # every lord in play
@@ -54,7 +56,7 @@ class Books:
             towns={t: dict(v) for t, v in view["towns"].items()},
             fiefs={f: dict(v) for f, v in view["fiefs"].items()},
             fief_towns={f: info.towns for f, info in board.fiefs.items()},
-            pool=dict(fam["pool"]), supply=dict(view["supply"]),
+            pool=dict(fam["pool"]), supply=dict(view["supply"]), edition=load_edition(view["game"]),
             everyone=everyone,
             eliminated={p for p, f in view["families"].items() if f["eliminated"]},
             king_offer_used=bool(view["king_offer_used"]),

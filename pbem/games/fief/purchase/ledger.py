@@ -12,21 +12,14 @@ from typing import Any
 
 from pbem.games.fief.purchase.books import Failure
 from pbem.games.fief.purchase.title_ledger import TitlePurchases
-from pbem.games.fief.state import MAX_MILLS_PER_TOWN, OFFSHORE, UNIT_PRICE
+from pbem.games.fief.state import OFFSHORE
 
-STRONGHOLD_PRICE = 10   # 4.2
-MILL_PRICE = 3          # 4.2
-NEW_UNITS_PER_TOWN = 4  # 4.3
 UNIT_LABEL = {"man_at_arms": ("man-at-arms", "men-at-arms"), "archer": ("archer", "archers"),
               "knight": ("knight", "knights"), "bombard": ("bombard", "bombards")}
 
 
 def unit_words(kind: str, count: int) -> str:
     return f"{count} {UNIT_LABEL[kind][0 if count == 1 else 1]}"
-
-
-def ransom_value(titles: int) -> int:
-    return 2 + 2 * titles   # 4.1: 2 deniers plus 2 per title
 
 
 class Ledger(TitlePurchases):
@@ -37,7 +30,7 @@ class Ledger(TitlePurchases):
     def ransoms(self) -> list[tuple[str, int, str]]:
         """The ransoms this player must pay now: highest value first (4.1), each one paid
         if the deniers left allow it. (lord, value, jailer)"""
-        captives = sorted(((n, ransom_value(len(l["titles"])), l["captive_of"])
+        captives = sorted(((n, self.edition.ransom(len(l["titles"])), l["captive_of"])
                            for n, l in self.lords.items() if l["captive_of"]),
                           key=lambda c: (-c[1], c[0]))
         paid = []
@@ -49,7 +42,7 @@ class Ledger(TitlePurchases):
 
     def unpaid(self, paid: list[tuple[str, int, str]]) -> list[tuple[str, int, str]]:
         done = {p[0] for p in paid}
-        return [(n, ransom_value(len(l["titles"])), l["captive_of"])
+        return [(n, self.edition.ransom(len(l["titles"])), l["captive_of"])
                 for n, l in self.lords.items() if l["captive_of"] and n not in done]
 
     # -- orders -------------------------------------------------------------------------------
@@ -80,24 +73,27 @@ class Ledger(TitlePurchases):
                 return Failure("fortress", f"{town} already has a {here['fortress']}",
                                "a town holds one fortress at most (4.2)")
             if self.supply["strongholds"] < 1:
-                return Failure("supply", "no stronghold tile is left (12 in all, B)")
-            fail = self._pay(STRONGHOLD_PRICE, "a stronghold")
+                return Failure("supply", f"no stronghold tile is left ({self.edition.strongholds} in all, B)")
+            price = self.edition.price("stronghold")   # 4.2
+            fail = self._pay(price, "a stronghold")
             if fail:
                 return fail
-            self.deniers -= STRONGHOLD_PRICE
+            self.deniers -= price
             self.supply["strongholds"] -= 1
             here["fortress"] = "stronghold"
             return None
         count = order.get("count", 1)
-        if here["mills"] + count > MAX_MILLS_PER_TOWN:
-            return Failure("mills", f"{town} has {here['mills']} mill(s); a town holds {MAX_MILLS_PER_TOWN} at "
-                           "most (4.2)")
+        most = self.edition.mills_per_town   # 4.2
+        if here["mills"] + count > most:
+            return Failure("mills", f"{town} has {here['mills']} mill(s); a town holds {most} at most (4.2)")
         if self.supply["mills"] < count:
-            return Failure("supply", f"only {self.supply['mills']} mill tile(s) are left (15 in all, B)")
-        fail = self._pay(MILL_PRICE * count, f"{count} mill(s)")
+            return Failure("supply", f"only {self.supply['mills']} mill tile(s) are left "
+                           f"({self.edition.mills} in all, B)")
+        price = self.edition.price("mill") * count   # 4.2
+        fail = self._pay(price, f"{count} mill(s)")
         if fail:
             return fail
-        self.deniers -= MILL_PRICE * count
+        self.deniers -= price
         self.supply["mills"] -= count
         here["mills"] += count
         return None
@@ -122,13 +118,14 @@ class Ledger(TitlePurchases):
             return Failure("placement", f"you cannot place new units in {town}",
                            "place them where one of your lords stands (not besieged in a fortress), "
                            "or in a non-besieged fortress your forces control (4.3)")
-        if self.placed[town] + count > NEW_UNITS_PER_TOWN:
-            room = NEW_UNITS_PER_TOWN - self.placed[town]
-            return Failure("four_per_town", f"at most {NEW_UNITS_PER_TOWN} new unit pawns may be placed in "
+        most = self.edition.new_units_per_town   # 4.3
+        if self.placed[town] + count > most:
+            room = most - self.placed[town]
+            return Failure("four_per_town", f"at most {most} new unit pawns may be placed in "
                            f"{town} this phase; room is left for {room}", "place the others in another town (4.3)")
         if self.pool[kind] < count:
             return Failure("pool", f"your pool has {self.pool[kind]} {UNIT_LABEL[kind][1]} left (A.1)")
-        cost = UNIT_PRICE[kind] * count
+        cost = self.edition.unit_price(kind) * count   # 4.3
         fail = self._pay(cost, unit_words(kind, count))
         if fail:
             return fail
@@ -148,7 +145,7 @@ class Ledger(TitlePurchases):
         if len(jailers) != 1:
             return Failure("ransom", f"the captives are held by {' and '.join(sorted(jailers))}",
                            "make one offer per jailer")
-        due = sum(ransom_value(len(self.lords[n]["titles"])) for n in captives)
+        due = sum(self.edition.ransom(len(self.lords[n]["titles"])) for n in captives)
         if order["offer"] >= due:
             return Failure("ransom", f"the ransoms due are {due} deniers: an offer must be lower",
                            "leave the offer out: full ransoms are paid by themselves (4.1)")

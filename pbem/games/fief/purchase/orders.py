@@ -33,7 +33,7 @@ from pbem.games.fief.board import Board
 from pbem.orders.reading import Problems, check_keys, each_order, fold, suggest, whole_number, yes_no
 from pbem.games.fief.orders_common import town_name
 from pbem.games.fief.purchase.ledger import Ledger, describe
-from pbem.games.fief.state import UNIT_TYPES
+from pbem.games.fief.edition import load_edition
 from pbem.orders.yamlsafe import line_of
 
 VERBS = ("ransom", "offer", "build", "buy", "title", "offer_title", "cardinal")
@@ -128,7 +128,8 @@ def _parse(verb: str, item: dict, view: dict, board: Board, problems: Problems) 
         kind = UNIT_NAMES.get(what) or UNIT_NAMES.get(what.rstrip("s"))
         if kind is None:
             problems.add(line_of(item, "buy"), f"{item[verb]!r} is not a unit type",
-                         suggest(str(item[verb]), UNIT_TYPES) + " (strongholds and mills: `build:`)")
+                         suggest(str(item[verb]), load_edition(view["game"]).unit_types)
+                         + " (strongholds and mills: `build:`)")
             return None
         return {"buy": kind, "count": count, "town": town} if town and count else None
     if verb == "cardinal":

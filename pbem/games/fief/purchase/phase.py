@@ -13,11 +13,11 @@ from typing import Any, Callable, Mapping
 from pbem.games.fief.board import Board
 from pbem.games.fief.captives.ransom import accepts_offer
 from pbem.games.fief.income.phase import money
-from pbem.games.fief.purchase.ledger import (MILL_PRICE, STRONGHOLD_PRICE, Failure, Ledger, describe,
-                                            unit_words)
+from pbem.games.fief.edition import edition_of
+from pbem.games.fief.purchase.ledger import Failure, Ledger, describe, unit_words
 from pbem.games.fief.purchase.titles import (Offer, buy_cardinal_title, offer_announced, offer_taken,
                                             offer_void, privilege_lord)
-from pbem.games.fief.state import UNIT_PRICE, FiefState, Pawn
+from pbem.games.fief.state import FiefState, Pawn
 from pbem.games.fief.surprise.play import pope_refuses   # D.2.3: the pope's `new_cardinal` policy
 from pbem.games.fief.hear_ye.titles import come_into_play, grant_fief_title
 from pbem.rules.api import JSON, Audience, Event
@@ -161,11 +161,12 @@ def _apply(state: FiefState, board: Board, player: str, order: dict[str, Any], f
         if order["build"] == "stronghold":
             town.fortress = "stronghold"
             return [Event("stronghold_built", f"{player} builds a stronghold in {town.name} "
-                          f"({STRONGHOLD_PRICE} deniers, 4.2).", data={"player": player, "town": town.name})]
+                          f"({edition_of(state).price('stronghold')} deniers, 4.2).",
+                          data={"player": player, "town": town.name})]
         count = order.get("count", 1)
         town.mills += count
         return [Event("mill_built", f"{player} builds {count} mill{'s' if count > 1 else ''} in {town.name} "
-                      f"({MILL_PRICE * count} deniers, 4.2).",
+                      f"({edition_of(state).price('mill') * count} deniers, 4.2).",
                       data={"player": player, "town": town.name, "count": count})]
     if "buy" in order:
         kind, count, town = order["buy"], order["count"], order["town"]
@@ -177,7 +178,7 @@ def _apply(state: FiefState, board: Board, player: str, order: dict[str, Any], f
             here.controller = player
         if player not in here.arrivals:
             here.arrivals.append(player)
-        cost = UNIT_PRICE[kind] * count
+        cost = edition_of(state).unit_price(kind) * count   # 4.3
         data = {"player": player, "kind": kind, "count": count, "deniers": cost}
         if not fog:
             return [Event("units_bought", f"{player} buys {unit_words(kind, count)} ({money(cost)}) "

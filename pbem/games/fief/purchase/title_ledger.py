@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fief.purchase.books import Books, Failure
-from pbem.games.fief.purchase.titles import CARDINAL_PRICE, cardinal_target_problem, privilege_lord
+from pbem.games.fief.purchase.titles import cardinal_target_problem, privilege_lord
 
 
 class TitlePurchases(Books):
@@ -48,7 +48,7 @@ class TitlePurchases(Books):
         if city is not None and city not in strongholds:
             return Failure("city", f"{city} holds no stronghold of this fief to become its city",
                            f"choose one of {', '.join(strongholds)} (4.4)")
-        cost = 0 if free else 2 * len(towns)
+        cost = 0 if free else self.edition.price("title_per_town") * len(towns)   # 4.4
         fail = self._pay(cost, "this fief title")
         if fail:
             if not self.offers_known:
@@ -101,12 +101,13 @@ class TitlePurchases(Books):
         why = cardinal_target_problem(info)
         if why:
             return Failure("bishop", f"{name}: {why}", "name a bishop in play who is not a cardinal")
-        fail = self._pay(CARDINAL_PRICE, "the cardinal title")
+        price = self.edition.price("cardinal_title")   # 4.5
+        fail = self._pay(price, "the cardinal title")
         if fail:
             return fail
         if self.cardinal_refusal:
             return Failure("refused", f"{self.cardinal_refusal} (D.2.3); no deniers are spent")
-        self.deniers -= CARDINAL_PRICE
+        self.deniers -= price
         self.cardinal_holder = name
         info["cardinal"] = True
         return None

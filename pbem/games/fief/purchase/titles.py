@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from pbem.games.fief.board import Board
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState
 from pbem.rules.api import Event
 
-CARDINAL_PRICE = 5                          # 4.5: the tile shows a 5 deniers coin
 PRIVILEGED = ("king", "regent_queen")       # 4.4: "The regent queen title operates the same way"
 
 
@@ -61,7 +61,7 @@ def cardinal_title_holder(state: FiefState) -> str | None:
 def cardinal_title_view(state: FiefState) -> dict[str, Any]:
     """Public (the tile lies on the board or above a lord card)."""
     holder = cardinal_title_holder(state)
-    return {"for_sale": holder is None, "holder": holder, "price": CARDINAL_PRICE}
+    return {"for_sale": holder is None, "holder": holder, "price": edition_of(state).price("cardinal_title")}
 
 
 def buy_cardinal_title(state: FiefState, board: Board, player: str, lord_name: str) -> list[Event]:
@@ -72,10 +72,11 @@ def buy_cardinal_title(state: FiefState, board: Board, player: str, lord_name: s
     lord.cardinal = True
     state.cardinal_title = lord_name
     whose = "" if lord.family == player else f" of {lord.family}"
-    return [Event("cardinal_title_bought", f"{player} buys the cardinal title for {CARDINAL_PRICE} deniers: "
+    price = edition_of(state).price("cardinal_title")   # 4.5
+    return [Event("cardinal_title_bought", f"{player} buys the cardinal title for {price} deniers: "
                   f"{lord_name}{whose}, bishop of {board.bishoprics[lord.bishopric].name}, becomes a cardinal "
                   "(4.5, G.4.1.2).", data={"player": player, "lord": lord_name, "family": lord.family,
-                                           "deniers": CARDINAL_PRICE})]
+                                           "deniers": price})]
 
 
 @dataclass

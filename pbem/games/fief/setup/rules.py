@@ -13,17 +13,18 @@ from typing import Any, Sequence
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.cards.deck import CardSet, check_start_towns
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import Family, FiefState, Lord, Pawn, Town
 from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
-START_UNITS = (("knight", 1), ("man_at_arms", 3))   # A.5
-SURPRISE_CHARACTERS = ("darc", "cardinal")
-
 
 def empty_state(variant: str, options: dict[str, Any], players: Sequence[str], board: Board) -> FiefState:
     state = FiefState(variant=variant, options=dict(options), players=list(players))
-    state.families = {p: Family(p) for p in players}        # A.6: 5 deniers each
+    edition = edition_of(state)
+    state.families = {p: Family(p, deniers=edition.starting_money,              # A.6
+                                diplomacy_pawns=edition.diplomacy_pawns)        # A.1
+                      for p in players}
     state.towns = {t: Town(t) for t in board.towns}
     state.fief_titles = {f: None for f in board.fiefs}
     state.governed = {f: False for f in board.fiefs}
@@ -40,7 +41,7 @@ def new_game(variant: str, options: dict[str, Any], players: Sequence[str], boar
     events: list[Event] = []
     for player in state.turn_order():
         card = pile.pop()
-        while card in SURPRISE_CHARACTERS:   # A.2: a Cardinal or D'Arc is put aside, draw again
+        while card in cards.surprise_characters:   # A.2: a Cardinal or D'Arc is put aside, draw again
             aside.append(card)
             card = pile.pop()
         info = cards.lords[card]
@@ -60,21 +61,22 @@ def new_game(variant: str, options: dict[str, Any], players: Sequence[str], boar
         for player in state.turn_order():
             lord = next(l for l in state.lords.values() if l.family == player)
             events += place_start(state, player, cards.lords[lord.name].start, "I.4")
-        state.round, state.phase = 1, "cards"
+        state.round, state.phase = 1, edition_of(state).opening(1)   # E: France ignores Hear Ye in the 1st round
     else:
         state.phase = "setup"
     return state, events
 
 
 def place_start(state: FiefState, player: str, town: str, why: str) -> list[Event]:
-    """A.5: 1 stronghold, 1 knight, 3 men-at-arms and the player's lord in ``town``."""
+    """A.5: 1 stronghold, the edition's starting units (France: 1 knight, 3 men-at-arms) and the
+    player's lord in ``town``."""
     here = state.towns[town]
     here.fortress = "stronghold"
     here.controller = player
     here.arrivals = [player]
     lord = next(l for l in state.lords.values() if l.family == player)
     lord.location = town
-    for kind, count in START_UNITS:
+    for kind, count in edition_of(state).start_units.items():
         for _ in range(count):
             pid = state.new_pawn_id()
             state.pawns[pid] = Pawn(pid, kind, player, town)
@@ -107,5 +109,5 @@ def resolve_starting_towns(state: FiefState, board: Board, orders: dict[str, Any
                    else "A.5, default: they chose no town")
         taken.append(town)
         events += place_start(state, player, town, why)
-    state.round, state.phase = 1, "cards"   # E: the Hear Ye phase is ignored on the 1st round
+    state.round, state.phase = 1, edition_of(state).opening(1)   # E: France ignores Hear Ye in the 1st round
     return events

@@ -6,8 +6,8 @@ from typing import Any
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.purchase.ledger import Ledger
-from pbem.games.fief.purchase.titles import CARDINAL_PRICE, cardinal_target_problem, privilege_lord
-from pbem.games.fief.state import UNIT_PRICE
+from pbem.games.fief.edition import load_edition
+from pbem.games.fief.purchase.titles import cardinal_target_problem, privilege_lord
 
 
 def setup_template(view: dict[str, Any], board: Board) -> str:
@@ -49,11 +49,12 @@ def purchase_template(view: dict[str, Any], board: Board) -> str:
     mine = [t for t, v in view["towns"].items() if v["controller"] == me]
     places = ledger.placement_towns()
     pool = ", ".join(f"{n} {k}" for k, n in fam["pool"].items())
-    prices = ", ".join(f"{k} {p}" for k, p in UNIT_PRICE.items())
+    edition = load_edition(view["game"])
+    prices = ", ".join(f"{k} {u.price}" for k, u in edition.units.items())
     lines += [
         "# Orders are done in the order written; delete the lines you do not want.",
         f"# Towns you control: {', '.join(mine) or 'none'}.",
-        f"# Units (4.3), price each: {prices}. At most 4 new pawns per town this phase.",
+        f"# Units (4.3), price each: {prices}. At most {edition.new_units_per_town} new pawns per town this phase.",
         f"#   You may place them in: {', '.join(places) or 'nowhere (no free lord, no fortress held)'}.",
         f"#   Left in your pool: {pool}.",
         "# Stronghold (4.2): 10 deniers, in a town you control without a fortress.",
@@ -99,7 +100,7 @@ def _title_lines(view: dict[str, Any], me: str) -> list[str]:
     sale = view["cardinal_title"]
     bishops = [n for n, l in view["lords"].items() if not cardinal_target_problem(l)]
     if sale["for_sale"] and bishops:
-        lines.append(f"# Cardinal title (4.5): {CARDINAL_PRICE} deniers, for any bishop in play (any family): "
+        lines.append(f"# Cardinal title (4.5): {sale['price']} deniers, for any bishop in play (any family): "
                      f"{', '.join(bishops)}.")
         lines.append("#   A pope of another family may refuse it (his `new_cardinal` policy).")
         lines.append(f"#   - cardinal: {bishops[0]}")

@@ -1,0 +1,28 @@
+"""Fief: France's own rules that are code, reached by the Fief core through the edition record
+(games/fief_france/edition.yaml names this module; pbem/games/fief/edition.py, ``Hooks``)."""
+from __future__ import annotations
+
+from pbem.games.fief.edition import Hooks
+from pbem.games.fief.state import OFFSHORE, FiefState, Lord
+from pbem.games.fief_france.elections import ELECTIONS
+from pbem.games.fief_france.facts import FRANCE
+from pbem.games.fief_france.royal import lord_played, titles_after_elimination
+
+
+def title_points(state: FiefState, lord: Lord) -> int:
+    """7: the king title and the pope title are 1 VP each, unless their lord is offshore."""
+    return int(lord.political == "king" and lord.location != OFFSHORE) + int(lord.pope and lord.location != OFFSHORE)
+
+
+def tiebreak(state: FiefState, families: tuple[str, ...], towns_held: dict[str, int]) -> tuple:
+    """7.3: the king title, else the pope, else the regent queen, else the most fief titles,
+    else the most bishop titles, else the most towns controlled."""
+    lords = [l for l in state.lords.values() if l.family in families]
+    return (any(l.political == "king" for l in lords), any(l.pope for l in lords),
+            any(l.political == "regent_queen" for l in lords),
+            sum(len(l.fief_titles) for l in lords), sum(1 for l in lords if l.bishopric),
+            sum(towns_held.get(f, 0) for f in families))
+
+
+HOOKS = Hooks(board_facts=FRANCE, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
+              lord_played=lord_played, after_elimination=titles_after_elimination)

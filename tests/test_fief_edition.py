@@ -1,0 +1,363 @@
+"""The edition record (pbem/games/fief/edition.py): France's numbers read from
+games/fief_france/edition.yaml, and each kind of bad data refused with the file, the key and
+the fix named."""
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+import yaml
+
+from pbem.games.fief.battle.forces import combat_points
+from pbem.games.fief.board import load_board
+from pbem.games.fief.edition import (_EDITIONS, PHASES, Edition, EditionError, edition_of, load_edition,
+                                     load_edition_file)
+from pbem.games.fief.hear_ye.elimination import eliminate_lord
+from pbem.games.fief.round import ROUND
+from pbem.games.fief.positions import build_position
+from pbem.games.fief.state import FiefState
+from pbem.games.fief_france.rules import RULES
+from pbem.judge.render import render
+from pbem.paths import games_dir
+from pbem.rules.api import Event
+from pbem.rules.rng import Rng
+
+from fief_support import errors, resolve, send
+
+FILE = games_dir() / "fief_france" / "edition.yaml"
+RAW = yaml.safe_load(FILE.read_text(encoding="utf-8"))
+
+
+def test_france_reads_the_rulebook_numbers() -> None:
+    e = load_edition("fief_france")
+    assert (e.title, e.min_players, e.max_players) == ("Fief: France", 3, 6)
+    assert e.money_public and e.starting_money == 5                                   # A.6
+    assert {k: (u.price, u.combat_points, u.pool) for k, u in e.units.items()} == {   # 4.3, A.1
+        "man_at_arms": (1, 1, 13), "archer": (2, 1, 4), "knight": (3, 3, 8), "bombard": (4, 0, 1)}
+    assert e.unit_types == ("man_at_arms", "archer", "knight", "bombard")
+    assert e.start_units == {"knight": 1, "man_at_arms": 3}                            # A.5
+    assert (e.strongholds, e.mills, e.siege_engines, e.diplomacy_pawns) == (12, 15, 2, 3)
+    assert (e.mills_per_town, e.lords_per_family, e.new_units_per_town) == (2, 4, 4)
+    assert (e.captive_markers, e.fief_titles_per_lord, e.steps_per_round) == (6, 2, 2)
+    assert e.prices == {"stronghold": 10, "mill": 3, "title_per_town": 2, "cardinal_title": 5,
+                        "ransom_base": 2, "ransom_per_title": 2}
+    assert e.ransom(2) == 6                                                            # 4.1 example
+    assert e.income == {"town": 1, "mill": 2, "tallage_per_town": 2, "queen": 2, "plunder_per_mill": 2}
+    assert (e.hand_limit, e.draws, e.disaster_track) == (3, 2, 3)
+    assert e.deck.lords + sum(e.deck.surprise_characters.values()) == 22               # B
+    assert sum(e.deck.fortune.values()) == 25 and sum(e.deck.disaster.values()) == 10  # B
+    assert (e.victory.lone, e.victory.alliance, e.victory.alliance_players) == (3, 4, (4, 5, 6))
+    assert e.round[0] == "hear_ye" and e.not_in_first_round == ("hear_ye",)
+    assert [o.name for o in e.options] == ["fog_of_war", "mandatory_placement", "adjusted_shooting",
+                                           "public_diplomacy", "beginners"]
+
+
+def test_a_state_finds_its_edition_once() -> None:
+    state = FiefState(variant="fief_france", options={}, players=["a", "b", "c"])
+    assert edition_of(state) is load_edition("fief_france")   # cached: read once per process
+
+
+def test_every_edition_number_cites_the_rulebook() -> None:
+    """Each line of the YAML holding a number says where the rulebook gives it: a comment on the
+    line, a section inside its text ("I.2: ..."), or a comment on the key it sits under."""
+    uncited = []
+    parents: list[tuple[int, bool]] = []     # (indentation, cited) of the keys above this line
+    for n, line in enumerate(FILE.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        while parents and parents[-1][0] >= indent:
+            parents.pop()
+        body = line.split("#")[0]
+        cited = "#" in line or re.search(r"\b(?:[A-I]|\d+)(?:\.\d+)+:", body) is not None
+        if any(ch.isdigit() for ch in body) and not cited and not any(c for _, c in parents):
+            uncited.append(n)
+        parents.append((indent, cited))
+    assert not uncited, f"lines without a rulebook section: {uncited}"
+
+
+# -- bad data ------------------------------------------------------------------------------------
+def broken(tmp_path: Path, change: Callable[[dict], Any], *expected: str) -> str:
+    data = copy.deepcopy(RAW)
+    change(data)
+    path = tmp_path / "edition.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(EditionError) as err:
+        load_edition_file(path, "fief_france")
+    text = str(err.value)
+    assert str(path) in text
+    for part in expected:
+        assert part in text, text
+    return text
+
+
+def test_missing_file_names_it(tmp_path: Path) -> None:
+    with pytest.raises(EditionError, match="cannot read the edition record.*games/fief_test/edition.yaml"):
+        load_edition_file(tmp_path / "nowhere.yaml", "fief_test")
+
+
+def test_bad_yaml_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "edition.yaml"
+    path.write_text("title: [unclosed\n", encoding="utf-8")
+    with pytest.raises(EditionError, match="not valid YAML"):
+        load_edition_file(path, "fief_france")
+
+
+def test_not_a_mapping(tmp_path: Path) -> None:
+    path = tmp_path / "edition.yaml"
+    path.write_text("- a list\n", encoding="utf-8")
+    with pytest.raises(EditionError, match="must be a mapping, not a list"):
+        load_edition_file(path, "fief_france")
+
+
+def test_missing_key(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["prices"].pop("mill"), "`prices.mill`", "missing", "add `mill:`")
+
+
+def test_unknown_key_suggests(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["prices"].update(stronhold=10), "`prices.stronhold`", "unknown key",
+           "did you mean `stronghold`?")
+
+
+def test_text_for_a_number(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["income"].update(queen="two"), "`income.queen`",
+           "must be a whole number, not the text 'two'")
+
+
+def test_true_is_no_number(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["units"]["knight"].update(pool=True), "`units.knight.pool`",
+           "must be a whole number, not `true`")
+
+
+def test_a_number_too_small(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["money"].update(starting=-1), "`money.starting`", "at least 0")
+    broken(tmp_path, lambda d: d["limits"].update(lords_per_family=0), "`limits.lords_per_family`", "at least 1")
+
+
+def test_a_flag_must_be_true_or_false(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["money"].update(public="public"), "`money.public`", "true or false")
+
+
+def test_players_min_above_max(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["players"].update(min=7), "`players`", "min 7 is more than max 6")
+
+
+def test_start_units_of_an_unknown_type(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["start"]["units"].update(knigth=1), "`start.units.knigth`",
+           "did you mean `knight`?")
+
+
+def test_start_units_beyond_the_pool(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["start"]["units"].update(knight=9), "`start.units.knight`",
+           "9 is more than the pool of 8")
+
+
+def test_victory_player_counts_within_the_players(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["victory"].update(alliance_players=[2, 4]), "`victory.alliance_players`",
+           "2 players is outside `players` (3 to 6)")
+
+
+def test_round_names_an_unknown_phase(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d.update(round=["hear_ye", "incom"]), "`round`", "'incom' is not a phase",
+           "did you mean `income`?")
+
+
+def test_round_names_a_phase_twice(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d.update(round=["income", "income"]), "`round`", "twice")
+
+
+def test_skipped_phase_must_be_in_the_round(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["round"].remove("hear_ye"), "`not_in_first_round`", "'hear_ye' is not a phase")
+
+
+def test_victory_player_counts_are_a_list(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["victory"].update(alliance_players=4), "`victory.alliance_players`",
+           "list of player counts")
+
+
+def test_more_women_than_lords(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["deck"].update(women=19), "`deck.women`", "at most `lords`")
+
+
+def test_a_malformed_option(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d["options"][0].pop("text"), "`options[1].text`", "missing")
+    broken(tmp_path, lambda d: d["options"].append(dict(d["options"][0])), "`options`", "twice")
+    broken(tmp_path, lambda d: d["options"].append({"name": "board", "default": False, "text": "x"}),
+           "`options`", "`board`")
+
+
+def test_hooks_that_cannot_be_imported(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d.update(hooks="pbem.games.no_such_edition.hooks"), "`hooks`",
+           "cannot import pbem.games.no_such_edition.hooks", "HOOKS = Hooks(...)")
+
+
+def test_hooks_module_without_hooks(tmp_path: Path) -> None:
+    broken(tmp_path, lambda d: d.update(hooks="pbem.games.fief.state"), "`hooks`", "defines no `HOOKS`")
+
+
+# -- the rules read the edition --------------------------------------------------------------------
+PLAYERS = ["anne", "bruno", "carl"]
+
+
+@pytest.fixture
+def edited(monkeypatch: pytest.MonkeyPatch) -> Callable[..., Edition]:
+    """France's edition with some values replaced, for every rule reading it (state or view)."""
+    def change(**values: Any) -> Edition:
+        edition = replace(load_edition("fief_france"), **values)
+        monkeypatch.setitem(_EDITIONS, "fief_france", edition)
+        return edition
+    return change
+
+
+def test_setup_gives_the_editions_money_pawns_and_round(edited) -> None:
+    edited(starting_money=9, diplomacy_pawns=1, not_in_first_round=(),
+           start_units={"archer": 2})
+    state = RULES.setup({"mandatory_placement": True}, PLAYERS, Rng("e"))
+    assert {f["deniers"] for f in state["families"].values()} == {9}
+    assert {f["diplomacy_pawns"] for f in state["families"].values()} == {1}
+    assert state["phase"] == "hear_ye"      # no phase skipped in the 1st round
+    assert sorted(p["kind"] for p in state["pawns"].values()) == ["archer"] * 6
+
+
+def test_hidden_money_stays_out_of_other_players_views(edited) -> None:
+    edited(money_public=False)
+    state = build_position({"players": PLAYERS, "deniers": {"anne": 7, "bruno": 3, "carl": 4}}).to_json()
+    view = RULES.view(state, "bruno")
+    assert view["families"]["bruno"]["deniers"] == 3
+    assert "deniers" not in view["families"]["anne"] and "deniers" not in view["families"]["carl"]
+    assert "7" not in repr(view["families"]["anne"])
+    assert RULES.view(state, None)["families"]["anne"]["deniers"] == 7   # the game master sees all
+
+
+def test_hidden_money_is_told_to_its_owner_only(edited) -> None:
+    """With money secret, a family's income (and the treasury it leaves) is told to that family
+    only, and the report shows the others' money as unknown."""
+    edited(money_public=False)
+    position = {"players": PLAYERS, "phase": "income", "deniers": {"anne": 17, "bruno": 3, "carl": 4},
+                "lords": {"Quentin": {"family": "anne", "at": "Nantes"}},
+                "units": {"Nantes": {"anne": {"man_at_arms": 1}}}}
+    state, events = resolve(build_position(position).to_json(), {})
+    income = [e for e in events if e.kind == "income"]
+    assert income and all(e.audience.sees(e.data["player"]) and not e.audience.sees(other)
+                          for e in income for other in PLAYERS if other != e.data["player"])
+    text = render(RULES.report_template(), view=RULES.view(state, "bruno"), me="bruno")
+    anne = next(line for line in text.splitlines() if line.strip().startswith("anne"))
+    assert "? deniers" in anne and "18" not in anne
+
+
+def test_public_money_is_in_every_view() -> None:
+    state = build_position({"players": PLAYERS, "deniers": {"anne": 7}}).to_json()
+    assert RULES.view(state, "bruno")["families"]["anne"]["deniers"] == 7   # A.6
+
+
+def test_purchase_prices_and_limits_come_from_the_edition(edited) -> None:
+    position = {"players": PLAYERS, "phase": "purchase", "deniers": {"anne": 7},
+                "lords": {"Quentin": {"family": "anne", "at": "Nantes"}},
+                "units": {"Nantes": {"anne": {"man_at_arms": 1}}}}
+    state = build_position(position).to_json()
+    assert "costs 10 deniers" in errors(state, "anne", "orders:\n  - build: stronghold\n    in: Nantes\n")
+    edited(prices={**load_edition("fief_france").prices, "stronghold": 7})
+    state = build_position(position).to_json()
+    assert send(state, "anne", "orders:\n  - build: stronghold\n    in: Nantes\n").ok
+
+
+def test_victory_points_needed_come_from_the_edition(edited) -> None:
+    position = {"players": PLAYERS, "phase": "end_of_round",
+                "lords": {"Quentin": {"family": "anne", "at": "Nantes", "titles": ["bretagne", "poitou"]}}}
+    state, events = resolve(build_position(position).to_json(), {})
+    assert state["phase"] != "over"          # 2 VP: France wants 3 (7.1)
+    edited(victory=replace(load_edition("fief_france").victory, lone=2))
+    state, events = resolve(build_position(position).to_json(), {})
+    assert state["phase"] == "over" and state["winners"] == ["anne"]
+
+
+def test_income_comes_from_the_edition(edited) -> None:
+    edited(income={**load_edition("fief_france").income, "town": 3})
+    position = {"players": PLAYERS, "phase": "income", "deniers": {"anne": 0},
+                "lords": {"Quentin": {"family": "anne", "at": "Nantes"}},
+                "units": {"Nantes": {"anne": {"man_at_arms": 1}}}}
+    state, _ = resolve(build_position(position).to_json(), {})
+    assert state["families"]["anne"]["deniers"] == 3
+
+
+def test_the_core_knows_every_phase_an_edition_may_list() -> None:
+    assert tuple(s.name for s in ROUND) == PHASES
+
+
+def test_steps_per_round_come_from_the_edition(edited) -> None:
+    position = {"players": PLAYERS, "phase": "movement",
+                "lords": {"Quentin": {"family": "anne", "at": "Nantes"}},
+                "units": {"Nantes": {"anne": {"man_at_arms": 1}}}}
+    mail = "orders:\n  - move: Quentin\n    path: [Rennes, Cherbourg]\n"
+    state = build_position(position).to_json()
+    assert send(state, "anne", mail).ok                       # 5.1.1: 2 steps
+    edited(steps_per_round=1)
+    assert "Quentin has 1 steps" in errors(state, "anne", mail)
+
+
+def test_an_editions_own_ballots_run_through_the_core(edited) -> None:
+    """An edition with one ballot of its own (like England's Sovereign): the core runs both mails,
+    the edition says who stands, who votes and what the title brings."""
+    france = load_edition("fief_france")
+
+    def crown(state, ballot, lord, why):
+        lord.political = "king"
+        return [Event("elected", f"{lord.name} is the sovereign ({why}).")]
+
+    own = replace(france.hooks.elections, possible=lambda s, b: ["sovereign"], eligible=lambda lord, b: None,
+                  ballot_named=lambda view, word: word if word == "sovereign" else None,
+                  ballot_names="write a sovereign",
+                  not_held=lambda s, b: None, elect=crown,
+                  weights=lambda s, b, ballot, now: ({p: 1 for p in s.players}, {}))
+    edited(hooks=replace(france.hooks, elections=own))
+    position = {"players": PLAYERS, "phase": "hear_ye", "round": 2,
+                "lords": {"Quentin": {"family": "anne", "at": "Nantes"},
+                          "Arthur": {"family": "bruno", "at": "Tours"}}}
+    state = build_position(position).to_json()
+    assert RULES.view(state, "carl")["hear_ye"]["possible"] == ["sovereign"]
+    mail = send(state, "anne", "orders:\n  - candidate: Quentin\n    for: Sovereign\n")
+    assert mail.ok and mail.orders["candidates"] == {"sovereign": "Quentin"}
+    assert "write a sovereign" in errors(state, "anne", "orders:\n  - candidate: Quentin\n    for: pope\n")
+    state, events = resolve(state, {"anne": mail.orders, "bruno": {"candidates": {"sovereign": "Arthur"}}})
+    assert state["phase"] == "hear_ye_votes"
+    assert RULES.phase(state).deciders == ("anne", "bruno", "carl")   # each family has a vote here
+    votes = {p: {"votes": {"sovereign": {"for": "Arthur"}}} for p in ("bruno", "carl")}
+    state, events = resolve(state, votes)
+    assert state["lords"]["Arthur"]["political"] == "king"
+    assert any(e.text == "Arthur is the sovereign (2 of 2 votes)." for e in events)
+
+
+def test_succession_and_lord_cards_are_the_editions(edited) -> None:
+    """France's crown prince (G.1.1) and succession (D.3.3) are its hooks: an edition without them
+    makes no crown prince of a lord card, and crowns no one when the king dies."""
+    position = {"players": PLAYERS, "phase": "cards", "hands": {"anne": ["Henry"]},
+                "lords": {"Charles": {"family": "bruno", "at": "Paris", "titles": ["king"]},
+                          "Blanche": {"family": "anne", "at": "Tours", "titles": ["queen"]}}}
+    play = {"anne": {"play": [{"card": "Henry", "town": None, "crown_prince": True}]}}
+
+    def crown_prince_then_king_dies() -> tuple[str | None, str | None]:
+        state = {**build_position(position).to_json(), "phase": "cards_play"}
+        state, _ = resolve(state, play)
+        after = FiefState.from_json(state)
+        prince = after.lords["Henry"].political
+        eliminate_lord(after, load_board("fief_france"), "Charles")
+        return prince, after.lords["Henry"].political
+
+    assert crown_prince_then_king_dies() == ("crown_prince", "king")      # G.1.1, D.3.3
+    edited(hooks=replace(load_edition("fief_france").hooks, after_elimination=lambda s, lord: [],
+                         lord_played=lambda s, p, name, play: []))
+    assert crown_prince_then_king_dies() == (None, None)
+
+
+def test_combat_points_come_from_the_edition(edited) -> None:
+    position = {"players": PLAYERS, "lords": {"Quentin": {"family": "anne", "at": "Nantes"}},
+                "units": {"Nantes": {"anne": {"knight": 2, "man_at_arms": 1}}}}
+    state = build_position(position)
+    assert combat_points(state, "knight") == 3 and combat_points(state, "kings_knight") == 3   # 6.2.3.1, 1.5.5
+    france = load_edition("fief_france")
+    edited(units={**france.units, "knight": replace(france.units["knight"], combat_points=2)})
+    assert combat_points(state, "knight") == 2 and combat_points(state, "man_at_arms") == 1
