@@ -47,7 +47,7 @@ def used_bytes(db_path: Path) -> tuple[int, dict[str, int]]:
 
 def next_orders(home_path: Path, secrets: dict[tuple[str, str], str]) -> list[tuple[str, str, str, str, str]]:
     """Every decider's order mail for each game's open phase (the demo's orders, from their view)."""
-    from pbem.demo import _script
+    from pbem.rules.api import demo_script
     from pbem.judge import engine
     from pbem.judge.store import Store
     store = Store(home_path / "pbem.sqlite")
@@ -57,7 +57,7 @@ def next_orders(home_path: Path, secrets: dict[tuple[str, str], str]) -> list[tu
             game = engine.load_game(store, row["name"])
             phase = game.rules.phase(game.state)
             for player in phase.deciders:
-                body = _script(phase.id)(game.rules.view(game.state, player), player)
+                body = demo_script(game.rules).orders(game.rules.view(game.state, player), player)
                 mails.append((row["name"], player, secrets[(row["name"], player)], phase.id, body))
         return mails
     finally:

@@ -37,17 +37,20 @@ VIEWPORT = {"width": 960, "height": 1250}     # the title, the map and the first
 
 def report_page(home_dir: Path, folder: Path) -> Path:
     """The last report mailed to the first player (the demo's alice) as an HTML file in
-    ``folder``, its map beside it."""
+    ``folder``, its map beside it: read from the outbox Maildir (the store keeps no sent mail's
+    body), where the demo's judge home files each recipient's mail in a folder of their own."""
     home = load_home(home_dir)
     store = Store(home.db_path)
     try:
-        row = store.one("SELECT o.raw FROM outbox o JOIN players p ON p.email=o.recipient WHERE p.seat=0 "
-                        "AND o.purpose='report' ORDER BY o.id DESC LIMIT 1")
+        row = store.one("SELECT email FROM players WHERE seat=0 ORDER BY game_id LIMIT 1")
     finally:
         store.close()
-    if row is None:
+    mails = [email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+             for path in sorted((home.path / "mail" / "outbox" / row["email"] / "new").iterdir())] if row else []
+    reports = [m for m in mails if "resolved" in str(m["Subject"])]
+    if not reports:
         raise SystemExit(f"no report to the first player in {home_dir}")
-    mail = email.message_from_bytes(row["raw"], policy=email.policy.default)
+    mail = max(reports, key=lambda m: m["Date"].datetime)
     html = mail.get_body(("html",)).get_content()
     for n, part in enumerate(p for p in mail.walk() if p.get_content_maintype() == "image"):
         name = f"map-{n}.png"
