@@ -70,7 +70,16 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
         return reject(None, "reject: not authenticated (unknown game)", not_authenticated)
     player = store.one("SELECT * FROM players WHERE game_id=? AND name=?", game.id, envelope.player)
     if player is None or player["email"] != mail.from_addr or not engine.check_secret(player, envelope.secret):
-        return reject(None, "reject: not authenticated", not_authenticated)
+        # Else the position's stand-in during its player's absence, with its own secret (never the player's).
+        if player is None or not absences.is_standin(store, game, envelope.player, mail.from_addr,
+                                                     envelope.secret, now):
+            return reject(None, "reject: not authenticated", not_authenticated)
+        if envelope.away is not None or envelope.timezone is not None or envelope.new_secret is not None \
+                or envelope.html is not None:
+            return reject(game, "reject: not for a stand-in", [OrderError(
+                None, f"a stand-in may not change {envelope.player}'s address, secret, time zone or mail format, "
+                      f"nor announce absences", f"only {envelope.player} may; as a stand-in, send orders or "
+                      f"commands (status, report, history)")])
     if envelope.command is not None:
         return commands.player_command(store, mailer, mail, envelope, game, now)
     if envelope.away is not None or envelope.timezone is not None:
