@@ -244,3 +244,16 @@ def test_no_mail_to_a_stand_in_carries_a_players_secret(judge):
     # The stand-in's secret went to the stand-in alone.
     for p in ("alice", "bob", "carol", "gm"):
         assert secret not in "".join(m.as_string() for m in judge.sent_to(f"{p}@pbem.test"))
+
+
+def test_a_stand_in_gets_the_players_reminders_and_news_while_it_stands_in(judge):
+    personal(judge, "bob", f"away: {{from: 2027-01-15, to: 2027-01-20, standin: {FRIEND}}}\n")
+    judge.tick()
+    judge.orders("g1", "alice", "round-1/bid", 'shout: "Fortune favours the bold"\n')
+    assert judge.tick().mails == {"acted at once": 1}
+    news = [m for m in judge.sent_to(FRIEND) if "News from alice" in str(m["Subject"])]
+    assert len(news) == 1 and "Fortune favours the bold" in body_of(news[0])
+    # 12 hours before the deadline (2027-01-17 08:00): bob and his stand-in are reminded, no one twice.
+    assert judge.tick(advance_hours=37).reminded == 4      # alice, bob, carol, and bob's stand-in
+    reminders = [m for m in judge.sent_to(FRIEND) if "Reminder" in str(m["Subject"])]
+    assert len(reminders) == 1 and "no orders from you yet" in body_of(reminders[0])

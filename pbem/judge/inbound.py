@@ -188,12 +188,15 @@ def _key_list(keys: tuple[str, ...]) -> str:
 
 def _tell_others(store: Store, mailer: Mailer, game: engine.Game, actor: str, events: list, phase) -> None:
     """Mail at once every other player who may see something of what ``actor`` just did (a
-    message, a gift, an exchange): negotiation by mail must not wait for the deadline."""
+    message, a gift, an exchange), and their stand-ins: negotiation by mail must not wait for the
+    deadline."""
+    standins = absences.standins_now(store, game)
     for player in engine.players(store, game.id):
         name = player["name"]
         seen = engine.visible_events(events, name)
         if name != actor and seen:
-            mailer.news(game, name, player["email"], actor, seen, phase)
+            for email in (player["email"], *standins.get(name, ())):
+                mailer.news(game, name, email, actor, seen, phase)
 
 
 def _short(text: str, limit: int = 40) -> str:
