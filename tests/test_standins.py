@@ -99,6 +99,8 @@ def test_a_stand_in_named_by_the_player_plays_the_position_during_the_absence_an
     judge.command("g1", "bob", "status", sender=FRIEND)
     judge.send(FRIEND, f"game: g1\nplayer: bob\nsecret: {secret}\ncommand: status\n")
     assert judge.tick().mails == {"orders accepted": 1, "command status": 1, "reject: not authenticated": 1}
+    status = next(t for t in texts(judge, FRIEND) if "Status of game" in t)
+    assert "Status of game \"g1\" for bob" in status and f"{FRIEND} stands in for you" in status
 
     # The phase resolves: the stand-in gets bob's report (bob's view: his hand, no one else's).
     judge.orders("g1", "alice", "round-1/bid", "bid: 2\n")
@@ -219,6 +221,7 @@ def test_the_game_master_names_a_stand_in_for_an_absence_or_until_a_date(judge, 
     judge.orders("g1", "bob", "round-1/bid", "bid: 3\n", secret=secret, sender=FRIEND)
     judge.orders("g1", "bob", "round-1/bid", "bid: 4\n", secret=standin_secret(judge, other), sender=other)
     assert judge.tick().mails == {"reject: not authenticated": 1, "orders accepted": 1}
+    assert f"away now: bob (stand-in {other})" in cli(judge, "show", "g1").output
     # A replacement ends the stand-in too.
     cli(judge, "replace", "g1", "bob", "newbob@pbem.test")
     judge.tick()
