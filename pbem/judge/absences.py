@@ -81,9 +81,9 @@ def read_away(value: Any, line: int | None, tz_name: str | None,
         if day is None:
             return None, None, [OrderError(value.line_of(key), f"`{key}:` is not a date: {str(text)[:40]!r}", how)]
         days.append(day)
-    span, problem = day_span(days[0], days[1], tz_name, now)
-    if problem is not None:
-        return None, None, [OrderError(line, *problem)]
+    span, wrong = day_span(days[0], days[1], tz_name, now)
+    if wrong is not None:
+        return None, None, [OrderError(line, *wrong)]
     return span, standin, []
 
 
@@ -149,8 +149,7 @@ def standins_due(store: Store, mailer: Mailer, now: float, game_id: int | None =
     """Begin the stand-ins whose absence began (a secret of their own drawn and mailed, with the
     position's current report) and end those whose absence ended (their secret dropped, they are
     told), or that had not begun when their game ended. Linear in the stand-ins named and not yet
-    ended (an index).
-    Returns how many began or ended."""
+    ended (an index). Returns how many began or ended."""
     only = " AND game_id=?" if game_id is not None else ""
     rows = store.all(f"SELECT * FROM absences WHERE {STANDINS_DUE}{only} ORDER BY game_id, away_from",
                      now, now, *(() if game_id is None else (game_id,)))
@@ -315,9 +314,9 @@ def personal(store: Store, mailer: Mailer, mail: Any, envelope: Any, game: engin
             span, standin, more = read_away(envelope.away, envelope.away_line, None if errors else tz, now)
             errors += more
     if standin is not None:
-        problem = standin_problem(store, game, player, standin)
-        if problem:
-            errors.append(OrderError(envelope.away_line, f"`standin:` {problem}", "leave out `standin:`, or "
+        refused = standin_problem(store, game, player, standin)
+        if refused:
+            errors.append(OrderError(envelope.away_line, f"`standin:` {refused}", "leave out `standin:`, or "
                                      "name someone else"))
     if not errors and envelope.away is not None:
         too_many = announce(store, mailer, game, player, span, now, standin)
