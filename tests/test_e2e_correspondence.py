@@ -73,3 +73,34 @@ def test_a_replacement_by_imap_and_smtp_orders_with_the_new_secret_and_the_old_a
     assert report.mails == {"reject: not authenticated": 1, "orders accepted": 1}, report.lines()
     assert any("Orders received for bob" in b for s, b in bodies(servers, "dave"))
     assert any("could not be authenticated" in b for s, b in bodies(servers, "bob"))
+
+
+def test_a_stand_in_orders_over_smtp_with_its_own_secret_until_the_player_is_back(tmp_path, mail_servers):
+    servers = mail_servers
+    judge = Judge(tmp_path / "home")
+    point_judge_at(judge, servers)
+    judge.new_game(players=("alice", "bob", "carol"))
+    assert CliRunner().invoke(main, ["game", "settings", "g1", "away_policy=standin",
+                                     "--home", str(judge.home.path)]).exit_code == 0
+
+    def mail(sender: str, text: str, subject: str = "orders") -> None:
+        servers.send(servers.address(sender), [servers.address("judge")],
+                     player_mail(servers.address(sender), servers.address("judge"), subject, text))
+
+    bob = f"game: g1\nplayer: bob\nsecret: {judge.secrets['g1']['bob']}\n"
+    mail("bob", bob + f"away: {{from: 2027-01-15, to: 2027-01-30, standin: {servers.address('dave')}}}\n", "away")
+    assert judge.tick().mails == {"away or timezone set": 1}
+    begun = [b for s, b in bodies(servers, "dave") if "You stand in for bob" in s]
+    assert len(begun) == 1 and "report for bob" in begun[0]
+    secret = begun[0].split("stand-in is:\n\n    ")[1].split()[0]
+    mail("dave", f"game: g1\nplayer: bob\nsecret: {secret}\nphase: round-1/bid\nbid: 4\n")
+    mail("dave", f"game: g1\nplayer: bob\nsecret: {judge.secrets['g1']['bob']}\nphase: round-1/bid\nbid: 1\n")
+    report = judge.tick()
+    assert report.mails == {"orders accepted": 1, "reject: not authenticated": 1}, report.lines()
+    mail("bob", bob + "away: none\n", "back")
+    assert judge.tick().mails == {"away or timezone set": 1}
+    assert any("You no longer stand in for bob" in s for s, _ in bodies(servers, "dave"))
+    mail("dave", f"game: g1\nplayer: bob\nsecret: {secret}\nphase: round-1/bid\nbid: 5\n")
+    assert judge.tick().mails == {"reject: not authenticated": 1}
+    everything = "".join(b for _, b in bodies(servers, "dave"))
+    assert not any(s in everything for s in judge.secrets["g1"].values())

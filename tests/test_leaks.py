@@ -256,7 +256,15 @@ def test_no_mail_and_no_show_ever_carries_the_seed_or_another_players_secret(tmp
                    options={"fog_of_war": True})
     assert CliRunner().invoke(main, ["game", "observe", "loire", "watcher@elsewhere.test",
                                      "--home", str(judge.home.path)]).exit_code == 0
+    # bob is away the whole time, with a stand-in (issue 15) who orders for him half the time.
+    assert CliRunner().invoke(main, ["game", "settings", "loire", "away_policy=standin",
+                                     "--home", str(judge.home.path)]).exit_code == 0
+    judge.send("bob@pbem.test", f"game: loire\nplayer: bob\nsecret: {judge.secrets['loire']['bob']}\n"
+                                "away: {from: 2027-01-15, to: 2027-03-15, standin: friend@elsewhere.test}\n")
     judge.tick()
+    judge.tick()
+    begun = "".join(m.get_body(("plain",)).get_content() for m in judge.sent_to("friend@elsewhere.test"))
+    standin_secret = begun.split("Your own secret as a stand-in is:\n\n    ")[1].split()[0]
     rnd = random.Random(7)
     store = judge.store()
     seed = store.one("SELECT seed FROM games")["seed"]
@@ -268,8 +276,14 @@ def test_no_mail_and_no_show_ever_carries_the_seed_or_another_players_secret(tmp
         store.close()
         phase = game.rules.phase(game.state)
         for p in phase.deciders:
-            judge.orders("loire", p, phase.id, random_document(game.rules.view(game.state, p), p, rnd))
-            judge.command("loire", p, rnd.choice(["status", "report", "history"]))
+            by_standin = p == "bob" and rnd.random() < 0.5
+            who = dict(secret=standin_secret, sender="friend@elsewhere.test") if by_standin else {}
+            judge.orders("loire", p, phase.id, random_document(game.rules.view(game.state, p), p, rnd), **who)
+            if by_standin:
+                judge.send("friend@elsewhere.test", f"game: loire\nplayer: bob\nsecret: {standin_secret}\n"
+                                                   f"command: {rnd.choice(['status', 'report', 'history'])}\n")
+            else:
+                judge.command("loire", p, rnd.choice(["status", "report", "history"]))
         judge.tick()
     secrets = judge.secrets["loire"]
     for p in ("alice", "bob", "carol"):
@@ -283,6 +297,14 @@ def test_no_mail_and_no_show_ever_carries_the_seed_or_another_players_secret(tmp
                 if other != p:
                     assert secret not in text
         assert "round-" in mails and json.loads(shown_json.output)["me"] == p
+    # bob's stand-in (issue 15) got bob's reports and answers: no seed, no player's secret (bob's
+    # neither); its own secret went to it alone.
+    standin = "".join(m.as_string() for m in judge.sent_to("friend@elsewhere.test"))
+    assert "report for bob" in standin and "This is what the judge understood" in standin
+    assert "Status of game" in standin or "History of game" in standin
+    assert seed not in standin and not any(secret in standin for secret in secrets.values())
+    for p in ("alice", "bob", "carol", "watcher@elsewhere.test"):
+        assert standin_secret not in "".join(m.as_string() for m in judge.sent_to(p if "@" in p else f"{p}@pbem.test"))
     # An observer (issue 15) gets the public report: no seed, no secret, nobody's private event.
     watched = "".join(m.as_string() for m in judge.sent_to("watcher@elsewhere.test"))
     assert "public report for observers" in watched

@@ -169,3 +169,52 @@ def test_a_store_written_before_schema_version_6_gains_the_correspondence_column
         assert store.all("SELECT * FROM observers") == [] and store.all("SELECT * FROM absences") == []
     finally:
         store.close()
+
+
+def test_a_store_written_at_schema_version_6_gains_stand_ins_and_its_absences_keep_their_behaviour(tmp_path):
+    """Schema version 7 (issue 15, stand-ins): absences.standin, standin_salt, standin_hash and
+    standin_state, and the index of the stand-ins due. An absence stored before has no stand-in;
+    the stored game plays on, and a stand-in can be named for that absence."""
+    import sqlite3
+    from pbem.judge.store import SCHEMA_VERSION
+    home = stored_home(tmp_path, "fief_france-demo-f3da6be.sqlite.gz")
+    Store(home / "pbem.sqlite").close()
+    # The store as schema version 6 left it (no fixture was written by a pbem of version 6): the
+    # columns of version 7 dropped, an absence announced.
+    raw = sqlite3.connect(home / "pbem.sqlite")
+    raw.execute("DROP INDEX absences_standin")
+    for column in ("standin", "standin_salt", "standin_hash", "standin_state"):
+        raw.execute(f"ALTER TABLE absences DROP COLUMN {column}")
+    raw.execute("INSERT INTO absences(game_id, player, away_from, away_to, announced_at) "
+                "SELECT id, (SELECT name FROM players WHERE game_id=games.id ORDER BY seat LIMIT 1), "
+                "1.0, 4e9, 1.0 FROM games WHERE name='demo'")
+    raw.execute("PRAGMA user_version=6")
+    raw.commit()
+    raw.close()
+    store = Store(home / "pbem.sqlite")
+    try:
+        assert store.one("PRAGMA user_version")[0] == SCHEMA_VERSION == 7
+        row = store.one("SELECT * FROM absences")
+        assert (row["away_to"], row["standin"], row["standin_hash"], row["standin_state"]) == (4e9, None, None, 0)
+        assert store.one("SELECT 1 FROM sqlite_master WHERE name='absences_standin'") is not None
+        absent = row["player"]
+    finally:
+        store.close()
+    said = []
+    for args in (["settings", "demo", "away_policy=standin"], ["standin", "demo", absent, "friend@elsewhere.test"],
+                 ["resolve", "demo"]):
+        result = CliRunner().invoke(main, ["game", *args, "--home", str(home)])
+        assert result.exit_code == 0, result.output
+        said.append(result.output)
+    assert f"friend@elsewhere.test stands in for {absent}" in said[1]
+    store = Store(home / "pbem.sqlite")
+    try:
+        assert tuple(store.one("SELECT standin, standin_state FROM absences")) == ("friend@elsewhere.test", 1)
+        assert store.one("SELECT COUNT(*) FROM outbox WHERE purpose='standin' AND recipient=?",
+                         "friend@elsewhere.test")[0] == 1
+        # The phase resolved by the game master: the stand-in got the absent player's report too.
+        assert store.one("SELECT COUNT(*) FROM outbox WHERE purpose='report' AND recipient=?",
+                         "friend@elsewhere.test")[0] == 1
+        assert archive.replay(store, engine.load_game(store, "demo")).ok
+    finally:
+        store.close()

@@ -150,8 +150,9 @@ def game_show(home_dir, name, as_player, as_json, map_file):
                        f"{'; someone asked to wait for the deadline' if waiting else ''}")
             seated = engine.players(store, g.id)
             disorder = [p["name"] for p in seated if p["disorder"]]
-            away = [r["player"] for r in store.all("SELECT DISTINCT player FROM absences WHERE game_id=? "
-                                                   "AND away_from<=? AND away_to>?", g.id, time.time(), time.time())]
+            away = sorted({r["player"] + (f" (stand-in {r['standin']})" if r["standin"] else "") for r in store.all(
+                "SELECT player, standin FROM absences WHERE game_id=? AND away_from<=? AND away_to>?",
+                g.id, time.time(), time.time())})
             observers = store.row("SELECT COUNT(*) AS n FROM observers WHERE game_id=?", g.id)["n"]
             click.echo(f"In civil disorder: {', '.join(disorder) or 'nobody'}; away now: "
                        f"{', '.join(away) or 'nobody'}; observers: {observers} (settings: `pbem game settings "

@@ -1,13 +1,16 @@
-"""`pbem game observe | unobserve | replace | settings`: the people around a game (issue 15;
-docs/players-guide.md): observers, a position handed to a new player, and the game master's
-correspondence settings (civil disorder, absences, grace, reminders, a public game)."""
+"""`pbem game observe | unobserve | replace | standin | settings`: the people around a game
+(issue 15; docs/players-guide.md): observers, a position handed to a new player, a stand-in
+while its player is away, and the game master's correspondence settings (civil disorder,
+absences, grace, reminders, a public game)."""
 from __future__ import annotations
+
+import datetime
 
 import click
 
 from pbem.cli.base import HOME_OPTION, check_address, fail, gm_action, session
 from pbem.cli.game import game
-from pbem.judge import engine, seats
+from pbem.judge import absences, engine, seats
 from pbem.judge.settings import SETTINGS, parse_settings, settings_of, shown, store_settings
 
 
@@ -80,3 +83,27 @@ def game_settings(home_dir, name, specs):
             f"{k} = {shown(v)}" for k, v in changes.items())
     gm_action(home_dir, name, action)
 
+
+
+@game.command("standin")
+@HOME_OPTION
+@click.argument("name")
+@click.argument("player")
+@click.argument("email")
+@click.option("--until", "until", metavar="DATE", default=None,
+              help="a stand-in from now to the end of DATE (YEAR-MONTH-DAY, the player's time zone); without "
+                   "it, for the absence PLAYER announced (the current one, else the next)")
+def game_standin(home_dir, name, player, email, until):
+    """Name EMAIL the stand-in of PLAYER while they are away (away_policy=standin): it gets
+    PLAYER's reports and a secret of its own to order with, until the absence ends; everyone
+    is told."""
+    check_address(email, "EMAIL")
+    try:
+        day = None if until is None else datetime.date.fromisoformat(until)
+    except ValueError:
+        fail(f"--until {until!r}: write a date as YEAR-MONTH-DAY, e.g. --until 2027-01-03")
+
+    def action(store, home, g, now):
+        from pbem.judge.mailer import Mailer
+        return g, absences.name_standin(store, Mailer(store, home), g, player, email, day, now)
+    gm_action(home_dir, name, action)

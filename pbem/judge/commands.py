@@ -96,8 +96,8 @@ def status(store: Store, game: engine.Game, me: str, now: float) -> dict[str, An
     out: dict[str, Any] = {"status": game.row["status"], "deadline": game.row["deadline"],
                            "in_grace": bool(game.row["in_grace"]), "disorder": bool(player["disorder"]),
                            "absences": [dict(r) for r in store.all(
-                               "SELECT away_from, away_to FROM absences WHERE game_id=? AND player=? AND away_to>? "
-                               "ORDER BY away_from", game.id, me, now)],
+                               "SELECT away_from, away_to, standin FROM absences WHERE game_id=? AND player=? "
+                               "AND away_to>? ORDER BY away_from", game.id, me, now)],
                            "timezone": player["timezone"], "phase": None, "result": None}
     if game.row["status"] == "over":
         out["result"] = json.loads(game.row["result"])["text"]

@@ -306,12 +306,14 @@ def is_due(store: Store, game: Game, now: float) -> bool:
 
 def excused(store: Store, game: Game, now: float) -> set[str]:
     """Deciders the phase does not wait for (their default orders are used unless they order):
-    positions in civil disorder, and players away under the game's `default` absence policy
-    (pbem.judge.settings; docs/players-guide.md)."""
+    positions in civil disorder, and players away under the game's `default` absence policy, or
+    under `standin` with no stand-in (pbem.judge.settings; docs/players-guide.md)."""
     names = {r["name"] for r in store.all("SELECT name FROM players WHERE game_id=? AND disorder=1", game.id)}
-    if settings_of(game.row)["away_policy"] == "default":
+    policy = settings_of(game.row)["away_policy"]
+    if policy in ("default", "standin"):
         names |= {r["player"] for r in store.all("SELECT player FROM absences WHERE game_id=? AND away_from<=? "
-                                                  "AND away_to>?", game.id, now, now)}
+                                                  "AND away_to>? AND (? OR standin IS NULL)", game.id, now, now,
+                                                  policy == "default")}
     return names
 
 

@@ -70,7 +70,16 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
         return reject(None, "reject: not authenticated (unknown game)", not_authenticated)
     player = store.one("SELECT * FROM players WHERE game_id=? AND name=?", game.id, envelope.player)
     if player is None or player["email"] != mail.from_addr or not engine.check_secret(player, envelope.secret):
-        return reject(None, "reject: not authenticated", not_authenticated)
+        # Else the position's stand-in during its player's absence, with its own secret (never the player's).
+        if player is None or not absences.is_standin(store, game, envelope.player, mail.from_addr,
+                                                     envelope.secret, now):
+            return reject(None, "reject: not authenticated", not_authenticated)
+        if envelope.away is not None or envelope.timezone is not None or envelope.new_secret is not None \
+                or envelope.html is not None:
+            return reject(game, "reject: not for a stand-in", [OrderError(
+                None, f"a stand-in may not change {envelope.player}'s address, secret, time zone or mail format, "
+                      f"nor announce absences", f"only {envelope.player} may; as a stand-in, send orders or "
+                      f"commands (status, report, history)")])
     if envelope.command is not None:
         return commands.player_command(store, mailer, mail, envelope, game, now)
     if envelope.away is not None or envelope.timezone is not None:
@@ -179,12 +188,15 @@ def _key_list(keys: tuple[str, ...]) -> str:
 
 def _tell_others(store: Store, mailer: Mailer, game: engine.Game, actor: str, events: list, phase) -> None:
     """Mail at once every other player who may see something of what ``actor`` just did (a
-    message, a gift, an exchange): negotiation by mail must not wait for the deadline."""
+    message, a gift, an exchange), and their stand-ins: negotiation by mail must not wait for the
+    deadline."""
+    standins = absences.standins_now(store, game)
     for player in engine.players(store, game.id):
         name = player["name"]
         seen = engine.visible_events(events, name)
         if name != actor and seen:
-            mailer.news(game, name, player["email"], actor, seen, phase)
+            for email in (player["email"], *standins.get(name, ())):
+                mailer.news(game, name, email, actor, seen, phase)
 
 
 def _short(text: str, limit: int = 40) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.judge import engine
+from pbem.judge import absences, engine
 from pbem.judge.mailer import Mailer
 from pbem.judge.settings import settings_of
 from pbem.judge.store import Store
@@ -15,20 +15,22 @@ from pbem.judge.store import Store
 
 def missing(store: Store, game: engine.Game, now: float) -> list[tuple[str, str, str]]:
     """(player, address, what is missing) for each decider the open phase waits for without a
-    complete set: no orders at all, or orders kept with `ready: no`. Players the phase does not
-    wait for (civil disorder, away under the `default` policy) are not reminded."""
+    complete set: no orders at all, or orders kept with `ready: no`; a stand-in is reminded with
+    the player it stands in for. Players the phase does not wait for (civil disorder, away under
+    the `default` policy) are not reminded."""
     deciders, done, _ = engine.orders_status(store, game)
     excused = engine.excused(store, game, now)
     kept = {r["player"] for r in store.all("SELECT player FROM orders WHERE game_id=? AND seq=? AND ready=0",
                                            game.id, game.seq)}
     out = []
+    standins = absences.standins_now(store, game)
     for p in engine.players(store, game.id):
         name = p["name"]
         if name in deciders and name not in done and name not in excused:
             what = ("your orders are kept but do not count as complete: you wrote `ready: no`; send them "
                     "again without it (or with `ready: yes`)" if name in kept else
                     "no orders from you yet")
-            out.append((name, p["email"], what))
+            out += [(name, email, what) for email in (p["email"], *standins.get(name, ()))]
     return out
 
 
@@ -43,7 +45,7 @@ def due_reminders(game_row: Any, now: float) -> int:
 
 def remind(store: Store, mailer: Mailer, game: engine.Game, now: float) -> int:
     """Send the reminders whose time came since the last one (one mail per late player however
-    many came at once); returns how many mails."""
+    many came at once; a stand-in's besides); returns how many mails."""
     due = due_reminders(game.row, now)
     if game.row["status"] != "running" or due <= game.row["reminded"]:
         return 0
@@ -66,7 +68,8 @@ def start_grace(store: Store, mailer: Mailer, game: engine.Game, now: float) -> 
     store.run("UPDATE games SET deadline=?, in_grace=1, deadline_sequence=deadline_sequence+1 WHERE id=?",
               now + hours * 3600, game.id)
     game = engine.reload(store, game)
-    mailer.notice(game, f"the deadline passed with orders missing from {len(late)} player(s): the grace "
+    players = len({name for name, _, _ in late})
+    mailer.notice(game, f"the deadline passed with orders missing from {players} player(s): the grace "
                         f"period of {hours:g} hours began, and the phase resolves at its end")
     mailer.reminders(game, late, grace=True)
     return True

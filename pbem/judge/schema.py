@@ -160,8 +160,17 @@ CREATE TABLE IF NOT EXISTS absences (
     away_from REAL NOT NULL,
     away_to REAL NOT NULL,
     announced_at REAL NOT NULL,
+    -- schema version 7: the stand-in who plays the position meanwhile (away_policy standin):
+    -- their address (NULL: none), the salted keyed hash of the secret the judge drew for them
+    -- (engine.KEYED; NULL until the absence begins), and how far it went: 0 named, 1 begun
+    -- (the stand-in was mailed their secret: they get the reports and may order), 2 ended
+    standin TEXT,
+    standin_salt TEXT,
+    standin_hash TEXT,
+    standin_state INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game_id, player, away_from)
 );
+-- (the index of the stand-ins to begin or end, absences_standin, is made by the step to version 7)
 -- Games that received orders since a tick last checked whether they are due; written with the
 -- orders, cleared with the check, so a crash in between cannot leave a complete phase waiting.
 CREATE TABLE IF NOT EXISTS recheck (game_id INTEGER PRIMARY KEY);
@@ -178,7 +187,8 @@ CREATE TABLE IF NOT EXISTS recheck (game_id INTEGER PRIMARY KEY);
 #   5: state copies (phases.state_before, actions.state_after) stored zlib-compressed
 #   6: correspondence play (issue 15): games.settings, deadline_sequence and in_grace; players.timezone,
 #      missed, disorder, away_days_used; the observers and absences tables (CREATE TABLE above).
-SCHEMA_VERSION = 6
+#   7: stand-ins (issue 15): absences.standin, standin_salt, standin_hash, standin_state.
+SCHEMA_VERSION = 7
 
 
 def pack_state(text: str) -> bytes:
@@ -220,6 +230,7 @@ MIGRATIONS = {
     4: lambda db: _add_column(db, "players", "mail_html", "INTEGER NOT NULL DEFAULT 1"),
     5: _pack_state_copies,
     6: lambda db: _correspondence_columns(db),
+    7: lambda db: _standin_columns(db),
 }
 
 
@@ -234,6 +245,18 @@ def _correspondence_columns(db: sqlite3.Connection) -> None:
     _add_column(db, "players", "missed", "INTEGER NOT NULL DEFAULT 0")
     _add_column(db, "players", "disorder", "INTEGER NOT NULL DEFAULT 0")
     _add_column(db, "players", "away_days_used", "REAL NOT NULL DEFAULT 0")
+
+
+def _standin_columns(db: sqlite3.Connection) -> None:
+    """Schema version 7: every absence stored before has no stand-in (what it did under its
+    game's policy stays as it was)."""
+    _add_column(db, "absences", "standin", "TEXT")
+    _add_column(db, "absences", "standin_salt", "TEXT")
+    _add_column(db, "absences", "standin_hash", "TEXT")
+    _add_column(db, "absences", "standin_state", "INTEGER NOT NULL DEFAULT 0")
+    # The stand-ins a tick must begin or end: found by this index, whatever the absences before.
+    db.execute("CREATE INDEX IF NOT EXISTS absences_standin ON absences(away_from) "
+               "WHERE standin IS NOT NULL AND standin_state<2")
 
 
 def migrate(db: sqlite3.Connection, path: Path) -> None:

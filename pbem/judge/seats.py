@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
-from pbem.judge import engine
+from pbem.judge import absences, engine
 from pbem.judge.mailer import Mailer
 from pbem.judge.settings import settings_of
 from pbem.judge.store import Store
@@ -56,6 +56,8 @@ def replace(store: Store, mailer: Mailer, game: engine.Game, player: str, email:
     # What was the old player's own goes with them: their time zone and the absences they announced.
     store.run("UPDATE players SET email=?, missed=0, disorder=0, timezone=NULL WHERE game_id=? AND name=?",
               email.lower(), game.id, player)
+    for row in store.all("SELECT * FROM absences WHERE game_id=? AND player=?", game.id, player):
+        absences.end_standin(store, mailer, game, row, f"the game master handed {player}'s position to a new player")
     store.run("DELETE FROM absences WHERE game_id=? AND player=?", game.id, player)
     mailer.replacement(game, player, email.lower(), secret)
     return old

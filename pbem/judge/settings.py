@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
-AWAY_POLICIES = ("extend", "default")
+AWAY_POLICIES = ("extend", "default", "standin")
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,9 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in (
             "being waited for until it is replaced (0: never)", _count),
     Setting("away_policy", "extend", "what a player's absence (`away:`) does: extend (a deadline that "
             "falls in it moves to its end, up to away_days per player per game) or default (the "
-            "phase does not wait for the player: default orders, unless they ordered)", _policy),
+            "phase does not wait for the player: default orders, unless they ordered) or standin (a stand-in "
+            "the player or the game master names plays the position meanwhile, with a secret of its own; "
+            "without one, as default)", _policy),
     Setting("away_days", 7, "the days of deadline extension each player's absences may take in the "
             "whole game (away_policy extend)", _count),
     Setting("grace_hours", 0.0, "when a deadline passes with orders missing, the judge waits this many "

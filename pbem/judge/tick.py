@@ -337,8 +337,17 @@ class Tick:
         with self.store.transaction():
             self.store.set_meta("last_tick", repr(self.now))
 
+    def standins(self) -> None:
+        # Stand-ins begin and end with their absences (pbem.judge.absences), before mail is read;
+        # no transaction when there is nothing to do.
+        if self.store.one(f"SELECT 1 FROM absences WHERE {absences.STANDINS_DUE}", self.now, self.now) is None:
+            return
+        with self.store.transaction():
+            absences.standins_due(self.store, self.mailer, self.now)
+
     STEPS: tuple[tuple[str, Callable[["Tick"], None]], ...] = (
         ("catch up after an outage", catch_up_outage),
+        ("begin and end stand-ins", standins),
         ("read and answer mail", read_mail),
         ("resolve due phases", resolve_due),
         ("remind late players", remind),
