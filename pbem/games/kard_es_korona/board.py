@@ -201,8 +201,8 @@ def _check(board: Board, raw: Mapping[str, Any], problems: list[str]) -> None:
     if BARANYA not in board.counties or board.counties[BARANYA].province != SLAVONIA:
         problems.append("Baranya must be a county of Szlavónia (l.50)")
     else:   # l.50: Szlavónia but Baranya is bounded by the Dráva
-        for other, river in board.borders[BARANYA].items():
-            if board.counties[other].province == SLAVONIA and river != "Dráva":
+        for other, crossing in board.borders[BARANYA].items():
+            if board.counties[other].province == SLAVONIA and crossing != "Dráva":
                 problems.append(f"the border Baranya - {other} must cross the Dráva (l.50)")
     home = [p.id for p in board.provinces if not p.royal]
     for a, b in zip(home, home[1:] + home[:1], strict=True):   # R1: the ring of l.52-54
