@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kek_support import RULES, check, new_game, step
+from pbem.games.kard_es_korona.board import load_board
 from pbem.games.kard_es_korona.state import total
 
 PLAYERS = ["Anna", "Bela", "Csilla", "Dani", "Ede", "Feri"]
@@ -17,8 +18,8 @@ def test_setup_and_default_placement_for_every_player_count(version: str, count:
     assert RULES.phase(state).id == "setup/placement"
     state, _ = step(state)
     assert RULES.phase(state).id == "1301/movement"       # no income nor recruitment in 1301 (III)
-    board_castles = [c for c, a in state["armies"].items() if a["owner"] in ("royal",) or a["owner"].startswith("neutral")]
-    assert board_castles, "neutral squads hold the empty castles"
+    castles = [c for c in load_board(version).castles() if c not in state["closed"]]
+    assert all(c in state["armies"] for c in castles), "neutral squads hold the empty castles (III)"
     for player in PLAYERS[:count]:
         army = sum(total(a["units"]) for a in state["armies"].values() if a["owner"] == player)
         assert army == (12 if version == "basic" else 15)      # III: the starting armies
