@@ -22,6 +22,18 @@ def check(state: dict[str, Any], player: str, text: str):
     return RULES.check_orders(RULES.view(state, player), player, load(text))
 
 
+def resolve_once(state: dict[str, Any], texts: Mapping[str, str], seed: str = "kek") -> tuple[dict[str, Any], list[Event]]:
+    """Resolve only the current phase (the battles after a movement are left due)."""
+    phase = RULES.phase(state)
+    given = {p: RULES.default_orders(RULES.view(state, p), p) for p in phase.deciders}
+    for player, text in texts.items():
+        result = check(state, player, text)
+        assert result.ok, [str(e) for e in result.errors]
+        given[player] = result.orders
+    resolution = RULES.resolve(state, given, Rng(f"{seed}/{phase.id}"))
+    return resolution.state, list(resolution.events)
+
+
 def step(state: dict[str, Any], texts: Mapping[str, str] | None = None, seed: str = "kek",
          orders: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], list[Event]]:
     """Resolve the current phase with these players' orders (the others' defaults), then every
