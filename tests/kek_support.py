@@ -22,7 +22,8 @@ def check(state: dict[str, Any], player: str, text: str):
     return RULES.check_orders(RULES.view(state, player), player, load(text))
 
 
-def resolve_once(state: dict[str, Any], texts: Mapping[str, str], seed: str = "kek") -> tuple[dict[str, Any], list[Event]]:
+def resolve_once(state: dict[str, Any], texts: Mapping[str, str],
+                 seed: str = "kek") -> tuple[dict[str, Any], list[Event]]:
     """Resolve only the current phase (the battles after a movement are left due)."""
     phase = RULES.phase(state)
     given = {p: RULES.default_orders(RULES.view(state, p), p) for p in phase.deciders}

@@ -62,7 +62,8 @@ def test_the_holder_keeps_his_office_at_a_tie() -> None:
 
 def test_from_the_second_election_the_palatine_decides_ties() -> None:
     state = _election(offices={"judge_royal": None, "treasurer": None, "palatine": "Csilla"}, elections=1)
-    assert check(state, "Anna", "if_tied: [Anna]\n").errors[0].message == "only the Palatine decides ties (IV. Palatine)"
+    refused = check(state, "Anna", "if_tied: [Anna]\n")
+    assert refused.errors[0].message == "only the Palatine decides ties (IV. Palatine)"
     state, events = step(state, {"Anna": "bid: 5\n", "Bela": "bid: 5\n", "Csilla": "bid: 1\nif_tied: [Bela, Anna]\n"})
     assert state["offices"]["judge_royal"] == "Bela"
     assert any("the Palatine Csilla chooses" in t for t in texts_of(events))
