@@ -1,0 +1,143 @@
+"""Kard és Korona: the battle step around the battle module (III. Battle, The Order of Battles,
+Elimination or Vassal Oath; II. captured lords and ransom). The fight itself is the battle
+module's (task KB); here ``resolve_battle`` is replaced by a stand-in that returns a chosen
+outcome, so what the game does with an outcome is tested on its own."""
+from __future__ import annotations
+
+import pytest
+
+from kek_support import RULES, resolve_once, step, texts_of
+from pbem.games.kard_es_korona import battle_adapter, battles, economy, warlords
+from pbem.games.kard_es_korona.battle_adapter import BattleInput, BattleOutcome
+from test_kek_movement import _game
+
+NONE = {"cavalry": 0, "infantry": 0, "archers": 0}
+
+
+class Dice:
+    """A stand-in for Rng with the rolls a test chooses."""
+
+    def __init__(self, *rolls: int):
+        self.rolls = list(rolls)
+
+    def d6(self, why: str = "") -> int:
+        return self.rolls.pop(0)
+
+    def choice(self, items, why: str = ""):
+        return items[0]
+
+
+def _outcomes(monkeypatch, *outcomes):
+    seen: list[BattleInput] = []
+    queue = list(outcomes)
+
+    def fake(battle: BattleInput, rng) -> BattleOutcome:
+        seen.append(battle)
+        return queue.pop(0)
+    monkeypatch.setattr(battle_adapter, "resolve_battle", fake)
+    return seen
+
+
+def test_without_the_battle_module_the_call_says_so() -> None:
+    with pytest.raises(NotImplementedError, match="battles: task KB"):
+        battle_adapter.resolve_battle(None, None)   # type: ignore[arg-type]
+
+
+def test_battles_with_lords_first_then_open_battles_then_sieges() -> None:
+    state, pan, fel = _game(starting="pan")
+    state["lords"][fel] = "Trencsén"     # else the siege of Pozsony is a battle with a lord too
+    due = [("Pozsony", pan, fel, False), ("Nyitra", pan, fel, False), ("Bars", fel, pan, False),
+           ("Győr", fel, pan, True)]
+    state["battles"] = [{"county": c, "attacker": a, "defender": d, "units": {**NONE, "infantry": 1}, "lord": lord,
+                         "from": [], "entered": i, "free": 0} for i, (c, a, d, lord) in enumerate(due)]
+    order = [b["county"] for b in battles.battle_order(state)]
+    assert order == ["Győr", "Nyitra", "Bars", "Pozsony"]   # III. The Order of Battles
+
+
+def test_a_won_open_battle_takes_the_county_and_inputs_carry_the_orders(monkeypatch) -> None:
+    state, pan, fel = _game(starting="pan")
+    seen = _outcomes(monkeypatch, BattleOutcome({"cavalry": 1, "infantry": 0, "archers": 0}, dict(NONE), False, False))
+    state, events = step(state, {pan: "steps:\n  - to: Nyitra\n    from: {Győr: {cavalry: 1}}\n"
+                                      "battle: {priorities: [cavalry, archers, infantry]}\n"})
+    fight = seen[0]
+    assert (fight.county, fight.castle, fight.terrain) == ("Nyitra", False, "plain")
+    assert fight.attacker.priorities == ("cavalry", "archers", "infantry") and fight.defender.units["cavalry"] == 2
+    assert state["owner"]["Nyitra"] == pan and state["armies"]["Nyitra"]["units"]["cavalry"] == 1
+    assert f"{pan} wins the battle of Nyitra." in texts_of(events)
+
+
+def test_a_taken_castle_keeps_seven_and_the_rest_withdraw(monkeypatch) -> None:
+    state, pan, fel = _game(starting="pan")
+    state["armies"]["Sopron"]["units"] = {"cavalry": 4, "infantry": 5, "archers": 2}
+    _outcomes(monkeypatch, BattleOutcome({"cavalry": 3, "infantry": 5, "archers": 0}, dict(NONE), False, False))
+    state, _ = resolve_once(state, {pan: "steps:\n  - to: Pozsony\n    from: {Sopron: {cavalry: 3, infantry: 5}}\n"})
+    events = battles.resolve(state, Dice())
+    assert sum(state["armies"]["Pozsony"]["units"].values()) == 7                   # II. Castles
+    assert any("withdraw from Pozsony to Sopron" in t for t in texts_of(events))    # III. Siege
+
+
+def test_a_lord_beaten_by_neutrals_is_captive_until_ransomed(monkeypatch) -> None:
+    state, pan, fel = _game(starting="pan")
+    state["offices"]["palatine"] = pan
+    _outcomes(monkeypatch, BattleOutcome(dict(NONE), {"cavalry": 0, "infantry": 1, "archers": 0}, True, False))
+    state, events = step(state, {pan: "steps:\n  - to: Esztergom\n    from: {Győr: {cavalry: 1}}\n    lord: yes\n"})
+    assert state["captive"][pan] == 1304 and state["lords"][pan] is None           # II: three years on
+    assert state["offices"]["palatine"] is None
+    assert RULES.phase(state).id == "1302/recruitment"
+    state["treasury"][pan] = 25
+    state, events = step(state, {pan: "ransom: yes\n"})
+    assert pan not in state["captive"] and state["lords"][pan] == "Sopron" and state["treasury"][pan] == 5
+
+
+def test_an_unransomed_lord_dies_and_his_units_turn_neutral() -> None:
+    state, pan, fel = _game(starting="pan")
+    state["captive"][pan] = 1302
+    state["lords"][pan] = None
+    state["year"] = 1302
+    events = warlords.ransom_deadlines(state)
+    assert pan in state["eliminated"] and state["armies"]["Sopron"]["owner"] == "neutral-PAN"
+    assert "dies" in events[0].text
+
+
+def test_the_vassal_oath(monkeypatch) -> None:
+    state, pan, fel = _game(starting="pan")
+    state["treasury"] = {pan: 12, fel: 3}
+    _outcomes(monkeypatch, BattleOutcome({"cavalry": 1, "infantry": 0, "archers": 0}, dict(NONE), False, True))
+    state["armies"]["Nyitra"]["units"]["infantry"] = 1
+    state["lords"][fel] = "Nyitra"
+    state["armies"]["Pozsony"]["units"]["infantry"] = 3
+    state, events = step(state, {pan: "steps:\n  - to: Nyitra\n    from: {Győr: {cavalry: 1}}\n"})
+    assert state["vassal_of"] == {fel: pan} and state["treasury"][pan] == 15     # war booty (III)
+    assert RULES.result(state).winners == (pan,)       # V.I: the other lord is a vassal
+    assert economy.income_of(state, fel) > 0
+
+
+def test_a_failed_escape_eliminates(monkeypatch) -> None:
+    state, pan, fel = _game(starting="pan")
+    state["lords"][fel] = "Nyitra"
+    state["battle_orders"] = {}
+    _outcomes(monkeypatch, BattleOutcome({"cavalry": 1, "infantry": 0, "archers": 0}, dict(NONE), False, True))
+    state, _ = resolve_once(state, {pan: "steps:\n  - to: Nyitra\n    from: {Győr: {cavalry: 1}}\n",
+                                    fel: "battle: {if_defeated: escape}\n"})
+    events = battles.resolve(state, Dice(3))
+    assert fel in state["eliminated"] and state["armies"]["Pozsony"]["owner"] == pan
+    assert any("rolls 3: he is caught" in e.text for e in events)
+
+
+def test_a_six_escapes(monkeypatch) -> None:
+    state, pan, fel = _game(starting="pan")
+    state["lords"][fel] = "Nyitra"
+    _outcomes(monkeypatch, BattleOutcome({"cavalry": 1, "infantry": 0, "archers": 0}, dict(NONE), False, True))
+    state, _ = resolve_once(state, {pan: "steps:\n  - to: Nyitra\n    from: {Győr: {cavalry: 1}}\n",
+                                    fel: "battle: {if_defeated: escape}\n"})
+    battles.resolve(state, Dice(6))
+    assert fel not in state["eliminated"] and state["lords"][fel] in ("Pozsony", "Trencsén")
+
+
+def test_rainy_autumn_rains_off_a_siege(monkeypatch) -> None:
+    state, pan, fel = _game(starting="pan")
+    state["event"] = "rainy_autumn"
+    _outcomes(monkeypatch)
+    state, _ = resolve_once(state, {pan: "steps:\n  - to: Pozsony\n    from: {Sopron: {infantry: 3}}\n"})
+    events = battles.resolve(state, Dice(2))
+    assert any("rained off" in e.text for e in events) and state["armies"]["Sopron"]["units"]["infantry"] == 3
