@@ -115,3 +115,69 @@ def test_taking_the_last_castle_needed_wins_at_once() -> None:
     assert "holds 9 castles and wins" in texts_of(events)[-1]
     assert "Fejér" not in state["armies"]                                # the year stops there
 
+
+
+def _advanced(pan_armies: dict, fel_armies: dict, fel_lord: str) -> tuple[dict, str, str]:
+    """An advanced game with only these armies of Pannónia and Felvidék (and the neutrals)."""
+    state = new_game(["Anna", "Bela"], provinces="PAN+FEL", version="advanced")
+    pan = next(p for p, h in state["home"].items() if h == "PAN")
+    fel = next(p for p, h in state["home"].items() if h == "FEL")
+    state, _ = step(state)
+    state["armies"] = {c: a for c, a in state["armies"].items() if a["owner"] not in (pan, fel)}
+    for owner, armies in ((pan, pan_armies), (fel, fel_armies)):
+        for county, units in armies.items():
+            state["armies"][county] = {"owner": owner, "units": {"cavalry": 0, "infantry": 0, "archers": 0, **units}}
+            state["owner"][county] = owner
+    state["lords"] = {pan: "Komárom", fel: fel_lord}
+    state["starting"] = pan
+    return state, pan, fel
+
+
+def test_advanced_tie_down_lets_the_rest_pass_through() -> None:
+    armies = {"Komárom": {"infantry": 2, "cavalry": 2, "archers": 1}}
+    state, pan, fel = _advanced(armies, {"Nyitra": {"infantry": 1}, "Trencsén": {"infantry": 1},
+                                         "Pozsony": {"infantry": 2}}, "Pozsony")
+    plan = {pan: "steps:\n  - to: Nyitra\n    from: {Komárom: {infantry: 2}}\n"
+                 "  - to: Trencsén\n    from: {Komárom: {cavalry: 2}}\n"}
+    state2, events = resolve_once(state, plan)
+    assert [b["county"] for b in state2["battles"]] == ["Nyitra", "Trencsén"]    # VI. Tie-Down
+    state["armies"]["Nyitra"]["units"]["infantry"] = 2     # not twice as many attackers: Nyitra blocks the way
+    assert [b["county"] for b in resolve_once(state, plan)[0]["battles"]] == ["Nyitra"]
+
+
+def test_advanced_reverse_tie_down_frees_the_excess() -> None:
+    state, pan, fel = _advanced({"Komárom": {"infantry": 1, "archers": 1}}, {"Nyitra": {"infantry": 5},
+                                                                              "Pozsony": {"infantry": 2}}, "Pozsony")
+    state["starting"] = pan
+    state2, events = resolve_once(state, {pan: "steps:\n  - to: Nyitra\n    from: {Komárom: {infantry: 1}}\n",
+                                          fel: "steps:\n  - to: Bars\n    from: {Nyitra: {infantry: 3}}\n"})
+    assert state2["armies"]["Bars"]["units"]["infantry"] == 3                   # 5 - 2x1 are free (VI)
+    state3, events = resolve_once(state, {pan: "steps:\n  - to: Nyitra\n    from: {Komárom: {infantry: 1}}\n",
+                                          fel: "steps:\n  - to: Bars\n    from: {Nyitra: {infantry: 4}}\n"})
+    told = [e.text for e in events if e.kind == "step_failed" and e.audience.players == (fel,)]
+    assert told and "only 3 are free of the tie-down" in told[0]
+
+
+def test_advanced_an_attacked_lord_stops_his_player() -> None:
+    state, pan, fel = _advanced({"Komárom": {"infantry": 2, "cavalry": 1}},
+                                {"Nyitra": {"infantry": 2}, "Pozsony": {"infantry": 2}, "Trencsén": {"archers": 1}},
+                                "Nyitra")
+    state2, events = resolve_once(state, {pan: "steps:\n  - to: Nyitra\n    from: {Komárom: {infantry: 2}}\n",
+                                          fel: "steps:\n  - to: Trencsén\n    from: {Pozsony: {infantry: 1}}\n"})
+    assert any(e.kind == "tie_down" and fel in e.text for e in events)
+    assert state2["armies"]["Pozsony"]["units"]["infantry"] == 2               # he could not move (VI)
+    assert state2["first_pass"] == fel
+
+
+def test_an_overlord_vetoes_his_vassals_battles() -> None:
+    state, pan, fel = _game(starting="fel")
+    state["vassal_of"] = {fel: pan}
+    refused = check(state, pan, "veto: [Nobody]\n")
+    assert "Nobody is not your vassal" in str(refused.errors[0])
+    state2, events = resolve_once(state, {pan: f"veto: [{fel}]\n",
+                                          fel: "steps:\n  - to: Esztergom\n    from: {Nyitra: {cavalry: 2}}\n"})
+    told = [e.text for e in events if e.kind == "step_failed" and e.audience.players == (fel,)]
+    assert told and "vetoes your battles" in told[0]
+    state2, events = resolve_once(state, {fel: "steps:\n  - to: Győr\n    from: {Nyitra: {cavalry: 2}}\n"})
+    told = [e.text for e in events if e.kind == "step_failed" and e.audience.players == (fel,)]
+    assert told and "may not attack his overlord" in told[0]
