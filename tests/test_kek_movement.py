@@ -156,6 +156,10 @@ def test_advanced_reverse_tie_down_frees_the_excess() -> None:
                                           fel: "steps:\n  - to: Bars\n    from: {Nyitra: {infantry: 4}}\n"})
     told = [e.text for e in events if e.kind == "step_failed" and e.audience.players == (fel,)]
     assert told and "only 3 are free of the tie-down" in told[0]
+    state4, events = resolve_once(state, {pan: "steps:\n  - to: Nyitra\n    from: {Komárom: {infantry: 1}}\n",
+                                          fel: "steps:\n  - to: Bars\n    from: {Nyitra: {infantry: 2}}\n"
+                                               "  - to: Bars\n    from: {Nyitra: {infantry: 2}}\n"})
+    assert state4["armies"]["Bars"]["units"]["infantry"] == 2                   # the second step finds 1 free
 
 
 def test_advanced_an_attacked_lord_stops_his_player() -> None:

@@ -141,6 +141,9 @@ def _lord_in_battle(state: State, player: str, county: str | None) -> bool:
 
 def _take_from_sources(state: State, step: dict[str, Any]) -> None:
     for src, units in step["from"].items():
+        for battle in state["battles"]:
+            if battle["county"] == src:   # VI. Reverse Tie-Down: the free excess is used up
+                battle["free"] -= total(units)
         remove_units(state, src, units)
         moved = state["moved"].get(src)
         if moved:   # the units that leave are the unmoved ones (III. Suggestion)

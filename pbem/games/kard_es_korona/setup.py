@@ -77,8 +77,7 @@ def new_state(options: Mapping[str, Any], players: Sequence[str], rng: Rng) -> S
         "captive": {}, "vassal_of": {}, "eliminated": [], "offices": {o: None for o in
                                                                         ("judge_royal", "treasurer", "palatine")},
         "elections": 0, "deck": [], "event": None, "lasting": [], "moved": {}, "battles": [],
-        "battle_orders": {}, "first_pass": None, "election_due": False, "bids": {}, "result": None,
-        "history": [],
+        "battle_orders": {}, "first_pass": None, "election_due": False, "result": None,
     }
     return state
 
