@@ -90,7 +90,7 @@ def test_advanced_placement_chooses_six_neighbouring_counties_with_one_castle() 
     mix = check(state, pan, "counties: [Győr, Moson, Komárom, Veszprém, Fejér, Tolna]\n"
                 "place:\n  Győr: {cavalry: 4, infantry: 1, archers: 1}\n  Moson: {infantry: 5, archers: 4}\n"
                 "lord: Győr\n")
-    assert "at most 3 of 6 units in a castle may be cavalry" in str(mix.errors[0])   # VI, ruling K5
+    assert "at most 3 of 6 units at a castle may be cavalry" in str(mix.errors[0])   # VI, ruling K5
 
 
 def test_the_view_is_an_allow_list() -> None:

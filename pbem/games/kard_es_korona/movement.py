@@ -13,7 +13,7 @@ from typing import Any
 from pbem.games.kard_es_korona.board import Board
 from pbem.games.kard_es_korona.movement_orders import cheapest, points
 from pbem.games.kard_es_korona.state import (State, active_players, add_units, board_of, castle_problem,
-                                             describe, is_neutral, no_units, remove_units, total)
+                                             describe, half_rule, is_neutral, no_units, remove_units, total)
 from pbem.games.kard_es_korona.units import UNIT_KINDS, WARLORD_MOVEMENT_POINTS
 from pbem.games.kard_es_korona.victory import castle_victory
 from pbem.rules.api import Audience, Event
@@ -192,6 +192,10 @@ def _attack(state: State, board: Board, player: str, step: dict[str, Any], movin
         raise StepFails("you may not attack your own vassal (ruling K17)")
     if total(moving) == 0:
         raise StepFails("the province lord may not attack alone (II: he needs an escort)")
+    if state["version"] == "advanced" and board.counties[to].castle:
+        wrong = half_rule(moving)
+        if wrong:   # VI: besiegers keep the half rule too (ruling K5: when the siege begins)
+            raise StepFails(wrong)
     _take_from_sources(state, step)
     if lord_from is not None:
         state["lords"][player] = to

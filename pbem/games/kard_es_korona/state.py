@@ -152,15 +152,20 @@ def others(players: Iterable[str], player: str) -> list[str]:
 
 def castle_problem(version: str, units: dict[str, int]) -> str | None:
     """What is wrong with ``units`` standing in a castle, or None. II. Castles: at most 7 units
-    (the lord does not count). VI. Weapon-Type Limit (ruling K5: the advanced game only): in an
-    army of more than 4 units no kind may be more than half, rounded up (7: 4, 5: 3, 9: 5)."""
+    (the lord does not count); in the advanced game the half rule as well (``half_rule``)."""
     count = total(units)
     if count > CASTLE_LIMIT:
         return f"a castle holds at most {CASTLE_LIMIT} units, not {count}"
-    if version == "advanced" and count > 4:
-        cap = -(-count // 2)
-        for kind in UNIT_KINDS:
-            if units.get(kind, 0) > cap:
-                return (f"in the advanced game at most {cap} of {count} units in a castle may be {kind}, "
-                        f"not {units[kind]} (VI. Weapon-Type Limit)")
+    return half_rule(units) if version == "advanced" else None
+
+
+def half_rule(units: dict[str, int]) -> str | None:
+    """VI. Weapon-Type Limit (ruling K5: the advanced game only): in an army of more than 4 units
+    no kind may be more than half, rounded up (II. Rounding: of 7, 4; of 9, 5; of 5, 3)."""
+    count = total(units)
+    cap = -(-count // 2)
+    for kind in UNIT_KINDS:
+        if count > 4 and units.get(kind, 0) > cap:
+            return (f"in the advanced game at most {cap} of {count} units at a castle may be {kind}, "
+                    f"not {units[kind]} (VI. Weapon-Type Limit)")
     return None
