@@ -111,3 +111,11 @@ def test_three_whole_regions_with_the_home_province_win() -> None:
     state["result"] = None
     events = victory.check(state)
     assert state["result"]["winners"] == ["Anna"] and "(V.III)" in events[0].text
+
+
+def test_an_election_without_bids_is_still_over() -> None:
+    state = _election()
+    for _ in range(3):
+        state, events = step(state)
+    assert state["elections"] == 1 and state["election_due"] is False
+    assert RULES.phase(state).id == "1304/recruitment"

@@ -66,23 +66,23 @@ def resolve(state: State, office: str, orders: dict[str, Any], rng: Rng) -> list
         holder = state["offices"][office]
         events.append(Event("office", f"No one bids for {name}: " + (f"{holder} keeps it." if holder
                                                                      else "it is not filled.")))
-        return events
-    top = [p for p, b in bids.items() if b == best]
-    winner, how = _winner(state, office, top, orders, rng)
-    for player, bid in bids.items():   # IV: the others lose their bids; a tie's loser gets half back
-        refund = bid // 2 if player in top and player != winner else 0
-        state["treasury"][player] -= bid - refund
-        if refund:
-            events.append(Event("refund", f"{player} lost the tie and gets back {refund} garas."))
-    state["offices"][office] = winner
-    won.append(winner)
-    events.append(Event("office", f"{winner} becomes {name} for {best} garas{how}.",
-                        data={"office": office, "player": winner, "bid": best}))
-    if office == OFFICES[-1]:
+    else:
+        top = [p for p, b in bids.items() if b == best]
+        winner, how = _winner(state, office, top, orders, rng)
+        for player, bid in bids.items():   # IV: the others lose their bids; a tie's loser gets half back
+            refund = bid // 2 if player in top and player != winner else 0
+            state["treasury"][player] -= bid - refund
+            if refund:
+                events.append(Event("refund", f"{player} lost the tie and gets back {refund} garas."))
+        state["offices"][office] = winner
+        won.append(winner)
+        events.append(Event("office", f"{winner} becomes {name} for {best} garas{how}.",
+                            data={"office": office, "player": winner, "bid": best}))
+    if office == OFFICES[-1]:   # the election is over
         state["elections"] += 1
         state["election_due"] = False
         if len(won) == len(OFFICES) and len(set(won)) == 1:   # V.II (ruling K7)
-            events.extend(office_victory(state, winner))
+            events.extend(office_victory(state, won[0]))
         state["won_now"] = []
     return events
 

@@ -1,0 +1,44 @@
+"""A whole game of Kard és Korona played through the judge by mail (Maildir), to a winner:
+each player orders from the report and the view the judge gives him, like a person."""
+from __future__ import annotations
+
+from judge_support import Judge
+from pbem.judge import engine
+
+
+def _orders(phase_id: str, player: str, template: str, view: dict) -> str:
+    step = phase_id.split("/")[-1]
+    if step == "placement":
+        return template                    # the report's own template: the default placement
+    if step == "movement":
+        return "steps: []\n"
+    if step == "recruitment":
+        return "recruit: {}\n"
+    # elections: Anna bids for every office as soon as she has a garas
+    return "bid: 1\n" if player == "anna" and view["treasury"][player] else "bid: 0\n"
+
+
+def test_a_basic_game_by_mail_to_a_winner(tmp_path) -> None:
+    judge = Judge(tmp_path / "home")
+    judge.new_game("korona", players=("anna", "bela"), game_type="kard_es_korona", seed="kek-mail")
+    store = judge.store()
+    try:
+        for _ in range(40):
+            game = engine.load_game(store, "korona")
+            if game.row["status"] != "running":
+                break
+            phase = game.rules.phase(game.state)
+            for player in phase.deciders:
+                view = game.rules.view(game.state, player)
+                body = _orders(phase.id, player, game.rules.order_template(view, player), view)
+                judge.orders("korona", player, phase.id, body)
+            judge.tick(advance_hours=1)
+        game = engine.load_game(store, "korona")
+    finally:
+        store.close()
+    result = game.rules.result(game.state)
+    assert result is not None and result.winners == ("anna",)          # V.II: every office in one election
+    reports = [m for m in judge.sent_to("bela@pbem.test") if "KARD ES KORONA" in m.get_body(("plain",)).get_content()]
+    assert reports, "the players get reports rendered from their view"
+    last = judge.sent_to("bela@pbem.test")[-1].get_body(("plain",)).get_content()
+    assert "anna wins every office in one election" in last
