@@ -91,8 +91,8 @@ class Board:
         return {"version": self.version,
                 "provinces": [vars(p) for p in self.provinces],
                 "counties": [vars(c) for c in self.counties.values()],
-                "borders": sorted({tuple(sorted((a, b))): r for a, ns in self.borders.items()
-                                   for b, r in ns.items()}.items())}
+                "borders": [{"between": list(pair), "river": river} for pair, river in sorted(
+                    {tuple(sorted((a, b))): r for a, ns in self.borders.items() for b, r in ns.items()}.items())]}
 
 
 def connected(names: Iterable[str], borders: Mapping[str, Mapping[str, Any]]) -> bool:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import copy
 from typing import Any, Mapping, Sequence
 
-from pbem.games.kard_es_korona import (battles, economy, elections, events, movement, movement_orders, placement,
-                                       setup, victory, warlords)
+from pbem.games.kard_es_korona import (battles, economy, elections, events, map_view, movement, movement_orders,
+                                       placement, setup, victory, warlords)
 from pbem.games.kard_es_korona.board import load_board
 from pbem.games.kard_es_korona.state import OFFICES, State, active_players, election_year, steps_allowed
 from pbem.rules.api import Event, GameResult, OptionSpec, OrderCheck, Phase, Resolution
@@ -157,6 +157,9 @@ class KardEsKoronaRules:
         if step.startswith("election-"):
             return elections
         return {"placement": placement, "recruitment": economy, "movement": movement_orders}[step]
+
+    def map_drawing(self, view: Any) -> Any:
+        return map_view.map_drawing(view)
 
     def report_template(self) -> str:
         return "kard_es_korona/position.txt.j2"
