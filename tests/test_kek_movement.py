@@ -185,3 +185,13 @@ def test_an_overlord_vetoes_his_vassals_battles() -> None:
     state2, events = resolve_once(state, {fel: "steps:\n  - to: Győr\n    from: {Nyitra: {cavalry: 2}}\n"})
     told = [e.text for e in events if e.kind == "step_failed" and e.audience.players == (fel,)]
     assert told and "may not attack his overlord" in told[0]
+
+
+def test_advanced_a_step_may_not_leave_a_castle_breaking_the_half_rule() -> None:
+    state, pan, fel = _advanced({"Győr": {"infantry": 4, "archers": 3}, "Komárom": {"infantry": 1}},
+                                {"Pozsony": {"infantry": 2}}, "Pozsony")
+    state2, events = resolve_once(state, {pan: "steps:\n  - to: Veszprém\n    from: {Győr: {infantry: 1}}\n"})
+    assert state2["armies"]["Veszprém"]["units"]["infantry"] == 1              # 3 and 3 stay: fine
+    state2, events = resolve_once(state, {pan: "steps:\n  - to: Veszprém\n    from: {Győr: {archers: 1}}\n"})
+    told = [e.text for e in events if e.kind == "step_failed" and e.audience.players == (pan,)]
+    assert told and "the garrison left in Győr would break the half rule" in told[0]   # 4 infantry of 6 (K5)

@@ -119,6 +119,9 @@ def _can_leave(state: State, board: Board, player: str, src: str, units: dict[st
                             + (f" (only {spare} are free of the tie-down)" if spare else ""))
     if any(units[k] > free[k] for k in UNIT_KINDS):
         raise StepFails(f"{src} has {describe(free)} of yours that may still move, not {describe(units)}")
+    left = {k: mine[k] - units[k] for k in UNIT_KINDS}
+    if board.counties[src].castle and total(left) and castle_problem(state["version"], left):
+        raise StepFails(f"the garrison left in {src} would break the half rule: {castle_problem(state['version'], left)}")
     cost = cheapest(board, src, to, _passable(state, player))
     if cost is None or cost > points(units, False):
         raise StepFails(f"{describe(units)} from {src} cannot reach {to}: the way is blocked or too long")
