@@ -120,8 +120,9 @@ def _can_leave(state: State, board: Board, player: str, src: str, units: dict[st
     if any(units[k] > free[k] for k in UNIT_KINDS):
         raise StepFails(f"{src} has {describe(free)} of yours that may still move, not {describe(units)}")
     left = {k: mine[k] - units[k] for k in UNIT_KINDS}
-    if board.counties[src].castle and total(left) and castle_problem(state["version"], left):
-        raise StepFails(f"the garrison left in {src} would break the half rule: {castle_problem(state['version'], left)}")
+    wrong = castle_problem(state["version"], left) if board.counties[src].castle and total(left) else None
+    if wrong:   # ruling K5: what a step leaves in a castle keeps the half rule
+        raise StepFails(f"the garrison left in {src} would break the half rule: {wrong}")
     cost = cheapest(board, src, to, _passable(state, player))
     if cost is None or cost > points(units, False):
         raise StepFails(f"{describe(units)} from {src} cannot reach {to}: the way is blocked or too long")
