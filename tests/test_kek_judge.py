@@ -42,3 +42,22 @@ def test_a_basic_game_by_mail_to_a_winner(tmp_path) -> None:
     assert reports, "the players get reports rendered from their view"
     last = judge.sent_to("bela@pbem.test")[-1].get_body(("plain",)).get_content()
     assert "anna wins every office in one election" in last
+
+
+def test_the_demo_plays_kard_es_korona(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+    from pbem.judge import archive
+    from pbem.judge.store import Store
+    home = tmp_path / "demo"
+    result = CliRunner().invoke(main, ["demo", "--home", str(home), "--game", "kard_es_korona"])
+    assert result.exit_code == 0, result.output
+    assert "started Kard és Korona game 'demo'" in result.output
+    assert "resolved demo: 1302/movement" in result.output
+    store = Store(home / "pbem.sqlite")
+    try:
+        game = engine.load_game(store, "demo")
+        assert game.state["year"] == 1303 and archive.replay(store, game).ok
+    finally:
+        store.close()
