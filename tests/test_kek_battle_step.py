@@ -141,3 +141,38 @@ def test_rainy_autumn_rains_off_a_siege(monkeypatch) -> None:
     state, _ = resolve_once(state, {pan: "steps:\n  - to: Pozsony\n    from: {Sopron: {infantry: 3}}\n"})
     events = battles.resolve(state, Dice(2))
     assert any("rained off" in e.text for e in events) and state["armies"]["Sopron"]["units"]["infantry"] == 3
+
+
+def test_the_duel_winner_holds_the_field(monkeypatch) -> None:
+    state, pan, fel = _game(starting="pan")
+    state["lords"][fel] = "Nyitra"
+    _outcomes(monkeypatch, BattleOutcome(dict(NONE), dict(NONE), False, True))     # Bela's lord loses the duel
+    state, _ = resolve_once(state, {pan: "steps:\n  - to: Nyitra\n    from: {Győr: {cavalry: 1}}\n    lord: yes\n"})
+    events = battles.resolve(state, Dice(1))
+    assert state["owner"]["Nyitra"] == pan and state["lords"][pan] == "Nyitra"      # ruling K24
+    assert state["vassal_of"] == {fel: pan}
+    assert any("wins the duel" in e.text for e in events)
+
+
+def test_both_armies_fall_and_the_county_has_no_master(monkeypatch) -> None:
+    state, pan, fel = _game(starting="pan")
+    _outcomes(monkeypatch, BattleOutcome(dict(NONE), dict(NONE), False, False))
+    state, _ = resolve_once(state, {pan: "steps:\n  - to: Nyitra\n    from: {Győr: {cavalry: 1}}\n"})
+    battles.resolve(state, Dice())
+    assert "Nyitra" not in state["owner"] and "Nyitra" not in state["armies"]       # III. Melee
+
+
+def test_a_battle_against_units_that_became_the_attackers_is_a_march_in(monkeypatch) -> None:
+    state, pan, fel = _game(starting="pan")
+    state["lords"][fel] = "Nyitra"
+    state["battle_orders"] = {fel: {"priorities": ["archers", "infantry", "cavalry"], "lord_leads": "cavalry",
+                                    "if_defeated": "escape"}}
+    _outcomes(monkeypatch, BattleOutcome({"cavalry": 1, "infantry": 0, "archers": 0}, dict(NONE), False, True))
+    state, _ = resolve_once(state, {pan: "steps:\n  - to: Nyitra\n    from: {Győr: {cavalry: 1}}\n    lord: yes\n"
+                                         "  - to: Pozsony\n    from: {Sopron: {infantry: 3}}\n",
+                                    fel: "battle: {if_defeated: escape}\n"})
+    battles.resolve(state, Dice(2))           # the lord's battle first: Bela fails to escape, is out
+    assert fel in state["eliminated"]
+    pozsony = state["armies"]["Pozsony"]
+    assert pozsony["owner"] == pan and sum(pozsony["units"].values()) == 7        # 6 turned + 1: the castle's 7
+    assert state["armies"]["Sopron"]["units"]["infantry"] == 2                      # the other two withdraw

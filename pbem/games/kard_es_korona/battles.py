@@ -14,7 +14,7 @@ from pbem.games.kard_es_korona.battle_adapter import BattleInput, BattleOutcome,
 from pbem.games.kard_es_korona.events import effect
 from pbem.games.kard_es_korona.movement_orders import DEFAULT_BATTLE
 from pbem.games.kard_es_korona.state import (State, active_players, add_units, board_of, castle_problem, describe,
-                                             is_neutral, total)
+                                             is_neutral, no_units, total)
 from pbem.games.kard_es_korona.units import UNIT_KINDS
 from pbem.games.kard_es_korona.victory import castle_victory
 from pbem.games.kard_es_korona.warlords import lord_defeated, reroll_allowed
@@ -58,7 +58,9 @@ def _fight(state: State, battle: dict[str, Any], rng: Rng) -> list[Event]:
     county, attacker, defender = battle["county"], battle["attacker"], battle["defender"]
     castle = bool(board.counties[county].castle)
     here = state["armies"].get(county)
-    if here is None or here["owner"] != defender:   # the defenders are gone: the county is simply entered
+    if here is None or here["owner"] == attacker:
+        # the defenders are gone, or became the attacker's (an elimination earlier in the step):
+        # the attackers simply enter
         return _return_or_enter(state, battle, battle["units"], won=True)
     with_lord = ", with the province lord"
     events = [Event("battle", f"Battle in {county}: {attacker} ({describe(battle['units'])}"
@@ -89,15 +91,27 @@ def apply_outcome(state: State, battle: dict[str, Any], outcome: BattleOutcome, 
     del state["armies"][county]
     defenders_left = {k: outcome.defender_left.get(k, 0) for k in UNIT_KINDS}
     attackers_left = {k: outcome.attacker_left.get(k, 0) for k in UNIT_KINDS}
+    fled = outcome.defender_fled_to
+    if fled and state["armies"].get(fled, {"owner": defender})["owner"] != defender:
+        events.append(Event("lost", f"{defender}'s units cannot flee to {fled}, where others stand: they are lost."))
+        defenders_left, fled = {k: 0 for k in UNIT_KINDS}, None
     if total(defenders_left):
-        add_units(state, outcome.defender_fled_to or county, defender, defenders_left)
-    if outcome.defender_fled_to and state["lords"].get(defender) == county:
-        state["lords"][defender] = outcome.defender_fled_to
+        add_units(state, fled or county, defender, defenders_left)
+    if fled and state["lords"].get(defender) == county:
+        state["lords"][defender] = fled
     won = total(attackers_left) > 0 and not outcome.attacker_withdrew and (
-        total(defenders_left) == 0 or outcome.defender_fled_to is not None)
-    if total(attackers_left) == 0 and total(defenders_left) == 0:
-        state["owner"].pop(county, None)   # III: the county is left without a master
-        events.append(Event("battle_over", f"Every fighter in {county} has fallen: the county has no master."))
+        total(defenders_left) == 0 or fled is not None)
+    duel = battle["lord"] and state["lords"].get(defender) == county   # two lords: the duel (III)
+    if total(attackers_left) == 0 and total(defenders_left) == 0 and not fled:
+        if duel and outcome.attacker_lord_fell != outcome.defender_lord_fell:
+            winner = defender if outcome.attacker_lord_fell else attacker
+            state["owner"][county] = winner   # the duel's winner stands on the field (ruling K24)
+            state["lords"][winner] = county
+            events.append(Event("battle_over", f"Only the two lords are left in {county}: {winner} wins the duel.",
+                                data={"winner": winner, "county": county}))
+        else:
+            state["owner"].pop(county, None)   # III: the county is left without a master
+            events.append(Event("battle_over", f"Every fighter in {county} has fallen: the county has no master."))
     elif won:
         events.append(Event("battle_over", f"{attacker} wins the battle of {county}.",
                             data={"winner": attacker, "county": county}))
@@ -124,9 +138,10 @@ def _return_or_enter(state: State, battle: dict[str, Any], units: dict[str, int]
     units = dict(units)
     if won:
         stay = dict(units)
-        if board.counties[county].castle:
-            while castle_problem(state["version"], stay):
-                kind = max(UNIT_KINDS, key=lambda k: stay[k])
+        there = state["armies"].get(county, {"units": no_units()})["units"]
+        if board.counties[county].castle:   # II: 7 at most with what stands there; VI: the half rule
+            while total(stay) and castle_problem(state["version"], {k: there[k] + stay[k] for k in UNIT_KINDS}):
+                kind = max(UNIT_KINDS, key=lambda k: (stay[k] > 0, there[k] + stay[k]))
                 stay[kind] -= 1
         add_units(state, county, attacker, stay)
         units = {k: units[k] - stay[k] for k in UNIT_KINDS}
