@@ -44,7 +44,7 @@ def test_the_same_lists_in_the_other_turn_order_give_a_battle() -> None:
                                          fel: "steps:\n  - to: Győr\n    from: {Nyitra: {cavalry: 2}}\n"})
     assert [b["county"] for b in state["battles"]] == ["Győr"]          # Bela stepped in first: a battle
     failed = [e for e in events if e.kind == "step_failed"]
-    assert any(pan not in e.audience.players and e.audience.kind == "all" for e in failed)
+    assert [e.audience.players for e in failed] == [(pan,)]          # a failed plan is told to its player only
     told = [e.text for e in failed if e.audience.players == (pan,)]
     assert told and "are attacked and may not move away" in told[0]   # III. Battle
 

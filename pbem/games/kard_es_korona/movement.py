@@ -47,11 +47,9 @@ def resolve(state: State, orders: dict[str, Any]) -> list[Event]:
             step = plans[player].pop(0)
             try:
                 events.extend(_step(state, player, step, turn))
-            except StepFails as fail:
+            except StepFails as fail:   # told to its player only: a plan not carried out stays his
                 events.append(Event("step_failed", f"{player}'s step into {step['to']} fails: {fail}",
                                     Audience.only(player), data={"player": player, "to": step["to"]}))
-                events.append(Event("step_failed", f"{player}'s step into {step['to']} fails.",
-                                    data={"player": player, "to": step["to"]}))
             turn += 1
             if state["result"] is not None:
                 break
