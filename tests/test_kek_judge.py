@@ -61,3 +61,36 @@ def test_the_demo_plays_kard_es_korona(tmp_path) -> None:
         assert game.state["year"] == 1303 and archive.replay(store, game).ok
     finally:
         store.close()
+
+
+def test_bids_and_treasuries_do_not_leak_by_mail(tmp_path) -> None:
+    """IV; ruling K1: while bids are made no one reads another's treasury or bid in any mail."""
+    judge = Judge(tmp_path / "home")
+    judge.new_game("korona", players=("anna", "bela"), game_type="kard_es_korona", seed="kek-leak")
+    store = judge.store()
+    try:
+        for _ in range(30):
+            game = engine.load_game(store, "korona")
+            phase = game.rules.phase(game.state)
+            if phase.id.endswith("/election-judge_royal") and game.state["treasury"]["anna"] > 0:
+                break
+            for player in phase.deciders:
+                view = game.rules.view(game.state, player)
+                body = "bid: 0\n" if "election" in phase.id else _orders(
+                    phase.id, player, game.rules.order_template(view, player), view)
+                judge.orders("korona", player, phase.id, body)
+            judge.tick(advance_hours=1)
+        assert phase.id.endswith("/election-judge_royal"), phase.id
+        treasury = game.state["treasury"]["anna"]
+        before = len(judge.sent_to("bela@pbem.test"))
+        judge.orders("korona", "anna", phase.id, "bid: 3\n")     # Bela has not bid yet: nothing resolves
+        judge.tick(advance_hours=1)
+    finally:
+        store.close()
+    opening = judge.sent_to("bela@pbem.test")[before - 1].get_body(("plain",)).get_content()
+    position = opening[opening.index("PROVINCE LORDS"):]
+    anna_line = next(line for line in position.splitlines() if line.strip().startswith("anna"))
+    assert "treasury not shown during the election" in anna_line and str(treasury) not in anna_line
+    for mail in judge.sent_to("bela@pbem.test")[before:]:
+        text = mail.get_body(("plain",)).get_content()
+        assert "bid: 3" not in text and "anna 3" not in text
