@@ -56,7 +56,7 @@ def run_demo(path: Path, game_type: str = "fief_france") -> Iterator[str]:
             phase = game.rules.phase(state)
             for player in phase.deciders:
                 view = game.rules.view(state, player)
-                _mail_orders(home, name, player, secrets[player], phase.id, _script(game_type, phase.id)(view, player))
+                _mail_orders(home, name, player, secrets[player], phase.id, _script(phase.id, game_type)(view, player))
             yield f"mailed orders for {phase.id} from {', '.join(phase.deciders)}"
             now += 60
             report = run_tick(home, now=now)
@@ -200,7 +200,7 @@ DEMO_GAMES: dict[str, Callable[[dict[str, Any]], int]] = {
 SCRIPTS = {"fief_france": (ORDER_SCRIPTS, _no_orders), "kard_es_korona": (KEK_SCRIPTS, _kek_bid)}
 
 
-def _script(game_type: str, phase_id: str) -> Callable[[dict[str, Any], str], str]:
+def _script(phase_id: str, game_type: str = "fief_france") -> Callable[[dict[str, Any], str], str]:
     scripts, otherwise = SCRIPTS[game_type]
     return scripts.get(phase_id.split("/")[-1], otherwise)
 
