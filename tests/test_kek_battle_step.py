@@ -176,3 +176,14 @@ def test_a_battle_against_units_that_became_the_attackers_is_a_march_in(monkeypa
     pozsony = state["armies"]["Pozsony"]
     assert pozsony["owner"] == pan and sum(pozsony["units"].values()) == 7        # 6 turned + 1: the castle's 7
     assert state["armies"]["Sopron"]["units"]["infantry"] == 2                      # the other two withdraw
+
+
+def test_the_judge_royal_re_rolls_the_rain(monkeypatch) -> None:
+    state, pan, fel = _game(starting="pan")
+    state["event"] = "rainy_autumn"
+    state["offices"]["judge_royal"] = pan
+    seen = _outcomes(monkeypatch, BattleOutcome({"cavalry": 0, "infantry": 3, "archers": 0}, dict(NONE), False, False))
+    state, _ = resolve_once(state, {pan: "steps:\n  - to: Pozsony\n    from: {Sopron: {infantry: 3}}\n"})
+    events = battles.resolve(state, Dice(1, 5))                                     # IV: he re-rolls the 1
+    assert not any("rained off" in e.text for e in events) and seen[0].attacker.judge_royal
+    assert state["owner"]["Pozsony"] == pan

@@ -133,3 +133,26 @@ def test_advanced_cavalry_quota_goes_in_turn_order(first_wants: int, second_gets
     state, events = step(state, texts)
     after = sum(a["units"]["cavalry"] for a in state["armies"].values() if a["owner"] == second)
     assert after - before == second_gets
+
+
+def test_advanced_recruits_keep_the_half_rule() -> None:
+    state, _ = _year_1302(version="advanced")
+    castle = next(c for c, a in state["armies"].items() if a["owner"] == "Anna" and c in (
+        "Sopron", "Győr", "Vas", "Kolozs", "Fehér", "Hunyad"))
+    state["treasury"]["Anna"] = 20
+    state["armies"][castle]["units"] = {"cavalry": 0, "infantry": 3, "archers": 3}
+    assert check(state, "Anna", f"recruit: {{{castle}: {{infantry: 1}}}}\n").ok              # 4 of 7
+    state["armies"][castle]["units"] = {"cavalry": 0, "infantry": 4, "archers": 2}
+    wrong = check(state, "Anna", f"recruit: {{{castle}: {{infantry: 1}}}}\n")                 # 5 of 7
+    assert "at most 4 of 7 units at a castle may be infantry" in str(wrong.errors[0])
+
+
+def test_a_vassal_gets_half_and_his_overlord_the_whole() -> None:
+    from pbem.games.kard_es_korona.economy import collect_income, income_of
+    state, _ = _year_1302()
+    state["vassal_of"] = {"Bela": "Anna"}
+    own = {p: income_of(state, p) for p in ("Anna", "Bela")}
+    before = dict(state["treasury"])
+    collect_income(state)
+    assert state["treasury"]["Bela"] - before["Bela"] == own["Bela"] // 2       # ruling K10
+    assert state["treasury"]["Anna"] - before["Anna"] == own["Anna"] + own["Bela"]
