@@ -481,14 +481,12 @@ def map_cmd(game_type, as_json):
 @main.command()
 @click.option("--home", "home_dir", default="pbem-demo", show_default=True, metavar="DIR",
               help="Where to create the demo judge home.")
-@click.option("--game", "game_type", default="fief_france", show_default=True,
-              type=click.Choice(["fief_france", "kard_es_korona"]), help="The game the demo plays.")
-def demo(home_dir, game_type):
-    """Create a judge home, start a 4-player game (Fief: France unless --game), mail scripted
-    orders into the inbox and tick until a full round has resolved."""
+def demo(home_dir):
+    """Create a judge home, start a 4-player Fief: France game, mail scripted orders into the
+    inbox and tick until a full round has resolved."""
     from pbem.demo import run_demo
     try:
-        for line in run_demo(Path(home_dir).resolve(), game_type):
+        for line in run_demo(Path(home_dir).resolve()):
             click.echo(line)
     except (engine.JudgeError, HomeError) as exc:
         _fail(str(exc))

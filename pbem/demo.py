@@ -1,11 +1,10 @@
 """`pbem demo`: the whole judge on the embedded default, with nothing but this machine.
 
-It creates a judge home (Maildir in and out, SQLite), starts a 4-player game (Fief: France by
-default; `--game kard_es_korona` for Kard és Korona), and then plays the four players: for
-each phase they must order, it writes each player's order mail — built only from what that
-player may see, like a person reading their report — into the judge's inbox Maildir, and
-runs ticks, until a full round (Kard és Korona: its first year with recruitment) has resolved.
-Every mail the judge wrote is in the outbox Maildir, one folder per player.
+It creates a judge home (Maildir in and out, SQLite), starts a 4-player Fief: France game,
+and then plays the four players: for each phase they must order, it writes each player's
+order mail — built only from what that player may see, like a person reading their report —
+into the judge's inbox Maildir, and runs ticks, until a full round has resolved. Every mail
+the judge wrote is in the outbox Maildir, one folder per player.
 """
 from __future__ import annotations
 
@@ -34,29 +33,27 @@ START_WISHES = {
 MAX_TICKS = 20
 
 
-def run_demo(path: Path, game_type: str = "fief_france") -> Iterator[str]:
-    if game_type not in DEMO_GAMES:
-        raise engine.JudgeError(f"the demo plays {', '.join(DEMO_GAMES)}, not {game_type!r}")
+def run_demo(path: Path) -> Iterator[str]:
     home = _demo_home(path)
     store = Store(home.db_path)
     try:
         name = _free_name(store)
-        game, secrets = _start(store, home, name, game_type)
+        game, secrets = _start(store, home, name)
         yield f"judge home: {home.path}"
-        yield f"started {game.rules.title} game {name!r} with {', '.join(PLAYERS)}"
+        yield f"started Fief: France game {name!r} with {', '.join(PLAYERS)}"
         now = time.time()
         start_round = None
         for _ in range(MAX_TICKS):
             game = engine.load_game(store, name)
             state = game.state   # parsed once: each Game.state reads the stored JSON again
-            state_round = DEMO_GAMES[game_type](state)
+            state_round = state.get("round", 0)
             start_round = state_round if start_round is None and state_round >= 1 else start_round
             if game.row["status"] != "running" or (start_round is not None and state_round > start_round):
                 break
             phase = game.rules.phase(state)
             for player in phase.deciders:
                 view = game.rules.view(state, player)
-                _mail_orders(home, name, player, secrets[player], phase.id, _script(phase.id, game_type)(view, player))
+                _mail_orders(home, name, player, secrets[player], phase.id, _script(phase.id)(view, player))
             yield f"mailed orders for {phase.id} from {', '.join(phase.deciders)}"
             now += 60
             report = run_tick(home, now=now)
@@ -76,10 +73,10 @@ def _free_name(store: Store) -> str:
     return next(n for n in (f"demo{i}" if i else "demo" for i in range(1000)) if n not in taken)
 
 
-def _start(store: Store, home: Home, name: str, game_type: str) -> tuple[engine.Game, dict[str, str]]:
+def _start(store: Store, home: Home, name: str) -> tuple[engine.Game, dict[str, str]]:
     seats = [(p, f"{p}@{DOMAIN}") for p in PLAYERS]
     with store.transaction():   # every option at its default: create_game fills them in
-        game, secrets = engine.create_game(store, game_type, name, seats, {}, 48, 12,
+        game, secrets = engine.create_game(store, "fief_france", name, seats, {}, 48, 12,
                                            f"gm@{DOMAIN}", time.time())
         Mailer(store, home).welcomes(game, secrets)
     return game, secrets
@@ -152,57 +149,8 @@ ORDER_SCRIPTS: dict[str, Callable[[dict[str, Any], str], str]] = {
 }
 
 
-# -- Kard és Korona's demo players: the default placement, an infantry a year, one step out ----
-
-def _kek_placement(view: dict[str, Any], player: str) -> str:
-    from pbem.games.kard_es_korona import placement
-    return placement.echo(placement.default(view, player)) + "\n"
-
-
-def _kek_recruitment(view: dict[str, Any], player: str) -> str:
-    from pbem.games.kard_es_korona.economy import recruit_places
-    places = recruit_places(view, player)
-    if not places or view["treasury"][player] < 5 or sum(view["armies"].get(places[0], {}).get(
-            "units", {}).values()) >= 7:
-        return "recruit: {}\n"
-    return f"recruit: {{{places[0]}: {{infantry: 1}}}}\n"
-
-
-def _kek_movement(view: dict[str, Any], player: str) -> str:
-    """One infantry from the lord's county into an empty county of his next to it."""
-    from pbem.games.kard_es_korona.board import load_board
-    where = view["lords"].get(player)
-    army = view["armies"].get(where or "", {})
-    if not where or army.get("owner") != player or army["units"]["infantry"] < 1 or sum(army["units"].values()) < 2:
-        return "steps: []\n"
-    board = load_board(view["version"])
-    empty = [c for c in sorted(board.borders[where]) if c not in view["armies"] and view["owner"].get(c) == player
-             and board.step_cost(where, c) <= 2]   # his own counties: the demo players keep the peace
-    if not empty:
-        return "steps: []\n"
-    return f"steps:\n  - to: {empty[0]}\n    from: {{{where}: {{infantry: 1}}}}\n"
-
-
-def _kek_bid(view: dict[str, Any], player: str) -> str:
-    return "bid: 0\n"
-
-
-KEK_SCRIPTS: dict[str, Callable[[dict[str, Any], str], str]] = {
-    "placement": _kek_placement, "recruitment": _kek_recruitment, "movement": _kek_movement,
-}
-
-# Each demo game: how far it has got (a round number: the demo stops once the first round
-# from 1 on has resolved), its players' scripts by phase, and the script of any other phase.
-DEMO_GAMES: dict[str, Callable[[dict[str, Any]], int]] = {
-    "fief_france": lambda state: state.get("round", 0),
-    "kard_es_korona": lambda state: state["year"] - 1301,   # 1302: the first year with recruitment
-}
-SCRIPTS = {"fief_france": (ORDER_SCRIPTS, _no_orders), "kard_es_korona": (KEK_SCRIPTS, _kek_bid)}
-
-
-def _script(phase_id: str, game_type: str = "fief_france") -> Callable[[dict[str, Any], str], str]:
-    scripts, otherwise = SCRIPTS[game_type]
-    return scripts.get(phase_id.split("/")[-1], otherwise)
+def _script(phase_id: str) -> Callable[[dict[str, Any], str], str]:
+    return ORDER_SCRIPTS.get(phase_id.split("/")[-1], _no_orders)
 
 
 def _where_reports_are(home: Home, name: str) -> Iterator[str]:

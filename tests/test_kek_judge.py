@@ -3,7 +3,10 @@ each player orders from the report and the view the judge gives him, like a pers
 from __future__ import annotations
 
 from judge_support import Judge
-from pbem.judge import engine
+from pbem.games import rules_for
+from pbem.judge import archive, engine
+
+RULES = rules_for("kard_es_korona")
 
 
 def _orders(phase_id: str, player: str, template: str, view: dict) -> str:
@@ -44,21 +47,27 @@ def test_a_basic_game_by_mail_to_a_winner(tmp_path) -> None:
     assert "anna wins every office in one election" in last
 
 
-def test_the_demo_plays_kard_es_korona(tmp_path) -> None:
-    from click.testing import CliRunner
-
-    from pbem.cli import main
-    from pbem.judge import archive
-    from pbem.judge.store import Store
-    home = tmp_path / "demo"
-    result = CliRunner().invoke(main, ["demo", "--home", str(home), "--game", "kard_es_korona"])
-    assert result.exit_code == 0, result.output
-    assert "started Kard és Korona game 'demo'" in result.output
-    assert "resolved demo: 1302/movement" in result.output
-    store = Store(home / "pbem.sqlite")
+def test_the_demo_players_keep_the_peace_through_two_years(tmp_path) -> None:
+    """The demo's players (main's `pbem demo --game kard_es_korona`), played through the judge."""
+    rules = RULES
+    judge = Judge(tmp_path / "home")
+    judge.new_game("demo", players=rules.demo_players, game_type="kard_es_korona", seed="kek-demo")
+    store = judge.store()
     try:
+        first = engine.load_game(store, "demo").state
+        for _ in range(20):
+            game = engine.load_game(store, "demo")
+            if rules.demo_done(first, game.state):
+                break
+            phase = game.rules.phase(game.state)
+            for player in phase.deciders:
+                judge.orders("demo", player, phase.id, rules.demo_orders(game.rules.view(game.state, player), player))
+            judge.tick(advance_hours=1)
         game = engine.load_game(store, "demo")
-        assert game.state["year"] == 1303 and archive.replay(store, game).ok
+        assert rules.demo_done(first, game.state) and game.state["year"] == 1303
+        assert archive.replay(store, game).ok
+        assert any(e for e in game.state["armies"].values() if sum(e["units"].values()) == 1
+                   and e["owner"] in rules.demo_players)                      # someone stepped out
     finally:
         store.close()
 

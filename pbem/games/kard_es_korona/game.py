@@ -15,6 +15,7 @@ from typing import Any, Mapping, Sequence
 
 from pbem.games.kard_es_korona import (battles, economy, elections, events, map_view, movement, movement_orders,
                                        placement, setup, victory, warlords)
+from pbem.games.kard_es_korona import demo_players as demo
 from pbem.games.kard_es_korona.board import load_board
 from pbem.games.kard_es_korona.state import OFFICES, State, active_players, election_year, steps_allowed
 from pbem.rules.api import Event, GameResult, OptionSpec, OrderCheck, Phase, Resolution
@@ -160,6 +161,15 @@ class KardEsKoronaRules:
 
     def map_drawing(self, view: Any) -> Any:
         return map_view.map_drawing(view)
+
+    # -- the demo's players (main's optional PlaysDemo part; demo_players.py) ------------------
+    demo_players = demo.DEMO_PLAYERS
+
+    def demo_orders(self, view: Any, player: str) -> str:
+        return demo.demo_orders(view, player)
+
+    def demo_done(self, first: Any, state: Any) -> bool:
+        return demo.demo_done(first, state)
 
     def report_template(self) -> str:
         return "kard_es_korona/position.txt.j2"
