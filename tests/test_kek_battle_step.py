@@ -187,3 +187,14 @@ def test_the_judge_royal_re_rolls_the_rain(monkeypatch) -> None:
     events = battles.resolve(state, Dice(1, 5))                                     # IV: he re-rolls the 1
     assert not any("rained off" in e.text for e in events) and seen[0].attacker.judge_royal
     assert state["owner"]["Pozsony"] == pan
+
+
+def test_a_lord_who_swears_the_oath_keeps_his_surviving_attackers(monkeypatch) -> None:
+    state, pan, fel = _game(starting="pan")
+    _outcomes(monkeypatch, BattleOutcome({"cavalry": 0, "infantry": 1, "archers": 0}, {**NONE, "infantry": 2},
+                                         True, False, attacker_withdrew=True))
+    state, _ = resolve_once(state, {fel: "steps:\n  - to: Győr\n    from: {Pozsony: {infantry: 2, cavalry: 1}}\n"
+                                         "    lord: yes\n"})
+    battles.resolve(state, Dice())
+    assert state["vassal_of"] == {fel: pan}                                     # oath: the default
+    assert state["armies"]["Pozsony"]["units"]["infantry"] == 2                  # 1 stayed + 1 withdrew

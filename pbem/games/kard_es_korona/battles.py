@@ -131,7 +131,7 @@ def _return_or_enter(state: State, battle: dict[str, Any], units: dict[str, int]
     """The attackers take the county (a castle keeps at most 7, the rest go back: III. Siege),
     or withdraw to the county they came from (its first, if several: ruling K18)."""
     county, attacker = battle["county"], battle["attacker"]
-    if attacker in state["eliminated"] or attacker in state["vassal_of"] and not won:
+    if attacker in state["eliminated"]:   # his lord fell here and he is out: his attackers with him
         return []
     board = board_of(state)
     events: list[Event] = []
