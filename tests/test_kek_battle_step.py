@@ -198,3 +198,38 @@ def test_a_lord_who_swears_the_oath_keeps_his_surviving_attackers(monkeypatch) -
     battles.resolve(state, Dice())
     assert state["vassal_of"] == {fel: pan}                                     # oath: the default
     assert state["armies"]["Pozsony"]["units"]["infantry"] == 2                  # 1 stayed + 1 withdrew
+
+
+def test_the_victorious_lord_takes_an_extra_step(monkeypatch) -> None:
+    """III (l.262): after his victory, units from other counties join the lord (ruling K26)."""
+    state, pan, fel = _game(starting="pan")
+    win = BattleOutcome({"cavalry": 1, "infantry": 0, "archers": 0}, dict(NONE), False, False)
+    _outcomes(monkeypatch, win, win, win)
+    won = "steps:\n  - to: Nyitra\n    from: {Győr: {cavalry: 1}}\n    lord: yes\n"
+    state1, _ = resolve_once(state, {pan: won + "battle: {after_victory: {join: {Sopron: {cavalry: 2}}}}\n"})
+    events = battles.resolve(state1, Dice())                 # Sopron, Győr, across the Duna: 3 points
+    assert state1["armies"]["Nyitra"]["units"]["cavalry"] == 3 and state1["armies"]["Sopron"]["units"]["cavalry"] == 0
+    assert any("join the province lord in Nyitra" in e.text for e in events)
+    state2, _ = resolve_once(state, {pan: won + "battle: {after_victory: {join: {Vas: {archers: 2}}}}\n"})
+    events = battles.resolve(state2, Dice())                 # Vas to Nyitra: 4 points, archers have 2
+    told = [e for e in events if e.kind == "extra_step"]
+    assert told and "cannot reach Nyitra" in told[0].text and told[0].audience.players == (pan,)
+    assert state2["armies"]["Vas"]["units"]["archers"] == 2
+    lord_to = "battle: {after_victory: {lord_to: Sopron}}\n"
+    state3, _ = resolve_once(state, {pan: won + lord_to})
+    battles.resolve(state3, Dice())
+    assert state3["lords"][pan] == "Sopron"
+
+
+def test_after_victory_orders_read_back() -> None:
+    from kek_support import check
+    state, pan, fel = _game(starting="pan")
+    text = "steps: []\nbattle: {after_victory: {join: {Vas: {infantry: 2}, Sopron: {knights: 1}}}}\n"
+    orders = check(state, pan, text)
+    assert orders.ok and orders.orders["battle"]["after_victory"] == {
+        "join": {"Vas": {"cavalry": 0, "infantry": 2, "archers": 0}, "Sopron": {"cavalry": 1, "infantry": 0,
+                                                                                "archers": 0}}}
+    again = check(state, pan, RULES.echo_orders(RULES.view(state, pan), pan, orders.orders))
+    assert again.ok and again.orders == orders.orders
+    wrong = check(state, pan, "battle: {after_victory: {lord_to: Atlantis}}\n")
+    assert "no county 'Atlantis'" in str(wrong.errors[0])

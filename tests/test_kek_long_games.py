@@ -11,7 +11,7 @@ from kek_support import RULES, new_game
 from pbem.games.kard_es_korona import battle_adapter
 from pbem.games.kard_es_korona.battle_adapter import BattleInput, BattleOutcome
 from pbem.games.kard_es_korona.board import load_board
-from pbem.games.kard_es_korona.movement_orders import cheapest, points
+from pbem.games.kard_es_korona.routes import cheapest, points
 from pbem.games.kard_es_korona.state import castle_problem, total
 from pbem.games.kard_es_korona.units import UNIT_KINDS
 from pbem.rules.rng import Rng

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.kard_es_korona import battle_adapter
+from pbem.games.kard_es_korona import battle_adapter, victory_step
 from pbem.games.kard_es_korona.battle_adapter import BattleInput, BattleOutcome, Side
 from pbem.games.kard_es_korona.events import effect
 from pbem.games.kard_es_korona.movement_orders import DEFAULT_BATTLE
@@ -123,6 +123,11 @@ def apply_outcome(state: State, battle: dict[str, Any], outcome: BattleOutcome, 
         events.extend(lord_defeated(state, defender, attacker, county, rng))
     if total(attackers_left):
         events.extend(_return_or_enter(state, battle, attackers_left, won, outcome.attacker_fled_to))
+    if won and battle["lord"] and not outcome.attacker_lord_fell and state["result"] is None:
+        events.extend(victory_step.take(state, attacker))      # III (l.262)
+    elif not won and state["lords"].get(defender) == county and not is_neutral(defender) \
+            and state["armies"].get(county, {}).get("owner") == defender and state["result"] is None:
+        events.extend(victory_step.take(state, defender))
     return events
 
 

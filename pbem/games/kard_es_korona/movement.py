@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.kard_es_korona.board import Board
-from pbem.games.kard_es_korona.movement_orders import cheapest, points
+from pbem.games.kard_es_korona.routes import cheapest, points
 from pbem.games.kard_es_korona.state import (State, active_players, add_units, board_of, castle_problem,
                                              describe, half_rule, is_neutral, no_units, remove_units, total)
 from pbem.games.kard_es_korona.units import UNIT_KINDS, WARLORD_MOVEMENT_POINTS

@@ -21,41 +21,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.kard_es_korona.board import Board, load_board
+from pbem.games.kard_es_korona import victory_step
+from pbem.games.kard_es_korona.board import load_board
+from pbem.games.kard_es_korona.routes import cheapest, points
 from pbem.games.kard_es_korona.reading import county_name, unit_counts
 from pbem.games.kard_es_korona.state import describe, total
-from pbem.games.kard_es_korona.units import MOVEMENT_POINTS, UNIT_KINDS, WARLORD_MOVEMENT_POINTS, kind_of
+from pbem.games.kard_es_korona.units import UNIT_KINDS, kind_of
 from pbem.orders.reading import Problems, as_seq, check_keys, yes_no
 from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import OrderCheck
 
-DEFAULT_BATTLE = {"priorities": ["archers", "infantry", "cavalry"], "lord_leads": "cavalry", "if_defeated": "oath"}
-
-
-def cheapest(board: Board, src: str, dst: str, passable) -> int | None:
-    """Movement points of the cheapest way from ``src`` into ``dst`` through counties for which
-    ``passable(county)`` holds (the target need not be passable), or None (Dijkstra)."""
-    best = {src: 0}
-    todo = [(0, src)]
-    while todo:
-        todo.sort()
-        cost, here = todo.pop(0)
-        if here == dst:
-            return cost
-        if cost > best.get(here, 99) or (here != src and not passable(here)):
-            continue
-        for nxt in board.borders[here]:
-            c = cost + board.step_cost(here, nxt)
-            if c < best.get(nxt, 99) and c <= WARLORD_MOVEMENT_POINTS:
-                best[nxt] = c
-                todo.append((c, nxt))
-    return None
-
-
-def points(units: dict[str, int], lord: bool) -> int:
-    """The movement points of a moving group: its slowest member's (II)."""
-    kinds = [MOVEMENT_POINTS[k] for k in UNIT_KINDS if units.get(k)]
-    return min(kinds + ([WARLORD_MOVEMENT_POINTS] if lord else []))
+DEFAULT_BATTLE = {"priorities": ["archers", "infantry", "cavalry"], "lord_leads": "cavalry", "if_defeated": "oath",
+                  "after_victory": None}
 
 
 def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
@@ -123,7 +100,7 @@ def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
     if lord_moves > 1:
         problems.add(line_of(doc, "steps"), "the province lord moves in one step a year",
                      "give `lord: yes` to one step only")
-    battle = _battle(doc.get("battle"), line_of(doc, "battle"), problems)
+    battle = _battle(doc.get("battle"), line_of(doc, "battle"), view, problems)
     veto = [str(v) for v in as_seq(doc["veto"], line_of(doc, "veto"), "veto", problems)] if "veto" in doc else []
     for name in veto:
         if view["vassal_of"].get(name) != player:
@@ -134,12 +111,12 @@ def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
     return OrderCheck({"steps": steps, "battle": battle, "veto": veto}, notes=notes)
 
 
-def _battle(raw: Any, line: int | None, problems: Problems) -> dict[str, Any]:
+def _battle(raw: Any, line: int | None, view: dict[str, Any], problems: Problems) -> dict[str, Any]:
     out: dict[str, Any] = dict(DEFAULT_BATTLE)
     if raw is None:
         return out
     if not isinstance(raw, dict):
-        problems.add(line, "`battle:` holds priorities, lord_leads and if_defeated")
+        problems.add(line, "`battle:` holds priorities, lord_leads, if_defeated and after_victory")
         return out
     check_keys(raw, DEFAULT_BATTLE, "battle", problems)
     if "priorities" in raw:
@@ -161,6 +138,8 @@ def _battle(raw: Any, line: int | None, problems: Problems) -> dict[str, Any]:
         if choice not in ("oath", "escape"):
             problems.add(line_of(raw, "if_defeated"), "if_defeated is `oath` or `escape`")
         out["if_defeated"] = choice
+    if "after_victory" in raw:   # III (l.262): the victorious lord's extra step
+        out["after_victory"] = victory_step.parse(raw["after_victory"], line_of(raw, "after_victory"), view, problems)
     return out
 
 
@@ -195,6 +174,8 @@ def echo(orders: dict[str, Any]) -> str:
     b = orders["battle"]
     out += ["battle:", f"  priorities: [{', '.join(b['priorities'])}]", f"  lord_leads: {b['lord_leads']}",
             f"  if_defeated: {b['if_defeated']}"]
+    if b.get("after_victory"):
+        out.append(f"  after_victory: {victory_step.echo(b['after_victory'])}")
     if orders["veto"]:
         out.append(f"veto: [{', '.join(orders['veto'])}]")
     return "\n".join(out)
