@@ -110,3 +110,16 @@ def test_echo_reads_back_to_the_same_orders() -> None:
         orders = RULES.default_orders(view, player)
         again = check(state, player, RULES.echo_orders(view, player, orders))
         assert again.ok and again.orders == orders
+
+
+def test_malformed_orders_get_one_clear_error_each() -> None:
+    state = new_game(["Anna", "Bela"], provinces="ERD+PAN")
+    anna = next(p for p, h in state["home"].items() if h == "PAN")
+    for text, message in (("place: Sopron\nlord: Sopron\n", "`place:` lists counties, each with its units by kind"),
+                          ("lord: Sopron\n", "`place:` must list your units county by county"),
+                          ("place: {Sopron: {horses: 2}}\nlord: Sopron\n", "no unit kind 'horses'"),
+                          ("place: {Sopron: {infantry: -2}}\nlord: Sopron\n", "infantry must be a whole number"),
+                          ("plcae: {}\n", "unknown key `plcae`")):
+        errors = check(state, anna, text).errors
+        assert errors and message in str(errors[0]), (text, [str(e) for e in errors])
+        assert len([e for e in errors if message in str(e)]) == 1

@@ -14,7 +14,7 @@ from typing import Any
 
 from pbem.games.kard_es_korona.board import load_board
 from pbem.games.kard_es_korona.events import effect
-from pbem.games.kard_es_korona.reading import county_name, unit_counts
+from pbem.games.kard_es_korona.reading import county_units
 from pbem.games.kard_es_korona.state import (State, active_players, add_units, board_of, castle_problem, describe,
                                              regions_held, total)
 from pbem.games.kard_es_korona.units import COST, PALATINE_COST, UNIT_KINDS
@@ -89,17 +89,8 @@ def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
         problems.add(line_of(doc, "ransom"), f"the ransom is {RANSOM} garas; you have {view['treasury'][player]}")
     places = recruit_places(view, player)
     recruits: dict[str, dict[str, int]] = {}
-    raw = doc.get("recruit") or {}
-    if not isinstance(raw, dict):
-        problems.add(line_of(doc, "recruit"), "`recruit:` lists castles, each with the units to recruit there",
-                     "e.g. `recruit: {Sopron: {infantry: 2}}`")
-        raw = {}
-    for key, value in raw.items():
-        line = line_of(raw, key)
-        castle = county_name(key, places, line, problems, "castle of yours")
-        units = unit_counts(value, line, castle or str(key), problems)
-        if castle is None or units is None:
-            continue
+    for castle, units, line in county_units(doc.get("recruit"), places, line_of(doc, "recruit"), "recruit",
+                                            "{Sopron: {infantry: 2}}", problems, "castle of yours"):
         recruits[castle] = units
         after = {k: view["armies"].get(castle, {"units": {}})["units"].get(k, 0) + units[k] for k in UNIT_KINDS}
         wrong = castle_problem(view["version"], after)

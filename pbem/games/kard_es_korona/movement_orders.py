@@ -24,7 +24,7 @@ from typing import Any
 from pbem.games.kard_es_korona import victory_step
 from pbem.games.kard_es_korona.board import load_board
 from pbem.games.kard_es_korona.routes import cheapest, points
-from pbem.games.kard_es_korona.reading import county_name, unit_counts
+from pbem.games.kard_es_korona.reading import county_name, county_units
 from pbem.games.kard_es_korona.state import describe, total
 from pbem.games.kard_es_korona.units import UNIT_KINDS, kind_of
 from pbem.orders.reading import Problems, as_seq, check_keys, yes_no
@@ -61,16 +61,9 @@ def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
         to = county_name(item.get("to"), open_counties, line_of(item, "to") or line, problems)
         lord = bool(yes_no(item, "lord", problems)) if "lord" in item else False
         sources: dict[str, dict[str, int]] = {}
-        raw_from = item.get("from") or {}
-        if not isinstance(raw_from, dict):
-            problems.add(line_of(item, "from"), "`from:` lists counties, each with the units leaving it",
-                         "e.g. `from: {Fejér: {infantry: 2}}`")
-            raw_from = {}
-        for key, value in raw_from.items():
-            where = line_of(raw_from, key)
-            src = county_name(key, open_counties, where, problems)
-            units = unit_counts(value, where, src or str(key), problems)
-            if src and units is not None and total(units):
+        for src, units, where in county_units(item.get("from"), open_counties, line_of(item, "from") or line,
+                                              "from", "{Fejér: {infantry: 2}}", problems):
+            if total(units):
                 sources[src] = units
                 have = view["armies"].get(src)
                 mine = have["units"] if have and have["owner"] == player else {}

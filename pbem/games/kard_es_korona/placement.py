@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.kard_es_korona.board import Board, load_board
-from pbem.games.kard_es_korona.reading import county_name, unit_counts
+from pbem.games.kard_es_korona.reading import county_name, county_units
 from pbem.games.kard_es_korona.setup import ADVANCED_COUNTIES, advanced_choice_problem
 from pbem.games.kard_es_korona.state import castle_problem, describe, total
 from pbem.games.kard_es_korona.units import STARTING_ARMY, UNIT_KINDS
@@ -45,23 +45,18 @@ def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
         problems.add(line_of(doc, "counties"), "the basic game has no choice of counties: you hold your whole "
                      "province", "leave out `counties:`")
     place: dict[str, dict[str, int]] = {}
-    raw_place = doc.get("place")
-    if not isinstance(raw_place, dict) or not raw_place:
+    if not doc.get("place"):
         problems.add(line_of(doc, "place"), "`place:` must list your units county by county",
                      "e.g. `place: {Sopron: {infantry: 3, archers: 2}}`")
-        raw_place = {}
-    for key, value in raw_place.items():
-        line = line_of(raw_place, key)
-        county = county_name(key, held, line, problems, "county of yours")
-        units = unit_counts(value, line, county or str(key), problems)
-        if county and units is not None:
-            place[county] = units
-            wrong = castle_problem(view["version"], units) if board.counties[county].castle else None
-            if wrong:
-                problems.add(line, f"{county}: {wrong}", "spread the units over more counties")
+    for county, units, line in county_units(doc.get("place"), held, line_of(doc, "place"), "place",
+                                            "{Sopron: {infantry: 3}}", problems, "county of yours"):
+        place[county] = units
+        wrong = castle_problem(view["version"], units) if board.counties[county].castle else None
+        if wrong:
+            problems.add(line, f"{county}: {wrong}", "spread the units over more counties")
     army = STARTING_ARMY[view["version"]]
     placed = {kind: sum(u[kind] for u in place.values()) for kind in UNIT_KINDS}
-    if raw_place and not problems and placed != army:
+    if place and not problems and placed != army:
         problems.add(line_of(doc, "place"), f"you placed {describe(placed)}; the starting army is exactly "
                      f"{describe(army)} (III)", "place every unit of the starting army once")
     lord = county_name(doc.get("lord"), held, line_of(doc, "lord"), problems, "county of yours")

@@ -57,3 +57,22 @@ def office_name(text: Any, line: int | None, problems: Problems) -> str | None:
     if office is None:
         problems.add(line, f"no office {text!r}", "the offices are judge_royal, treasurer, palatine")
     return office
+
+
+def county_units(raw: Any, counties: Iterable[str], line: int | None, key: str, example: str, problems: Problems,
+                 what: str = "county") -> list[tuple[str, dict[str, int], int | None]]:
+    """A `COUNTY: {kind: n}` mapping (`place:`, `recruit:`, `from:`, `join:`) as (county, units,
+    line) for each entry that reads; an entry that does not is reported. None is no entry."""
+    if raw is None:
+        return []
+    if not isinstance(raw, dict):
+        problems.add(line, f"`{key}:` lists counties, each with its units by kind", f"e.g. `{key}: {example}`")
+        return []
+    out = []
+    for name, value in raw.items():
+        where = line_of(raw, name) or line
+        county = county_name(name, counties, where, problems, what)
+        units = unit_counts(value, where, county or str(name), problems)
+        if county and units is not None:
+            out.append((county, units, where))
+    return out

@@ -17,7 +17,7 @@ from typing import Any
 
 from pbem.games.kard_es_korona.board import load_board
 from pbem.games.kard_es_korona.routes import cheapest, points
-from pbem.games.kard_es_korona.reading import county_name, unit_counts
+from pbem.games.kard_es_korona.reading import county_name, county_units
 from pbem.games.kard_es_korona.state import (State, add_units, board_of, castle_problem, describe, no_units,
                                              remove_units, total)
 from pbem.games.kard_es_korona.units import UNIT_KINDS, WARLORD_MOVEMENT_POINTS
@@ -38,18 +38,13 @@ def parse(raw: Any, line: int | None, view: dict[str, Any], problems: Problems) 
     if "lord_to" in raw:
         county = county_name(raw["lord_to"], counties, line_of(raw, "lord_to") or line, problems)
         return {"lord_to": county} if county else None
-    join: dict[str, dict[str, int]] = {}
     value = raw.get("join")
     if not isinstance(value, dict) or not value:
         problems.add(line_of(raw, "join") or line, "join lists counties, each with the units that come",
                      "e.g. `join: {Pest: {infantry: 2}}`")
         return None
-    for key, units_raw in value.items():
-        where = line_of(value, key) or line
-        county = county_name(key, counties, where, problems)
-        units = unit_counts(units_raw, where, county or str(key), problems)
-        if county and units is not None and total(units):
-            join[county] = units
+    join = {county: units for county, units, _ in county_units(value, counties, line_of(raw, "join") or line, "join",
+                                                               "{Pest: {infantry: 2}}", problems) if total(units)}
     return {"join": join} if join else None
 
 
