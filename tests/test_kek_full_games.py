@@ -16,7 +16,8 @@ from golden_record import check_golden, playthrough
 from judge_support import Judge
 from pbem.games import rules_for
 from pbem.games.kard_es_korona import battle_adapter, placement
-from pbem.judge import archive, engine
+from pbem.judge import archive
+from test_kek_judge import play_by_mail
 from test_kek_long_games import orders_for, stand_in
 
 RULES = rules_for("kard_es_korona")
@@ -39,17 +40,10 @@ def test_a_full_game_by_mail_to_a_winner(tmp_path, monkeypatch, version: str, co
     name = f"korona{count}"
     judge.new_game(name, players=PLAYERS[:count], game_type="kard_es_korona", seed=f"full-{version}-{count}",
                    options={"version": version})
+    game = play_by_mail(judge, name, lambda view, player, _phase: _mail(view, player), lambda state: False,
+                        MAX_TICKS)   # bounded by count: a year is at most 6 phases
     store = judge.store()
     try:
-        for _ in range(MAX_TICKS):       # bounded by count: a year is at most 6 phases
-            game = engine.load_game(store, name)
-            if game.row["status"] != "running":
-                break
-            phase = game.rules.phase(game.state)
-            for player in phase.deciders:
-                judge.orders(name, player, phase.id, _mail(game.rules.view(game.state, player), player))
-            judge.tick(advance_hours=1)
-        game = engine.load_game(store, name)
         result = RULES.result(game.state)
         assert game.row["status"] == "over" and result is not None
         assert set(result.winners) <= set(PLAYERS[:count])

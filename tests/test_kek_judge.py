@@ -21,24 +21,29 @@ def _orders(phase_id: str, player: str, template: str, view: dict) -> str:
     return "bid: 1\n" if player == "anna" and view["treasury"][player] else "bid: 0\n"
 
 
-def test_a_basic_game_by_mail_to_a_winner(tmp_path) -> None:
-    judge = Judge(tmp_path / "home")
-    judge.new_game("korona", players=("anna", "bela"), game_type="kard_es_korona", seed="kek-mail")
+def play_by_mail(judge: Judge, name: str, write, stop, ticks: int) -> engine.Game:
+    """Each decider mails what ``write(view, player, phase_id)`` gives, then a tick, until
+    ``stop(state)`` or the game is over (at most ``ticks`` ticks); the game as it ends."""
     store = judge.store()
     try:
-        for _ in range(40):
-            game = engine.load_game(store, "korona")
-            if game.row["status"] != "running":
+        for _ in range(ticks):
+            game = engine.load_game(store, name)
+            if game.row["status"] != "running" or stop(game.state):
                 break
             phase = game.rules.phase(game.state)
             for player in phase.deciders:
-                view = game.rules.view(game.state, player)
-                body = _orders(phase.id, player, game.rules.order_template(view, player), view)
-                judge.orders("korona", player, phase.id, body)
+                judge.orders(name, player, phase.id, write(game.rules.view(game.state, player), player, phase.id))
             judge.tick(advance_hours=1)
-        game = engine.load_game(store, "korona")
+        return engine.load_game(store, name)
     finally:
         store.close()
+
+
+def test_a_basic_game_by_mail_to_a_winner(tmp_path) -> None:
+    judge = Judge(tmp_path / "home")
+    judge.new_game("korona", players=("anna", "bela"), game_type="kard_es_korona", seed="kek-mail")
+    game = play_by_mail(judge, "korona", lambda view, player, phase: _orders(
+        phase, player, RULES.order_template(view, player), view), lambda state: False, 40)
     result = game.rules.result(game.state)
     assert result is not None and result.winners == ("anna",)          # V.II: every office in one election
     reports = [m for m in judge.sent_to("bela@pbem.test") if "KARD ES KORONA" in m.get_body(("plain",)).get_content()]
@@ -53,49 +58,36 @@ def test_the_demo_players_keep_the_peace_through_two_years(tmp_path) -> None:
     judge = Judge(tmp_path / "home")
     judge.new_game("demo", players=rules.demo_players, game_type="kard_es_korona", seed="kek-demo")
     store = judge.store()
+    first = engine.load_game(store, "demo").state
+    store.close()
+    game = play_by_mail(judge, "demo", lambda view, player, _phase: rules.demo_orders(view, player),
+                        lambda state: rules.demo_done(first, state), 20)
+    assert rules.demo_done(first, game.state) and game.state["year"] == 1303
+    store = judge.store()
     try:
-        first = engine.load_game(store, "demo").state
-        for _ in range(20):
-            game = engine.load_game(store, "demo")
-            if rules.demo_done(first, game.state):
-                break
-            phase = game.rules.phase(game.state)
-            for player in phase.deciders:
-                judge.orders("demo", player, phase.id, rules.demo_orders(game.rules.view(game.state, player), player))
-            judge.tick(advance_hours=1)
-        game = engine.load_game(store, "demo")
-        assert rules.demo_done(first, game.state) and game.state["year"] == 1303
         assert archive.replay(store, game).ok
-        assert any(e for e in game.state["armies"].values() if sum(e["units"].values()) == 1
-                   and e["owner"] in rules.demo_players)                      # someone stepped out
     finally:
         store.close()
+    assert any(e for e in game.state["armies"].values() if sum(e["units"].values()) == 1
+               and e["owner"] in rules.demo_players)                      # someone stepped out
 
 
 def test_bids_and_treasuries_do_not_leak_by_mail(tmp_path) -> None:
     """IV; ruling K1: while bids are made no one reads another's treasury or bid in any mail."""
     judge = Judge(tmp_path / "home")
     judge.new_game("korona", players=("anna", "bela"), game_type="kard_es_korona", seed="kek-leak")
-    store = judge.store()
-    try:
-        for _ in range(30):
-            game = engine.load_game(store, "korona")
-            phase = game.rules.phase(game.state)
-            if phase.id.endswith("/election-judge_royal") and game.state["treasury"]["anna"] > 0:
-                break
-            for player in phase.deciders:
-                view = game.rules.view(game.state, player)
-                body = "bid: 0\n" if "election" in phase.id else _orders(
-                    phase.id, player, game.rules.order_template(view, player), view)
-                judge.orders("korona", player, phase.id, body)
-            judge.tick(advance_hours=1)
-        assert phase.id.endswith("/election-judge_royal"), phase.id
-        treasury = game.state["treasury"]["anna"]
-        before = len(judge.sent_to("bela@pbem.test"))
-        judge.orders("korona", "anna", phase.id, "bid: 3\n")     # Bela has not bid yet: nothing resolves
-        judge.tick(advance_hours=1)
-    finally:
-        store.close()
+    def ready(state: dict) -> bool:
+        return state["step"] == "election-judge_royal" and state["treasury"]["anna"] > 0
+
+    def write(view: dict, player: str, phase: str) -> str:
+        return "bid: 0\n" if "election" in phase else _orders(phase, player, RULES.order_template(view, player), view)
+    game = play_by_mail(judge, "korona", write, ready, 30)
+    phase = game.rules.phase(game.state)
+    assert phase.id.endswith("/election-judge_royal"), phase.id
+    treasury = game.state["treasury"]["anna"]
+    before = len(judge.sent_to("bela@pbem.test"))
+    judge.orders("korona", "anna", phase.id, "bid: 3\n")     # Bela has not bid yet: nothing resolves
+    judge.tick(advance_hours=1)
     opening = judge.sent_to("bela@pbem.test")[before - 1].get_body(("plain",)).get_content()
     position = opening[opening.index("PROVINCE LORDS"):]
     anna_line = next(line for line in position.splitlines() if line.strip().startswith("anna"))
