@@ -156,3 +156,17 @@ def test_a_vassal_gets_half_and_his_overlord_the_whole() -> None:
     collect_income(state)
     assert state["treasury"]["Bela"] - before["Bela"] == own["Bela"] // 2       # ruling K10
     assert state["treasury"]["Anna"] - before["Anna"] == own["Anna"] + own["Bela"]
+
+
+def test_gifts_are_checked() -> None:
+    from pbem.games.kard_es_korona import gifts
+    from pbem.orders.yamlsafe import load
+    state, _ = _year_1302()
+    view = RULES.view(state, "Anna")
+    assert gifts.check(view, "Anna", load("give: {Bela: 4}\n")).orders == {"give": {"Bela": 4}}
+    assert "you give 11 garas but have 10" in str(gifts.check(view, "Anna", load("give: {Bela: 11}\n")).errors[0])
+    assert "you cannot give to 'Anna'" in str(gifts.check(view, "Anna", load("give: {Anna: 1}\n")).errors[0])
+    assert "must be a whole number" in str(gifts.check(view, "Anna", load("give: {Bela: lots}\n")).errors[0])
+    state["treasury"]["Anna"] = 2                           # spent meanwhile: the gift is checked again
+    events = gifts.act(state, "Anna", {"give": {"Bela": 4}})
+    assert state["treasury"]["Anna"] == 2 and "has not the 4 garas" in events[0].text

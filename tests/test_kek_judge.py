@@ -95,3 +95,30 @@ def test_bids_and_treasuries_do_not_leak_by_mail(tmp_path) -> None:
     for mail in judge.sent_to("bela@pbem.test")[before:]:
         text = mail.get_body(("plain",)).get_content()
         assert "bid: 3" not in text and "anna 3" not in text
+
+
+def test_gifts_of_garas_are_done_at_once_but_not_during_an_election(tmp_path) -> None:
+    """I: players may hand each other money; IV: not while officials are elected."""
+    judge = Judge(tmp_path / "home")
+    judge.new_game("korona", players=("anna", "bela"), game_type="kard_es_korona", seed="kek-leak")
+
+    def write(view: dict, player: str, phase: str) -> str:
+        return "bid: 0\n" if "election" in phase else _orders(phase, player, RULES.order_template(view, player), view)
+    game = play_by_mail(judge, "korona", write, lambda state: state["step"] == "recruitment", 20)
+    before = dict(game.state["treasury"])
+    judge.orders("korona", "anna", RULES.phase(game.state).id, "give: {bela: 3}\n")
+    judge.tick(advance_hours=1)
+    store = judge.store()
+    try:
+        after = engine.load_game(store, "korona").state["treasury"]
+    finally:
+        store.close()
+    assert after == {"anna": before["anna"] - 3, "bela": before["bela"] + 3}
+    news = judge.sent_to("bela@pbem.test")[-1].get_body(("plain",)).get_content()
+    assert "anna gives bela 3 garas" in news
+    game = play_by_mail(judge, "korona", write, lambda state: state["step"].startswith("election-"), 40)
+    assert game.state["step"].startswith("election-")
+    judge.orders("korona", "anna", RULES.phase(game.state).id, "give: {bela: 1}\n")
+    judge.tick(advance_hours=1)
+    refusal = judge.sent_to("anna@pbem.test")[-1].get_body(("plain",)).get_content()
+    assert "no money changes hands during an election (IV)" in refusal

@@ -13,8 +13,8 @@ from __future__ import annotations
 import copy
 from typing import Any, Mapping, Sequence
 
-from pbem.games.kard_es_korona import (battles, economy, elections, events, map_view, movement, movement_orders,
-                                       placement, setup, victory, warlords)
+from pbem.games.kard_es_korona import (battles, economy, elections, events, gifts, map_view, movement,
+                                       movement_orders, placement, setup, victory, warlords)
 from pbem.games.kard_es_korona import demo_players as demo
 from pbem.games.kard_es_korona.board import load_board
 from pbem.games.kard_es_korona.state import OFFICES, State, active_players, election_year, steps_allowed
@@ -161,6 +161,19 @@ class KardEsKoronaRules:
 
     def map_drawing(self, view: Any) -> Any:
         return map_view.map_drawing(view)
+
+    # -- done at once (pbem.rules.api.ActsAtOnce): gifts of garas (I; gifts.py) ----------------
+    at_once_keys = (gifts.KEY,)
+
+    def check_at_once(self, view: Any, player: str, document: Any) -> OrderCheck:
+        return gifts.check(view, player, document)
+
+    def act(self, state: Any, player: str, action: Any, rng: Rng) -> Resolution:
+        state = copy.deepcopy(state)
+        return Resolution(state, tuple(gifts.act(state, player, action)))
+
+    def at_once_template(self, view: Any, player: str) -> str:
+        return gifts.template(view, player)
 
     # -- the demo's players (main's optional PlaysDemo part; demo_players.py) ------------------
     demo_players = demo.DEMO_PLAYERS
