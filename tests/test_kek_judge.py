@@ -122,3 +122,20 @@ def test_gifts_of_garas_are_done_at_once_but_not_during_an_election(tmp_path) ->
     judge.tick(advance_hours=1)
     refusal = judge.sent_to("anna@pbem.test")[-1].get_body(("plain",)).get_content()
     assert "no money changes hands during an election (IV)" in refusal
+
+
+def test_each_election_bid_gets_a_third_of_the_phase_hours(tmp_path) -> None:
+    """Ruling K6: three short phases (Phase.share): an election costs one phase's time by mail."""
+    judge = Judge(tmp_path / "home")
+    judge.new_game("korona", players=("anna", "bela"), game_type="kard_es_korona", seed="kek-leak", phase_hours=48)
+
+    def write(view: dict, player: str, phase: str) -> str:
+        return _orders(phase, player, RULES.order_template(view, player), view)
+    game = play_by_mail(judge, "korona", write, lambda state: state["step"].startswith("election-"), 30)
+    assert game.state["step"] == "election-judge_royal"
+    opened = judge.store()
+    try:
+        row = opened.row("SELECT opened_at FROM phases WHERE game_id=? ORDER BY seq DESC LIMIT 1", game.id)
+        assert game.row["deadline"] - row["opened_at"] == 16 * 3600
+    finally:
+        opened.close()

@@ -192,7 +192,7 @@ def open_phase(store: Store, game: Game, state: Any, now: float) -> Game:
     """Record ``state`` as the game's state and open the phase it waits on."""
     phase = game.rules.phase(state)
     seq = game.seq + 1
-    deadline = now + game.row["phase_hours"] * 3600 if phase.deciders else now
+    deadline = now + game.row["phase_hours"] * phase.share * 3600 if phase.deciders else now
     store.run("INSERT INTO phases(game_id, seq, phase_id, title, deciders, opened_at, state_before) "
               "VALUES(?,?,?,?,?,?,?)", game.id, seq, phase.id, phase.title, dumps(list(phase.deciders)),
               now, dumps(state))
@@ -434,11 +434,11 @@ def rollback(store: Store, game: Game, now: float) -> Game:
     done = actions_of(store, game.id, seq)
     state_text = done[-1]["state_after"] if done else target["state_before"]
     status = "running" if game.row["status"] == "over" else game.row["status"]
-    deadline = now + game.row["phase_hours"] * 3600
+    hours = game.row["phase_hours"] * game.rules.phase(json.loads(state_text)).share
     store.run("UPDATE games SET state=?, phase_seq=?, status=?, result=NULL, reminded=0, deadline=?, "
               "paused_left=? WHERE id=?", state_text, seq, status,
-              None if status == "paused" else deadline,
-              game.row["phase_hours"] * 3600 if status == "paused" else None, game.id)
+              None if status == "paused" else now + hours * 3600,
+              hours * 3600 if status == "paused" else None, game.id)
     return reload(store, game)
 
 

@@ -57,7 +57,7 @@ class KardEsKoronaRules:
             office = step.removeprefix("election-")
             title, summary = TITLES["election"]
             return Phase(f"{state['year']}/{step}", f"{title}: {office.replace('_', ' ')}",
-                         tuple(elections.deciders(state)), summary)
+                         tuple(elections.deciders(state)), summary, share=1 / len(OFFICES))   # ruling K6
         title, summary = TITLES.get(step, (step, ""))
         deciders = () if step in ("event", "battles", "over") else tuple(active_players(state))
         return Phase(f"{state['year']}/{step}", title, deciders, summary)
