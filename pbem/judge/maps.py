@@ -134,10 +134,6 @@ def put_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, font
                       fill=fill, width=lw)
 
 
-# The sidebar's words for the parts of a drawing; a game's drawing may give its own (``legend``).
-DEFAULT_LEGEND = {"places": "Towns", "road": "road", "sea": "by sea (harbor to offshore)", "outline": "fief"}
-
-
 def family_styles(families: list[dict[str, Any]]) -> dict[str, dict[str, str]]:
     """Each family's colour, shape and letter, by seating order."""
     styles: dict[str, dict[str, str]] = {}
@@ -354,8 +350,7 @@ class Painter:
         for fam in self.d["families"]:
             self._family_mark(fam["id"], x0 + 9, self.y + 9, 8)
             self._line(fam["label"], indent=24)
-        legend = {**DEFAULT_LEGEND, **self.d.get("legend", {})}
-        self._heading(legend["places"])
+        self._heading("Towns")
         d.ellipse((x0 + 2, self.y + 2, x0 + 16, self.y + 16), fill="white", outline=INK, width=2)
         self._line("no controller; filled: its controller", indent=24)
         d.ellipse((x0, self.y, x0 + 18, self.y + 18), outline=INK, width=2)
@@ -366,12 +361,12 @@ class Painter:
         for m in self.d.get("marker_kinds", []):
             self._line(f"{m['letter']}  {m['label']}")
         d.line(((x0, self.y + 9), (x0 + 18, self.y + 9)), fill="#6E6E6E", width=3)
-        self._line(legend["road"], indent=24)
+        self._line("road", indent=24)
         _dashed(d, (x0, self.y + 9), (x0 + 18, self.y + 9), SEA_INK, 2, 5)
-        self._line(legend["sea"], indent=24)
+        self._line("by sea (harbor to offshore)", indent=24)
         d.ellipse((x0 + 1, self.y + 1, x0 + 17, self.y + 17), outline=INK, width=3)
         self._line("black ring with spikes: besieged", indent=24)
-        self._line("grey outline: " + ", ".join(sorted({legend["outline"] if a['style'] == 'outline' else ''
+        self._line("grey outline: " + ", ".join(sorted({"fief" if a['style'] == 'outline' else ''
                                                         for a in self.d.get('areas', [])} - {''})) + " borders")
         self._heading("Pieces")
         kinds = "  ".join(f"{k['letter']} {k['label']}" for k in self.d.get("piece_kinds", []))

@@ -305,10 +305,7 @@ class DrawsMap(Protocol):
     - ``pieces``: ``{at, family, lords, units: {kind: n}, hidden, captives}``; ``hidden`` is a
       count of pieces whose kind the viewer may not know;
     - ``piece_kinds`` and ``marker_kinds``: ``{id, letter, label}`` for the legend;
-    - ``sieges``: ``{at, by: [family]}``; ``titles``: ``{family, text}``; ``notes``: [str];
-    - ``legend`` (optional): the sidebar's words for the parts, ``{places, road, sea, outline}``
-      (defaults: "Towns", "road", "by sea (harbor to offshore)", "fief"), for a game whose places
-      are not towns or whose links are not roads (Kard és Korona: counties, borders, rivers).
+    - ``sieges``: ``{at, by: [family]}``; ``titles``: ``{family, text}``; ``notes``: [str].
 
     Raise ``MapUnavailable`` when the geometry is missing or broken."""
 

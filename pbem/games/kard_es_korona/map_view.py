@@ -23,8 +23,11 @@ PIECE_KINDS = [{"id": "cavalry", "letter": "C", "label": "cavalry"},
 MARKER_KINDS = [{"id": "castle", "letter": "V", "label": "castle (vár): 7 units at most, 3 garas"},
                 {"id": "mountain", "letter": "^", "label": "mountain: 2 movement points, defenders +1"},
                 {"id": "marsh", "letter": "~", "label": "marsh: 2 movement points, defenders +1"}]
-LEGEND = {"places": "Counties", "road": "border between counties", "sea": "border across a great river (+1 MP)",
-          "outline": "province"}
+# The legend's words (the drawing's `legend`, which main's painter reads since the site's merge,
+# 6a5be2c): the painter knows no game's words.
+LEGEND = {"places": "Counties", "emphasis": "county with a castle", "road": "border between counties",
+          "sea": "border across a great river (+1 MP)", "siege": "castle under siege", "outline": "province borders",
+          "lords": "province lord", "hidden": "face down", "captives": "captive(s) held"}
 
 
 @lru_cache(maxsize=4)
