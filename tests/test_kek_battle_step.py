@@ -61,6 +61,8 @@ def test_a_won_open_battle_takes_the_county_and_inputs_carry_the_orders(monkeypa
                                       "battle: {priorities: [cavalry, archers, infantry]}\n"})
     fight = seen[0]
     assert (fight.county, fight.castle, fight.terrain) == ("Nyitra", False, "plain")
+    assert fight.attacker.retreat_to == ("Győr",) and fight.defender.retreat_to == ("Bars", "Pozsony", "Trencsén",
+                                                                                   "Zólyom")   # VI. Retreat
     assert fight.attacker.priorities == ("cavalry", "archers", "infantry") and fight.defender.units["cavalry"] == 2
     assert state["owner"]["Nyitra"] == pan and state["armies"]["Nyitra"]["units"]["cavalry"] == 1
     assert f"{pan} wins the battle of Nyitra." in texts_of(events)

@@ -46,11 +46,20 @@ def resolve(state: State, rng: Rng) -> list[Event]:
     return events
 
 
-def _side(state: State, owner: str, units: dict[str, int], lord: bool, came_from: tuple[str, ...] = ()) -> Side:
+def _side(state: State, owner: str, units: dict[str, int], lord: bool, came_from: tuple[str, ...] = (),
+          retreat_to: tuple[str, ...] = ()) -> Side:
     orders = state["battle_orders"].get(owner, DEFAULT_BATTLE)
     return Side(owner=owner, units={k: units[k] for k in UNIT_KINDS}, neutral=is_neutral(owner), lord=lord,
                 lord_leads=orders["lord_leads"] if lord else None, priorities=tuple(orders["priorities"]),
-                judge_royal=state["offices"]["judge_royal"] == owner, came_from=came_from)
+                judge_royal=state["offices"]["judge_royal"] == owner, came_from=came_from, retreat_to=retreat_to)
+
+
+def _refuges(state: State, battle: dict[str, Any]) -> tuple[str, ...]:
+    """VI. Retreat / Flight: the defenders may flee to a bordering county of theirs or an empty
+    one, but not to one an attacker came from."""
+    board, defender = board_of(state), battle["defender"]
+    return tuple(c for c in sorted(board.borders[battle["county"]]) if c not in battle["from"]
+                 and c not in state["closed"] and state["armies"].get(c, {"owner": defender})["owner"] == defender)
 
 
 def _fight(state: State, battle: dict[str, Any], rng: Rng) -> list[Event]:
@@ -76,8 +85,10 @@ def _fight(state: State, battle: dict[str, Any], rng: Rng) -> list[Event]:
                                 "rained off and the besiegers withdraw."))
             return events + _return_or_enter(state, battle, battle["units"], won=False)
     fight = BattleInput(county=county, terrain=board.counties[county].terrain, castle=castle,
-                        attacker=_side(state, attacker, battle["units"], battle["lord"], tuple(battle["from"])),
-                        defender=_side(state, defender, here["units"], state["lords"].get(defender) == county),
+                        attacker=_side(state, attacker, battle["units"], battle["lord"], tuple(battle["from"]),
+                                       tuple(battle["from"])),
+                        defender=_side(state, defender, here["units"], state["lords"].get(defender) == county,
+                                       retreat_to=() if is_neutral(defender) else _refuges(state, battle)),
                         advanced=state["version"] == "advanced",
                         lord_attack_bonus=int(effect(state, "lord_attack_bonus") or 0) if battle["lord"] else 0)
     outcome = battle_adapter.resolve_battle(fight, rng)
