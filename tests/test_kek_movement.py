@@ -195,3 +195,16 @@ def test_advanced_a_step_may_not_leave_a_castle_breaking_the_half_rule() -> None
     state2, events = resolve_once(state, {pan: "steps:\n  - to: Veszprém\n    from: {Győr: {archers: 1}}\n"})
     told = [e.text for e in events if e.kind == "step_failed" and e.audience.players == (pan,)]
     assert told and "the garrison left in Győr would break the half rule" in told[0]   # 4 infantry of 6 (K5)
+
+
+def test_advanced_retreat_is_ordered_in_advance() -> None:
+    """VI. Retreat / Flight: the player says when his army retreats; the battle module reads it."""
+    from pbem.games.kard_es_korona.battles import _side
+    state, pan, fel = _advanced({"Komárom": {"infantry": 2}}, {"Pozsony": {"infantry": 2}}, "Pozsony")
+    orders = check(state, pan, "battle: {retreat_at: 2}\n")
+    assert orders.ok and orders.orders["battle"]["retreat_at"] == 2
+    state2, _ = resolve_once(state, {pan: "battle: {retreat_at: 2}\n"})
+    assert _side(state2, pan, {"cavalry": 0, "infantry": 2, "archers": 0}, False).retreat_at == 2
+    basic, pan_b, _ = _game()
+    refused = check(basic, pan_b, "battle: {retreat_at: 2}\n")
+    assert "retreat is the advanced game's (VI)" in str(refused.errors[0])

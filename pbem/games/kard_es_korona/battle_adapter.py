@@ -28,6 +28,8 @@ class Side:
     judge_royal: bool = False               # may re-roll one clash of one kind once (IV)
     came_from: tuple[str, ...] = ()         # attacker: the counties it came from (retreat targets)
     retreat_to: tuple[str, ...] = ()        # where it may flee (VI. Retreat; advanced only)
+    retreat_at: int = 0                     # advanced: retreat after a complete round that leaves this
+                                            # many units or fewer (0: fight on); the player's order
 
 
 @dataclass(frozen=True)

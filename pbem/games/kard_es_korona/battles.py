@@ -51,7 +51,8 @@ def _side(state: State, owner: str, units: dict[str, int], lord: bool, came_from
     orders = state["battle_orders"].get(owner, DEFAULT_BATTLE)
     return Side(owner=owner, units={k: units[k] for k in UNIT_KINDS}, neutral=is_neutral(owner), lord=lord,
                 lord_leads=orders["lord_leads"] if lord else None, priorities=tuple(orders["priorities"]),
-                judge_royal=state["offices"]["judge_royal"] == owner, came_from=came_from, retreat_to=retreat_to)
+                judge_royal=state["offices"]["judge_royal"] == owner, came_from=came_from, retreat_to=retreat_to,
+                retreat_at=int(orders.get("retreat_at", 0)) if state["version"] == "advanced" else 0)
 
 
 def _refuges(state: State, battle: dict[str, Any]) -> tuple[str, ...]:

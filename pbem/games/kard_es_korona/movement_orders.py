@@ -27,12 +27,12 @@ from pbem.games.kard_es_korona.routes import cheapest, points
 from pbem.games.kard_es_korona.reading import county_name, county_units
 from pbem.games.kard_es_korona.state import describe, total
 from pbem.games.kard_es_korona.units import UNIT_KINDS, kind_of
-from pbem.orders.reading import Problems, as_seq, check_keys, yes_no
+from pbem.orders.reading import Problems, as_seq, check_keys, whole_number, yes_no
 from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import OrderCheck
 
 DEFAULT_BATTLE = {"priorities": ["archers", "infantry", "cavalry"], "lord_leads": "cavalry", "if_defeated": "oath",
-                  "after_victory": None}
+                  "after_victory": None, "retreat_at": 0}
 
 
 def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
@@ -109,7 +109,7 @@ def _battle(raw: Any, line: int | None, view: dict[str, Any], problems: Problems
     if raw is None:
         return out
     if not isinstance(raw, dict):
-        problems.add(line, "`battle:` holds priorities, lord_leads, if_defeated and after_victory")
+        problems.add(line, "`battle:` holds priorities, lord_leads, if_defeated, retreat_at and after_victory")
         return out
     check_keys(raw, DEFAULT_BATTLE, "battle", problems)
     if "priorities" in raw:
@@ -131,6 +131,11 @@ def _battle(raw: Any, line: int | None, view: dict[str, Any], problems: Problems
         if choice not in ("oath", "escape"):
             problems.add(line_of(raw, "if_defeated"), "if_defeated is `oath` or `escape`")
         out["if_defeated"] = choice
+    if "retreat_at" in raw:   # VI. Retreat / Flight: after a complete round that leaves this many or fewer
+        if view["version"] != "advanced":
+            problems.add(line_of(raw, "retreat_at"), "retreat is the advanced game's (VI)", "leave out retreat_at")
+        out["retreat_at"] = whole_number(raw["retreat_at"], line_of(raw, "retreat_at"), "retreat_at", problems,
+                                         low=0) or 0
     if "after_victory" in raw:   # III (l.262): the victorious lord's extra step
         out["after_victory"] = victory_step.parse(raw["after_victory"], line_of(raw, "after_victory"), view, problems)
     return out
@@ -167,6 +172,8 @@ def echo(orders: dict[str, Any]) -> str:
     b = orders["battle"]
     out += ["battle:", f"  priorities: [{', '.join(b['priorities'])}]", f"  lord_leads: {b['lord_leads']}",
             f"  if_defeated: {b['if_defeated']}"]
+    if b.get("retreat_at"):
+        out.append(f"  retreat_at: {b['retreat_at']}")
     if b.get("after_victory"):
         out.append(f"  after_victory: {victory_step.echo(b['after_victory'])}")
     if orders["veto"]:
