@@ -1,0 +1,27 @@
+"""The three weapon types of Kard és Korona (II "Weapon Types"), with the names the rulebook
+gives them: cavalry (also called knights), infantry, archers.
+
+Defined here because the game's own unit module (pbem/games/kard_es_korona/units.py, issue 12)
+did not exist when the battle package was written; when it lands, these names are the ones it
+should use (or this module imports them from there).
+"""
+from __future__ import annotations
+
+from pbem.orders.reading import fold
+
+CAVALRY = "cavalry"
+INFANTRY = "infantry"
+ARCHER = "archer"
+KINDS = (CAVALRY, INFANTRY, ARCHER)
+
+# The words a player may write for a kind (folded: any case, no accents, singular or plural).
+_ALIASES = {
+    "cavalry": CAVALRY, "knight": CAVALRY, "knights": CAVALRY, "cavalries": CAVALRY,
+    "infantry": INFANTRY, "infantries": INFANTRY, "foot": INFANTRY,
+    "archer": ARCHER, "archers": ARCHER,
+}
+
+
+def kind_of(word: object) -> str | None:
+    """The weapon type a player's word names, or None."""
+    return _ALIASES.get(fold(str(word))) if isinstance(word, str) else None
