@@ -147,6 +147,9 @@ class Battle:
                              "the attacker must be a player")
         if not sum(self.attacker.units.values()):
             raise ValueError(f"the attacker ({self.attacker.owner}) has no units in the battle")
+        if not sum(self.defender.units.values()):
+            raise ValueError(f"the defender ({self.defender.owner}) has no units: moving into an empty county "
+                             f"is no battle (III 'Movement into an Empty County')")
         if self.attacker.owner == self.defender.owner:
             raise ValueError(f"{self.attacker.owner} cannot fight a battle against itself")
 

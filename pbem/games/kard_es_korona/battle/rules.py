@@ -93,11 +93,12 @@ def allocate(dice: Iterable[frozenset[str]], enemy: Mapping[str, int], priority:
     Ruling K-B3: the hitting side's priority is served kind by kind: each unit of the first
     kind is removed by the weakest die that can remove it (so a 6 is kept for a knight while a
     5 can take an infantry unit), then the next kind, and so on. A die that can remove some
-    enemy unit still standing always removes one: hits are never wasted."""
+    enemy unit still standing always removes one: hits are never wasted (kinds the priority
+    leaves out come after it)."""
     left = sorted(dice, key=len)
     standing = Counter({k: n for k, n in enemy.items() if n > 0})
     removed: Counter = Counter()
-    for kind in priority:
+    for kind in in_order(priority, KINDS):
         for die in list(left):
             if standing[kind] <= removed[kind]:
                 break
