@@ -292,3 +292,14 @@ def test_every_battle_ends_and_accounts_for_every_unit(seed: int) -> None:
         for roll in clash.rolls:
             assert roll.hits <= len(roll.faces) and all(1 <= f <= 6 for f in roll.faces)
     assert battle_lines(battle, result)
+
+
+def test_the_report_tells_no_plan() -> None:
+    """A battle plan is a player's private order: the report shows the dice and what happened,
+    never a condition that was not used, a target order or where a side would have fled."""
+    plan = BattlePlan(targets=("archer",), retreat=Condition(units_at_most=1), warlord_leads=("infantry",))
+    battle = Battle("Pest", BattleSide("marie", {"infantry": 3}, plan=plan, retreat_to="Zaránd"),
+                    BattleSide("olivier", {"infantry": 1}, plan=plan, retreat_to="Bihar"), advanced=True)
+    text = "\n".join(battle_lines(battle, resolve_battle(battle, FixedDice([5, 1, 1, 1]))))
+    for secret in ("Zaránd", "Bihar", "retreat", "units_at_most", "target", "priorit"):
+        assert secret not in text, text

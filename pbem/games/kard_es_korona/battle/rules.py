@@ -10,8 +10,9 @@ that the die's weapon type needs against the unit's weapon type:
 | infantry, archer   | 6       | 5        | 5      |
 
 Where knights dismount (a siege, a mountain, a marsh) they are infantry on both sides of this
-table. Defending archers shooting from a castle's walls need 4 against anyone. The warlord
-gives +1 to the weapon type he leads; defenders on a mountain or in a marsh get +1.
+table. Defending archers shooting from a castle's walls need 4 against anyone; the castle gives
+its other defenders nothing more (ruling B1). The warlord gives +1 to the weapon type he leads;
+defenders on a mountain or in a marsh get +1; the two add up (ruling B16).
 """
 from __future__ import annotations
 
