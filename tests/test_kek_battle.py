@@ -14,7 +14,7 @@ from pbem.games.kard_es_korona.battle import (
     Battle, BattleEntry, BattlePlan, BattleSide, Condition, battle_choices, battle_from_data, battle_lines,
     battle_order, check_battle_plan, plan_for, plan_from_data, resolve_battle, retreat_choices,
 )
-from pbem.games.kard_es_korona.battle.rules import allocate, can_remove, choose_own_losses, warlord_leads
+from pbem.games.kard_es_korona.battle.rules import allocate, can_remove, choose_own_losses, choose_lord_leads
 from pbem.orders.reading import Problems
 from pbem.orders.yamlsafe import line_of, load
 from pbem.rules.rng import Rng
@@ -48,11 +48,11 @@ def read(text: str) -> tuple[dict | None, str]:
     ({"county": "Pest", "attacker": {"owner": "marie", "units": {"infantry": -1}},
       "defender": {"owner": "olivier", "units": {"infantry": 1}}}, "must be a whole number >= 0"),
     ({"county": "Pest", "terrain": "forest", "attacker": {"owner": "marie", "units": {"infantry": 1}},
-      "defender": {"owner": "olivier", "units": {"infantry": 1}}}, "terrain must be mountain, marsh or none"),
+      "defender": {"owner": "olivier", "units": {"infantry": 1}}}, "terrain must be mountain, marsh, plain or none"),
     ({"county": "Pest", "attacker": {"owner": "marie", "units": {"infantry": 1}},
       "defender": {"owner": "marie", "units": {"infantry": 1}}}, "cannot fight a battle against itself"),
-    ({"county": "Pest", "attacker": {"owner": "marie", "units": {"infantry": 1}, "plan": {"targets": ["cow"]}},
-      "defender": {"owner": "olivier", "units": {"infantry": 1}}}, "battle plan targets must list distinct"),
+    ({"county": "Pest", "attacker": {"owner": "marie", "units": {"infantry": 1}, "plan": {"priorities": ["cow"]}},
+      "defender": {"owner": "olivier", "units": {"infantry": 1}}}, "battle plan priorities must list distinct"),
     ({"county": "Pest", "attacker": {"owner": "marie", "units": {"infantry": 1}, "banner": "red"},
       "defender": {"owner": "olivier", "units": {"infantry": 1}}}, "unknown battle side field(s) banner"),
     ({"county": "Pest", "attacker": {"owner": "marie", "units": {"infantry": 1}},
@@ -68,9 +68,9 @@ def test_bad_battle_data_is_refused_with_the_reason(data: dict, fragment: str) -
 
 def test_battle_data_round_trips_through_json() -> None:
     battle = Battle("Bihar", BattleSide("marie", {"cavalry": 2, "infantry": 1}, warlord="Csák Máté",
-                                        plan=BattlePlan(targets=("archer",), retreat=Condition(outnumbered=2)),
+                                        plan=BattlePlan(priorities=("archers",), retreat=Condition(outnumbered=2)),
                                         retreat_to="Zaránd", retreat_obstacle=True),
-                    BattleSide("royal", {"archer": 1, "infantry": 1, "cavalry": 1}, neutral=True),
+                    BattleSide("royal", {"archers": 1, "infantry": 1, "cavalry": 1}, neutral=True),
                     castle=True, advanced=True, judge_royal="marie")
     again = battle_from_data(json.loads(json.dumps(asdict(battle))))
     assert again == battle
@@ -85,12 +85,12 @@ def test_allocation_keeps_the_six_for_the_knight() -> None:
     the knight and the 5 the infantry, whatever order the dice came in."""
     battle = Battle("Pest", side("a", infantry=2), side("b", cavalry=1, infantry=1))
     dice = [can_remove(v, "infantry", battle) for v in (6, 5)]
-    assert allocate(dice, {"cavalry": 1, "infantry": 1}, ["cavalry", "infantry", "archer"]) == \
+    assert allocate(dice, {"cavalry": 1, "infantry": 1}, ["cavalry", "infantry", "archers"]) == \
         Counter(cavalry=1, infantry=1)
-    assert allocate(dice[::-1], {"cavalry": 1, "infantry": 1}, ["cavalry", "infantry", "archer"]) == \
+    assert allocate(dice[::-1], {"cavalry": 1, "infantry": 1}, ["cavalry", "infantry", "archers"]) == \
         Counter(cavalry=1, infantry=1)
     # infantry first: the 5 takes the infantry unit, and the 6 still takes the knight
-    assert allocate(dice, {"cavalry": 1, "infantry": 1}, ["infantry", "cavalry", "archer"]) == \
+    assert allocate(dice, {"cavalry": 1, "infantry": 1}, ["infantry", "cavalry", "archers"]) == \
         Counter(cavalry=1, infantry=1)
     # a hit is never wasted: two 6s and one enemy knight, infantry first
     assert allocate([can_remove(6, "infantry", battle)] * 2, {"cavalry": 1}, ["infantry"]) == Counter(cavalry=1)
@@ -99,29 +99,29 @@ def test_allocation_keeps_the_six_for_the_knight() -> None:
 def test_hit_numbers_of_the_table() -> None:
     field = Battle("Pest", side("a", infantry=1), side("b", infantry=1))
     castle = replace(field, castle=True)
-    assert can_remove(4, "cavalry", field) == {"infantry", "archer"}
-    assert can_remove(5, "cavalry", field) == {"infantry", "archer"}
-    assert can_remove(6, "archer", field) == {"cavalry", "infantry", "archer"}
+    assert can_remove(4, "cavalry", field) == {"infantry", "archers"}
+    assert can_remove(5, "cavalry", field) == {"infantry", "archers"}
+    assert can_remove(6, "archers", field) == {"cavalry", "infantry", "archers"}
     assert can_remove(4, "infantry", field) == frozenset()
-    assert can_remove(6, "archer", field, open_volley=True) == {"infantry", "archer"}
+    assert can_remove(6, "archers", field, open_volley=True) == {"infantry", "archers"}
     assert can_remove(4, "cavalry", castle) == frozenset()          # knights dismount in a siege
-    assert can_remove(5, "infantry", castle) == {"cavalry", "infantry", "archer"}
-    assert can_remove(4, "archer", castle, castle_volley=True) == {"cavalry", "infantry", "archer"}
-    assert can_remove(3, "archer", castle, castle_volley=True) == frozenset()
+    assert can_remove(5, "infantry", castle) == {"cavalry", "infantry", "archers"}
+    assert can_remove(4, "archers", castle, castle_volley=True) == {"cavalry", "infantry", "archers"}
+    assert can_remove(3, "archers", castle, castle_volley=True) == frozenset()
 
 
-def test_warlord_leads_by_default_the_largest_weapon_type() -> None:
+def test_lord_leads_by_default_the_largest_weapon_type() -> None:
     """Ruling B4."""
-    assert warlord_leads((), {"infantry": 3, "cavalry": 2}) == "infantry"
-    assert warlord_leads((), {"infantry": 2, "cavalry": 2, "archer": 2}) == "cavalry"
-    assert warlord_leads(("archer", "cavalry"), {"infantry": 3, "cavalry": 1}) == "cavalry"
-    assert warlord_leads(("archer",), {}) is None
+    assert choose_lord_leads((), {"infantry": 3, "cavalry": 2}) == "infantry"
+    assert choose_lord_leads((), {"infantry": 2, "cavalry": 2, "archers": 2}) == "cavalry"
+    assert choose_lord_leads(("archers", "cavalry"), {"infantry": 3, "cavalry": 1}) == "cavalry"
+    assert choose_lord_leads(("archers",), {}) is None
 
 
 def test_own_losses_follow_the_players_order_then_the_default() -> None:
-    assert choose_own_losses({"cavalry": 2, "infantry": 1, "archer": 1}, 3, ["cavalry"]) == \
-        Counter(cavalry=2, archer=1)
-    assert choose_own_losses({"cavalry": 2, "infantry": 1, "archer": 1}, 2, []) == Counter(archer=1, infantry=1)
+    assert choose_own_losses({"cavalry": 2, "infantry": 1, "archers": 1}, 3, ["cavalry"]) == \
+        Counter(cavalry=2, archers=1)
+    assert choose_own_losses({"cavalry": 2, "infantry": 1, "archers": 1}, 2, []) == Counter(archers=1, infantry=1)
 
 
 # ---- rulings on the battle's course ------------------------------------------------------------
@@ -187,8 +187,8 @@ def test_judge_royal_rerolls_only_his_own_dice_and_not_when_he_said_never() -> N
 
 def test_a_full_battle_plan_reads_to_canonical_data() -> None:
     data, errors = read("""battle:
-  targets: [Archers, KNIGHT]
-  warlord_leads: infantry
+  priorities: [Archers, KNIGHT]
+  lord_leads: infantry
   retreat: {after_round: 2, outnumbered: 3}
   retreat_to: [zarand, Bihar]
   pursue: no
@@ -196,18 +196,18 @@ def test_a_full_battle_plan_reads_to_canonical_data() -> None:
   reroll: never
   order: [pest, Nograd]
   counties:
-    bihar: {retreat: never, targets: [infantry]}
+    bihar: {retreat: never, priorities: [infantry]}
 """)
     assert errors == ""
-    assert data == {"targets": ["archer", "cavalry"], "warlord_leads": ["infantry"],
+    assert data == {"priorities": ["archers", "cavalry"], "lord_leads": ["infantry"],
                     "retreat": {"after_round": 2, "outnumbered": 3}, "retreat_to": ["Zaránd", "Bihar"],
-                    "pursue": False, "losses": ["archer"], "reroll": None, "order": ["Pest", "Nógrád"],
-                    "counties": {"Bihar": {"retreat": "never", "targets": ["infantry"]}}}
-    assert plan_for(data, "Pest") == BattlePlan(targets=("archer", "cavalry"), losses=("archer",),
-                                                warlord_leads=("infantry",),
+                    "pursue": False, "losses": ["archers"], "reroll": None, "order": ["Pest", "Nógrád"],
+                    "counties": {"Bihar": {"retreat": "never", "priorities": ["infantry"]}}}
+    assert plan_for(data, "Pest") == BattlePlan(priorities=("archers", "cavalry"), losses=("archers",),
+                                                lord_leads=("infantry",),
                                                 retreat=Condition(after_round=2, outnumbered=3),
                                                 pursue=False, reroll=None)
-    assert plan_for(data, "Bihar").retreat == Condition() and plan_for(data, "Bihar").targets == ("infantry",)
+    assert plan_for(data, "Bihar").retreat == Condition() and plan_for(data, "Bihar").priorities == ("infantry",)
     assert retreat_choices(data, "Pest") == ["Zaránd", "Bihar"]
     assert battle_choices(data) == ["Pest", "Nógrád"]
 
@@ -220,8 +220,8 @@ def test_no_plan_is_the_default_plan() -> None:
 
 @pytest.mark.parametrize("text, fragment", [
     ("battle: [archer]", "line 1: `battle` must be a mapping of battle plan fields"),
-    ("battle:\n  targets:", "line 2: `targets` is a list of weapon types"),
-    ("battle:\n  targets: [archer, archers]", "`targets`: archer is listed twice"),
+    ("battle:\n  priorities:", "line 2: `priorities` is a list of weapon types"),
+    ("battle:\n  priorities: [archer, archers]", "`priorities`: archers is listed twice"),
     ("battle:\n  retreat: sometimes", "`retreat` is never, always, or a mapping of conditions"),
     ("battle:\n  retreat: {when: 2}", "unknown key `when` in `retreat`"),
     ("battle:\n  retreat: {units_at_most: -1}", "units_at_most must be a whole number"),
@@ -229,7 +229,7 @@ def test_no_plan_is_the_default_plan() -> None:
     ("battle:\n  retreat_to: Atlantis", "`retreat_to`: there is no county called 'Atlantis'"),
     ("battle:\n  counties: Bihar", "`counties` maps a county to the plan fields that change there"),
     ("battle:\n  counties:\n    Bihar: {order: [Pest]}", "line 3: unknown key `order` in `counties: Bihar`"),
-    ("battle:\n  counties:\n    Bihar: {targets: [horse]}", "line 3: `targets`: 'horse' is not a weapon type"),
+    ("battle:\n  counties:\n    Bihar: {priorities: [horse]}", "line 3: `priorities`: 'horse' is not a weapon type"),
 ])
 def test_bad_battle_orders_are_refused_with_line_and_fix(text: str, fragment: str) -> None:
     data, errors = read(text)
@@ -255,11 +255,11 @@ def test_battle_order_without_choices_takes_entry_order() -> None:
 
 def random_battle(r: random.Random) -> Battle:
     def army(owner: str, neutral: bool = False) -> BattleSide:
-        units = {k: r.randint(0, 4) for k in ("cavalry", "infantry", "archer")}
+        units = {k: r.randint(0, 4) for k in ("cavalry", "infantry", "archers")}
         if not sum(units.values()):
             units["infantry"] = 1
         warlord = None if neutral or r.random() < 0.5 else f"lord of {owner}"
-        plan = BattlePlan(targets=tuple(r.sample(("cavalry", "infantry", "archer"), r.randint(0, 3))),
+        plan = BattlePlan(priorities=tuple(r.sample(("cavalry", "infantry", "archers"), r.randint(0, 3))),
                           retreat=Condition(after_round=r.randint(1, 4)) if r.random() < 0.3 else Condition(),
                           pursue=r.random() < 0.7)
         return BattleSide(owner, units, neutral=neutral, warlord=warlord, plan=plan,
@@ -297,9 +297,31 @@ def test_every_battle_ends_and_accounts_for_every_unit(seed: int) -> None:
 def test_the_report_tells_no_plan() -> None:
     """A battle plan is a player's private order: the report shows the dice and what happened,
     never a condition that was not used, a target order or where a side would have fled."""
-    plan = BattlePlan(targets=("archer",), retreat=Condition(units_at_most=1), warlord_leads=("infantry",))
+    plan = BattlePlan(priorities=("archers",), retreat=Condition(units_at_most=1), lord_leads=("infantry",))
     battle = Battle("Pest", BattleSide("marie", {"infantry": 3}, plan=plan, retreat_to="Zaránd"),
                     BattleSide("olivier", {"infantry": 1}, plan=plan, retreat_to="Bihar"), advanced=True)
     text = "\n".join(battle_lines(battle, resolve_battle(battle, FixedDice([5, 1, 1, 1]))))
     for secret in ("Zaránd", "Bihar", "retreat", "units_at_most", "target", "priorit"):
         assert secret not in text, text
+
+
+def test_the_games_own_keys_of_the_battle_part_pass_through() -> None:
+    """`also`: the game reads `if_defeated:` (the vassal oath or escape) from the same mapping."""
+    document = load("battle:\n  priorities: [archers]\n  if_defeated: oath\n  shield: up\n")
+    problems = Problems()
+    data = check_battle_plan(document["battle"], line_of(document, "battle"), problems, COUNTIES,
+                             also=("if_defeated",))
+    assert data is None and len(problems) == 1 and "line 4: unknown key `shield`" in str(problems[0])
+    document = load("battle:\n  priorities: [archers]\n  if_defeated: oath\n")
+    problems = Problems()
+    assert check_battle_plan(document["battle"], 1, problems, COUNTIES, also=("if_defeated",)) == \
+        {"priorities": ["archers"]}
+    assert not problems
+
+
+def test_the_event_bonus_needs_the_attacking_warlord() -> None:
+    battle = Battle("Pest", side("marie", infantry=1), side("olivier", infantry=1), terrain="plain",
+                    lord_attack_bonus=1)
+    assert battle.terrain is None
+    result = resolve_battle(battle, FixedDice([4, 1, 5, 1]))
+    assert result.clashes[0].rolls[0].modifier == 0 and result.rounds == 2

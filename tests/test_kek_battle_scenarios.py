@@ -14,7 +14,7 @@ Scenario format (YAML):
     orders:                     # optional: an owner's order document as mailed; its `battle:`
       marie: |                  # part is read by orders.check_battle_plan and becomes the plan
         battle:                 # of that side for this county (orders.plan_for)
-          targets: [archer]
+          priorities: [archer]
     counties: [Bihar, Zaránd]   # optional: the county names the orders may use
     dice: [4, 5, 6]             # the d6 faces in the order rolled; every one must be rolled
     expect:

@@ -15,7 +15,7 @@ from pbem.games.kard_es_korona.battle.model import (
     ATTACKER, DEFENDER, SIDES, Battle, BattleResult, Clash, Duel, Retreat, Roll,
 )
 from pbem.games.kard_es_korona.battle.rules import (
-    allocate, can_remove, choose_own_losses, default_targets, in_order, modifier, mounted, warlord_leads,
+    allocate, can_remove, choose_own_losses, default_priorities, in_order, modifier, mounted, choose_lord_leads,
 )
 from pbem.rules.rng import Rng
 
@@ -37,7 +37,7 @@ class _Fight:
         self.rng = rng
         self.units = {s: Counter({k: n for k, n in battle.side(s).units.items() if n > 0}) for s in SIDES}
         self.start = {s: Counter(self.units[s]) for s in SIDES}
-        self.leads = {s: warlord_leads(battle.side(s).plan.warlord_leads, self.units[s])
+        self.leads = {s: choose_lord_leads(battle.side(s).plan.lord_leads, self.units[s])
                       for s in SIDES if battle.side(s).warlord}
         self.clashes: list[Clash] = []
         self.rounds = 0
@@ -155,7 +155,7 @@ class _Fight:
     def priority(self, side: str) -> list[str]:
         # Neutral units have no orders: the judge, who rolls in their name, takes the default
         # (ruling B15, II "Royal / Neutral Units").
-        return in_order(self.battle.side(side).plan.targets, default_targets(self.battle, side))
+        return in_order(self.battle.side(side).plan.priorities, default_priorities(self.battle, side))
 
     # ---- states and ends -----------------------------------------------------------------
 
@@ -198,7 +198,7 @@ class _Fight:
             clashes=self.clashes, losses={s: dict(self.start[s] - self.units[s]) for s in SIDES},
             survivors={s: dict(+self.units[s]) for s in SIDES}, warlords=warlords, retreat=retreat, duel=duel,
             castle_taken=self.battle.castle and winner == ATTACKER,
-            warlord_leads={s: k for s, k in self.leads.items() if k})
+            lord_leads={s: k for s, k in self.leads.items() if k})
 
     def fate(self, side: str, winner: str | None, retreat: Retreat | None, duel: Duel | None) -> str:
         if winner == side:

@@ -11,14 +11,14 @@ from pbem.orders.reading import fold
 
 CAVALRY = "cavalry"
 INFANTRY = "infantry"
-ARCHER = "archer"
+ARCHER = "archers"
 KINDS = (CAVALRY, INFANTRY, ARCHER)
 
 # The words a player may write for a kind (folded: any case, no accents, singular or plural).
 _ALIASES = {
     "cavalry": CAVALRY, "knight": CAVALRY, "knights": CAVALRY, "cavalries": CAVALRY,
     "infantry": INFANTRY, "infantries": INFANTRY, "foot": INFANTRY,
-    "archer": ARCHER, "archers": ARCHER,
+    "archer": ARCHER, "archers": ARCHER, "bowmen": ARCHER,
 }
 
 

@@ -19,6 +19,7 @@ from pbem.games.kard_es_korona.battle.kinds import KINDS
 ATTACKER, DEFENDER = "attacker", "defender"
 SIDES = (ATTACKER, DEFENDER)
 TERRAINS = ("mountain", "marsh")
+OPEN_GROUND = "plain"   # the board's word for a county without an obstacle: read as no terrain
 
 
 @dataclass(frozen=True)
@@ -57,12 +58,12 @@ NEVER = Condition()
 class BattlePlan:
     """One player's decisions for a battle, given in advance.
 
-    - ``targets``: enemy weapon types this side's hits remove first (II "Melee": "the loss may
+    - ``priorities``: enemy weapon types this side's hits remove first (II "Melee": "the loss may
       always be taken by the side that achieved the hit"); kinds left out follow in the
-      default order (rules.default_targets).
+      default order (rules.default_priorities).
     - ``losses``: own weapon types lost first where the loss is this side's own choice (the
       halving of a retreat across an obstacle); kinds left out follow archer, infantry, cavalry.
-    - ``warlord_leads``: the weapon type the warlord supports with +1 (II "Royal / Neutral
+    - ``lord_leads``: the weapon type the warlord supports with +1 (II "Royal / Neutral
       Units"): the first listed that the army has when the battle starts; none listed or none
       present: the type with the most units (ties: cavalry, infantry, archer).
     - ``retreat`` (advanced): when to retreat after a complete round; never by default.
@@ -71,15 +72,15 @@ class BattlePlan:
       weapon type of this side that scored no hit with at least this many dice; None: never.
     """
 
-    targets: tuple[str, ...] = ()
+    priorities: tuple[str, ...] = ()
     losses: tuple[str, ...] = ()
-    warlord_leads: tuple[str, ...] = ()
+    lord_leads: tuple[str, ...] = ()
     retreat: Condition = NEVER
     pursue: bool = True
     reroll: int | None = 2
 
     def __post_init__(self) -> None:
-        for name in ("targets", "losses", "warlord_leads"):
+        for name in ("priorities", "losses", "lord_leads"):
             kinds = getattr(self, name)
             if not isinstance(kinds, tuple) or any(k not in KINDS for k in kinds) or len(set(kinds)) != len(kinds):
                 raise ValueError(f"battle plan {name} must list distinct weapon types among "
@@ -128,8 +129,10 @@ class BattleSide:
 @dataclass(frozen=True)
 class Battle:
     """One battle: in a county with a castle it is a siege (III "Open Battle": an open battle
-    takes place where there is no castle); ``terrain`` is "mountain", "marsh" or None;
-    ``judge_royal`` the player holding that office (IV), if any."""
+    takes place where there is no castle); ``terrain`` is "mountain", "marsh" or None ("plain"
+    is read as None); ``judge_royal`` the player holding that office (IV), if any;
+    ``lord_attack_bonus``: added to every roll of the attacker's units while the attacking
+    warlord takes part (an event card's effect, e.g. Vintage; never in the duel, l.258)."""
 
     county: str
     attacker: BattleSide
@@ -138,10 +141,15 @@ class Battle:
     terrain: str | None = None
     advanced: bool = False
     judge_royal: str | None = None
+    lord_attack_bonus: int = 0
 
     def __post_init__(self) -> None:
+        if self.terrain == OPEN_GROUND:
+            object.__setattr__(self, "terrain", None)
         if self.terrain is not None and self.terrain not in TERRAINS:
-            raise ValueError(f"terrain must be mountain, marsh or none, not {self.terrain!r}")
+            raise ValueError(f"terrain must be mountain, marsh, plain or none, not {self.terrain!r}")
+        if not isinstance(self.lord_attack_bonus, int) or self.lord_attack_bonus < 0:
+            raise ValueError(f"lord_attack_bonus must be a whole number >= 0, not {self.lord_attack_bonus!r}")
         if self.attacker.neutral:
             raise ValueError("neutral units never attack (II 'Royal / Neutral Units'): "
                              "the attacker must be a player")
@@ -236,7 +244,7 @@ class BattleResult:
     retreat: Retreat | None = None
     duel: Duel | None = None
     castle_taken: bool = False
-    warlord_leads: dict[str, str] = field(default_factory=dict)
+    lord_leads: dict[str, str] = field(default_factory=dict)
 
     def to_data(self) -> dict[str, Any]:
         return asdict(self)
@@ -254,9 +262,10 @@ class BattleResult:
 
 # ---- building the input from JSON ------------------------------------------------------------
 
-_PLAN_KEYS = ("targets", "losses", "warlord_leads", "retreat", "pursue", "reroll")
+_PLAN_KEYS = ("priorities", "losses", "lord_leads", "retreat", "pursue", "reroll")
 _SIDE_KEYS = ("owner", "units", "neutral", "warlord", "plan", "retreat_to", "retreat_obstacle")
-_BATTLE_KEYS = ("county", "attacker", "defender", "castle", "terrain", "advanced", "judge_royal")
+_BATTLE_KEYS = ("county", "attacker", "defender", "castle", "terrain", "advanced", "judge_royal",
+                "lord_attack_bonus")
 
 
 def plan_from_data(data: Mapping[str, Any] | None) -> BattlePlan:
@@ -274,8 +283,8 @@ def plan_from_data(data: Mapping[str, Any] | None) -> BattlePlan:
         condition = Condition(**retreat)
     else:
         raise ValueError(f"battle plan retreat must be never, always or a mapping of conditions, not {retreat!r}")
-    return BattlePlan(targets=tuple(data.get("targets", ())), losses=tuple(data.get("losses", ())),
-                      warlord_leads=tuple(data.get("warlord_leads", ())), retreat=condition,
+    return BattlePlan(priorities=tuple(data.get("priorities", ())), losses=tuple(data.get("losses", ())),
+                      lord_leads=tuple(data.get("lord_leads", ())), retreat=condition,
                       pursue=bool(data.get("pursue", True)), reroll=data.get("reroll", 2))
 
 
@@ -297,7 +306,7 @@ def battle_from_data(data: Mapping[str, Any]) -> Battle:
     return Battle(county=data["county"], attacker=side_from_data(data["attacker"]),
                   defender=side_from_data(data["defender"]), castle=bool(data.get("castle", False)),
                   terrain=data.get("terrain"), advanced=bool(data.get("advanced", False)),
-                  judge_royal=data.get("judge_royal"))
+                  judge_royal=data.get("judge_royal"), lord_attack_bonus=data.get("lord_attack_bonus", 0))
 
 
 def _no_unknown(data: Mapping[str, Any], allowed: tuple[str, ...], what: str) -> None:

@@ -2,8 +2,8 @@
 line-numbered errors; ``plan_for`` turns that data into the BattlePlan of one battle.
 
     battle:
-      targets: [archer, cavalry, infantry]   # enemy units my hits remove first
-      warlord_leads: [cavalry, infantry]     # the weapon type my warlord gives +1: first present
+      priorities: [archer, cavalry, infantry]   # enemy units my hits remove first
+      lord_leads: [cavalry, infantry]     # the weapon type my warlord gives +1: first present
       retreat: {after_round: 1, outnumbered: 2}   # advanced: never (default) | always | conditions
       retreat_to: [Bihar, Zaránd]            # advanced: where to, first possible
       pursue: yes                            # advanced: strike at a fleeing enemy (default yes)
@@ -11,7 +11,7 @@ line-numbered errors; ``plan_for`` turns that data into the BattlePlan of one ba
       reroll: 2                              # Judge Royal: re-roll a roll of 2+ dice with no hit; never
       order: [Bihar, Nógrád]                 # which of my battles to fight first when my turn comes
       counties:                              # per-county changes, field by field
-        Bihar: {targets: [cavalry], retreat: never}
+        Bihar: {priorities: [cavalry], retreat: never}
 
 Every field may be left out (docs/kard-es-korona.md, "Battles", gives the defaults). Weapon
 types may be written as cavalry/knight(s), infantry, archer(s), in any case.
@@ -23,9 +23,9 @@ from typing import Any, Iterable, Mapping
 from pbem.games.kard_es_korona.battle.kinds import KINDS, kind_of
 from pbem.games.kard_es_korona.battle.model import BattlePlan, plan_from_data
 from pbem.orders.reading import Problems, check_keys, fold, suggest, whole_number
-from pbem.orders.yamlsafe import line_of
+from pbem.orders.yamlsafe import line_of, sub_map
 
-KIND_LISTS = ("targets", "warlord_leads", "losses")
+KIND_LISTS = ("priorities", "lord_leads", "losses")
 RETREAT_KEYS = ("always", "after_round", "outnumbered", "units_at_most")
 COUNTY_FIELDS = KIND_LISTS + ("retreat", "retreat_to", "pursue", "reroll")
 FIELDS = COUNTY_FIELDS + ("order", "counties")
@@ -33,10 +33,14 @@ _YES = {"yes": True, "true": True, "on": True, "no": False, "false": False, "off
 
 
 def check_battle_plan(value: Any, line: int | None, problems: Problems,
-                      counties: Iterable[str] = ()) -> dict | None:
+                      counties: Iterable[str] = (), also: Iterable[str] = ()) -> dict | None:
     """The canonical data of a `battle:` mapping (names as the board spells them), or None after
-    an error (each one added to ``problems``). ``counties``: the board's county names."""
-    return _fields(value, line, problems, list(counties), FIELDS, "battle")
+    an error (each one added to ``problems``). ``counties``: the board's county names.
+    ``also``: keys of the same mapping that the caller reads itself (e.g. the game's
+    `if_defeated:`); they are accepted and left out of the result."""
+    if isinstance(value, dict) and also:
+        value = sub_map(value, lambda key: key not in set(also))
+    return _fields(value, line, problems, list(counties), FIELDS + tuple(also), "battle")
 
 
 def plan_for(data: Mapping[str, Any] | None, county: str) -> BattlePlan:
@@ -72,7 +76,7 @@ def _fields(value: Any, line: int | None, problems: Problems, counties: list[str
             where: str) -> dict | None:
     if not isinstance(value, dict):
         problems.add(line, f"`{where}` must be a mapping of battle plan fields",
-                     "write e.g. `battle: {targets: [archer, cavalry, infantry]}`")
+                     "write e.g. `battle: {priorities: [archer, cavalry, infantry]}`")
         return None
     before = len(problems)
     check_keys(value, allowed, f"`{where}`", problems)

@@ -22,7 +22,7 @@ from typing import Iterable, Mapping, Sequence
 from pbem.games.kard_es_korona.battle.kinds import ARCHER, CAVALRY, INFANTRY, KINDS
 from pbem.games.kard_es_korona.battle.model import ATTACKER, DEFENDER, Battle
 
-DEFAULT_LOSSES = (ARCHER, INFANTRY, CAVALRY)   # own losses a player chooses: ruling, see default_targets
+DEFAULT_LOSSES = (ARCHER, INFANTRY, CAVALRY)   # own losses a player chooses: ruling, see default_priorities
 
 
 def mounted(battle: Battle) -> bool:
@@ -48,8 +48,10 @@ def need(rolling: str, removed: str) -> int:
 def modifier(battle: Battle, side: str, kind: str, leads: str | None) -> int:
     """+1 for the weapon type the side's warlord leads (II "Royal / Neutral Units": "his
     presence gives +1 to every roll of the chosen weapon type"); +1 for every defending unit on
-    a mountain or in a marsh (II "Natural Obstacles")."""
-    return (1 if leads == kind else 0) + (1 if side == DEFENDER and battle.terrain else 0)
+    a mountain or in a marsh (II "Natural Obstacles"); an event's bonus to an attacking warlord's
+    army (Battle.lord_attack_bonus)."""
+    event = battle.lord_attack_bonus if side == ATTACKER and battle.attacker.warlord else 0
+    return (1 if leads == kind else 0) + (1 if side == DEFENDER and battle.terrain else 0) + event
 
 
 def can_remove(value: int, rolling: str, battle: Battle, *, open_volley: bool = False,
@@ -70,7 +72,7 @@ def can_remove(value: int, rolling: str, battle: Battle, *, open_volley: bool = 
     return frozenset(out)
 
 
-def default_targets(battle: Battle, side: str) -> tuple[str, ...]:
+def default_priorities(battle: Battle, side: str) -> tuple[str, ...]:
     """The order in which a side's hits remove enemy units when its player gave none (ruling
     K-B2): in the field, knights first (only a 6 removes them, so a hit that can is not spent
     on a lesser unit), then archers, then infantry; a besieger silences the defending archers
@@ -119,7 +121,7 @@ def choose_own_losses(units: Mapping[str, int], count: int, priority: Sequence[s
     return lost
 
 
-def warlord_leads(wanted: Sequence[str], units: Mapping[str, int]) -> str | None:
+def choose_lord_leads(wanted: Sequence[str], units: Mapping[str, int]) -> str | None:
     """The weapon type a warlord leads (II "Royal / Neutral Units": chosen "at the start of the
     fight – before the first die roll"): the first wanted type the army has; otherwise
     (ruling B4) the type with the most units, ties in the order cavalry, infantry, archer."""

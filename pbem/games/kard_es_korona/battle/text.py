@@ -21,7 +21,7 @@ FATES = {"defeated": "is defeated", "captured": "is taken prisoner", "killed": "
 
 
 def units_text(units: Mapping[str, int]) -> str:
-    parts = [f"{units[k]} {k}{'s' if k == ARCHER and units[k] > 1 else ''}" for k in KINDS if units.get(k)]
+    parts = [f"{units[k]} {'archer' if k == ARCHER and units[k] == 1 else k}" for k in KINDS if units.get(k)]
     return ", ".join(parts) if parts else "no units"
 
 
@@ -51,7 +51,7 @@ def _army(battle: Battle, result: BattleResult, side: str) -> str:
     me = battle.side(side)
     text = f"{me.owner}{' (neutral)' if me.neutral else ''} with {units_text(me.units)}"
     if me.warlord:
-        leads = result.warlord_leads.get(side)
+        leads = result.lord_leads.get(side)
         text += f" and warlord {me.warlord}" + (f" leading the {leads}" if leads else "")
     return text
 
