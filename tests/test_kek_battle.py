@@ -325,3 +325,9 @@ def test_the_event_bonus_needs_the_attacking_warlord() -> None:
     assert battle.terrain is None
     result = resolve_battle(battle, FixedDice([4, 1, 5, 1]))
     assert result.clashes[0].rolls[0].modifier == 0 and result.rounds == 2
+
+
+def test_the_battles_weapon_types_are_the_games() -> None:
+    units = pytest.importorskip("pbem.games.kard_es_korona.units", reason="the game's units.py is not merged yet")
+    from pbem.games.kard_es_korona.battle import KINDS
+    assert KINDS == tuple(units.UNIT_KINDS)

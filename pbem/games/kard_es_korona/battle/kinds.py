@@ -1,9 +1,10 @@
 """The three weapon types of Kard és Korona (II "Weapon Types"), with the names the rulebook
 gives them: cavalry (also called knights), infantry, archers.
 
-Defined here because the game's own unit module (pbem/games/kard_es_korona/units.py, issue 12)
-did not exist when the battle package was written; when it lands, these names are the ones it
-should use (or this module imports them from there).
+Defined here because the game's own unit module (pbem/games/kard_es_korona/units.py, branch
+kek-game) was not on main when the battle package was written; the values are the same as its
+UNIT_KINDS (tests/test_kek_battle.py checks it once both are merged), so units move between the
+game's state and a battle as they are.
 """
 from __future__ import annotations
 

@@ -132,7 +132,7 @@ class Battle:
     takes place where there is no castle); ``terrain`` is "mountain", "marsh" or None ("plain"
     is read as None); ``judge_royal`` the player holding that office (IV), if any;
     ``lord_attack_bonus``: added to every roll of the attacker's units while the attacking
-    warlord takes part (an event card's effect, e.g. Vintage; never in the duel, l.258)."""
+    warlord takes part (an event card's effect, e.g. Vintage; never in the duel, l.260)."""
 
     county: str
     attacker: BattleSide
