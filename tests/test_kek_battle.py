@@ -331,3 +331,24 @@ def test_the_battles_weapon_types_are_the_games() -> None:
     units = pytest.importorskip("pbem.games.kard_es_korona.units", reason="the game's units.py is not merged yet")
     from pbem.games.kard_es_korona.battle import KINDS
     assert KINDS == tuple(units.UNIT_KINDS)
+
+
+@pytest.mark.parametrize("data, fragment", [
+    ({"county": "Pest", "castle": "no", "attacker": {"owner": "marie", "units": {"infantry": 1}},
+      "defender": {"owner": "olivier", "units": {"infantry": 1}}}, "`castle` must be true or false, not 'no'"),
+    ({"county": "Pest", "attacker": {"owner": "marie", "units": [1]},
+      "defender": {"owner": "olivier", "units": {"infantry": 1}}}, "units map weapon types to counts"),
+    ({"county": "Pest", "attacker": {"owner": "marie", "units": {"infantry": 1}},
+      "defender": {"owner": "royal", "neutral": True, "warlord": "X", "units": {"infantry": 1}}},
+     "neutral units (royal) have no warlord"),
+])
+def test_more_bad_battle_data(data: dict, fragment: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        battle_from_data(data)
+    assert fragment in str(caught.value)
+
+
+def test_a_battle_ended_by_the_volley_counts_its_round() -> None:
+    battle = Battle("Pest", side("marie", archers=1), side("olivier", infantry=1))
+    result = resolve_battle(battle, FixedDice([6]))
+    assert (result.rounds, result.end, len(result.clashes)) == (1, "destroyed", 1)

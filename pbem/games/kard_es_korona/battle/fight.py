@@ -54,22 +54,21 @@ class _Fight:
         shoot in the close combat instead. Then the close combat of round 1, in which the
         archers who shot do not roll; from round 2 on every unit rolls."""
         volley = [s for s in SIDES if self.units[s][ARCHER] and self._not_all_knights(other(s))]
+        self.rounds = 1
         if volley:
             self.fight(1, "volley", {s: (ARCHER,) for s in volley}, open_volley=True)
             if self.over():
                 return self.finish()
         first = {s: ALL if s not in volley else (CAVALRY, INFANTRY) for s in SIDES}
         self.fight(1, "melee", first)
-        round_no = 1
         while True:
-            self.rounds = round_no
             if self.over():
                 return self.finish()
             leaving = self.retreat_decision()
             if leaving:
                 return self.retreat(leaving)
-            round_no += 1
-            self.fight(round_no, "melee", {s: ALL for s in SIDES})
+            self.rounds += 1
+            self.fight(self.rounds, "melee", {s: ALL for s in SIDES})
 
     def siege(self) -> BattleResult:
         """III "Siege": round 1 the defending archers shoot (4+), round 2 everyone else strikes,
@@ -78,9 +77,9 @@ class _Fight:
         once, even before the assault — unless the defenders fell in the same clash."""
         if not self.has_infantry(ATTACKER):
             return self.withdraw()   # ruling B10: no die is rolled
-        round_no = 0
         while True:
-            round_no += 1
+            self.rounds += 1
+            round_no = self.rounds
             if self.units[DEFENDER][ARCHER]:
                 self.fight(round_no, "defenders_volley", {DEFENDER: (ARCHER,)}, castle_volley=True)
                 if self.over():
@@ -88,7 +87,6 @@ class _Fight:
                 if not self.has_infantry(ATTACKER):
                     return self.withdraw()
             self.fight(round_no, "assault", {ATTACKER: ALL, DEFENDER: (CAVALRY, INFANTRY)})
-            self.rounds = round_no
             if self.over():
                 return self.finish()
             if not self.has_infantry(ATTACKER):

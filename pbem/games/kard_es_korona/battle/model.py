@@ -124,6 +124,8 @@ class BattleSide:
                 raise ValueError(f"{self.owner}'s units: {kind!r} is not a weapon type ({', '.join(KINDS)})")
             if not isinstance(count, int) or isinstance(count, bool) or count < 0:
                 raise ValueError(f"{self.owner}'s units: {kind} must be a whole number >= 0, not {count!r}")
+        if self.neutral and self.warlord:
+            raise ValueError(f"neutral units ({self.owner}) have no warlord (II 'Royal / Neutral Units')")
 
 
 @dataclass(frozen=True)
@@ -222,7 +224,8 @@ class BattleResult:
     - ``end``: ``destroyed`` (the loser's units are all gone), ``both_destroyed`` (no winner),
       ``warlord_alone`` (both armies fell, one warlord stands: ruling), ``duel``, ``withdrawn``
       (a siege without infantry), ``retreat``.
-    - ``rounds``: complete rounds fought; ``clashes``: every clash in order.
+    - ``rounds``: the rounds fought (the last one may have ended after its volley); ``clashes``:
+      every clash in order (a clash in which no die was rolled is left out).
     - ``losses`` / ``survivors``: per side, units by weapon type (survivors after the
       retreat's pursuit and obstacle).
     - ``warlords``: per side with a warlord, ``{"name", "fate"}``; fate is ``won``,
@@ -285,16 +288,18 @@ def plan_from_data(data: Mapping[str, Any] | None) -> BattlePlan:
         raise ValueError(f"battle plan retreat must be never, always or a mapping of conditions, not {retreat!r}")
     return BattlePlan(priorities=tuple(data.get("priorities", ())), losses=tuple(data.get("losses", ())),
                       lord_leads=tuple(data.get("lord_leads", ())), retreat=condition,
-                      pursue=bool(data.get("pursue", True)), reroll=data.get("reroll", 2))
+                      pursue=_flag(data, "pursue", True), reroll=data.get("reroll", 2))
 
 
 def side_from_data(data: Mapping[str, Any]) -> BattleSide:
     _no_unknown(data, _SIDE_KEYS, "battle side")
     if "owner" not in data or "units" not in data:
         raise ValueError("a battle side needs `owner` and `units`")
-    return BattleSide(owner=data["owner"], units=dict(data["units"]), neutral=bool(data.get("neutral", False)),
+    if not isinstance(data["units"], Mapping):
+        raise ValueError(f"a battle side's units map weapon types to counts, not {data['units']!r}")
+    return BattleSide(owner=data["owner"], units=dict(data["units"]), neutral=_flag(data, "neutral"),
                       warlord=data.get("warlord"), plan=plan_from_data(data.get("plan")),
-                      retreat_to=data.get("retreat_to"), retreat_obstacle=bool(data.get("retreat_obstacle", False)))
+                      retreat_to=data.get("retreat_to"), retreat_obstacle=_flag(data, "retreat_obstacle"))
 
 
 def battle_from_data(data: Mapping[str, Any]) -> Battle:
@@ -304,9 +309,16 @@ def battle_from_data(data: Mapping[str, Any]) -> Battle:
         if key not in data:
             raise ValueError(f"a battle needs `{key}`")
     return Battle(county=data["county"], attacker=side_from_data(data["attacker"]),
-                  defender=side_from_data(data["defender"]), castle=bool(data.get("castle", False)),
-                  terrain=data.get("terrain"), advanced=bool(data.get("advanced", False)),
+                  defender=side_from_data(data["defender"]), castle=_flag(data, "castle"),
+                  terrain=data.get("terrain"), advanced=_flag(data, "advanced"),
                   judge_royal=data.get("judge_royal"), lord_attack_bonus=data.get("lord_attack_bonus", 0))
+
+
+def _flag(data: Mapping[str, Any], key: str, default: bool = False) -> bool:
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise ValueError(f"`{key}` must be true or false, not {value!r}")
+    return value
 
 
 def _no_unknown(data: Mapping[str, Any], allowed: tuple[str, ...], what: str) -> None:
