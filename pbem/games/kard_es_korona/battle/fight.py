@@ -3,7 +3,7 @@
 nothing else is read or written.
 
 Dice are rolled in a fixed order so that a game replays exactly: in each clash the attacker's
-weapon types, then the defender's, each in the order cavalry, infantry, archer; one d6 per unit.
+weapon types, then the defender's, each in the order cavalry, infantry, archers; one d6 per unit.
 """
 from __future__ import annotations
 

@@ -47,9 +47,6 @@ class Condition:
                 or (self.outnumbered is not None and enemy >= self.outnumbered * own)
                 or (self.units_at_most is not None and own <= self.units_at_most))
 
-    def is_never(self) -> bool:
-        return self == NEVER
-
 
 NEVER = Condition()
 
@@ -62,10 +59,10 @@ class BattlePlan:
       always be taken by the side that achieved the hit"); kinds left out follow in the
       default order (rules.default_priorities).
     - ``losses``: own weapon types lost first where the loss is this side's own choice (the
-      halving of a retreat across an obstacle); kinds left out follow archer, infantry, cavalry.
+      halving of a retreat across an obstacle); kinds left out follow archers, infantry, cavalry.
     - ``lord_leads``: the weapon type the warlord supports with +1 (II "Royal / Neutral
       Units"): the first listed that the army has when the battle starts; none listed or none
-      present: the type with the most units (ties: cavalry, infantry, archer).
+      present: the type with the most units (ties: cavalry, infantry, archers).
     - ``retreat`` (advanced): when to retreat after a complete round; never by default.
     - ``pursue`` (advanced): strike at a retreating enemy; yes by default.
     - ``reroll`` (the Judge Royal only, IV): re-roll, once a battle, the first roll of one
@@ -222,7 +219,7 @@ class BattleResult:
     - ``winner``: ``attacker``, ``defender`` or None (every unit fell and no warlord stands:
       the county is left without a master, III "Melee").
     - ``end``: ``destroyed`` (the loser's units are all gone), ``both_destroyed`` (no winner),
-      ``warlord_alone`` (both armies fell, one warlord stands: ruling), ``duel``, ``withdrawn``
+      ``warlord_alone`` (both armies fell, one warlord stands: ruling B7), ``duel``, ``withdrawn``
       (a siege without infantry), ``retreat``.
     - ``rounds``: the rounds fought (the last one may have ended after its volley); ``clashes``:
       every clash in order (a clash in which no die was rolled is left out).
@@ -230,8 +227,8 @@ class BattleResult:
       retreat's pursuit and obstacle).
     - ``warlords``: per side with a warlord, ``{"name", "fate"}``; fate is ``won``,
       ``defeated`` (by a player: vassal oath or escape follow, V/"Elimination"), ``captured``
-      (by royal/neutral units: the timescale ransom), ``killed`` (lost the duel), ``retreated``
-      or ``withdrew``.
+      (by royal/neutral units: the timescale ransom), ``killed`` (lost the duel: ruling B9) or
+      ``retreated``.
     - ``castle_taken``: a siege the attacker won.
     """
 

@@ -2,12 +2,12 @@
 line-numbered errors; ``plan_for`` turns that data into the BattlePlan of one battle.
 
     battle:
-      priorities: [archer, cavalry, infantry]   # enemy units my hits remove first
-      lord_leads: [cavalry, infantry]     # the weapon type my warlord gives +1: first present
+      priorities: [archers, cavalry, infantry]   # enemy units my hits remove first
+      lord_leads: [cavalry, infantry]        # the weapon type my warlord gives +1: first present
       retreat: {after_round: 1, outnumbered: 2}   # advanced: never (default) | always | conditions
       retreat_to: [Bihar, Zaránd]            # advanced: where to, first possible
       pursue: yes                            # advanced: strike at a fleeing enemy (default yes)
-      losses: [archer, infantry, cavalry]    # my own units lost first when the choice is mine
+      losses: [archers, infantry, cavalry]   # my own units lost first when the choice is mine
       reroll: 2                              # Judge Royal: re-roll a roll of 2+ dice with no hit; never
       order: [Bihar, Nógrád]                 # which of my battles to fight first when my turn comes
       counties:                              # per-county changes, field by field
@@ -76,7 +76,7 @@ def _fields(value: Any, line: int | None, problems: Problems, counties: list[str
             where: str) -> dict | None:
     if not isinstance(value, dict):
         problems.add(line, f"`{where}` must be a mapping of battle plan fields",
-                     "write e.g. `battle: {priorities: [archer, cavalry, infantry]}`")
+                     "write e.g. `battle: {priorities: [archers, cavalry, infantry]}`")
         return None
     before = len(problems)
     check_keys(value, allowed, f"`{where}`", problems)
@@ -101,7 +101,7 @@ def _fields(value: Any, line: int | None, problems: Problems, counties: list[str
 def _kinds(item: Any, line: int | None, what: str, problems: Problems) -> list[str]:
     items = item if isinstance(item, list) else [item]
     if item is None or not items:
-        problems.add(line, f"`{what}` is a list of weapon types", f"write e.g. `{what}: [archer, cavalry, infantry]`")
+        problems.add(line, f"`{what}` is a list of weapon types", f"write e.g. `{what}: [archers, cavalry, infantry]`")
         return []
     out: list[str] = []
     for i, word in enumerate(items):

@@ -4,10 +4,10 @@ what a die needs to remove which enemy unit, the modifiers, and who falls when a
 A die's modified result (face + modifiers) removes an enemy unit when it reaches the number
 that the die's weapon type needs against the unit's weapon type:
 
-| rolling \\ removed | cavalry | infantry | archer |
+| rolling \\ removed | cavalry | infantry | archers |
 | --- | --- | --- | --- |
-| cavalry            | 6       | 4        | 4      |
-| infantry, archer   | 6       | 5        | 5      |
+| cavalry            | 6       | 4        | 4       |
+| infantry, archers  | 6       | 5        | 5       |
 
 Where knights dismount (a siege, a mountain, a marsh) they are infantry on both sides of this
 table. Defending archers shooting from a castle's walls need 4 against anyone; the castle gives
@@ -124,7 +124,7 @@ def choose_own_losses(units: Mapping[str, int], count: int, priority: Sequence[s
 def choose_lord_leads(wanted: Sequence[str], units: Mapping[str, int]) -> str | None:
     """The weapon type a warlord leads (II "Royal / Neutral Units": chosen "at the start of the
     fight – before the first die roll"): the first wanted type the army has; otherwise
-    (ruling B4) the type with the most units, ties in the order cavalry, infantry, archer."""
+    (ruling B4) the type with the most units, ties in the order cavalry, infantry, archers."""
     for kind in wanted:
         if units.get(kind, 0) > 0:
             return kind
