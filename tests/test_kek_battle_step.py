@@ -1,17 +1,19 @@
 """Kard és Korona: the battle step around the battle module (III. Battle, The Order of Battles,
 Elimination or Vassal Oath; II. captured lords and ransom). The fight itself is the battle
-module's (task KB); here ``resolve_battle`` is replaced by a stand-in that returns a chosen
-outcome, so what the game does with an outcome is tested on its own."""
+package's (``battle/``, tested in test_kek_battle.py); the first tests fight through it, the
+others replace ``resolve_battle`` with one that returns a chosen outcome, so what the game does
+with each kind of outcome is tested on its own."""
 from __future__ import annotations
 
-import pytest
 
 from kek_support import RULES, resolve_once, step, texts_of
 from pbem.games.kard_es_korona import battle_adapter, battles, economy, warlords
-from pbem.games.kard_es_korona.battle_adapter import BattleInput, BattleOutcome
+from pbem.games.kard_es_korona.battle import BattlePlan, BattleResult, Condition, Retreat
+from pbem.games.kard_es_korona.battle_adapter import BattleInput, BattleOutcome, Side
 from test_kek_movement import _game
 
 NONE = {"cavalry": 0, "infantry": 0, "archers": 0}
+CAVALRY = {**NONE, "cavalry": 1}
 
 
 class Dice:
@@ -38,9 +40,56 @@ def _outcomes(monkeypatch, *outcomes):
     return seen
 
 
-def test_without_the_battle_module_the_call_says_so() -> None:
-    with pytest.raises(NotImplementedError, match="battles: task KB"):
-        battle_adapter.resolve_battle(None, None)   # type: ignore[arg-type]
+def test_the_game_fights_with_the_battle_package() -> None:
+    """No stand-in: the battle step calls the battle package, whose report lines are the battle's
+    events and whose outcome the game applies (the winner holds Nyitra, the loser does not)."""
+    state, pan, fel = _game(starting="pan")
+    state["armies"]["Győr"]["units"]["cavalry"] = 4
+    state, events = step(state, {pan: "steps:\n  - to: Nyitra\n    from: {Győr: {cavalry: 4}}\n"})
+    lines = [e.text for e in events if e.kind == "battle_log"]
+    assert lines and lines[0].startswith("The battle of Nyitra: Anna with 4 cavalry"), lines
+    over = next(e for e in events if e.kind == "battle_over")
+    holder = state["owner"].get("Nyitra")
+    assert over.data.get("winner") == holder and holder in (pan, fel)
+    assert state["armies"]["Nyitra"]["owner"] == holder
+
+
+def test_the_adapter_hands_the_sides_over_and_reads_the_result_back() -> None:
+    plan = {"priorities": ["archers"], "lord_leads": ["infantry"], "retreat": {"units_at_most": 1}}
+    given = BattleInput("Nyitra", "mountain", False, Side("Anna", {**NONE, "infantry": 3}, False, lord=True, plan=plan,
+                                                          retreat_to="Győr", retreat_obstacle=True),
+                        Side("Bela", {**NONE, "archers": 2}, False, judge_royal=True), advanced=True,
+                        lord_attack_bonus=1)
+    fight = battle_adapter.battle_of(given)
+    assert (fight.terrain, fight.judge_royal, fight.lord_attack_bonus, fight.advanced) == ("mountain", "Bela", 1, True)
+    assert fight.attacker.warlord == "Anna" and fight.defender.warlord is None
+    assert fight.attacker.plan == BattlePlan(priorities=("archers",), lord_leads=("infantry",),
+                                             retreat=Condition(units_at_most=1))
+    assert fight.defender.plan == BattlePlan()                  # none given: the package's defaults (B2, B4)
+    assert (fight.attacker.retreat_to, fight.attacker.retreat_obstacle) == ("Győr", True)
+    result = BattleResult("Nyitra", False, "attacker", "duel", 3, [], {}, {"attacker": dict(NONE),
+                          "defender": dict(NONE)}, {"attacker": {"name": "Anna", "fate": "won"},
+                                                    "defender": {"name": "Bela", "fate": "killed"}})
+    outcome = battle_adapter.outcome_of(fight, result)
+    assert (outcome.winner, outcome.attacker_lord_fell, outcome.defender_lord_fell, outcome.killed) == \
+        ("attacker", False, True, ("defender",))
+    fled = BattleResult("Nyitra", False, "defender", "retreat", 2, [], {}, {"attacker": {**NONE, "infantry": 1},
+                        "defender": dict(NONE, archers=2)}, {"attacker": {"name": "Anna", "fate": "retreated"}},
+                        retreat=Retreat("attacker", "Győr", compulsory=False))
+    outcome = battle_adapter.outcome_of(fight, fled)
+    assert (outcome.attacker_withdrew, outcome.attacker_fled_to, outcome.defender_fled_to) == (True, "Győr", None)
+    assert not outcome.attacker_lord_fell and outcome.attacker_left["infantry"] == 1
+
+
+def test_a_lord_left_alone_holds_the_field(monkeypatch) -> None:
+    """Ruling B7: both armies fall in one clash, only the attacker's lord is there: he wins and
+    holds the county, though no unit of his is left (the winner is read, not the units)."""
+    state, pan, fel = _game(starting="pan")
+    _outcomes(monkeypatch, BattleOutcome(dict(NONE), dict(NONE), False, False, "attacker"))
+    state, _ = resolve_once(state, {pan: "steps:\n  - to: Nyitra\n    from: {Győr: {cavalry: 1}}\n    lord: yes\n"})
+    events = battles.resolve(state, Dice())
+    assert state["owner"]["Nyitra"] == pan and state["lords"][pan] == "Nyitra" and "Nyitra" not in state["armies"]
+    assert any("holds the field" in e.text for e in events)
 
 
 def test_battles_with_lords_first_then_open_battles_then_sieges() -> None:
@@ -56,14 +105,14 @@ def test_battles_with_lords_first_then_open_battles_then_sieges() -> None:
 
 def test_a_won_open_battle_takes_the_county_and_inputs_carry_the_orders(monkeypatch) -> None:
     state, pan, fel = _game(starting="pan")
-    seen = _outcomes(monkeypatch, BattleOutcome({"cavalry": 1, "infantry": 0, "archers": 0}, dict(NONE), False, False))
+    seen = _outcomes(monkeypatch, BattleOutcome(dict(CAVALRY), dict(NONE), False, False, "attacker"))
     state, events = step(state, {pan: "steps:\n  - to: Nyitra\n    from: {Győr: {cavalry: 1}}\n"
                                       "battle: {priorities: [cavalry, archers, infantry]}\n"})
     fight = seen[0]
     assert (fight.county, fight.castle, fight.terrain) == ("Nyitra", False, "plain")
-    assert fight.attacker.retreat_to == ("Győr",) and fight.defender.retreat_to == ("Bars", "Pozsony", "Trencsén",
-                                                                                   "Zólyom")   # VI. Retreat
-    assert fight.attacker.priorities == ("cavalry", "archers", "infantry") and fight.defender.units["cavalry"] == 2
+    assert fight.attacker.retreat_to == "Győr" and fight.defender.retreat_to == "Bars"   # VI. Retreat: the first
+    assert fight.attacker.plan == {"priorities": ["cavalry", "archers", "infantry"]}
+    assert fight.defender.plan == {} and fight.defender.units["cavalry"] == 2          # no plan: rulings B2, B4
     assert state["owner"]["Nyitra"] == pan and state["armies"]["Nyitra"]["units"]["cavalry"] == 1
     assert f"{pan} wins the battle of Nyitra." in texts_of(events)
 
@@ -71,7 +120,7 @@ def test_a_won_open_battle_takes_the_county_and_inputs_carry_the_orders(monkeypa
 def test_a_taken_castle_keeps_seven_and_the_rest_withdraw(monkeypatch) -> None:
     state, pan, fel = _game(starting="pan")
     state["armies"]["Sopron"]["units"] = {"cavalry": 4, "infantry": 5, "archers": 2}
-    _outcomes(monkeypatch, BattleOutcome({"cavalry": 3, "infantry": 5, "archers": 0}, dict(NONE), False, False))
+    _outcomes(monkeypatch, BattleOutcome({**NONE, "cavalry": 3, "infantry": 5}, dict(NONE), False, False, "attacker"))
     state, _ = resolve_once(state, {pan: "steps:\n  - to: Pozsony\n    from: {Sopron: {cavalry: 3, infantry: 5}}\n"})
     events = battles.resolve(state, Dice())
     assert sum(state["armies"]["Pozsony"]["units"].values()) == 7                   # II. Castles
@@ -81,7 +130,7 @@ def test_a_taken_castle_keeps_seven_and_the_rest_withdraw(monkeypatch) -> None:
 def test_a_lord_beaten_by_neutrals_is_captive_until_ransomed(monkeypatch) -> None:
     state, pan, fel = _game(starting="pan")
     state["offices"]["palatine"] = pan
-    _outcomes(monkeypatch, BattleOutcome(dict(NONE), {"cavalry": 0, "infantry": 1, "archers": 0}, True, False))
+    _outcomes(monkeypatch, BattleOutcome(dict(NONE), {**NONE, "infantry": 1}, True, False, "defender"))
     state, events = step(state, {pan: "steps:\n  - to: Esztergom\n    from: {Győr: {cavalry: 1}}\n    lord: yes\n"})
     assert state["captive"][pan] == 1304 and state["lords"][pan] is None           # II: three years on
     assert state["offices"]["palatine"] is None
@@ -104,7 +153,7 @@ def test_an_unransomed_lord_dies_and_his_units_turn_neutral() -> None:
 def test_the_vassal_oath(monkeypatch) -> None:
     state, pan, fel = _game(starting="pan")
     state["treasury"] = {pan: 12, fel: 3}
-    _outcomes(monkeypatch, BattleOutcome({"cavalry": 1, "infantry": 0, "archers": 0}, dict(NONE), False, True))
+    _outcomes(monkeypatch, BattleOutcome(dict(CAVALRY), dict(NONE), False, True, "attacker"))
     state["armies"]["Nyitra"]["units"]["infantry"] = 1
     state["lords"][fel] = "Nyitra"
     state["armies"]["Pozsony"]["units"]["infantry"] = 3
@@ -118,7 +167,7 @@ def test_a_failed_escape_eliminates(monkeypatch) -> None:
     state, pan, fel = _game(starting="pan")
     state["lords"][fel] = "Nyitra"
     state["battle_orders"] = {}
-    _outcomes(monkeypatch, BattleOutcome({"cavalry": 1, "infantry": 0, "archers": 0}, dict(NONE), False, True))
+    _outcomes(monkeypatch, BattleOutcome(dict(CAVALRY), dict(NONE), False, True, "attacker"))
     state, _ = resolve_once(state, {pan: "steps:\n  - to: Nyitra\n    from: {Győr: {cavalry: 1}}\n",
                                     fel: "battle: {if_defeated: escape}\n"})
     events = battles.resolve(state, Dice(3))
@@ -129,7 +178,7 @@ def test_a_failed_escape_eliminates(monkeypatch) -> None:
 def test_a_six_escapes(monkeypatch) -> None:
     state, pan, fel = _game(starting="pan")
     state["lords"][fel] = "Nyitra"
-    _outcomes(monkeypatch, BattleOutcome({"cavalry": 1, "infantry": 0, "archers": 0}, dict(NONE), False, True))
+    _outcomes(monkeypatch, BattleOutcome(dict(CAVALRY), dict(NONE), False, True, "attacker"))
     state, _ = resolve_once(state, {pan: "steps:\n  - to: Nyitra\n    from: {Győr: {cavalry: 1}}\n",
                                     fel: "battle: {if_defeated: escape}\n"})
     battles.resolve(state, Dice(6))
@@ -148,17 +197,18 @@ def test_rainy_autumn_rains_off_a_siege(monkeypatch) -> None:
 def test_the_duel_winner_holds_the_field(monkeypatch) -> None:
     state, pan, fel = _game(starting="pan")
     state["lords"][fel] = "Nyitra"
-    _outcomes(monkeypatch, BattleOutcome(dict(NONE), dict(NONE), False, True))     # Bela's lord loses the duel
+    _outcomes(monkeypatch, BattleOutcome(dict(NONE), dict(NONE), False, True, "attacker",
+                                         killed=("defender",)))     # Bela's lord loses the duel
     state, _ = resolve_once(state, {pan: "steps:\n  - to: Nyitra\n    from: {Győr: {cavalry: 1}}\n    lord: yes\n"})
     events = battles.resolve(state, Dice(1))
     assert state["owner"]["Nyitra"] == pan and state["lords"][pan] == "Nyitra"      # ruling K24
-    assert state["vassal_of"] == {fel: pan}
-    assert any("wins the duel" in e.text for e in events)
+    assert fel in state["eliminated"] and fel not in state["vassal_of"]             # ruling B9: killed, no oath
+    assert any("wins the duel" in e.text for e in events) and any(e.kind == "killed" for e in events)
 
 
 def test_both_armies_fall_and_the_county_has_no_master(monkeypatch) -> None:
     state, pan, fel = _game(starting="pan")
-    _outcomes(monkeypatch, BattleOutcome(dict(NONE), dict(NONE), False, False))
+    _outcomes(monkeypatch, BattleOutcome(dict(NONE), dict(NONE), False, False, None))
     state, _ = resolve_once(state, {pan: "steps:\n  - to: Nyitra\n    from: {Győr: {cavalry: 1}}\n"})
     battles.resolve(state, Dice())
     assert "Nyitra" not in state["owner"] and "Nyitra" not in state["armies"]       # III. Melee
@@ -169,7 +219,7 @@ def test_a_battle_against_units_that_became_the_attackers_is_a_march_in(monkeypa
     state["lords"][fel] = "Nyitra"
     state["battle_orders"] = {fel: {"priorities": ["archers", "infantry", "cavalry"], "lord_leads": "cavalry",
                                     "if_defeated": "escape"}}
-    _outcomes(monkeypatch, BattleOutcome({"cavalry": 1, "infantry": 0, "archers": 0}, dict(NONE), False, True))
+    _outcomes(monkeypatch, BattleOutcome(dict(CAVALRY), dict(NONE), False, True, "attacker"))
     state, _ = resolve_once(state, {pan: "steps:\n  - to: Nyitra\n    from: {Győr: {cavalry: 1}}\n    lord: yes\n"
                                          "  - to: Pozsony\n    from: {Sopron: {infantry: 3}}\n",
                                     fel: "battle: {if_defeated: escape}\n"})
@@ -184,7 +234,7 @@ def test_the_judge_royal_re_rolls_the_rain(monkeypatch) -> None:
     state, pan, fel = _game(starting="pan")
     state["event"] = "rainy_autumn"
     state["offices"]["judge_royal"] = pan
-    seen = _outcomes(monkeypatch, BattleOutcome({"cavalry": 0, "infantry": 3, "archers": 0}, dict(NONE), False, False))
+    seen = _outcomes(monkeypatch, BattleOutcome({**NONE, "infantry": 3}, dict(NONE), False, False, "attacker"))
     state, _ = resolve_once(state, {pan: "steps:\n  - to: Pozsony\n    from: {Sopron: {infantry: 3}}\n"})
     events = battles.resolve(state, Dice(1, 5))                                     # IV: he re-rolls the 1
     assert not any("rained off" in e.text for e in events) and seen[0].attacker.judge_royal
@@ -194,7 +244,7 @@ def test_the_judge_royal_re_rolls_the_rain(monkeypatch) -> None:
 def test_a_lord_who_swears_the_oath_keeps_his_surviving_attackers(monkeypatch) -> None:
     state, pan, fel = _game(starting="pan")
     _outcomes(monkeypatch, BattleOutcome({"cavalry": 0, "infantry": 1, "archers": 0}, {**NONE, "infantry": 2},
-                                         True, False, attacker_withdrew=True))
+                                         True, False, "defender", attacker_withdrew=True))
     state, _ = resolve_once(state, {fel: "steps:\n  - to: Győr\n    from: {Pozsony: {infantry: 2, cavalry: 1}}\n"
                                          "    lord: yes\n"})
     battles.resolve(state, Dice())
@@ -205,7 +255,7 @@ def test_a_lord_who_swears_the_oath_keeps_his_surviving_attackers(monkeypatch) -
 def test_the_victorious_lord_takes_an_extra_step(monkeypatch) -> None:
     """III (l.262): after his victory, units from other counties join the lord (ruling K26)."""
     state, pan, fel = _game(starting="pan")
-    win = BattleOutcome({"cavalry": 1, "infantry": 0, "archers": 0}, dict(NONE), False, False)
+    win = BattleOutcome(dict(CAVALRY), dict(NONE), False, False, "attacker")
     _outcomes(monkeypatch, win, win, win)
     won = "steps:\n  - to: Nyitra\n    from: {Győr: {cavalry: 1}}\n    lord: yes\n"
     state1, _ = resolve_once(state, {pan: won + "battle: {after_victory: {join: {Sopron: {cavalry: 2}}}}\n"})

@@ -3,8 +3,9 @@
 readable golden record (tests/golden/kard_es_korona-*.json; tests/golden_record.py).
 
 The players are test_kek_long_games.py's scripted ones, writing each mail from their own view.
-The battles are fought by that file's stand-in for the battle module (task KB): when the module
-is merged the records change, and are rewritten with PBEM_UPDATE_GOLDEN=1 (review the diff).
+The battles are the battle package's (pbem/games/kard_es_korona/battle/), the players' plans the
+defaults; a meant change of the rules rewrites the records with PBEM_UPDATE_GOLDEN=1 (review the
+diff).
 """
 from __future__ import annotations
 
@@ -15,10 +16,10 @@ import pytest
 from golden_record import check_golden, playthrough
 from judge_support import Judge
 from pbem.games import rules_for
-from pbem.games.kard_es_korona import battle_adapter, placement
+from pbem.games.kard_es_korona import placement
 from pbem.judge import archive
 from test_kek_judge import play_by_mail
-from test_kek_long_games import orders_for, stand_in
+from test_kek_long_games import orders_for
 
 RULES = rules_for("kard_es_korona")
 GOLDEN = Path(__file__).parent / "golden"
@@ -34,8 +35,7 @@ def _mail(view: dict, player: str) -> str:
 
 @pytest.mark.parametrize("version", ["basic", "advanced"])
 @pytest.mark.parametrize("count", [2, 4, 6])
-def test_a_full_game_by_mail_to_a_winner(tmp_path, monkeypatch, version: str, count: int) -> None:
-    monkeypatch.setattr(battle_adapter, "resolve_battle", stand_in)
+def test_a_full_game_by_mail_to_a_winner(tmp_path, version: str, count: int) -> None:
     judge = Judge(tmp_path)
     name = f"korona{count}"
     judge.new_game(name, players=PLAYERS[:count], game_type="kard_es_korona", seed=f"full-{version}-{count}",

@@ -1,15 +1,13 @@
 """Whole games of Kard és Korona, 2 to 6 players, both versions, played to their end through the
 rules with scripted players who spread into the counties around them, recruit and bid. The
-battles are fought by a stand-in for the battle module (task KB): the larger army wins and
-loses as many units as the smaller had. These games exercise every phase, the battle step's
-consequences (captures, oaths, eliminations) and the victory checks; each replays exactly."""
+battles are the battle package's, with the players' default battle plans (rulings B2, B4).
+These games exercise every phase, the battle step's consequences (captures, oaths,
+eliminations) and the victory checks; each replays exactly."""
 from __future__ import annotations
 
 import pytest
 
 from kek_support import RULES, new_game
-from pbem.games.kard_es_korona import battle_adapter
-from pbem.games.kard_es_korona.battle_adapter import BattleInput, BattleOutcome
 from pbem.games.kard_es_korona.board import load_board
 from pbem.games.kard_es_korona.routes import cheapest, points
 from pbem.games.kard_es_korona.state import castle_problem, total
@@ -20,31 +18,10 @@ PLAYERS = ["Anna", "Bela", "Csilla", "Dani", "Ede", "Feri"]
 MAX_PHASES = 400
 
 
-def stand_in(battle: BattleInput, rng) -> BattleOutcome:
-    a, d = dict(battle.attacker.units), dict(battle.defender.units)
-    ta, td = total(a), total(d)
-
-    def lose(units: dict, n: int, order) -> dict:
-        for kind in order:
-            take = min(units[kind], n)
-            units[kind] -= take
-            n -= take
-        return units
-    if ta > td:
-        return BattleOutcome(lose(a, td, battle.defender.priorities), {k: 0 for k in UNIT_KINDS}, False,
-                             battle.defender.lord, log=(f"{battle.attacker.owner} wins (stand-in).",))
-    if td > ta:
-        return BattleOutcome({k: 0 for k in UNIT_KINDS}, lose(d, ta, battle.attacker.priorities), battle.attacker.lord,
-                             False, log=(f"{battle.defender.owner} holds (stand-in).",))
-    return BattleOutcome({k: 0 for k in UNIT_KINDS}, {k: 0 for k in UNIT_KINDS}, battle.attacker.lord,
-                         battle.defender.lord, log=("Both armies fall (stand-in).",))
-
-
 def orders_for(view: dict, player: str) -> dict:
     step = view["step"]
     if step == "movement":
-        return {"steps": _spread(view, player), "battle": {"priorities": ["archers", "infantry", "cavalry"],
-                                                           "lord_leads": "cavalry", "if_defeated": "oath"}, "veto": []}
+        return {"steps": _spread(view, player), "battle": {"if_defeated": "oath", "after_victory": None}, "veto": []}
     if step == "recruitment":
         return {"recruit": _recruit(view, player), "ransom": player in view["captive"]
                 and view["treasury"][player] >= 20}
@@ -128,8 +105,7 @@ def play(version: str, count: int, seed: str) -> tuple[dict, list[str]]:
 
 @pytest.mark.parametrize("count", [2, 3, 4, 5, 6])
 @pytest.mark.parametrize("version", ["basic", "advanced"])
-def test_a_whole_game_to_its_end_and_its_exact_replay(monkeypatch, version: str, count: int) -> None:
-    monkeypatch.setattr(battle_adapter, "resolve_battle", stand_in)
+def test_a_whole_game_to_its_end_and_its_exact_replay(version: str, count: int) -> None:
     state, log = play(version, count, f"long-{version}-{count}")
     result = RULES.result(state)
     assert result is not None, log[-20:]

@@ -198,13 +198,40 @@ def test_advanced_a_step_may_not_leave_a_castle_breaking_the_half_rule() -> None
 
 
 def test_advanced_retreat_is_ordered_in_advance() -> None:
-    """VI. Retreat / Flight: the player says when his army retreats; the battle module reads it."""
+    """VI. Retreat / Flight: the player says when his army retreats and where to (the battle
+    package's `retreat:` and `retreat_to:`); the game gives the side the first legal county."""
     from pbem.games.kard_es_korona.battles import _side
     state, pan, fel = _advanced({"Komárom": {"infantry": 2}}, {"Pozsony": {"infantry": 2}}, "Pozsony")
-    orders = check(state, pan, "battle: {retreat_at: 2}\n")
-    assert orders.ok and orders.orders["battle"]["retreat_at"] == 2
-    state2, _ = resolve_once(state, {pan: "battle: {retreat_at: 2}\n"})
-    assert _side(state2, pan, {"cavalry": 0, "infantry": 2, "archers": 0}, False).retreat_at == 2
+    text = "battle: {retreat: {units_at_most: 2}, retreat_to: [Nyitra, Komárom]}\n"
+    orders = check(state, pan, text)
+    assert orders.ok and orders.orders["battle"]["retreat"] == {"units_at_most": 2}
+    state2, _ = resolve_once(state, {pan: text})
+    side = _side(state2, pan, {"cavalry": 0, "infantry": 2, "archers": 0}, False, "Pozsony", ("Komárom",))
+    assert side.plan["retreat"] == {"units_at_most": 2} and side.retreat_to == "Komárom"   # Nyitra is not legal
     basic, pan_b, _ = _game()
-    refused = check(basic, pan_b, "battle: {retreat_at: 2}\n")
-    assert "retreat is the advanced game's (VI)" in str(refused.errors[0])
+    refused = check(basic, pan_b, "battle: {retreat: always}\n")
+    assert "retreat and pursuit are the advanced game's (VI)" in str(refused.errors[0])
+
+
+def test_the_battle_plan_reads_back_and_defaults_leave_ruling_b2() -> None:
+    """One reader for `battle:` (the battle package's, with the game's if_defeated and
+    after_victory): a whole plan is echoed and read back the same; a player who gives no
+    priorities sends none, so the battle package's situational default (ruling B2) applies."""
+    state, pan, fel = _advanced({"Komárom": {"infantry": 2}}, {"Pozsony": {"infantry": 2}}, "Pozsony")
+    text = ("battle:\n  priorities: [knights, archers]\n  lord_leads: infantry\n  losses: [archers]\n"
+            "  retreat: {after_round: 2, outnumbered: 3}\n  retreat_to: [Komárom]\n  pursue: no\n  reroll: never\n"
+            "  order: [Pozsony]\n  counties: {Pozsony: {retreat: never, priorities: [infantry]}}\n  if_defeated: escape\n")
+    orders = check(state, pan, text)
+    assert orders.ok, [str(e) for e in orders.errors]
+    assert orders.orders["battle"] == {
+        "priorities": ["cavalry", "archers"], "lord_leads": ["infantry"], "losses": ["archers"],
+        "retreat": {"after_round": 2, "outnumbered": 3}, "retreat_to": ["Komárom"], "pursue": False, "reroll": None,
+        "order": ["Pozsony"], "counties": {"Pozsony": {"retreat": "never", "priorities": ["infantry"]}},
+        "if_defeated": "escape", "after_victory": None}
+    again = check(state, pan, RULES.echo_orders(RULES.view(state, pan), pan, orders.orders))
+    assert again.ok and again.orders == orders.orders
+    quiet = check(state, pan, "steps: []\n")
+    assert quiet.orders["battle"] == {"if_defeated": "oath", "after_victory": None}
+    assert "\nbattle:" not in RULES.order_template(RULES.view(state, pan), pan)   # the template sends no plan
+    wrong = check(state, pan, "battle: {priorities: [cavalery]}\n")
+    assert "'cavalery' is not a weapon type" in str(wrong.errors[0])

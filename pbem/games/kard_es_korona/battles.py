@@ -12,7 +12,9 @@ from typing import Any
 from pbem.games.kard_es_korona import battle_adapter, victory_step
 from pbem.games.kard_es_korona.battle_adapter import BattleInput, BattleOutcome, Side
 from pbem.games.kard_es_korona.events import effect
-from pbem.games.kard_es_korona.movement_orders import DEFAULT_BATTLE
+from pbem.games.kard_es_korona.battle import BattleEntry, battle_choices, plan_data_for, retreat_choices
+from pbem.games.kard_es_korona.battle import battle_order as order_of_battles
+from pbem.games.kard_es_korona.movement_orders import plan_fields
 from pbem.games.kard_es_korona.state import (State, active_players, add_units, board_of, castle_problem, describe,
                                              is_neutral, no_units, total)
 from pbem.games.kard_es_korona.units import UNIT_KINDS
@@ -25,15 +27,20 @@ RAIN_STOPS = (1, 2)   # Rainy Autumn (ruling K13): on a 1 or 2 the besiegers mus
 
 
 def battle_order(state: State) -> list[dict[str, Any]]:
+    """III. The Order of Battles (the battle package's battle_order, ruling B17): the battles
+    with a province lord on either side first, in the order entered; then the open battles,
+    then the sieges, the players taking turns from the starting player, each fighting one of
+    his own battles when his turn comes (the first of his `order:` list, else the one he
+    entered first: ruling K18)."""
     board = board_of(state)
-    turn = {p: i for i, p in enumerate(active_players(state))}
-
-    def key(b: dict[str, Any]) -> tuple[int, int, int]:
-        lords = b["lord"] or state["lords"].get(b["defender"]) == b["county"]
-        if lords:
-            return (0, b["entered"], 0)
-        return (1 + bool(board.counties[b["county"]].castle), turn.get(b["attacker"], 99), b["entered"])
-    return sorted(state["battles"], key=key)
+    turn = active_players(state)
+    turn += sorted({b["attacker"] for b in state["battles"]} - set(turn))
+    entries = [BattleEntry(id=b["county"], attacker=b["attacker"], entered=b["entered"],
+                           warlords=bool(b["lord"]) or state["lords"].get(b["defender"]) == b["county"],
+                           siege=bool(board.counties[b["county"]].castle)) for b in state["battles"]]
+    choices = {p: battle_choices(plan_fields(state["battle_orders"].get(p))) for p in turn}
+    by_county = {b["county"]: b for b in state["battles"]}
+    return [by_county[c] for c in order_of_battles(entries, turn, choices)]
 
 
 def resolve(state: State, rng: Rng) -> list[Event]:
@@ -46,13 +53,26 @@ def resolve(state: State, rng: Rng) -> list[Event]:
     return events
 
 
-def _side(state: State, owner: str, units: dict[str, int], lord: bool, came_from: tuple[str, ...] = (),
+def _side(state: State, owner: str, units: dict[str, int], lord: bool, county: str,
           retreat_to: tuple[str, ...] = ()) -> Side:
-    orders = state["battle_orders"].get(owner, DEFAULT_BATTLE)
+    """One side as the battle package needs it: the player's plan for this county, and of the
+    counties the board lets it retreat to (``retreat_to``) the first the player chose
+    (`retreat_to:`), else the first (VI. Retreat / Flight)."""
+    plan = plan_fields(state["battle_orders"].get(owner))
+    wished = [c for c in retreat_choices(plan, county) if c in retreat_to]
+    to = next(iter(wished or retreat_to), None)
     return Side(owner=owner, units={k: units[k] for k in UNIT_KINDS}, neutral=is_neutral(owner), lord=lord,
-                lord_leads=orders["lord_leads"] if lord else None, priorities=tuple(orders["priorities"]),
-                judge_royal=state["offices"]["judge_royal"] == owner, came_from=came_from, retreat_to=retreat_to,
-                retreat_at=int(orders.get("retreat_at", 0)) if state["version"] == "advanced" else 0)
+                plan={} if is_neutral(owner) else plan_data_for(plan, county),
+                judge_royal=state["offices"]["judge_royal"] == owner, retreat_to=to,
+                retreat_obstacle=to is not None and board_of(state).step_cost(county, to) > 1)
+
+
+def _way_back(state: State, battle: dict[str, Any]) -> tuple[str, ...]:
+    """VI. Retreat / Flight (ruling K28): the attackers go back to a county they came from where
+    no one else's units stand (III. Siege: so does a withdrawal)."""
+    mine = battle["attacker"]
+    return tuple(c for c in battle["from"] if c not in state["closed"]
+                 and state["armies"].get(c, {"owner": mine})["owner"] == mine)
 
 
 def _refuges(state: State, battle: dict[str, Any]) -> tuple[str, ...]:
@@ -86,10 +106,10 @@ def _fight(state: State, battle: dict[str, Any], rng: Rng) -> list[Event]:
                                 "rained off and the besiegers withdraw."))
             return events + _return_or_enter(state, battle, battle["units"], won=False)
     fight = BattleInput(county=county, terrain=board.counties[county].terrain, castle=castle,
-                        attacker=_side(state, attacker, battle["units"], battle["lord"], tuple(battle["from"]),
-                                       tuple(battle["from"])),
-                        defender=_side(state, defender, here["units"], state["lords"].get(defender) == county,
-                                       retreat_to=() if is_neutral(defender) else _refuges(state, battle)),
+                        attacker=_side(state, attacker, battle["units"], battle["lord"], county,
+                                       _way_back(state, battle)),
+                        defender=_side(state, defender, here["units"], state["lords"].get(defender) == county, county,
+                                       () if is_neutral(defender) else _refuges(state, battle)),
                         advanced=state["version"] == "advanced",
                         lord_attack_bonus=int(effect(state, "lord_attack_bonus") or 0) if battle["lord"] else 0)
     outcome = battle_adapter.resolve_battle(fight, rng)
@@ -111,28 +131,31 @@ def apply_outcome(state: State, battle: dict[str, Any], outcome: BattleOutcome, 
         add_units(state, fled or county, defender, defenders_left)
     if fled and state["lords"].get(defender) == county:
         state["lords"][defender] = fled
-    won = total(attackers_left) > 0 and not outcome.attacker_withdrew and (
-        total(defenders_left) == 0 or fled is not None)
-    duel = battle["lord"] and state["lords"].get(defender) == county   # two lords: the duel (III)
+    won = outcome.winner == "attacker"   # not from the units left: a lord alone may win (B7, the duel)
     if total(attackers_left) == 0 and total(defenders_left) == 0 and not fled:
-        if duel and outcome.attacker_lord_fell != outcome.defender_lord_fell:
-            winner = defender if outcome.attacker_lord_fell else attacker
-            state["owner"][county] = winner   # the duel's winner stands on the field (ruling K24)
-            state["lords"][winner] = county
-            events.append(Event("battle_over", f"Only the two lords are left in {county}: {winner} wins the duel.",
-                                data={"winner": winner, "county": county}))
-        else:
+        if outcome.winner is None:
             state["owner"].pop(county, None)   # III: the county is left without a master
             events.append(Event("battle_over", f"Every fighter in {county} has fallen: the county has no master."))
+        else:
+            winner = attacker if won else defender
+            state["owner"][county] = winner   # his lord stands on the field alone (rulings K24, B7)
+            state["lords"][winner] = county
+            duel = battle["lord"] and state["lords"].get(defender) == county
+            how = "wins the duel" if outcome.killed else "is left standing alone and holds the field"
+            events.append(Event("battle_over", f"Every unit in {county} has fallen: {winner}'s province lord {how}.",
+                                data={"winner": winner, "county": county, "duel": bool(duel)}))
+            if won and board_of(state).counties[county].castle:
+                events.extend(castle_victory(state, attacker))
     elif won:
         events.append(Event("battle_over", f"{attacker} wins the battle of {county}.",
                             data={"winner": attacker, "county": county}))
     else:
         events.append(Event("battle_over", f"{defender} holds {county}.", data={"winner": defender, "county": county}))
+    defender_lord = state["lords"].get(defender) == county and not is_neutral(defender)
     if battle["lord"] and outcome.attacker_lord_fell:
-        events.extend(lord_defeated(state, attacker, defender, county, rng))
-    if state["lords"].get(defender) == county and outcome.defender_lord_fell and not is_neutral(defender):
-        events.extend(lord_defeated(state, defender, attacker, county, rng))
+        events.extend(lord_defeated(state, attacker, defender, county, rng, killed="attacker" in outcome.killed))
+    if defender_lord and outcome.defender_lord_fell:
+        events.extend(lord_defeated(state, defender, attacker, county, rng, killed="defender" in outcome.killed))
     if total(attackers_left):
         events.extend(_return_or_enter(state, battle, attackers_left, won, outcome.attacker_fled_to))
     if won and battle["lord"] and not outcome.attacker_lord_fell and state["result"] is None:

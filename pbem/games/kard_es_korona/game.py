@@ -176,7 +176,7 @@ class KardEsKoronaRules:
         return gifts.template(view, player)
 
     # -- the demo's players (main's optional PlaysDemo part; demo_players.py) ------------------
-    demo_players = demo.DEMO_PLAYERS
+    demo_players: tuple[str, ...] = demo.DEMO_PLAYERS
 
     def demo_orders(self, view: Any, player: str) -> str:
         return demo.demo_orders(view, player)

@@ -6,10 +6,10 @@ decisions his battles need (the battle module reads them):
         from: {Fejér: {infantry: 2, cavalry: 1},  # from one or more counties at once
                Pilis: {archers: 1}}
         lord: yes                                 # the province lord goes along (from where he is)
-    battle:
+    battle:                                       # the battle package's plan (battle/orders.py) ...
       priorities: [archers, infantry, cavalry]    # which enemy units your hits remove first
       lord_leads: cavalry                         # the kind the lord's +1 goes to (II)
-      if_defeated: oath                           # oath (vassal oath) or escape (a 6 to escape)
+      if_defeated: oath                           # ... and the game's: oath (vassal oath) or escape
     veto: [Kata]                                  # an overlord forbids these vassals' attacks
 
 The judge plays the lists one step a player in turn order (movement.py). Checked here is what
@@ -22,17 +22,22 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.kard_es_korona import victory_step
+from pbem.games.kard_es_korona.battle import check_battle_plan
 from pbem.games.kard_es_korona.board import load_board
 from pbem.games.kard_es_korona.routes import cheapest, points
 from pbem.games.kard_es_korona.reading import county_name, county_units
 from pbem.games.kard_es_korona.state import describe, total
-from pbem.games.kard_es_korona.units import UNIT_KINDS, kind_of
-from pbem.orders.reading import Problems, as_seq, check_keys, whole_number, yes_no
+from pbem.games.kard_es_korona.units import UNIT_KINDS
+from pbem.orders.reading import Problems, as_seq, check_keys, yes_no
 from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import OrderCheck
 
-DEFAULT_BATTLE = {"priorities": ["archers", "infantry", "cavalry"], "lord_leads": "cavalry", "if_defeated": "oath",
-                  "after_victory": None, "retreat_at": 0}
+# The game's own keys of the `battle:` part; the rest is the battle package's plan (priorities,
+# lord_leads, losses, retreat, retreat_to, pursue, reroll, order, counties), whose defaults
+# apply to what a player leaves out (docs/kard-es-korona.md, "Battle orders").
+GAME_KEYS = ("if_defeated", "after_victory")
+DEFAULT_BATTLE: dict[str, Any] = {"if_defeated": "oath", "after_victory": None}
+ADVANCED_KEYS = ("retreat", "retreat_to", "pursue")
 
 
 def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
@@ -105,40 +110,37 @@ def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
 
 
 def _battle(raw: Any, line: int | None, view: dict[str, Any], problems: Problems) -> dict[str, Any]:
+    """The `battle:` part: the battle package's plan (battle.check_battle_plan, the one reader of
+    its fields) with the game's own keys, `if_defeated:` and `after_victory:`, read here."""
     out: dict[str, Any] = dict(DEFAULT_BATTLE)
     if raw is None:
         return out
+    board = load_board(view["version"])
+    plan = check_battle_plan(raw, line, problems, board.counties, also=GAME_KEYS)
     if not isinstance(raw, dict):
-        problems.add(line, "`battle:` holds priorities, lord_leads, if_defeated, retreat_at and after_victory")
         return out
-    check_keys(raw, DEFAULT_BATTLE, "battle", problems)
-    if "priorities" in raw:
-        kinds = [kind_of(str(k)) for k in as_seq(raw["priorities"], line_of(raw, "priorities"), "priorities",
-                                                 problems)]
-        if None in kinds or sorted(k for k in kinds if k) != sorted(UNIT_KINDS):
-            problems.add(line_of(raw, "priorities"), "priorities list each kind once",
-                         "e.g. `priorities: [archers, infantry, cavalry]`")
-        else:
-            out["priorities"] = kinds
-    if "lord_leads" in raw:
-        kind = kind_of(str(raw["lord_leads"]))
-        if kind is None:
-            problems.add(line_of(raw, "lord_leads"), f"no unit kind {raw['lord_leads']!r}",
-                         "one of cavalry, infantry, archers")
-        out["lord_leads"] = kind
+    if view["version"] != "advanced":   # VI. Retreat / Flight is the advanced game's
+        counties = raw.get("counties")
+        for fields in [raw] + (list(counties.values()) if isinstance(counties, dict) else []):
+            for key in ADVANCED_KEYS if isinstance(fields, dict) else ():
+                if key in fields:
+                    problems.add(line_of(fields, key), f"`{key}`: retreat and pursuit are the advanced game's (VI)",
+                                 f"leave out `{key}`")
+    out.update(plan or {})
     if "if_defeated" in raw:
         choice = str(raw["if_defeated"]).strip().lower()
         if choice not in ("oath", "escape"):
             problems.add(line_of(raw, "if_defeated"), "if_defeated is `oath` or `escape`")
         out["if_defeated"] = choice
-    if "retreat_at" in raw:   # VI. Retreat / Flight: after a complete round that leaves this many or fewer
-        if view["version"] != "advanced":
-            problems.add(line_of(raw, "retreat_at"), "retreat is the advanced game's (VI)", "leave out retreat_at")
-        out["retreat_at"] = whole_number(raw["retreat_at"], line_of(raw, "retreat_at"), "retreat_at", problems,
-                                         low=0) or 0
     if "after_victory" in raw:   # III (l.262): the victorious lord's extra step
         out["after_victory"] = victory_step.parse(raw["after_victory"], line_of(raw, "after_victory"), view, problems)
     return out
+
+
+def plan_fields(orders: dict[str, Any] | None) -> dict[str, Any]:
+    """A player's standing `battle:` orders without the game's own keys: the battle package's
+    plan data (battle.plan_for, retreat_choices, battle_choices read it)."""
+    return {k: v for k, v in (orders or {}).items() if k not in GAME_KEYS}
 
 
 def template(view: dict[str, Any], player: str) -> str:
@@ -152,10 +154,12 @@ def template(view: dict[str, Any], player: str) -> str:
              "#  - to: COUNTY",
              "#    from: {COUNTY: {infantry: 1}}",
              "#    lord: yes",
-             "battle:",
-             "  priorities: [archers, infantry, cavalry]",
-             "  lord_leads: cavalry",
-             "  if_defeated: oath"]
+             "# Standing decisions for your battles this year (docs/orders-kard-es-korona.md); each may",
+             "# be left out: hits remove enemy units by ruling B2, the lord leads his largest kind (B4).",
+             "#battle:",
+             "#  priorities: [cavalry, archers, infantry]   # enemy units your hits remove first",
+             "#  lord_leads: cavalry                        # the kind the lord's +1 goes to",
+             "#  if_defeated: oath                          # or escape (a 6)"]
     return "\n".join(lines) + "\n"
 
 
@@ -169,13 +173,29 @@ def echo(orders: dict[str, Any]) -> str:
             out.append(f"    from: {{{parts}}}")
         if step["lord"]:
             out.append("    lord: yes")
-    b = orders["battle"]
-    out += ["battle:", f"  priorities: [{', '.join(b['priorities'])}]", f"  lord_leads: {b['lord_leads']}",
-            f"  if_defeated: {b['if_defeated']}"]
-    if b.get("retreat_at"):
-        out.append(f"  retreat_at: {b['retreat_at']}")
-    if b.get("after_victory"):
-        out.append(f"  after_victory: {victory_step.echo(b['after_victory'])}")
+    out += battle_echo(orders["battle"])
     if orders["veto"]:
         out.append(f"veto: [{', '.join(orders['veto'])}]")
     return "\n".join(out)
+
+
+def battle_echo(battle: dict[str, Any]) -> list[str]:
+    """The `battle:` part written back in the order language (what _battle reads again)."""
+    lines = [f"  {key}: {_flow(value)}" for key, value in battle.items()
+             if key != "after_victory" and (value is not None or key == "reroll")]
+    if battle.get("after_victory"):
+        lines.append(f"  after_victory: {victory_step.echo(battle['after_victory'])}")
+    return ["battle:"] + lines
+
+
+def _flow(value: Any) -> str:
+    """A plan value as YAML flow text: lists and mappings inline, yes/no, `never` for no re-roll."""
+    if value is None:
+        return "never"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    return str(value)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pbem.games.kard_es_korona.game import KardEsKoronaRules
-from pbem.rules.api import ActsAtOnce, DrawsMap, EchoesOrders, GameRules
+from pbem.rules.api import ActsAtOnce, DrawsMap, EchoesOrders, GameRules, PlaysDemo
 
 RULES = KardEsKoronaRules()
 
@@ -11,3 +11,4 @@ _GAME_RULES: GameRules = RULES
 _ACTS_AT_ONCE: ActsAtOnce = RULES
 _ECHOES_ORDERS: EchoesOrders = RULES
 _DRAWS_MAP: DrawsMap = RULES
+_PLAYS_DEMO: PlaysDemo = RULES

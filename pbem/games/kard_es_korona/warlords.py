@@ -25,8 +25,13 @@ def _lose_offices(state: State, player: str) -> list[Event]:
     return [Event("office_lost", f"{player} loses the office of {office.replace('_', ' ')}.") for office in lost]
 
 
-def lord_defeated(state: State, loser: str, victor: str, county: str, rng: Rng) -> list[Event]:
+def lord_defeated(state: State, loser: str, victor: str, county: str, rng: Rng, killed: bool = False) -> list[Event]:
+    """``killed``: he lost the warlords' duel, and with his head his territory and wealth (l.260;
+    ruling B9): no vassal oath, no escape."""
     state["lords"][loser] = None
+    if killed:
+        return [Event("killed", f"{loser}'s province lord is killed in the duel in {county} (III, ruling B9).",
+                      data={"player": loser})] + eliminate(state, loser, victor)
     if is_neutral(victor):   # II: prisoner of the neutrals, ransomed within three years or dead
         state["captive"][loser] = state["year"] + CAPTIVITY_YEARS
         return [Event("captured", f"{loser}'s province lord is taken prisoner in {county}; he must be ransomed "

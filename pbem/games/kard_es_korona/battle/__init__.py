@@ -12,6 +12,8 @@ docs/kard-es-korona.md ("Battles", "Rulings").
 """
 from pbem.games.kard_es_korona.battle.fight import resolve_battle
 from pbem.games.kard_es_korona.battle.kinds import ARCHER, CAVALRY, INFANTRY, KINDS
+from pbem.games.kard_es_korona.battle.model import ATTACKER as ATTACKER_SIDE
+from pbem.games.kard_es_korona.battle.model import DEFENDER as DEFENDER_SIDE
 from pbem.games.kard_es_korona.battle.model import (
     Battle, BattlePlan, BattleResult, BattleSide, Clash, Condition, Duel, Retreat, Roll, battle_from_data,
     plan_from_data,
@@ -23,7 +25,8 @@ from pbem.games.kard_es_korona.battle.orders import (
 from pbem.games.kard_es_korona.battle.text import battle_lines
 
 __all__ = [
-    "ARCHER", "CAVALRY", "INFANTRY", "KINDS", "Battle", "BattleEntry", "BattlePlan", "BattleResult", "BattleSide",
+    "ARCHER", "ATTACKER_SIDE", "CAVALRY", "DEFENDER_SIDE",
+    "INFANTRY", "KINDS", "Battle", "BattleEntry", "BattlePlan", "BattleResult", "BattleSide",
     "Clash", "Condition", "Duel", "Retreat", "Roll", "battle_choices", "battle_from_data", "battle_lines",
     "battle_order", "check_battle_plan", "plan_data_for", "plan_for", "plan_from_data", "resolve_battle",
     "retreat_choices",
