@@ -1,5 +1,5 @@
 """III. Movement by mail: each player sends his whole list of steps at once, with the standing
-decisions his battles need (the battle module reads them):
+decisions his battles need (the battle package reads them):
 
     steps:
       - to: Pest                                  # one step: into one county,

@@ -2,7 +2,7 @@
 
 Three weapon types: cavalry (also called knights in the rulebook), infantry and archers.
 The province lord (warlord) is a figure of his own, not a weapon type (II. Royal /
-Neutral Units). The battle module (task KB) and every other part of the game use these
+Neutral Units). The battle package (battle/) and every other part of the game use these
 names; a unit on the board is one of ``UNIT_KINDS`` belonging to an owner.
 """
 
