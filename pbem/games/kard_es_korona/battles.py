@@ -92,12 +92,13 @@ def _fight(state: State, battle: dict[str, Any], rng: Rng) -> list[Event]:
         # the defenders are gone, or became the attacker's (an elimination earlier in the step):
         # the attackers simply enter
         return _return_or_enter(state, battle, battle["units"], won=True)
-    with_lord = ", with the province lord"
-    events = [Event("battle", f"Battle in {county}: {attacker} ({describe(battle['units'])}"
-                    f"{with_lord if battle['lord'] else ''}) against {defender} ({describe(here['units'])}"
-                    f"{with_lord if state['lords'].get(defender) == county else ''}){', a siege' if castle else ''}.",
-                    data={"county": county})]
+    events: list[Event] = []   # the battle package's report opens with the armies (battle_lines)
     if castle and effect(state, "rain"):
+        with_lord = ", with the province lord"
+        events.append(Event("battle", f"Siege of {county}: {attacker} ({describe(battle['units'])}"
+                            f"{with_lord if battle['lord'] else ''}) against {defender} ({describe(here['units'])}"
+                            f"{with_lord if state['lords'].get(defender) == county else ''}).",
+                            data={"county": county}))
         roll = rng.d6(f"Rainy Autumn at {county}")
         if roll in RAIN_STOPS and reroll_allowed(state, attacker):
             roll = rng.d6(f"Rainy Autumn at {county}, the Judge Royal's re-roll")
