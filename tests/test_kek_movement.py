@@ -220,7 +220,8 @@ def test_the_battle_plan_reads_back_and_defaults_leave_ruling_b2() -> None:
     state, pan, fel = _advanced({"Komárom": {"infantry": 2}}, {"Pozsony": {"infantry": 2}}, "Pozsony")
     text = ("battle:\n  priorities: [knights, archers]\n  lord_leads: infantry\n  losses: [archers]\n"
             "  retreat: {after_round: 2, outnumbered: 3}\n  retreat_to: [Komárom]\n  pursue: no\n  reroll: never\n"
-            "  order: [Pozsony]\n  counties: {Pozsony: {retreat: never, priorities: [infantry]}}\n  if_defeated: escape\n")
+            "  order: [Pozsony]\n  counties: {Pozsony: {retreat: never, priorities: [infantry]}}\n"
+            "  if_defeated: escape\n")
     orders = check(state, pan, text)
     assert orders.ok, [str(e) for e in orders.errors]
     assert orders.orders["battle"] == {
