@@ -1,6 +1,7 @@
 """Whole games of Kard és Korona, 2 to 6 players, both versions, played to their end through the
 rules with scripted players who spread into the counties around them, recruit and bid. The
-battles are the battle package's, with the players' default battle plans (rulings B2, B4).
+battles are the battle package's, with the players' default battle plans (rulings B2, B4) and,
+in the advanced game, a retreat when an army is down to one unit (VI).
 These games exercise every phase, the battle step's consequences (captures, oaths,
 eliminations) and the victory checks; each replays exactly."""
 from __future__ import annotations
@@ -21,7 +22,10 @@ MAX_PHASES = 400
 def orders_for(view: dict, player: str) -> dict:
     step = view["step"]
     if step == "movement":
-        return {"steps": _spread(view, player), "battle": {"if_defeated": "oath", "after_victory": None}, "veto": []}
+        battle = {"if_defeated": "oath", "after_victory": None}
+        if view["version"] == "advanced":   # VI: an army down to one unit retreats (when it may)
+            battle = {"retreat": {"units_at_most": 1}, **battle}
+        return {"steps": _spread(view, player), "battle": battle, "veto": []}
     if step == "recruitment":
         return {"recruit": _recruit(view, player), "ransom": player in view["captive"]
                 and view["treasury"][player] >= 20}
