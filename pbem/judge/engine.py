@@ -170,7 +170,10 @@ def create_game(store: Store, game_type: str, name: str, seats: Sequence[tuple[s
     # rule or of the dice never changes a stored game.
     options = {**{o.name: o.default for o in rules.options()}, **options,
                RULES_VERSION_KEY: rules_version(rules), DICE_KEY: DICE_VERSION}
-    state = rules.setup(options, names, Rng.for_phase(seed, "setup", DICE_VERSION))
+    try:
+        state = rules.setup(options, names, Rng.for_phase(seed, "setup", DICE_VERSION))
+    except ValueError as exc:   # options that do not fit each other or the players (the game says which)
+        raise JudgeError(str(exc)) from exc
     cursor = store.run(
         "INSERT INTO games(name, game_type, options, seed, status, phase_hours, reminder_hours, "
         "gm_email, created_at, state, phase_seq) VALUES(?,?,?,?,?,?,?,?,?,?,0)",
@@ -190,7 +193,7 @@ def open_phase(store: Store, game: Game, state: Any, now: float) -> Game:
     """Record ``state`` as the game's state and open the phase it waits on."""
     phase = game.rules.phase(state)
     seq = game.seq + 1
-    deadline = now + game.row["phase_hours"] * 3600 if phase.deciders else now
+    deadline = now + game.row["phase_hours"] * phase.share * 3600 if phase.deciders else now
     store.run("INSERT INTO phases(game_id, seq, phase_id, title, deciders, opened_at, state_before) "
               "VALUES(?,?,?,?,?,?,?)", game.id, seq, phase.id, phase.title, dumps(list(phase.deciders)),
               now, pack_state(dumps(state)))

@@ -39,11 +39,11 @@ def rollback(store: Store, game: engine.Game, now: float) -> engine.Game:
     done = engine.actions_of(store, game.id, seq)
     state_text = unpack_state(done[-1]["state_after"] if done else target["state_before"])
     status = "running" if game.row["status"] == "over" else game.row["status"]
-    deadline = now + game.row["phase_hours"] * 3600
+    hours = game.row["phase_hours"] * game.rules.phase(json.loads(state_text)).share
     store.run("UPDATE games SET state=?, phase_seq=?, status=?, result=NULL, reminded=0, deadline=?, "
               "paused_left=?, in_grace=0, deadline_sequence=deadline_sequence+1 WHERE id=?", state_text, seq, status,
-              None if status == "paused" else deadline,
-              game.row["phase_hours"] * 3600 if status == "paused" else None, game.id)
+              None if status == "paused" else now + hours * 3600,
+              hours * 3600 if status == "paused" else None, game.id)
     return engine.reload(store, game)
 
 

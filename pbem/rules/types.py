@@ -131,12 +131,16 @@ class Phase:
     ``id`` names it in mail ("round-2/movement", "setup/starting-towns") and must change every
     time the game moves on. ``deciders`` are the players who must (or may) send orders; an
     empty tuple means the judge resolves the phase at once, with no orders. ``title`` and
-    ``summary`` are shown in reports ("Purchase Phase (4)", "buy units, mills, ...")."""
+    ``summary`` are shown in reports ("Purchase Phase (4)", "buy units, mills, ...").
+    ``share`` is the part of the game's phase hours this phase's deadline gets (1: all of them;
+    Kard és Korona's three election bids take a third each, so an election costs one phase's
+    time by mail); a game that does not set it keeps the game master's deadline."""
 
     id: str
     title: str
     deciders: tuple[str, ...]
     summary: str = ""
+    share: float = 1.0
 
 
 @dataclass(frozen=True)

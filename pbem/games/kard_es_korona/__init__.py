@@ -1,0 +1,1 @@
+"""Kard és Korona: the second rules family on the judge (issue 12)."""
