@@ -15,7 +15,7 @@ from PIL import Image
 from judge_support import Judge
 from pbem.cli import main
 from pbem.games import rules_for
-from pbem.judge import site
+from pbem.judge import engine, site
 from pbem.judge.maps import HEIGHT, WIDTH
 import tinygame
 from pbem.rules.api import common_view, map_drawing, public_view
@@ -244,3 +244,41 @@ def test_a_site_that_fails_half_way_leaves_the_old_one_whole(tmp_path, monkeypat
     assert {p: p.read_bytes() for p in site_files(folder)} == before
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
     assert site.SITE_MARK in {p.name for p in folder.iterdir()}
+
+
+def test_a_kard_es_korona_game_gets_its_site_with_the_public_map_of_each_phase(tmp_path):
+    """The site works for every game through the rules contract: Kard és Korona (no public view
+    of its own: the common view of its views) gets a page and a public map per resolved phase,
+    and no page holds the seed, a secret or an event not told to everyone (treasuries, bids)."""
+    from pbem.rules.api import demo_script
+    judge = Judge(tmp_path / "home")
+    kek = rules_for("kard_es_korona")
+    script = demo_script(kek)
+    judge.new_game(name="hunyad", players=script.players, game_type="kard_es_korona", seed="site-test-seed-kek")
+    judge.tick()
+    for _ in range(8):
+        store = judge.store()
+        game = engine.load_game(store, "hunyad")
+        store.close()
+        if game.row["status"] != "running":
+            break
+        phase = game.rules.phase(game.state)
+        for player in phase.deciders:
+            judge.orders("hunyad", player, phase.id, script.orders(game.rules.view(game.state, player), player))
+        judge.tick()
+    result = run(judge, "hunyad", str(tmp_path / "site"))
+    assert result.exit_code == 0, result.output
+    store = judge.store()
+    resolved = store.all("SELECT seq FROM phases WHERE resolved_at IS NOT NULL ORDER BY seq")
+    store.close()
+    assert len(resolved) >= 4
+    texts = page_texts(tmp_path / "site")
+    assert {f"phase-{r['seq']:04d}.html" for r in resolved} <= set(texts)
+    pictures = sorted((tmp_path / "site" / "maps").iterdir())
+    assert pictures
+    for p in pictures:
+        with Image.open(io.BytesIO(p.read_bytes())) as img:
+            assert img.size == (WIDTH, HEIGHT)
+    secrets = secrets_of(judge, "hunyad")
+    for path in site_files(tmp_path / "site"):
+        assert leaks(html.unescape(path.read_bytes().decode("utf-8", "replace")), secrets) == [], path
