@@ -332,3 +332,41 @@ def test_every_pixel_of_a_colour_the_painter_draws_with_keeps_that_colour_in_the
         rgb = ImageColor.getrgb(colour)
         assert written.get(rgb, 0) >= drawn.get(rgb, 0), colour
     assert all(drawn[ImageColor.getrgb(c)] > 10_000 for c in (PAPER, "#FFFFFF", maps.INK))
+
+
+# -- the palette: one for every picture, from no view (pbem/judge/map_png.py) --------------------
+def test_every_picture_has_the_same_palette_whatever_its_view_or_board():
+    """A palette found in each picture would be drawn from its view; the painter's is fixed."""
+    from pbem.judge import map_png
+    fixed = [v for rgb in map_png.COLOURS for v in rgb]
+    for d in (drawing(position(), "marie"), drawing(position(), None), drawing(crowded(), "olivier"),
+              bare_drawing()):
+        png = Image.open(io.BytesIO(draw_png(d)))
+        assert png.mode == "P" and png.getpalette() == fixed
+
+
+def test_no_pixel_of_the_png_is_more_than_ten_units_from_the_picture_drawn():
+    """Each pixel takes its nearest colour of the fixed palette: the painter's colours exactly,
+    the anti-aliased edges of text within a few units (the octree's palette left some 30 off)."""
+    from PIL import ImageChops
+    for d in (drawing(crowded(), None), drawing(position(), "marie")):
+        drawn = Painter(d).picture()
+        written = Image.open(io.BytesIO(draw_png(d))).convert("RGB")
+        worst = max(band.getextrema()[1] for band in ImageChops.difference(drawn, written).split())
+        assert worst <= 10
+
+
+def test_the_palette_is_the_same_in_every_process():
+    """The same view gives the same bytes on every machine (docs/maps.md): nothing in the
+    palette may follow the order of a set, which changes with the process's hash seed."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    from pbem.judge import map_png
+    root = Path(__file__).resolve().parent.parent
+    for seed in ("0", "1", "2"):
+        out = subprocess.run([sys.executable, "-c", "from pbem.judge import map_png; print(map_png.COLOURS)"],
+                             capture_output=True, text=True, check=True, cwd=root,
+                             env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(root)})
+        assert out.stdout.strip() == str(map_png.COLOURS), seed

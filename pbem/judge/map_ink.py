@@ -22,6 +22,7 @@ DARK = {"#009E73", "#0072B2", "#D55E00"}     # white letters on these
 SHAPES = ("circle", "square", "triangle", "diamond", "hexagon", "pentagon", "star")
 AREA_TINTS = ("#ECECEC", "#E3E8EE", "#EEE7DD", "#E5EDE4")
 INK, GREY, SEA_INK, PAPER = "#1A1A1A", "#8A8A8A", "#0072B2", "#FBFAF6"
+WHITE, ROAD, AREA_INK = "#FFFFFF", "#6E6E6E", "#555555"     # the sidebar and towns; roads; areas' names
 
 
 class MapError(Exception):
