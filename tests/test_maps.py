@@ -299,9 +299,24 @@ def test_a_bad_map_path_or_a_game_without_a_map_is_one_clear_line(home, tmp_path
 
 def test_a_pillow_without_freetype_is_a_map_error_saying_how_to_fix_it(monkeypatch):
     """Such a Pillow's default font is a bitmap without sizes: once an AttributeError mid-drawing."""
+    from pbem.judge import map_ink
     monkeypatch.setattr(ImageFont, "load_default", lambda size=None: ImageFont.ImageFont())
-    with pytest.raises(MapError, match="this Pillow has no FreeType support.*install Pillow from PyPI"):
-        draw_png(drawing(position(), "marie"))
+    map_ink._font.cache_clear()         # the fonts are loaded once a process: load them again
+    try:
+        with pytest.raises(MapError, match="this Pillow has no FreeType support.*install Pillow from PyPI"):
+            draw_png(drawing(position(), "marie"))
+    finally:
+        map_ink._font.cache_clear()
+
+
+def test_the_fonts_are_loaded_once_not_for_each_picture(monkeypatch):
+    """Loading Pillow's font decodes it from base64: five fonts a picture (docs/performance.md)."""
+    draw_png(drawing(position(), "marie"))
+    loads = []
+    real = ImageFont.load_default
+    monkeypatch.setattr(ImageFont, "load_default", lambda *a, **k: loads.append(a or k) or real(*a, **k))
+    draw_png(drawing(position(), "olivier"))
+    assert loads == []
 
 
 def test_a_second_picture_of_the_same_board_renders_few_labels_again(monkeypatch):

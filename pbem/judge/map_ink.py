@@ -30,7 +30,10 @@ class MapError(Exception):
 
 
 
+@functools.lru_cache(maxsize=16)
 def _font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's font at ``size``, loaded once: loading decodes the font from base64 each time,
+    five fonts a picture (docs/performance.md, "Report pictures")."""
     font = ImageFont.load_default(size=size)    # Pillow's own font: no system font
     if not isinstance(font, ImageFont.FreeTypeFont):   # a Pillow built without FreeType: a bitmap font
         raise MapError("this Pillow has no FreeType support, which the map's lettering needs: install "
