@@ -71,6 +71,7 @@ def indexed(img: Image.Image) -> Image.Image:
 
 def png_bytes(img: Image.Image) -> bytes:
     out = io.BytesIO()
-    # zlib level 5, not its default 6: a third less time for files 2-3% larger (docs/performance.md)
-    indexed(img).save(out, format="PNG", compress_level=5)
+    # zlib level 3, not its default 6: 4.4 ms instead of 10 (5: 7.6 ms) for a file 18% larger than
+    # level 5's (docs/performance.md, "Report pictures"); the crowded board stays near 100 KB.
+    indexed(img).save(out, format="PNG", compress_level=3)
     return out.getvalue()
