@@ -70,8 +70,17 @@ def indexed(img: Image.Image) -> Image.Image:
 
 
 def png_bytes(img: Image.Image) -> bytes:
+    """The PNG of ``img`` (RGB), over the fixed palette."""
+    return encoded(indexed(img))
+
+
+def encoded(small: Image.Image) -> bytes:
+    """The PNG of ``small`` (a palette image)."""
     out = io.BytesIO()
-    # zlib level 3, not its default 6: 4.4 ms instead of 10 (5: 7.6 ms) for a file 18% larger than
-    # level 5's (docs/performance.md, "Report pictures"); the crowded board stays near 100 KB.
-    indexed(img).save(out, format="PNG", compress_level=3)
+    small.save(out, format="PNG", compress_level=ZLIB_LEVEL)
     return out.getvalue()
+
+
+# zlib level 3, not its default 6: 4.4 ms instead of 10 (5: 7.6 ms) for a file 18% larger than
+# level 5's (docs/performance.md, "Report pictures"); the crowded board stays near 100 KB.
+ZLIB_LEVEL = 3
