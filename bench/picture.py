@@ -13,6 +13,7 @@ time: the machine is shared. It asserts nothing; `tests/test_bench.py` runs it o
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import statistics
@@ -63,9 +64,9 @@ def measure(drawing: dict, runs: int) -> dict[str, float]:
     for _ in range(runs):
         img, t = cpu(Painter(drawing).picture)
         times["draw"].append(t)
-        small, t = cpu(lambda img=img: indexed(img))
+        small, t = cpu(functools.partial(indexed, img))
         times["palette"].append(t)
-        _, t = cpu(lambda small=small: encoded(small))
+        _, t = cpu(functools.partial(encoded, small))
         times["png"].append(t)
         png, t = cpu(lambda: draw_png(drawing))
         times["draw_png"].append(t)
