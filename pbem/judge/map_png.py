@@ -81,6 +81,8 @@ def encoded(small: Image.Image) -> bytes:
     return out.getvalue()
 
 
-# zlib level 3, not its default 6: 4.4 ms instead of 10 (5: 7.6 ms) for a file 18% larger than
-# level 5's (docs/performance.md, "Report pictures"); the crowded board stays near 100 KB.
-ZLIB_LEVEL = 3
+# zlib level 5, not its default 6: 6.8 ms instead of 9.2 for a file 3% larger. Level 3 takes
+# 4.2 ms for a file 18% larger, and a report carries its picture in each reader's mail, stored,
+# then written and flushed to disk: at 1,000 games the larger mails cost more than the level
+# saved (docs/performance.md, "Report pictures").
+ZLIB_LEVEL = 5
