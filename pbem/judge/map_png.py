@@ -7,8 +7,10 @@ colours on few grounds (BLENDS), so the palette holds each of the painter's colo
 steps along each of those blends: the same palette for every picture of every game, computed
 once at import, from no view. It replaced an octree of each picture's own shades, which cost
 more than the mapping itself (docs/performance.md, "Report pictures"), and it is nearer the
-drawn picture: no pixel more than 10 units off in any channel on the tests' boards (a test
-bounds it), where the octree's palette left some pixels up to 38 off.
+drawn picture: no pixel more than 10 units off in any channel on the Fief boards of the tests
+(a test bounds it), where the octree's palette left some pixels up to 38 off. Where a letter's
+edge falls on two grounds at once (a letter across a mark's outline) the blend is of three
+colours and may be further off: a few pixels of a picture, each its nearest colour still.
 """
 from __future__ import annotations
 
