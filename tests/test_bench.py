@@ -63,3 +63,13 @@ def test_the_servers_bench_reads_from_dovecot_and_sends_every_mail_over_smtp(tmp
     assert (figures["order_mails"], figures["mails_in"]) == (8, 8)
     assert figures["sent"] == figures["smtp_mails"] == 8 + 2 * 5
     assert figures["progress"]["inbox_pending"] == 0 and figures["progress"]["resolved_games"] == 2
+
+
+def test_the_picture_bench_draws_every_view_of_the_demo_game(capsys):
+    from bench.picture import main
+    main(["--runs", "1"])
+    lines = capsys.readouterr().out.splitlines()
+    views = [line.split() for line in lines[1:-1]]
+    assert [v[0] for v in views[:-1]] == ["alice", "bob", "carol", "dave"] and views[-1][:2] == ["game", "master"]
+    assert all(int(v[-1]) > 10_000 for v in views)       # a PNG's bytes
+    assert lines[-1].startswith("the first picture of a fresh process:")

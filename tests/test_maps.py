@@ -299,9 +299,24 @@ def test_a_bad_map_path_or_a_game_without_a_map_is_one_clear_line(home, tmp_path
 
 def test_a_pillow_without_freetype_is_a_map_error_saying_how_to_fix_it(monkeypatch):
     """Such a Pillow's default font is a bitmap without sizes: once an AttributeError mid-drawing."""
+    from pbem.judge import map_ink
     monkeypatch.setattr(ImageFont, "load_default", lambda size=None: ImageFont.ImageFont())
-    with pytest.raises(MapError, match="this Pillow has no FreeType support.*install Pillow from PyPI"):
-        draw_png(drawing(position(), "marie"))
+    map_ink._font.cache_clear()         # the fonts are loaded once a process: load them again
+    try:
+        with pytest.raises(MapError, match="this Pillow has no FreeType support.*install Pillow from PyPI"):
+            draw_png(drawing(position(), "marie"))
+    finally:
+        map_ink._font.cache_clear()
+
+
+def test_the_fonts_are_loaded_once_not_for_each_picture(monkeypatch):
+    """Loading Pillow's font decodes it from base64: five fonts a picture (docs/performance.md)."""
+    draw_png(drawing(position(), "marie"))
+    loads = []
+    real = ImageFont.load_default
+    monkeypatch.setattr(ImageFont, "load_default", lambda *a, **k: loads.append(a or k) or real(*a, **k))
+    draw_png(drawing(position(), "olivier"))
+    assert loads == []
 
 
 def test_a_second_picture_of_the_same_board_renders_few_labels_again(monkeypatch):
@@ -332,3 +347,71 @@ def test_every_pixel_of_a_colour_the_painter_draws_with_keeps_that_colour_in_the
         rgb = ImageColor.getrgb(colour)
         assert written.get(rgb, 0) >= drawn.get(rgb, 0), colour
     assert all(drawn[ImageColor.getrgb(c)] > 10_000 for c in (PAPER, "#FFFFFF", maps.INK))
+
+
+# -- the palette: one for every picture, from no view (pbem/judge/map_png.py) --------------------
+def test_every_picture_has_the_same_palette_whatever_its_view_or_board():
+    """A palette found in each picture would be drawn from its view; the painter's is fixed."""
+    from pbem.judge import map_png
+    fixed = [v for rgb in map_png.COLOURS for v in rgb]
+    for d in (drawing(position(), "marie"), drawing(position(), None), drawing(crowded(), "olivier"),
+              bare_drawing()):
+        png = Image.open(io.BytesIO(draw_png(d)))
+        assert png.mode == "P" and png.getpalette() == fixed
+
+
+def test_no_pixel_of_the_png_is_more_than_ten_units_from_the_picture_drawn():
+    """Each pixel takes its nearest colour of the fixed palette: the painter's colours exactly,
+    the anti-aliased edges of text within a few units (the octree's palette left some 30 off)."""
+    from PIL import ImageChops
+    for d in (drawing(crowded(), None), drawing(position(), "marie")):
+        drawn = Painter(d).picture()
+        written = Image.open(io.BytesIO(draw_png(d))).convert("RGB")
+        worst = max(band.getextrema()[1] for band in ImageChops.difference(drawn, written).split())
+        assert worst <= 10
+
+
+def test_the_palette_is_the_same_in_every_process():
+    """The same view gives the same bytes on every machine (docs/maps.md): nothing in the
+    palette may follow the order of a set, which changes with the process's hash seed."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    from pbem.judge import map_png
+    root = Path(__file__).resolve().parent.parent
+    for seed in ("0", "1", "2"):
+        out = subprocess.run([sys.executable, "-c", "from pbem.judge import map_png; print(map_png.COLOURS)"],
+                             capture_output=True, text=True, check=True, cwd=root,
+                             env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(root)})
+        assert out.stdout.strip() == str(map_png.COLOURS), seed
+
+
+def test_the_areas_outline_is_found_on_each_areas_own_box_not_the_whole_picture(monkeypatch):
+    """The areas layer is drawn once a process and board (map_shapes._area_layer); its outline
+    filter on a whole-picture mask per area was 0.6 s of the first picture: counted, not timed."""
+    from pbem.judge import map_shapes
+    filtered = []
+    real = Image.Image.filter
+    monkeypatch.setattr(Image.Image, "filter", lambda self, f: filtered.append(self.size) or real(self, f))
+    d = drawing(position(), None)
+    painter = Painter(d)
+    areas = [a for a in d["areas"] if a.get("style") == "outline"]
+    shapes = tuple(tuple(painter.at(t) for t in a["places"]) for a in areas)
+    filtered.clear()        # the painter's own layer, if not kept yet
+    layer = map_shapes._area_layer.__wrapped__((WIDTH, HEIGHT), shapes, Painter.AREA_RADIUS)
+    assert len(filtered) == len(areas) > 5
+    assert sum(w * h for w, h in filtered) < WIDTH * HEIGHT
+    assert layer.getpixel((5, 500)) == ImageColor.getrgb(PAPER)      # off every area: paper
+
+
+def test_a_label_weighs_its_places_against_the_boxes_near_it_only(monkeypatch):
+    """The placement's overlap sums (210 a picture) were over every box drawn so far, 9,240
+    pairs on this board; boxes far from a label's places share nothing with them, so the sums
+    are the same over the near ones (about 1,100 pairs; the same bytes): counted, not timed."""
+    pairs = []
+    real = Painter._overlap
+    monkeypatch.setattr(Painter, "_overlap",
+                        lambda self, box, taken: pairs.append(len(taken)) or real(self, box, taken))
+    Painter(drawing(crowded(), None)).picture()
+    assert len(pairs) > 150 and sum(pairs) < 3_000

@@ -22,6 +22,7 @@ DARK = {"#009E73", "#0072B2", "#D55E00"}     # white letters on these
 SHAPES = ("circle", "square", "triangle", "diamond", "hexagon", "pentagon", "star")
 AREA_TINTS = ("#ECECEC", "#E3E8EE", "#EEE7DD", "#E5EDE4")
 INK, GREY, SEA_INK, PAPER = "#1A1A1A", "#8A8A8A", "#0072B2", "#FBFAF6"
+WHITE, ROAD, AREA_INK = "#FFFFFF", "#6E6E6E", "#555555"     # the sidebar and towns; roads; areas' names
 
 
 class MapError(Exception):
@@ -29,7 +30,10 @@ class MapError(Exception):
 
 
 
+@functools.lru_cache(maxsize=16)
 def _font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's font at ``size``, loaded once: loading decodes the font from base64 each time,
+    five fonts a picture (docs/performance.md, "Report pictures")."""
     font = ImageFont.load_default(size=size)    # Pillow's own font: no system font
     if not isinstance(font, ImageFont.FreeTypeFont):   # a Pillow built without FreeType: a bitmap font
         raise MapError("this Pillow has no FreeType support, which the map's lettering needs: install "

@@ -10,19 +10,19 @@ map_ink.py, the areas and the families' shapes in map_shapes.py.
 
 Colours are the Okabe-Ito palette, readable by colour-blind players; every family also has a
 shape and a letter, so nothing is told by colour alone. The PNG is palette-quantized to stay
-small enough for mail (BYTE_BUDGET).
+small enough for mail (BYTE_BUDGET), with one palette for every picture (map_png.py).
 """
 from __future__ import annotations
 
-import io
 import math
 from typing import Any
 
-from PIL import Image, ImageColor, ImageDraw
+from PIL import Image, ImageDraw
 
 # The ink and the shapes, and what tests and callers import from here (MapError, PAPER, put_text).
-from pbem.judge.map_ink import (AREA_TINTS, DARK, GREY, INK, PALETTE, PAPER, SEA_INK, SHAPES, MapError,  # noqa: F401
-                                _font, put_text, text_width)
+from pbem.judge.map_ink import (AREA_INK, AREA_TINTS, DARK, GREY, INK, PALETTE, PAPER, ROAD, SEA_INK,  # noqa: F401
+                                SHAPES, WHITE, MapError, _font, put_text, text_width)
+from pbem.judge.map_png import png_bytes
 from pbem.judge.map_shapes import _area_layer, _dashed, _shape
 
 WIDTH, HEIGHT = 1400, 1000
@@ -90,11 +90,7 @@ class Painter:
 
     # -- the picture --------------------------------------------------------------------------
     def paint(self) -> bytes:
-        self.picture()
-        out = io.BytesIO()
-        # zlib level 5, not its default 6: a third less time for files 2-3% larger (docs/performance.md)
-        _palette_of(self.img).save(out, format="PNG", compress_level=5)
-        return out.getvalue()
+        return png_bytes(self.picture())
 
     def picture(self) -> Image.Image:
         self._links()
@@ -140,8 +136,9 @@ class Painter:
                      max(y for _, y in points) + self.AREA_RADIUS - 8)
             boxes = [(x - w / 2, y, x + w / 2, y + 15) for y in edges
                      for x in (cx, min(px for px, _ in points) + w / 2, max(px for px, _ in points) - w / 2)]
-            box = min(boxes, key=lambda b: self._overlap(b) + self._outside(b[0], b[1], w, 15))
-            put_text(self.draw, box[:2], area["label"], self.f_small, "#555555", halo=2)
+            near = self._near(boxes)
+            box = min(boxes, key=lambda b: self._overlap(b, near) + self._outside(b[0], b[1], w, 15))
+            put_text(self.draw, box[:2], area["label"], self.f_small, AREA_INK, halo=2)
             self.taken.append(box)
 
     def _links(self) -> None:
@@ -150,7 +147,7 @@ class Painter:
             if link["kind"] == "sea":
                 _dashed(self.draw, (x1, y1), (x2, y2), SEA_INK, 2, 9)
             else:
-                self.draw.line(((x1, y1), (x2, y2)), fill="#6E6E6E", width=3)
+                self.draw.line(((x1, y1), (x2, y2)), fill=ROAD, width=3)
 
     def _tags(self) -> dict[str, list[str]]:
         tags: dict[str, list[str]] = {}
@@ -175,14 +172,14 @@ class Painter:
         if owner in self.styles:
             self._family_mark(owner, x, y, r)
         else:
-            self.draw.ellipse((x - r, y - r, x + r, y + r), fill="white", outline=INK, width=2)
+            self.draw.ellipse((x - r, y - r, x + r, y + r), fill=WHITE, outline=INK, width=2)
         self.taken.append((x - r - 6, y - r - 6, x + r + 6, y + r + 6))
 
     def _family_mark(self, family: str, x: float, y: float, r: float) -> None:
         st = self.styles[family]
         _shape(self.draw, st["shape"], x, y, r, st["colour"])
         self.draw.text((x, y + 1), st["letter"], font=self.f_small, anchor="mm",
-                       fill="white" if st["colour"] in DARK else INK)
+                       fill=WHITE if st["colour"] in DARK else INK)
 
     def _sea_label(self, p: dict[str, Any]) -> None:
         x, y = self.at(p["id"])
@@ -208,7 +205,8 @@ class Painter:
         options = [(x + gap, y - heights[0] / 2), (x - gap - w, y - heights[0] / 2),
                    (x - w / 2, y + gap), (x - w / 2, y - gap - h),
                    (x + gap, y - h + heights[0] / 2), (x - gap - w, y - h + heights[0] / 2)]
-        left, top = min(options, key=lambda o: (self._overlap((o[0], o[1], o[0] + w, o[1] + h))
+        near = self._near([(o[0], o[1], o[0] + w, o[1] + h) for o in options])
+        left, top = min(options, key=lambda o: (self._overlap((o[0], o[1], o[0] + w, o[1] + h), near)
                                                 + self._outside(o[0], o[1], w, h), options.index(o)))
         self.taken.append((left, top, left + w, top + h))
         self.labelled[p["id"]] = (left, top, left + w, top + h)
@@ -228,12 +226,21 @@ class Painter:
             put_text(self.draw, (tx, top), text, font, colour, halo=3)
             top += lh
 
-    def _overlap(self, box) -> float:
-        """The area ``box`` shares with the boxes already drawn on. Asked about 200 times a
-        picture of each of about 150 boxes: written without calls, which were most of its cost."""
+    def _near(self, boxes: list[tuple[float, float, float, float]]) -> list[tuple[float, float, float, float]]:
+        """The boxes already drawn on that reach into the box around all of ``boxes`` (one
+        label's places to stand), in the order drawn. Any other shares nothing with any of
+        ``boxes``, so _overlap sums the same over these alone, a few instead of about 150."""
+        left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
+        return [t for t in self.taken if t[0] < right and t[2] > left and t[1] < bottom and t[3] > top]
+
+    def _overlap(self, box, taken: list[tuple[float, float, float, float]]) -> float:
+        """The area ``box`` shares with the boxes ``taken`` (_near: those drawn on that may
+        touch it). Asked about 200 times a picture: written without calls, which were most of
+        its cost."""
         left, top, right, bottom = box
         total = 0.0
-        for t_left, t_top, t_right, t_bottom in self.taken:
+        for t_left, t_top, t_right, t_bottom in taken:
             dx = (right if right <= t_right else t_right) - (left if left >= t_left else t_left)
             if dx > 0:
                 dy = (bottom if bottom <= t_bottom else t_bottom) - (top if top >= t_top else t_top)
@@ -249,7 +256,7 @@ class Painter:
     # -- the sidebar: legend, sieges, titles, notes ------------------------------------------
     def _sidebar(self) -> None:
         d, x0 = self.draw, MAP_WIDTH + 10
-        d.rectangle((MAP_WIDTH, 0, WIDTH, HEIGHT), fill="white")
+        d.rectangle((MAP_WIDTH, 0, WIDTH, HEIGHT), fill=WHITE)
         d.line(((MAP_WIDTH, 0), (MAP_WIDTH, HEIGHT)), fill=GREY, width=2)
         self.y = 12
         self._heading("Families")
@@ -258,7 +265,7 @@ class Painter:
             self._line(fam["label"], indent=24)
         words = {**LEGEND_WORDS, **self.d.get("legend", {})}
         self._heading(words["places"])
-        d.ellipse((x0 + 2, self.y + 2, x0 + 16, self.y + 16), fill="white", outline=INK, width=2)
+        d.ellipse((x0 + 2, self.y + 2, x0 + 16, self.y + 16), fill=WHITE, outline=INK, width=2)
         self._line("no controller; filled: its controller", indent=24)
         d.ellipse((x0, self.y, x0 + 18, self.y + 18), outline=INK, width=2)
         self._line(f"double ring: {words['emphasis']} (larger name)", indent=24)
@@ -267,7 +274,7 @@ class Painter:
                 self._line(f"[{area['tag']}] {area['label']}")
         for m in self.d.get("marker_kinds", []):
             self._line(f"{m['letter']}  {m['label']}")
-        d.line(((x0, self.y + 9), (x0 + 18, self.y + 9)), fill="#6E6E6E", width=3)
+        d.line(((x0, self.y + 9), (x0 + 18, self.y + 9)), fill=ROAD, width=3)
         self._line(words["road"], indent=24)
         _dashed(d, (x0, self.y + 9), (x0 + 18, self.y + 9), SEA_INK, 2, 5)
         self._line(words["sea"], indent=24)
@@ -338,25 +345,3 @@ def _piece_text(piece: dict[str, Any], kinds: list[dict[str, Any]]) -> str:
     parts += [f"?{piece['hidden']}"] if piece.get("hidden") else []
     parts += [f"c{len(piece['captives'])}"] if piece.get("captives") else []
     return " ".join(parts)
-
-
-
-def _palette_of(img: Image.Image) -> Image.Image:
-    """``img`` with a palette of at most 96 colours: every colour the painter draws with, then
-    the anti-aliasing shades a fast octree finds on a half-size copy (a quarter of a median
-    cut's cost, docs/performance.md). Pillow maps a colour to the palette through a cache of
-    4-wide cells, by the nearest entry to the cell's corner: a shade within a few units of a
-    painter's colour took its pixels (the paper drawn as #F9F8F5, not #FBFAF6). So shades that
-    near a painter's colour are left out, and each of its pixels keeps its colour exactly."""
-    known = [ImageColor.getrgb(c) for c in (*PALETTE, *AREA_TINTS, INK, GREY, SEA_INK, PAPER, "#FFFFFF")]
-    half = img.resize((img.width // 2, img.height // 2), Image.Resampling.NEAREST)
-    shades = half.quantize(colors=96 - len(known), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    found = (shades.getpalette() or [])[: 3 * (96 - len(known))]
-    kept = [rgb for rgb in (tuple(found[i:i + 3]) for i in range(0, len(found) - 2, 3))
-            if all(max(abs(a - b) for a, b in zip(rgb, k, strict=True)) >= SHADE_GAP for k in known)]
-    palette = Image.new("P", (1, 1))
-    palette.putpalette([v for rgb in (*known, *kept) for v in rgb])
-    return img.quantize(palette=palette, dither=Image.Dither.NONE)
-
-
-SHADE_GAP = 8    # a shade differs from each painter's colour by this much in some channel, at least
