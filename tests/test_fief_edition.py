@@ -12,7 +12,8 @@ from typing import Any, Callable
 import pytest
 import yaml
 
-from pbem.games.fief.battle.forces import combat_points
+from pbem.games.fief.battle.forces import base_dice, build_sides, combat_points
+from pbem.games.fief.battle.plan import BattleSetup
 from pbem.games.fief.board import load_board
 from pbem.games.fief.edition import (_EDITIONS, PHASES, Edition, EditionError, edition_of, load_edition,
                                      load_edition_file)
@@ -361,3 +362,34 @@ def test_combat_points_come_from_the_edition(edited) -> None:
     france = load_edition("fief_france")
     edited(units={**france.units, "knight": replace(france.units["knight"], combat_points=2)})
     assert combat_points(state, "knight") == 2 and combat_points(state, "man_at_arms") == 1
+
+
+def test_a_titles_steps_and_dice_are_the_editions(edited) -> None:
+    """G.4.1.1: France's D'Arc title (its `title_bonus` hook) gives her army 3 steps and her side a
+    4th die; an edition without the hook gives a lord with that title neither."""
+    position = {"players": PLAYERS, "phase": "movement",
+                "lords": {"Mireille": {"family": "anne", "at": "Tours", "female": True, "titles": ["darc"]}},
+                "units": {"Tours": {"anne": {"knight": 2}}}}
+    mail = "orders:\n  - move: Mireille\n    with: {knight: 2}\n    path: [Poitiers, La Rochelle, Bordeaux]\n"
+    battle = {"players": PLAYERS, "lords": {"Mireille": {"family": "anne", "at": "Lyon", "female": True,
+                                                         "titles": ["darc"]},
+                                            "Bo": {"family": "bruno", "at": "Lyon"}},
+              "towns": {"Lyon": {"controller": "bruno"}}}
+
+    def steps_and_dice() -> tuple[int, int, int]:
+        state = build_position(position).to_json()
+        template = RULES.order_template(RULES.view(state, "anne"), "anne")
+        check = send(state, "anne", mail)
+        moved = 0
+        if check.ok:
+            after, _ = resolve(state, {"anne": check.orders})
+            moved = after["lords"]["Mireille"]["steps"]
+        fight = build_position(battle)
+        side = build_sides(fight, BattleSetup("Lyon", "anne", "bruno", ("anne",), ("bruno",)))[0]
+        return moved, base_dice(fight, side, 13), int("up to 3 towns" in template)
+
+    assert steps_and_dice() == (3, 4, 1)
+    edited(hooks=replace(load_edition("fief_france").hooks, title_bonus={}))
+    assert steps_and_dice() == (0, 3, 0)
+    assert "Mireille has 2 steps (5.1.1); this path needs 3" in errors(build_position(position).to_json(),
+                                                                        "anne", mail)

@@ -2,7 +2,7 @@
 (games/fief_france/edition.yaml names this module; pbem/games/fief/edition.py, ``Hooks``)."""
 from __future__ import annotations
 
-from pbem.games.fief.edition import Hooks
+from pbem.games.fief.hooks import Hooks, TitleBonus
 from pbem.games.fief.state import OFFSHORE, FiefState, Lord
 from pbem.games.fief_france.elections import ELECTIONS
 from pbem.games.fief_france.facts import FRANCE
@@ -24,5 +24,11 @@ def tiebreak(state: FiefState, families: tuple[str, ...], towns_held: dict[str, 
             sum(towns_held.get(f, 0) for f in families))
 
 
+# G.4.1.1: "she may move up to 3 steps instead of 2. The troop, captive lords and other lords who
+# accompany her benefit from that bonus"; "she gives 1 additional battle dice in every battle
+# she is in, it is the sole case where a player may roll 4 battle dice".
+TITLE_BONUS = {"darc": TitleBonus(steps=3, dice=1, title="D'Arc", section="G.4.1.1")}
+
+
 HOOKS = Hooks(board_facts=FRANCE, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
-              lord_played=lord_played, after_elimination=titles_after_elimination)
+              lord_played=lord_played, after_elimination=titles_after_elimination, title_bonus=TITLE_BONUS)

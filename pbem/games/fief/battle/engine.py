@@ -17,7 +17,7 @@ from pbem.games.fief.battle.taken import ambushes, take_captives
 from pbem.games.fief.battle.coalition import coalition_choices
 from pbem.games.fief.battle.end import end_of_round, surrender_check
 from pbem.games.fief.battle.forces import (GUARD, BattleError, Side, base_dice, build_sides,
-                                           fighters, kinds_count, side_cp)
+                                           fighters, kinds_count, side_bonus, side_cp)
 from pbem.games.fief.battle.losses import Losses, choose_losses
 from pbem.games.fief.battle.plan import BattleOutcome, BattlePlan, BattleSetup
 from pbem.games.fief.battle.text import losses_text, units_text
@@ -222,11 +222,13 @@ def roll_and_hits(b: Battle, rnd: RoundDice) -> None:
         rnd.rolls[side.role] = roll
     a, d = rnd.rolls["attacker"], rnd.rolls["defender"]
     pen = f" ({rnd.penalty.text()})" if rnd.penalty.fortress else ""
-    darc = {side.role: (" (D'Arc +1 die)" if rnd.dice[side.role] and any(
-        b.state.lords[n].political == "darc" for n in side.lords) else "") for side in (b.attacker, b.defender)}
+    added = {}
+    for side in (b.attacker, b.defender):
+        bonus = side_bonus(b.state, side)   # G.4.1.1 (France: "D'Arc +1 die")
+        added[side.role] = f" ({bonus.title} +{bonus.dice} die)" if bonus and rnd.dice[side.role] else ""
     b.tell("battle_round", f"Battle round {b.round} in {b.setup.town} (6.2.3): {b.setup.attacker}'s side, "
-           f"{rnd.cp['attacker']} CP{darc['attacker']}{pen}: {a.text()}; {b.setup.defender}'s side, "
-           f"{rnd.cp['defender']} CP{darc['defender']}: "
+           f"{rnd.cp['attacker']} CP{added['attacker']}{pen}: {a.text()}; {b.setup.defender}'s side, "
+           f"{rnd.cp['defender']} CP{added['defender']}: "
            f"{d.text()}.",
            {"town": b.setup.town, "round": b.round, "cp": dict(rnd.cp),
             "dice": {k: r.dice for k, r in rnd.rolls.items()},

@@ -1,5 +1,6 @@
 """Checking the path of a move in a movement mail (5): one town a step along the roads (5.2),
-a naval step from and to a harbor (5.3), no more steps than the lord has (5.1.1, G.4.1.1).
+a naval step from and to a harbor (5.3), no more steps than the lord has (5.1.1; more with the
+edition's title bonus, France's D'Arc, G.4.1.1).
 The checker of movement/orders.py is made of this, movement/army_orders.py and its own items.
 """
 from __future__ import annotations
@@ -9,7 +10,6 @@ from typing import Any
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.edition import load_edition
-from pbem.games.fief.movement.army import DARC_STEPS   # G.4.1.1
 from pbem.games.fief.state import OFFSHORE
 from pbem.orders.reading import Problems, fold, suggest
 from pbem.orders.yamlsafe import line_of
@@ -69,10 +69,11 @@ class PathChecker:
         if not path:
             self.problems.add(path_line, "the path is empty", "name at least one town")
             return None
-        darc = any(self.view["lords"][n].get("political") == "darc" for n in [name] + lords)
-        allowed = DARC_STEPS if darc else self.edition.steps_per_round   # G.4.1.1, 5.1.1
+        # 5.1.1; more in the army of a lord whose title gives steps (France: D'Arc, G.4.1.1).
+        bonus = self.edition.bonus(self.view["lords"][n].get("political") for n in [name] + lords)
+        allowed = max(bonus.steps, self.edition.steps_per_round) if bonus else self.edition.steps_per_round
         if len(path) > allowed:
-            extra = " (the D'Arc lord, G.4.1.1)" if darc else " (5.1.1)"
+            extra = f" (the {bonus.title} lord, {bonus.section})" if bonus else " (5.1.1)"
             self.problems.add(path_line, f"{name} has {allowed} steps{extra}; this path needs {len(path)}",
                               f"shorten the path to {allowed} towns")
             return None

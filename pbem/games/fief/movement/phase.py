@@ -171,9 +171,9 @@ class MovementRun(Passage):
                 army.captives.append(other)
             else:
                 log.notes.append(f"{other} is not a captive of {army.family} here")
-        darc = self.budget.army_has_darc(army)
+        army_steps = self.budget.army_steps(army)
         taken, short = pick_pawns(self.state, self.presence, self.budget, army.place, army.family,
-                                  order.get("with") or {}, darc, set())
+                                  order.get("with") or {}, army_steps, set())
         army.pawns += taken
         guard = [m[2:] for m in self.presence.members_at(army.place, army.family)
                  if m.startswith("P:") and guard_follows(self.state, self.state.pawns[m[2:]].kind, army.all_lords())]
@@ -188,8 +188,8 @@ class MovementRun(Passage):
         cur = town_of(army.place)
         inside = army.place[0] == "town"
         first = inside and army.steps == 0
-        darc = self.budget.army_has_darc(army)
-        if not self.budget.can_step("L:" + army.leader, darc):
+        army_steps = self.budget.army_steps(army)
+        if not self.budget.can_step("L:" + army.leader, army_steps):
             return "cut_short", f"{army.leader} has no step left this round (5.1.1)"
         naval = target == OFFSHORE or cur == OFFSHORE
         if naval:

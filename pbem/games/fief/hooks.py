@@ -1,0 +1,83 @@
+"""The hooks of a Fief edition: the rules one edition has and another has not, as code in the
+edition's own package (``HOOKS = Hooks(...)`` in ``pbem/games/fief_<edition>/hooks.py``, named by
+the edition record's ``hooks:`` key; docs/adding-a-game.md). The core calls them where the rule
+applies; a hook with a default is a rule an edition may go without (the default: no such rule).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+if TYPE_CHECKING:
+    from pbem.games.fief.board import Board
+    from pbem.games.fief.facts import BoardFacts
+    from pbem.games.fief.state import FiefState, Lord
+    from pbem.rules.api import Event
+
+
+@dataclass(frozen=True)
+class Elections:
+    """The ballots of an edition's Hear Ye phase (France: bishops, pope, king, 1.2-1.5). The core
+    runs the two mails (candidates, then sealed votes), reveals the markers and tallies
+    (hear_ye/phase.py); the edition says which ballots, who stands, who votes with what weight,
+    who wins and what winning does. A ballot is an id (France: "bishop 2", "pope", "king")."""
+
+    # (a player's view, a word folded by pbem.orders.reading.fold) -> the ballot id it names, or
+    # None; and how ballots are named, for the error of a word that names none.
+    ballot_named: Callable[[dict[str, Any], str], str | None]
+    ballot_names: str
+    # Acts before the candidacies, from the first mail's orders (France: the pope's, 1.1).
+    before: Callable[["FiefState", Mapping[str, Any]], list["Event"]]
+    # The ballots open to candidacies this phase, in the order they are counted.
+    possible: Callable[["FiefState", "Board"], list[str]]
+    # Why a lord may not stand in a ballot now (None: he may), for mails and at the count.
+    eligible: Callable[["Lord", str], str | None]
+    # (orders, player, lord, ballot): a candidacy taken although not eligible yet, checked again
+    # at the count (France 1.4.1: a bishop candidate of this phase for pope).
+    also_stands: Callable[[Mapping[str, Any], str, str, str], bool]
+    # Why a ballot with candidates is not held when its turn comes (None: it is).
+    not_held: Callable[["FiefState", str], str | None]
+    # (state, board, ballot, elected this phase) -> (votes per family, voting lords per family)
+    weights: Callable[["FiefState", "Board", str, set[str]], tuple[dict[str, int], dict[str, list["Lord"]]]]
+    # (state, ballot, tally, markers per family, voting lords) -> (the elected or None, why)
+    winner: Callable[["FiefState", str, dict[str, int], dict[str, dict], dict[str, list["Lord"]]],
+                     tuple[str | None, str]]
+    # (state, ballot, the elected lord, why) -> events: the title given.
+    elect: Callable[["FiefState", str, "Lord", str], list["Event"]]
+    # (state, ballot, the votes mail's orders) -> events after a ballot (France: the new pope, 1.4).
+    after: Callable[["FiefState", str, Mapping[str, Any]], list["Event"]]
+
+
+@dataclass(frozen=True)
+class TitleBonus:
+    """What a lord's political title adds to the army he is in (France: D'Arc, G.4.1.1)."""
+
+    steps: int      # steps a round for the lord and every force that joins him for a step
+    dice: int       # battle dice added to his side's roll, when it rolls any
+    title: str      # the title as a mail writes it: "D'Arc"
+    section: str    # the rulebook section: "G.4.1.1"
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """The rules of an edition that are code. Each edition's package defines ``HOOKS``."""
+
+    # What the rulebook states about the board, checked whenever board data is loaded (facts.py).
+    board_facts: "BoardFacts"
+    # 7: victory points a lord brings besides 1 per fief title (France: the king and the pope,
+    # unless offshore).
+    title_points: Callable[["FiefState", "Lord"], int]
+    # 7.3: the tiebreak key of a candidate (one family, or an alliance): the highest wins.
+    # (state, the candidate's families, towns controlled per family) -> a comparable tuple.
+    tiebreak: Callable[["FiefState", tuple[str, ...], dict[str, int]], tuple]
+    # 1: the Hear Ye phase's elections.
+    elections: Elections
+    # G.1: (state, player, lord, the canonical `play` order) -> events, once a lord card is
+    # played and the lord is in the family (France: the crown prince, G.1.1).
+    lord_played: Callable[["FiefState", str, str, Mapping[str, Any]], list["Event"]]
+    # D.4: (state, the lord who left play) -> events: the titles that change hands with him
+    # (France: the crown prince becomes king, D.3.3; the pope's excommunication lifted, D.2.3.1).
+    after_elimination: Callable[["FiefState", "Lord"], list["Event"]]
+    # G.4.1.1: political title -> what it adds to the steps and battle dice of its lord's army
+    # (France: D'Arc, 3 steps and a 4th die). Without it no title adds anything.
+    title_bonus: Mapping[str, TitleBonus] = field(default_factory=dict)
