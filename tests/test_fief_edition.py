@@ -15,8 +15,8 @@ import yaml
 from pbem.games.fief.battle.forces import base_dice, build_sides, combat_points
 from pbem.games.fief.battle.plan import BattleSetup
 from pbem.games.fief.board import load_board
-from pbem.games.fief.edition import (_EDITIONS, PHASES, Edition, EditionError, edition_of, load_edition,
-                                     load_edition_file)
+from pbem.games.fief.edition import (_EDITIONS, OTHER_STEPS, PHASES, Edition, EditionError, edition_of,
+                                     load_edition, load_edition_file)
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief.round import ROUND
 from pbem.games.fief.positions import build_position
@@ -393,3 +393,68 @@ def test_a_titles_steps_and_dice_are_the_editions(edited) -> None:
     assert steps_and_dice() == (0, 3, 0)
     assert "Mireille has 2 steps (5.1.1); this path needs 3" in errors(build_position(position).to_json(),
                                                                         "anne", mail)
+
+
+# -- an edition's own phases (E; England's Invaders phase) ----------------------------------------
+def own_phase_record(tmp_path: Path, round_: list[str], hooks: str = "fief_own_phase") -> Edition:
+    data = {**copy.deepcopy(RAW), "hooks": hooks, "round": round_}
+    path = tmp_path / "edition.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return load_edition_file(path, "fief_france")
+
+
+def test_round_may_name_the_editions_own_phases_only(tmp_path: Path) -> None:
+    with_muster = ["hear_ye", "muster", "cards", "cards_play", "income", "purchase", "movement", "battle",
+                   "end_of_round"]
+    assert own_phase_record(tmp_path, with_muster).round == tuple(with_muster)
+    # France's hooks have no `muster` phase: its record may not name one.
+    broken(tmp_path, lambda d: d.update(round=with_muster), "`round`", "'muster' is not a phase")
+    # A typo is suggested among the core's phases and the edition's own.
+    with pytest.raises(EditionError, match="did you mean `muster`"):
+        own_phase_record(tmp_path, ["hear_ye", "mustr", "income"])
+
+
+def test_an_editions_own_phase_may_not_take_a_core_steps_name(tmp_path: Path, monkeypatch) -> None:
+    import fief_own_phase
+    from pbem.games.fief.round import BY_PHASE
+
+    assert set(BY_PHASE) | {"over"} == set(PHASES) | set(OTHER_STEPS)
+    for name in ("income", "hear_ye_votes", "setup"):
+        monkeypatch.setattr(fief_own_phase, "HOOKS", replace(fief_own_phase.HOOKS, phases=(
+            replace(fief_own_phase.MUSTER, name=name),)))
+        with pytest.raises(EditionError, match=f"own phase '{name}' is already a phase"):
+            own_phase_record(tmp_path, ["hear_ye", "income"])
+
+
+def test_an_editions_own_phase_runs_through_the_judge(tmp_path: Path, edited) -> None:
+    """The test edition's `muster` phase (its `phases` hook) opens each round: the judge asks every
+    player for its mail, resolves it by the hook's step and goes on with the core's phases."""
+    from fief_own_phase import HOOKS
+    from judge_support import Judge
+    from pbem.judge.engine import current_phase, load_game
+
+    edited(hooks=HOOKS, round=("hear_ye", "muster") + load_edition("fief_france").round[1:])
+
+    def phase_now() -> str:
+        store = judge.store()
+        try:
+            return current_phase(load_game(store, "m")).id
+        finally:
+            store.close()
+
+    judge = Judge(tmp_path / "home")
+    judge.new_game(name="m", players=tuple(PLAYERS), game_type="fief_france")
+    judge.tick()
+    for p, town in zip(PLAYERS, ("Tours", "Poitiers", "Lyon"), strict=True):
+        judge.orders("m", p, "setup/starting-towns", f"orders:\n  - start: [{town}]\n")
+    judge.tick()
+    assert phase_now() == "round-1/muster"                    # not in `not_in_first_round`: it opens round 1
+    before = len(judge.sent())
+    for p in PLAYERS:
+        judge.orders("m", p, "round-1/muster", "orders: []\n")
+    judge.tick()
+    assert phase_now() == "round-1/cards-draw"                # then the core's Cards Phase
+    reports = [str(m.get_body(("plain",)).get_content()) for m in judge.sent()[before:]]
+    assert any("Round 1: the families muster (the test edition's own phase)." in r for r in reports)
+    assert "there is nothing to order in the muster phase" in errors(
+        {**build_position({"players": PLAYERS}).to_json(), "phase": "muster"}, "anne", "orders:\n  - buy: mill\n")

@@ -29,12 +29,15 @@ from pbem.games.fief.hooks import Elections, Hooks, TitleBonus
 if TYPE_CHECKING:
     from pbem.games.fief.state import FiefState
 
-__all__ = ["Edition", "EditionError", "Elections", "Hooks", "TitleBonus", "PHASES", "edition_of", "load_edition"]
+__all__ = ["Edition", "EditionError", "Elections", "Hooks", "TitleBonus", "PHASES", "OTHER_STEPS", "edition_of",
+           "load_edition"]
 
 EDITION_FILE = "edition.yaml"
 # The round's phases the core knows (game.py ROUND), in the order E lists them for France; an
 # edition's `round:` is a selection of them, in its own order.
 PHASES = ("hear_ye", "cards", "cards_play", "income", "purchase", "movement", "battle", "end_of_round")
+# The core's steps outside the round (round.py): an edition's own phase may not take their names.
+OTHER_STEPS = ("setup", "hear_ye_votes", "over")
 
 
 class EditionError(Exception):
@@ -250,6 +253,15 @@ class _Reader:
             raise self.fail(name, "names a phase twice", "name each phase once")
         return tuple(value)
 
+    def own_phases(self, hooks: Hooks) -> tuple[str, ...]:
+        """The names of the edition's own phases (its `phases` hook), none a core step's."""
+        names = tuple(step.name for step in hooks.phases)
+        for name in names:
+            if name in PHASES + OTHER_STEPS or names.count(name) > 1:
+                raise self.fail("hooks", f"the edition's own phase {name!r} is already a phase",
+                                "give each of the edition's own phases (its `phases` hook) a name of its own")
+        return names
+
     def first_round(self, data: dict[str, Any], round_: tuple[str, ...]) -> tuple[str, ...]:
         skipped = self.phases(data, "not_in_first_round", round_)
         if not round_ or set(round_) <= set(skipped):
@@ -280,6 +292,8 @@ class _Reader:
         limits = self.numbers(top["limits"], "limits", ("mills_per_town", "lords_per_family", "new_units_per_town",
                                                         "fief_titles_per_lord", "steps_per_round"), 1)
         cards = self.numbers(top["cards"], "cards", ("hand_limit", "draws", "disaster_track"))
+        hooks = self.hooks(top["hooks"])
+        own = self.own_phases(hooks)
         return Edition(
             type_name=type_name, source=self.where, title=self.text(top, "", "title"),
             min_players=players["min"], max_players=players["max"],
@@ -295,9 +309,9 @@ class _Reader:
             income=self.numbers(top["income"], "income", _INCOME),
             hand_limit=cards["hand_limit"], draws=cards["draws"], disaster_track=cards["disaster_track"],
             deck=self.deck(top["deck"]), victory=self.victory(top["victory"], players["min"], players["max"]),
-            round=(rnd := self.phases(top, "round", PHASES)),
+            round=(rnd := self.phases(top, "round", PHASES + own)),
             not_in_first_round=self.first_round(top, rnd),
-            options=self.options(top["options"]), hooks=self.hooks(top["hooks"]))
+            options=self.options(top["options"]), hooks=hooks)
 
     def units(self, data: Any) -> dict[str, Unit]:
         found = self.mapping(data, "units", None)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 if TYPE_CHECKING:
     from pbem.games.fief.board import Board
     from pbem.games.fief.facts import BoardFacts
+    from pbem.games.fief.round import Step
     from pbem.games.fief.state import FiefState, Lord
     from pbem.rules.api import Event
 
@@ -81,3 +82,7 @@ class Hooks:
     # G.4.1.1: political title -> what it adds to the steps and battle dice of its lord's army
     # (France: D'Arc, 3 steps and a 4th die). Without it no title adds anything.
     title_bonus: Mapping[str, TitleBonus] = field(default_factory=dict)
+    # E: the edition's own phases (England: the Invaders phase, 6.0-6.13), each a round step
+    # (pbem/games/fief/round.py ``Step``: its resolution, mail checker, default orders and
+    # template) named in the record's `round:` beside the core's. France has none.
+    phases: tuple["Step", ...] = ()
