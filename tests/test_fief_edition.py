@@ -458,3 +458,25 @@ def test_an_editions_own_phase_runs_through_the_judge(tmp_path: Path, edited) ->
     assert any("Round 1: the families muster (the test edition's own phase)." in r for r in reports)
     assert "there is nothing to order in the muster phase" in errors(
         {**build_position({"players": PLAYERS}).to_json(), "phase": "muster"}, "anne", "orders:\n  - buy: mill\n")
+
+
+def test_a_lord_cards_own_keys_are_the_editions(edited) -> None:
+    """G.1.1: `crown_prince: yes` on a lord card's order is France's (its `lord_card_keys` hook):
+    an edition without the key refuses it as unknown, and its order form and echo leave it out."""
+    position = {"players": PLAYERS, "phase": "cards", "hands": {"anne": ["Henry"]},
+                "lords": {"Blanche": {"family": "anne", "at": "Tours"}}}
+    state = {**build_position(position).to_json(), "phase": "cards_play"}
+    view = RULES.view(state, "anne")
+    mail = "orders:\n  - play: Henry\n    crown_prince: yes\n"
+    check = send(state, "anne", mail)
+    assert check.orders["play"] == [{"card": "Henry", "town": None, "crown_prince": True}]
+    assert "crown_prince: yes" in RULES.echo_orders(view, "anne", check.orders)
+    assert "#    crown_prince: no" in RULES.order_template(view, "anne")
+    edited(hooks=replace(load_edition("fief_france").hooks, lord_card_keys=()))
+    assert "`crown_prince`" in errors(state, "anne", mail)
+    plain = send(state, "anne", "orders:\n  - play: Henry\n    in: Tours\n")
+    assert plain.orders["play"] == [{"card": "Henry", "town": "Tours"}]
+    echoed = RULES.echo_orders(view, "anne", plain.orders)
+    assert "crown_prince" not in echoed and "play: Henry" in echoed
+    assert send(state, "anne", echoed).orders == plain.orders
+    assert "crown_prince" not in RULES.order_template(view, "anne")

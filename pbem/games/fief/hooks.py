@@ -60,6 +60,15 @@ class TitleBonus:
 
 
 @dataclass(frozen=True)
+class LordCardKey:
+    """A yes/no key of the order playing a lord card, the edition's own (France: `crown_prince:
+    yes`, G.1.1); its canonical value (true/false) reaches the ``lord_played`` hook."""
+
+    name: str
+    section: str
+
+
+@dataclass(frozen=True)
 class Hooks:
     """The rules of an edition that are code. Each edition's package defines ``HOOKS``."""
 
@@ -86,3 +95,6 @@ class Hooks:
     # (pbem/games/fief/round.py ``Step``: its resolution, mail checker, default orders and
     # template) named in the record's `round:` beside the core's. France has none.
     phases: tuple["Step", ...] = ()
+    # G.1: the yes/no keys a lord card's `play` order may carry besides `in:` (France:
+    # `crown_prince`, G.1.1). Without them a lord card takes `in:` only.
+    lord_card_keys: tuple[LordCardKey, ...] = ()

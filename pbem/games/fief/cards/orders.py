@@ -7,7 +7,7 @@ round-N/cards-draw (2.1, 2.2):
 
 round-N/cards-play (2.6, G.1, G.3):
     - play: Aliénor                      # a lord card; `in: Tours` the wanted town (G.1.2),
-      crown_prince: yes                  #   `crown_prince: yes` to ask for G.1.1
+      crown_prince: yes                  #   the edition's own keys (France: G.1.1)
     - play: good_weather                 # or good_harvest
       on: 3                              # a bishopric number or name
     - play: tax
@@ -197,10 +197,11 @@ def _marker_in_use(view: dict, player: str, play: dict, earlier: list[dict]) -> 
 def _play(view: dict, board: Board, cards: CardSet, player: str, card: str, item: dict, line,
           problems: Problems) -> dict | None:
     if card in cards.lords:
-        check_keys(item, ("play", "in", "crown_prince"), "a lord card", problems)
+        keys = tuple(k.name for k in load_edition(view["game"]).hooks.lord_card_keys)   # France: G.1.1
+        check_keys(item, ("play", "in") + keys, "a lord card", problems)
         town = town_name(board, item["in"], line_of(item, "in"), problems) if "in" in item else None
-        prince = yes_no(item, "crown_prince", problems)   # G.1.1: the rulebook's "may"
-        return {"card": card, "town": town, "crown_prince": bool(prince)}
+        # France G.1.1: the rulebook's "may" - `crown_prince: yes` asks for it.
+        return {"card": card, "town": town, **{k: bool(yes_no(item, k, problems)) for k in keys}}
     if card in ("good_weather", "good_harvest"):
         check_keys(item, ("play", "on"), f"a {card} card", problems)
         number = _bishopric(view, item.get("on"), line_of(item, "on") or line, problems)

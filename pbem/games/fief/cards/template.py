@@ -73,7 +73,8 @@ def play_template(view: dict[str, Any], player: str) -> str:
     ]
     for card in dict.fromkeys(hand):
         if card in cards.lords:
-            lines += [f"#  - play: {card}", "#    in: Tours          # optional", "#    crown_prince: no"]
+            lines += [f"#  - play: {card}", "#    in: Tours          # optional"]
+            lines += [f"#    {k.name}: no" for k in load_edition(view["game"]).hooks.lord_card_keys]   # France: G.1.1
         elif card in ("good_weather", "good_harvest"):
             lines += [f"#  - play: {card}", "#    on: 3              # a bishopric number or name"]
         elif card == "tax":
