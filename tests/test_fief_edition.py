@@ -15,6 +15,7 @@ import yaml
 from pbem.games.fief.battle.forces import base_dice, build_sides, combat_points
 from pbem.games.fief.battle.plan import BattleSetup
 from pbem.games.fief.board import load_board
+from pbem.games.fief.cards.deck import CardError, load_cards_file
 from pbem.games.fief.edition import (_EDITIONS, OTHER_STEPS, PHASES, Edition, EditionError, edition_of,
                                      load_edition, load_edition_file)
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
@@ -480,3 +481,31 @@ def test_a_lord_cards_own_keys_are_the_editions(edited) -> None:
     assert "crown_prince" not in echoed and "play: Henry" in echoed
     assert send(state, "anne", echoed).orders == plain.orders
     assert "crown_prince" not in RULES.order_template(view, "anne")
+
+
+def test_naval_steps_are_the_editions(edited, tmp_path: Path) -> None:
+    """5.3: France's naval steps to and from the off-shore area (the board's one sea) are its
+    `naval` hook: an edition without it reaches no sea, offers none in the order form, and
+    refuses disaster cards without the dice icon (they strike the sea, 2.5)."""
+    position = {"players": PLAYERS, "phase": "movement",
+                "lords": {"Quentin": {"family": "anne", "at": "Nantes"}},
+                "units": {"Nantes": {"anne": {"man_at_arms": 1}}}}
+    state = build_position(position).to_json()
+    mail = "orders:\n  - move: Quentin\n    path: [offshore]\n"
+    assert load_board("fief_france").seas == ("offshore",)
+    check = send(state, "anne", mail)
+    after, _ = resolve(state, {"anne": check.orders})
+    assert after["lords"]["Quentin"]["location"] == "offshore"                 # 5.3
+    assert "`offshore` (harbor)" in RULES.order_template(RULES.view(state, "anne"), "anne")
+    data = yaml.safe_load((games_dir() / "fief_france" / "cards.yaml").read_text(encoding="utf-8"))
+    data["disaster"][0]["dice_icon"] = False
+    cards = tmp_path / "cards.yaml"
+    cards.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    assert load_cards_file(cards, "fief_france").offshore == {"plague": 1}
+
+    edited(hooks=replace(load_edition("fief_france").hooks, naval=None))
+    assert "there is no town called 'offshore'" in errors(state, "anne", mail)
+    template = RULES.order_template(RULES.view(state, "anne"), "anne")
+    assert "offshore" not in template and "Naval" not in template
+    with pytest.raises(CardError, match="without the dice icon strike the sea.*no naval step"):
+        load_cards_file(cards, "fief_france")

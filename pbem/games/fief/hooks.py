@@ -69,6 +69,22 @@ class LordCardKey:
 
 
 @dataclass(frozen=True)
+class Naval:
+    """An edition's naval steps between its harbors and the board's seas (France: the off-shore
+    area, 5.3). The core reads a sea in a path (``Board.seas``) only for an edition that has them."""
+
+    # (board, from, to, the step's index, the path's length, where the move started) -> why a
+    # movement mail's step to or from a sea is not allowed (problem, fix), or None.
+    path_step: Callable[["Board", str, str, int, int, str], tuple[str, str] | None]
+    # (board, the army made a cavalcade, from, to) -> why the step to or from a sea stops the
+    # move as it is resolved, or None.
+    blocked: Callable[["Board", bool, str, str], str | None]
+    # The movement order form's lines on naval steps, and what it adds to a harbor's roads.
+    template: tuple[str, ...]
+    from_harbor: str
+
+
+@dataclass(frozen=True)
 class Hooks:
     """The rules of an edition that are code. Each edition's package defines ``HOOKS``."""
 
@@ -98,3 +114,6 @@ class Hooks:
     # G.1: the yes/no keys a lord card's `play` order may carry besides `in:` (France:
     # `crown_prince`, G.1.1). Without them a lord card takes `in:` only.
     lord_card_keys: tuple[LordCardKey, ...] = ()
+    # 5.3: naval steps (France: the off-shore area). Without them no move reaches the board's
+    # seas, and a disaster card without the dice icon (which strikes the sea, 2.5) is refused.
+    naval: Naval | None = None

@@ -6,6 +6,7 @@ from pbem.games.fief.hooks import Hooks, LordCardKey, TitleBonus
 from pbem.games.fief.state import OFFSHORE, FiefState, Lord
 from pbem.games.fief_france.elections import ELECTIONS
 from pbem.games.fief_france.facts import FRANCE
+from pbem.games.fief_france.naval import NAVAL
 from pbem.games.fief_france.royal import lord_played, titles_after_elimination
 
 
@@ -32,4 +33,4 @@ TITLE_BONUS = {"darc": TitleBonus(steps=3, dice=1, title="D'Arc", section="G.4.1
 
 HOOKS = Hooks(board_facts=FRANCE, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
               lord_played=lord_played, after_elimination=titles_after_elimination, title_bonus=TITLE_BONUS,
-              lord_card_keys=(LordCardKey("crown_prince", "G.1.1"),))
+              lord_card_keys=(LordCardKey("crown_prince", "G.1.1"),), naval=NAVAL)

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from pbem.games.fief.board import Board
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.movement.army import Army, guard_follows, pick_pawns
 from pbem.games.fief.movement.disasters import bad_weather_blocks
 from pbem.games.fief.movement.end import lone_bombards, place_road_forces
@@ -191,12 +192,11 @@ class MovementRun(Passage):
         army_steps = self.budget.army_steps(army)
         if not self.budget.can_step("L:" + army.leader, army_steps):
             return "cut_short", f"{army.leader} has no step left this round (5.1.1)"
-        naval = target == OFFSHORE or cur == OFFSHORE
-        if naval:
-            if army.cavalcade:
-                return "cut_short", "an army that made a cavalcade cannot make a naval step (5.3)"
-            if not self.board.is_harbor(cur if target == OFFSHORE else target):
-                return "cut_short", f"{target if cur == OFFSHORE else cur} is not a harbor town (5.3)"
+        naval = edition_of(self.state).hooks.naval
+        if self.board.is_sea(target) or self.board.is_sea(cur):   # 5.3: the edition's naval step
+            why = naval.blocked(self.board, army.cavalcade, cur, target) if naval else "this edition has no naval step"
+            if why:
+                return "cut_short", why
         else:
             if not self.board.adjacent(cur, target):
                 return "cut_short", f"no road from {cur} to {target}"

@@ -35,8 +35,8 @@ def movement_template(view: dict[str, Any], player: str) -> str:
         "# going on through it needs a safe passage from every family there (5.2.3): if refused,",
         "# `if_refused: back` (1 step back, the default), `stay` (on the road; a battle may follow)",
         "# or `cavalcade` (an army of knights and lords only fights its way through now, 5.2.4).",
-        "# Naval step (5.3): harbor <-> `offshore`; the move ends at sea; forces at sea must land",
-        "# next round. Remove the `# ` in front of the lines you want.",
+        *(edition.hooks.naval.template if edition.hooks.naval else ()),   # 5.3 (France: the off-shore area)
+        "# Remove the `# ` in front of the lines you want.",
     ]
     cards = (view.get("hand") or []).count("underground")
     if cards and mine:
@@ -90,7 +90,8 @@ def _lord_block(board, name: str, lord: dict, units_at: dict[str, Counter]) -> l
         place = "at sea (must land this phase, 5.3)"
     else:
         nbrs = list(board.neighbours(where))
-        roads = "roads to " + ", ".join(nbrs) + (", or `offshore` (harbor)" if board.is_harbor(where) else "")
+        naval = edition.hooks.naval   # 5.3
+        roads = "roads to " + ", ".join(nbrs) + (naval.from_harbor if naval and board.is_harbor(where) else "")
         example = nbrs[0] if nbrs else where
         place = f"in {where}"
     return [
