@@ -19,6 +19,7 @@ from pbem.games.fief.cards.deck import CardError, load_cards_file
 from pbem.games.fief.edition import (_EDITIONS, OTHER_STEPS, PHASES, Edition, EditionError, edition_of,
                                      load_edition, load_edition_file)
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
+from pbem.games.fief.hooks import bishop_collects
 from pbem.games.fief.round import ROUND
 from pbem.games.fief.positions import build_position
 from pbem.games.fief.state import FiefState
@@ -509,3 +510,22 @@ def test_naval_steps_are_the_editions(edited, tmp_path: Path) -> None:
     assert "offshore" not in template and "Naval" not in template
     with pytest.raises(CardError, match="without the dice icon strike the sea.*no naval step"):
         load_cards_file(cards, "fief_france")
+
+
+def test_the_tithes_collectors_are_the_editions(edited) -> None:
+    """G.3.3.2: France's tithe goes to the bishop, else a cardinal, else the pope (its
+    `tithe_rank` hook); an edition without cardinals and pope (the core's default) gives a tithe
+    to the bishop of the bishopric only."""
+    from pbem.games.fief.income.phase import tithe_collectors
+
+    position = {"players": PLAYERS, "phase": "income",
+                "lords": {"Baudoin": {"family": "anne", "at": "Calais", "titles": ["bishop 3", "cardinal"]},
+                          "Arthur": {"family": "bruno", "at": "Toulouse", "titles": ["bishop 1", "cardinal", "pope"]}},
+                "effects": [{"card": "tithe", "target": "3", "player": "anne", "lord": "Baudoin"},
+                            {"card": "tithe", "target": "1", "player": "anne", "lord": "Baudoin"},
+                            {"card": "tithe", "target": "all", "player": "bruno", "lord": "Arthur"}]}
+    state = build_position(position)
+    board = load_board("fief_france")
+    assert tithe_collectors(state, board)[0] == {3: "anne", 1: "anne"}   # bishop; a cardinal before the pope
+    edited(hooks=replace(load_edition("fief_france").hooks, tithe_rank=bishop_collects))
+    assert tithe_collectors(state, board)[0] == {3: "anne"}              # the bishop only

@@ -84,6 +84,12 @@ class Naval:
     from_harbor: str
 
 
+def bishop_collects(lord: "Lord", target: str, number: int, governed: set[int]) -> int | None:
+    """G.3.3.2: only the bishop of a bishopric collects its tithe (an edition without other
+    church titles collecting it)."""
+    return 0 if target != "all" and lord.bishopric == number else None
+
+
 @dataclass(frozen=True)
 class Hooks:
     """The rules of an edition that are code. Each edition's package defines ``HOOKS``."""
@@ -117,3 +123,8 @@ class Hooks:
     # 5.3: naval steps (France: the off-shore area). Without them no move reaches the board's
     # seas, and a disaster card without the dice icon (which strikes the sea, 2.5) is refused.
     naval: Naval | None = None
+    # G.3.3.2: (the lord who asked for a tithe, its target: a bishopric number or "all", a
+    # bishopric it reaches, the governed bishoprics) -> his rank among the claimants of that
+    # bishopric's tithe (the lowest collects; ties by turn order), or None: he collects none
+    # there. France: bishop > cardinal (on a governed bishopric) > pope (`all`, the papal tithe).
+    tithe_rank: Callable[["Lord", str, int, set[int]], int | None] = bishop_collects
