@@ -529,3 +529,22 @@ def test_the_tithes_collectors_are_the_editions(edited) -> None:
     assert tithe_collectors(state, board)[0] == {3: "anne", 1: "anne"}   # bishop; a cardinal before the pope
     edited(hooks=replace(load_edition("fief_france").hooks, tithe_rank=bishop_collects))
     assert tithe_collectors(state, board)[0] == {3: "anne"}              # the bishop only
+
+
+def test_cardinals_calm_uprisings_only_by_the_editions_hook(edited) -> None:
+    """G.4.2.1, D.2.2: France's cardinals calm an uprising for 3 deniers (its `uprising_calmer`
+    hook); without the hook only the bishop of the bishopric does (D.2.1)."""
+    from pbem.games.fief.surprise.uprising import _calmer
+
+    lords = {"Henry": {"family": "anne", "at": "Lyon", "titles": ["bishop 2"]},
+             "Charles": {"family": "bruno", "at": "Paris", "titles": ["bishop 4", "cardinal"]}}
+    state = build_position({"players": PLAYERS, "deniers": {"bruno": 5}, "lords": lords,
+                            "policies": {"anne": {"calm_uprisings": "as_bishop"},
+                                         "bruno": {"calm_uprisings": "also_as_cardinal"}}})
+    raisers = frozenset({"carl"})
+    henry, charles = state.lords["Henry"], state.lords["Charles"]
+    assert _calmer(state, 2, raisers) == (henry, 0, "bishop")
+    assert _calmer(state, 3, raisers) == (charles, 3, "cardinal")     # D.2.2: no bishop of 3 in play
+    edited(hooks=replace(load_edition("fief_france").hooks, uprising_calmer=None))
+    assert _calmer(state, 2, raisers) == (henry, 0, "bishop")
+    assert _calmer(state, 3, raisers) is None

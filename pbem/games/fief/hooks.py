@@ -84,6 +84,11 @@ class Naval:
     from_harbor: str
 
 
+# G.4.2.1: who tries to calm an uprising card: (the lord, the deniers he pays, the title he calms
+# as: "bishop" risks his life on a failed roll, a paid title does not).
+Calmer = tuple["Lord", int, str]
+
+
 def bishop_collects(lord: "Lord", target: str, number: int, governed: set[int]) -> int | None:
     """G.3.3.2: only the bishop of a bishopric collects its tithe (an edition without other
     church titles collecting it)."""
@@ -128,3 +133,8 @@ class Hooks:
     # bishopric's tithe (the lowest collects; ties by turn order), or None: he collects none
     # there. France: bishop > cardinal (on a governed bishopric) > pope (`all`, the papal tithe).
     tithe_rank: Callable[["Lord", str, int, set[int]], int | None] = bishop_collects
+    # G.4.2.1: (state, the uprising's bishopric, the families raising it) -> who tries to calm
+    # the next card, or None. Without it the bishop of the bishopric, as his family's
+    # `calm_uprisings` policy says (surprise/uprising.py ``bishop_calms``); France: a cardinal
+    # too, paying 3 deniers (D.2.2).
+    uprising_calmer: Callable[["FiefState", int, frozenset[str]], Calmer | None] | None = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pbem.games.fief.hooks import Hooks, LordCardKey, TitleBonus
 from pbem.games.fief.state import OFFSHORE, FiefState, Lord
+from pbem.games.fief_france.church import tithe_rank, uprising_calmer
 from pbem.games.fief_france.elections import ELECTIONS
 from pbem.games.fief_france.facts import FRANCE
 from pbem.games.fief_france.naval import NAVAL
@@ -31,18 +32,7 @@ def tiebreak(state: FiefState, families: tuple[str, ...], towns_held: dict[str, 
 TITLE_BONUS = {"darc": TitleBonus(steps=3, dice=1, title="D'Arc", section="G.4.1.1")}
 
 
-def tithe_rank(lord: Lord, target: str, number: int, governed: set[int]) -> int | None:
-    """G.3.3.2: a tithe is collected by the bishop of the bishopric, else by a cardinal (on a
-    governed bishopric, D.2.2), else by the pope (`tithe: all`, the papal tithe, D.2.3)."""
-    if target != "all" and lord.bishopric == number:
-        return 0                                    # the bishop of that bishopric
-    if target != "all" and lord.cardinal and number in governed:
-        return 1                                    # a cardinal, on a governed bishopric
-    if target == "all" and lord.pope:
-        return 2                                    # the papal tithe
-    return None
-
-
 HOOKS = Hooks(board_facts=FRANCE, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
               lord_played=lord_played, after_elimination=titles_after_elimination, title_bonus=TITLE_BONUS,
-              lord_card_keys=(LordCardKey("crown_prince", "G.1.1"),), naval=NAVAL, tithe_rank=tithe_rank)
+              lord_card_keys=(LordCardKey("crown_prince", "G.1.1"),), naval=NAVAL, tithe_rank=tithe_rank,
+              uprising_calmer=uprising_calmer)
