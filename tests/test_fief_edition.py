@@ -548,3 +548,27 @@ def test_cardinals_calm_uprisings_only_by_the_editions_hook(edited) -> None:
     edited(hooks=replace(load_edition("fief_france").hooks, uprising_calmer=None))
     assert _calmer(state, 2, raisers) == (henry, 0, "bishop")
     assert _calmer(state, 3, raisers) is None
+
+
+def test_character_cards_are_the_editions(edited) -> None:
+    """G.4.1: France's D'Arc and cardinal cards (its `characters` hook) are played at once on a
+    lord; an edition without them never plays such a card (the mail is refused, the order form
+    offers none) and its D'Arc-less lord stays untitled."""
+    position = {"players": PLAYERS, "phase": "cards", "hands": {"anne": ["darc", "cardinal"]},
+                "lords": {"Mireille": {"family": "anne", "at": "Tours", "female": True},
+                          "Charles": {"family": "bruno", "at": "Paris", "titles": ["bishop 4"]}}}
+    state = {**build_position(position).to_json(), "phase": "cards_play"}
+    mail = "orders:\n  - play: D'Arc\n    on: Mireille\n  - play: Cardinal\n    on: Charles\n"
+    check = send(state, "anne", mail)
+    after, events = resolve(state, {"anne": check.orders})
+    assert after["lords"]["Mireille"]["political"] == "darc" and after["lords"]["Charles"]["cardinal"]
+    assert after["frieze"] == {"Mireille": "darc", "Charles": "cardinal"}             # G.4.1
+    template = RULES.order_template(RULES.view(state, "anne"), "anne")
+    assert "#  - play: darc" in template and "#  - play: cardinal" in template
+    assert "(G.4): D'Arc / Cardinal `on: LORD`, assassination" in template
+
+    edited(hooks=replace(load_edition("fief_france").hooks, characters={}))
+    assert "darc" in errors(state, "anne", mail).lower()
+    template = RULES.order_template(RULES.view(state, "anne"), "anne")
+    assert "#  - play: darc" not in template and "#  - play: cardinal" not in template
+    assert "(G.4): assassination `on: LORD`" in template

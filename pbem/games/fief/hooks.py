@@ -96,6 +96,23 @@ def bishop_collects(lord: "Lord", target: str, number: int, governed: set[int]) 
 
 
 @dataclass(frozen=True)
+class Character:
+    """A surprise character card of the edition, played at once on a lord (G.4.1; France: D'Arc,
+    G.4.1.1, and Cardinal, G.4.1.2). Once in effect it lies on the frieze until its lord leaves
+    play; a card without effect is discarded (H.2)."""
+
+    name: str       # the printed name: "D'Arc"
+    # Why the card may not go on this lord (his fields by name: a view's lord, or ``vars(Lord)``),
+    # or None; checked when a mail is read.
+    problem: Callable[[Mapping[str, Any]], str | None]
+    # (state, player, the canonical play) -> the event of a card the player cannot play now (it
+    # stays in hand; France: the pope refuses a new cardinal, D.2.3), or None.
+    refused: Callable[["FiefState", str, Mapping[str, Any]], "Event | None"]
+    # (state, board, player, the canonical play) -> the events of its effect, or why it has none.
+    effect: Callable[["FiefState", "Board", str, Mapping[str, Any]], "list[Event] | str"]
+
+
+@dataclass(frozen=True)
 class Hooks:
     """The rules of an edition that are code. Each edition's package defines ``HOOKS``."""
 
@@ -138,3 +155,6 @@ class Hooks:
     # `calm_uprisings` policy says (surprise/uprising.py ``bishop_calms``); France: a cardinal
     # too, paying 3 deniers (D.2.2).
     uprising_calmer: Callable[["FiefState", int, frozenset[str]], Calmer | None] | None = None
+    # G.4.1: the surprise character cards played on a lord, by card id (France: `darc`,
+    # `cardinal`). Without them the deck's characters (if any) are kept in hand, never played.
+    characters: Mapping[str, Character] = field(default_factory=dict)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pbem.games.fief.hooks import Hooks, LordCardKey, TitleBonus
 from pbem.games.fief.state import OFFSHORE, FiefState, Lord
+from pbem.games.fief_france.characters import CHARACTERS
 from pbem.games.fief_france.church import tithe_rank, uprising_calmer
 from pbem.games.fief_france.elections import ELECTIONS
 from pbem.games.fief_france.facts import FRANCE
@@ -35,4 +36,4 @@ TITLE_BONUS = {"darc": TitleBonus(steps=3, dice=1, title="D'Arc", section="G.4.1
 HOOKS = Hooks(board_facts=FRANCE, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
               lord_played=lord_played, after_elimination=titles_after_elimination, title_bonus=TITLE_BONUS,
               lord_card_keys=(LordCardKey("crown_prince", "G.1.1"),), naval=NAVAL, tithe_rank=tithe_rank,
-              uprising_calmer=uprising_calmer)
+              uprising_calmer=uprising_calmer, characters=CHARACTERS)

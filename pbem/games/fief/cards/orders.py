@@ -30,7 +30,7 @@ from pbem.games.fief.cards.deck import CardSet, load_cards
 from pbem.games.fief.cards.effects import marker_problem
 from pbem.games.fief.cards.phase import playable
 from pbem.games.fief.edition import load_edition
-from pbem.games.fief.surprise.play import AT_ONCE
+from pbem.games.fief.surprise.play import at_once
 from pbem.games.fief.surprise.orders import check_surprise
 from pbem.games.fief.orders_common import card_word, town_name, view_rules_version
 from pbem.orders.yamlsafe import line_of
@@ -153,7 +153,7 @@ def check_play_orders(view: dict, board: Board, player: str, items: list, proble
             problems.add(line_of(item, "play"), f"you hold no {item.get('play')!r} card to play",
                          "your hand: " + (", ".join(sorted(left.elements())) or "empty"))
             continue
-        if card in AT_ONCE:   # G.4: a surprise card played at once (surprise/orders.py)
+        if card in at_once(view["game"]):   # G.4: a surprise card played at once (surprise/orders.py)
             left[card] -= 1
             play = check_surprise(view, board, player, card, item, line, problems)
             if play is not None and play.get("underground"):   # G.4.2.2: a second card, held too
