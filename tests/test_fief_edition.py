@@ -572,3 +572,26 @@ def test_character_cards_are_the_editions(edited) -> None:
     template = RULES.order_template(RULES.view(state, "anne"), "anne")
     assert "#  - play: darc" not in template and "#  - play: cardinal" not in template
     assert "(G.4): assassination `on: LORD`" in template
+
+
+def test_the_royal_guard_is_the_editions(edited) -> None:
+    """1.5.5: France's royal guard (its `royal_guard` hook) turns 2 men-at-arms of the new queen's
+    army into queen's retinue sergeants, worth 1 CP, moving only with her; an edition without
+    the hook gives no guard."""
+    from pbem.games.fief.hear_ye.royal import crown_queen
+    from pbem.games.fief.movement.army import guard_follows
+
+    position = {"players": PLAYERS, "lords": {"Blanche": {"family": "anne", "at": "Tours"}},
+                "units": {"Tours": {"anne": {"man_at_arms": 3}}}}
+
+    def kinds_after_crowning() -> list[str]:
+        state = build_position(position)
+        crown_queen(state, state.lords["Blanche"])
+        return sorted(p.kind for p in state.pawns.values())
+
+    assert kinds_after_crowning() == ["man_at_arms", "queens_sergeant", "queens_sergeant"]
+    state = build_position(position)
+    assert combat_points(state, "queens_sergeant") == 1
+    assert not guard_follows(state, "queens_sergeant", ["Blanche"])           # not queen yet
+    edited(hooks=replace(load_edition("fief_france").hooks, royal_guard={}))
+    assert kinds_after_crowning() == ["man_at_arms"] * 3

@@ -113,6 +113,19 @@ class Character:
 
 
 @dataclass(frozen=True)
+class Guard:
+    """A royal guard pawn type (France 1.5.5: the king's retinue knights, the queen's retinue
+    sergeants): given for free in place of a unit pawn of the lord's army, moving only with a
+    lord of its titles, adding 1 hit per battle round, replaced by that unit when its lord leaves."""
+
+    titles: tuple[str, ...]   # the political titles it serves
+    unit: str                 # the unit pawn it replaces, and is replaced by
+    combat_points: int        # 6.2.3.1
+    size: int                 # the most pawns given (France: 2, 1.5.5.1-2)
+    word: str                 # one pawn, as the reports name it: "king's retinue knight"
+
+
+@dataclass(frozen=True)
 class Hooks:
     """The rules of an edition that are code. Each edition's package defines ``HOOKS``."""
 
@@ -158,3 +171,6 @@ class Hooks:
     # G.4.1: the surprise character cards played on a lord, by card id (France: `darc`,
     # `cardinal`). Without them the deck's characters (if any) are kept in hand, never played.
     characters: Mapping[str, Character] = field(default_factory=dict)
+    # 1.5.5: guard pawn kind -> its ``Guard`` (France: `kings_knight`, `queens_sergeant`). Without
+    # it no title brings a guard.
+    royal_guard: Mapping[str, Guard] = field(default_factory=dict)

@@ -205,7 +205,7 @@ def elect(state: FiefState, ballot: str, lord: Lord, why: str) -> list[Event]:
     lord.political = "king"
     events.append(Event("elected", f"{lord.name} ({lord.family}) is elected king ({why}) (1.5).",
                         data={"ballot": ballot, "lord": lord.name, "family": lord.family}))
-    events += royal_guard(state, lord, "knight", "kings_knight")
+    events += royal_guard(state, lord)
     if lord.spouse and lord.spouse in state.lords:
         events += crown_queen(state, state.lords[lord.spouse])
     return events

@@ -2,7 +2,7 @@
 (games/fief_france/edition.yaml names this module; pbem/games/fief/edition.py, ``Hooks``)."""
 from __future__ import annotations
 
-from pbem.games.fief.hooks import Hooks, LordCardKey, TitleBonus
+from pbem.games.fief.hooks import Guard, Hooks, LordCardKey, TitleBonus
 from pbem.games.fief.state import OFFSHORE, FiefState, Lord
 from pbem.games.fief_france.characters import CHARACTERS
 from pbem.games.fief_france.church import tithe_rank, uprising_calmer
@@ -33,7 +33,15 @@ def tiebreak(state: FiefState, families: tuple[str, ...], towns_held: dict[str, 
 TITLE_BONUS = {"darc": TitleBonus(steps=3, dice=1, title="D'Arc", section="G.4.1.1")}
 
 
+# 1.5.5: the royal guard, "2 king's retinue knights" / "2 queen's retinue sergeants" given in
+# place of 2 knights / men-at-arms of the king's (queen's) army; worth a knight (3 CP) and a
+# man-at-arms (1 CP), 6.2.3.1; the regent queen keeps the queen's.
+ROYAL_GUARD = {"kings_knight": Guard(("king",), "knight", 3, 2, "king's retinue knight"),
+               "queens_sergeant": Guard(("queen", "regent_queen"), "man_at_arms", 1, 2, "queen's retinue sergeant")}
+
+
 HOOKS = Hooks(board_facts=FRANCE, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
               lord_played=lord_played, after_elimination=titles_after_elimination, title_bonus=TITLE_BONUS,
               lord_card_keys=(LordCardKey("crown_prince", "G.1.1"),), naval=NAVAL, tithe_rank=tithe_rank,
-              uprising_calmer=uprising_calmer, characters=CHARACTERS)
+              uprising_calmer=uprising_calmer, characters=CHARACTERS,
+              royal_guard=ROYAL_GUARD)

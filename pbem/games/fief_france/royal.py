@@ -75,7 +75,7 @@ def titles_after_elimination(state: FiefState, gone: Lord) -> list[Event]:
     prince.political = "king"
     events.append(Event("king", f"The king is dead: crown prince {prince.name} ({prince.family}) is king (D.3.3).",
                         data={"lord": prince.name, "family": prince.family}))
-    events += royal_guard(state, prince, "knight", "kings_knight")
+    events += royal_guard(state, prince)
     if prince.spouse and prince.spouse in state.lords:
         events += crown_queen(state, state.lords[prince.spouse])
     return events

@@ -16,12 +16,13 @@ from pbem.games.fief.battle.dice import PENALTY, Penalty, Roll, cancel_penalty, 
 from pbem.games.fief.battle.taken import ambushes, take_captives
 from pbem.games.fief.battle.coalition import coalition_choices
 from pbem.games.fief.battle.end import end_of_round, surrender_check
-from pbem.games.fief.battle.forces import (GUARD, BattleError, Side, base_dice, build_sides,
+from pbem.games.fief.battle.forces import (BattleError, Side, base_dice, build_sides,
                                            fighters, kinds_count, side_bonus, side_cp)
 from pbem.games.fief.battle.losses import Losses, choose_losses
 from pbem.games.fief.battle.plan import BattleOutcome, BattlePlan, BattleSetup
 from pbem.games.fief.battle.text import losses_text, units_text
 from pbem.games.fief.board import Board
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.hear_ye.elimination import captive_markers_left
 from pbem.games.fief.state import FiefState
 from pbem.rules.rng import Rng
@@ -217,7 +218,8 @@ def roll_and_hits(b: Battle, rnd: RoundDice) -> None:
             bombards -= rnd.penalty.bombards
         n = rnd.dice[side.role]
         roll = roll_dice(b.rng, n, bombards, f"battle in {b.setup.town}, round {b.round}, {side.role}")
-        roll.guard = sum(1 for p in side.units if b.state.pawns[p].kind in GUARD)
+        guard = edition_of(b.state).hooks.royal_guard   # 1.5.5: 1 hit per guard pawn
+        roll.guard = sum(1 for p in side.units if b.state.pawns[p].kind in guard)
         roll.cavalcade = n if (side is b.defender and b.setup.cavalcade) else 0
         rnd.rolls[side.role] = roll
     a, d = rnd.rolls["attacker"], rnd.rolls["defender"]

@@ -8,18 +8,17 @@ from pbem.games.fief.battle.plan import BattleSetup
 from pbem.games.fief.edition import TitleBonus, edition_of
 from pbem.games.fief.state import FiefState
 
-# 1.5.5: the royal guard's pawns, worth a knight and a man-at-arms; the unit pawns' Combat
-# Points are the edition's (6.2.3.1; France: games/fief_france/edition.yaml).
-GUARD_CP = {"kings_knight": 3, "queens_sergeant": 1}
-GUARD = tuple(GUARD_CP)   # 1.5.5: each adds 1 hit per battle round
+# The unit pawns' Combat Points are the edition's (6.2.3.1; France: games/fief_france/edition.yaml),
+# and so are its royal guard's (its `royal_guard` hook; France 1.5.5: worth a knight and a
+# man-at-arms, each adding 1 hit per battle round).
 
 
 def combat_points(state: FiefState, kind: str) -> int:
     """6.2.3.1, 1.5.5: a pawn's Combat Points. 6.2.3.4: the hits needed to eliminate it are as
     many, which is why "as much CP as possible" and "as many hits used as possible" are the same
     thing; a pawn worth none (a bombard) takes no hit: it only falls when left alone."""
-    units = edition_of(state).units
-    return units[kind].combat_points if kind in units else GUARD_CP[kind]
+    edition = edition_of(state)
+    return edition.units[kind].combat_points if kind in edition.units else edition.hooks.royal_guard[kind].combat_points
 
 
 class BattleError(ValueError):

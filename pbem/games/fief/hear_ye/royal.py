@@ -11,10 +11,6 @@ from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState, Lord
 from pbem.rules.api import Event
 
-GUARD_SIZE = 2   # 1.5.5.1, 1.5.5.2: up to 2 pawns replaced
-# 1.5.5: guard kind -> (the titles it serves, the pawn that replaces it)
-GUARD = {"kings_knight": (("king",), "knight"), "queens_sergeant": (("queen", "regent_queen"), "man_at_arms")}
-GUARD_KINDS = tuple(GUARD)
 
 
 def annulments(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:
@@ -106,20 +102,26 @@ def crown_queen(state: FiefState, lord: Lord) -> list[Event]:
     """1.5.4: the king's spouse is queen; a regent queen keeps being queen, no longer regent."""
     lord.political = "queen"
     return [Event("queen", f"{lord.name} ({lord.family}) becomes queen (1.5.4).",
-                  data={"lord": lord.name})] + royal_guard(state, lord, "man_at_arms", "queens_sergeant")
+                  data={"lord": lord.name})] + royal_guard(state, lord)
 
 
-def royal_guard(state: FiefState, lord: Lord, unit: str, guard: str) -> list[Event]:
-    """1.5.5.1-2: up to 2 pawns of that type in the lord's army become guard pawns, for free."""
-    if lord.location is None or lord.captive_of:
+def royal_guard(state: FiefState, lord: Lord) -> list[Event]:
+    """1.5.5.1-2: up to the guard's size of pawns of its unit type in the lord's army become
+    guard pawns, for free (the edition's `royal_guard` hook: the guard serving the lord's title;
+    France: the king's retinue knights, the queen's retinue sergeants)."""
+    found = next(((k, g) for k, g in edition_of(state).hooks.royal_guard.items() if lord.political in g.titles),
+                 None)
+    if found is None or lord.location is None or lord.captive_of:
         return []
+    guard, kind = found
+    unit = kind.unit
     mine = [p for p in state.pawns.values()
-            if p.family == lord.family and p.location == lord.location and p.kind == unit][:GUARD_SIZE]
+            if p.family == lord.family and p.location == lord.location and p.kind == unit][:kind.size]
     for pawn in mine:
         pawn.kind = guard
     if not mine:
         return []
-    word = "king's retinue knight" if guard == "kings_knight" else "queen's retinue sergeant"
+    word = kind.word
     return [Event("royal_guard", f"{lord.name}'s royal guard: {len(mine)} {word} pawn"
                   f"{'s' if len(mine) > 1 else ''} replace{'s' if len(mine) == 1 else ''} "
                   f"{'as many' if len(mine) > 1 else 'a'} {unit.replace('_', '-')} pawn"
@@ -132,11 +134,11 @@ def royal_guard_replaced(state: FiefState, name: str) -> list[Event]:
     knights (men-at-arms) from the family's pool while it has some; the others are removed.
     Idempotent: a second call finds no guard left."""
     lord = state.lords[name]
-    kinds = [g for g, (titles, _unit) in GUARD.items() if lord.political in titles]
+    kinds = [k for k, g in edition_of(state).hooks.royal_guard.items() if lord.political in g.titles]
     if not kinds or lord.location is None:
         return []
     guard_kind = kinds[0]
-    unit = GUARD[guard_kind][1]
+    unit = edition_of(state).hooks.royal_guard[guard_kind].unit
     guards = [p for p in state.pawns.values()
               if p.family == lord.family and p.kind == guard_kind and p.location == lord.location]
     if not guards:

@@ -14,7 +14,6 @@ from pbem.games.fief.movement.presence import Place, Presence
 from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState
 
-GUARD_OF = {"kings_knight": ("king",), "queens_sergeant": ("queen", "regent_queen")}  # 1.5.5
 
 
 @dataclass
@@ -78,9 +77,10 @@ class StepBudget:
 
 
 def guard_follows(state: FiefState, kind: str, lords: list[str]) -> bool:
-    """A royal guard pawn goes only with the king's (or queen's) army (1.5.5)."""
-    titles = GUARD_OF.get(kind)
-    return titles is not None and any(state.lords[n].political in titles for n in lords if n in state.lords)
+    """A royal guard pawn goes only with the army of a lord it serves (1.5.5; France: the king's,
+    the queen's)."""
+    guard = edition_of(state).hooks.royal_guard.get(kind)
+    return guard is not None and any(state.lords[n].political in guard.titles for n in lords if n in state.lords)
 
 
 def pick_pawns(state: FiefState, presence: Presence, budget: StepBudget, place: Place, family: str,
@@ -92,7 +92,7 @@ def pick_pawns(state: FiefState, presence: Presence, budget: StepBudget, place: 
         if not member.startswith("P:") or member[2:] in exclude:
             continue
         pawn = state.pawns[member[2:]]
-        if pawn.kind in GUARD_OF or not budget.can_step(member, army_steps):
+        if pawn.kind in budget.edition.hooks.royal_guard or not budget.can_step(member, army_steps):
             continue
         free.setdefault(pawn.kind, []).append(pawn.id)
     for ids in free.values():
