@@ -15,7 +15,6 @@ from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState
 
 
-
 @dataclass
 class Army:
     family: str
