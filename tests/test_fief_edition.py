@@ -578,8 +578,8 @@ def test_the_royal_guard_is_the_editions(edited) -> None:
     """1.5.5: France's royal guard (its `royal_guard` hook) turns 2 men-at-arms of the new queen's
     army into queen's retinue sergeants, worth 1 CP, moving only with her; an edition without
     the hook gives no guard."""
-    from pbem.games.fief.hear_ye.royal import crown_queen
     from pbem.games.fief.movement.army import guard_follows
+    from pbem.games.fief_france.royal import crown_queen
 
     position = {"players": PLAYERS, "lords": {"Blanche": {"family": "anne", "at": "Tours"}},
                 "units": {"Tours": {"anne": {"man_at_arms": 3}}}}
@@ -595,3 +595,34 @@ def test_the_royal_guard_is_the_editions(edited) -> None:
     assert not guard_follows(state, "queens_sergeant", ["Blanche"])           # not queen yet
     edited(hooks=replace(load_edition("fief_france").hooks, royal_guard={}))
     assert kinds_after_crowning() == ["man_at_arms"] * 3
+
+
+def test_what_a_marriage_does_to_titles_is_the_editions(edited) -> None:
+    """1.1.2, 1.5.4, D.3.2, G.4.1.1: in France the king's spouse becomes queen, an annulment takes
+    her title and the D'Arc lord cannot marry (the `married`, `unmarried` and `marriage_blocker`
+    hooks); an edition without them marries the same lords and changes no title."""
+    from pbem.games.fief.hear_ye.royal import annulments, marriages
+
+    position = {"players": PLAYERS,
+                "lords": {"Charles": {"family": "anne", "at": "Paris", "titles": ["king"]},
+                          "Blanche": {"family": "bruno", "at": "Tours", "female": True},
+                          "Jeanne": {"family": "carl", "at": "Lyon", "female": True, "titles": ["darc"]},
+                          "Urbain": {"family": "carl", "at": "Lyon", "titles": ["bishop 2", "pope"]}}}
+    wed = {"anne": {"marry": {"lord": "Charles", "to": "Blanche"}},
+           "bruno": {"marry": {"lord": "Blanche", "to": "Charles"}}}
+
+    def titles_after() -> tuple[str | None, str | None, str | None]:
+        state = build_position(position)
+        marriages(state, wed)
+        queen = state.lords["Blanche"].political
+        state.lords["Blanche"].political = "queen"     # as France's marriage made her
+        annulments(state, {"bruno": {"annul": "Blanche"}, "carl": {"annulments": "grant"}})
+        darc = build_position(position)
+        darc.lords["Charles"].political = None
+        events = marriages(darc, {"anne": {"marry": {"lord": "Charles", "to": "Jeanne"}},
+                                  "carl": {"marry": {"lord": "Jeanne", "to": "Charles"}}})
+        return queen, state.lords["Blanche"].political, events[0].kind
+
+    assert titles_after() == ("queen", None, "marriage_refused")
+    edited(hooks=replace(load_edition("fief_france").hooks, married=None, unmarried=None, marriage_blocker=None))
+    assert titles_after() == (None, "queen", "marriage")

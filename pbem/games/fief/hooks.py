@@ -174,3 +174,10 @@ class Hooks:
     # 1.5.5: guard pawn kind -> its ``Guard`` (France: `kings_knight`, `queens_sergeant`). Without
     # it no title brings a guard.
     royal_guard: Mapping[str, Guard] = field(default_factory=dict)
+    # 1.1: (state, the two spouses) -> what a marriage brings besides the couple (France: the
+    # king's spouse is queen, 1.1.2, 1.5.4); (state, a former spouse) -> what an annulment takes
+    # (France: the queen's title, D.3.2); (lord) -> why he may not marry besides the core's
+    # reasons (France: the D'Arc lord, G.4.1.1). Without them a marriage changes no title.
+    married: Callable[["FiefState", "Lord", "Lord"], list["Event"]] | None = None
+    unmarried: Callable[["FiefState", "Lord"], list["Event"]] | None = None
+    marriage_blocker: Callable[["Lord"], str | None] | None = None

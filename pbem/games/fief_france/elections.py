@@ -21,7 +21,8 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.control import controllers
 from pbem.games.fief.hooks import Elections
 from pbem.games.fief.hear_ye.elections import can_act, count, ecclesiastical, pope_lord
-from pbem.games.fief.hear_ye.royal import crown_queen, lose_queen, royal_guard
+from pbem.games.fief.hear_ye.royal import royal_guard
+from pbem.games.fief_france.royal import crown_queen, lose_queen
 from pbem.games.fief.state import FiefState, Lord
 from pbem.orders.reading import fold
 from pbem.rules.api import Event
