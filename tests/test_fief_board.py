@@ -166,3 +166,15 @@ def test_broken_cards(tmp_path: Path) -> None:
     path.write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
     with pytest.raises(CardError, match="cards.yaml: the fortune cards must be"):
         load_cards_file(path, "fief_france")
+
+
+def test_the_seas_are_board_data() -> None:
+    """5.3.1: France's one sea, the off-shore area, is the board file's `offshore:` entry; a board
+    without it has no sea, and a sea with another name is refused (orders and state say `offshore`)."""
+    board = load_board("fief_france")
+    assert board.seas == ("offshore",) and board.find_sea("Offshore") == "offshore" and board.is_sea("offshore")
+    data = copy.deepcopy(RAW)
+    del data["offshore"]
+    landlocked = build_board(data, "games/fief_france/board.yaml", FRANCE, "fief_france")
+    assert landlocked.seas == () and landlocked.find_sea("offshore") is None and "offshore" not in landlocked.to_json()
+    assert "must be `{name: offshore}`" in broken(lambda d: d.update(offshore={"name": "la mer"}))

@@ -37,7 +37,7 @@ def test_the_darc_lord_as_a_companion_or_met_earlier_gives_three_steps():
     assert _no_cavalcade(state, army, ("marc",)) is None
     state, army = army_after(2, darc=False)
     budget = StepBudget(state)
-    budget.with_darc.update({"L:Jeanne", "P:p0"})   # they went with her earlier this round
+    budget.joined.update({"L:Jeanne": 3, "P:p0": 3})   # they went with her earlier this round
     assert _no_cavalcade(state, army, ("marc",), budget) is None
     state.lords["Jeanne"].steps = 3
     assert "needs a step left" in _no_cavalcade(state, army, ("marc",), budget)

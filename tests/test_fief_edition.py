@@ -12,11 +12,14 @@ from typing import Any, Callable
 import pytest
 import yaml
 
-from pbem.games.fief.battle.forces import combat_points
+from pbem.games.fief.battle.forces import base_dice, build_sides, combat_points
+from pbem.games.fief.battle.plan import BattleSetup
 from pbem.games.fief.board import load_board
-from pbem.games.fief.edition import (_EDITIONS, PHASES, Edition, EditionError, edition_of, load_edition,
-                                     load_edition_file)
+from pbem.games.fief.cards.deck import CardError, load_cards_file
+from pbem.games.fief.edition import (_EDITIONS, OTHER_STEPS, PHASES, Edition, EditionError, edition_of,
+                                     load_edition, load_edition_file)
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
+from pbem.games.fief.hooks import bishop_collects
 from pbem.games.fief.round import ROUND
 from pbem.games.fief.positions import build_position
 from pbem.games.fief.state import FiefState
@@ -361,3 +364,265 @@ def test_combat_points_come_from_the_edition(edited) -> None:
     france = load_edition("fief_france")
     edited(units={**france.units, "knight": replace(france.units["knight"], combat_points=2)})
     assert combat_points(state, "knight") == 2 and combat_points(state, "man_at_arms") == 1
+
+
+def test_a_titles_steps_and_dice_are_the_editions(edited) -> None:
+    """G.4.1.1: France's D'Arc title (its `title_bonus` hook) gives her army 3 steps and her side a
+    4th die; an edition without the hook gives a lord with that title neither."""
+    position = {"players": PLAYERS, "phase": "movement",
+                "lords": {"Mireille": {"family": "anne", "at": "Tours", "female": True, "titles": ["darc"]}},
+                "units": {"Tours": {"anne": {"knight": 2}}}}
+    mail = "orders:\n  - move: Mireille\n    with: {knight: 2}\n    path: [Poitiers, La Rochelle, Bordeaux]\n"
+    battle = {"players": PLAYERS, "lords": {"Mireille": {"family": "anne", "at": "Lyon", "female": True,
+                                                         "titles": ["darc"]},
+                                            "Bo": {"family": "bruno", "at": "Lyon"}},
+              "towns": {"Lyon": {"controller": "bruno"}}}
+
+    def steps_and_dice() -> tuple[int, int, int]:
+        state = build_position(position).to_json()
+        template = RULES.order_template(RULES.view(state, "anne"), "anne")
+        check = send(state, "anne", mail)
+        moved = 0
+        if check.ok:
+            after, _ = resolve(state, {"anne": check.orders})
+            moved = after["lords"]["Mireille"]["steps"]
+        fight = build_position(battle)
+        side = build_sides(fight, BattleSetup("Lyon", "anne", "bruno", ("anne",), ("bruno",)))[0]
+        return moved, base_dice(fight, side, 13), int("up to 3 towns" in template)
+
+    assert steps_and_dice() == (3, 4, 1)
+    edited(hooks=replace(load_edition("fief_france").hooks, title_bonus={}))
+    assert steps_and_dice() == (0, 3, 0)
+    assert "Mireille has 2 steps (5.1.1); this path needs 3" in errors(build_position(position).to_json(),
+                                                                        "anne", mail)
+
+
+# -- an edition's own phases (E; England's Invaders phase) ----------------------------------------
+def own_phase_record(tmp_path: Path, round_: list[str], hooks: str = "fief_own_phase") -> Edition:
+    data = {**copy.deepcopy(RAW), "hooks": hooks, "round": round_}
+    path = tmp_path / "edition.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return load_edition_file(path, "fief_france")
+
+
+def test_round_may_name_the_editions_own_phases_only(tmp_path: Path) -> None:
+    with_muster = ["hear_ye", "muster", "cards", "cards_play", "income", "purchase", "movement", "battle",
+                   "end_of_round"]
+    assert own_phase_record(tmp_path, with_muster).round == tuple(with_muster)
+    # France's hooks have no `muster` phase: its record may not name one.
+    broken(tmp_path, lambda d: d.update(round=with_muster), "`round`", "'muster' is not a phase")
+    # A typo is suggested among the core's phases and the edition's own.
+    with pytest.raises(EditionError, match="did you mean `muster`"):
+        own_phase_record(tmp_path, ["hear_ye", "mustr", "income"])
+
+
+def test_an_editions_own_phase_may_not_take_a_core_steps_name(tmp_path: Path, monkeypatch) -> None:
+    import fief_own_phase
+    from pbem.games.fief.round import BY_PHASE
+
+    assert set(BY_PHASE) | {"over"} == set(PHASES) | set(OTHER_STEPS)
+    for name in ("income", "hear_ye_votes", "setup"):
+        monkeypatch.setattr(fief_own_phase, "HOOKS", replace(fief_own_phase.HOOKS, phases=(
+            replace(fief_own_phase.MUSTER, name=name),)))
+        with pytest.raises(EditionError, match=f"own phase '{name}' is already a phase"):
+            own_phase_record(tmp_path, ["hear_ye", "income"])
+
+
+def test_an_editions_own_phase_runs_through_the_judge(tmp_path: Path, edited) -> None:
+    """The test edition's `muster` phase (its `phases` hook) opens each round: the judge asks every
+    player for its mail, resolves it by the hook's step and goes on with the core's phases."""
+    from fief_own_phase import HOOKS
+    from judge_support import Judge
+    from pbem.judge.engine import current_phase, load_game
+
+    edited(hooks=HOOKS, round=("hear_ye", "muster") + load_edition("fief_france").round[1:])
+
+    def phase_now() -> str:
+        store = judge.store()
+        try:
+            return current_phase(load_game(store, "m")).id
+        finally:
+            store.close()
+
+    judge = Judge(tmp_path / "home")
+    judge.new_game(name="m", players=tuple(PLAYERS), game_type="fief_france")
+    judge.tick()
+    for p, town in zip(PLAYERS, ("Tours", "Poitiers", "Lyon"), strict=True):
+        judge.orders("m", p, "setup/starting-towns", f"orders:\n  - start: [{town}]\n")
+    judge.tick()
+    assert phase_now() == "round-1/muster"                    # not in `not_in_first_round`: it opens round 1
+    before = len(judge.sent())
+    for p in PLAYERS:
+        judge.orders("m", p, "round-1/muster", "orders: []\n")
+    judge.tick()
+    assert phase_now() == "round-1/cards-draw"                # then the core's Cards Phase
+    reports = [str(m.get_body(("plain",)).get_content()) for m in judge.sent()[before:]]
+    assert any("Round 1: the families muster (the test edition's own phase)." in r for r in reports)
+    assert "there is nothing to order in the muster phase" in errors(
+        {**build_position({"players": PLAYERS}).to_json(), "phase": "muster"}, "anne", "orders:\n  - buy: mill\n")
+
+
+def test_a_lord_cards_own_keys_are_the_editions(edited) -> None:
+    """G.1.1: `crown_prince: yes` on a lord card's order is France's (its `lord_card_keys` hook):
+    an edition without the key refuses it as unknown, and its order form and echo leave it out."""
+    position = {"players": PLAYERS, "phase": "cards", "hands": {"anne": ["Henry"]},
+                "lords": {"Blanche": {"family": "anne", "at": "Tours"}}}
+    state = {**build_position(position).to_json(), "phase": "cards_play"}
+    view = RULES.view(state, "anne")
+    mail = "orders:\n  - play: Henry\n    crown_prince: yes\n"
+    check = send(state, "anne", mail)
+    assert check.orders["play"] == [{"card": "Henry", "town": None, "crown_prince": True}]
+    assert "crown_prince: yes" in RULES.echo_orders(view, "anne", check.orders)
+    assert "#    crown_prince: no" in RULES.order_template(view, "anne")
+    edited(hooks=replace(load_edition("fief_france").hooks, lord_card_keys=()))
+    assert "`crown_prince`" in errors(state, "anne", mail)
+    plain = send(state, "anne", "orders:\n  - play: Henry\n    in: Tours\n")
+    assert plain.orders["play"] == [{"card": "Henry", "town": "Tours"}]
+    echoed = RULES.echo_orders(view, "anne", plain.orders)
+    assert "crown_prince" not in echoed and "play: Henry" in echoed
+    assert send(state, "anne", echoed).orders == plain.orders
+    assert "crown_prince" not in RULES.order_template(view, "anne")
+
+
+def test_naval_steps_are_the_editions(edited, tmp_path: Path) -> None:
+    """5.3: France's naval steps to and from the off-shore area (the board's one sea) are its
+    `naval` hook: an edition without it reaches no sea, offers none in the order form, and
+    refuses disaster cards without the dice icon (they strike the sea, 2.5)."""
+    position = {"players": PLAYERS, "phase": "movement",
+                "lords": {"Quentin": {"family": "anne", "at": "Nantes"}},
+                "units": {"Nantes": {"anne": {"man_at_arms": 1}}}}
+    state = build_position(position).to_json()
+    mail = "orders:\n  - move: Quentin\n    path: [offshore]\n"
+    assert load_board("fief_france").seas == ("offshore",)
+    check = send(state, "anne", mail)
+    after, _ = resolve(state, {"anne": check.orders})
+    assert after["lords"]["Quentin"]["location"] == "offshore"                 # 5.3
+    assert "`offshore` (harbor)" in RULES.order_template(RULES.view(state, "anne"), "anne")
+    data = yaml.safe_load((games_dir() / "fief_france" / "cards.yaml").read_text(encoding="utf-8"))
+    data["disaster"][0]["dice_icon"] = False
+    cards = tmp_path / "cards.yaml"
+    cards.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    assert load_cards_file(cards, "fief_france").offshore == {"plague": 1}
+
+    edited(hooks=replace(load_edition("fief_france").hooks, naval=None))
+    assert "there is no town called 'offshore'" in errors(state, "anne", mail)
+    template = RULES.order_template(RULES.view(state, "anne"), "anne")
+    assert "offshore" not in template and "Naval" not in template
+    with pytest.raises(CardError, match="without the dice icon strike the sea.*no naval step"):
+        load_cards_file(cards, "fief_france")
+
+
+def test_the_tithes_collectors_are_the_editions(edited) -> None:
+    """G.3.3.2: France's tithe goes to the bishop, else a cardinal, else the pope (its
+    `tithe_rank` hook); an edition without cardinals and pope (the core's default) gives a tithe
+    to the bishop of the bishopric only."""
+    from pbem.games.fief.income.phase import tithe_collectors
+
+    position = {"players": PLAYERS, "phase": "income",
+                "lords": {"Baudoin": {"family": "anne", "at": "Calais", "titles": ["bishop 3", "cardinal"]},
+                          "Arthur": {"family": "bruno", "at": "Toulouse", "titles": ["bishop 1", "cardinal", "pope"]}},
+                "effects": [{"card": "tithe", "target": "3", "player": "anne", "lord": "Baudoin"},
+                            {"card": "tithe", "target": "1", "player": "anne", "lord": "Baudoin"},
+                            {"card": "tithe", "target": "all", "player": "bruno", "lord": "Arthur"}]}
+    state = build_position(position)
+    board = load_board("fief_france")
+    assert tithe_collectors(state, board)[0] == {3: "anne", 1: "anne"}   # bishop; a cardinal before the pope
+    edited(hooks=replace(load_edition("fief_france").hooks, tithe_rank=bishop_collects))
+    assert tithe_collectors(state, board)[0] == {3: "anne"}              # the bishop only
+
+
+def test_cardinals_calm_uprisings_only_by_the_editions_hook(edited) -> None:
+    """G.4.2.1, D.2.2: France's cardinals calm an uprising for 3 deniers (its `uprising_calmer`
+    hook); without the hook only the bishop of the bishopric does (D.2.1)."""
+    from pbem.games.fief.surprise.uprising import _calmer
+
+    lords = {"Henry": {"family": "anne", "at": "Lyon", "titles": ["bishop 2"]},
+             "Charles": {"family": "bruno", "at": "Paris", "titles": ["bishop 4", "cardinal"]}}
+    state = build_position({"players": PLAYERS, "deniers": {"bruno": 5}, "lords": lords,
+                            "policies": {"anne": {"calm_uprisings": "as_bishop"},
+                                         "bruno": {"calm_uprisings": "also_as_cardinal"}}})
+    raisers = frozenset({"carl"})
+    henry, charles = state.lords["Henry"], state.lords["Charles"]
+    assert _calmer(state, 2, raisers) == (henry, 0, "bishop")
+    assert _calmer(state, 3, raisers) == (charles, 3, "cardinal")     # D.2.2: no bishop of 3 in play
+    edited(hooks=replace(load_edition("fief_france").hooks, uprising_calmer=None))
+    assert _calmer(state, 2, raisers) == (henry, 0, "bishop")
+    assert _calmer(state, 3, raisers) is None
+
+
+def test_character_cards_are_the_editions(edited) -> None:
+    """G.4.1: France's D'Arc and cardinal cards (its `characters` hook) are played at once on a
+    lord; an edition without them never plays such a card (the mail is refused, the order form
+    offers none) and its D'Arc-less lord stays untitled."""
+    position = {"players": PLAYERS, "phase": "cards", "hands": {"anne": ["darc", "cardinal"]},
+                "lords": {"Mireille": {"family": "anne", "at": "Tours", "female": True},
+                          "Charles": {"family": "bruno", "at": "Paris", "titles": ["bishop 4"]}}}
+    state = {**build_position(position).to_json(), "phase": "cards_play"}
+    mail = "orders:\n  - play: D'Arc\n    on: Mireille\n  - play: Cardinal\n    on: Charles\n"
+    check = send(state, "anne", mail)
+    after, events = resolve(state, {"anne": check.orders})
+    assert after["lords"]["Mireille"]["political"] == "darc" and after["lords"]["Charles"]["cardinal"]
+    assert after["frieze"] == {"Mireille": "darc", "Charles": "cardinal"}             # G.4.1
+    template = RULES.order_template(RULES.view(state, "anne"), "anne")
+    assert "#  - play: darc" in template and "#  - play: cardinal" in template
+    assert "(G.4): D'Arc / Cardinal `on: LORD`, assassination" in template
+
+    edited(hooks=replace(load_edition("fief_france").hooks, characters={}))
+    assert "darc" in errors(state, "anne", mail).lower()
+    template = RULES.order_template(RULES.view(state, "anne"), "anne")
+    assert "#  - play: darc" not in template and "#  - play: cardinal" not in template
+    assert "(G.4): assassination `on: LORD`" in template
+
+
+def test_the_royal_guard_is_the_editions(edited) -> None:
+    """1.5.5: France's royal guard (its `royal_guard` hook) turns 2 men-at-arms of the new queen's
+    army into queen's retinue sergeants, worth 1 CP, moving only with her; an edition without
+    the hook gives no guard."""
+    from pbem.games.fief.movement.army import guard_follows
+    from pbem.games.fief_france.royal import crown_queen
+
+    position = {"players": PLAYERS, "lords": {"Blanche": {"family": "anne", "at": "Tours"}},
+                "units": {"Tours": {"anne": {"man_at_arms": 3}}}}
+
+    def kinds_after_crowning() -> list[str]:
+        state = build_position(position)
+        crown_queen(state, state.lords["Blanche"])
+        return sorted(p.kind for p in state.pawns.values())
+
+    assert kinds_after_crowning() == ["man_at_arms", "queens_sergeant", "queens_sergeant"]
+    state = build_position(position)
+    assert combat_points(state, "queens_sergeant") == 1
+    assert not guard_follows(state, "queens_sergeant", ["Blanche"])           # not queen yet
+    edited(hooks=replace(load_edition("fief_france").hooks, royal_guard={}))
+    assert kinds_after_crowning() == ["man_at_arms"] * 3
+
+
+def test_what_a_marriage_does_to_titles_is_the_editions(edited) -> None:
+    """1.1.2, 1.5.4, D.3.2, G.4.1.1: in France the king's spouse becomes queen, an annulment takes
+    her title and the D'Arc lord cannot marry (the `married`, `unmarried` and `marriage_blocker`
+    hooks); an edition without them marries the same lords and changes no title."""
+    from pbem.games.fief.hear_ye.royal import annulments, marriages
+
+    position = {"players": PLAYERS,
+                "lords": {"Charles": {"family": "anne", "at": "Paris", "titles": ["king"]},
+                          "Blanche": {"family": "bruno", "at": "Tours", "female": True},
+                          "Jeanne": {"family": "carl", "at": "Lyon", "female": True, "titles": ["darc"]},
+                          "Urbain": {"family": "carl", "at": "Lyon", "titles": ["bishop 2", "pope"]}}}
+    wed = {"anne": {"marry": {"lord": "Charles", "to": "Blanche"}},
+           "bruno": {"marry": {"lord": "Blanche", "to": "Charles"}}}
+
+    def titles_after() -> tuple[str | None, str | None, str | None]:
+        state = build_position(position)
+        marriages(state, wed)
+        queen = state.lords["Blanche"].political
+        state.lords["Blanche"].political = "queen"     # as France's marriage made her
+        annulments(state, {"bruno": {"annul": "Blanche"}, "carl": {"annulments": "grant"}})
+        darc = build_position(position)
+        darc.lords["Charles"].political = None
+        events = marriages(darc, {"anne": {"marry": {"lord": "Charles", "to": "Jeanne"}},
+                                  "carl": {"marry": {"lord": "Jeanne", "to": "Charles"}}})
+        return queen, state.lords["Blanche"].political, events[0].kind
+
+    assert titles_after() == ("queen", None, "marriage_refused")
+    edited(hooks=replace(load_edition("fief_france").hooks, married=None, unmarried=None, marriage_blocker=None))
+    assert titles_after() == (None, "queen", "marriage")

@@ -27,7 +27,7 @@ from pbem.games.fief.diplomacy.at_once import act_diplomacy
 from pbem.games.fief.diplomacy.orders import check_diplomacy, diplomacy_template
 from pbem.orders.reading import Problems, each_order
 from pbem.games.fief.state import FiefState
-from pbem.games.fief.surprise.play import AT_ONCE, play_surprise
+from pbem.games.fief.surprise.play import at_once, play_surprise
 from pbem.games.fief.surprise.phase_start import check_play
 from pbem.rules.api import Audience, Event, OrderCheck
 
@@ -85,13 +85,13 @@ def act(state: FiefState, board: Board, player: str, action: Mapping[str, Any]) 
 def at_once_template(view: dict, player: str) -> str:
     """The commented block ending every Fief order template: diplomacy, then `at_once:` with
     the surprise cards the player holds (G.4) and a transfer of control (5.2.2)."""
-    held = [c for c in dict.fromkeys(view.get("hand") or []) if c in AT_ONCE and c != "uprising"]
-    keys = {"darc": ["on: LORD"], "cardinal": ["on: LORD"], "justice": ["on: LORD"],
-            "assassination": ["on: LORD", "sponsor: YOUR_LORD"], "underground": ["free: [CAPTIVE_LORD]"]}
+    held = [c for c in dict.fromkeys(view.get("hand") or []) if c in at_once(view["game"]) and c != "uprising"]
+    keys = {"justice": ["on: LORD"], "assassination": ["on: LORD", "sponsor: YOUR_LORD"],
+            "underground": ["free: [CAPTIVE_LORD]"]}   # an edition's character card: `on: LORD` (G.4.1)
     out = []
     for card in held:
         out.append((f"- play: {card}", "a surprise card of your hand (G.4)"))
-        out += [(f"  {k}", "") for k in keys.get(card, [])]
+        out += [(f"  {k}", "") for k in keys.get(card, ["on: LORD"])]
     out += [("- transfer: TOWN", "the control of a town you control (5.2.2)"),
             ("  to: PLAYER", "a family with forces in that town")]
     lines = ["# Done at once too, in the order written:", "# at_once:"]

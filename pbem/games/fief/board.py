@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import yaml
 
@@ -59,8 +59,10 @@ class BishopricInfo:
 class Board:
     def __init__(self, variant: str, source: str, towns: dict[str, TownInfo],
                  fiefs: dict[str, FiefInfo], bishoprics: dict[int, BishopricInfo],
-                 roads: frozenset[frozenset[str]], road_marks: dict[frozenset[str], str]):
+                 roads: frozenset[frozenset[str]], road_marks: dict[frozenset[str], str],
+                 seas: tuple[str, ...] = ()):
         self.variant = variant
+        self.seas = seas   # the sea areas a naval step reaches (5.3.1; France: one, `offshore`)
         self.source = source
         self.towns = towns
         self.fiefs = fiefs
@@ -97,6 +99,13 @@ class Board:
         info = self.towns.get(town)
         return bool(info and info.harbor)
 
+    def is_sea(self, place: str) -> bool:
+        return place in self.seas
+
+    def find_sea(self, text: Any) -> str | None:
+        """A sea of the board by its name as written (France: `offshore`, 5.3.1)."""
+        return next((s for s in self.seas if fold(s) == fold(str(text))), None)
+
     def find_town(self, text: str) -> str | None:
         return self._folded.get(fold(str(text)))
 
@@ -120,7 +129,7 @@ class Board:
         return {
             "variant": self.variant,
             "file": Path(self.source).name,
-            "offshore": {"name": OFFSHORE, "connects": list(self.harbors)},
+            **({"offshore": {"name": self.seas[0], "connects": list(self.harbors)}} if self.seas else {}),
             "towns": {t: {"fief": i.fief, "bishopric": i.bishopric, "chief": i.chief,
                           "harbor": i.harbor, "sourced": i.sourced, "guesses": list(i.guesses),
                           "neighbours": list(self._neighbours[t])} for t, i in self.towns.items()},
@@ -195,7 +204,7 @@ def build_board(data: Any, where: str, facts: BoardFacts, variant: str) -> Board
                   for n, b in bish_raw.items()}
     _check_memberships(fiefs, bishoprics, facts, fail)
     roads, marks = _roads(data["roads"], towns, fail)
-    board = Board(variant, where, towns, fiefs, bishoprics, roads, marks)
+    board = Board(variant, where, towns, fiefs, bishoprics, roads, marks, _seas(data, fail))
     _check_roads(board, facts, fail)
     return board
 
@@ -293,3 +302,15 @@ def _check_roads(board: Board, facts: BoardFacts, fail) -> None:
     if len(reached) != len(board.towns):
         cut = sorted(set(board.towns) - set(reached))
         raise fail(f"the roads do not connect every town: {', '.join(cut)} cannot be reached from {start}")
+
+
+def _seas(data: dict, fail: Callable[[str], BoardError]) -> tuple[str, ...]:
+    """5.3.1: the board's sea areas. France's board has one, `offshore: {name: offshore}`, joined
+    to every harbor; a board without the key has none (no naval step reaches a sea)."""
+    if "offshore" not in data:
+        return ()
+    entry = data["offshore"]
+    if not isinstance(entry, dict) or entry.get("name") != OFFSHORE:
+        raise fail(f"`offshore` must be `{{name: {OFFSHORE}}}` (5.3.1: one single zone, named `{OFFSHORE}` in "
+                   "the orders), not " + repr(entry))
+    return (OFFSHORE,)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable
 
 import yaml
 
@@ -24,75 +24,24 @@ from pbem.orders.reading import suggest
 from pbem.paths import games_dir
 from pbem.rules.api import OptionSpec
 
+from pbem.games.fief.hooks import Elections, Hooks, TitleBonus
+
 if TYPE_CHECKING:
-    from pbem.games.fief.board import Board
-    from pbem.games.fief.facts import BoardFacts
-    from pbem.games.fief.state import FiefState, Lord
-    from pbem.rules.api import Event
+    from pbem.games.fief.state import FiefState
+
+__all__ = ["Edition", "EditionError", "Elections", "Hooks", "TitleBonus", "PHASES", "OTHER_STEPS", "edition_of",
+           "load_edition"]
 
 EDITION_FILE = "edition.yaml"
 # The round's phases the core knows (game.py ROUND), in the order E lists them for France; an
 # edition's `round:` is a selection of them, in its own order.
 PHASES = ("hear_ye", "cards", "cards_play", "income", "purchase", "movement", "battle", "end_of_round")
+# The core's steps outside the round (round.py): an edition's own phase may not take their names.
+OTHER_STEPS = ("setup", "hear_ye_votes", "over")
 
 
 class EditionError(Exception):
     """Edition data that cannot be used, with where and how to fix it."""
-
-
-@dataclass(frozen=True)
-class Elections:
-    """The ballots of an edition's Hear Ye phase (France: bishops, pope, king, 1.2-1.5). The core
-    runs the two mails (candidates, then sealed votes), reveals the markers and tallies
-    (hear_ye/phase.py); the edition says which ballots, who stands, who votes with what weight,
-    who wins and what winning does. A ballot is an id (France: "bishop 2", "pope", "king")."""
-
-    # (a player's view, a word folded by pbem.orders.reading.fold) -> the ballot id it names, or
-    # None; and how ballots are named, for the error of a word that names none.
-    ballot_named: Callable[[dict[str, Any], str], str | None]
-    ballot_names: str
-    # Acts before the candidacies, from the first mail's orders (France: the pope's, 1.1).
-    before: Callable[["FiefState", Mapping[str, Any]], list["Event"]]
-    # The ballots open to candidacies this phase, in the order they are counted.
-    possible: Callable[["FiefState", "Board"], list[str]]
-    # Why a lord may not stand in a ballot now (None: he may), for mails and at the count.
-    eligible: Callable[["Lord", str], str | None]
-    # (orders, player, lord, ballot): a candidacy taken although not eligible yet, checked again
-    # at the count (France 1.4.1: a bishop candidate of this phase for pope).
-    also_stands: Callable[[Mapping[str, Any], str, str, str], bool]
-    # Why a ballot with candidates is not held when its turn comes (None: it is).
-    not_held: Callable[["FiefState", str], str | None]
-    # (state, board, ballot, elected this phase) -> (votes per family, voting lords per family)
-    weights: Callable[["FiefState", "Board", str, set[str]], tuple[dict[str, int], dict[str, list["Lord"]]]]
-    # (state, ballot, tally, markers per family, voting lords) -> (the elected or None, why)
-    winner: Callable[["FiefState", str, dict[str, int], dict[str, dict], dict[str, list["Lord"]]],
-                     tuple[str | None, str]]
-    # (state, ballot, the elected lord, why) -> events: the title given.
-    elect: Callable[["FiefState", str, "Lord", str], list["Event"]]
-    # (state, ballot, the votes mail's orders) -> events after a ballot (France: the new pope, 1.4).
-    after: Callable[["FiefState", str, Mapping[str, Any]], list["Event"]]
-
-
-@dataclass(frozen=True)
-class Hooks:
-    """The rules of an edition that are code. Each edition's package defines ``HOOKS``."""
-
-    # What the rulebook states about the board, checked whenever board data is loaded (facts.py).
-    board_facts: "BoardFacts"
-    # 7: victory points a lord brings besides 1 per fief title (France: the king and the pope,
-    # unless offshore).
-    title_points: Callable[["FiefState", "Lord"], int]
-    # 7.3: the tiebreak key of a candidate (one family, or an alliance): the highest wins.
-    # (state, the candidate's families, towns controlled per family) -> a comparable tuple.
-    tiebreak: Callable[["FiefState", tuple[str, ...], dict[str, int]], tuple]
-    # 1: the Hear Ye phase's elections.
-    elections: Elections
-    # G.1: (state, player, lord, the canonical `play` order) -> events, once a lord card is
-    # played and the lord is in the family (France: the crown prince, G.1.1).
-    lord_played: Callable[["FiefState", str, str, Mapping[str, Any]], list["Event"]]
-    # D.4: (state, the lord who left play) -> events: the titles that change hands with him
-    # (France: the crown prince becomes king, D.3.3; the pope's excommunication lifted, D.2.3.1).
-    after_elimination: Callable[["FiefState", "Lord"], list["Event"]]
 
 
 @dataclass(frozen=True)
@@ -181,6 +130,12 @@ class Edition:
         later = self.round[self.round.index(phase) + 1:]
         skipped = self.not_in_first_round if round_number == 1 else ()
         return next((p for p in later if p not in skipped), self.opening(round_number + 1))
+
+    def bonus(self, titles: Iterable[str | None]) -> TitleBonus | None:
+        """G.4.1.1: the bonus a lord of an army (or battle side) with these political titles
+        gives it, the first found; None if none does."""
+        bonuses = self.hooks.title_bonus
+        return next((bonuses[t] for t in titles if t is not None and t in bonuses), None)
 
     def ransom(self, titles: int) -> int:
         """4.1: the ransom of a lord with ``titles`` titles."""
@@ -298,6 +253,15 @@ class _Reader:
             raise self.fail(name, "names a phase twice", "name each phase once")
         return tuple(value)
 
+    def own_phases(self, hooks: Hooks) -> tuple[str, ...]:
+        """The names of the edition's own phases (its `phases` hook), none a core step's."""
+        names = tuple(step.name for step in hooks.phases)
+        for name in names:
+            if name in PHASES + OTHER_STEPS or names.count(name) > 1:
+                raise self.fail("hooks", f"the edition's own phase {name!r} is already a phase",
+                                "give each of the edition's own phases (its `phases` hook) a name of its own")
+        return names
+
     def first_round(self, data: dict[str, Any], round_: tuple[str, ...]) -> tuple[str, ...]:
         skipped = self.phases(data, "not_in_first_round", round_)
         if not round_ or set(round_) <= set(skipped):
@@ -328,6 +292,8 @@ class _Reader:
         limits = self.numbers(top["limits"], "limits", ("mills_per_town", "lords_per_family", "new_units_per_town",
                                                         "fief_titles_per_lord", "steps_per_round"), 1)
         cards = self.numbers(top["cards"], "cards", ("hand_limit", "draws", "disaster_track"))
+        hooks = self.hooks(top["hooks"])
+        own = self.own_phases(hooks)
         return Edition(
             type_name=type_name, source=self.where, title=self.text(top, "", "title"),
             min_players=players["min"], max_players=players["max"],
@@ -343,9 +309,9 @@ class _Reader:
             income=self.numbers(top["income"], "income", _INCOME),
             hand_limit=cards["hand_limit"], draws=cards["draws"], disaster_track=cards["disaster_track"],
             deck=self.deck(top["deck"]), victory=self.victory(top["victory"], players["min"], players["max"]),
-            round=(rnd := self.phases(top, "round", PHASES)),
+            round=(rnd := self.phases(top, "round", PHASES + own)),
             not_in_first_round=self.first_round(top, rnd),
-            options=self.options(top["options"]), hooks=self.hooks(top["hooks"]))
+            options=self.options(top["options"]), hooks=hooks)
 
     def units(self, data: Any) -> dict[str, Unit]:
         found = self.mapping(data, "units", None)
@@ -408,11 +374,11 @@ class _Reader:
             module = importlib.import_module(value)
         except ImportError as exc:
             raise self.fail("hooks", f"cannot import {value} ({exc})",
-                            "name a module that defines `HOOKS = Hooks(...)` (pbem/games/fief/edition.py)") from None
+                            "name a module that defines `HOOKS = Hooks(...)` (pbem/games/fief/hooks.py)") from None
         hooks = getattr(module, "HOOKS", None)
         if not isinstance(hooks, Hooks):
             raise self.fail("hooks", f"{value} defines no `HOOKS` of type Hooks",
-                            "add `HOOKS = Hooks(...)` to it (pbem/games/fief/edition.py)")
+                            "add `HOOKS = Hooks(...)` to it (pbem/games/fief/hooks.py)")
         return hooks
 
 

@@ -19,7 +19,7 @@ from pbem.games.fief.hear_ye.phase import vote_deciders
 from pbem.games.fief.map_view import map_drawing
 from pbem.orders.reading import Problems, check_keys
 from pbem.games.fief.policies import merge_policies
-from pbem.games.fief.round import AFTER_THE_GAME, BY_PHASE, PART_OF, Step
+from pbem.games.fief.round import AFTER_THE_GAME, PART_OF, Step, step_of
 from pbem.games.fief.setup.rules import new_game
 from pbem.games.fief.state import OFFSHORE, RULES_VERSION, FiefState
 from pbem.games.fief.surprise.phase_start import fire_phase_start
@@ -63,7 +63,11 @@ class FiefRules:
         return state.to_json()
 
     def _step(self, state: FiefState) -> Step:
-        return BY_PHASE[state.phase]
+        step = step_of(state.phase, state.variant)
+        if step is None:
+            raise ValueError(f"phase {state.phase!r} is no phase of {state.variant} (pbem/games/fief/round.py, "
+                             "or the edition's `phases` hook)")
+        return step
 
     def _deciders(self, state: FiefState, step: Step) -> tuple[str, ...]:
         if not step.takes_orders:
@@ -158,7 +162,7 @@ class FiefRules:
 
 
 def _for_orders(view: JSON) -> Step:
-    return BY_PHASE.get(view["phase"], AFTER_THE_GAME)
+    return step_of(view["phase"], view["game"]) or AFTER_THE_GAME
 
 
 def _store_policies(state: FiefState, orders: Mapping[str, Any]) -> None:

@@ -21,6 +21,7 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.cards.orders import check_draw_orders, check_play_orders
 from pbem.games.fief.cards.phase import resolve_draw, resolve_play
 from pbem.games.fief.cards.template import draw_template, play_template
+from pbem.games.fief.edition import load_edition
 from pbem.games.fief.end_of_round.phase import resolve_end_of_round
 from pbem.games.fief.hear_ye.phase import resolve_hear_ye, resolve_votes
 from pbem.games.fief.hear_ye.orders import check_first, check_votes, empty_first
@@ -202,6 +203,14 @@ BY_PHASE = {s.name: s for s in ROUND + (HEAR_YE_VOTES, SETUP)}
 PART_OF = {HEAR_YE_VOTES.name: "hear_ye"}   # a second mail of a phase: the round goes on after the phase
 # After the game ("over") a mail has nothing to order.
 AFTER_THE_GAME = Step("over", "The game is over", "", False, lambda s, b, o, r: [])
+
+
+def step_of(phase: str, type_name: str) -> Step | None:
+    """The step of ``phase`` in a game of ``type_name``: the core's, or one of the edition's own
+    phases (its `phases` hook, E); None for neither (a game over)."""
+    if phase in BY_PHASE:
+        return BY_PHASE[phase]
+    return next((s for s in load_edition(type_name).hooks.phases if s.name == phase), None)
 
 
 def _check_policies(view: JSON, player: str, given: Any, problems: Problems, board: Board) -> dict:

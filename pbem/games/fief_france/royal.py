@@ -1,13 +1,48 @@
-"""France's crown prince and succession (G.1.1, D.3.3, D.2.3, D.2.3.1), reached by the Fief core
-through the edition's hooks (hooks.py): what a lord card played as the crown prince does, and
-which titles change hands when a lord leaves play."""
+"""France's royal family: the queen (1.5.4, D.3.2), the crown prince and succession (G.1.1, D.3.3,
+D.2.3, D.2.3.1), reached by the Fief core through the edition's hooks (hooks.py): what a
+marriage or an annulment does to the titles, who may not marry (D'Arc, G.4.1.1), what a lord
+card played as the crown prince does, and which titles change hands when a lord leaves play."""
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.games.fief.hear_ye.royal import crown_queen, lose_queen, royal_guard
+from pbem.games.fief.hear_ye.royal import royal_guard, royal_guard_replaced
 from pbem.games.fief.state import FiefState, Lord
 from pbem.rules.api import Event
+
+
+def crown_queen(state: FiefState, lord: Lord) -> list[Event]:
+    """1.5.4: the king's spouse is queen; a regent queen keeps being queen, no longer regent."""
+    lord.political = "queen"
+    return [Event("queen", f"{lord.name} ({lord.family}) becomes queen (1.5.4).",
+                  data={"lord": lord.name})] + royal_guard(state, lord)
+
+
+def lose_queen(state: FiefState, lord: Lord) -> list[Event]:
+    """D.3.2: the queen (or regent queen) loses her title, and her guard (1.5.5)."""
+    events = royal_guard_replaced(state, lord.name)
+    lord.political = None
+    return events + [Event("queen_title_lost", f"{lord.name} is no longer queen (D.3.2).",
+                           data={"lord": lord.name})]
+
+
+def married(state: FiefState, a: Lord, b: Lord) -> list[Event]:
+    """1.1.2, 1.5.4: the king's spouse is queen."""
+    events: list[Event] = []
+    for one, two in ((a, b), (b, a)):
+        if one.political == "king":
+            events += crown_queen(state, two)
+    return events
+
+
+def unmarried(state: FiefState, lord: Lord) -> list[Event]:
+    """D.3.2: the queen is the king's spouse: an annulment takes her title."""
+    return lose_queen(state, lord) if lord.political == "queen" else []
+
+
+def marriage_blocker(lord: Lord) -> str | None:
+    """G.4.1.1: the D'Arc lord "cannot be married"."""
+    return f"{lord.name} is the D'Arc lord, who cannot marry" if lord.political == "darc" else None
 
 
 def lord_played(state: FiefState, player: str, name: str, play: Mapping[str, Any]) -> list[Event]:
@@ -75,7 +110,7 @@ def titles_after_elimination(state: FiefState, gone: Lord) -> list[Event]:
     prince.political = "king"
     events.append(Event("king", f"The king is dead: crown prince {prince.name} ({prince.family}) is king (D.3.3).",
                         data={"lord": prince.name, "family": prince.family}))
-    events += royal_guard(state, prince, "knight", "kings_knight")
+    events += royal_guard(state, prince)
     if prince.spouse and prince.spouse in state.lords:
         events += crown_queen(state, state.lords[prince.spouse])
     return events

@@ -16,12 +16,13 @@ from pbem.games.fief.battle.dice import PENALTY, Penalty, Roll, cancel_penalty, 
 from pbem.games.fief.battle.taken import ambushes, take_captives
 from pbem.games.fief.battle.coalition import coalition_choices
 from pbem.games.fief.battle.end import end_of_round, surrender_check
-from pbem.games.fief.battle.forces import (GUARD, BattleError, Side, base_dice, build_sides,
-                                           fighters, kinds_count, side_cp)
+from pbem.games.fief.battle.forces import (BattleError, Side, base_dice, build_sides,
+                                           fighters, kinds_count, side_bonus, side_cp)
 from pbem.games.fief.battle.losses import Losses, choose_losses
 from pbem.games.fief.battle.plan import BattleOutcome, BattlePlan, BattleSetup
 from pbem.games.fief.battle.text import losses_text, units_text
 from pbem.games.fief.board import Board
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.hear_ye.elimination import captive_markers_left
 from pbem.games.fief.state import FiefState
 from pbem.rules.rng import Rng
@@ -217,16 +218,19 @@ def roll_and_hits(b: Battle, rnd: RoundDice) -> None:
             bombards -= rnd.penalty.bombards
         n = rnd.dice[side.role]
         roll = roll_dice(b.rng, n, bombards, f"battle in {b.setup.town}, round {b.round}, {side.role}")
-        roll.guard = sum(1 for p in side.units if b.state.pawns[p].kind in GUARD)
+        guard = edition_of(b.state).hooks.royal_guard   # 1.5.5: 1 hit per guard pawn
+        roll.guard = sum(1 for p in side.units if b.state.pawns[p].kind in guard)
         roll.cavalcade = n if (side is b.defender and b.setup.cavalcade) else 0
         rnd.rolls[side.role] = roll
     a, d = rnd.rolls["attacker"], rnd.rolls["defender"]
     pen = f" ({rnd.penalty.text()})" if rnd.penalty.fortress else ""
-    darc = {side.role: (" (D'Arc +1 die)" if rnd.dice[side.role] and any(
-        b.state.lords[n].political == "darc" for n in side.lords) else "") for side in (b.attacker, b.defender)}
+    added = {}
+    for side in (b.attacker, b.defender):
+        bonus = side_bonus(b.state, side)   # G.4.1.1 (France: "D'Arc +1 die")
+        added[side.role] = f" ({bonus.title} +{bonus.dice} die)" if bonus and rnd.dice[side.role] else ""
     b.tell("battle_round", f"Battle round {b.round} in {b.setup.town} (6.2.3): {b.setup.attacker}'s side, "
-           f"{rnd.cp['attacker']} CP{darc['attacker']}{pen}: {a.text()}; {b.setup.defender}'s side, "
-           f"{rnd.cp['defender']} CP{darc['defender']}: "
+           f"{rnd.cp['attacker']} CP{added['attacker']}{pen}: {a.text()}; {b.setup.defender}'s side, "
+           f"{rnd.cp['defender']} CP{added['defender']}: "
            f"{d.text()}.",
            {"town": b.setup.town, "round": b.round, "cp": dict(rnd.cp),
             "dice": {k: r.dice for k, r in rnd.rolls.items()},

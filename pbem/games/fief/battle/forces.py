@@ -5,22 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pbem.games.fief.battle.plan import BattleSetup
-from pbem.games.fief.edition import edition_of
+from pbem.games.fief.edition import TitleBonus, edition_of
 from pbem.games.fief.state import FiefState
 
-# 1.5.5: the royal guard's pawns, worth a knight and a man-at-arms; the unit pawns' Combat
-# Points are the edition's (6.2.3.1; France: games/fief_france/edition.yaml).
-GUARD_CP = {"kings_knight": 3, "queens_sergeant": 1}
-GUARD = tuple(GUARD_CP)   # 1.5.5: each adds 1 hit per battle round
-MAX_DICE = 4                                   # 6.2.3.1: only with a D'Arc lord
+# The unit pawns' Combat Points are the edition's (6.2.3.1; France: games/fief_france/edition.yaml),
+# and so are its royal guard's (its `royal_guard` hook; France 1.5.5: worth a knight and a
+# man-at-arms, each adding 1 hit per battle round).
 
 
 def combat_points(state: FiefState, kind: str) -> int:
     """6.2.3.1, 1.5.5: a pawn's Combat Points. 6.2.3.4: the hits needed to eliminate it are as
     many, which is why "as much CP as possible" and "as many hits used as possible" are the same
     thing; a pawn worth none (a bombard) takes no hit: it only falls when left alone."""
-    units = edition_of(state).units
-    return units[kind].combat_points if kind in units else GUARD_CP[kind]
+    edition = edition_of(state)
+    return edition.units[kind].combat_points if kind in edition.units else edition.hooks.royal_guard[kind].combat_points
 
 
 class BattleError(ValueError):
@@ -90,11 +88,16 @@ def side_cp(state: FiefState, side: Side) -> int:
 
 
 def base_dice(state: FiefState, side: Side, cp: int) -> int:
-    """6.2.3.1: 1-6 CP: 1 die, 7-12: 2, 13+: 3; a D'Arc lord adds 1 (G.4.1.1), 4 at most."""
+    """6.2.3.1: 1-6 CP: 1 die, 7-12: 2, 13+: 3; a lord whose title gives dice adds them once per
+    side (France: D'Arc adds 1, G.4.1.1, "the sole case where a player may roll 4 battle dice")."""
     dice = 0 if cp <= 0 else 1 if cp <= 6 else 2 if cp <= 12 else 3
-    if dice and any(state.lords[n].political == "darc" for n in side.lords):
-        dice += 1
-    return min(dice, MAX_DICE)
+    bonus = side_bonus(state, side)
+    return dice + bonus.dice if dice and bonus else dice
+
+
+def side_bonus(state: FiefState, side: Side) -> TitleBonus | None:
+    """G.4.1.1: the bonus of a lord's title on a battle side (France: D'Arc), or None."""
+    return edition_of(state).bonus(state.lords[n].political for n in side.lords)
 
 
 def fighters(state: FiefState, side: Side) -> list[str]:

@@ -226,10 +226,11 @@ def _no_cavalcade(state: FiefState, army: Army, against: tuple[str, ...], budget
         # 5.2.4: "accompanied by an army made up of knight pawns and lords"; 5.1: "Lords alone
         # do not count as an army".
         return "lords alone do not count as an army (5.1): a cavalcade needs knights"
-    # 5.1.1 / G.4.1.1: 2 steps a round; 3 in the D'Arc lord's army (she may lead it) and for
-    # whoever went with her this round - the movement's own step budget counts them.
-    darc = budget.army_has_darc(army)
+    # 5.1.1 / G.4.1.1: the edition's steps a round; more in the army of a lord whose title gives
+    # steps (France: 3 in the D'Arc lord's army, she may lead it) and for whoever went with that
+    # lord this round - the movement's own step budget counts them.
+    army_steps = budget.army_steps(army)
     members = ["L:" + n for n in army.all_lords()] + ["P:" + p for p in army.pawns]
-    if not all(budget.can_step(m, darc) for m in members):
+    if not all(budget.can_step(m, army_steps) for m in members):
         return "every knight and lord needs a step left (5.1.1)"
     return None

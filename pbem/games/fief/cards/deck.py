@@ -103,6 +103,10 @@ def load_cards_file(path: Path, variant: str) -> CardSet:
         cards = CardSet(lords, dict(data["surprise_characters"]), dict(data["fortune"]), disaster, offshore)
     except (KeyError, TypeError) as exc:
         raise CardError(f"{where}: malformed card data ({exc}); each lord needs name, female, start") from None
+    if offshore and load_edition(variant).hooks.naval is None:
+        raise CardError(f"{where}: {sum(offshore.values())} disaster card(s) without the dice icon strike the "
+                        "sea (2.5), and this edition has no naval step (its `naval` hook): give every card "
+                        "`dice_icon: true`")
     if len(lords) != want.lords or len(data["lords"]) != want.lords:
         raise CardError(f"{where}: {len(data['lords'])} lord cards; the rulebook has {want.lords} (G.1)")
     women = sum(1 for c in lords.values() if c.female)

@@ -7,7 +7,7 @@ round-N/cards-draw (2.1, 2.2):
 
 round-N/cards-play (2.6, G.1, G.3):
     - play: Aliénor                      # a lord card; `in: Tours` the wanted town (G.1.2),
-      crown_prince: yes                  #   `crown_prince: yes` to ask for G.1.1
+      crown_prince: yes                  #   the edition's own keys (France: G.1.1)
     - play: good_weather                 # or good_harvest
       on: 3                              # a bishopric number or name
     - play: tax
@@ -30,7 +30,7 @@ from pbem.games.fief.cards.deck import CardSet, load_cards
 from pbem.games.fief.cards.effects import marker_problem
 from pbem.games.fief.cards.phase import playable
 from pbem.games.fief.edition import load_edition
-from pbem.games.fief.surprise.play import AT_ONCE
+from pbem.games.fief.surprise.play import at_once
 from pbem.games.fief.surprise.orders import check_surprise
 from pbem.games.fief.orders_common import card_word, town_name, view_rules_version
 from pbem.orders.yamlsafe import line_of
@@ -153,7 +153,7 @@ def check_play_orders(view: dict, board: Board, player: str, items: list, proble
             problems.add(line_of(item, "play"), f"you hold no {item.get('play')!r} card to play",
                          "your hand: " + (", ".join(sorted(left.elements())) or "empty"))
             continue
-        if card in AT_ONCE:   # G.4: a surprise card played at once (surprise/orders.py)
+        if card in at_once(view["game"]):   # G.4: a surprise card played at once (surprise/orders.py)
             left[card] -= 1
             play = check_surprise(view, board, player, card, item, line, problems)
             if play is not None and play.get("underground"):   # G.4.2.2: a second card, held too
@@ -197,10 +197,11 @@ def _marker_in_use(view: dict, player: str, play: dict, earlier: list[dict]) -> 
 def _play(view: dict, board: Board, cards: CardSet, player: str, card: str, item: dict, line,
           problems: Problems) -> dict | None:
     if card in cards.lords:
-        check_keys(item, ("play", "in", "crown_prince"), "a lord card", problems)
+        keys = tuple(k.name for k in load_edition(view["game"]).hooks.lord_card_keys)   # France: G.1.1
+        check_keys(item, ("play", "in") + keys, "a lord card", problems)
         town = town_name(board, item["in"], line_of(item, "in"), problems) if "in" in item else None
-        prince = yes_no(item, "crown_prince", problems)   # G.1.1: the rulebook's "may"
-        return {"card": card, "town": town, "crown_prince": bool(prince)}
+        # France G.1.1: the rulebook's "may" - `crown_prince: yes` asks for it.
+        return {"card": card, "town": town, **{k: bool(yes_no(item, k, problems)) for k in keys}}
     if card in ("good_weather", "good_harvest"):
         check_keys(item, ("play", "on"), f"a {card} card", problems)
         number = _bishopric(view, item.get("on"), line_of(item, "on") or line, problems)

@@ -19,7 +19,7 @@ from typing import Any, Mapping
 from pbem.games.fief.board import Board
 from pbem.games.fief.cards.deck import CardSet, load_cards
 from pbem.games.fief.cards.effects import NAMES, discard_face_down, play_tax, play_weather, resolve_disasters
-from pbem.games.fief.surprise.play import AT_ONCE, play_surprise
+from pbem.games.fief.surprise.play import at_once, play_surprise
 from pbem.games.fief.surprise.uprising import UprisingStep
 from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState, Lord
@@ -150,7 +150,7 @@ def playable(cards: CardSet, card: str) -> bool:
 def play_deciders(state: FiefState) -> tuple[str, ...]:
     cards = load_cards(state.variant)
     return tuple(p for p in state.turn_order() if not state.families[p].eliminated
-                 and any(playable(cards, c) or c in AT_ONCE for c in state.families[p].hand))
+                 and any(playable(cards, c) or c in at_once(state.variant) for c in state.families[p].hand))
 
 
 def resolve_play(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
@@ -178,7 +178,7 @@ def _play(state: FiefState, board: Board, cards: CardSet, player: str, play: Map
                       "void.", audience=Audience.only(player), data={"player": player, "card": card})]
     if card in cards.lords:
         return _play_lord(state, board, cards, player, play)
-    if card in AT_ONCE:   # G.4: surprise cards played at once
+    if card in at_once(state.variant):   # G.4: surprise cards played at once
         return play_surprise(state, board, player, play)
     if card in ("good_weather", "good_harvest"):
         ok, event = play_weather(state, board, player, card, int(play["bishopric"]))

@@ -7,7 +7,7 @@ from typing import Any
 from pbem.games.fief.cards.deck import load_cards
 from pbem.games.fief.cards.phase import card_name, playable
 from pbem.games.fief.edition import load_edition
-from pbem.games.fief.surprise.play import AT_ONCE
+from pbem.games.fief.surprise.play import at_once
 
 
 def _hand(view: dict[str, Any]) -> str:
@@ -52,6 +52,8 @@ def play_template(view: dict[str, Any], player: str) -> str:
     cards = load_cards(view["game"])
     hand = view.get("hand") or []
     mine = [n for n, l in view["lords"].items() if l["family"] == player]
+    names = " / ".join(c.name for c in load_edition(view["game"]).hooks.characters.values())   # G.4.1
+    characters = f"{names} `on: LORD`, " if names else ""
     lines = [
         f"# Cards Phase (2), step D: play cards. Your hand: {_hand(view)}. Your lords: {', '.join(mine)}.",
         "# Played in turn order; yours in the order you write them. Lord cards (G.1, a family has 4",
@@ -61,7 +63,7 @@ def play_template(view: dict[str, Any], player: str) -> str:
         "# lie on a bishopric (one of each kind per bishopric, 2.6.1). Tax (G.3.3): a tallage on a",
         "# fief of yours (or the king's royal tallage on an ungoverned fief), or a tithe (bishop on",
         "# their bishopric, cardinal on a governed one, pope: `tithe: all`).",
-        "# Surprise cards played at once (G.4): D'Arc / cardinal `on: LORD`, assassination `on: LORD`",
+        f"# Surprise cards played at once (G.4): {characters}assassination `on: LORD`",
         "# (+ `sponsor: LORD`), justice `on: LORD`, underground `free: LORD`, uprising `in: TOWN`",
         "# (+ `underground: yes` against its Fortress penalty). Held for later under `policies: surprise:`",
         "# (see the orders guide): underground and ambush for a battle; an uprising when a tax is",
@@ -73,13 +75,14 @@ def play_template(view: dict[str, Any], player: str) -> str:
     ]
     for card in dict.fromkeys(hand):
         if card in cards.lords:
-            lines += [f"#  - play: {card}", "#    in: Tours          # optional", "#    crown_prince: no"]
+            lines += [f"#  - play: {card}", "#    in: Tours          # optional"]
+            lines += [f"#    {k.name}: no" for k in load_edition(view["game"]).hooks.lord_card_keys]   # France: G.1.1
         elif card in ("good_weather", "good_harvest"):
             lines += [f"#  - play: {card}", "#    on: 3              # a bishopric number or name"]
         elif card == "tax":
             lines += ["#  - play: tax", "#    tallage: Bretagne   # or tithe: 2, or tithe: all",
                       f"#    lord: {mine[0] if mine else 'NAME'}"]
-        elif card in AT_ONCE:   # G.4: surprise cards this judge plays at once (surprise/orders.py)
+        elif card in at_once(view["game"]):   # G.4: surprise cards this judge plays at once (surprise/orders.py)
             lines += [f"#  - play: {card}", {"underground": "#    free: NAME          # the captive lord",
                                                  "uprising": "#    in: TOWN            # famine or tax there"}.get(
                 card, "#    on: NAME            # the target lord")]

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from pbem.games.fief.cards.deck import load_cards
 from pbem.games.fief.echo.moves import battle_items, movement_items
+from pbem.games.fief.edition import load_edition
 from pbem.games.fief.echo.policies import policies_document, surprise_play
 from pbem.orders.echo import write_orders
 
@@ -90,12 +92,13 @@ def _one_play(view: dict, play: dict[str, Any]) -> dict[str, Any]:
         if play["tax"] == "tallage":
             target = fief_name(view, target)
         return {"play": card, play["tax"]: target, "lord": play["lord"]}
-    if "crown_prince" in play:   # a lord card (G.1)
+    if card in load_cards(view["game"]).lords:   # a lord card (G.1)
         item: dict[str, Any] = {"play": card}
         if play.get("town"):
             item["in"] = play["town"]
-        if play["crown_prince"]:
-            item["crown_prince"] = True
+        for key in load_edition(view["game"]).hooks.lord_card_keys:   # France: crown_prince, G.1.1
+            if play.get(key.name):
+                item[key.name] = True
         return item
     return surprise_play(play)
 

@@ -1,7 +1,8 @@
-"""Marriages, annulments and the royal family (1.1, 1.5.4, 1.5.5, D.2.3, D.3): the Hear Ye
-phase's first mail and what follows a king's election; the royal guard replaced when its lord
-leaves (1.5.5). France's succession when a lord leaves
-play (D.3.3) and its crown prince (G.1.1) are France's own: pbem/games/fief_france/royal.py."""
+"""Marriages and annulments (1.1, D.2.3): the Hear Ye phase's first mail; the royal guard given
+and replaced when its lord leaves (1.5.5; which guard: the edition's `royal_guard` hook). What a
+marriage or an annulment does to titles, who may not marry (the edition's `married`,
+`unmarried` and `marriage_blocker` hooks), France's queen (1.5.4, D.3.2), succession (D.3.3) and
+crown prince (G.1.1) are France's own: pbem/games/fief_france/royal.py."""
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -11,10 +12,6 @@ from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState, Lord
 from pbem.rules.api import Event
 
-GUARD_SIZE = 2   # 1.5.5.1, 1.5.5.2: up to 2 pawns replaced
-# 1.5.5: guard kind -> (the titles it serves, the pawn that replaces it)
-GUARD = {"kings_knight": (("king",), "knight"), "queens_sergeant": (("queen", "regent_queen"), "man_at_arms")}
-GUARD_KINDS = tuple(GUARD)
 
 
 def annulments(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:
@@ -38,20 +35,13 @@ def annulments(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:
             continue
         spouse = state.lords[lord.spouse]
         lord.spouse = spouse.spouse = None
+        unmarried = edition_of(state).hooks.unmarried   # France D.3.2: the queen is the king's spouse
         for one in (lord, spouse):
-            if one.political == "queen":   # D.3.2: the queen is the king's spouse
-                events += lose_queen(state, one)
+            events += unmarried(state, one) if unmarried else []
         events.append(Event("annulment", f"Pope {pope.name} annuls the marriage of {couple[0]} and "
                             f"{couple[1]}; each family takes back its marriage pawn (1.1.3).",
                             data={"couple": couple}))
     return events
-
-
-def lose_queen(state: FiefState, lord: Lord) -> list[Event]:
-    events = royal_guard_replaced(state, lord.name)
-    lord.political = None
-    return events + [Event("queen_title_lost", f"{lord.name} is no longer queen (D.3.2).",
-                           data={"lord": lord.name})]
 
 
 def marriage_blocker(state: FiefState, lord: Lord) -> str | None:
@@ -60,8 +50,10 @@ def marriage_blocker(state: FiefState, lord: Lord) -> str | None:
         return f"{lord.name} is already married"
     if ecclesiastical(lord):
         return f"{lord.name} is an ecclesiastic (D.2: bishops cannot marry)"
-    if lord.political == "darc":   # G.4.1.1: "she cannot be married"
-        return f"{lord.name} is the D'Arc lord, who cannot marry"
+    blocker = edition_of(state).hooks.marriage_blocker   # France G.4.1.1: D'Arc "cannot be married"
+    why = blocker(lord) if blocker else None
+    if why:
+        return why
     if any(l.spouse for l in state.lords.values() if l.family == lord.family):
         return f"{lord.family} already has a marriage (1.1.2: one at a time)"
     return None
@@ -96,30 +88,28 @@ def marriages(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:
         a.spouse, b.spouse = b.name, a.name
         events.append(Event("marriage", f"{a.name} ({a.family}) marries {b.name} ({b.family}) (1.1).",
                             data={"lords": [a.name, b.name], "families": [a.family, b.family]}))
-        for one, two in ((a, b), (b, a)):
-            if one.political == "king":   # 1.1.2, 1.5.4: the king's spouse is queen
-                events += crown_queen(state, two)
+        married = edition_of(state).hooks.married   # France 1.1.2, 1.5.4: the king's spouse is queen
+        events += married(state, a, b) if married else []
     return events
 
 
-def crown_queen(state: FiefState, lord: Lord) -> list[Event]:
-    """1.5.4: the king's spouse is queen; a regent queen keeps being queen, no longer regent."""
-    lord.political = "queen"
-    return [Event("queen", f"{lord.name} ({lord.family}) becomes queen (1.5.4).",
-                  data={"lord": lord.name})] + royal_guard(state, lord, "man_at_arms", "queens_sergeant")
-
-
-def royal_guard(state: FiefState, lord: Lord, unit: str, guard: str) -> list[Event]:
-    """1.5.5.1-2: up to 2 pawns of that type in the lord's army become guard pawns, for free."""
-    if lord.location is None or lord.captive_of:
+def royal_guard(state: FiefState, lord: Lord) -> list[Event]:
+    """1.5.5.1-2: up to the guard's size of pawns of its unit type in the lord's army become
+    guard pawns, for free (the edition's `royal_guard` hook: the guard serving the lord's title;
+    France: the king's retinue knights, the queen's retinue sergeants)."""
+    found = next(((k, g) for k, g in edition_of(state).hooks.royal_guard.items() if lord.political in g.titles),
+                 None)
+    if found is None or lord.location is None or lord.captive_of:
         return []
+    guard, kind = found
+    unit = kind.unit
     mine = [p for p in state.pawns.values()
-            if p.family == lord.family and p.location == lord.location and p.kind == unit][:GUARD_SIZE]
+            if p.family == lord.family and p.location == lord.location and p.kind == unit][:kind.size]
     for pawn in mine:
         pawn.kind = guard
     if not mine:
         return []
-    word = "king's retinue knight" if guard == "kings_knight" else "queen's retinue sergeant"
+    word = kind.word
     return [Event("royal_guard", f"{lord.name}'s royal guard: {len(mine)} {word} pawn"
                   f"{'s' if len(mine) > 1 else ''} replace{'s' if len(mine) == 1 else ''} "
                   f"{'as many' if len(mine) > 1 else 'a'} {unit.replace('_', '-')} pawn"
@@ -132,11 +122,11 @@ def royal_guard_replaced(state: FiefState, name: str) -> list[Event]:
     knights (men-at-arms) from the family's pool while it has some; the others are removed.
     Idempotent: a second call finds no guard left."""
     lord = state.lords[name]
-    kinds = [g for g, (titles, _unit) in GUARD.items() if lord.political in titles]
+    kinds = [k for k, g in edition_of(state).hooks.royal_guard.items() if lord.political in g.titles]
     if not kinds or lord.location is None:
         return []
     guard_kind = kinds[0]
-    unit = GUARD[guard_kind][1]
+    unit = edition_of(state).hooks.royal_guard[guard_kind].unit
     guards = [p for p in state.pawns.values()
               if p.family == lord.family and p.kind == guard_kind and p.location == lord.location]
     if not guards:

@@ -103,8 +103,10 @@ def _tallages(state: FiefState, board: Board, incomes: dict[str, Income]) -> lis
 
 
 def tithe_collectors(state: FiefState, board: Board) -> tuple[dict[int, str], list[Event]]:
-    """G.3.3.2: who collects the tithe of each bishopric: its bishop, else the first cardinal in
-    turn order, else the pope (papal tithe on every governed bishopric)."""
+    """G.3.3.2: who collects the tithe of each bishopric: the claimant the edition ranks first
+    (its ``tithe_rank`` hook; France: its bishop, else the first cardinal in turn order, else
+    the pope, whose papal tithe lies on every governed bishopric)."""
+    rank_of = edition_of(state).hooks.tithe_rank
     governed = {l.bishopric for l in state.lords.values() if l.bishopric}
     order = {p: i for i, p in enumerate(state.turn_order())}
     best: dict[int, tuple[int, int, str, str]] = {}
@@ -122,13 +124,8 @@ def tithe_collectors(state: FiefState, board: Board) -> tuple[dict[int, str], li
             continue   # a tithe lies on a bishopric number or on "all" (the papal tithe)
         targets = sorted(governed) if effect.target == "all" else [int(effect.target)]
         for number in targets:
-            if effect.target != "all" and lord.bishopric == number:
-                rank = 0                                    # the bishop of that bishopric
-            elif effect.target != "all" and lord.cardinal and number in governed:
-                rank = 1                                    # a cardinal, on a governed bishopric
-            elif effect.target == "all" and lord.pope:
-                rank = 2                                    # the papal tithe
-            else:
+            rank = rank_of(lord, effect.target, number, governed)
+            if rank is None:
                 continue
             key = (rank, order.get(effect.player, 99), effect.player, lord.name)
             if number not in best or key < best[number]:

@@ -1,9 +1,10 @@
 """An army on the move (5.1): a lord, the lords and captives going with them, and unit pawns.
 
 Holds what one lord's move is carrying, and how far each member may still go:
-every lord and unit pawn moves at most 2 steps a round, even through different lords (5.1.1);
-3 with the D'Arc lord, for her and for every force that joins her for at least 1 step
-(G.4.1.1). Royal guard pawns never leave their lord's army (1.5.5).
+every lord and unit pawn moves at most the edition's steps a round, even through different lords
+(5.1.1); more with a lord whose title gives a bonus (the edition's ``title_bonus`` hook; France:
+3 with the D'Arc lord, for her and for every force that joins her for at least 1 step,
+G.4.1.1). Royal guard pawns never leave their lord's army (1.5.5).
 """
 from __future__ import annotations
 
@@ -12,9 +13,6 @@ from dataclasses import dataclass, field
 from pbem.games.fief.movement.presence import Place, Presence
 from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState
-
-DARC_STEPS = 3     # G.4.1.1 (the edition's steps per round are 5.1.1's)
-GUARD_OF = {"kings_knight": ("king",), "queens_sergeant": ("queen", "regent_queen")}  # 1.5.5
 
 
 @dataclass
@@ -40,47 +38,52 @@ class Army:
 
 class StepBudget:
     """Steps made this round by lords and pawns live in the state (Lord.steps, Pawn.steps);
-    this remembers who joined the D'Arc lord's army (their limit becomes 3)."""
+    this remembers who joined an army with a bonus of steps (G.4.1.1: whoever joins the D'Arc
+    lord for a step keeps her 3 steps for the round)."""
 
     def __init__(self, state: FiefState):
         self.state = state
-        self.with_darc: set[str] = set()
+        self.edition = edition_of(state)
+        self.joined: dict[str, int] = {}   # member -> the bonus steps of the army it joined
 
-    def army_has_darc(self, army: Army) -> bool:
-        return any(self.state.lords[n].political == "darc" for n in army.all_lords() if n in self.state.lords)
+    def army_steps(self, army: Army) -> int | None:
+        """G.4.1.1: the steps a round of an army with a lord whose title gives a bonus, or None."""
+        bonus = self.edition.bonus(self.state.lords[n].political for n in army.all_lords() if n in self.state.lords)
+        return bonus.steps if bonus else None
 
-    def limit(self, member: str, darc_army: bool) -> int:
-        if darc_army or member in self.with_darc:
-            return DARC_STEPS
-        if member.startswith("L:") and self.state.lords[member[2:]].political == "darc":
-            return DARC_STEPS
-        return edition_of(self.state).steps_per_round   # 5.1.1
+    def limit(self, member: str, army_steps: int | None) -> int:
+        limits = [self.edition.steps_per_round, army_steps or 0, self.joined.get(member, 0)]   # 5.1.1
+        if member.startswith("L:"):
+            bonus = self.edition.bonus([self.state.lords[member[2:]].political])
+            limits.append(bonus.steps if bonus else 0)
+        return max(limits)
 
     def made(self, member: str) -> int:
         if member.startswith("L:"):
             return self.state.lords[member[2:]].steps
         return self.state.pawns[member[2:]].steps
 
-    def can_step(self, member: str, darc_army: bool) -> bool:
-        return self.made(member) < self.limit(member, darc_army)
+    def can_step(self, member: str, army_steps: int | None) -> bool:
+        return self.made(member) < self.limit(member, army_steps)
 
-    def step(self, member: str, darc_army: bool) -> None:
+    def step(self, member: str, army_steps: int | None) -> None:
         if member.startswith("L:"):
             self.state.lords[member[2:]].steps += 1
         else:
             self.state.pawns[member[2:]].steps += 1
-        if darc_army:
-            self.with_darc.add(member)
+        if army_steps:
+            self.joined[member] = max(army_steps, self.joined.get(member, 0))
 
 
 def guard_follows(state: FiefState, kind: str, lords: list[str]) -> bool:
-    """A royal guard pawn goes only with the king's (or queen's) army (1.5.5)."""
-    titles = GUARD_OF.get(kind)
-    return titles is not None and any(state.lords[n].political in titles for n in lords if n in state.lords)
+    """A royal guard pawn goes only with the army of a lord it serves (1.5.5; France: the king's,
+    the queen's)."""
+    guard = edition_of(state).hooks.royal_guard.get(kind)
+    return guard is not None and any(state.lords[n].political in guard.titles for n in lords if n in state.lords)
 
 
 def pick_pawns(state: FiefState, presence: Presence, budget: StepBudget, place: Place, family: str,
-               wanted: dict | str, darc_army: bool, exclude: set[str]) -> tuple[list[str], dict[str, int]]:
+               wanted: dict | str, army_steps: int | None, exclude: set[str]) -> tuple[list[str], dict[str, int]]:
     """Pawns of ``family`` at ``place`` for a `with`/`pick_up` request ("all" or kind -> count),
     those with the most steps left first. Returns (pawn ids, shortfall by kind)."""
     free: dict[str, list[str]] = {}
@@ -88,7 +91,7 @@ def pick_pawns(state: FiefState, presence: Presence, budget: StepBudget, place: 
         if not member.startswith("P:") or member[2:] in exclude:
             continue
         pawn = state.pawns[member[2:]]
-        if pawn.kind in GUARD_OF or not budget.can_step(member, darc_army):
+        if pawn.kind in budget.edition.hooks.royal_guard or not budget.can_step(member, army_steps):
             continue
         free.setdefault(pawn.kind, []).append(pawn.id)
     for ids in free.values():

@@ -86,11 +86,11 @@ class Passage(Run):
                 self._advance(army, order, cur, target, log)
                 return None
             # 5.2.4: "any forces in it cannot do any additional movement during that round".
-            darc = self.budget.army_has_darc(army)
+            army_steps = self.budget.army_steps(army)
             for member in ["P:" + p for p in army.pawns if p in self.state.pawns] + \
                     ["L:" + n for n in army.all_lords() if n in self.state.lords]:
-                while self.budget.can_step(member, darc):
-                    self.budget.step(member, darc)
+                while self.budget.can_step(member, army_steps):
+                    self.budget.step(member, army_steps)
             return "stopped", "the cavalcade did not open the way (5.2.4)"
         if first:
             return "refused", reason

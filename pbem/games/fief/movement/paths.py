@@ -1,5 +1,6 @@
 """Checking the path of a move in a movement mail (5): one town a step along the roads (5.2),
-a naval step from and to a harbor (5.3), no more steps than the lord has (5.1.1, G.4.1.1).
+a naval step from and to a harbor (5.3), no more steps than the lord has (5.1.1; more with the
+edition's title bonus, France's D'Arc, G.4.1.1).
 The checker of movement/orders.py is made of this, movement/army_orders.py and its own items.
 """
 from __future__ import annotations
@@ -9,9 +10,7 @@ from typing import Any
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.edition import load_edition
-from pbem.games.fief.movement.army import DARC_STEPS   # G.4.1.1
-from pbem.games.fief.state import OFFSHORE
-from pbem.orders.reading import Problems, fold, suggest
+from pbem.orders.reading import Problems, suggest
 from pbem.orders.yamlsafe import line_of
 
 
@@ -34,8 +33,9 @@ class PathChecker:
         self.cards_named: list[int | None] = []   # one line per underground card always played
 
     def _town(self, text: Any, line: int | None) -> str | None:
-        if isinstance(text, str) and fold(text) == OFFSHORE:
-            return OFFSHORE
+        sea = self.board.find_sea(text) if self.edition.hooks.naval else None
+        if sea is not None:
+            return sea          # 5.3 (France: `offshore`)
         if not isinstance(text, str):
             self.problems.add(line, "a town name is expected here", "write the town's name, e.g. Tours")
             return None
@@ -69,34 +69,20 @@ class PathChecker:
         if not path:
             self.problems.add(path_line, "the path is empty", "name at least one town")
             return None
-        darc = any(self.view["lords"][n].get("political") == "darc" for n in [name] + lords)
-        allowed = DARC_STEPS if darc else self.edition.steps_per_round   # G.4.1.1, 5.1.1
+        # 5.1.1; more in the army of a lord whose title gives steps (France: D'Arc, G.4.1.1).
+        bonus = self.edition.bonus(self.view["lords"][n].get("political") for n in [name] + lords)
+        allowed = max(bonus.steps, self.edition.steps_per_round) if bonus else self.edition.steps_per_round
         if len(path) > allowed:
-            extra = " (the D'Arc lord, G.4.1.1)" if darc else " (5.1.1)"
+            extra = f" (the {bonus.title} lord, {bonus.section})" if bonus else " (5.1.1)"
             self.problems.add(path_line, f"{name} has {allowed} steps{extra}; this path needs {len(path)}",
                               f"shorten the path to {allowed} towns")
             return None
         return path
 
     def _step_problem(self, here: str, town: str, index: int, length: int, start: str) -> tuple[str, str] | None:
-        if town == OFFSHORE:
-            if here == OFFSHORE:
-                return ("the army is already offshore", "name a harbor town to land in")
-            if start == OFFSHORE:
-                return ("forces at sea since before this phase must land (5.3); they cannot go back to sea "
-                        "this round", "end the path in a town")
-            if not self.board.is_harbor(here):
-                return (f"{here} is not a harbor town: a naval step leaves from a harbor (5.3)",
-                        "harbors: " + ", ".join(self.board.harbors))
-            if index != length - 1:
-                return ("the movement of an army ends as soon as it enters the offshore area (5.3)",
-                        "make `offshore` the last step of the path")
-            return None
-        if here == OFFSHORE:
-            if not self.board.is_harbor(town):
-                return (f"{town} is not a harbor town: from the offshore area an army lands in a harbor (5.3)",
-                        "harbors: " + ", ".join(self.board.harbors))
-            return None
+        naval = self.edition.hooks.naval
+        if naval and (self.board.is_sea(town) or self.board.is_sea(here)):   # 5.3: the edition's naval step
+            return naval.path_step(self.board, here, town, index, length, start)
         if town == here:
             return (f"the army is already in {town}", "name the next town on the road")
         if not self.board.adjacent(here, town):
@@ -104,6 +90,6 @@ class PathChecker:
         return None
 
     def _neighbours(self, town: str) -> list[str]:
-        if town == OFFSHORE:
+        if self.board.is_sea(town):   # 5.3.1 (France: the off-shore area touches every harbor)
             return list(self.board.harbors)
         return list(self.board.neighbours(town))

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from pbem.games.fief.board import Board
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.movement.army import Army, guard_follows, pick_pawns
 from pbem.games.fief.movement.disasters import bad_weather_blocks
 from pbem.games.fief.movement.end import lone_bombards, place_road_forces
@@ -171,9 +172,9 @@ class MovementRun(Passage):
                 army.captives.append(other)
             else:
                 log.notes.append(f"{other} is not a captive of {army.family} here")
-        darc = self.budget.army_has_darc(army)
+        army_steps = self.budget.army_steps(army)
         taken, short = pick_pawns(self.state, self.presence, self.budget, army.place, army.family,
-                                  order.get("with") or {}, darc, set())
+                                  order.get("with") or {}, army_steps, set())
         army.pawns += taken
         guard = [m[2:] for m in self.presence.members_at(army.place, army.family)
                  if m.startswith("P:") and guard_follows(self.state, self.state.pawns[m[2:]].kind, army.all_lords())]
@@ -188,15 +189,14 @@ class MovementRun(Passage):
         cur = town_of(army.place)
         inside = army.place[0] == "town"
         first = inside and army.steps == 0
-        darc = self.budget.army_has_darc(army)
-        if not self.budget.can_step("L:" + army.leader, darc):
+        army_steps = self.budget.army_steps(army)
+        if not self.budget.can_step("L:" + army.leader, army_steps):
             return "cut_short", f"{army.leader} has no step left this round (5.1.1)"
-        naval = target == OFFSHORE or cur == OFFSHORE
-        if naval:
-            if army.cavalcade:
-                return "cut_short", "an army that made a cavalcade cannot make a naval step (5.3)"
-            if not self.board.is_harbor(cur if target == OFFSHORE else target):
-                return "cut_short", f"{target if cur == OFFSHORE else cur} is not a harbor town (5.3)"
+        naval = edition_of(self.state).hooks.naval
+        if self.board.is_sea(target) or self.board.is_sea(cur):   # 5.3: the edition's naval step
+            why = naval.blocked(self.board, army.cavalcade, cur, target) if naval else "this edition has no naval step"
+            if why:
+                return "cut_short", why
         else:
             if not self.board.adjacent(cur, target):
                 return "cut_short", f"no road from {cur} to {target}"

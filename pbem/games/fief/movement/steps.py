@@ -66,9 +66,9 @@ class Run:
                                 else self._join_arrivals(town, fam))
                 log.left[town] = kinds_of(self.state, drop)
         if town in (order.get("pick_up") or {}):
-            darc = self.budget.army_has_darc(army)
+            army_steps = self.budget.army_steps(army)
             taken, short = pick_pawns(self.state, self.presence, self.budget, town_place(town), fam,
-                                      order["pick_up"][town], darc, set(army.pawns))
+                                      order["pick_up"][town], army_steps, set(army.pawns))
             if taken:
                 army.pawns += taken
                 log.picked[town] = kinds_of(self.state, taken)
@@ -99,20 +99,20 @@ class Run:
         """Move the army one step from ``cur`` to ``target`` (land or naval); members with no
         step left stay where they are. ``underground``: the card places it in the town
         (G.4.2.2)."""
-        darc = self.budget.army_has_darc(army)
+        army_steps = self.budget.army_steps(army)
         fam = army.family
         for pid in list(army.pawns):
-            if not self.budget.can_step("P:" + pid, darc):
+            if not self.budget.can_step("P:" + pid, army_steps):
                 army.pawns.remove(pid)
                 log.notes.append(f"{units_text({self.state.pawns[pid].kind: 1})} has no step left and stays "
                                  f"{where_text(army.place)}")
         for other in list(army.lords) + list(army.captives):
-            if not self.budget.can_step("L:" + other, darc):
+            if not self.budget.can_step("L:" + other, army_steps):
                 (army.lords if other in army.lords else army.captives).remove(other)
                 log.notes.append(f"{other} has no step left and stays {where_text(army.place)}")
         members = ["L:" + n for n in army.all_lords()] + ["P:" + p for p in army.pawns]
         for m in members + ["L:" + c for c in army.captives]:
-            self.budget.step(m, darc)
+            self.budget.step(m, army_steps)
         army.steps += 1
         if cur == OFFSHORE or target == OFFSHORE:
             army.naval = True

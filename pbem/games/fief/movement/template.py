@@ -10,7 +10,6 @@ from typing import Any
 
 from pbem.games.fief.board import load_board
 from pbem.games.fief.edition import load_edition
-from pbem.games.fief.movement.army import DARC_STEPS   # G.4.1.1
 from pbem.games.fief.movement.events import units_text
 from pbem.games.fief.surprise.policies import describe_all_policies
 from pbem.games.fief.state import OFFSHORE
@@ -24,16 +23,20 @@ def movement_template(view: dict[str, Any], player: str) -> str:
     mine = [(n, lo) for n, lo in view["lords"].items()
             if lo["family"] == player and lo.get("location") and not lo.get("captive_of")]
     held = {n: lo["location"] for n, lo in view["lords"].items() if lo.get("captive_of") == player}
+    edition = load_edition(view["game"])
+    steps = edition.steps_per_round   # 5.1.1; G.4.1.1 (France: 3 for the D'Arc lord)
+    more = "".join(f" ({b.steps} for the {b.title} lord and those with them)"
+                   for b in edition.hooks.title_bonus.values())
     lines = [
         f"# Movement Phase (5), round {view.get('round')}. Turn order: {', '.join(view.get('turn_order', []))}.",
-        "# Each lord moves once, up to 2 steps (3 for the D'Arc lord and those with her), one town",
-        "# per step along a road; a unit pawn moves at most 2 steps a round (5.1.1). Moves are made",
+        f"# Each lord moves once, up to {steps} steps{more}, one town",
+        f"# per step along a road; a unit pawn moves at most {steps} steps a round (5.1.1). Moves are made",
         "# in the order written. A town held by another family stops you on the road outside it;",
         "# going on through it needs a safe passage from every family there (5.2.3): if refused,",
         "# `if_refused: back` (1 step back, the default), `stay` (on the road; a battle may follow)",
         "# or `cavalcade` (an army of knights and lords only fights its way through now, 5.2.4).",
-        "# Naval step (5.3): harbor <-> `offshore`; the move ends at sea; forces at sea must land",
-        "# next round. Remove the `# ` in front of the lines you want.",
+        *(edition.hooks.naval.template if edition.hooks.naval else ()),   # 5.3 (France: the off-shore area)
+        "# Remove the `# ` in front of the lines you want.",
     ]
     cards = (view.get("hand") or []).count("underground")
     if cards and mine:
@@ -77,7 +80,9 @@ def movement_template(view: dict[str, Any], player: str) -> str:
 
 def _lord_block(board, name: str, lord: dict, units_at: dict[str, Counter]) -> list[str]:
     where = lord["location"]
-    steps = DARC_STEPS if lord.get("political") == "darc" else load_edition(board.variant).steps_per_round
+    edition = load_edition(board.variant)
+    bonus = edition.bonus([lord.get("political")])   # G.4.1.1 (France: D'Arc), 5.1.1
+    steps = max(bonus.steps, edition.steps_per_round) if bonus else edition.steps_per_round
     here = units_at.get(where, Counter())
     if where == OFFSHORE:
         roads = "land in a harbor: " + ", ".join(board.harbors)
@@ -85,7 +90,8 @@ def _lord_block(board, name: str, lord: dict, units_at: dict[str, Counter]) -> l
         place = "at sea (must land this phase, 5.3)"
     else:
         nbrs = list(board.neighbours(where))
-        roads = "roads to " + ", ".join(nbrs) + (", or `offshore` (harbor)" if board.is_harbor(where) else "")
+        naval = edition.hooks.naval   # 5.3
+        roads = "roads to " + ", ".join(nbrs) + (naval.from_harbor if naval and board.is_harbor(where) else "")
         example = nbrs[0] if nbrs else where
         place = f"in {where}"
     return [

@@ -33,7 +33,8 @@ from typing import Any
 from pbem.games.fief.board import Board
 from pbem.orders.reading import Problems, as_seq, check_keys, fold, suggest, yes_no
 from pbem.games.fief.orders_common import town_name, view_rules_version
-from pbem.games.fief.surprise.play import AT_ONCE, assassin_marker_problem, darc_problem, justice_problem
+from pbem.games.fief.edition import load_edition
+from pbem.games.fief.surprise.play import assassin_marker_problem, at_once, justice_problem
 from pbem.games.fief.surprise.uprising import uprising_grounds
 from pbem.orders.yamlsafe import line_of
 
@@ -48,17 +49,15 @@ def check_surprise(view: dict, board: Board, player: str, card: str, item: dict,
         check_keys(item, ("play", "free", "also", "in"), "an underground card", problems)
         return _underground(view, board, item, line, problems)
     keys = ("play", "on", "sponsor") if card == "assassination" else ("play", "on")
-    check_keys(item, keys, f"a {AT_ONCE[card]} card", problems)
+    check_keys(item, keys, f"a {at_once(view['game'])[card]} card", problems)
     target = _lord(lords, item.get("on"), line_of(item, "on") or line, "`on:` the target lord", problems)
     if target is None:
         return None
     info = lords[target]
     why = None
-    if card == "darc":
-        why = darc_problem(info)
-    elif card == "cardinal":
-        why = ("only a bishop may become a cardinal (G.4.1.2)" if not info["bishopric"]
-               else "he is a cardinal already" if info["cardinal"] else None)
+    character = load_edition(view["game"]).hooks.characters.get(card)   # G.4.1 (France: D'Arc, cardinal)
+    if character is not None:
+        why = character.problem(info)
     elif card == "justice":
         why = justice_problem(info, view_rules_version(view))
     elif info["family"] == player:

@@ -30,7 +30,7 @@ from pbem.games.fief.state import FiefState
 from pbem.games.fief.orders_common import card_word
 from pbem.games.fief.surprise.control_transfer import check_transfer, transfer_control   # 5.2.2
 from pbem.games.fief.surprise.orders import check_surprise
-from pbem.games.fief.surprise.play import AT_ONCE, play_surprise
+from pbem.games.fief.surprise.play import at_once, play_surprise
 from pbem.games.fief.surprise.standing import lacks_card, spend_trigger, triggers_of
 from pbem.orders.yamlsafe import YMap, line_of, sub_map
 from pbem.rules.api import Event
@@ -84,11 +84,12 @@ def check_play(view: dict, player: str, item: YMap, where: int | None, problems:
                      "uprising trigger", "write e.g. `- uprising_when_taxed: TOWN` (also `uprising_on_famine:`, "
                      "`uprising_before_move:`, `uprising_at_battle_start:`) under `policies: surprise:`")
         return None
-    if card not in AT_ONCE:
+    names = at_once(view["game"])
+    if card not in names:
         problems.add(line, f"{item['play']!r} is not a surprise card played at once",
-                     "the cards: D'Arc, cardinal, assassination, justice, underground")
+                     "the cards: " + ", ".join(n for c, n in names.items() if c != "uprising"))
         return None
-    if lacks_card(view, card, line, problems, f"you hold no {AT_ONCE[card]} card"):
+    if lacks_card(view, card, line, problems, f"you hold no {names[card]} card"):
         return None
     board = load_board(view["game"], (view.get("options") or {}).get("board", "board"))
     return check_surprise(view, board, player, card, item, where, problems)
@@ -114,7 +115,8 @@ def fire_phase_start(state: FiefState, board: Board) -> list[Event]:
             play = trigger["play"]
             if play["card"] not in state.families[player].hand:
                 continue   # it waits until you hold the card again, or a new list replaces it
-            events.append(spend_trigger(state, player, trigger, None, f"the {AT_ONCE[play['card']]} card"))
+            name = at_once(state.variant)[play["card"]]
+            events.append(spend_trigger(state, player, trigger, None, f"the {name} card"))
             events += play_surprise(state, board, player, play)   # takes and discards the card (H.2)
     return events
 

@@ -2,23 +2,26 @@
 cards have trigger points": `at once` is the first trigger of the documented list).
 
 Every played surprise card is discarded, even when its effect can no longer be resolved
-(H.2), except a D'Arc or cardinal card that took effect: it lies on the frieze
-(``FiefState.frieze``) until its lord leaves play (G.4.1), and a cardinal card the pope
-refused: "the player cannot play the card" (D.2.3), so it stays in hand.
+(H.2), except a character card of the edition (its `characters` hook; France: D'Arc and
+cardinal) that took effect: it lies on the frieze (``FiefState.frieze``) until its lord leaves
+play (G.4.1), and one the edition refuses (France: a cardinal card the pope refused, "the
+player cannot play the card", D.2.3), so it stays in hand.
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Mapping
 
 from pbem.games.fief.board import Board
+from pbem.games.fief.edition import edition_of, load_edition
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief.policies import permits
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.hear_ye.titles import come_into_play
 from pbem.rules.api import Event
 
-# The surprise cards this judge plays at once, and their printed names.
-AT_ONCE = {"darc": "D'Arc", "cardinal": "Cardinal", "assassination": "assassination",
+# The core's surprise cards this judge plays at once, and their printed names; an edition's
+# character cards (G.4.1, its `characters` hook) come first (``at_once``).
+AT_ONCE = {"assassination": "assassination",
            # uprising: surprise/uprising.py
            "justice": "justice", "underground": "underground", "uprising": "uprising"}
 CARDINAL_POLICY = "new_cardinal"   # the pope's standing answer (D.2.3), default refuse
@@ -26,17 +29,11 @@ IMMUNE = ("king", "queen", "regent_queen", "crown_prince")   # G.4.2.4, D.3
 ASSASSIN_MARKERS = 2   # B: "Assassin: 2 markers"
 
 
-def darc_problem(lord: Mapping[str, Any]) -> str | None:
-    """G.4.1.1: an unmarried female lord who is not the regent queen (nor D'Arc already)."""
-    if not lord["female"]:
-        return "the D'Arc card goes on a female lord only (G.4.1.1)"
-    if lord["spouse"]:
-        return "she is married (G.4.1.1: an unmarried female lord only)"
-    if lord["political"] == "regent_queen":
-        return "she is the regent queen (G.4.1.1)"
-    if lord["political"]:
-        return f"she holds the {lord['political']} title already"
-    return None
+def at_once(game: str) -> dict[str, str]:
+    """The surprise cards of ``game`` played at once (G.4) and their printed names: the edition's
+    characters (France: D'Arc, Cardinal, G.4.1), then the core's."""
+    characters = load_edition(game).hooks.characters
+    return {**{card: c.name for card, c in characters.items()}, **AT_ONCE}
 
 
 def justice_problem(lord: Mapping[str, Any], version: int) -> str | None:
@@ -68,24 +65,24 @@ def assassin_marker_problem(lords: Iterable[Mapping[str, Any]], target: str, spo
 def play_surprise(state: FiefState, board: Board, player: str, play: Mapping[str, Any]) -> list[Event]:
     card = play["card"]
     hand = state.families[player].hand
-    if card == "cardinal":
-        refusal = pope_refuses(state, player)
-        if refusal:   # D.2.3: the card cannot be played; it stays in hand
-            return [Event("cardinal_refused", f"{player} cannot play the Cardinal card: {refusal} (D.2.3).",
-                          data={"player": player, "lord": play["on"]})]
+    character = edition_of(state).hooks.characters.get(card)   # G.4.1: the edition's
+    refused = character.refused(state, player, play) if character else None
+    if refused is not None:   # France D.2.3: the card cannot be played; it stays in hand
+        return [refused]
     hand.remove(card)
-    name = AT_ONCE[card]
+    name = character.name if character else AT_ONCE[card]
     events = [Event("surprise_played", f"{player} plays the {name} card (G.4).", data={"player": player, "card": card})]
-    done = {"darc": _darc, "cardinal": _cardinal, "assassination": _assassination,
-            "justice": _justice, "underground": _underground}[card](state, board, player, play)
+    effect = character.effect if character else {"assassination": _assassination, "justice": _justice,
+                                                 "underground": _underground}[card]
+    done = effect(state, board, player, play)
     if isinstance(done, str):   # H.2: the card is discarded even if its effect fails
         events.append(Event("surprise_void", f"The {name} card has no effect: {done} (H.2).",
                             data={"player": player, "card": card}))
         done = []
-    if card in ("darc", "cardinal") and done:
+    if character and done:      # G.4.1: on the frieze until its lord leaves play
         state.frieze[play["on"]] = card
     else:
-        state.character_discard.append(card) if card in ("darc", "cardinal") else state.events_discard.append(card)
+        state.character_discard.append(card) if character else state.events_discard.append(card)
     return events + done
 
 
@@ -93,23 +90,14 @@ def _target(state: FiefState, play: Mapping[str, Any]):
     return state.lords.get(play["on"])
 
 
-def _eligible(state: FiefState, play: Mapping[str, Any], problem: Callable[[Mapping[str, Any]], str | None]):
+def eligible(state: FiefState, play: Mapping[str, Any], problem: Callable[[Mapping[str, Any]], str | None]):
     """The target lord, checked again when the card takes effect by the send-time rule
-    (darc_problem, justice_problem: they read the lord's fields by name); else why not."""
+    (a character's ``problem``, justice_problem: they read the lord's fields by name); else why not."""
     lord = _target(state, play)
     if lord is None:
         return f"{play['on']} is no longer in play"
     why = problem(vars(lord))
     return f"{lord.name}: {why}" if why else lord
-
-
-def _darc(state: FiefState, board: Board, player: str, play) -> list[Event] | str:
-    lord = _eligible(state, play, darc_problem)
-    if isinstance(lord, str):
-        return lord
-    lord.political = "darc"   # G.4.1.1: 3 steps (5.1.1), +1 battle die (6.2.3.1)
-    return [Event("darc", f"{lord.name} ({lord.family}) becomes {lord.name} D'Arc (G.4.1.1).",
-                  data={"lord": lord.name, "family": lord.family})]
 
 
 def pope_refuses(state: FiefState, player: str) -> str | None:
@@ -119,16 +107,6 @@ def pope_refuses(state: FiefState, player: str) -> str | None:
     if permits(state.families[pope.family].policies, CARDINAL_POLICY, player):
         return None
     return f"the pope {pope.name} ({pope.family}) does not authorise a new cardinal"
-
-
-def _cardinal(state: FiefState, board: Board, player: str, play) -> list[Event] | str:
-    lord = _target(state, play)
-    if lord is None or not lord.bishopric or lord.cardinal:
-        return f"{play['on']} is no longer a bishop without the cardinal title"
-    lord.cardinal = True    # G.4.1.2: even captive, even another family's (who cannot refuse)
-    return [Event("cardinal_created", f"{lord.name} ({lord.family}), bishop of "
-                  f"{board.bishoprics[lord.bishopric].name}, becomes a cardinal (G.4.1.2).",
-                  data={"lord": lord.name, "family": lord.family})]
 
 
 def _assassination(state: FiefState, board: Board, player: str, play) -> list[Event] | str:
@@ -150,7 +128,7 @@ def _assassination(state: FiefState, board: Board, player: str, play) -> list[Ev
 
 
 def _justice(state: FiefState, board: Board, player: str, play) -> list[Event] | str:
-    lord = _eligible(state, play, lambda lo: justice_problem(lo, state.rules_version))
+    lord = eligible(state, play, lambda lo: justice_problem(lo, state.rules_version))
     if isinstance(lord, str):
         return lord
     return [Event("justice", f"{player} plays justice on {lord.name} ({lord.family}) (G.4.2.4).",

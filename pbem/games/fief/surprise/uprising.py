@@ -4,9 +4,10 @@ Every uprising card played on one town in that step cumulates ("every player may
 others"): they are resolved together when the first of them comes up in turn order (H.3), and
 the player of that first card rolls and chooses the families hit (its `target:` list). The
 Fortress penalty cancels as many cards as its value; while the uprising would still roll a
-die, the bishop of the town's bishopric, then cardinals in turn order, may try to calm each
-card (a d6: 3-6 cancels it; 1-2 fails and a bishop is eliminated; a cardinal pays 3 deniers
-and stays), as their family's standing policy `calm_uprisings` says (default never).
+die, the bishop of the town's bishopric may try to calm each card (a d6: 3-6 cancels it; 1-2
+fails and the bishop is eliminated), as their family's standing policy `calm_uprisings` says
+(default never); an edition's other church titles may calm too (its ``uprising_calmer`` hook;
+France: cardinals in turn order, paying 3 deniers and staying, D.2.2).
 
 Uprisings also fire from standing triggers (surprise/uprising_triggers.py): when a tax is
 collected (Income), when a famine strikes (after the Cards Phase's step C), before a lord leaves
@@ -23,7 +24,9 @@ from pbem.games.fief.battle.losses import choose_losses
 from pbem.games.fief.board import Board
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief.battle.plan_orders import plan_for
-from pbem.games.fief.state import FiefState
+from pbem.games.fief.edition import edition_of
+from pbem.games.fief.hooks import Calmer
+from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief.surprise.standing import spend_trigger, triggers_of
 from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
@@ -35,7 +38,6 @@ CALM_CHOICES = ("never", "as_bishop", "also_as_cardinal")   # default: never (a 
 CALM_FORMS = {"never": {"as_bishop": False, "as_cardinal": False},
               "as_bishop": {"as_bishop": True, "as_cardinal": False},
               "also_as_cardinal": {"as_bishop": True, "as_cardinal": True}}
-CARDINAL_FEE = 3   # D.2.2
 GROUNDS = ("famine", "tax")   # G.4.2.1: what an uprising may invoke
 IN_UPRISING = "underground_in_uprising"   # the standing trigger of G.4.2.2 (surprise/uprising_triggers.py)
 
@@ -157,11 +159,11 @@ def _calm_attempt(state: FiefState, board: Board, town: str, rng: Rng,
     calmer = _calmer(state, bishopric, raisers)
     if calmer is None:
         return 0, []
-    lord, paid = calmer
+    lord, paid, title = calmer
     if paid:
-        state.families[lord.family].deniers -= CARDINAL_FEE
+        state.families[lord.family].deniers -= paid
     roll = rng.d6(f"{lord.name} calms the uprising in {town}")
-    how = f"cardinal, paying {CARDINAL_FEE} deniers" if paid else "bishop"
+    how = f"{title}, paying {paid} deniers" if paid else "bishop"
     if roll >= 3:
         return 1, [Event("uprising_calmed", f"{lord.name} ({how}) rolls {roll}: one uprising card in {town} "
                          "is discarded without effect (G.4.2.1).", data={"lord": lord.name, "roll": roll})]
@@ -178,38 +180,30 @@ def calm_policy(policies: Mapping[str, Any]) -> dict[str, Any]:
     return dict(CALM_FORMS[value]) if isinstance(value, str) else dict(value)
 
 
-def _calmer(state: FiefState, bishopric: int, raisers: frozenset[str]):
-    """Who tries to calm the next card (G.4.2.1, D.2.1, D.2.2): the bishop of the bishopric, else
-    the first cardinal in turn order able to pay 3 deniers; (lord, paid) or None."""
-    def policy(lord) -> dict[str, Any]:
-        return calm_policy(state.families[lord.family].policies)
+def _calmer(state: FiefState, bishopric: int, raisers: frozenset[str]) -> Calmer | None:
+    """Who tries to calm the next card: the edition's rule (its ``uprising_calmer`` hook; France:
+    the bishop, else a cardinal paying 3 deniers, D.2.2), else the bishop of the bishopric
+    (G.4.2.1, D.2.1)."""
+    hook = edition_of(state).hooks.uprising_calmer
+    return hook(state, bishopric, raisers) if hook else bishop_calms(state, bishopric, raisers)
 
-    def pays(lord) -> bool:
-        return (lord.cardinal and policy(lord)["as_cardinal"]
-                and state.families[lord.family].deniers >= CARDINAL_FEE)
 
+def calmers(state: FiefState, raisers: frozenset[str]) -> list[Lord]:
+    """The free lords who may calm an uprising (rules version 2: no family calms an uprising it
+    takes part in, nor one raised by a player its `calm_uprisings` policy spares)."""
     free = [l for l in state.lords.values() if not l.captive_of]
     if state.rules_version >= 2:
-        # Rules version 2: a family never calms an uprising it takes part in, nor one raised by
-        # a player its policy spares; a cardinal who is the bishop here pays 3 deniers and
-        # survives a failure if his policy lets him calm as a cardinal and he can pay (D.2.2:
-        # "if a cardinal cannot, or does not want to spend 3 deniers, he may still attempt ...
-        # as a bishop").
         free = [l for l in free if l.family not in raisers
-                and not raisers & set(policy(l).get("except_raised_by") or ())]
-        bishop = next((l for l in free if l.bishopric == bishopric), None)
-        if bishop is not None and pays(bishop):
-            return bishop, True
-        if bishop is not None and policy(bishop)["as_bishop"]:
-            return bishop, False
-    else:
-        bishop = next((l for l in free if l.bishopric == bishopric and policy(l)["as_bishop"]), None)
-        if bishop is not None:
-            return bishop, False
-    order = {p: i for i, p in enumerate(state.turn_order())}
-    for lord in sorted((l for l in free if l.cardinal), key=lambda l: (order[l.family], l.name)):
-        if pays(lord):
-            return lord, True
+                and not raisers & set(calm_policy(state.families[l.family].policies).get("except_raised_by") or ())]
+    return free
+
+
+def bishop_calms(state: FiefState, bishopric: int, raisers: frozenset[str]) -> Calmer | None:
+    """G.4.2.1, D.2.1: the bishop of the bishopric, if his family's policy lets him (a failed
+    roll eliminates him): (lord, 0 deniers paid, "bishop") or None."""
+    bishop = next((l for l in calmers(state, raisers) if l.bishopric == bishopric), None)
+    if bishop is not None and calm_policy(state.families[bishop.family].policies)["as_bishop"]:
+        return bishop, 0, "bishop"
     return None
 
 

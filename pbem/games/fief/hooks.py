@@ -1,0 +1,183 @@
+"""The hooks of a Fief edition: the rules one edition has and another has not, as code in the
+edition's own package (``HOOKS = Hooks(...)`` in ``pbem/games/fief_<edition>/hooks.py``, named by
+the edition record's ``hooks:`` key; docs/adding-a-game.md). The core calls them where the rule
+applies; a hook with a default is a rule an edition may go without (the default: no such rule).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+if TYPE_CHECKING:
+    from pbem.games.fief.board import Board
+    from pbem.games.fief.facts import BoardFacts
+    from pbem.games.fief.round import Step
+    from pbem.games.fief.state import FiefState, Lord
+    from pbem.rules.api import Event
+
+
+@dataclass(frozen=True)
+class Elections:
+    """The ballots of an edition's Hear Ye phase (France: bishops, pope, king, 1.2-1.5). The core
+    runs the two mails (candidates, then sealed votes), reveals the markers and tallies
+    (hear_ye/phase.py); the edition says which ballots, who stands, who votes with what weight,
+    who wins and what winning does. A ballot is an id (France: "bishop 2", "pope", "king")."""
+
+    # (a player's view, a word folded by pbem.orders.reading.fold) -> the ballot id it names, or
+    # None; and how ballots are named, for the error of a word that names none.
+    ballot_named: Callable[[dict[str, Any], str], str | None]
+    ballot_names: str
+    # Acts before the candidacies, from the first mail's orders (France: the pope's, 1.1).
+    before: Callable[["FiefState", Mapping[str, Any]], list["Event"]]
+    # The ballots open to candidacies this phase, in the order they are counted.
+    possible: Callable[["FiefState", "Board"], list[str]]
+    # Why a lord may not stand in a ballot now (None: he may), for mails and at the count.
+    eligible: Callable[["Lord", str], str | None]
+    # (orders, player, lord, ballot): a candidacy taken although not eligible yet, checked again
+    # at the count (France 1.4.1: a bishop candidate of this phase for pope).
+    also_stands: Callable[[Mapping[str, Any], str, str, str], bool]
+    # Why a ballot with candidates is not held when its turn comes (None: it is).
+    not_held: Callable[["FiefState", str], str | None]
+    # (state, board, ballot, elected this phase) -> (votes per family, voting lords per family)
+    weights: Callable[["FiefState", "Board", str, set[str]], tuple[dict[str, int], dict[str, list["Lord"]]]]
+    # (state, ballot, tally, markers per family, voting lords) -> (the elected or None, why)
+    winner: Callable[["FiefState", str, dict[str, int], dict[str, dict], dict[str, list["Lord"]]],
+                     tuple[str | None, str]]
+    # (state, ballot, the elected lord, why) -> events: the title given.
+    elect: Callable[["FiefState", str, "Lord", str], list["Event"]]
+    # (state, ballot, the votes mail's orders) -> events after a ballot (France: the new pope, 1.4).
+    after: Callable[["FiefState", str, Mapping[str, Any]], list["Event"]]
+
+
+@dataclass(frozen=True)
+class TitleBonus:
+    """What a lord's political title adds to the army he is in (France: D'Arc, G.4.1.1)."""
+
+    steps: int      # steps a round for the lord and every force that joins him for a step
+    dice: int       # battle dice added to his side's roll, when it rolls any
+    title: str      # the title as a mail writes it: "D'Arc"
+    section: str    # the rulebook section: "G.4.1.1"
+
+
+@dataclass(frozen=True)
+class LordCardKey:
+    """A yes/no key of the order playing a lord card, the edition's own (France: `crown_prince:
+    yes`, G.1.1); its canonical value (true/false) reaches the ``lord_played`` hook."""
+
+    name: str
+    section: str
+
+
+@dataclass(frozen=True)
+class Naval:
+    """An edition's naval steps between its harbors and the board's seas (France: the off-shore
+    area, 5.3). The core reads a sea in a path (``Board.seas``) only for an edition that has them."""
+
+    # (board, from, to, the step's index, the path's length, where the move started) -> why a
+    # movement mail's step to or from a sea is not allowed (problem, fix), or None.
+    path_step: Callable[["Board", str, str, int, int, str], tuple[str, str] | None]
+    # (board, the army made a cavalcade, from, to) -> why the step to or from a sea stops the
+    # move as it is resolved, or None.
+    blocked: Callable[["Board", bool, str, str], str | None]
+    # The movement order form's lines on naval steps, and what it adds to a harbor's roads.
+    template: tuple[str, ...]
+    from_harbor: str
+
+
+# G.4.2.1: who tries to calm an uprising card: (the lord, the deniers he pays, the title he calms
+# as: "bishop" risks his life on a failed roll, a paid title does not).
+Calmer = tuple["Lord", int, str]
+
+
+def bishop_collects(lord: "Lord", target: str, number: int, governed: set[int]) -> int | None:
+    """G.3.3.2: only the bishop of a bishopric collects its tithe (an edition without other
+    church titles collecting it)."""
+    return 0 if target != "all" and lord.bishopric == number else None
+
+
+@dataclass(frozen=True)
+class Character:
+    """A surprise character card of the edition, played at once on a lord (G.4.1; France: D'Arc,
+    G.4.1.1, and Cardinal, G.4.1.2). Once in effect it lies on the frieze until its lord leaves
+    play; a card without effect is discarded (H.2)."""
+
+    name: str       # the printed name: "D'Arc"
+    # Why the card may not go on this lord (his fields by name: a view's lord, or ``vars(Lord)``),
+    # or None; checked when a mail is read.
+    problem: Callable[[Mapping[str, Any]], str | None]
+    # (state, player, the canonical play) -> the event of a card the player cannot play now (it
+    # stays in hand; France: the pope refuses a new cardinal, D.2.3), or None.
+    refused: Callable[["FiefState", str, Mapping[str, Any]], "Event | None"]
+    # (state, board, player, the canonical play) -> the events of its effect, or why it has none.
+    effect: Callable[["FiefState", "Board", str, Mapping[str, Any]], "list[Event] | str"]
+
+
+@dataclass(frozen=True)
+class Guard:
+    """A royal guard pawn type (France 1.5.5: the king's retinue knights, the queen's retinue
+    sergeants): given for free in place of a unit pawn of the lord's army, moving only with a
+    lord of its titles, adding 1 hit per battle round, replaced by that unit when its lord leaves."""
+
+    titles: tuple[str, ...]   # the political titles it serves
+    unit: str                 # the unit pawn it replaces, and is replaced by
+    combat_points: int        # 6.2.3.1
+    size: int                 # the most pawns given (France: 2, 1.5.5.1-2)
+    word: str                 # one pawn, as the reports name it: "king's retinue knight"
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """The rules of an edition that are code. Each edition's package defines ``HOOKS``."""
+
+    # What the rulebook states about the board, checked whenever board data is loaded (facts.py).
+    board_facts: "BoardFacts"
+    # 7: victory points a lord brings besides 1 per fief title (France: the king and the pope,
+    # unless offshore).
+    title_points: Callable[["FiefState", "Lord"], int]
+    # 7.3: the tiebreak key of a candidate (one family, or an alliance): the highest wins.
+    # (state, the candidate's families, towns controlled per family) -> a comparable tuple.
+    tiebreak: Callable[["FiefState", tuple[str, ...], dict[str, int]], tuple]
+    # 1: the Hear Ye phase's elections.
+    elections: Elections
+    # G.1: (state, player, lord, the canonical `play` order) -> events, once a lord card is
+    # played and the lord is in the family (France: the crown prince, G.1.1).
+    lord_played: Callable[["FiefState", str, str, Mapping[str, Any]], list["Event"]]
+    # D.4: (state, the lord who left play) -> events: the titles that change hands with him
+    # (France: the crown prince becomes king, D.3.3; the pope's excommunication lifted, D.2.3.1).
+    after_elimination: Callable[["FiefState", "Lord"], list["Event"]]
+    # G.4.1.1: political title -> what it adds to the steps and battle dice of its lord's army
+    # (France: D'Arc, 3 steps and a 4th die). Without it no title adds anything.
+    title_bonus: Mapping[str, TitleBonus] = field(default_factory=dict)
+    # E: the edition's own phases (England: the Invaders phase, 6.0-6.13), each a round step
+    # (pbem/games/fief/round.py ``Step``: its resolution, mail checker, default orders and
+    # template) named in the record's `round:` beside the core's. France has none.
+    phases: tuple["Step", ...] = ()
+    # G.1: the yes/no keys a lord card's `play` order may carry besides `in:` (France:
+    # `crown_prince`, G.1.1). Without them a lord card takes `in:` only.
+    lord_card_keys: tuple[LordCardKey, ...] = ()
+    # 5.3: naval steps (France: the off-shore area). Without them no move reaches the board's
+    # seas, and a disaster card without the dice icon (which strikes the sea, 2.5) is refused.
+    naval: Naval | None = None
+    # G.3.3.2: (the lord who asked for a tithe, its target: a bishopric number or "all", a
+    # bishopric it reaches, the governed bishoprics) -> his rank among the claimants of that
+    # bishopric's tithe (the lowest collects; ties by turn order), or None: he collects none
+    # there. France: bishop > cardinal (on a governed bishopric) > pope (`all`, the papal tithe).
+    tithe_rank: Callable[["Lord", str, int, set[int]], int | None] = bishop_collects
+    # G.4.2.1: (state, the uprising's bishopric, the families raising it) -> who tries to calm
+    # the next card, or None. Without it the bishop of the bishopric, as his family's
+    # `calm_uprisings` policy says (surprise/uprising.py ``bishop_calms``); France: a cardinal
+    # too, paying 3 deniers (D.2.2).
+    uprising_calmer: Callable[["FiefState", int, frozenset[str]], Calmer | None] | None = None
+    # G.4.1: the surprise character cards played on a lord, by card id (France: `darc`,
+    # `cardinal`). Without them the deck's characters (if any) are kept in hand, never played.
+    characters: Mapping[str, Character] = field(default_factory=dict)
+    # 1.5.5: guard pawn kind -> its ``Guard`` (France: `kings_knight`, `queens_sergeant`). Without
+    # it no title brings a guard.
+    royal_guard: Mapping[str, Guard] = field(default_factory=dict)
+    # 1.1: (state, the two spouses) -> what a marriage brings besides the couple (France: the
+    # king's spouse is queen, 1.1.2, 1.5.4); (state, a former spouse) -> what an annulment takes
+    # (France: the queen's title, D.3.2); (lord) -> why he may not marry besides the core's
+    # reasons (France: the D'Arc lord, G.4.1.1). Without them a marriage changes no title.
+    married: Callable[["FiefState", "Lord", "Lord"], list["Event"]] | None = None
+    unmarried: Callable[["FiefState", "Lord"], list["Event"]] | None = None
+    marriage_blocker: Callable[["Lord"], str | None] | None = None
