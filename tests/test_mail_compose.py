@@ -226,3 +226,16 @@ def test_a_shared_picture_is_encoded_once_for_the_mails_that_carry_it(monkeypatc
                              images=(image,)), "judge@pbem.test", "pbem judge", now=WHEN) for i in range(5)]
     assert calls == [len(png)]
     assert all(outgoing._base64(png).replace("\n", "\r\n") in mail.decode("ascii") for mail in mails)
+
+
+def test_a_multiparts_content_type_is_written_as_the_registry_folds_it():
+    """Each multipart's boundary is new (drawn from its parts), so its Content-Type is folded
+    from a template of the same length: the same bytes as the registry's fold."""
+    rng = random.Random(7)
+    for subtype in ("alternative", "related", "mixed"):
+        for n in ("", ".1", ".12"):
+            for _ in range(50):
+                value = f'multipart/{subtype}; boundary="=_pbem_{subtype}_{rng.getrandbits(96):024x}{n}"'
+                expected = outgoing._SMTP.header_store_parse("Content-Type", value)[1].fold(policy=outgoing._SMTP)
+                assert outgoing._plain_header("Content-Type", value) == expected
+                assert outgoing._header("Content-Type", value) == expected

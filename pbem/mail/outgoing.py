@@ -128,6 +128,8 @@ _DOT_ATOMS = r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-
 _PLAIN_ADDR = re.compile(_DOT_ATOMS)
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9]+(?: [A-Za-z0-9]+)*")
 _PLAIN_MSGID = re.compile(f"<{_DOT_ATOMS}>")
+_BOUNDARY_TYPE = re.compile(r'(multipart/[a-z]+; boundary="=_pbem_[a-z]+_)([0-9a-f]{24})((?:\.[0-9]+)?")')
+_ZEROS = "0" * 24
 _PLAIN_ADDRESS_HEADERS = frozenset({"from", "to", "cc", "reply-to", "sender"})
 
 
@@ -140,6 +142,11 @@ def _plain_header(name: str, value: object) -> str | None:
         text = f"{value.display_name} <{value.addr_spec}>" if value.display_name else value.addr_spec
     elif isinstance(value, str) and name.lower() == "message-id" and _PLAIN_MSGID.fullmatch(value):
         text = value
+    elif isinstance(value, str) and name == "Content-Type" and (match := _BOUNDARY_TYPE.fullmatch(value)):
+        # A multipart's boundary is drawn from its parts (_multipart): every one is new. Hex
+        # digits fold as any others, so the fold of the same value with zeros is the template.
+        folded = _folded(name, f"{match[1]}{_ZEROS}{match[3]}")
+        return folded.replace(_ZEROS, match[2]) if folded.count(_ZEROS) == 1 else None
     else:
         return None
     return f"{name}: {text}\r\n" if len(name) + 2 + len(text) <= _MAX_LINE else None
