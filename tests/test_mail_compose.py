@@ -239,3 +239,20 @@ def test_a_multiparts_content_type_is_written_as_the_registry_folds_it():
                 expected = outgoing._SMTP.header_store_parse("Content-Type", value)[1].fold(policy=outgoing._SMTP)
                 assert outgoing._plain_header("Content-Type", value) == expected
                 assert outgoing._header("Content-Type", value) == expected
+
+
+def test_a_plain_address_is_the_address_the_parser_makes():
+    from email.headerregistry import Address
+    rng = random.Random(11)
+    for _ in range(2000):
+        local = "".join(rng.choice("abcXYZ019_+-.") for _ in range(rng.randrange(1, 20)))
+        domain = "".join(rng.choice("abz09-.") for _ in range(rng.randrange(1, 20)))
+        addr = f"{local}@{domain}"
+        try:
+            expected = Address(display_name="n", addr_spec=addr)
+        except Exception as exc:
+            assert outgoing._PLAIN_ADDR.fullmatch(addr) is None, (addr, exc)
+            continue
+        made = outgoing._address.__wrapped__("n", f" {addr} ", "the address")
+        assert (made.display_name, made.username, made.domain, made.addr_spec, str(made)) == \
+            (expected.display_name, expected.username, expected.domain, expected.addr_spec, str(expected)), addr

@@ -350,8 +350,13 @@ def judge_address_problem(addr: str) -> str | None:
 
 @functools.lru_cache(maxsize=4096)   # the judge's own, and each player's for their answer and report
 def _address(name: str, addr: str, role: str) -> Address:
+    addr = addr.strip()
+    if _PLAIN_ADDR.fullmatch(addr):
+        # Plain dot-atoms: the parse of the addr_spec would give back these very parts.
+        username, domain = addr.split("@")
+        return Address(display_name=_one_line(name), username=username, domain=domain)
     try:
-        return Address(display_name=_one_line(name), addr_spec=addr.strip())
+        return Address(display_name=_one_line(name), addr_spec=addr)
     except (ValueError, IndexError, HeaderParseError) as exc:
         raise ComposeError(f"{role} {addr!r} is not a usable mail address ({exc})") from None
 
