@@ -92,7 +92,9 @@ def run_ticks(home: Path, waiting=None) -> dict:
         left = progress(_home(home))
         if waiting is not None:
             left["inbox_pending"] = waiting(home)
-        if not left["inbox_pending"] and not left["outbox_pending"]:
+        # Done when every mail is read and sent and every game resolved: a tick the budget
+        # stopped while resolving may still have sent all it had queued.
+        if not left["inbox_pending"] and not left["outbox_pending"] and left["resolved_games"] >= left["games"]:
             break
     else:
         raise SystemExit(f"still work left after {MAX_TICKS} ticks: {left}")

@@ -73,3 +73,22 @@ def test_the_picture_bench_draws_every_view_of_the_demo_game(capsys):
     assert [v[0] for v in views[:-1]] == ["alice", "bob", "carol", "dave"] and views[-1][:2] == ["game", "master"]
     assert all(int(v[-1]) > 10_000 for v in views)       # a PNG's bytes
     assert lines[-1].startswith("the first picture of a fresh process:")
+
+
+def test_the_bench_runs_ticks_until_every_game_is_resolved(monkeypatch, tmp_path):
+    """A tick whose budget stopped resolving may have sent all it queued: no mail is left
+    waiting, but games are; the bench runs another tick (it once counted such a phase as done)."""
+    import json
+    import subprocess
+
+    import bench.run as run
+
+    ticks: list[int] = []
+    figures = {"steps": {}, "mails": 0, "outcomes": {}, "resolved": 0, "sent": 0, "errors": [], "cpu": 1.0,
+               "maxrss_kb": 1024}
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: ticks.append(1) or subprocess.CompletedProcess(
+        a, 0, stdout=json.dumps(figures) + "\n", stderr=""))
+    monkeypatch.setattr(run, "_home", lambda path: path)
+    monkeypatch.setattr(run, "progress", lambda home: {
+        "games": 3, "resolved_games": 2 if len(ticks) < 2 else 3, "inbox_pending": 0, "outbox_pending": 0})
+    assert run.run_ticks(tmp_path)["ticks"] == 2

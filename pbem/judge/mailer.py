@@ -122,10 +122,11 @@ class Mailer:
             audiences.append((None, game.row["gm_email"], True, None))
         pictures: dict[str, bytes] = {}
         ics = self.deadline_ics(game)
+        now = self._now_of(game)   # the same for every reader: worked out once
         for player, email, html, tz in audiences:
             # Templates and the map get the view this report is for, never the state.
             view = game.rules.view(state, player)
-            context = {**self.report_context(game, chain, player, view), "tz": tz}
+            context = {**self.report_context(game, chain, player, view, now), "tz": tz}
             self.queue(to=email, to_name=player or "game master",
                        subject=subject + ("" if player else " (game master)"),
                        body=render("report.txt.j2", **context), purpose="report", game_id=game.id,
@@ -133,19 +134,26 @@ class Mailer:
                        **(self._html_report(game, view, context, pictures) if html else {}))
         self.observer_reports(game, chain, subject)
 
-    def report_context(self, game: engine.Game, chain: Sequence[engine.Resolved], player: str | None,
-                       view: Any) -> dict[str, Any]:
-        """What report.txt.j2 (and its HTML) shows ``player`` (None: the game master) of the
-        phases ``chain`` and the position ``view``, the game's current one."""
+    @staticmethod
+    def _now_of(game: engine.Game) -> tuple[bool, Any, Any]:
+        """Whether ``game`` is over, its open phase (None when over) and its result (None unless
+        over): what every reader's report of a round tells alike."""
         over = game.row["status"] == "over"
-        phase = None if over else game.rules.phase(game.state)
+        return over, None if over else game.rules.phase(game.state), json.loads(game.row["result"]) if over else None
+
+    def report_context(self, game: engine.Game, chain: Sequence[engine.Resolved], player: str | None,
+                       view: Any, now: tuple[bool, Any, Any] | None = None) -> dict[str, Any]:
+        """What report.txt.j2 (and its HTML) shows ``player`` (None: the game master) of the
+        phases ``chain`` and the position ``view``, the game's current one; ``now``: _now_of(game)
+        when the caller has it already."""
+        over, phase, result = now or self._now_of(game)
         return dict(
             game=game_info(game), me=player,
             phases=[{"id": r.phase_id, "title": r.title,
                      "events": engine.visible_events(r.events, player),
                      "defaulted": r.defaulted} for r in chain],
             position=render(game.rules.report_template(), view=view, me=player),
-            phase=phase, result=json.loads(game.row["result"]) if over else None,
+            phase=phase, result=result,
             template=None if over or player is None else self._template(game, view, player, phase),
             decider=phase is not None and player in phase.deciders, deadline=game.row["deadline"])
 

@@ -181,6 +181,9 @@ def _environment(autoescape: bool) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        # Each template is compiled once a process: the templates do not change under a running
+        # judge, so Jinja2 need not stat its file on every mail to see whether it did.
+        auto_reload=False,
     )
 
 

@@ -76,19 +76,23 @@ class MaildirSender:
 
     def send(self, batch: list[Outgoing], on_result: OnResult = None) -> list[SendResult]:
         results = []
+        boxes: dict[Path, mailbox.Maildir] = {}   # each Maildir opened (and made) once a batch
         for item in batch:
-            results.append(self._write(item))
+            results.append(self._write(item, boxes))
             if on_result is not None:
                 on_result(results[-1])
         return results
 
-    def _write(self, item: Outgoing) -> SendResult:
+    def _write(self, item: Outgoing, boxes: dict[Path, mailbox.Maildir]) -> SendResult:
         # Maildir files use the local line ending, not the wire's CRLF.
         data = item.raw.replace(b"\r\n", b"\n")
         targets = {self.mailbox_of(r) for r in item.recipients} if self.per_recipient else {self.path}
         try:
             for target in sorted(targets):
-                mailbox.Maildir(target, create=True).add(data)
+                box = boxes.get(target)
+                if box is None:
+                    box = boxes[target] = mailbox.Maildir(target, create=True)
+                box.add(data)
         except OSError as exc:
             return SendResult(item.id, False, f"Maildir {self.path}: cannot write ({exc.strerror})")
         return SendResult(item.id, True)

@@ -120,6 +120,38 @@ _PLAIN_VALUE = re.compile(r"[!-~]+(?: [!-~]+)*")
 _MAX_LINE = 78  # policy.SMTP.max_line_length
 
 
+# An address of plain dot-atoms and a display name of plain words (letters and digits), and a
+# Message-ID of such an address in brackets: the registry writes them back as given when they fit on
+# one line (tests/test_mail_compose.py holds the two against each other). Every mail has a To of its
+# own and a Message-ID of its own, so the lru caches below miss on them: this is most of their cost.
+_DOT_ATOMS = r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
+_PLAIN_ADDR = re.compile(_DOT_ATOMS)
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9]+(?: [A-Za-z0-9]+)*")
+_PLAIN_MSGID = re.compile(f"<{_DOT_ATOMS}>")
+_BOUNDARY_TYPE = re.compile(r'(multipart/[a-z]+; boundary="=_pbem_[a-z]+_)([0-9a-f]{24})((?:\.[0-9]+)?")')
+_ZEROS = "0" * 24
+_PLAIN_ADDRESS_HEADERS = frozenset({"from", "to", "cc", "reply-to", "sender"})
+
+
+def _plain_header(name: str, value: object) -> str | None:
+    """``name: value`` on one line when the registry would write exactly that, else None."""
+    if isinstance(value, Address):
+        if name.lower() not in _PLAIN_ADDRESS_HEADERS or not _PLAIN_ADDR.fullmatch(value.addr_spec) or \
+                (value.display_name and not _PLAIN_NAME.fullmatch(value.display_name)):
+            return None
+        text = f"{value.display_name} <{value.addr_spec}>" if value.display_name else value.addr_spec
+    elif isinstance(value, str) and name.lower() == "message-id" and _PLAIN_MSGID.fullmatch(value):
+        text = value
+    elif isinstance(value, str) and name == "Content-Type" and (match := _BOUNDARY_TYPE.fullmatch(value)):
+        # A multipart's boundary is drawn from its parts (_multipart): every one is new. Hex
+        # digits fold as any others, so the fold of the same value with zeros is the template.
+        folded = _folded(name, f"{match[1]}{_ZEROS}{match[3]}")
+        return folded.replace(_ZEROS, match[2]) if folded.count(_ZEROS) == 1 else None
+    else:
+        return None
+    return f"{name}: {text}\r\n" if len(name) + 2 + len(text) <= _MAX_LINE else None
+
+
 def _header(name: str, value: object) -> str:
     """One header as policy.SMTP writes it (folded, RFC 2047-encoded where needed, CRLF).
 
@@ -127,6 +159,9 @@ def _header(name: str, value: object) -> str:
     on one line is written directly: the registry's parse and refold give back the same text
     (tests/test_mail_compose.py holds the two against each other). Anything else — addresses,
     dates, non-ASCII or long values — goes through the registry, as before."""
+    plain = _plain_header(name, value)
+    if plain is not None:
+        return plain
     if isinstance(value, Address):
         return _folded_address(name, value.display_name, value.addr_spec)
     if isinstance(value, str) and len(name) + 2 + len(value) <= _MAX_LINE and "=?" not in value \
@@ -185,7 +220,7 @@ def compose(out: OutMail, from_addr: str, from_name: str, now: datetime | None =
             ([("Content-Type", f'{_one_line(a.content_type)}; name="{_one_line(a.filename)}"'),
               ("Content-Transfer-Encoding", "base64"),
               ("Content-Disposition", f'attachment; filename="{_one_line(a.filename)}"')],
-             base64.encodebytes(a.data).decode("ascii")) for a in out.attachments]
+             _base64(a.data)) for a in out.attachments]
         headers.append(("MIME-Version", "1.0"))
         mixed = _multipart("mixed", [content, *files], headers)
         _refuse_repeated(mixed[0])
@@ -214,10 +249,18 @@ def _alternative(out: OutMail, plain_headers: list[tuple[str, object]], plain: s
         related.append(([("Content-Type", "image/png"), ("Content-Transfer-Encoding", "base64"),
                               ("Content-Disposition", f'inline; filename="{_one_line(image.filename)}"'),
                               ("Content-ID", f"<{image.content_id}>"), ("MIME-Version", "1.0")],
-                             base64.encodebytes(image.data).decode("ascii")))
+                             _base64(image.data)))
     inner = _multipart("related", related, [("MIME-Version", "1.0")]) if out.images else None
     alternative = [(plain_headers, plain), inner if inner else (html_headers + [("MIME-Version", "1.0")], html)]
     return _multipart("alternative", alternative, headers)
+
+
+@functools.lru_cache(maxsize=16)
+def _base64(data: bytes) -> str:
+    """A picture's or a file's base64 (MIME lines of 76), made once for the mails that carry the
+    same bytes: a game's round of reports shares one picture without fog of war, and one
+    deadline .ics (bytes hash once and compare by identity first: a hit costs nothing)."""
+    return base64.encodebytes(data).decode("ascii")
 
 
 def _text_part(text: str, subtype: str) -> tuple[list[tuple[str, object]], str]:
@@ -307,8 +350,13 @@ def judge_address_problem(addr: str) -> str | None:
 
 @functools.lru_cache(maxsize=4096)   # the judge's own, and each player's for their answer and report
 def _address(name: str, addr: str, role: str) -> Address:
+    addr = addr.strip()
+    if _PLAIN_ADDR.fullmatch(addr):
+        # Plain dot-atoms: the parse of the addr_spec would give back these very parts.
+        username, domain = addr.split("@")
+        return Address(display_name=_one_line(name), username=username, domain=domain)
     try:
-        return Address(display_name=_one_line(name), addr_spec=addr.strip())
+        return Address(display_name=_one_line(name), addr_spec=addr)
     except (ValueError, IndexError, HeaderParseError) as exc:
         raise ComposeError(f"{role} {addr!r} is not a usable mail address ({exc})") from None
 
