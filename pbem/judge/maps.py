@@ -20,8 +20,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 # The ink and the shapes, and what tests and callers import from here (MapError, PAPER, put_text).
-from pbem.judge.map_ink import (AREA_INK, AREA_TINTS, DARK, GREY, INK, PALETTE, PAPER, ROAD, SEA_INK,  # noqa: F401
-                                SHAPES, WHITE, MapError, _font, put_text, text_width)
+from pbem.judge.map_ink import (AREA_INK, DARK, GREY, INK, PALETTE, PAPER, ROAD, SEA_INK, SHAPES, WHITE, MapError,
+                                _font, put_text, text_width)
 from pbem.judge.map_png import png_bytes
 from pbem.judge.map_shapes import _area_layer, _dashed, _shape
 
