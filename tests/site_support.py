@@ -25,7 +25,7 @@ def fief_game_with_fog(judge: Judge, name: str = "loire", moves: int = 6) -> Non
     judge.tick()
     rnd = random.Random(11)
     for _ in range(moves):
-        game = _game(judge, name)
+        game = game_of(judge, name)
         if game.row["status"] != "running":
             break
         phase = game.rules.phase(game.state)
@@ -42,7 +42,7 @@ def tiny_game_over(judge: Judge, name: str = "bids") -> None:
     judge.orders(name, "alice", "round-1/bid", 'shout: "Fortune favours the bold"\n')
     judge.tick()
     for round_no in range(1, 20):
-        if _game(judge, name).row["status"] == "over":
+        if game_of(judge, name).row["status"] == "over":
             return
         judge.orders(name, "alice", f"round-{round_no}/bid", "bid: 6")
         judge.orders(name, "bob", f"round-{round_no}/bid", "bid: 2")
@@ -50,10 +50,19 @@ def tiny_game_over(judge: Judge, name: str = "bids") -> None:
     raise AssertionError("the tiny game did not end in 19 rounds")
 
 
-def _game(judge: Judge, name: str) -> engine.Game:
+def game_of(judge: Judge, name: str) -> engine.Game:
     store = judge.store()
     try:
         return engine.load_game(store, name)
+    finally:
+        store.close()
+
+
+def resolved_phases(judge: Judge) -> list:
+    """The resolved phases of the judge home (its one game), in order: their seq and phase id."""
+    store = judge.store()
+    try:
+        return store.all("SELECT seq, phase_id FROM phases WHERE resolved_at IS NOT NULL ORDER BY seq")
     finally:
         store.close()
 

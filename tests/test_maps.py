@@ -339,14 +339,14 @@ def test_a_second_picture_of_the_same_board_renders_few_labels_again(monkeypatch
 
 
 def test_every_pixel_of_a_colour_the_painter_draws_with_keeps_that_colour_in_the_png():
-    from pbem.judge import maps
+    from pbem.judge import map_ink
     d = drawing(crowded(), None)
     drawn = dict((rgb, n) for n, rgb in Painter(d).picture().getcolors(WIDTH * HEIGHT))
     written = dict((rgb, n) for n, rgb in Image.open(io.BytesIO(draw_png(d))).convert("RGB").getcolors(WIDTH * HEIGHT))
-    for colour in (*maps.PALETTE, *maps.AREA_TINTS, maps.INK, maps.GREY, maps.SEA_INK, PAPER, "#FFFFFF"):
+    for colour in (*map_ink.PALETTE, *map_ink.AREA_TINTS, map_ink.INK, map_ink.GREY, map_ink.SEA_INK, PAPER, "#FFFFFF"):
         rgb = ImageColor.getrgb(colour)
         assert written.get(rgb, 0) >= drawn.get(rgb, 0), colour
-    assert all(drawn[ImageColor.getrgb(c)] > 10_000 for c in (PAPER, "#FFFFFF", maps.INK))
+    assert all(drawn[ImageColor.getrgb(c)] > 10_000 for c in (PAPER, "#FFFFFF", map_ink.INK))
 
 
 # -- the palette: one for every picture, from no view (pbem/judge/map_png.py) --------------------

@@ -48,17 +48,13 @@ def test_new_dice_are_the_counter_based_version_2():
     assert DICE_VERSION == 2 and Rng("x").dice == 2 and Rng.for_phase("s", "p").dice == 2
 
 
-def test_version_2_golden_values():
-    assert draws(Rng("golden", 2)) == GOLDEN_2
-    rng = Rng.for_phase("seed", "3:p", 2)   # the seed text of a phase is "<game seed>/<phase>"
-    assert [rng.d6(), rng.d6()] == [2, 6]
-
-
-def test_version_1_is_unchanged():
+@pytest.mark.parametrize("version, golden, phase_dice", [(2, GOLDEN_2, [2, 6]), (1, GOLDEN_1, [1, 5])],
+                         ids=["version 2", "version 1 unchanged"])
+def test_golden_values(version: int, golden: dict, phase_dice: list[int]):
     assert FIRST_DICE == 1
-    assert draws(Rng("golden", 1)) == GOLDEN_1
-    rng = Rng.for_phase("seed", "3:p", 1)
-    assert [rng.d6(), rng.d6()] == [1, 5]
+    assert draws(Rng("golden", version)) == golden
+    rng = Rng.for_phase("seed", "3:p", version)   # the seed text of a phase is "<game seed>/<phase>"
+    assert [rng.d6(), rng.d6()] == phase_dice
 
 
 # -- the documented function, written again from docs/architecture.md ------------------------

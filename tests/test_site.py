@@ -15,13 +15,14 @@ from PIL import Image
 from judge_support import Judge
 from pbem.cli import main
 from pbem.games import rules_for
-from pbem.judge import engine, site
+from pbem.judge import site
 from pbem.judge.maps import HEIGHT, WIDTH
 import tinygame
 from pbem.rules.api import common_view, map_drawing, public_view
 from pbem.rules.rng import Rng
 from test_html_reports import current_state
-from site_support import PRIVATE_WORDS, fief_game_with_fog, leaks, secrets_of, site_files, tiny_game_over
+from site_support import (PRIVATE_WORDS, fief_game_with_fog, game_of, leaks, resolved_phases, secrets_of, site_files,
+                          tiny_game_over)
 
 FIEF = rules_for("fief_france")
 
@@ -82,9 +83,7 @@ def test_the_site_of_a_running_game_holds_every_phase_and_no_secret(tmp_path):
     fief_game_with_fog(judge)
     result = run(judge, "loire", str(tmp_path / "site"))
     assert result.exit_code == 0, result.output
-    store = judge.store()
-    resolved = store.all("SELECT seq, phase_id FROM phases WHERE resolved_at IS NOT NULL ORDER BY seq")
-    store.close()
+    resolved = resolved_phases(judge)
     assert len(resolved) >= 4
     texts = page_texts(tmp_path / "site")
     assert set(texts) == {"index.html", "timeline.html"} | {f"phase-{r['seq']:04d}.html" for r in resolved}
@@ -257,9 +256,7 @@ def test_a_kard_es_korona_game_gets_its_site_with_the_public_map_of_each_phase(t
     judge.new_game(name="hunyad", players=script.players, game_type="kard_es_korona", seed="site-test-seed-kek")
     judge.tick()
     for _ in range(8):
-        store = judge.store()
-        game = engine.load_game(store, "hunyad")
-        store.close()
+        game = game_of(judge, "hunyad")
         if game.row["status"] != "running":
             break
         phase = game.rules.phase(game.state)
@@ -268,9 +265,7 @@ def test_a_kard_es_korona_game_gets_its_site_with_the_public_map_of_each_phase(t
         judge.tick()
     result = run(judge, "hunyad", str(tmp_path / "site"))
     assert result.exit_code == 0, result.output
-    store = judge.store()
-    resolved = store.all("SELECT seq FROM phases WHERE resolved_at IS NOT NULL ORDER BY seq")
-    store.close()
+    resolved = resolved_phases(judge)
     assert len(resolved) >= 4
     texts = page_texts(tmp_path / "site")
     assert {f"phase-{r['seq']:04d}.html" for r in resolved} <= set(texts)

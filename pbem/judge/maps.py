@@ -20,8 +20,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 # The ink and the shapes, and what tests and callers import from here (MapError, PAPER, put_text).
-from pbem.judge.map_ink import (AREA_INK, AREA_TINTS, DARK, GREY, INK, PALETTE, PAPER, ROAD, SEA_INK,  # noqa: F401
-                                SHAPES, WHITE, MapError, _font, put_text, text_width)
+from pbem.judge.map_ink import (AREA_INK, DARK, GREY, INK, PALETTE, PAPER, ROAD, SEA_INK, SHAPES, WHITE, MapError,
+                                _font, put_text, text_width)
 from pbem.judge.map_png import png_bytes
 from pbem.judge.map_shapes import _area_layer, _dashed, _shape
 
@@ -206,8 +206,9 @@ class Painter:
                    (x - w / 2, y + gap), (x - w / 2, y - gap - h),
                    (x + gap, y - h + heights[0] / 2), (x - gap - w, y - h + heights[0] / 2)]
         near = self._near([(o[0], o[1], o[0] + w, o[1] + h) for o in options])
-        left, top = min(options, key=lambda o: (self._overlap((o[0], o[1], o[0] + w, o[1] + h), near)
-                                                + self._outside(o[0], o[1], w, h), options.index(o)))
+        # min keeps the first of equal options: the order above is the order of preference
+        left, top = min(options, key=lambda o: self._overlap((o[0], o[1], o[0] + w, o[1] + h), near)
+                        + self._outside(o[0], o[1], w, h))
         self.taken.append((left, top, left + w, top + h))
         self.labelled[p["id"]] = (left, top, left + w, top + h)
         colour = SEA_INK if p["kind"] == "sea" else INK
@@ -330,7 +331,6 @@ class Painter:
                 line = trial
         if line:
             self._line(line, indent)
-
 
 
 def _marker_text(markers: list[str], kinds: list[dict[str, Any]]) -> str:

@@ -60,7 +60,8 @@ def write_game_site(store: Store, game: engine.Game, folder: Path, reveal: bool 
                         f"messages and the seed only once a game is over; leave it out to publish what every "
                         f"player may see")
     written = Written()
-    _publish(folder, lambda tmp: _game_pages(store, game, tmp, reveal, written, home_link=None))
+    players = [p["name"] for p in engine.players(store, game.id)]
+    _publish(folder, lambda tmp: _game_pages(store, game, players, tmp, reveal, written, home_link=None))
     return written
 
 
@@ -76,13 +77,14 @@ def write_all_site(store: Store, folder: Path, reveal: bool = False) -> Written:
         games = []
         for row in rows:
             game = engine.load_game(store, row["name"])
+            players = [p["name"] for p in engine.players(store, game.id)]
             sub = _folder_name(game)
             shown = reveal and game.row["status"] == "over"
             (tmp / sub).mkdir()
-            _game_pages(store, game, tmp / sub, shown, written, home_link="../index.html")
+            _game_pages(store, game, players, tmp / sub, shown, written, home_link="../index.html")
             games.append({"name": game.name, "title": game.rules.title, "status": game.row["status"],
                           "phase": _phase_label(store, game), "href": f"{sub}/index.html", "revealed": shown,
-                          "players": [p["name"] for p in engine.players(store, game.id)]})
+                          "players": players})
         _page(tmp / "index.html", "site/games.html.j2", games=games, home_link=None, made=_when(time.time()))
 
     _publish(folder, build)
@@ -91,9 +93,8 @@ def write_all_site(store: Store, folder: Path, reveal: bool = False) -> Written:
 
 # -- one game --------------------------------------------------------------------------------
 
-def _game_pages(store: Store, game: engine.Game, out: Path, reveal: bool, written: Written,
+def _game_pages(store: Store, game: engine.Game, players: list[str], out: Path, reveal: bool, written: Written,
                 home_link: str | None) -> None:
-    players = [p["name"] for p in engine.players(store, game.id)]
     rows = store.all("SELECT * FROM phases WHERE game_id=? ORDER BY seq", game.id)
     over = game.row["status"] == "over"
     maps = _Maps(game, players, out / MAP_FOLDER, written)
@@ -103,7 +104,7 @@ def _game_pages(store: Store, game: engine.Game, out: Path, reveal: bool, writte
     pages = []
     for i, row in enumerate(resolved):
         events = engine.stored_events(store, game.id, row["seq"])
-        state = after[row["seq"]] if row["seq"] in after else game.state
+        state = after.get(row["seq"], game.state)
         pages.append({
             "seq": row["seq"], "id": row["phase_id"], "title": row["title"], "href": _page_name(row["seq"]),
             "opened": _when(row["opened_at"]), "resolved": _when(row["resolved_at"]),
