@@ -97,11 +97,6 @@ def free_players(state: State) -> list[str]:
     return [p for p in active_players(state) if p not in state["vassal_of"]]
 
 
-def rules_side(state: State, player: str) -> str:
-    """Whose side ``player``'s territory counts for: his overlord's if he is a vassal (V; IV)."""
-    return state["vassal_of"].get(player, player)
-
-
 def held_by(state: State, player: str, include_vassals: bool = True) -> list[str]:
     """The counties ``player`` holds (ruling K3), with his vassals' when asked (V)."""
     sides = {player} | ({v for v, o in state["vassal_of"].items() if o == player} if include_vassals else set())

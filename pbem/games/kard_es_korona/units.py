@@ -52,8 +52,3 @@ NEUTRAL_SQUAD: Final[dict[str, int]] = {"cavalry": 1, "infantry": 1, "archers": 
 def kind_of(word: str) -> str | None:
     """The kind a player's word names (case and surrounding space ignored), or None."""
     return KIND_WORDS.get(word.strip().lower())
-
-
-def count_units(units: dict[str, int]) -> int:
-    """How many units a kind -> count mapping holds."""
-    return sum(units.values())
