@@ -13,7 +13,8 @@ from typing import Any
 from pbem.games.kard_es_korona.board import Board
 from pbem.games.kard_es_korona.routes import cheapest, points
 from pbem.games.kard_es_korona.state import (State, active_players, add_units, board_of, castle_problem,
-                                             describe, half_rule, is_neutral, no_units, remove_units, total)
+                                             describe, half_rule, is_neutral, no_units, remove_units, total,
+                                             units_at)
 from pbem.games.kard_es_korona.units import UNIT_KINDS, WARLORD_MOVEMENT_POINTS
 from pbem.games.kard_es_korona.victory import castle_victory
 from pbem.rules.api import Audience, Event
@@ -105,8 +106,7 @@ def _passable(state: State, player: str):
 
 
 def _can_leave(state: State, board: Board, player: str, src: str, units: dict[str, int], to: str) -> None:
-    here = state["armies"].get(src)
-    mine = here["units"] if here and here["owner"] == player else no_units()
+    mine = units_at(state, src, player)
     moved = state["moved"].get(src, no_units())
     free = {k: mine[k] - moved.get(k, 0) for k in UNIT_KINDS}
     battle = next((b for b in state["battles"] if b["county"] == src), None)

@@ -56,11 +56,8 @@ def no_units() -> dict[str, int]:
     return {kind: 0 for kind in UNIT_KINDS}
 
 
-def army(state: State, county: str) -> dict[str, Any] | None:
-    return state["armies"].get(county)
-
-
 def units_at(state: State, county: str, owner: str) -> dict[str, int]:
+    """``owner``'s units in ``county`` (a copy; none if someone else's stand there)."""
     here = state["armies"].get(county)
     return dict(here["units"]) if here and here["owner"] == owner else no_units()
 
