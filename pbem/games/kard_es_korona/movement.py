@@ -12,7 +12,7 @@ from typing import Any
 
 from pbem.games.kard_es_korona.board import Board
 from pbem.games.kard_es_korona.routes import cheapest, points
-from pbem.games.kard_es_korona.state import (State, active_players, add_units, board_of, castle_problem,
+from pbem.games.kard_es_korona.state import (State, active_players, add_units, battle_at, board_of, castle_problem,
                                              describe, half_rule, is_neutral, no_units, remove_units, total,
                                              units_at)
 from pbem.games.kard_es_korona.units import UNIT_KINDS, WARLORD_MOVEMENT_POINTS
@@ -60,7 +60,7 @@ def resolve(state: State, orders: dict[str, Any]) -> list[Event]:
 def _step(state: State, player: str, step: dict[str, Any], turn: int) -> list[Event]:
     board = board_of(state)
     to = step["to"]
-    battle_here = next((b for b in state["battles"] if b["county"] == to), None)
+    battle_here = battle_at(state, to)
     lord_from = state["lords"].get(player) if step["lord"] else None
     if step["lord"] and lord_from is None:
         raise StepFails("your province lord is not on the board")
@@ -99,7 +99,7 @@ def _passable(state: State, player: str):
         here = state["armies"].get(county)
         if here is None or here["owner"] == player:
             return True
-        battle = next((b for b in state["battles"] if b["county"] == county), None)
+        battle = battle_at(state, county)
         return bool(state["version"] == "advanced" and battle and battle["attacker"] == player
                     and total(battle["units"]) >= 2 * total(here["units"]))
     return passable
@@ -109,7 +109,7 @@ def _can_leave(state: State, board: Board, player: str, src: str, units: dict[st
     mine = units_at(state, src, player)
     moved = state["moved"].get(src, no_units())
     free = {k: mine[k] - moved.get(k, 0) for k in UNIT_KINDS}
-    battle = next((b for b in state["battles"] if b["county"] == src), None)
+    battle = battle_at(state, src)
     if battle is not None:   # III: attacked units may not move away; VI: the reverse tie-down's excess may
         spare = battle.get("free", 0)
         if total(units) > spare:

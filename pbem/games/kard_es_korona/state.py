@@ -62,6 +62,11 @@ def units_at(state: State, county: str, owner: str) -> dict[str, int]:
     return dict(here["units"]) if here and here["owner"] == owner else no_units()
 
 
+def battle_at(state: State, county: str) -> dict[str, Any] | None:
+    """The battle due in ``county`` this year (III. Battle: one a county), or None."""
+    return next((b for b in state["battles"] if b["county"] == county), None)
+
+
 def add_units(state: State, county: str, owner: str, units: dict[str, int]) -> None:
     """Put units in ``county`` (which must hold no one else's)."""
     here = state["armies"].setdefault(county, {"owner": owner, "units": no_units()})
