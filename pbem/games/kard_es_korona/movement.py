@@ -1,6 +1,7 @@
 """III. Movement, resolved from every player's list of steps: one step a player in turn order
 (the starting player first), a step the earlier steps made impossible fails with its reason,
-a player whose list is done passes, and the first to pass starts the next year (III).
+a player whose list is done passes (ruling K22: he cannot resume), and the first to pass starts
+the next year (III).
 
 Stepping into enemy or neutral units stops there: the battle is recorded for the battle step
 (``state["battles"]``) and fought after movement (III. Battle). The advanced game's tie-down
@@ -38,7 +39,7 @@ def resolve(state: State, orders: dict[str, Any]) -> list[Event]:
         for player in players:
             if player in passed:
                 continue
-            if not plans[player] or player in state["tied"]:
+            if not plans[player] or player in state["tied"]:   # rulings K22, K21
                 passed.append(player)
                 if state["first_pass"] is None:
                     state["first_pass"] = player
@@ -90,7 +91,7 @@ def _step(state: State, player: str, step: dict[str, Any], turn: int) -> list[Ev
 def _passable(state: State, player: str):
     """Counties a player's units may pass through (ruling K3): no one else's units stand there,
     not closed, not his overlord's or vassal's; in the advanced game also a county where his
-    attackers tie down at least half as many defenders (VI. Tie-Down)."""
+    attackers tie down at least half as many defenders (VI. Tie-Down, ruling K21)."""
     bound = {state["vassal_of"].get(player)} | {v for v, o in state["vassal_of"].items() if o == player}
 
     def passable(county: str) -> bool:
