@@ -328,9 +328,19 @@ def test_the_event_bonus_needs_the_attacking_warlord() -> None:
 
 
 def test_the_battles_weapon_types_are_the_games() -> None:
-    units = pytest.importorskip("pbem.games.kard_es_korona.units", reason="the game's units.py is not merged yet")
+    from pbem.games.kard_es_korona import units
     from pbem.games.kard_es_korona.battle import KINDS
     assert KINDS == tuple(units.UNIT_KINDS)
+
+
+@pytest.mark.parametrize("word, kind", [("foot", "infantry"), ("Bowmen", "archers"), (" Knights ", "cavalry")])
+def test_every_order_reads_the_same_kind_words(word: str, kind: str) -> None:
+    # Battle orders and the game's own orders (place, recruit, move) read one table of words.
+    from pbem.games.kard_es_korona.battle.kinds import kind_of as battle_kind_of
+    from pbem.games.kard_es_korona.reading import unit_counts
+    problems = Problems()
+    assert unit_counts({word: 2}, 1, "recruit", problems) == {"cavalry": 0, "infantry": 0, "archers": 0, kind: 2}
+    assert not problems and battle_kind_of(word) == kind
 
 
 @pytest.mark.parametrize("data, fragment", [

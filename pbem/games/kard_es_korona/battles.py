@@ -90,7 +90,7 @@ def _fight(state: State, battle: dict[str, Any], rng: Rng) -> list[Event]:
     here = state["armies"].get(county)
     if here is None or here["owner"] == attacker:
         # the defenders are gone, or became the attacker's (an elimination earlier in the step):
-        # the attackers simply enter
+        # the attackers simply enter (ruling K25)
         return _return_or_enter(state, battle, battle["units"], won=True)
     events: list[Event] = []   # the battle package's report opens with the armies (battle_lines)
     if castle and effect(state, "rain"):

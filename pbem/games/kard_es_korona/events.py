@@ -71,7 +71,7 @@ def turn_card(state: State, rng: Rng) -> list[Event]:
         state["lasting"].append(card_id)
         events.append(Event("event_effect", f"From now on every castle yields {fx['castle_income']} garas more."))
     if fx.get("election"):
-        if election_year(state):   # l.140: no extra election when one is due anyway
+        if election_year(state):   # l.140, ruling K12: none when one is due anyway
             events.append(Event("event_effect", "An election is due at the end of this year anyway: "
                                 "the King Election adds none."))
         else:

@@ -1,6 +1,6 @@
 """I: players may hand each other garas (as a price or pledge of an agreement) at any time, but
-never during an election (IV). By mail this is done at once (pbem.rules.api.ActsAtOnce), in any
-mail and any phase but an election's:
+never during an election (IV). By mail (ruling K27) this is done at once
+(pbem.rules.api.ActsAtOnce), in any mail and any phase but an election's:
 
     give: {Bela: 5}      # garas from your treasury to Bela's, now
 

@@ -1,6 +1,7 @@
 """III. Movement, resolved from every player's list of steps: one step a player in turn order
 (the starting player first), a step the earlier steps made impossible fails with its reason,
-a player whose list is done passes, and the first to pass starts the next year (III).
+a player whose list is done passes (ruling K22: he cannot resume), and the first to pass starts
+the next year (III).
 
 Stepping into enemy or neutral units stops there: the battle is recorded for the battle step
 (``state["battles"]``) and fought after movement (III. Battle). The advanced game's tie-down
@@ -12,8 +13,9 @@ from typing import Any
 
 from pbem.games.kard_es_korona.board import Board
 from pbem.games.kard_es_korona.routes import cheapest, points
-from pbem.games.kard_es_korona.state import (State, active_players, add_units, board_of, castle_problem,
-                                             describe, half_rule, is_neutral, no_units, remove_units, total)
+from pbem.games.kard_es_korona.state import (State, active_players, add_units, battle_at, board_of, castle_problem,
+                                             describe, half_rule, is_neutral, no_units, remove_units, total,
+                                             units_at)
 from pbem.games.kard_es_korona.units import UNIT_KINDS, WARLORD_MOVEMENT_POINTS
 from pbem.games.kard_es_korona.victory import castle_victory
 from pbem.rules.api import Audience, Event
@@ -37,7 +39,7 @@ def resolve(state: State, orders: dict[str, Any]) -> list[Event]:
         for player in players:
             if player in passed:
                 continue
-            if not plans[player] or player in state["tied"]:
+            if not plans[player] or player in state["tied"]:   # rulings K22, K21
                 passed.append(player)
                 if state["first_pass"] is None:
                     state["first_pass"] = player
@@ -59,7 +61,7 @@ def resolve(state: State, orders: dict[str, Any]) -> list[Event]:
 def _step(state: State, player: str, step: dict[str, Any], turn: int) -> list[Event]:
     board = board_of(state)
     to = step["to"]
-    battle_here = next((b for b in state["battles"] if b["county"] == to), None)
+    battle_here = battle_at(state, to)
     lord_from = state["lords"].get(player) if step["lord"] else None
     if step["lord"] and lord_from is None:
         raise StepFails("your province lord is not on the board")
@@ -89,7 +91,7 @@ def _step(state: State, player: str, step: dict[str, Any], turn: int) -> list[Ev
 def _passable(state: State, player: str):
     """Counties a player's units may pass through (ruling K3): no one else's units stand there,
     not closed, not his overlord's or vassal's; in the advanced game also a county where his
-    attackers tie down at least half as many defenders (VI. Tie-Down)."""
+    attackers tie down at least half as many defenders (VI. Tie-Down, ruling K21)."""
     bound = {state["vassal_of"].get(player)} | {v for v, o in state["vassal_of"].items() if o == player}
 
     def passable(county: str) -> bool:
@@ -98,18 +100,17 @@ def _passable(state: State, player: str):
         here = state["armies"].get(county)
         if here is None or here["owner"] == player:
             return True
-        battle = next((b for b in state["battles"] if b["county"] == county), None)
+        battle = battle_at(state, county)
         return bool(state["version"] == "advanced" and battle and battle["attacker"] == player
                     and total(battle["units"]) >= 2 * total(here["units"]))
     return passable
 
 
 def _can_leave(state: State, board: Board, player: str, src: str, units: dict[str, int], to: str) -> None:
-    here = state["armies"].get(src)
-    mine = here["units"] if here and here["owner"] == player else no_units()
+    mine = units_at(state, src, player)
     moved = state["moved"].get(src, no_units())
     free = {k: mine[k] - moved.get(k, 0) for k in UNIT_KINDS}
-    battle = next((b for b in state["battles"] if b["county"] == src), None)
+    battle = battle_at(state, src)
     if battle is not None:   # III: attacked units may not move away; VI: the reverse tie-down's excess may
         spare = battle.get("free", 0)
         if total(units) > spare:

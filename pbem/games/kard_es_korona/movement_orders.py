@@ -95,7 +95,7 @@ def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
             problems.add(line, f"the step into {to} moves nothing", "add `from:` or `lord: yes`")
         if to:
             steps.append({"to": to, "from": sources, "lord": lord})
-    if lord_moves > 1:
+    if lord_moves > 1:   # ruling K23
         problems.add(line_of(doc, "steps"), "the province lord moves in one step a year",
                      "give `lord: yes` to one step only")
     battle = _battle(doc.get("battle"), line_of(doc, "battle"), view, problems)

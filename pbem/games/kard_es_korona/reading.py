@@ -1,4 +1,4 @@
-"""Reading Kard és Korona's orders: county names, unit counts and office names, with errors that
+"""Reading Kard és Korona's orders: county names and unit counts, with errors that
 name the line and the fix (the generic helpers are pbem.orders.reading's)."""
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ from typing import Any, Iterable
 
 from pbem.orders.reading import Problems, fold, suggest, whole_number
 from pbem.orders.yamlsafe import line_of
-from pbem.games.kard_es_korona.state import OFFICES
 from pbem.games.kard_es_korona.units import UNIT_KINDS, kind_of
 
 
@@ -45,18 +44,6 @@ def unit_counts(value: Any, line: int | None, what: str, problems: Problems) -> 
             continue
         out[kind] += count
     return out if ok else None
-
-
-OFFICE_WORDS = {"judge royal": "judge_royal", "orszagbiro": "judge_royal", "treasurer": "treasurer",
-                "lord high treasurer": "treasurer", "tarnokmester": "treasurer", "palatine": "palatine",
-                "nador": "palatine"}
-
-
-def office_name(text: Any, line: int | None, problems: Problems) -> str | None:
-    office = OFFICE_WORDS.get(fold(str(text))) or (str(text) if str(text) in OFFICES else None)
-    if office is None:
-        problems.add(line, f"no office {text!r}", "the offices are judge_royal, treasurer, palatine")
-    return office
 
 
 def county_units(raw: Any, counties: Iterable[str], line: int | None, key: str, example: str, problems: Problems,

@@ -56,13 +56,15 @@ def no_units() -> dict[str, int]:
     return {kind: 0 for kind in UNIT_KINDS}
 
 
-def army(state: State, county: str) -> dict[str, Any] | None:
-    return state["armies"].get(county)
-
-
 def units_at(state: State, county: str, owner: str) -> dict[str, int]:
+    """``owner``'s units in ``county`` (a copy; none if someone else's stand there)."""
     here = state["armies"].get(county)
     return dict(here["units"]) if here and here["owner"] == owner else no_units()
+
+
+def battle_at(state: State, county: str) -> dict[str, Any] | None:
+    """The battle due in ``county`` this year (III. Battle: one a county), or None."""
+    return next((b for b in state["battles"] if b["county"] == county), None)
 
 
 def add_units(state: State, county: str, owner: str, units: dict[str, int]) -> None:
@@ -95,11 +97,6 @@ def active_players(state: State) -> list[str]:
 def free_players(state: State) -> list[str]:
     """Active players who are nobody's vassal."""
     return [p for p in active_players(state) if p not in state["vassal_of"]]
-
-
-def rules_side(state: State, player: str) -> str:
-    """Whose side ``player``'s territory counts for: his overlord's if he is a vassal (V; IV)."""
-    return state["vassal_of"].get(player, player)
 
 
 def held_by(state: State, player: str, include_vassals: bool = True) -> list[str]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
+from pbem.orders.reading import fold
+
 # A unit kind is one of these words (the keys of every units mapping: {kind: count}).
 UnitKind = Literal["cavalry", "infantry", "archers"]
 
@@ -20,11 +22,12 @@ ARCHERS: Final = "archers"
 # Order used everywhere a position lists units (reports, views, YAML).
 UNIT_KINDS: Final[tuple[str, ...]] = ("cavalry", "infantry", "archers")
 
-# Words a player may write for a kind (singular, plural, the rulebook's "knights").
+# Words a player may write for a kind (folded: any case, no accents, singular or plural, the
+# rulebook's "knights"); placement, recruitment, movement and battle orders all read them.
 KIND_WORDS: Final[dict[str, str]] = {
-    "cavalry": "cavalry", "knight": "cavalry", "knights": "cavalry",
-    "infantry": "infantry",
-    "archer": "archers", "archers": "archers",
+    "cavalry": "cavalry", "knight": "cavalry", "knights": "cavalry", "cavalries": "cavalry",
+    "infantry": "infantry", "infantries": "infantry", "foot": "infantry",
+    "archer": "archers", "archers": "archers", "bowmen": "archers",
 }
 
 # II. Cavalry / Infantry / Archers: movement points of each kind; the warlord moves as
@@ -49,11 +52,6 @@ STARTING_ARMY: Final[dict[str, dict[str, int]]] = {
 NEUTRAL_SQUAD: Final[dict[str, int]] = {"cavalry": 1, "infantry": 1, "archers": 1}
 
 
-def kind_of(word: str) -> str | None:
-    """The kind a player's word names (case and surrounding space ignored), or None."""
-    return KIND_WORDS.get(word.strip().lower())
-
-
-def count_units(units: dict[str, int]) -> int:
-    """How many units a kind -> count mapping holds."""
-    return sum(units.values())
+def kind_of(word: object) -> str | None:
+    """The kind a player's word names (see KIND_WORDS), or None."""
+    return KIND_WORDS.get(fold(word)) if isinstance(word, str) else None

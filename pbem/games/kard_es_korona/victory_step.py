@@ -18,8 +18,8 @@ from typing import Any
 from pbem.games.kard_es_korona.board import load_board
 from pbem.games.kard_es_korona.routes import cheapest, points
 from pbem.games.kard_es_korona.reading import county_name, county_units
-from pbem.games.kard_es_korona.state import (State, add_units, board_of, castle_problem, describe, no_units,
-                                             remove_units, total)
+from pbem.games.kard_es_korona.state import (State, add_units, battle_at, board_of, castle_problem, describe, no_units,
+                                             remove_units, total, units_at)
 from pbem.games.kard_es_korona.units import UNIT_KINDS, WARLORD_MOVEMENT_POINTS
 from pbem.orders.reading import Problems, check_keys
 from pbem.orders.yamlsafe import line_of
@@ -82,10 +82,9 @@ def take(state: State, player: str) -> list[Event]:
                       data={"player": player, "to": to})]
     arriving = no_units()
     for src, units in order["join"].items():
-        army = state["armies"].get(src)
-        moved = state["moved"].get(src, no_units())
-        free = {k: (army["units"][k] if army and army["owner"] == player else 0) - moved.get(k, 0) for k in UNIT_KINDS}
-        if any(b["county"] == src for b in state["battles"]) or any(units[k] > free[k] for k in UNIT_KINDS):
+        mine, moved = units_at(state, src, player), state["moved"].get(src, no_units())
+        free = {k: mine[k] - moved.get(k, 0) for k in UNIT_KINDS}
+        if battle_at(state, src) is not None or any(units[k] > free[k] for k in UNIT_KINDS):
             return refuse(f"{src} has {describe(free)} of yours free to move, not {describe(units)}")
         if (cheapest(board, src, here, passable) or 99) > points(units, False):
             return refuse(f"{describe(units)} from {src} cannot reach {here}")

@@ -77,24 +77,23 @@ def swear_oath(state: State, loser: str, victor: str) -> list[Event]:
 def eliminate(state: State, loser: str, victor: str) -> list[Event]:
     """III: the loser's units become the victor's (ruling K15: all of them), with his territory
     and money; his offices return to the crown; his vassals go free."""
-    winner = victor
     for here in state["armies"].values():
         if here["owner"] == loser:
-            here["owner"] = winner
+            here["owner"] = victor
     for county, owner in list(state["owner"].items()):
         if owner == loser:
-            state["owner"][county] = winner
+            state["owner"][county] = victor
     for battle in state["battles"]:
         for side in ("attacker", "defender"):
             if battle[side] == loser:
-                battle[side] = winner
-    state["treasury"][winner] += state["treasury"][loser]
+                battle[side] = victor
+    state["treasury"][victor] += state["treasury"][loser]
     state["treasury"][loser] = 0
     state["eliminated"].append(loser)
     state["captive"].pop(loser, None)
     state["vassal_of"].pop(loser, None)
-    return ([Event("eliminated", f"{loser} is eliminated: his units, territory and treasury go to {winner}.",
-                   data={"player": loser, "by": winner})]
+    return ([Event("eliminated", f"{loser} is eliminated: his units, territory and treasury go to {victor}.",
+                   data={"player": loser, "by": victor})]
             + _lose_offices(state, loser) + _free_vassals(state, loser))
 
 

@@ -14,7 +14,7 @@ line-numbered errors; ``plan_for`` turns that data into the BattlePlan of one ba
         Bihar: {priorities: [cavalry], retreat: never}
 
 Every field may be left out (docs/kard-es-korona.md, "Battles", gives the defaults). Weapon
-types may be written as cavalry/knight(s), infantry, archer(s), in any case.
+types are written as every order writes them (units.KIND_WORDS).
 """
 from __future__ import annotations
 
