@@ -275,6 +275,22 @@ def test_hidden_money_stays_out_of_purchase_failures(edited) -> None:
         assert e.audience.sees(buyer) and not any(e.audience.sees(p) for p in PLAYERS if p != buyer)
 
 
+def test_hidden_money_stays_out_of_a_refused_gift(edited) -> None:
+    """A gift above the treasury is refused in public in France (A.6); with money secret, the
+    refusal (which names the treasury) is told to the giver only."""
+    state = build_position({"players": PLAYERS, "phase": "purchase", "deniers": {"anne": 4}}).to_json()
+    action = {"diplomacy": {"give": [{"to": "bruno", "deniers": 5}], "messages": [], "exchanges": []}}
+
+    def refusal() -> Event:
+        found = [e for e in RULES.act(state, "anne", action, Rng("x")).events if e.kind == "diplomacy_refused"]
+        assert len(found) == 1 and "only 4 left" in found[0].text
+        return found[0]
+
+    assert refusal().audience.sees("carl")
+    edited(money_public=False)
+    assert refusal().audience.sees("anne") and not refusal().audience.sees("bruno")
+
+
 def test_public_money_is_in_every_view() -> None:
     state = build_position({"players": PLAYERS, "deniers": {"anne": 7}}).to_json()
     assert RULES.view(state, "bruno")["families"]["anne"]["deniers"] == 7   # A.6
