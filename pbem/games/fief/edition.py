@@ -76,7 +76,6 @@ class Victory:
 @dataclass(frozen=True)
 class Edition:
     type_name: str                       # "fief_france": the game type and its games/ folder
-    source: str                          # the file it was read from
     title: str
     min_players: int
     max_players: int
@@ -295,7 +294,7 @@ class _Reader:
         hooks = self.hooks(top["hooks"])
         own = self.own_phases(hooks)
         return Edition(
-            type_name=type_name, source=self.where, title=self.text(top, "", "title"),
+            type_name=type_name, title=self.text(top, "", "title"),
             min_players=players["min"], max_players=players["max"],
             money_public=self.flag(money, "money", "public"),
             starting_money=self.whole(money, "money", "starting"),
