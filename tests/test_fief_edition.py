@@ -252,6 +252,45 @@ def test_hidden_money_is_told_to_its_owner_only(edited) -> None:
     assert "? deniers" in anne and "18" not in anne
 
 
+def test_hidden_money_stays_out_of_purchase_failures(edited) -> None:
+    """With money secret, a purchase or a lower ransom offer failing for want of deniers (the
+    message names the treasury) is told to the buyer only; France's stays public."""
+    position = {"players": PLAYERS, "phase": "purchase", "deniers": {"anne": 7, "bruno": 0},
+                "lords": {"Quentin": {"family": "anne", "at": "Nantes"},
+                          "Rémi": {"family": "bruno", "at": "Nantes", "captive_of": "carl"}},
+                "units": {"Nantes": {"anne": {"man_at_arms": 1}}}}
+    orders = {"anne": {"orders": [{"build": "stronghold", "town": "Nantes"}]},
+              "bruno": {"orders": [{"offer": 1, "for": ["Rémi"]}]}}
+
+    def failures() -> list[Event]:
+        _, events = resolve(build_position(position).to_json(), orders)
+        found = [e for e in events if e.kind in ("purchase_failed", "ransom_offer_refused")]
+        assert len(found) == 2 and all(e.data["reason"] == "deniers" for e in found)
+        return found
+
+    assert all(e.audience.sees("carl") for e in failures())          # France: public (A.6)
+    edited(money_public=False)
+    for e in failures():
+        buyer = e.data["player"]
+        assert e.audience.sees(buyer) and not any(e.audience.sees(p) for p in PLAYERS if p != buyer)
+
+
+def test_hidden_money_stays_out_of_a_refused_gift(edited) -> None:
+    """A gift above the treasury is refused in public in France (A.6); with money secret, the
+    refusal (which names the treasury) is told to the giver only."""
+    state = build_position({"players": PLAYERS, "phase": "purchase", "deniers": {"anne": 4}}).to_json()
+    action = {"diplomacy": {"give": [{"to": "bruno", "deniers": 5}], "messages": [], "exchanges": []}}
+
+    def refusal() -> Event:
+        found = [e for e in RULES.act(state, "anne", action, Rng("x")).events if e.kind == "diplomacy_refused"]
+        assert len(found) == 1 and "only 4 left" in found[0].text
+        return found[0]
+
+    assert refusal().audience.sees("carl")
+    edited(money_public=False)
+    assert refusal().audience.sees("anne") and not refusal().audience.sees("bruno")
+
+
 def test_public_money_is_in_every_view() -> None:
     state = build_position({"players": PLAYERS, "deniers": {"anne": 7}}).to_json()
     assert RULES.view(state, "bruno")["families"]["anne"]["deniers"] == 7   # A.6

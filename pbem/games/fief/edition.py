@@ -24,16 +24,16 @@ from pbem.orders.reading import suggest
 from pbem.paths import games_dir
 from pbem.rules.api import OptionSpec
 
-from pbem.games.fief.hooks import Elections, Hooks, TitleBonus
+from pbem.games.fief.hooks import Hooks, TitleBonus
 
 if TYPE_CHECKING:
     from pbem.games.fief.state import FiefState
 
-__all__ = ["Edition", "EditionError", "Elections", "Hooks", "TitleBonus", "PHASES", "OTHER_STEPS", "edition_of",
+__all__ = ["Edition", "EditionError", "Hooks", "TitleBonus", "PHASES", "OTHER_STEPS", "edition_of",
            "load_edition"]
 
 EDITION_FILE = "edition.yaml"
-# The round's phases the core knows (game.py ROUND), in the order E lists them for France; an
+# The round's phases the core knows (round.py ROUND), in the order E lists them for France; an
 # edition's `round:` is a selection of them, in its own order.
 PHASES = ("hear_ye", "cards", "cards_play", "income", "purchase", "movement", "battle", "end_of_round")
 # The core's steps outside the round (round.py): an edition's own phase may not take their names.
@@ -76,7 +76,6 @@ class Victory:
 @dataclass(frozen=True)
 class Edition:
     type_name: str                       # "fief_france": the game type and its games/ folder
-    source: str                          # the file it was read from
     title: str
     min_players: int
     max_players: int
@@ -295,7 +294,7 @@ class _Reader:
         hooks = self.hooks(top["hooks"])
         own = self.own_phases(hooks)
         return Edition(
-            type_name=type_name, source=self.where, title=self.text(top, "", "title"),
+            type_name=type_name, title=self.text(top, "", "title"),
             min_players=players["min"], max_players=players["max"],
             money_public=self.flag(money, "money", "public"),
             starting_money=self.whole(money, "money", "starting"),

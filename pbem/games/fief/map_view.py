@@ -19,11 +19,11 @@ from typing import Any
 import yaml
 
 from pbem.games.fief.board import Board, load_board
+from pbem.games.fief.state import OFFSHORE
 from pbem.paths import games_dir
 from pbem.rules.api import JSON, MapUnavailable
 
 GEOGRAPHY_FILE = "geography.yaml"
-SEA = "offshore"     # the single offshore area (5.3.1)
 
 # Unit pawns (A.1) as the map writes them: letter, name.
 UNIT_LETTERS = {"man_at_arms": ("M", "man-at-arms"), "archer": ("A", "archer"),
@@ -92,7 +92,7 @@ def map_drawing(view: JSON, variant: str, title: str) -> JSON:
     me = view.get("me")
     places = [_town_place(name, town, geo) for name, town in view["towns"].items()]
     sea_points = [geo.xy(lon, lat) for _, lon, lat in geo.sea_labels]
-    places += [{"id": f"{SEA}:{i}", "label": label, "kind": "sea", "x": x, "y": y,
+    places += [{"id": f"{OFFSHORE}:{i}", "label": label, "kind": "sea", "x": x, "y": y,
                 "emphasis": False, "markers": [], "controller": None}
                for i, ((label, _, _), (x, y)) in enumerate(zip(geo.sea_labels, sea_points, strict=True))]
     links = [{"between": sorted(r), "kind": "road"} for r in sorted(board.roads, key=sorted)]
@@ -100,10 +100,10 @@ def map_drawing(view: JSON, variant: str, title: str) -> JSON:
         hx, hy = geo.xy(*geo.towns[harbor])
         nearest = min(range(len(sea_points)),
                       key=lambda i: (sea_points[i][0] - hx) ** 2 + (sea_points[i][1] - hy) ** 2)
-        links.append({"between": [harbor, f"{SEA}:{nearest}"], "kind": "sea"})
+        links.append({"between": [harbor, f"{OFFSHORE}:{nearest}"], "kind": "sea"})
     pieces = [_pieces(name, fam, forces) for name, town in view["towns"].items()
               for fam, forces in town["forces"].items()]
-    pieces += [_pieces(f"{SEA}:0", fam, forces) for fam, forces in view["offshore"]["forces"].items()]
+    pieces += [_pieces(f"{OFFSHORE}:0", fam, forces) for fam, forces in view["offshore"]["forces"].items()]
     # The title names no reader: readers whose views draw the same (no fog of war) get one
     # picture (the judge draws it once per report round); the mail and the CLI say whose it is.
     return {

@@ -135,7 +135,8 @@ class FiefState:
     players: list[str]               # seating order (clockwise)
     first_player: int = 0            # index into players: holder of the first player card (7)
     round: int = 0                   # 0 = setup
-    # setup | hear_ye | hear_ye_votes | cards | income | purchase | movement | battle | end_of_round | over
+    # setup | hear_ye | hear_ye_votes | cards | cards_play | income | purchase | movement | battle |
+    # end_of_round | an edition's own phase (round.py step_of) | over
     phase: str = "setup"
     families: dict[str, Family] = field(default_factory=dict)
     lords: dict[str, Lord] = field(default_factory=dict)

@@ -21,8 +21,7 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.control import controllers
 from pbem.games.fief.hooks import Elections
 from pbem.games.fief.hear_ye.elections import can_act, count, ecclesiastical, pope_lord
-from pbem.games.fief.hear_ye.royal import royal_guard
-from pbem.games.fief_france.royal import crown_queen, lose_queen
+from pbem.games.fief_france.royal import crown_king, lose_queen
 from pbem.games.fief.state import FiefState, Lord
 from pbem.orders.reading import fold
 from pbem.rules.api import Event
@@ -203,13 +202,9 @@ def elect(state: FiefState, ballot: str, lord: Lord, why: str) -> list[Event]:
     for other in state.lords.values():   # 1.5.3: the regent queen is not regent any more
         if other.political == "regent_queen":
             events += lose_queen(state, other)
-    lord.political = "king"
-    events.append(Event("elected", f"{lord.name} ({lord.family}) is elected king ({why}) (1.5).",
-                        data={"ballot": ballot, "lord": lord.name, "family": lord.family}))
-    events += royal_guard(state, lord)
-    if lord.spouse and lord.spouse in state.lords:
-        events += crown_queen(state, state.lords[lord.spouse])
-    return events
+    return events + crown_king(state, lord, Event(
+        "elected", f"{lord.name} ({lord.family}) is elected king ({why}) (1.5).",
+        data={"ballot": ballot, "lord": lord.name, "family": lord.family}))
 
 
 # -- the pope's excommunications (1.1, 1.4, D.2.3.1) ------------------------------------------

@@ -1,5 +1,5 @@
 """Fief: France's own rules that are code, reached by the Fief core through the edition record
-(games/fief_france/edition.yaml names this module; pbem/games/fief/edition.py, ``Hooks``)."""
+(games/fief_france/edition.yaml names this module; pbem/games/fief/hooks.py, ``Hooks``)."""
 from __future__ import annotations
 
 from pbem.games.fief.hooks import Guard, Hooks, LordCardKey, TitleBonus

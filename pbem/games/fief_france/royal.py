@@ -18,6 +18,16 @@ def crown_queen(state: FiefState, lord: Lord) -> list[Event]:
                   data={"lord": lord.name})] + royal_guard(state, lord)
 
 
+def crown_king(state: FiefState, lord: Lord, event: Event) -> list[Event]:
+    """1.5.3, D.3.3: ``lord`` is king (``event`` says how), with his guard (1.5.5); his spouse is
+    queen (1.5.4)."""
+    lord.political = "king"
+    events = [event] + royal_guard(state, lord)
+    if lord.spouse and lord.spouse in state.lords:
+        events += crown_queen(state, state.lords[lord.spouse])
+    return events
+
+
 def lose_queen(state: FiefState, lord: Lord) -> list[Event]:
     """D.3.2: the queen (or regent queen) loses her title, and her guard (1.5.5)."""
     events = royal_guard_replaced(state, lord.name)
@@ -107,10 +117,6 @@ def titles_after_elimination(state: FiefState, gone: Lord) -> list[Event]:
         return events
     if queen is not None:
         events += lose_queen(state, queen)
-    prince.political = "king"
-    events.append(Event("king", f"The king is dead: crown prince {prince.name} ({prince.family}) is king (D.3.3).",
-                        data={"lord": prince.name, "family": prince.family}))
-    events += royal_guard(state, prince)
-    if prince.spouse and prince.spouse in state.lords:
-        events += crown_queen(state, state.lords[prince.spouse])
-    return events
+    return events + crown_king(state, prince, Event(
+        "king", f"The king is dead: crown prince {prince.name} ({prince.family}) is king (D.3.3).",
+        data={"lord": prince.name, "family": prince.family}))

@@ -51,8 +51,9 @@ def _give(state: FiefState, player: str, gift: dict) -> Event:
     if not _live(state, to):
         return _refused(player, f"{to} is no longer in the game, so no deniers go to them")
     if n > fam.deniers:
+        # A.6 (France): the treasury is public; an edition keeping it secret tells the giver only
         return _refused(player, f"{n} deniers to give to {to} but only {fam.deniers} left",
-                        Audience.everyone())   # A.6: the treasury is public
+                        Audience.everyone() if edition_of(state).money_public else None)
     fam.deniers -= n
     state.families[to].deniers += n
     return Event("diplomacy_gift", f"{player} gives {n} deniers to {to} (F).", Audience.everyone(),

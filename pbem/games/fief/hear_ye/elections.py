@@ -1,6 +1,6 @@
 """What the elections of every edition read of a lord (1.2), and the majority count. The
 edition's own ballots (France: bishops, pope, king, 1.3-1.5) are its hooks' (``Elections``,
-pbem/games/fief/edition.py; France's in pbem/games/fief_france/elections.py); the mail rounds
+pbem/games/fief/hooks.py; France's in pbem/games/fief_france/elections.py); the mail rounds
 around them are in hear_ye/phase.py. A ballot is a plain dict kept in ``FiefState.hear_ye``
 between the two mails: ``{"id": "bishop 2" | "pope" | "king", "candidates": [lord, ...]}``.
 """
@@ -38,10 +38,6 @@ def count(tally: dict[str, int]) -> tuple[str | None, str]:
 
 
 # -- Titles (D) ----------------------------------------------------------------------------
-# D: at most 2 fief titles, 1 bishop, 1 cardinal, 1 pope and 1 political title per lord. The
-# elections keep them: a bishop candidate is not yet a bishop, a king candidate holds no
-# political title; the fief titles' limit is hear_ye/titles.py's (D.1.1).
-TITLE_LIMITS = {"fief": 2, "bishop": 1, "cardinal": 1, "pope": 1, "political": 1}
 JUSTICE_IMMUNE = ("king", "queen", "regent_queen", "crown_prince")   # D.2.3, D.3.1-D.3.3, G.4.2.4
 
 

@@ -136,42 +136,42 @@ class ArmyChecker(PathChecker):
                 line: int | None) -> None:
         """Follow the player's own pawns through this move (other players ignored)."""
         here = self.pawns.setdefault(start, Counter())
-        if with_ == "all":
-            army = Counter(here)
-            here.clear()
-        else:
-            army = Counter(with_)
-            short = _first_short(here, army)
-            if short:
-                kind, n = short
-                self.problems.add(line, f"{name} takes {units_text({kind: n})} from {start}, but you have only "
-                                  f"{here[kind]} there (after your moves above)",
-                                  f"take at most {here[kind]}, or use `with: all`")
-                return
-            here.subtract(army)
+        army: Counter = Counter()
+        short = _shift(here, with_, army)
+        if short:
+            kind, n = short
+            self.problems.add(line, f"{name} takes {units_text({kind: n})} from {start}, but you have only "
+                              f"{here[kind]} there (after your moves above)",
+                              f"take at most {here[kind]}, or use `with: all`")
+            return
         for town in path[:-1]:
             if town in leave:
-                drop = Counter(army) if leave[town] == "all" else Counter(leave[town])
-                short = _first_short(army, drop)
+                short = _shift(army, leave[town], self.pawns.setdefault(town, Counter()))
                 if short:
                     kind, n = short
                     self.problems.add(line, f"{name} cannot leave {units_text({kind: n})} in {town}: the army has "
                                       f"only {army[kind]}", f"leave at most {army[kind]}")
                     return
-                army -= drop
-                self.pawns.setdefault(town, Counter()).update(drop)
             if town in pick_up:
                 there = self.pawns.setdefault(town, Counter())
-                take = Counter(there) if pick_up[town] == "all" else Counter(pick_up[town])
-                short = _first_short(there, take)
+                short = _shift(there, pick_up[town], army)
                 if short:
                     kind, n = short
                     self.problems.add(line, f"{name} cannot pick up {units_text({kind: n})} in {town}: you have "
                                       f"only {there[kind]} there", f"pick up at most {there[kind]}")
                     return
-                there.subtract(take)
-                army += take
         self.pawns.setdefault(path[-1], Counter()).update(army)
+
+
+def _shift(source: Counter, units: Any, to: Counter) -> tuple[str, int] | None:
+    """Move ``units`` (counted, or "all") from ``source`` to ``to``; if ``source`` holds too few,
+    move nothing and give the first kind short (``_first_short``)."""
+    moved = Counter(source) if units == "all" else Counter(units)
+    short = _first_short(source, moved)
+    if short is None:
+        source.subtract(moved)
+        to.update(moved)
+    return short
 
 
 def _first_short(have: Counter, want: Counter) -> tuple[str, int] | None:

@@ -86,7 +86,7 @@ def _player_purchases(state: FiefState, board: Board, player: str, orders: list,
             private = fog and "buy" in order
             events.append(Event("purchase_failed", f"{player}'s order {describe(order, private)} fails: "
                                 f"{failure.message}.",
-                                Audience.only(player) if private else Audience.everyone(),
+                                Audience.only(player) if private else _told(state, player, failure),
                                 {"player": player, "order": order, "reason": failure.code}))
             if mine and not mine.done and order.get("title") == mine.fief:
                 ledger.offered = None
@@ -141,8 +141,9 @@ def _lower_offer(state: FiefState, board: Board, player: str, ledger: Ledger, or
     names = " and ".join(captives)
     if failure:
         return [Event("ransom_offer_refused", f"{player}'s offer of {amount} deniers for {names} fails: "
-                      f"{failure.message} (4.1).", data={"player": player, "jailer": jailer, "deniers": amount,
-                                                          "lords": list(captives), "reason": failure.code})]
+                      f"{failure.message} (4.1).", _told(state, player, failure),
+                      data={"player": player, "jailer": jailer, "deniers": amount, "lords": list(captives),
+                            "reason": failure.code})]
     assert jailer is not None
     ledger.deniers -= amount
     state.families[jailer].deniers += amount
@@ -153,6 +154,15 @@ def _lower_offer(state: FiefState, board: Board, player: str, ledger: Ledger, or
         ledger.lords[name]["captive_of"] = None
         events += come_into_play(state, board, name, places.get(name))
     return events
+
+
+def _told(state: FiefState, player: str, failure: Failure) -> Audience:
+    """Who hears of a failed order: everyone, but the player alone when it failed for want of
+    deniers (its message names his treasury) and the edition keeps money secret (A.6 in France:
+    public)."""
+    if failure.code == "deniers" and not edition_of(state).money_public:
+        return Audience.only(player)
+    return Audience.everyone()
 
 
 def _apply(state: FiefState, board: Board, player: str, order: dict[str, Any], fog: bool) -> list[Event]:
