@@ -235,20 +235,11 @@ def parse_document(doc: Document) -> tuple[Envelope | None, list[OrderError]]:
     if any(key in data for key in PERSONAL_KEYS):
         return _personal_envelope(data)
     errors: list[OrderError] = []
-    fields: dict[str, str] = {}
     changing_secret = "new_secret" in data
     changing_html = "html" in data and not changing_secret
-    required = ("game", "player", "secret") + (() if changing_secret or changing_html else ("phase",))
-    for key in required + (("new_secret",) if changing_secret else ()):
-        value = data.get(key)
-        if value is None:
-            errors.append(OrderError(data.line, f"`{key}:` is missing",
-                                     f"add a line `{key}: ...` near the top of your orders"))
-        elif not isinstance(value, str):
-            errors.append(OrderError(data.line_of(key), f"`{key}:` must be a single word or name",
-                                     f"write `{key}: ...` on one line"))
-        else:
-            fields[key] = value.strip()
+    required = ("game", "player", "secret") + (() if changing_secret or changing_html else ("phase",)) \
+        + (("new_secret",) if changing_secret else ())
+    fields = _text_fields(data, required, required, "near the top of your orders", errors)
     flags = {}
     for key, default in (("ready", True), ("wait", False)):
         flags[key], error = _flag(data, key, default)
@@ -289,19 +280,10 @@ def _command_envelope(data: YMap) -> tuple[Envelope | None, list[OrderError]]:
                                  + (" (and `from:`/`to:`)" if command == "history" else "")
                                  + ", and your orders in another mail")]
     required = ("game",) if command in OPEN_COMMANDS else ("game", "player", "secret")
-    fields: dict[str, str] = {}
     errors: list[OrderError] = []
-    for key in required + tuple(k for k in ("player", "secret", "from", "to")
-                                if k in data and k not in required):
-        value = data.get(key)
-        if value is None and key in required:
-            errors.append(OrderError(data.line, f"`{key}:` is missing",
-                                     f"add a line `{key}: ...` near the top of your mail"))
-        elif value is not None and not isinstance(value, str):
-            errors.append(OrderError(data.line_of(key), f"`{key}:` must be a single word or name",
-                                     f"write `{key}: ...` on one line"))
-        elif value is not None:
-            fields[key] = value.strip()
+    fields = _text_fields(data, required + tuple(k for k in ("player", "secret", "from", "to")
+                                                 if k in data and k not in required),
+                          required, "near the top of your mail", errors)
     if errors:
         return None, errors
     args = tuple((k, fields[k]) for k in ("from", "to") if k in fields)
@@ -316,22 +298,32 @@ def _personal_envelope(data: YMap) -> tuple[Envelope | None, list[OrderError]]:
         return None, [OrderError(data.line_of(others[0]), "`away:` and `timezone:` go in a mail of their own",
                                  "send `game`, `player`, `secret` with `away:` or `timezone:` alone, "
                                  "then your orders in another mail")]
-    fields: dict[str, str] = {}
     errors: list[OrderError] = []
-    for key in ("game", "player", "secret") + (("timezone",) if "timezone" in data else ()):
-        value = data.get(key)
-        if value is None:
-            errors.append(OrderError(data.line, f"`{key}:` is missing", f"add a line `{key}: ...` near the top"))
-        elif not isinstance(value, str):
-            errors.append(OrderError(data.line_of(key), f"`{key}:` must be a single word or name",
-                                     f"write `{key}: ...` on one line"))
-        else:
-            fields[key] = value.strip()
+    required = ("game", "player", "secret") + (("timezone",) if "timezone" in data else ())
+    fields = _text_fields(data, required, required, "near the top", errors)
     if errors:
         return None, errors
     return Envelope(fields["game"], fields["player"], fields["secret"], "", True, False, YMap(),
                     away=data.get("away"), away_line=data.line_of("away") if "away" in data else None,
                     timezone=fields.get("timezone")), []
+
+
+def _text_fields(data: YMap, keys: tuple[str, ...], required: tuple[str, ...], near: str,
+                 errors: list[OrderError]) -> dict[str, str]:
+    """The text of each of ``keys`` in ``data``, stripped; an error in ``errors`` for a key of
+    ``required`` that is missing and for a value that is not one line of text."""
+    fields: dict[str, str] = {}
+    for key in keys:
+        value = data.get(key)
+        if value is None:
+            if key in required:
+                errors.append(OrderError(data.line, f"`{key}:` is missing", f"add a line `{key}: ...` {near}"))
+        elif not isinstance(value, str):
+            errors.append(OrderError(data.line_of(key), f"`{key}:` must be a single word or name",
+                                     f"write `{key}: ...` on one line"))
+        else:
+            fields[key] = value.strip()
+    return fields
 
 
 def _masked(text: str, secrets: list[str]) -> str:
