@@ -106,28 +106,25 @@ class MaildirInbox:
             result.append(Fetched(key, raw[: self.max_bytes], len(raw) > self.max_bytes, max(size, len(raw))))
         return result
 
-    def _pending(self):
+    def _pending(self) -> list[Path]:
         skip_cur = self._cur_unchanged()
-        for sub in ("new",) if skip_cur else ("new", "cur"):
-            if sub == "cur":
-                before, self._listed_at = self._cur_time(), time.time()
-            try:
-                entries = list(os.scandir(self.path / sub))
-            except OSError as exc:
-                raise MailServerError(f"Maildir {self.path}: cannot list {sub}/ ({exc.strerror})") from None
-            unprocessed_in_cur = False
-            for entry in entries:
-                if entry.name.startswith(".") or not entry.is_file():
-                    continue
-                if sub == "cur":
-                    if "S" in _flags(entry.name):
-                        continue
-                    unprocessed_in_cur = True
-                yield Path(entry.path)
-            if sub == "cur":
-                # Known clean as of the time read before the listing: a change during it moves
-                # the time on, and the next fetch lists again.
-                self._clean_cur = None if unprocessed_in_cur else before
+        pending = self._mails("new")
+        if not skip_cur:
+            before, self._listed_at = self._cur_time(), time.time()
+            unprocessed = [entry for entry in self._mails("cur") if "S" not in _flags(entry.name)]
+            # Known clean as of the time read before the listing: a change during it moves
+            # the time on, and the next fetch lists again.
+            self._clean_cur = None if unprocessed else before
+            pending += unprocessed
+        return [Path(entry.path) for entry in pending]
+
+    def _mails(self, sub: str) -> list[os.DirEntry]:
+        """The files of ``sub``/ (new or cur), dot files left out."""
+        try:
+            entries = list(os.scandir(self.path / sub))
+        except OSError as exc:
+            raise MailServerError(f"Maildir {self.path}: cannot list {sub}/ ({exc.strerror})") from None
+        return [entry for entry in entries if not entry.name.startswith(".") and entry.is_file()]
 
     def _cur_time(self) -> int | None:
         try:
