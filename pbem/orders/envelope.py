@@ -250,7 +250,12 @@ def parse_document(doc: Document) -> tuple[Envelope | None, list[OrderError]]:
     html: bool | None = None
     if changing_html and not errors:
         html, error = _flag(data, "html", True)
-        errors += [error] if error else _html_problems(data)
+        # `html:` travels with the envelope alone (a `phase:` line, as in a reply to a report,
+        # may stay): a mail that also orders would leave it unclear whether the orders were taken.
+        errors += [error] if error else _alone(
+            data, ("game", "player", "secret", "phase", "html", "ready", "wait"),
+            "a change of `html:` goes in a mail of its own",
+            "send `game`, `player`, `secret` and `html` alone, then your orders in another mail")
     if errors:
         return None, errors
     body = YMap()
@@ -273,12 +278,12 @@ def _command_envelope(data: YMap) -> tuple[Envelope | None, list[OrderError]]:
         return None, [OrderError(data.line_of("command"), f"unknown command {_shorten(str(command))!r}",
                                  f"write `command:` and one of {', '.join(COMMANDS)}")]
     command = command.strip().lower()
-    others = [k for k in data if k not in COMMAND_KEYS or (k in ("from", "to") and command != "history")]
-    if others:
-        return None, [OrderError(data.line_of(others[0]), f"`command: {command}` goes in a mail of its own",
-                                 "send only the lines `game:`, `player:`, `secret:` and `command:`"
-                                 + (" (and `from:`/`to:`)" if command == "history" else "")
-                                 + ", and your orders in another mail")]
+    allowed = COMMAND_KEYS if command == "history" else tuple(k for k in COMMAND_KEYS if k not in ("from", "to"))
+    mixed = _alone(data, allowed, f"`command: {command}` goes in a mail of its own",
+                   "send only the lines `game:`, `player:`, `secret:` and `command:`"
+                   + (" (and `from:`/`to:`)" if command == "history" else "") + ", and your orders in another mail")
+    if mixed:
+        return None, mixed
     required = ("game",) if command in OPEN_COMMANDS else ("game", "player", "secret")
     errors: list[OrderError] = []
     fields = _text_fields(data, required + tuple(k for k in ("player", "secret", "from", "to")
@@ -293,11 +298,12 @@ def _command_envelope(data: YMap) -> tuple[Envelope | None, list[OrderError]]:
 
 def _personal_envelope(data: YMap) -> tuple[Envelope | None, list[OrderError]]:
     """A mail setting the player's own `away:` and/or `timezone:`, with the envelope alone."""
-    others = [k for k in data if k not in ("game", "player", "secret", "phase", *PERSONAL_KEYS)]
-    if others:
-        return None, [OrderError(data.line_of(others[0]), "`away:` and `timezone:` go in a mail of their own",
-                                 "send `game`, `player`, `secret` with `away:` or `timezone:` alone, "
-                                 "then your orders in another mail")]
+    mixed = _alone(data, ("game", "player", "secret", "phase", *PERSONAL_KEYS),
+                   "`away:` and `timezone:` go in a mail of their own",
+                   "send `game`, `player`, `secret` with `away:` or `timezone:` alone, "
+                   "then your orders in another mail")
+    if mixed:
+        return None, mixed
     errors: list[OrderError] = []
     required = ("game", "player", "secret") + (("timezone",) if "timezone" in data else ())
     fields = _text_fields(data, required, required, "near the top", errors)
@@ -369,11 +375,11 @@ def _shorten(line: str) -> str:
 
 def _new_secret_problems(data: YMap, new: str, old: str) -> list[OrderError]:
     line = data.line_of("new_secret")
-    others = [k for k in data if k not in ("game", "player", "secret", "new_secret", "phase")]
-    if others:
-        return [OrderError(data.line_of(others[0]), "a secret change goes in a mail of its own",
-                           "send `game`, `player`, `secret` and `new_secret` alone, then your orders with the new "
-                           "secret")]
+    mixed = _alone(data, ("game", "player", "secret", "new_secret", "phase"),
+                   "a secret change goes in a mail of its own",
+                   "send `game`, `player`, `secret` and `new_secret` alone, then your orders with the new secret")
+    if mixed:
+        return mixed
     if len(new) < MIN_SECRET_LENGTH or any(c.isspace() for c in new):
         return [OrderError(line, f"a new secret needs at least {MIN_SECRET_LENGTH} characters and no spaces",
                            "choose a longer secret, e.g. three words joined by dashes")]
@@ -382,14 +388,11 @@ def _new_secret_problems(data: YMap, new: str, old: str) -> list[OrderError]:
     return []
 
 
-def _html_problems(data: YMap) -> list[OrderError]:
-    """`html:` travels with the envelope alone (a `phase:` line, as in a reply to a report, may
-    stay): a mail that also orders would leave it unclear whether the orders were taken."""
-    others = [k for k in data if k not in ("game", "player", "secret", "phase", "html", "ready", "wait")]
-    if others:
-        return [OrderError(data.line_of(others[0]), "a change of `html:` goes in a mail of its own",
-                           "send `game`, `player`, `secret` and `html` alone, then your orders in another mail")]
-    return []
+def _alone(data: YMap, allowed: tuple[str, ...], message: str, hint: str) -> list[OrderError]:
+    """``message`` and ``hint`` at the first key of ``data`` not in ``allowed``: something that
+    goes in a mail of its own came with more (none: it came alone)."""
+    others = [k for k in data if k not in allowed]
+    return [OrderError(data.line_of(others[0]), message, hint)] if others else []
 
 
 def _flag(data: YMap, key: str, default: bool) -> tuple[bool, OrderError | None]:
