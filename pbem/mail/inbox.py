@@ -18,9 +18,6 @@ from typing import Literal, Protocol, Sequence
 from pbem.mail.errors import MailServerError
 from pbem.mail.message import MAX_RAW_BYTES
 
-# A bigger mail is read only this far (headers intact): the most the parser takes of a mail,
-# which `max_bytes` may not exceed (pbem.mail.config).
-MAX_MESSAGE_BYTES = MAX_RAW_BYTES
 Security = Literal["tls", "starttls", "none"]
 
 
@@ -33,7 +30,9 @@ class Fetched:
 
 
 class Inbox(Protocol):
-    max_bytes: int  # a mail larger than this is read only this far (Fetched.truncated)
+    # A mail larger than this is read only this far (Fetched.truncated), headers intact; at
+    # most MAX_RAW_BYTES, the most the parser takes of a mail (pbem.mail.config).
+    max_bytes: int
     # Whether the last fetch() returned fewer than its limit although more mail waits (a cap
     # on the bytes held at once stopped it): the judge then fetches again.
     cut_short: bool
@@ -67,7 +66,7 @@ class MaildirInbox:
     every CUR_RELIST_SECONDS anyway. new/ is always listed.
     """
 
-    def __init__(self, path: Path | str, max_bytes: int = MAX_MESSAGE_BYTES, delete_processed: bool = False) -> None:
+    def __init__(self, path: Path | str, max_bytes: int = MAX_RAW_BYTES, delete_processed: bool = False) -> None:
         self.path = Path(path)
         self.max_bytes = max_bytes
         self.delete_processed = delete_processed
