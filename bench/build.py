@@ -87,7 +87,7 @@ def build(path: Path, games: int, history: int = 0) -> Built:
     write_orders(home, mails)
     for n in range(history):
         # Mail a tick handled long ago: moved to cur/ with the S (seen) flag.
-        _write(inbox / "cur" / f"{int(now) - 86400}.H{n}.bench:2,S", _history_mail(home, n))
+        (inbox / "cur" / f"{int(now) - 86400}.H{n}.bench:2,S").write_bytes(_history_mail(home, n))
     return Built(home, games, players, len(mails), time.perf_counter() - started, every_secret)
 
 
@@ -96,19 +96,14 @@ def write_orders(home: Home, mails: list[tuple[str, str, str, str, str]], tag: s
     new = home.path / "mail" / "inbox" / "new"
     now = int(time.time())
     for n, (name, player, secret, phase, body) in enumerate(mails):
-        _write(new / f"{now}.M{n}{tag}P{os.getpid()}.bench",
-               order_mail(home, name, player, player_address(name, player), secret, phase, body,
-                          f"<order.{n}{tag}.{name}.{player}@{DOMAIN}>"))
+        (new / f"{now}.M{n}{tag}P{os.getpid()}.bench").write_bytes(
+            order_mail(home, name, player, player_address(name, player), secret, phase, body,
+                       f"<order.{n}{tag}.{name}.{player}@{DOMAIN}>"))
 
 
 def _history_mail(home: Home, n: int) -> bytes:
     return (f"From: someone.{n}@{DOMAIN}\r\nTo: {home.address}\r\nSubject: old orders\r\n"
             f"Message-ID: <history.{n}@{DOMAIN}>\r\n\r\norders of a past phase\r\n").encode("ascii")
-
-
-def _write(file: Path, data: bytes) -> None:
-    with open(file, "wb") as handle:
-        handle.write(data)
 
 
 def pending_inbox(home: Home) -> int:

@@ -12,7 +12,7 @@ import os
 import ssl
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal, overload
+from typing import Any, Literal, TypeVar, overload
 
 from pbem.mail.errors import MailConfigError
 from pbem.mail.imap import ImapInbox
@@ -22,6 +22,7 @@ from pbem.mail.outbox import MaildirSender, Sender, SmtpSender
 
 SECURITY: tuple[Security, ...] = ("tls", "starttls", "none")
 PROCESSED = ("delete", "keep")  # what becomes of a mail once what it carried is committed
+_Word = TypeVar("_Word", bound=str)   # one of a key's allowed words (a Literal type, as Security)
 _IMAP_PORTS = {"tls": 993, "starttls": 143, "none": 143}
 _SMTP_PORTS = {"tls": 465, "starttls": 587, "none": 25}
 
@@ -45,7 +46,7 @@ def open_inbox(section: Mapping[str, Any], home: Path, where: str = "inbox") -> 
         return MaildirInbox(reader.path(home), max_bytes=reader.integer("max_bytes", MAX_RAW_BYTES,
                                                                          maximum=MAX_RAW_BYTES),
                             delete_processed=reader.choice("processed", PROCESSED, "delete") == "delete")
-    security = reader.security("tls")
+    security = reader.choice("security", SECURITY, "tls")
     processed_folder = reader.text("processed_folder", "") or None
     # A processed mail carries its sender's secret in clear: deleted once committed, unless
     # the game master keeps it (processed = "keep", or a processed_folder to keep it in).
@@ -74,7 +75,7 @@ def open_sender(section: Mapping[str, Any], home: Path, where: str = "outbox") -
     kind = reader.kind(_SENDER_KEYS)
     if kind == "maildir":
         return MaildirSender(reader.path(home), per_recipient=reader.boolean("per_recipient", False))
-    security = reader.security("starttls")
+    security = reader.choice("security", SECURITY, "starttls")
     user = reader.text("user", "") or None
     return SmtpSender(
         host=reader.text("host"),
@@ -154,7 +155,7 @@ class _Section:
             return value.strip().lower() in ("true", "yes", "1")
         raise self.fail(f"'{key}' must be true or false, not {value!r}")
 
-    def choice(self, key: str, allowed: tuple[str, ...], default: str) -> str:
+    def choice(self, key: str, allowed: tuple[_Word, ...], default: _Word) -> _Word:
         value = self.section.get(key, default)
         if value not in allowed:
             raise self.fail(f"'{key}' = {value!r} is not known: use one of {', '.join(allowed)}")
@@ -188,10 +189,6 @@ class _Section:
             raise self.fail(f"ca_file {path} holds no PEM certificate (\"-----BEGIN CERTIFICATE-----\"): "
                             f"point it at the server's CA or certificate in PEM form") from None
         return path
-
-    def security(self, default: Security) -> Security:
-        value = self.choice("security", SECURITY, default)
-        return next(s for s in SECURITY if s == value)
 
     @overload
     def password(self, required: Literal[True]) -> str: ...

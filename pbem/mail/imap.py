@@ -15,7 +15,8 @@ from imap_tools.errors import ImapToolsError, UnexpectedCommandStatusError
 from imap_tools.utils import encode_folder
 
 from pbem.mail.errors import TLS_HINT, MailServerError, network_cause
-from pbem.mail.inbox import MAX_MESSAGE_BYTES, Fetched, Security
+from pbem.mail.inbox import Fetched, Security
+from pbem.mail.message import MAX_RAW_BYTES
 from pbem.mail.tls import client_context
 
 # At most this many bytes of mail are fetched from an IMAP server by one fetch (each mail counted
@@ -52,7 +53,7 @@ class ImapInbox:
     def __init__(self, host: str, port: int, user: str, password: str,
                  security: Security = "tls", folder: str = "INBOX",
                  processed_folder: str | None = None, timeout: float = 30.0,
-                 max_bytes: int = MAX_MESSAGE_BYTES, ca_file: Path | str | None = None,
+                 max_bytes: int = MAX_RAW_BYTES, ca_file: Path | str | None = None,
                  delete_processed: bool = False, batch_bytes: int = FETCH_BATCH_BYTES) -> None:
         self.host, self.port, self.user, self.password = host, port, user, password
         self.security = security

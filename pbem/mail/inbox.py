@@ -18,9 +18,6 @@ from typing import Literal, Protocol, Sequence
 from pbem.mail.errors import MailServerError
 from pbem.mail.message import MAX_RAW_BYTES
 
-# A bigger mail is read only this far (headers intact): the most the parser takes of a mail,
-# which `max_bytes` may not exceed (pbem.mail.config).
-MAX_MESSAGE_BYTES = MAX_RAW_BYTES
 Security = Literal["tls", "starttls", "none"]
 
 
@@ -33,7 +30,9 @@ class Fetched:
 
 
 class Inbox(Protocol):
-    max_bytes: int  # a mail larger than this is read only this far (Fetched.truncated)
+    # A mail larger than this is read only this far (Fetched.truncated), headers intact; at
+    # most MAX_RAW_BYTES, the most the parser takes of a mail (pbem.mail.config).
+    max_bytes: int
     # Whether the last fetch() returned fewer than its limit although more mail waits (a cap
     # on the bytes held at once stopped it): the judge then fetches again.
     cut_short: bool
@@ -67,7 +66,7 @@ class MaildirInbox:
     every CUR_RELIST_SECONDS anyway. new/ is always listed.
     """
 
-    def __init__(self, path: Path | str, max_bytes: int = MAX_MESSAGE_BYTES, delete_processed: bool = False) -> None:
+    def __init__(self, path: Path | str, max_bytes: int = MAX_RAW_BYTES, delete_processed: bool = False) -> None:
         self.path = Path(path)
         self.max_bytes = max_bytes
         self.delete_processed = delete_processed
@@ -106,28 +105,25 @@ class MaildirInbox:
             result.append(Fetched(key, raw[: self.max_bytes], len(raw) > self.max_bytes, max(size, len(raw))))
         return result
 
-    def _pending(self):
+    def _pending(self) -> list[Path]:
         skip_cur = self._cur_unchanged()
-        for sub in ("new",) if skip_cur else ("new", "cur"):
-            if sub == "cur":
-                before, self._listed_at = self._cur_time(), time.time()
-            try:
-                entries = list(os.scandir(self.path / sub))
-            except OSError as exc:
-                raise MailServerError(f"Maildir {self.path}: cannot list {sub}/ ({exc.strerror})") from None
-            unprocessed_in_cur = False
-            for entry in entries:
-                if entry.name.startswith(".") or not entry.is_file():
-                    continue
-                if sub == "cur":
-                    if "S" in _flags(entry.name):
-                        continue
-                    unprocessed_in_cur = True
-                yield Path(entry.path)
-            if sub == "cur":
-                # Known clean as of the time read before the listing: a change during it moves
-                # the time on, and the next fetch lists again.
-                self._clean_cur = None if unprocessed_in_cur else before
+        pending = self._mails("new")
+        if not skip_cur:
+            before, self._listed_at = self._cur_time(), time.time()
+            unprocessed = [entry for entry in self._mails("cur") if "S" not in _flags(entry.name)]
+            # Known clean as of the time read before the listing: a change during it moves
+            # the time on, and the next fetch lists again.
+            self._clean_cur = None if unprocessed else before
+            pending += unprocessed
+        return [Path(entry.path) for entry in pending]
+
+    def _mails(self, sub: str) -> list[os.DirEntry]:
+        """The files of ``sub``/ (new or cur), dot files left out."""
+        try:
+            entries = list(os.scandir(self.path / sub))
+        except OSError as exc:
+            raise MailServerError(f"Maildir {self.path}: cannot list {sub}/ ({exc.strerror})") from None
+        return [entry for entry in entries if not entry.name.startswith(".") and entry.is_file()]
 
     def _cur_time(self) -> int | None:
         try:

@@ -114,7 +114,7 @@ def parse_mail(raw: bytes, judge_addresses: Collection[str]) -> InMail:
                           problem=f"its headers are larger than {MAX_HEADER_BYTES // 1024} KiB or "
                                   f"{MAX_HEADER_LINES} lines")
         raw, parts_cut = _cut_parts(raw, headers_end)
-        return _parse(raw, judge_addresses, parts_cut) if parts_cut else _parse(raw, judge_addresses)
+        return _parse(raw, judge_addresses, parts_cut)
     except Exception as exc:  # malformed mail must become a record, never a traceback
         return InMail(message_id=synthetic_message_id(raw),
                       auto="unreadable mail is never answered",
@@ -157,7 +157,7 @@ def _message(raw: bytes) -> Message:
     return parser.close()
 
 
-def _parse(raw: bytes, judge_addresses: Collection[str], parts_cut: str | None = None) -> InMail:
+def _parse(raw: bytes, judge_addresses: Collection[str], parts_cut: str | None) -> InMail:
     msg = _message(raw)
     from_name, from_addr, senders = _sender(msg)
     skipped = _Skipped()
@@ -261,7 +261,7 @@ class _Skipped:
         return "; ".join(reasons) or None
 
 
-def _bodies(msg: Message, skipped: "_Skipped | None" = None) -> tuple[str, bool, list[Attachment]]:
+def _bodies(msg: Message, skipped: _Skipped) -> tuple[str, bool, list[Attachment]]:
     """The body text, whether it was cut, and the YAML attachments.
 
     Every inline text/plain part counts, in order: some clients (Apple Mail around an inline
@@ -271,7 +271,7 @@ def _bodies(msg: Message, skipped: "_Skipped | None" = None) -> tuple[str, bool,
     html: str | None = None
     cut = html_cut = False
     attachments: list[Attachment] = []
-    for part in _leaf_parts(msg, skipped or _Skipped()):
+    for part in _leaf_parts(msg, skipped):
         ctype = part.get_content_type()
         filename = header_text(part.get_filename(), 255) if _has_filename(part) else ""
         if _is_yaml_attachment(ctype, filename):

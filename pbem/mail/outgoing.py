@@ -221,17 +221,12 @@ def compose(out: OutMail, from_addr: str, from_name: str, now: datetime | None =
               ("Content-Transfer-Encoding", "base64"),
               ("Content-Disposition", f'attachment; filename="{_one_line(a.filename)}"')],
              _base64(a.data)) for a in out.attachments]
-        headers.append(("MIME-Version", "1.0"))
-        mixed = _multipart("mixed", [content, *files], headers)
-        _refuse_repeated(mixed[0])
-        return _wire(*mixed)
-    if out.html is None:
+        top = _multipart("mixed", [content, *files], headers + [("MIME-Version", "1.0")])
+    elif out.html is None:
         # What set_content(body, subtype="plain", charset="utf-8", cte=...) adds, and its encoding.
-        headers += plain_headers + [("MIME-Version", "1.0")]
-        _refuse_repeated(headers)
-        return _wire(headers, plain)
-    headers.append(("MIME-Version", "1.0"))
-    top = _alternative(out, plain_headers, plain, headers)
+        top = (headers + plain_headers + [("MIME-Version", "1.0")], plain)
+    else:
+        top = _alternative(out, plain_headers, plain, headers + [("MIME-Version", "1.0")])
     _refuse_repeated(top[0])
     return _wire(*top)
 

@@ -235,20 +235,11 @@ def parse_document(doc: Document) -> tuple[Envelope | None, list[OrderError]]:
     if any(key in data for key in PERSONAL_KEYS):
         return _personal_envelope(data)
     errors: list[OrderError] = []
-    fields: dict[str, str] = {}
     changing_secret = "new_secret" in data
     changing_html = "html" in data and not changing_secret
-    required = ("game", "player", "secret") + (() if changing_secret or changing_html else ("phase",))
-    for key in required + (("new_secret",) if changing_secret else ()):
-        value = data.get(key)
-        if value is None:
-            errors.append(OrderError(data.line, f"`{key}:` is missing",
-                                     f"add a line `{key}: ...` near the top of your orders"))
-        elif not isinstance(value, str):
-            errors.append(OrderError(data.line_of(key), f"`{key}:` must be a single word or name",
-                                     f"write `{key}: ...` on one line"))
-        else:
-            fields[key] = value.strip()
+    required = ("game", "player", "secret") + (() if changing_secret or changing_html else ("phase",)) \
+        + (("new_secret",) if changing_secret else ())
+    fields = _text_fields(data, required, required, "near the top of your orders", errors)
     flags = {}
     for key, default in (("ready", True), ("wait", False)):
         flags[key], error = _flag(data, key, default)
@@ -259,7 +250,12 @@ def parse_document(doc: Document) -> tuple[Envelope | None, list[OrderError]]:
     html: bool | None = None
     if changing_html and not errors:
         html, error = _flag(data, "html", True)
-        errors += [error] if error else _html_problems(data)
+        # `html:` travels with the envelope alone (a `phase:` line, as in a reply to a report,
+        # may stay): a mail that also orders would leave it unclear whether the orders were taken.
+        errors += [error] if error else _alone(
+            data, ("game", "player", "secret", "phase", "html", "ready", "wait"),
+            "a change of `html:` goes in a mail of its own",
+            "send `game`, `player`, `secret` and `html` alone, then your orders in another mail")
     if errors:
         return None, errors
     body = YMap()
@@ -282,26 +278,17 @@ def _command_envelope(data: YMap) -> tuple[Envelope | None, list[OrderError]]:
         return None, [OrderError(data.line_of("command"), f"unknown command {_shorten(str(command))!r}",
                                  f"write `command:` and one of {', '.join(COMMANDS)}")]
     command = command.strip().lower()
-    others = [k for k in data if k not in COMMAND_KEYS or (k in ("from", "to") and command != "history")]
-    if others:
-        return None, [OrderError(data.line_of(others[0]), f"`command: {command}` goes in a mail of its own",
-                                 "send only the lines `game:`, `player:`, `secret:` and `command:`"
-                                 + (" (and `from:`/`to:`)" if command == "history" else "")
-                                 + ", and your orders in another mail")]
+    allowed = COMMAND_KEYS if command == "history" else tuple(k for k in COMMAND_KEYS if k not in ("from", "to"))
+    mixed = _alone(data, allowed, f"`command: {command}` goes in a mail of its own",
+                   "send only the lines `game:`, `player:`, `secret:` and `command:`"
+                   + (" (and `from:`/`to:`)" if command == "history" else "") + ", and your orders in another mail")
+    if mixed:
+        return None, mixed
     required = ("game",) if command in OPEN_COMMANDS else ("game", "player", "secret")
-    fields: dict[str, str] = {}
     errors: list[OrderError] = []
-    for key in required + tuple(k for k in ("player", "secret", "from", "to")
-                                if k in data and k not in required):
-        value = data.get(key)
-        if value is None and key in required:
-            errors.append(OrderError(data.line, f"`{key}:` is missing",
-                                     f"add a line `{key}: ...` near the top of your mail"))
-        elif value is not None and not isinstance(value, str):
-            errors.append(OrderError(data.line_of(key), f"`{key}:` must be a single word or name",
-                                     f"write `{key}: ...` on one line"))
-        elif value is not None:
-            fields[key] = value.strip()
+    fields = _text_fields(data, required + tuple(k for k in ("player", "secret", "from", "to")
+                                                 if k in data and k not in required),
+                          required, "near the top of your mail", errors)
     if errors:
         return None, errors
     args = tuple((k, fields[k]) for k in ("from", "to") if k in fields)
@@ -311,27 +298,38 @@ def _command_envelope(data: YMap) -> tuple[Envelope | None, list[OrderError]]:
 
 def _personal_envelope(data: YMap) -> tuple[Envelope | None, list[OrderError]]:
     """A mail setting the player's own `away:` and/or `timezone:`, with the envelope alone."""
-    others = [k for k in data if k not in ("game", "player", "secret", "phase", *PERSONAL_KEYS)]
-    if others:
-        return None, [OrderError(data.line_of(others[0]), "`away:` and `timezone:` go in a mail of their own",
-                                 "send `game`, `player`, `secret` with `away:` or `timezone:` alone, "
-                                 "then your orders in another mail")]
-    fields: dict[str, str] = {}
+    mixed = _alone(data, ("game", "player", "secret", "phase", *PERSONAL_KEYS),
+                   "`away:` and `timezone:` go in a mail of their own",
+                   "send `game`, `player`, `secret` with `away:` or `timezone:` alone, "
+                   "then your orders in another mail")
+    if mixed:
+        return None, mixed
     errors: list[OrderError] = []
-    for key in ("game", "player", "secret") + (("timezone",) if "timezone" in data else ()):
-        value = data.get(key)
-        if value is None:
-            errors.append(OrderError(data.line, f"`{key}:` is missing", f"add a line `{key}: ...` near the top"))
-        elif not isinstance(value, str):
-            errors.append(OrderError(data.line_of(key), f"`{key}:` must be a single word or name",
-                                     f"write `{key}: ...` on one line"))
-        else:
-            fields[key] = value.strip()
+    required = ("game", "player", "secret") + (("timezone",) if "timezone" in data else ())
+    fields = _text_fields(data, required, required, "near the top", errors)
     if errors:
         return None, errors
     return Envelope(fields["game"], fields["player"], fields["secret"], "", True, False, YMap(),
                     away=data.get("away"), away_line=data.line_of("away") if "away" in data else None,
                     timezone=fields.get("timezone")), []
+
+
+def _text_fields(data: YMap, keys: tuple[str, ...], required: tuple[str, ...], near: str,
+                 errors: list[OrderError]) -> dict[str, str]:
+    """The text of each of ``keys`` in ``data``, stripped; an error in ``errors`` for a key of
+    ``required`` that is missing and for a value that is not one line of text."""
+    fields: dict[str, str] = {}
+    for key in keys:
+        value = data.get(key)
+        if value is None:
+            if key in required:
+                errors.append(OrderError(data.line, f"`{key}:` is missing", f"add a line `{key}: ...` {near}"))
+        elif not isinstance(value, str):
+            errors.append(OrderError(data.line_of(key), f"`{key}:` must be a single word or name",
+                                     f"write `{key}: ...` on one line"))
+        else:
+            fields[key] = value.strip()
+    return fields
 
 
 def _masked(text: str, secrets: list[str]) -> str:
@@ -377,11 +375,11 @@ def _shorten(line: str) -> str:
 
 def _new_secret_problems(data: YMap, new: str, old: str) -> list[OrderError]:
     line = data.line_of("new_secret")
-    others = [k for k in data if k not in ("game", "player", "secret", "new_secret", "phase")]
-    if others:
-        return [OrderError(data.line_of(others[0]), "a secret change goes in a mail of its own",
-                           "send `game`, `player`, `secret` and `new_secret` alone, then your orders with the new "
-                           "secret")]
+    mixed = _alone(data, ("game", "player", "secret", "new_secret", "phase"),
+                   "a secret change goes in a mail of its own",
+                   "send `game`, `player`, `secret` and `new_secret` alone, then your orders with the new secret")
+    if mixed:
+        return mixed
     if len(new) < MIN_SECRET_LENGTH or any(c.isspace() for c in new):
         return [OrderError(line, f"a new secret needs at least {MIN_SECRET_LENGTH} characters and no spaces",
                            "choose a longer secret, e.g. three words joined by dashes")]
@@ -390,14 +388,11 @@ def _new_secret_problems(data: YMap, new: str, old: str) -> list[OrderError]:
     return []
 
 
-def _html_problems(data: YMap) -> list[OrderError]:
-    """`html:` travels with the envelope alone (a `phase:` line, as in a reply to a report, may
-    stay): a mail that also orders would leave it unclear whether the orders were taken."""
-    others = [k for k in data if k not in ("game", "player", "secret", "phase", "html", "ready", "wait")]
-    if others:
-        return [OrderError(data.line_of(others[0]), "a change of `html:` goes in a mail of its own",
-                           "send `game`, `player`, `secret` and `html` alone, then your orders in another mail")]
-    return []
+def _alone(data: YMap, allowed: tuple[str, ...], message: str, hint: str) -> list[OrderError]:
+    """``message`` and ``hint`` at the first key of ``data`` not in ``allowed``: something that
+    goes in a mail of its own came with more (none: it came alone)."""
+    others = [k for k in data if k not in allowed]
+    return [OrderError(data.line_of(others[0]), message, hint)] if others else []
 
 
 def _flag(data: YMap, key: str, default: bool) -> tuple[bool, OrderError | None]:
