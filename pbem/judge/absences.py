@@ -222,15 +222,12 @@ def name_standin(store: Store, mailer: Mailer, game: engine.Game, player: str, e
     """The game master names ``email`` the stand-in of ``player``: for an absence from now to the
     end of ``until`` (the player's time zone), or, without it, for the player's current absence
     (else their next one). Returns the line the players are told."""
-    if store.one("SELECT 1 FROM players WHERE game_id=? AND name=?", game.id, player) is None:
-        raise engine.JudgeError(f"game {game.name!r} has no player {player!r}; players: "
-                                + ", ".join(p["name"] for p in engine.players(store, game.id)))
+    tz = engine.player_row(store, game, player)["timezone"]
     if game.row["status"] == "over":
         raise engine.JudgeError(f"game {game.name!r} is over")
     problem = standin_problem(store, game, player, email)
     if problem:
         raise engine.JudgeError(problem)
-    tz = store.row("SELECT timezone FROM players WHERE game_id=? AND name=?", game.id, player)["timezone"]
     if until is not None:
         today = datetime.datetime.fromtimestamp(now, zone(tz)).date()
         span, wrong = day_span(today, until, tz, now)

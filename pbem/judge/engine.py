@@ -137,6 +137,15 @@ def players(store: Store, game_id: int) -> list[sqlite3.Row]:
     return store.all("SELECT * FROM players WHERE game_id=? ORDER BY seat", game_id)
 
 
+def player_row(store: Store, game: Game, player: str) -> sqlite3.Row:
+    """``player``'s row, or a JudgeError naming the game's players."""
+    row = store.one("SELECT * FROM players WHERE game_id=? AND name=?", game.id, player)
+    if row is None:
+        raise JudgeError(f"game {game.name!r} has no player {player!r}; players: "
+                         + ", ".join(p["name"] for p in players(store, game.id)))
+    return row
+
+
 def current_phase(game: Game) -> Phase:
     return game.rules.phase(game.state)
 
