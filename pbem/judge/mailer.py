@@ -132,7 +132,7 @@ class Mailer:
                        body=render("report.txt.j2", **context), purpose="report", game_id=game.id,
                        game_name=game.name, attachments=ics,
                        **(self._html_report(game, view, context, pictures) if html else {}))
-        self.observer_reports(game, chain, subject)
+        self.observer_reports(game, chain, subject, now)
 
     @staticmethod
     def _now_of(game: engine.Game) -> tuple[bool, Any, Any]:
@@ -157,23 +157,24 @@ class Mailer:
             template=None if over or player is None else self._template(game, view, player, phase),
             decider=phase is not None and player in phase.deciders, deadline=game.row["deadline"])
 
-    def observer_reports(self, game: engine.Game, chain: Sequence[engine.Resolved], subject: str) -> None:
+    def observer_reports(self, game: engine.Game, chain: Sequence[engine.Resolved], subject: str,
+                         now: tuple[bool, Any, Any]) -> None:
         """The public report to each observer: the events everyone may see, and the position as
         the game's public view shows it (pbem.rules.api.public_view; a game without one: none).
-        Plain text: an observer is nobody's view, and carries no order template."""
+        Plain text: an observer is nobody's view, and carries no order template. ``now``:
+        _now_of(game), worked out once for the round's reports."""
         emails = [r["email"] for r in self.store.all("SELECT email FROM observers WHERE game_id=? "
                                                      "ORDER BY added_at, email", game.id)]
         if not emails:
             return
         view = public_view(game.rules, game.state)
+        _, phase, result = now
         body = render("observer_report.txt.j2", game=game_info(game),
                       phases=[{"id": r.phase_id, "title": r.title,
                                "events": [e for e in r.events if e.audience.kind == "all"],
                                "defaulted": r.defaulted} for r in chain],
                       position=None if view is None else render(game.rules.report_template(), view=view, me=None),
-                      phase=None if game.row["status"] == "over" else game.rules.phase(game.state),
-                      result=json.loads(game.row["result"]) if game.row["status"] == "over" else None,
-                      deadline=game.row["deadline"])
+                      phase=phase, result=result, deadline=game.row["deadline"])
         for email in emails:
             self.queue(to=email, to_name="observer", subject=subject + " (observer)", body=body,
                        purpose="observer", game_id=game.id, game_name=game.name)
