@@ -196,16 +196,6 @@ def end_standin(store: Store, mailer: Mailer, game: engine.Game, row: Any, why: 
                      purpose="standin", game_id=game.id, game_name=game.name)
 
 
-def standins_now(store: Store, game: engine.Game) -> dict[str, list[str]]:
-    """The addresses of the stand-ins begun and not ended, by the player they stand in for: they
-    are sent what that player is (reports, reminders, news)."""
-    out: dict[str, list[str]] = {}
-    for row in store.all("SELECT DISTINCT player, standin FROM absences WHERE game_id=? AND standin_state=1 "
-                         "ORDER BY player, standin", game.id):
-        out.setdefault(row["player"], []).append(row["standin"])
-    return out
-
-
 def is_standin(store: Store, game: engine.Game, player: str, email: str, secret: str, now: float) -> bool:
     """Whether ``email`` with ``secret`` is ``player``'s stand-in now: an absence begun and not
     over, naming that address, whose stand-in secret this is (compared in constant time)."""

@@ -316,6 +316,16 @@ def is_due(store: Store, game: Game, now: float) -> bool:
     return not waiting and set(done) >= (awaited if awaited else set(deciders))
 
 
+def standins_now(store: Store, game: Game) -> dict[str, list[str]]:
+    """The addresses of the stand-ins begun and not ended, by the player they stand in for: they
+    are sent what that player is (reports, reminders, news; pbem.judge.absences begins and ends them)."""
+    out: dict[str, list[str]] = {}
+    for row in store.all("SELECT DISTINCT player, standin FROM absences WHERE game_id=? AND standin_state=1 "
+                         "ORDER BY player, standin", game.id):
+        out.setdefault(row["player"], []).append(row["standin"])
+    return out
+
+
 def excused(store: Store, game: Game, now: float) -> set[str]:
     """Deciders the phase does not wait for (their default orders are used unless they order):
     positions in civil disorder, and players away under the game's `default` absence policy, or

@@ -116,8 +116,8 @@ class Mailer:
         audiences: list[tuple[str | None, str, bool, str | None]] = [
             (p["name"], p["email"], bool(p["mail_html"]), p["timezone"]) for p in engine.players(self.store, game.id)]
         # A stand-in plays its absent player's position (pbem.judge.absences): that player's report.
-        audiences += [(r["player"], r["standin"], True, None) for r in self.store.all(
-            "SELECT DISTINCT player, standin FROM absences WHERE game_id=? AND standin_state=1", game.id)]
+        audiences += [(player, email, True, None)
+                      for player, emails in engine.standins_now(self.store, game).items() for email in emails]
         if game.row["gm_email"]:
             audiences.append((None, game.row["gm_email"], True, None))
         pictures: dict[str, bytes] = {}
