@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime
 import functools
 import hmac
-import secrets as secrets_module
 import zoneinfo
 from typing import Any
 
@@ -170,9 +169,10 @@ def standins_due(store: Store, mailer: Mailer, now: float, game_id: int | None =
 def _begin_standin(store: Store, mailer: Mailer, game: engine.Game, row: Any) -> None:
     """The stand-in gets a secret of its own (only its keyed hash is kept: engine.KEYED, as for a
     secret the judge draws for a player) and the position's current report, the player's view."""
-    secret, salt = engine.new_secret(), secrets_module.token_hex(16)
+    secret = engine.new_secret()
+    salt, digest, _ = engine.hashed(secret, engine.KEYED)
     store.run("UPDATE absences SET standin_salt=?, standin_hash=?, standin_state=1 WHERE game_id=? AND player=? "
-              "AND away_from=?", salt, engine.keyed_hash(secret, salt), game.id, row["player"], row["away_from"])
+              "AND away_from=?", salt, digest, game.id, row["player"], row["away_from"])
     player = row["player"]
     context = mailer.report_context(game, history.last_chain(store, game), player, game.rules.view(game.state, player))
     body = render("standin.txt.j2", game=game_info(game), me=player, secret=secret,

@@ -91,8 +91,8 @@ SECRET_SCHEMES: dict[str, Callable[[str, str], str]] = {
 }
 
 
-def _hashed(secret: str, scheme: str) -> tuple[str, str, str]:
-    """(salt, hash, scheme): what a player row keeps of ``secret``."""
+def hashed(secret: str, scheme: str) -> tuple[str, str, str]:
+    """(salt, hash, scheme): what a player row (or a stand-in's absence row) keeps of ``secret``."""
     salt = secrets_module.token_hex(16)
     return salt, SECRET_SCHEMES[scheme](secret, salt), scheme
 
@@ -101,7 +101,7 @@ def change_secret(store: Store, game: "Game", player: str, secret: str, generate
     """Keep only a salted hash of the player's new secret: stretched when the player chose it
     (``new_secret:``), keyed when the judge drew it (``generated``, `pbem game new-secret`)."""
     store.run("UPDATE players SET secret_salt=?, secret_hash=?, secret_scheme=? WHERE game_id=? AND name=?",
-              *_hashed(secret, KEYED if generated else STRETCHED), game.id, player)
+              *hashed(secret, KEYED if generated else STRETCHED), game.id, player)
 
 
 def check_secret(row: sqlite3.Row, secret: str) -> bool:
@@ -193,7 +193,7 @@ def create_game(store: Store, game_type: str, name: str, seats: Sequence[tuple[s
     for seat, (player, email) in enumerate(seats):
         secrets[player] = new_secret()
         store.run("INSERT INTO players(game_id, name, email, seat, secret_salt, secret_hash, secret_scheme) "
-                  "VALUES(?,?,?,?,?,?,?)", game_id, player, email.lower(), seat, *_hashed(secrets[player], KEYED))
+                  "VALUES(?,?,?,?,?,?,?)", game_id, player, email.lower(), seat, *hashed(secrets[player], KEYED))
     game = Game(store.row("SELECT * FROM games WHERE id=?", game_id), rules)
     return open_phase(store, game, state, now), secrets
 
