@@ -129,9 +129,10 @@ def announce(store: Store, mailer: Mailer, game: engine.Game, player: str, span:
 def standin_problem(store: Store, game: engine.Game, player: str, email: str) -> str | None:
     """Why ``email`` cannot stand in for ``player`` in ``game`` (None: it can). Each player plays
     one position: no player of the game stands in for another."""
-    if settings_of(game.row)["away_policy"] != "standin":
+    policy = settings_of(game.row)["away_policy"]
+    if policy != "standin":
         return (f"game {game.name!r} takes no stand-ins: its absence policy is "
-                f"{settings_of(game.row)['away_policy']} (the game master may set away_policy=standin)")
+                f"{policy} (the game master may set away_policy=standin)")
     for row in engine.players(store, game.id):
         if row["email"] == email.lower():
             return (f"{email} plays {row['name']} in game {game.name!r}: each player plays one position; "
