@@ -288,7 +288,7 @@ def personal(store: Store, mailer: Mailer, mail: Any, envelope: Any, game: engin
     an absence is told to everyone, with what it does under the game's policy."""
     player = envelope.player
     errors: list[OrderError] = []
-    tz = store.row("SELECT timezone FROM players WHERE game_id=? AND name=?", game.id, player)["timezone"]
+    tz = mailer.timezone(game, player)
     if envelope.timezone is not None:
         problem = zone_problem(envelope.timezone)
         if problem is not None:

@@ -92,7 +92,7 @@ def player_command(store: Store, mailer: Mailer, mail: InMail, envelope: Envelop
 
 def status(store: Store, game: engine.Game, me: str, now: float) -> dict[str, Any]:
     """The status answer's facts, for ``me``."""
-    player = store.row("SELECT * FROM players WHERE game_id=? AND name=?", game.id, me)
+    player = engine.player_row(store, game, me)
     out: dict[str, Any] = {"status": game.row["status"], "deadline": game.row["deadline"],
                            "in_grace": bool(game.row["in_grace"]), "disorder": bool(player["disorder"]),
                            "absences": [dict(r) for r in store.all(
