@@ -137,6 +137,12 @@ def players(store: Store, game_id: int) -> list[sqlite3.Row]:
     return store.all("SELECT * FROM players WHERE game_id=? ORDER BY seat", game_id)
 
 
+def observers(store: Store, game_id: int) -> list[str]:
+    """The addresses that get the game's public report (pbem.judge.seats adds and removes them)."""
+    return [r["email"] for r in store.all("SELECT email FROM observers WHERE game_id=? ORDER BY added_at, email",
+                                          game_id)]
+
+
 def player_row(store: Store, game: Game, player: str) -> sqlite3.Row:
     """``player``'s row, or a JudgeError naming the game's players."""
     row = store.one("SELECT * FROM players WHERE game_id=? AND name=?", game.id, player)

@@ -163,8 +163,7 @@ class Mailer:
         the game's public view shows it (pbem.rules.api.public_view; a game without one: none).
         Plain text: an observer is nobody's view, and carries no order template. ``outlook``:
         _outlook(game), worked out once for the round's reports."""
-        emails = [r["email"] for r in self.store.all("SELECT email FROM observers WHERE game_id=? "
-                                                     "ORDER BY added_at, email", game.id)]
+        emails = engine.observers(self.store, game.id)
         if not emails:
             return
         view = public_view(game.rules, game.state)

@@ -13,14 +13,9 @@ from pbem.judge.settings import settings_of
 from pbem.judge.store import Store
 
 
-def observers(store: Store, game_id: int) -> list[str]:
-    return [r["email"] for r in store.all("SELECT email FROM observers WHERE game_id=? ORDER BY added_at, email",
-                                          game_id)]
-
-
 def observe(store: Store, game: engine.Game, email: str, now: float) -> None:
     email = email.lower()
-    if email in observers(store, game.id):
+    if email in engine.observers(store, game.id):
         raise engine.JudgeError(f"{email} already observes game {game.name!r}")
     if email in {p["email"] for p in engine.players(store, game.id)}:
         raise engine.JudgeError(f"{email} plays in game {game.name!r}: a player gets their own reports, "
@@ -30,7 +25,7 @@ def observe(store: Store, game: engine.Game, email: str, now: float) -> None:
 
 def unobserve(store: Store, game: engine.Game, email: str) -> None:
     if store.run("DELETE FROM observers WHERE game_id=? AND email=?", game.id, email.lower()).rowcount != 1:
-        known = observers(store, game.id)
+        known = engine.observers(store, game.id)
         raise engine.JudgeError(f"{email} does not observe game {game.name!r}; observers: "
                                 + (", ".join(known) if known else "none"))
 
