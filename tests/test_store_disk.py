@@ -6,6 +6,8 @@ import json
 import sqlite3
 import zlib
 
+import pytest
+
 from judge_support import Judge
 from pbem.judge import archive, engine
 from pbem.judge.store import SCHEMA_VERSION, Store, dumps, pack_state, unpack_state
@@ -104,12 +106,15 @@ def test_sent_reports_leave_no_pages_nearly_empty(tmp_path):
 
 
 
-def test_a_sent_welcome_leaves_no_copy_of_its_secret_on_disk_and_deletes_stay_secure(tmp_path):
+# Every mail that carries a secret in clear: a player's welcome (and a replacement's), a new
+# secret, and the stand-in's own secret (pbem.judge.absences, purpose "standin").
+@pytest.mark.parametrize("purpose", ["welcome", "secret", "standin"])
+def test_a_sent_welcome_leaves_no_copy_of_its_secret_on_disk_and_deletes_stay_secure(tmp_path, purpose):
     store = Store(tmp_path / "pbem.sqlite")
     try:
         secret = b"kwpx-secret-" * 600   # 7 KB: past a page, on overflow pages too
         with store.transaction():
-            store.queue_mail("<w@x>", 1, "p@x", "welcome", b"Subject: welcome\r\n\r\n" + secret)
+            store.queue_mail("<w@x>", 1, "p@x", purpose, b"Subject: welcome\r\n\r\n" + secret)
             store.queue_mail("<r@x>", 1, "p@x", "report", b"Subject: report\r\n\r\n" + b"r" * 90_000)
         with store.transaction(durable=False):
             assert store.mark_sent("<r@x>", 1.0) and store.mark_sent("<w@x>", 1.0)

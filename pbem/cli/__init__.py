@@ -4,7 +4,7 @@ naming the problem and the fix, with a non-zero exit; never a traceback.
 
 One module per group of commands: base (the `pbem` group and what every command shares),
 judge (init, tick, outbox, export, replay, map, demo), game (a game's life), seats (observers,
-replacements, settings), site (the static archive). `pbem.cli:main` is the entry point."""
+replacements, settings, stand-ins), site (the static archive). `pbem.cli:main` is the entry point."""
 from __future__ import annotations
 
 from pbem.cli import game, judge, seats, site  # noqa: F401  (each registers its commands on main)

@@ -221,8 +221,7 @@ def game_set_address(home_dir, name, player, email):
     check_address(email, "EMAIL")
 
     def action(store, home, g, now):
-        old = {p["name"]: p["email"] for p in engine.players(store, g.id)}.get(player)
-        gm.set_address(store, g, player, email)
+        old = gm.set_address(store, g, player, email)
         # The old address is told too, so a player learns if someone moved their mail away.
         return g, f"{player}'s mail address was changed", (player, old)
     gm_action(home_dir, name, action)

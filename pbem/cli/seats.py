@@ -11,6 +11,7 @@ import click
 from pbem.cli.base import HOME_OPTION, check_address, fail, gm_action, session
 from pbem.cli.game import game
 from pbem.judge import absences, engine, seats
+from pbem.judge.mailer import Mailer
 from pbem.judge.settings import SETTINGS, parse_settings, settings_of, shown, store_settings
 
 
@@ -51,7 +52,6 @@ def game_replace(home_dir, name, player, email):
     check_address(email, "EMAIL")
 
     def action(store, home, g, now):
-        from pbem.judge.mailer import Mailer
         old = seats.replace(store, Mailer(store, home), g, player, email)
         # The old address is told too: its player learns the position is no longer theirs.
         return g, f"{player} is now played by someone else; the old address no longer has access", (player, old)
@@ -84,7 +84,6 @@ def game_settings(home_dir, name, specs):
     gm_action(home_dir, name, action)
 
 
-
 @game.command("standin")
 @HOME_OPTION
 @click.argument("name")
@@ -104,6 +103,5 @@ def game_standin(home_dir, name, player, email, until):
         fail(f"--until {until!r}: write a date as YEAR-MONTH-DAY, e.g. --until 2027-01-03")
 
     def action(store, home, g, now):
-        from pbem.judge.mailer import Mailer
         return g, absences.name_standin(store, Mailer(store, home), g, player, email, day, now)
     gm_action(home_dir, name, action)

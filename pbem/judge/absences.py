@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime
 import functools
 import hmac
-import secrets as secrets_module
 import zoneinfo
 from typing import Any
 
@@ -130,9 +129,10 @@ def announce(store: Store, mailer: Mailer, game: engine.Game, player: str, span:
 def standin_problem(store: Store, game: engine.Game, player: str, email: str) -> str | None:
     """Why ``email`` cannot stand in for ``player`` in ``game`` (None: it can). Each player plays
     one position: no player of the game stands in for another."""
-    if settings_of(game.row)["away_policy"] != "standin":
+    policy = settings_of(game.row)["away_policy"]
+    if policy != "standin":
         return (f"game {game.name!r} takes no stand-ins: its absence policy is "
-                f"{settings_of(game.row)['away_policy']} (the game master may set away_policy=standin)")
+                f"{policy} (the game master may set away_policy=standin)")
     for row in engine.players(store, game.id):
         if row["email"] == email.lower():
             return (f"{email} plays {row['name']} in game {game.name!r}: each player plays one position; "
@@ -170,9 +170,10 @@ def standins_due(store: Store, mailer: Mailer, now: float, game_id: int | None =
 def _begin_standin(store: Store, mailer: Mailer, game: engine.Game, row: Any) -> None:
     """The stand-in gets a secret of its own (only its keyed hash is kept: engine.KEYED, as for a
     secret the judge draws for a player) and the position's current report, the player's view."""
-    secret, salt = engine.new_secret(), secrets_module.token_hex(16)
+    secret = engine.new_secret()
+    salt, digest, _ = engine.hashed(secret, engine.KEYED)
     store.run("UPDATE absences SET standin_salt=?, standin_hash=?, standin_state=1 WHERE game_id=? AND player=? "
-              "AND away_from=?", salt, engine.keyed_hash(secret, salt), game.id, row["player"], row["away_from"])
+              "AND away_from=?", salt, digest, game.id, row["player"], row["away_from"])
     player = row["player"]
     context = mailer.report_context(game, history.last_chain(store, game), player, game.rules.view(game.state, player))
     body = render("standin.txt.j2", game=game_info(game), me=player, secret=secret,
@@ -196,16 +197,6 @@ def end_standin(store: Store, mailer: Mailer, game: engine.Game, row: Any, why: 
                      purpose="standin", game_id=game.id, game_name=game.name)
 
 
-def standins_now(store: Store, game: engine.Game) -> dict[str, list[str]]:
-    """The addresses of the stand-ins begun and not ended, by the player they stand in for: they
-    are sent what that player is (reports, reminders, news)."""
-    out: dict[str, list[str]] = {}
-    for row in store.all("SELECT DISTINCT player, standin FROM absences WHERE game_id=? AND standin_state=1 "
-                         "ORDER BY player, standin", game.id):
-        out.setdefault(row["player"], []).append(row["standin"])
-    return out
-
-
 def is_standin(store: Store, game: engine.Game, player: str, email: str, secret: str, now: float) -> bool:
     """Whether ``email`` with ``secret`` is ``player``'s stand-in now: an absence begun and not
     over, naming that address, whose stand-in secret this is (compared in constant time)."""
@@ -222,15 +213,12 @@ def name_standin(store: Store, mailer: Mailer, game: engine.Game, player: str, e
     """The game master names ``email`` the stand-in of ``player``: for an absence from now to the
     end of ``until`` (the player's time zone), or, without it, for the player's current absence
     (else their next one). Returns the line the players are told."""
-    if store.one("SELECT 1 FROM players WHERE game_id=? AND name=?", game.id, player) is None:
-        raise engine.JudgeError(f"game {game.name!r} has no player {player!r}; players: "
-                                + ", ".join(p["name"] for p in engine.players(store, game.id)))
+    tz = engine.player_row(store, game, player)["timezone"]
     if game.row["status"] == "over":
         raise engine.JudgeError(f"game {game.name!r} is over")
     problem = standin_problem(store, game, player, email)
     if problem:
         raise engine.JudgeError(problem)
-    tz = store.row("SELECT timezone FROM players WHERE game_id=? AND name=?", game.id, player)["timezone"]
     if until is not None:
         today = datetime.datetime.fromtimestamp(now, zone(tz)).date()
         span, wrong = day_span(today, until, tz, now)
@@ -300,7 +288,7 @@ def personal(store: Store, mailer: Mailer, mail: Any, envelope: Any, game: engin
     an absence is told to everyone, with what it does under the game's policy."""
     player = envelope.player
     errors: list[OrderError] = []
-    tz = store.row("SELECT timezone FROM players WHERE game_id=? AND name=?", game.id, player)["timezone"]
+    tz = mailer.timezone(game, player)
     if envelope.timezone is not None:
         problem = zone_problem(envelope.timezone)
         if problem is not None:

@@ -16,11 +16,11 @@ from typing import Any
 
 from pbem.judge import engine, history
 from pbem.judge.mailer import Mailer
+from pbem.judge.render import orders_echo
 from pbem.judge.settings import settings_of
 from pbem.judge.store import Store
 from pbem.mail.message import InMail
 from pbem.orders.envelope import COMMANDS, Envelope
-from pbem.judge.render import environment
 from pbem.rules.api import OrderError, echo_orders, who_ordered_is_public
 
 
@@ -92,7 +92,7 @@ def player_command(store: Store, mailer: Mailer, mail: InMail, envelope: Envelop
 
 def status(store: Store, game: engine.Game, me: str, now: float) -> dict[str, Any]:
     """The status answer's facts, for ``me``."""
-    player = store.row("SELECT * FROM players WHERE game_id=? AND name=?", game.id, me)
+    player = engine.player_row(store, game, me)
     out: dict[str, Any] = {"status": game.row["status"], "deadline": game.row["deadline"],
                            "in_grace": bool(game.row["in_grace"]), "disorder": bool(player["disorder"]),
                            "absences": [dict(r) for r in store.all(
@@ -112,7 +112,7 @@ def status(store: Store, game: engine.Game, me: str, now: float) -> dict[str, An
         orders = json.loads(mine["canonical"])
         echoed = echo_orders(game.rules, view, me, orders)
         if echoed is None:
-            echoed = environment().filters["echo"](orders)
+            echoed = orders_echo(orders)
     out.update(phase=phase, decider=me in phase.deciders, decider_count=len(deciders), done_count=len(done),
                done_names=sorted(done) if who_ordered_is_public(game.rules) else None,
                mine=None if mine is None else {"echo": echoed, "ready": bool(mine["ready"]),

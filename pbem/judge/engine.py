@@ -91,8 +91,8 @@ SECRET_SCHEMES: dict[str, Callable[[str, str], str]] = {
 }
 
 
-def _hashed(secret: str, scheme: str) -> tuple[str, str, str]:
-    """(salt, hash, scheme): what a player row keeps of ``secret``."""
+def hashed(secret: str, scheme: str) -> tuple[str, str, str]:
+    """(salt, hash, scheme): what a player row (or a stand-in's absence row) keeps of ``secret``."""
     salt = secrets_module.token_hex(16)
     return salt, SECRET_SCHEMES[scheme](secret, salt), scheme
 
@@ -101,7 +101,7 @@ def change_secret(store: Store, game: "Game", player: str, secret: str, generate
     """Keep only a salted hash of the player's new secret: stretched when the player chose it
     (``new_secret:``), keyed when the judge drew it (``generated``, `pbem game new-secret`)."""
     store.run("UPDATE players SET secret_salt=?, secret_hash=?, secret_scheme=? WHERE game_id=? AND name=?",
-              *_hashed(secret, KEYED if generated else STRETCHED), game.id, player)
+              *hashed(secret, KEYED if generated else STRETCHED), game.id, player)
 
 
 def check_secret(row: sqlite3.Row, secret: str) -> bool:
@@ -135,6 +135,21 @@ def reload(store: Store, game: Game) -> Game:
 
 def players(store: Store, game_id: int) -> list[sqlite3.Row]:
     return store.all("SELECT * FROM players WHERE game_id=? ORDER BY seat", game_id)
+
+
+def observers(store: Store, game_id: int) -> list[str]:
+    """The addresses that get the game's public report (pbem.judge.seats adds and removes them)."""
+    return [r["email"] for r in store.all("SELECT email FROM observers WHERE game_id=? ORDER BY added_at, email",
+                                          game_id)]
+
+
+def player_row(store: Store, game: Game, player: str) -> sqlite3.Row:
+    """``player``'s row, or a JudgeError naming the game's players."""
+    row = store.one("SELECT * FROM players WHERE game_id=? AND name=?", game.id, player)
+    if row is None:
+        raise JudgeError(f"game {game.name!r} has no player {player!r}; players: "
+                         + ", ".join(p["name"] for p in players(store, game.id)))
+    return row
 
 
 def current_phase(game: Game) -> Phase:
@@ -184,7 +199,7 @@ def create_game(store: Store, game_type: str, name: str, seats: Sequence[tuple[s
     for seat, (player, email) in enumerate(seats):
         secrets[player] = new_secret()
         store.run("INSERT INTO players(game_id, name, email, seat, secret_salt, secret_hash, secret_scheme) "
-                  "VALUES(?,?,?,?,?,?,?)", game_id, player, email.lower(), seat, *_hashed(secrets[player], KEYED))
+                  "VALUES(?,?,?,?,?,?,?)", game_id, player, email.lower(), seat, *hashed(secrets[player], KEYED))
     game = Game(store.row("SELECT * FROM games WHERE id=?", game_id), rules)
     return open_phase(store, game, state, now), secrets
 
@@ -305,6 +320,16 @@ def is_due(store: Store, game: Game, now: float) -> bool:
     awaited = set(deciders) - excused(store, game, now)
     # A phase whose deciders are all excused still waits for its deadline: it must not race on.
     return not waiting and set(done) >= (awaited if awaited else set(deciders))
+
+
+def standins_now(store: Store, game: Game) -> dict[str, list[str]]:
+    """The addresses of the stand-ins begun and not ended, by the player they stand in for: they
+    are sent what that player is (reports, reminders, news; pbem.judge.absences begins and ends them)."""
+    out: dict[str, list[str]] = {}
+    for row in store.all("SELECT DISTINCT player, standin FROM absences WHERE game_id=? AND standin_state=1 "
+                         "ORDER BY player, standin", game.id):
+        out.setdefault(row["player"], []).append(row["standin"])
+    return out
 
 
 def excused(store: Store, game: Game, now: float) -> set[str]:

@@ -75,13 +75,13 @@ def resume(store: Store, game: engine.Game, now: float) -> engine.Game:
     return engine.reload(store, game)
 
 
-def set_address(store: Store, game: engine.Game, player: str, email: str) -> None:
+def set_address(store: Store, game: engine.Game, player: str, email: str) -> str:
+    """Give ``player`` the address ``email``; returns the old one."""
     if "@" not in email:
         raise engine.JudgeError(f"{email!r} is not a mail address")
-    cursor = store.run("UPDATE players SET email=? WHERE game_id=? AND name=?", email.lower(), game.id, player)
-    if cursor.rowcount != 1:
-        raise engine.JudgeError(f"game {game.name!r} has no player {player!r}; players: "
-                         + ", ".join(p["name"] for p in engine.players(store, game.id)))
+    old = engine.player_row(store, game, player)["email"]
+    store.run("UPDATE players SET email=? WHERE game_id=? AND name=?", email.lower(), game.id, player)
+    return old
 
 
 def shift_deadlines_after_outage(store: Store, last_tick: float, now: float) -> int:

@@ -190,7 +190,7 @@ def _tell_others(store: Store, mailer: Mailer, game: engine.Game, actor: str, ev
     """Mail at once every other player who may see something of what ``actor`` just did (a
     message, a gift, an exchange), and their stand-ins: negotiation by mail must not wait for the
     deadline."""
-    standins = absences.standins_now(store, game)
+    standins = engine.standins_now(store, game)
     for player in engine.players(store, game.id):
         name = player["name"]
         seen = engine.visible_events(events, name)

@@ -116,37 +116,37 @@ class Mailer:
         audiences: list[tuple[str | None, str, bool, str | None]] = [
             (p["name"], p["email"], bool(p["mail_html"]), p["timezone"]) for p in engine.players(self.store, game.id)]
         # A stand-in plays its absent player's position (pbem.judge.absences): that player's report.
-        audiences += [(r["player"], r["standin"], True, None) for r in self.store.all(
-            "SELECT DISTINCT player, standin FROM absences WHERE game_id=? AND standin_state=1", game.id)]
+        audiences += [(player, email, True, None)
+                      for player, emails in engine.standins_now(self.store, game).items() for email in emails]
         if game.row["gm_email"]:
             audiences.append((None, game.row["gm_email"], True, None))
         pictures: dict[str, bytes] = {}
         ics = self.deadline_ics(game)
-        now = self._now_of(game)   # the same for every reader: worked out once
+        outlook = self._outlook(game)   # the same for every reader: worked out once
         for player, email, html, tz in audiences:
             # Templates and the map get the view this report is for, never the state.
             view = game.rules.view(state, player)
-            context = {**self.report_context(game, chain, player, view, now), "tz": tz}
+            context = {**self.report_context(game, chain, player, view, outlook), "tz": tz}
             self.queue(to=email, to_name=player or "game master",
                        subject=subject + ("" if player else " (game master)"),
                        body=render("report.txt.j2", **context), purpose="report", game_id=game.id,
                        game_name=game.name, attachments=ics,
                        **(self._html_report(game, view, context, pictures) if html else {}))
-        self.observer_reports(game, chain, subject)
+        self.observer_reports(game, chain, subject, outlook)
 
     @staticmethod
-    def _now_of(game: engine.Game) -> tuple[bool, Any, Any]:
+    def _outlook(game: engine.Game) -> tuple[bool, Any, Any]:
         """Whether ``game`` is over, its open phase (None when over) and its result (None unless
         over): what every reader's report of a round tells alike."""
         over = game.row["status"] == "over"
         return over, None if over else game.rules.phase(game.state), json.loads(game.row["result"]) if over else None
 
     def report_context(self, game: engine.Game, chain: Sequence[engine.Resolved], player: str | None,
-                       view: Any, now: tuple[bool, Any, Any] | None = None) -> dict[str, Any]:
+                       view: Any, outlook: tuple[bool, Any, Any] | None = None) -> dict[str, Any]:
         """What report.txt.j2 (and its HTML) shows ``player`` (None: the game master) of the
-        phases ``chain`` and the position ``view``, the game's current one; ``now``: _now_of(game)
+        phases ``chain`` and the position ``view``, the game's current one; ``outlook``: _outlook(game)
         when the caller has it already."""
-        over, phase, result = now or self._now_of(game)
+        over, phase, result = outlook or self._outlook(game)
         return dict(
             game=game_info(game), me=player,
             phases=[{"id": r.phase_id, "title": r.title,
@@ -157,23 +157,23 @@ class Mailer:
             template=None if over or player is None else self._template(game, view, player, phase),
             decider=phase is not None and player in phase.deciders, deadline=game.row["deadline"])
 
-    def observer_reports(self, game: engine.Game, chain: Sequence[engine.Resolved], subject: str) -> None:
+    def observer_reports(self, game: engine.Game, chain: Sequence[engine.Resolved], subject: str,
+                         outlook: tuple[bool, Any, Any]) -> None:
         """The public report to each observer: the events everyone may see, and the position as
         the game's public view shows it (pbem.rules.api.public_view; a game without one: none).
-        Plain text: an observer is nobody's view, and carries no order template."""
-        emails = [r["email"] for r in self.store.all("SELECT email FROM observers WHERE game_id=? "
-                                                     "ORDER BY added_at, email", game.id)]
+        Plain text: an observer is nobody's view, and carries no order template. ``outlook``:
+        _outlook(game), worked out once for the round's reports."""
+        emails = engine.observers(self.store, game.id)
         if not emails:
             return
         view = public_view(game.rules, game.state)
+        _, phase, result = outlook
         body = render("observer_report.txt.j2", game=game_info(game),
                       phases=[{"id": r.phase_id, "title": r.title,
                                "events": [e for e in r.events if e.audience.kind == "all"],
                                "defaulted": r.defaulted} for r in chain],
                       position=None if view is None else render(game.rules.report_template(), view=view, me=None),
-                      phase=None if game.row["status"] == "over" else game.rules.phase(game.state),
-                      result=json.loads(game.row["result"]) if game.row["status"] == "over" else None,
-                      deadline=game.row["deadline"])
+                      phase=phase, result=result, deadline=game.row["deadline"])
         for email in emails:
             self.queue(to=email, to_name="observer", subject=subject + " (observer)", body=body,
                        purpose="observer", game_id=game.id, game_name=game.name)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.judge import absences, engine
+from pbem.judge import engine
 from pbem.judge.mailer import Mailer
 from pbem.judge.settings import settings_of
 from pbem.judge.store import Store
@@ -23,7 +23,7 @@ def missing(store: Store, game: engine.Game, now: float) -> list[tuple[str, str,
     kept = {r["player"] for r in store.all("SELECT player FROM orders WHERE game_id=? AND seq=? AND ready=0",
                                            game.id, game.seq)}
     out = []
-    standins = absences.standins_now(store, game)
+    standins = engine.standins_now(store, game)
     for p in engine.players(store, game.id):
         name = p["name"]
         if name in deciders and name not in done and name not in excused:

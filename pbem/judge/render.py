@@ -24,7 +24,7 @@ def _yaml(value: Any) -> str:
                           width=78).rstrip("\n")
 
 
-def _echo(orders: Any) -> str:
+def orders_echo(orders: Any) -> str:
     """The canonical orders a judge understood, as a player would write them: nothing empty
     (no `null`, `{}`, `[]`), yes/no for true/false, lists of names in brackets, list items
     indented under their key. Valid YAML the judge's loader reads back to the same orders;
@@ -191,7 +191,7 @@ def _environment(autoescape: bool) -> jinja2.Environment:
 def environment() -> jinja2.Environment:
     env = _environment(autoescape=False)   # plain-text mail
     env.filters["yaml"] = _yaml
-    env.filters["echo"] = _echo
+    env.filters["echo"] = orders_echo
     env.filters["indent_block"] = _indent_block
     env.filters["deadline_text"] = _deadline_filter
     env.filters["event"] = event_lines

@@ -219,21 +219,6 @@ def _add_column(db: sqlite3.Connection, table: str, column: str, definition: str
         db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
 
 
-# Each step takes a store of the version before it to its own; a step finds a fresh store (whose
-# CREATE TABLE already has the column) as often as an old one, so each looks before it changes.
-MIGRATIONS = {
-    1: lambda db: _add_column(db, "events", "action", "INTEGER"),
-    # Every secret hashed before version 2 is PBKDF2, the column's default, whoever chose it.
-    2: lambda db: _add_column(db, "players", "secret_scheme", "TEXT NOT NULL DEFAULT 'pbkdf2-sha256-100000'"),
-    3: lambda db: _add_column(db, "events", "said", "TEXT"),
-    # Every player stored before version 4 gets HTML reports, as every new one does.
-    4: lambda db: _add_column(db, "players", "mail_html", "INTEGER NOT NULL DEFAULT 1"),
-    5: _pack_state_copies,
-    6: lambda db: _correspondence_columns(db),
-    7: lambda db: _standin_columns(db),
-}
-
-
 def _correspondence_columns(db: sqlite3.Connection) -> None:
     """Schema version 6: every game stored before keeps its behaviour (no settings: not public,
     no civil disorder, absences extend nothing, no grace, the one reminder it had), every player
@@ -257,6 +242,21 @@ def _standin_columns(db: sqlite3.Connection) -> None:
     # The stand-ins a tick must begin or end: found by this index, whatever the absences before.
     db.execute("CREATE INDEX IF NOT EXISTS absences_standin ON absences(away_from) "
                "WHERE standin IS NOT NULL AND standin_state<2")
+
+
+# Each step takes a store of the version before it to its own; a step finds a fresh store (whose
+# CREATE TABLE already has the column) as often as an old one, so each looks before it changes.
+MIGRATIONS = {
+    1: lambda db: _add_column(db, "events", "action", "INTEGER"),
+    # Every secret hashed before version 2 is PBKDF2, the column's default, whoever chose it.
+    2: lambda db: _add_column(db, "players", "secret_scheme", "TEXT NOT NULL DEFAULT 'pbkdf2-sha256-100000'"),
+    3: lambda db: _add_column(db, "events", "said", "TEXT"),
+    # Every player stored before version 4 gets HTML reports, as every new one does.
+    4: lambda db: _add_column(db, "players", "mail_html", "INTEGER NOT NULL DEFAULT 1"),
+    5: _pack_state_copies,
+    6: _correspondence_columns,
+    7: _standin_columns,
+}
 
 
 def migrate(db: sqlite3.Connection, path: Path) -> None:

@@ -13,14 +13,9 @@ from pbem.judge.settings import settings_of
 from pbem.judge.store import Store
 
 
-def observers(store: Store, game_id: int) -> list[str]:
-    return [r["email"] for r in store.all("SELECT email FROM observers WHERE game_id=? ORDER BY added_at, email",
-                                          game_id)]
-
-
 def observe(store: Store, game: engine.Game, email: str, now: float) -> None:
     email = email.lower()
-    if email in observers(store, game.id):
+    if email in engine.observers(store, game.id):
         raise engine.JudgeError(f"{email} already observes game {game.name!r}")
     if email in {p["email"] for p in engine.players(store, game.id)}:
         raise engine.JudgeError(f"{email} plays in game {game.name!r}: a player gets their own reports, "
@@ -30,24 +25,16 @@ def observe(store: Store, game: engine.Game, email: str, now: float) -> None:
 
 def unobserve(store: Store, game: engine.Game, email: str) -> None:
     if store.run("DELETE FROM observers WHERE game_id=? AND email=?", game.id, email.lower()).rowcount != 1:
-        known = observers(store, game.id)
+        known = engine.observers(store, game.id)
         raise engine.JudgeError(f"{email} does not observe game {game.name!r}; observers: "
                                 + (", ".join(known) if known else "none"))
-
-
-def player_row(store: Store, game: engine.Game, player: str):
-    row = store.one("SELECT * FROM players WHERE game_id=? AND name=?", game.id, player)
-    if row is None:
-        raise engine.JudgeError(f"game {game.name!r} has no player {player!r}; players: "
-                                + ", ".join(p["name"] for p in engine.players(store, game.id)))
-    return row
 
 
 def replace(store: Store, mailer: Mailer, game: engine.Game, player: str, email: str) -> str:
     """Hand ``player``'s position to the player at ``email``: a new secret (the old one and the
     old address stop working at once), out of civil disorder, mailed their secret, the current
     report and the position's history. Returns the old address."""
-    old = player_row(store, game, player)["email"]
+    old = engine.player_row(store, game, player)["email"]
     if email.lower() == old:
         raise engine.JudgeError(f"{email} already plays {player} in game {game.name!r}; to give them a new "
                                 f"secret use `pbem game new-secret {game.name} {player}`")
@@ -74,7 +61,7 @@ def note_missed(store: Store, mailer: Mailer, game: engine.Game, chain: Sequence
                                     game.id, first.seq)["deciders"])
     limit = settings_of(game.row)["civil_disorder_after"]
     for name in deciders:
-        row = player_row(store, game, name)
+        row = engine.player_row(store, game, name)
         if name in first.defaulted:
             missed = row["missed"] + 1
             falls = bool(limit) and missed >= limit and not row["disorder"]

@@ -48,8 +48,9 @@ def dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-# Outbox purposes whose mail carries a player's secret in clear (a welcome, a new secret).
-SECRET_PURPOSES = ("welcome", "secret")
+# Outbox purposes whose mail carries a secret in clear (a welcome, a new secret, a stand-in's
+# own secret: pbem.judge.absences; its end-of-stand-in notice shares the purpose, zeroed too).
+SECRET_PURPOSES = ("welcome", "secret", "standin")
 
 
 
