@@ -174,6 +174,11 @@ class FiefState:
     # The lord who bought the single cardinal title for sale (4.5); the tile is for sale again
     # once he is no longer a cardinal by it (purchase_titles.cardinal_title_holder).
     cardinal_title: str | None = None
+    # An edition's own state, beside the core's (England: the Invaders, abbeys, relics, carrier
+    # pigeons, treasures, Parliament...): one key per module of the edition that owns it, plain
+    # JSON; the core never reads it. Left out of a France game's JSON (added_later).
+    edition_state: dict[str, Any] = added_later(factory=dict)
+
     @property
     def rules_version(self) -> int:
         """The rules version the game was created under (RULES_VERSION above); 1 for a game
