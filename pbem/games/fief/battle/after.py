@@ -12,10 +12,10 @@ from pbem.games.fief.hear_ye.titles import come_into_play
 def settle(b: Battle) -> None:
     _closing_report(b)
     b.drop_lone_bombards("4.3")   # lords taken captive or a surrender may leave one alone
-    _release_captives(b)
+    release_captives(b)
     if not b.setup.cavalcade:
         # 5.2.4: a cavalcade only opens (or not) a way; the movement rules place the forces.
-        _control(b)
+        settle_control(b)
     _siege_markers(b)
 
 
@@ -40,9 +40,10 @@ def _closing_report(b: Battle) -> None:
             "stopped_by": b.stopped_by})
 
 
-def _release_captives(b: Battle) -> None:
+def release_captives(b: Battle, section: str = "6.3") -> None:
     """6.3: a captive is released "if the forces that hold them captive are eliminated, even
-    if another family is present"; a released lord comes into play again (G.1.2)."""
+    if another family is present"; a released lord comes into play again (G.1.2). ``section``:
+    the edition's rule, for the report (England: 7.6)."""
     present = _present(b)
     if b.setup.cavalcade:   # the army may stand on the road: its fighters still hold captives
         present |= {b.state.pawns[p].family for s in (b.attacker, b.defender) for p in s.units}
@@ -52,11 +53,11 @@ def _release_captives(b: Battle) -> None:
     for name in freed:
         jailer = b.state.lords[name].captive_of
         b.tell("captive_released", f"{name} is released: the forces of {jailer} holding them in "
-               f"{b.setup.town} are gone (6.3).", {"lord": name, "jailer": jailer, "town": b.setup.town})
+               f"{b.setup.town} are gone ({section}).", {"lord": name, "jailer": jailer, "town": b.setup.town})
         b.events.extend(come_into_play(b.state, b.board, name))
 
 
-def _control(b: Battle) -> None:
+def settle_control(b: Battle) -> None:
     """6: the winning leader decides who controls the town among the winning side's families
     present; otherwise control does not change, unless its controller has no forces left in
     the town: then 5.2.2 (the earliest arrived family present, or control free)."""

@@ -47,6 +47,7 @@ class BattleNumbers:
     deadlock_rounds: int = 3                              # 7.8: 3 rolls in a row without losses
     strength: Mapping[str, int] = field(default_factory=lambda: dict(_STRENGTH))
     guard_hits: Mapping[str, int] = field(default_factory=lambda: {k: 1 for k in GUARD})   # 13.1, R8
+    pools: Mapping[str, int] = field(default_factory=lambda: {"trebuchet": 2, "bombard": 3})   # l.30: a family's engines
 
     def sp(self, kind: str) -> int:
         return self.strength.get(kind, 0)
@@ -90,7 +91,8 @@ def numbers_from_record(record: Mapping[str, Any]) -> BattleNumbers:
         cavalcade_bonus=int(dice.get("cavalcade_defence_bonus", base.cavalcade_bonus)),
         deadlock_rounds=int(dice.get("deadlock_rounds", base.deadlock_rounds)),
         strength=strength,
-        guard_hits=guard or dict(base.guard_hits))
+        guard_hits=guard or dict(base.guard_hits),
+        pools={kind: int((record.get("units") or {}).get(kind, {}).get("pool", base.pools[kind])) for kind in ENGINES})
 
 
 @lru_cache(maxsize=1)

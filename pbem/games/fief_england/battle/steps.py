@@ -1,0 +1,353 @@
+"""England's battle in the core's engine (pbem/games/fief/battle/engine.py runs ``STEPS``, then
+``settle``; the edition's `battle` hook names them): the core's sides, plans and context, with
+England's round - projectiles then melee (battle/rounds.py) - and England's endings (7.8),
+captives (7.6) and engines after the battle (7.2, R7).
+
+Rulings: R1 (battle order), R6-R8, R32, R51-R58 (docs/fief-england.md).
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from pbem.games.fief.battle.after import release_captives, settle_control
+from pbem.games.fief.battle.context import Battle
+from pbem.games.fief.battle.forces import BattleError, Side
+from pbem.games.fief.battle.losses import Losses as PawnLosses
+from pbem.games.fief.movement.events import PLURAL, SINGULAR
+from pbem.games.fief.hear_ye.elimination import capture_lord
+from pbem.games.fief.state import FiefState
+from pbem.games.fief_england.battle.numbers import ENGINES, BattleNumbers, england_numbers
+from pbem.games.fief_england.battle.plan import LEADER, EnglandPlan, england_plan
+from pbem.games.fief_england.battle.rounds import (DEFAULT_ORDER, SIDES, Force, Losses, Noble, RoundResult,
+                                                   Setup, Volley, battle_round)
+
+# 7.8: how an England battle ends, by the name the outcome carries.
+END_TEXT = {
+    "alone": "the defenders have no troop: nobles, trebuchets and bombards alone are captured (7.5, 7.6)",
+    "victory": "one side's army is defeated (7.8 Victory)",
+    "annihilation": "only nobles remain on both sides (7.8 Annihilation)",
+    "surrender": "one side surrenders (7.8 Surrender)",
+    "attacker_stops": "the attacker of a fortress stops alone (7.8)",
+    "leaderless": "the side facing troops without a noble ends the battle alone (7.8 Assassination)",
+    "truce": "both sides declare a truce (7.8 Truce)",
+    "deadlock": "3 battle rolls in a row without losses (7.8 Deadlock)",
+}
+
+
+# England's unit words beside the core's (pbem/games/fief/movement/events.py).
+WORDS = {"trebuchet": ("trebuchet", "trebuchets"), "crossbowman": ("crossbowman", "crossbowmen"),
+         "royal_knight": ("Royal Knight", "Royal Knights"),
+         "royal_man_at_arms": ("Royal Man-at-Arms", "Royal Men-at-Arms"),
+         "invader_foot": ("Invader Foot Soldier", "Invader Foot Soldiers"),
+         "invader_leader": ("Invader Leader", "Invader Leaders")}
+
+
+def units_text(units: dict[str, int]) -> str:
+    """"2 men-at-arms, 1 trebuchet": England's kinds and the core's."""
+    if not units:
+        return "no troops"
+    return ", ".join(f"{n} {WORDS[k][n != 1] if k in WORDS else (SINGULAR if n == 1 else PLURAL).get(k, k)}"
+                     for k, n in sorted(units.items()))
+
+
+def forces_text(b: Battle, side: Side) -> str:
+    parts = []
+    for fam in side.families:
+        units = dict(Counter(b.state.pawns[p].kind for p in b.units_of(side, fam)))
+        what = ", ".join(filter(None, [", ".join(b.lords_of(side, fam)), units_text(units) if units else ""]))
+        parts.append(f"{fam}: {what or 'nothing'}")
+    return f"{side.role} side ({'; '.join(parts)})"
+
+
+def numbers() -> BattleNumbers:
+    return england_numbers()
+
+
+# -- reading the battle as plain forces --------------------------------------------------------
+
+def force_of(b: Battle, side: Side) -> Force:
+    return force_of_units(b.state, side.units, side.lords)
+
+
+def force_of_units(state: FiefState, units: list[str], lords: list[str]) -> Force:
+    """7.3: these pawns by kind and these nobles (1 SP a man or a female Titled Lord)."""
+    nobles = [Noble(n, 1 if (not state.lords[n].female or state.lords[n].fief_titles) else 0) for n in lords]
+    return Force(dict(Counter(state.pawns[p].kind for p in units)), nobles)
+
+
+def decider(b: Battle, side: Side) -> str:
+    """7.0: "the Player with the most Strength Points decides which Troops take Hits and which
+    Noble takes Captives" - counted as the side stands; a tie goes to the leader, then the
+    earlier to join."""
+    def sp(fam: str) -> int:
+        return force_of(b, Side(side.role, fam, [fam], b.units_of(side, fam), b.lords_of(side, fam))) \
+            .strength(numbers())
+    return max(side.families, key=lambda f: (sp(f), f == side.leader, -side.families.index(f)))
+
+
+def own_plan(b: Battle, family: str) -> EnglandPlan:
+    return england_plan(b.state.families[family].policies, b.setup.town)
+
+
+def round_setup(b: Battle) -> Setup:
+    """The round's setting: the fortress the defenders hold (7.4), PASSAGE against it (the
+    setup's `underground`, 10.2), a sally (the besieged attacking out, 7.9), a cavalcade (5.3),
+    aims (7.2), Excalibur (13.2) and who chooses each side's losses (7.0)."""
+    town = b.state.towns[b.setup.town]
+    aims, excalibur, orders, noble_orders = {}, {}, {}, {}
+    holder = excalibur_holder(b)
+    for side in (b.attacker, b.defender):
+        who = decider(b, side)
+        other = b.other(side)
+        targets = [t for t in own_plan(b, who).aim_at
+                   if t in other.lords or (t == LEADER and any(b.state.pawns[p].kind == LEADER for p in other.units))]
+        if targets:
+            aims[side.role] = targets[0]
+        excalibur[side.role] = holder is not None and holder in side.lords
+        plan = b.plan(who)
+        orders[side.role] = tuple(plan.losses) + tuple(k for k in DEFAULT_ORDER if k not in plan.losses)
+        noble_orders[side.role] = tuple(plan.lords_first)
+    return Setup(fortress=town.fortress if b.fortress_applies() else None, passage=b.setup.underground,
+                 sally=b.setup.leaving_fortress, cavalcade=b.setup.cavalcade, aims=aims, excalibur=excalibur,
+                 orders=orders, noble_orders=noble_orders)
+
+
+def excalibur_holder(b: Battle) -> str | None:
+    """13.2: the noble carrying Excalibur (the crown part's `excalibur` state: its `holder`)."""
+    data = b.state.edition_state.get("excalibur")
+    return data.get("holder") if isinstance(data, dict) else None
+
+
+# -- the steps ---------------------------------------------------------------------------------
+
+def open_battle(b: Battle) -> None:
+    """7.0: a declared battle; "both sides reveal their Troops" (4.1: always, fog of war)."""
+    s = b.setup
+    if not b.attacker.lords:
+        raise BattleError(f"{s.attacker} has no noble in the battle: troops without a noble cannot declare a battle (7.0)")
+    if not (b.defender.units or b.defender.lords):
+        raise BattleError(f"{s.defender} has no forces in the battle in {s.town}")
+    b.tell("battle_start", f"{s.attacker} attacks {s.defender} in {s.town} (7.0). Attacking side: "
+           f"{', '.join(b.attacker.families)}; defending side: {', '.join(b.defender.families)}.",
+           {"town": s.town, "kind": "cavalcade" if s.cavalcade else "battle",
+            "attacker_side": list(b.attacker.families), "defender_side": list(b.defender.families)})
+    b.tell("battle_forces", f"Both sides reveal their troops in {s.town} (7.0, 4.1): "
+           + "; ".join(forces_text(b, side) for side in (b.attacker, b.defender)) + ".", {"town": s.town})
+
+
+def alone_at_start(b: Battle) -> None:
+    """7.0, 7.5: "Nobles, Trebuchets, and Bombards, alone in a City without Troops, are
+    immediately captured" (the FAQ's lone Lord: no battle die)."""
+    if not force_of(b, b.defender).troops(numbers()):
+        b.finish("alone", winner="attacker")
+        defeated(b, b.defender)
+
+
+def battle_rounds(b: Battle) -> None:
+    """7.1: battle rounds, each projectiles then melee, until the battle ends (7.8)."""
+    while b.end is None:
+        b.round += 1
+        b.fought = b.round
+        forces = {side.role: force_of(b, side) for side in (b.attacker, b.defender)}
+        result = battle_round(forces, round_setup(b), numbers(), lambda why: b.rng.die(
+            numbers().faces, f"battle in {b.setup.town}, round {b.round}, {why}"))
+        tell_round(b, result)
+        b.quiet_rounds = 0 if result.lost_anything() else b.quiet_rounds + 1
+        end_of_round(b)
+
+
+STEP_WORDS = {"trebuchets": "Trebuchets (7.2)", "bombards": "Bombards (7.2)",
+              "archers": "Archers and crossbowmen (7.2)", "melee": "Melee (7.3-7.5)"}
+
+
+def tell_round(b: Battle, result: RoundResult) -> None:
+    """Each step as it was fired, and its losses taken from the board (pawns and nobles)."""
+    for step in result.steps:
+        fired = "; ".join(f"{b.side(role).leader}'s side: {volley_text(v)}"
+                          for role, v in step.volleys.items())
+        b.tell("battle_melee" if step.name == "melee" else "battle_projectiles",
+               f"Battle round {b.round} in {b.setup.town}, {STEP_WORDS[step.name]}: {fired}.",
+               {"town": b.setup.town, "round": b.round, "step": step.name,
+                "faces": {r: list(v.faces) for r, v in step.volleys.items()},
+                "hits": {r: v.hits for r, v in step.volleys.items()}})
+        for role in SIDES:
+            take(b, b.side(role), step.losses[role], step.name)
+
+
+def volley_text(v: Volley) -> str:
+    if v.silent:
+        return f"does not fire: {v.silent}"
+    rolled = f"{v.dice} {'die' if v.dice == 1 else 'dice'} {v.faces}"
+    if v.target is not None:
+        return f"{rolled} aimed at {'the Invader Leader' if v.target == LEADER else v.target}" \
+               + (": 'fff', slain" if v.faces == [3] else ": missed")
+    bonus = f" +{v.bonus}" if v.bonus and v.faces else ""
+    return f"{rolled}{bonus} = {v.hits} {'hit' if v.hits == 1 else 'hits'}"
+
+
+def take(b: Battle, side: Side, losses: Losses, step: str) -> None:
+    """Remove the losses chosen on the plain force from the board: the pawns of each kind (the
+    confederates' first, then the decider's, oldest first - the core's order), the nobles slain."""
+    if not losses.any():
+        return
+    chosen = decider(b, side)
+    families = [f for f in side.families if f != chosen] + [chosen]
+    pawns: list[str] = []
+    for kind, n in losses.removed().items():
+        ids = sorted((p for p in side.units if b.state.pawns[p].kind == kind and p not in pawns),
+                     key=lambda p: (families.index(b.state.pawns[p].family), len(p), p))
+        pawns += ids[:n]
+    what = units_text(losses.units) if losses.units else ""
+    if losses.exploded:
+        boom = f"{losses.exploded} bombard{'s' if losses.exploded > 1 else ''} exploded"
+        what = ", ".join(filter(None, [what, boom + (f" with {units_text({'man_at_arms': losses.crew})}"
+                                                     if losses.crew else "")]))
+    slain = ", ".join(losses.nobles)
+    b.tell("battle_losses", f"{side.leader}'s side loses {', '.join(filter(None, [what, slain and slain + ' slain']))}"
+           f"{f' ({losses.wasted} hits without effect)' if losses.wasted else ''} (7.5).",
+           {"town": b.setup.town, "side": side.role, "step": step,
+            "pawns": dict(Counter(b.state.pawns[p].kind for p in pawns)), "lords": list(losses.nobles),
+            "exploded": losses.exploded, "wasted": losses.wasted})
+    b.lose(side, PawnLosses(pawns=pawns, lords=list(losses.nobles)))
+
+
+def troops(b: Battle, side: Side) -> int:
+    return force_of(b, side).troops(numbers())
+
+
+def end_of_round(b: Battle) -> None:
+    """7.8, in the order the facts of the field decide first, then the plans."""
+    a_troops, d_troops = troops(b, b.attacker), troops(b, b.defender)
+    if not a_troops and not d_troops:
+        b.finish("annihilation", winner=None)      # 7.8: only nobles remain; control unchanged
+        return
+    for side in (b.attacker, b.defender):
+        if not troops(b, side):
+            b.finish("victory", winner=b.other(side).role)
+            defeated(b, side)
+            return
+    a_sp, d_sp = (force_of(b, s).strength(numbers()) for s in (b.attacker, b.defender))
+    sp = {"attacker": (a_sp, d_sp), "defender": (d_sp, a_sp)}
+    for leader in [f for f in b.state.turn_order() if f in (b.attacker.leader, b.defender.leader)]:
+        side = b.attacker if leader == b.attacker.leader else b.defender
+        if b.plan(decider(b, side)).surrender.holds(b.round, *sp[side.role]):
+            surrender(b, side)
+            return
+    a_asks = b.plan(decider(b, b.attacker)).stop.when.holds(b.round, *sp["attacker"])
+    d_plan = b.plan(decider(b, b.defender)).stop
+    if a_asks and b.fortress_applies():
+        stop(b, "attacker_stops", b.attacker)      # 7.8 Note: the attacker of a fortress alone
+    elif not b.defender.lords and a_asks:
+        stop(b, "leaderless", b.attacker)          # 7.8 Assassination
+    elif not b.attacker.lords and d_plan.when.holds(b.round, *sp["defender"]):
+        stop(b, "leaderless", b.defender)
+    elif (a_asks and (d_plan.when.holds(b.round, *sp["defender"]) or d_plan.accept.holds(b.round, *sp["defender"]))) \
+            or (d_plan.when.holds(b.round, *sp["defender"])
+                and b.plan(decider(b, b.attacker)).stop.accept.holds(b.round, *sp["attacker"])):
+        stop(b, "truce", b.attacker if a_asks else b.defender)
+    elif b.quiet_rounds >= numbers().deadlock_rounds:
+        b.finish("deadlock", winner=None)
+
+
+def stop(b: Battle, end: str, side: Side) -> None:
+    b.finish(end, winner=None, stopped_by=side.leader)
+    b.tell("battle_stopped", f"{side.leader} ends the battle in {b.setup.town} after round {b.round}: "
+           f"{END_TEXT[end]}. Both armies remain in the city.", {"town": b.setup.town, "end": end,
+                                                                   "stopped_by": side.leader, "round": b.round})
+
+
+def surrender(b: Battle, side: Side) -> None:
+    """7.8: "All remaining Troops of the surrendering Army are taken off the Map and its Nobles
+    are taken Captive"."""
+    b.finish("surrender", winner=b.other(side).role)
+    gone = [p for p in side.units if b.state.pawns[p].kind not in ENGINES]
+    b.tell("battle_surrender", f"{side.leader} surrenders: {len(gone)} troop{'s are' if len(gone) != 1 else ' is'} "
+           "taken off the map (7.8).", {"town": b.setup.town, "family": side.leader, "side": side.role,
+                                       "pawns": len(gone)})
+    b.lose(side, PawnLosses(pawns=gone))
+    defeated(b, side)
+
+
+def defeated(b: Battle, side: Side) -> None:
+    """7.6: the beaten side's nobles are taken captive by a noble of the winning side - or slain
+    by troops without a noble; 7.2: its trebuchets and bombards are the winner's spoils."""
+    winner = b.other(side)
+    if side.lords:
+        jailer = captor(b, winner)
+        for name in list(side.lords):
+            if jailer is None:
+                b.tell("lord_slain", f"{name} ({b.state.lords[name].family}) is slain: troops without a "
+                       "noble take no captives (7.6).", {"town": b.setup.town, "lord": name})
+                b.lose(side, PawnLosses(lords=[name]))
+                continue
+            side.lords.remove(name)
+            b.captives.append((name, jailer))
+            b.tell("lord_captured", f"{name} ({b.state.lords[name].family}) is taken captive by {jailer} (7.6).",
+                   {"town": b.setup.town, "lord": name, "family": b.state.lords[name].family, "jailer": jailer})
+            b.events.extend(capture_lord(b.state, b.board, name, jailer))
+            b.prune()
+    spoils(b, side, winner)
+
+
+def captor(b: Battle, winner: Side) -> str | None:
+    """Who holds the captives (7.0: the strongest player of the side decides): its plan's
+    `captives_to`, else itself, else the leader, else any family of the side - one with a
+    free noble in the battle; None when the side has no noble left (7.6)."""
+    chosen = decider(b, winner)
+    with_noble = {b.state.lords[n].family for n in winner.lords}
+    wanted = b.plan(chosen).captives_to
+    return next((f for f in [wanted, chosen, winner.leader, *winner.families]
+                 if f in winner.families and f in with_noble), None)
+
+
+def spoils(b: Battle, loser: Side, winner: Side) -> None:
+    """7.2 Winner's Spoils: the loser's trebuchets and bombards are taken over by the winner
+    (its own markers, while its stockpile has some) or destroyed (the plan's `spoils`)."""
+    engines = [p for p in loser.units if b.state.pawns[p].kind in ENGINES]
+    if not engines:
+        return
+    taker = decider(b, winner)
+    wanted = own_plan(b, taker).spoils
+    on_map = Counter(p.kind for p in b.state.pawns.values() if p.family == taker)
+    taken: Counter = Counter()
+    destroyed: Counter = Counter()
+    for pid in engines:
+        pawn = b.state.pawns[pid]
+        loser.units.remove(pid)
+        if wanted == "take" and on_map[pawn.kind] + taken[pawn.kind] < numbers().pools.get(pawn.kind, 0):
+            taken[pawn.kind] += 1
+            pawn.family = taker
+            winner.units.append(pid)
+        else:
+            destroyed[pawn.kind] += 1
+            del b.state.pawns[pid]
+    parts = []
+    if taken:
+        parts.append(f"{taker} takes over {units_text(dict(taken))}")
+    if destroyed:
+        parts.append(f"{units_text(dict(destroyed))} destroyed")
+    b.tell("engines_taken", f"The spoils in {b.setup.town}: {'; '.join(parts)} (7.2 Winner's Spoils).",
+           {"town": b.setup.town, "family": taker, "taken": dict(taken), "destroyed": dict(destroyed)})
+
+
+def settle(b: Battle) -> None:
+    """What the battle leaves: the closing report, captives freed when their captor's forces
+    are gone (7.6), control of the city (7.8: unchanged but by a victory or surrender)."""
+    winner = {"attacker": b.setup.attacker, "defender": b.setup.defender}.get(b.winner or "")
+    taken = "; captives: " + ", ".join(f"{lord} held by {jailer}" for lord, jailer in b.captives) \
+        if b.captives else ""
+    rounds = f"{b.fought} battle round{'s' if b.fought != 1 else ''}"
+    b.tell("battle_end", f"The battle in {b.setup.town} ends after {rounds}: {END_TEXT.get(b.end or '', b.end)}; "
+           f"{winner + chr(39) + 's side wins' if winner else 'no side wins'}{taken}.",
+           {"town": b.setup.town, "end": b.end, "winner": b.winner, "winner_family": winner,
+            "rounds": b.fought, "captives": [list(c) for c in b.captives], "stopped_by": b.stopped_by})
+    release_captives(b, "7.6")
+    if not b.setup.cavalcade:
+        settle_control(b)
+
+
+STEPS = (
+    ("7.0, 4.1", "the battle declared, both sides reveal their troops", open_battle),
+    ("7.0, 7.5, 7.6", "nobles, trebuchets and bombards alone are captured at once", alone_at_start),
+    ("7.1-7.8", "battle rounds - projectiles then melee - until the battle ends", battle_rounds),
+)
