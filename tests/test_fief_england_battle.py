@@ -592,3 +592,40 @@ def test_the_hook_runs_englands_battle_and_phase(monkeypatch) -> None:
     kinds_told = [e.kind for e in events]
     assert "battle_projectiles" in kinds_told and "plundered" in kinds_told
     assert state.lords["Henri"].captive_of == "dave" and state.towns["Limoges"].mills == 0
+
+
+# -- PASSAGE in battle (10.2, 7.4, 7.8) -----------------------------------------------------------
+
+def test_passage_from_the_tunnels_cancels_the_fortress_penalty() -> None:
+    state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
+                     {"dave": {"man_at_arms": 4}, "george": {"man_at_arms": 1}},
+                     {"Limoges": {"controller": "george", "fortress": "stronghold"}},
+                     policies={"dave": {"battle_plan": {"tunnels": "yes"}}})
+    state.families["dave"].hand = ["passage"]
+    outcome = resolve_battle(state, BOARD, BattleSetup(town="Limoges", attacker="dave", defender="george",
+                                                       attacker_side=("dave",), defender_side=("george",)),
+                             plans_of(state, ["dave", "george"]), Dice(1, 0), rules=BATTLE)
+    assert told(outcome, "passage_played") and state.families["dave"].hand == []
+    assert "passage" in state.events_discard and outcome.winner == "attacker"
+
+
+def test_withdraw_by_passage_each_noble_takes_one_troop() -> None:
+    """7.8 Withdraw: the defender's nobles leave to an adjacent city, one troop each; the rest stay."""
+    near = BOARD.neighbours("Limoges")[0]
+    state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}, "Alice": {"family": "george",
+                                                                                               "female": True}},
+                     {"dave": {"knight": 4}, "george": {"man_at_arms": 2, "knight": 1}},
+                     {"Limoges": {"controller": "george"}},
+                     policies={"george": {"battle_plan": {"withdraw": {"when": {"after_round": 1}, "to": near}}}})
+    state.families["george"].hand = ["passage"]
+    outcome = resolve_battle(state, BOARD, BattleSetup(town="Limoges", attacker="dave", defender="george",
+                                                       attacker_side=("dave",), defender_side=("george",)),
+                             plans_of(state, ["dave", "george"]), dice := Dice(0, 0, 0, 0, 0, 3, 0, 0), rules=BATTLE)
+    assert not dice.faces
+    # round 1: nothing falls; George withdraws Henri (the knight) and Alice (a man-at-arms);
+    # round 2: the man-at-arms left falls to 3 hits (the rest wasted): victory, no captive.
+    assert state.lords["Henri"].location == near and state.lords["Alice"].location == near
+    assert sorted(p.kind for p in state.pawns.values() if p.family == "george") == ["knight", "man_at_arms"]
+    assert all(p.location == near for p in state.pawns.values() if p.family == "george")
+    assert outcome.winner == "attacker" and outcome.captives == []
+    assert any("withdraw" in t and near in t for t in told(outcome, "battle_withdraw"))

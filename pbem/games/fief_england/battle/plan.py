@@ -4,13 +4,16 @@ the standing orders by which a battle is fought by mail (DESIGN.md "Battle plans
     battle_plan:
       aim_at: [Henri, invader leader]   # 7.2: archers and crossbowmen aim at the first present
       spoils: destroy                   # 7.2 Winner's Spoils: take (default) or destroy the loser's engines
+      tunnels: yes                      # 10.2: attacking a fortress, play PASSAGE against its penalty
+      withdraw: {when: {outnumbered: 2}, to: York}   # 7.8, 10.2: as defender, play PASSAGE and leave
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.games.fief.battle.plan_orders import plan_data
+from pbem.games.fief.battle.plan import NEVER, Condition, condition_from_data
+from pbem.games.fief.battle.plan_orders import check_condition, plan_data
 from pbem.orders.reading import Problems, fold, suggest
 
 LEADER = "invader_leader"          # 7.2: "an opposing Noble or Invading Leader"
@@ -22,11 +25,17 @@ class EnglandPlan:
     aim_at: tuple[str, ...] = ()   # 7.2: nobles (or the Invader Leader) to aim at, the first present
     spoils: str = "take"           # 7.2: the loser's trebuchets and bombards taken over (if the
                                    # stockpile has markers) or destroyed
+    tunnels: bool = False          # 10.2: as attacker of a fortress, play PASSAGE: no melee penalty
+    withdraw: Condition = NEVER    # 7.8: as defender, play PASSAGE at the end of a roll when it holds
+    withdraw_to: str | None = None  # the adjacent city to withdraw to (None: R57)
 
 
 def england_plan(policies: dict, town: str) -> EnglandPlan:
     data = plan_data(policies, town)
-    return EnglandPlan(aim_at=tuple(data.get("aim_at") or ()), spoils=str(data.get("spoils") or "take"))
+    withdraw = data.get("withdraw") or {}
+    return EnglandPlan(aim_at=tuple(data.get("aim_at") or ()), spoils=str(data.get("spoils") or "take"),
+                       tunnels=bool(data.get("tunnels")), withdraw=condition_from_data(withdraw.get("when")),
+                       withdraw_to=withdraw.get("to"))
 
 
 def check_aim(view: dict, me: str, value: Any, line: int | None, problems: Problems) -> list[str]:
@@ -55,4 +64,29 @@ def check_spoils(view: dict, me: str, value: Any, line: int | None, problems: Pr
     return word
 
 
-PLAN_WORDS = {"aim_at": check_aim, "spoils": check_spoils}
+def check_tunnels(view: dict, me: str, value: Any, line: int | None, problems: Problems) -> bool:
+    word = fold(str(value))
+    if word not in ("yes", "no", "true", "false"):
+        problems.add(line, f"`tunnels` is yes or no, not {value!r}", "write `tunnels: yes` or `tunnels: no`")
+    return word in ("yes", "true")
+
+
+def check_withdraw(view: dict, me: str, value: Any, line: int | None, problems: Problems) -> dict:
+    example = "write e.g. `withdraw: {when: {outnumbered: 2}, to: York}` (`to` may be left out)"
+    if not isinstance(value, dict) or "when" not in value:
+        problems.add(line, "`withdraw` is a mapping with `when` (and `to`, an adjacent city)", example)
+        return {}
+    out: dict[str, Any] = {"when": check_condition(value["when"], line, "withdraw.when", problems)}
+    for key in value:
+        if key not in ("when", "to"):
+            problems.add(line, f"unknown key `{key}` in `withdraw`", suggest(str(key), ["when", "to"]))
+    if value.get("to") is not None:
+        city = next((t for t in view["towns"] if fold(t) == fold(str(value["to"]))), None)
+        if city is None:
+            problems.add(line, f"`withdraw.to`: there is no city called {value['to']!r}",
+                         suggest(str(value["to"]), view["towns"]))
+        out["to"] = city
+    return out
+
+
+PLAN_WORDS = {"aim_at": check_aim, "spoils": check_spoils, "tunnels": check_tunnels, "withdraw": check_withdraw}

@@ -8,6 +8,7 @@ Rulings: R1 (battle order), R6-R8, R32, R51-R58 (docs/fief-england.md).
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from pbem.games.fief.battle.after import release_captives, settle_control
 from pbem.games.fief.battle.context import Battle
@@ -16,7 +17,7 @@ from pbem.games.fief.battle.losses import Losses as PawnLosses
 from pbem.games.fief.movement.events import PLURAL, SINGULAR
 from pbem.games.fief.hear_ye.elimination import capture_lord
 from pbem.games.fief.state import FiefState
-from pbem.games.fief_england.battle.numbers import ENGINES, BattleNumbers, england_numbers
+from pbem.games.fief_england.battle.numbers import ENGINES, GUARD, BattleNumbers, england_numbers
 from pbem.games.fief_england.battle.plan import LEADER, EnglandPlan, england_plan
 from pbem.games.fief_england.battle.rounds import (DEFAULT_ORDER, SIDES, Force, Losses, Noble, RoundResult,
                                                    Setup, Volley, battle_round)
@@ -135,6 +136,33 @@ def open_battle(b: Battle) -> None:
            + "; ".join(forces_text(b, side) for side in (b.attacker, b.defender)) + ".", {"town": s.town})
 
 
+PASSAGE = "passage"   # the PASSAGE fortune card's id in a hand (cards.yaml `fortune: passage`, 10.2)
+
+
+def play_passage(b: Battle, side: Side, use: str) -> str | None:
+    """10.2: a family of the side (its decider first) plays a PASSAGE card from its hand; the
+    family that played it, or None when none holds one."""
+    chosen = decider(b, side)
+    for fam in [chosen] + [f for f in side.families if f != chosen]:
+        hand = b.state.families[fam].hand
+        if PASSAGE in hand:
+            hand.remove(PASSAGE)
+            b.state.events_discard.append(PASSAGE)
+            b.tell("passage_played", f"{fam} plays PASSAGE in the battle in {b.setup.town}: {use} (10.2).",
+                   {"town": b.setup.town, "family": fam, "use": use})
+            return fam
+    return None
+
+
+def tunnels(b: Battle) -> None:
+    """10.2 "Attack from the Tunnels": the attacker of a fortress plays PASSAGE (its plan's
+    `tunnels`) to cancel all melee attacker penalties for the battle (7.4)."""
+    if b.setup.underground or not b.fortress_applies() or not own_plan(b, decider(b, b.attacker)).tunnels:
+        return
+    if play_passage(b, b.attacker, "attack from the tunnels, no melee penalty (7.4)"):
+        b.setup = replace(b.setup, underground=True)
+
+
 def alone_at_start(b: Battle) -> None:
     """7.0, 7.5: "Nobles, Trebuchets, and Bombards, alone in a City without Troops, are
     immediately captured" (the FAQ's lone Lord: no battle die)."""
@@ -228,6 +256,12 @@ def end_of_round(b: Battle) -> None:
             return
     a_sp, d_sp = (force_of(b, s).strength(numbers()) for s in (b.attacker, b.defender))
     sp = {"attacker": (a_sp, d_sp), "defender": (d_sp, a_sp)}
+    if b.defender.lords and own_plan(b, decider(b, b.defender)).withdraw.holds(b.round, *sp["defender"]):
+        withdraw(b)
+        if not troops(b, b.defender):
+            b.finish("victory", winner="attacker")
+            defeated(b, b.defender)
+            return
     for leader in [f for f in b.state.turn_order() if f in (b.attacker.leader, b.defender.leader)]:
         side = b.attacker if leader == b.attacker.leader else b.defender
         if b.plan(decider(b, side)).surrender.holds(b.round, *sp[side.role]):
@@ -247,6 +281,45 @@ def end_of_round(b: Battle) -> None:
         stop(b, "truce", b.attacker if a_asks else b.defender)
     elif b.quiet_rounds >= numbers().deadlock_rounds:
         b.finish("deadlock", winner=None)
+
+
+def withdraw(b: Battle) -> None:
+    """7.8 Withdraw: with a PASSAGE card the defenders' nobles leave to an adjacent city, each
+    taking one of their troops (the strongest; R57: a royal guard goes with its lord besides);
+    every other troop stays in the battle."""
+    plan = own_plan(b, decider(b, b.defender))
+    to = withdrawal_city(b, plan.withdraw_to)
+    if to is None or not play_passage(b, b.defender, f"the defenders' nobles withdraw to {to} (7.8)"):
+        return
+    gone: list[str] = []
+    nobles = list(b.defender.lords)
+    for name in nobles:
+        family = b.state.lords[name].family
+        mine = [p for p in b.defender.units if b.state.pawns[p].family == family and p not in gone
+                and numbers().sp(b.state.pawns[p].kind) > 0]
+        guard = [p for p in mine if b.state.pawns[p].kind in GUARD and b.state.lords[name].political]
+        rest = sorted((p for p in mine if p not in guard),
+                      key=lambda p: (-numbers().sp(b.state.pawns[p].kind), len(p), p))
+        for pid in guard + rest[:1]:
+            b.state.pawns[pid].location = to
+            b.defender.units.remove(pid)
+            gone.append(pid)
+        b.state.lords[name].location = to
+        b.defender.lords.remove(name)
+    b.tell("battle_withdraw", f"{', '.join(nobles)} withdraw{'s' if len(nobles) == 1 else ''} from "
+           f"{b.setup.town} to {to} with {units_text(dict(Counter(b.state.pawns[p].kind for p in gone)))}; "
+           "the other troops stay in the battle (7.8).",
+           {"town": b.setup.town, "to": to, "lords": nobles, "pawns": len(gone)})
+
+
+def withdrawal_city(b: Battle, wanted: str | None) -> str | None:
+    """The plan's city if a road joins it to the battle's; else (R57) an adjacent city a
+    defending family controls, else the first adjacent city in the board's order."""
+    near = b.board.neighbours(b.setup.town)
+    if wanted in near:
+        return wanted
+    held = [t for t in near if b.state.towns[t].controller in b.defender.families]
+    return (held or list(near) or [None])[0]
 
 
 def stop(b: Battle, end: str, side: Side) -> None:
@@ -348,6 +421,7 @@ def settle(b: Battle) -> None:
 
 STEPS = (
     ("7.0, 4.1", "the battle declared, both sides reveal their troops", open_battle),
+    ("10.2, 7.4", "PASSAGE: attack from the tunnels (the attacker's plan)", tunnels),
     ("7.0, 7.5, 7.6", "nobles, trebuchets and bombards alone are captured at once", alone_at_start),
     ("7.1-7.8", "battle rounds - projectiles then melee - until the battle ends", battle_rounds),
 )
