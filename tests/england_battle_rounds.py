@@ -19,12 +19,39 @@ file here.
            losses: {defender: {archer: 3, man_at_arms: 1}}, silent: {defender: "no man-at-arms"}}
       forces: {attacker: {trebuchet: 2}, defender: {}}   # units left
       nobles: {defender: [Anabel]}           # nobles left
+
+A scenario with an `england_battle:` key fights one battle through the core's engine with
+England's battle (pbem/games/fief_england/battle/rules.py BATTLE) - captives, spoils, control:
+
+    england_battle:
+      position: {players: [...], lords: {...}, towns: {...}}   # the core's position format
+      units: {Limoges: {dave: {trebuchet: 2, man_at_arms: 1}}} # England's unit kinds too
+      battle: {town: Limoges, attacker: dave, defender: george}
+      plans: {dave: {losses: [archer], aim_at: [Henri]}}        # battle_plan data, England's words too
+    dice: {battle: [2, 1]}
+    expect:
+      outcome: {winner: attacker, end: victory, rounds: 1, captives: [[Henri, dave]]}
+      events: [{kind: engines_taken, text: "takes over 1 bombard"}]
+      forces: {Limoges: {dave: {bombard: 2}}}
+      state: {towns.Limoges.controller: dave}
+
+The positions stand on France's board until England's board is the core's (the game's
+registration): the battle itself is England's.
 """
 from __future__ import annotations
 
 from typing import Any
 
+from pbem.games.fief.battle.engine import resolve_battle
+from pbem.games.fief.battle.plan import setup_from_data
+from pbem.games.fief.battle.plan_orders import plan_for
+from pbem.games.fief.board import load_board
+from pbem.games.fief.positions import build_position
+from pbem.games.fief.state import Pawn
 from pbem.games.fief_england.battle.numbers import england_numbers
+from pbem.games.fief_england.battle.plan import PLAN_WORDS
+from pbem.games.fief_england.battle.rules import BATTLE
+from pbem.rules.rng import Rng
 from pbem.games.fief_england.battle.rounds import SIDES, Force, Noble, Setup, battle_round
 
 
@@ -88,3 +115,55 @@ def run_rounds(name: str, scenario: dict[str, Any]) -> None:
         assert forces[side].units == {k: v for k, v in (units or {}).items() if v}, f"{name}: {side} forces\n{told}"
     for side, nobles in (expect.get("nobles") or {}).items():
         assert [n.name for n in forces[side].nobles] == list(nobles or []), f"{name}: {side} nobles\n{told}"
+
+
+class _Dice(Rng):
+    def __init__(self, name: str, faces: list[int]):
+        super().__init__("england battle scenario")
+        self.name, self.faces = name, list(faces)
+
+    def die(self, faces, why: str = "die"):
+        assert tuple(faces) == england_numbers().faces, f"{self.name}: not the battle die ({why})"
+        assert self.faces, f"{self.name}: one more battle die is rolled ({why}): add it under dice.battle"
+        return int(self.faces.pop(0))
+
+
+def run_engine_battle(name: str, scenario: dict[str, Any]) -> None:
+    spec = scenario["england_battle"]
+    state = build_position(spec["position"])
+    for town, families in (spec.get("units") or {}).items():
+        for family, kinds in families.items():
+            for kind, n in kinds.items():
+                for _ in range(int(n)):
+                    pid = state.new_pawn_id()
+                    state.pawns[pid] = Pawn(pid, str(kind), str(family), str(town))
+    setup = setup_from_data(spec["battle"])
+    for family, plan in (spec.get("plans") or {}).items():
+        state.families[family].policies["battle_plan"] = plan
+    plans = {f: plan_for(state.families[f].policies, setup.town, PLAN_WORDS)
+             for f in setup.attacker_side + setup.defender_side}
+    dice = _Dice(name, (scenario.get("dice") or {}).get("battle") or [])
+    outcome = resolve_battle(state, load_board("fief_france"), setup, plans, dice, rules=BATTLE)
+    told = "\n".join(f"  [{e.kind}] {e.text}" for e in outcome.events)
+    assert not dice.faces, f"{name}: battle dice never rolled: {dice.faces}\n{told}"
+    expect = scenario.get("expect") or {}
+    for key, value in (expect.get("outcome") or {}).items():
+        got = getattr(outcome, key)
+        got = [list(c) for c in got] if key == "captives" else got
+        assert got == value, f"{name}: outcome {key}: {got!r} != {value!r}\n{told}"
+    for want in expect.get("events") or []:
+        assert any(e.kind == want["kind"] and want.get("text", "") in e.text for e in outcome.events), \
+            f"{name}: no event like {want}\n{told}"
+    for town, families in (expect.get("forces") or {}).items():
+        for family, kinds in families.items():
+            have: dict[str, int] = {}
+            for p in state.pawns.values():
+                if p.location == town and p.family == family:
+                    have[p.kind] = have.get(p.kind, 0) + 1
+            assert have == {k: v for k, v in (kinds or {}).items() if v}, f"{name}: {town}/{family}: {have}\n{told}"
+    data = state.to_json()
+    for path, value in (expect.get("state") or {}).items():
+        got: Any = data
+        for part in path.split("."):
+            got = got[part]
+        assert got == value, f"{name}: {path}: {got!r} != {value!r}\n{told}"
