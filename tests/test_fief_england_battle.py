@@ -629,3 +629,18 @@ def test_withdraw_by_passage_each_noble_takes_one_troop() -> None:
     assert all(p.location == near for p in state.pawns.values() if p.family == "george")
     assert outcome.winner == "attacker" and outcome.captives == []
     assert any("withdraw" in t and near in t for t in told(outcome, "battle_withdraw"))
+
+
+def test_tactical_destruction_of_ones_own_engines() -> None:
+    """7.2: at the end of a round, with troops remaining, a family may destroy its own engines."""
+    state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
+                     {"dave": {"knight": 4}, "george": {"man_at_arms": 1, "knight": 1, "bombard": 1}},
+                     {"Limoges": {"controller": "george"}},
+                     policies={"george": {"battle_plan": {"destroy_engines": {"outnumbered": 2},
+                                                          "surrender": {"after_round": 1}}}})
+    outcome = resolve_battle(state, BOARD, BattleSetup(town="Limoges", attacker="dave", defender="george",
+                                                       attacker_side=("dave",), defender_side=("george",)),
+                             plans_of(state, ["dave", "george"]), dice := Dice(1, 0, 0, 0, 0), rules=BATTLE)
+    assert not dice.faces
+    assert told(outcome, "engines_destroyed") and not told(outcome, "engines_taken")
+    assert kinds(state, "dave") == {"knight": 4}, "nothing left to take"

@@ -6,6 +6,7 @@ the standing orders by which a battle is fought by mail (DESIGN.md "Battle plans
       spoils: destroy                   # 7.2 Winner's Spoils: take (default) or destroy the loser's engines
       tunnels: yes                      # 10.2: attacking a fortress, play PASSAGE against its penalty
       withdraw: {when: {outnumbered: 2}, to: York}   # 7.8, 10.2: as defender, play PASSAGE and leave
+      destroy_engines: {outnumbered: 3}   # 7.2 Tactical Destruction: your own, at the end of a round
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ class EnglandPlan:
     tunnels: bool = False          # 10.2: as attacker of a fortress, play PASSAGE: no melee penalty
     withdraw: Condition = NEVER    # 7.8: as defender, play PASSAGE at the end of a roll when it holds
     withdraw_to: str | None = None  # the adjacent city to withdraw to (None: R57)
+    destroy_engines: Condition = NEVER   # 7.2: destroy one's own engines at the end of a round
 
 
 def england_plan(policies: dict, town: str) -> EnglandPlan:
@@ -35,7 +37,8 @@ def england_plan(policies: dict, town: str) -> EnglandPlan:
     withdraw = data.get("withdraw") or {}
     return EnglandPlan(aim_at=tuple(data.get("aim_at") or ()), spoils=str(data.get("spoils") or "take"),
                        tunnels=bool(data.get("tunnels")), withdraw=condition_from_data(withdraw.get("when")),
-                       withdraw_to=withdraw.get("to"))
+                       withdraw_to=withdraw.get("to"),
+                       destroy_engines=condition_from_data(data.get("destroy_engines")))
 
 
 def check_aim(view: dict, me: str, value: Any, line: int | None, problems: Problems) -> list[str]:
@@ -89,4 +92,9 @@ def check_withdraw(view: dict, me: str, value: Any, line: int | None, problems: 
     return out
 
 
-PLAN_WORDS = {"aim_at": check_aim, "spoils": check_spoils, "tunnels": check_tunnels, "withdraw": check_withdraw}
+def check_destroy(view: dict, me: str, value: Any, line: int | None, problems: Problems) -> Any:
+    return check_condition(value, line, "destroy_engines", problems)
+
+
+PLAN_WORDS = {"aim_at": check_aim, "spoils": check_spoils, "tunnels": check_tunnels, "withdraw": check_withdraw,
+              "destroy_engines": check_destroy}

@@ -181,6 +181,7 @@ def battle_rounds(b: Battle) -> None:
             numbers().faces, f"battle in {b.setup.town}, round {b.round}, {why}"))
         tell_round(b, result)
         b.quiet_rounds = 0 if result.lost_anything() else b.quiet_rounds + 1
+        tactical_destruction(b)
         end_of_round(b)
 
 
@@ -237,6 +238,25 @@ def take(b: Battle, side: Side, losses: Losses, step: str) -> None:
             "pawns": dict(Counter(b.state.pawns[p].kind for p in pawns)), "lords": list(losses.nobles),
             "exploded": losses.exploded, "wasted": losses.wasted})
     b.lose(side, PawnLosses(pawns=pawns, lords=list(losses.nobles)))
+
+
+def tactical_destruction(b: Battle) -> None:
+    """7.2 Tactical Destruction: at the end of a battle round a family with troops remaining may
+    destroy its own trebuchets and bombards there (its plan's `destroy_engines`), so that they do
+    not fall into enemy hands."""
+    sp = {s.role: force_of(b, s).strength(numbers()) for s in (b.attacker, b.defender)}
+    for side in (b.attacker, b.defender):
+        other = b.other(side).role
+        for fam in side.families:
+            engines = [p for p in b.units_of(side, fam) if b.state.pawns[p].kind in ENGINES]
+            if not engines or not any(numbers().sp(b.state.pawns[p].kind) for p in b.units_of(side, fam)):
+                continue
+            if not own_plan(b, fam).destroy_engines.holds(b.round, sp[side.role], sp[other]):
+                continue
+            gone = dict(Counter(b.state.pawns[p].kind for p in engines))
+            b.lose(side, PawnLosses(pawns=engines))
+            b.tell("engines_destroyed", f"{fam} destroys their own {units_text(gone)} in {b.setup.town} "
+                   "(7.2 Tactical Destruction).", {"town": b.setup.town, "family": fam, "pawns": gone})
 
 
 def troops(b: Battle, side: Side) -> int:
