@@ -644,3 +644,20 @@ def test_tactical_destruction_of_ones_own_engines() -> None:
     assert not dice.faces
     assert told(outcome, "engines_destroyed") and not told(outcome, "engines_taken")
     assert kinds(state, "dave") == {"knight": 4}, "nothing left to take"
+
+
+def test_an_ally_switches_sides_mid_battle() -> None:
+    """7.0: "Allies may betray each other anytime during the Battle, even switching sides"."""
+    state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}, "Ann": {"family": "kirsten"}},
+                     {"dave": {"knight": 1}, "george": {"knight": 3}, "kirsten": {"man_at_arms": 1}},
+                     {"Limoges": {"controller": "george"}},
+                     policies={"kirsten": {"battle_plan": {"switch": {"when": "always"}}},
+                               "george": {"battle_plan": {"switch": {"accept": ["kirsten"]}}}})
+    battle = BattleSetup(town="Limoges", attacker="dave", defender="george", attacker_side=("dave", "kirsten"),
+                         defender_side=("george",))
+    outcome = resolve_battle(state, BOARD, battle, plans_of(state, ["dave", "george", "kirsten"]),
+                             dice := Dice(0, 0, 0, 0, 3, 0), rules=BATTLE)
+    # round 1: dave + kirsten 5 SP, 1 die; george 10 SP, 2 dice: nothing falls; Kirsten switches.
+    # round 2: dave 4 SP, 1 die (blank); george + kirsten 11 SP, 2 dice: fff + blank: Dave's knight.
+    assert not dice.faces and outcome.switched == ["kirsten"]
+    assert outcome.winner == "defender" and outcome.captives == [("Edward", "george")]

@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import replace
 
 from pbem.games.fief.battle.after import release_captives, settle_control
+from pbem.games.fief.battle.coalition import coalition_choices
 from pbem.games.fief.battle.context import Battle
 from pbem.games.fief.battle.forces import BattleError, Side
 from pbem.games.fief.battle.losses import Losses as PawnLosses
@@ -182,6 +183,9 @@ def battle_rounds(b: Battle) -> None:
         tell_round(b, result)
         b.quiet_rounds = 0 if result.lost_anything() else b.quiet_rounds + 1
         tactical_destruction(b)
+        # 7.0: "Allies may betray each other anytime during the Battle, even switching sides
+        # mid-Battle" - the core's confederates' choices at the end of a roll, on England's SP.
+        coalition_choices(b, None, strength=lambda state, side: force_of(b, side).strength(numbers()))
         end_of_round(b)
 
 
