@@ -93,7 +93,7 @@ def run_rounds(name: str, scenario: dict[str, Any]) -> None:
     told = "\n".join(f"  {s}" for s in steps)
     if "steps" in expect:
         assert [s.name for s in steps] == [w["name"] for w in expect["steps"]], f"{name}: steps\n{told}"
-        for got, want in zip(steps, expect["steps"]):
+        for got, want in zip(steps, expect["steps"], strict=True):
             for side in SIDES:
                 volley = got.volleys.get(side)
                 if side in (want.get("faces") or {}):

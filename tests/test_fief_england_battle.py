@@ -351,8 +351,8 @@ def test_surrender_takes_the_troops_off_and_the_nobles_captive() -> None:
                      {"dave": {"knight": 4}, "george": {"man_at_arms": 2, "bombard": 1}},
                      {"Limoges": {"controller": "george"}})
     plans = {"george": {"surrender": {"outnumbered": 3}}}
-    outcome = fight(state, "dave", "george", Dice(1, 0, 0, 0, 0), plans)   # george's bombard (f: no knight falls to 1 hit);
-    # dave 13 SP: 3 dice; george 3 SP: 1
+    # george's bombard (f: no knight falls to 1 hit); dave 13 SP: 3 dice; george 3 SP: 1
+    outcome = fight(state, "dave", "george", Dice(1, 0, 0, 0, 0), plans)
     assert outcome.end == "surrender" and outcome.captives == [("Henri", "dave")]
     assert kinds(state, "george") == {} and kinds(state, "dave") == {"knight": 4, "bombard": 1}
 
@@ -534,8 +534,8 @@ def test_a_siege_lifts_without_a_besieging_noble_or_at_the_besiegers_will() -> N
 # -- pillage (7.10) -------------------------------------------------------------------------------
 
 def test_pillage_mills_and_the_opponents_engines() -> None:
-    state = position({"Edward": {"family": "dave"}}, {"dave": {"knight": 1, "bombard": 3}, "george": {"bombard": 1,
-                                                                                                        "trebuchet": 1}},
+    state = position({"Edward": {"family": "dave"}},
+                     {"dave": {"knight": 1, "bombard": 3}, "george": {"bombard": 1, "trebuchet": 1}},
                      {"Limoges": {"controller": "dave", "mills": 1}})
     before = state.families["dave"].deniers
     events = resolve_pillage(state, BOARD, {"dave": {"plunder": [{"town": "Limoges", "mills": None}]}})

@@ -3,6 +3,8 @@ released because their jailer's forces are gone, who controls the town, and sieg
 markers of besiegers left without a lord."""
 from __future__ import annotations
 
+from typing import Mapping
+
 from pbem.games.fief.battle.context import Battle
 from pbem.games.fief.battle.end import END_TEXT
 from pbem.games.fief.movement.control import set_controller
@@ -10,7 +12,7 @@ from pbem.games.fief.hear_ye.titles import come_into_play
 
 
 def settle(b: Battle) -> None:
-    _closing_report(b)
+    closing_report(b)
     b.drop_lone_bombards("4.3")   # lords taken captive or a surrender may leave one alone
     release_captives(b)
     if not b.setup.cavalcade:
@@ -27,14 +29,16 @@ def _present(b: Battle) -> set[str]:
     return out
 
 
-def _closing_report(b: Battle) -> None:
+def closing_report(b: Battle, end_text: Mapping[str, str] = END_TEXT, section: str = " (6.2.3.5)") -> None:
+    """The battle's last event: how it ended (``end_text``, the edition's words for its ends,
+    with ``section`` after them), who won, the captives taken."""
     winner = {"attacker": b.setup.attacker, "defender": b.setup.defender}.get(b.winner or "")
     won = f"{winner}'s side wins" if winner else "no side wins"
     taken = "; captives: " + ", ".join(f"{lord} held by {jailer}" for lord, jailer in b.captives) \
         if b.captives else ""
     rounds = f"{b.fought} battle round{'s' if b.fought != 1 else ''}"
-    b.tell("battle_end", f"The battle in {b.setup.town} ends after {rounds}: {END_TEXT.get(b.end or '', b.end)} "
-           f"(6.2.3.5); {won}{taken}.",
+    b.tell("battle_end", f"The battle in {b.setup.town} ends after {rounds}: {end_text.get(b.end or '', b.end)}"
+           f"{section}; {won}{taken}.",
            {"town": b.setup.town, "end": b.end, "winner": b.winner, "winner_family": winner,
             "rounds": b.fought, "captives": [list(c) for c in b.captives],
             "stopped_by": b.stopped_by})

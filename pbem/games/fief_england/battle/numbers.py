@@ -47,7 +47,8 @@ class BattleNumbers:
     deadlock_rounds: int = 3                              # 7.8: 3 rolls in a row without losses
     strength: Mapping[str, int] = field(default_factory=lambda: dict(_STRENGTH))
     guard_hits: Mapping[str, int] = field(default_factory=lambda: {k: 1 for k in GUARD})   # 13.1, R8
-    pools: Mapping[str, int] = field(default_factory=lambda: {"trebuchet": 2, "bombard": 3})   # l.30: a family's engines
+    # l.30: a family's engines (its stockpile of markers)
+    pools: Mapping[str, int] = field(default_factory=lambda: {"trebuchet": 2, "bombard": 3})
 
     def sp(self, kind: str) -> int:
         return self.strength.get(kind, 0)

@@ -149,11 +149,11 @@ def choose_losses(force: Force, hits: int, numbers: BattleNumbers, order: tuple[
     best: tuple | None = None
     chosen: dict[str, int] = {}
     for combo in product(*(range(t + 1) for t in totals)):
-        used = sum(v * c for v, c in zip(values, combo))
+        used = sum(v * c for v, c in zip(values, combo, strict=True))
         if used > hits:
             continue
         picked: dict[str, int] = {}
-        for v, c in zip(values, combo):
+        for v, c in zip(values, combo, strict=True):
             for k in by_value[v]:           # within a value, the preferred kinds first
                 take = min(c, force.units[k])
                 if take:
@@ -286,9 +286,11 @@ def projectiles(forces: dict[str, Force], setup: Setup, numbers: BattleNumbers, 
         if not volleys:
             continue
         hits = {side: volleys[_other(side)].hits if _other(side) in volleys else 0 for side in SIDES}
-        slain = {side: volleys[_other(side)].target for side in SIDES
-                 if _other(side) in volleys and volleys[_other(side)].target
-                 and volleys[_other(side)].faces == [FFF]}
+        slain: dict[str, str] = {}
+        for side in SIDES:
+            shot = volleys.get(_other(side))
+            if shot is not None and shot.target is not None and shot.faces == [FFF]:
+                slain[side] = shot.target
         exploded = {side: volleys[side].blanks for side in SIDES
                     if name == "bombards" and side in volleys and volleys[side].blanks}
         losses = simultaneous(forces, hits, setup, numbers, slain, exploded)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from pbem.games.fief.battle.after import release_captives, settle_control
+from pbem.games.fief.battle.after import closing_report, release_captives, settle_control
 from pbem.games.fief.battle.coalition import coalition_choices
 from pbem.games.fief.battle.context import Battle
 from pbem.games.fief.battle.forces import BattleError, Side
@@ -126,7 +126,8 @@ def open_battle(b: Battle) -> None:
     """7.0: a declared battle; "both sides reveal their Troops" (4.1: always, fog of war)."""
     s = b.setup
     if not b.attacker.lords:
-        raise BattleError(f"{s.attacker} has no noble in the battle: troops without a noble cannot declare a battle (7.0)")
+        raise BattleError(f"{s.attacker} has no noble in the battle: troops without a noble cannot declare "
+                          "a battle (7.0)")
     if not (b.defender.units or b.defender.lords):
         raise BattleError(f"{s.defender} has no forces in the battle in {s.town}")
     b.tell("battle_start", f"{s.attacker} attacks {s.defender} in {s.town} (7.0). Attacking side: "
@@ -343,7 +344,7 @@ def withdrawal_city(b: Battle, wanted: str | None) -> str | None:
     if wanted in near:
         return wanted
     held = [t for t in near if b.state.towns[t].controller in b.defender.families]
-    return (held or list(near) or [None])[0]
+    return next(iter(held or near), None)
 
 
 def stop(b: Battle, end: str, side: Side) -> None:
@@ -430,14 +431,7 @@ def spoils(b: Battle, loser: Side, winner: Side) -> None:
 def settle(b: Battle) -> None:
     """What the battle leaves: the closing report, captives freed when their captor's forces
     are gone (7.6), control of the city (7.8: unchanged but by a victory or surrender)."""
-    winner = {"attacker": b.setup.attacker, "defender": b.setup.defender}.get(b.winner or "")
-    taken = "; captives: " + ", ".join(f"{lord} held by {jailer}" for lord, jailer in b.captives) \
-        if b.captives else ""
-    rounds = f"{b.fought} battle round{'s' if b.fought != 1 else ''}"
-    b.tell("battle_end", f"The battle in {b.setup.town} ends after {rounds}: {END_TEXT.get(b.end or '', b.end)}; "
-           f"{winner + chr(39) + 's side wins' if winner else 'no side wins'}{taken}.",
-           {"town": b.setup.town, "end": b.end, "winner": b.winner, "winner_family": winner,
-            "rounds": b.fought, "captives": [list(c) for c in b.captives], "stopped_by": b.stopped_by})
+    closing_report(b, END_TEXT, "")
     release_captives(b, "7.6")
     if not b.setup.cavalcade:
         settle_control(b)
