@@ -12,7 +12,7 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.control import controller, forces_by_town
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.battle.numbers import ENGINES, england_numbers
-from pbem.games.fief_england.battle.steps import units_text
+from pbem.games.fief_england.battle.sides import units_text
 from pbem.rules.api import Event
 
 PER_MILL = 2   # 7.10 (l.592): "Collect 2 Shillings per Mill"

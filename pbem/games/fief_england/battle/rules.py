@@ -11,7 +11,8 @@ from pbem.games.fief_england.battle.pillage import resolve_pillage
 from pbem.games.fief_england.battle.plan import PLAN_WORDS
 from pbem.games.fief_england.battle.rounds import archers, bombards, trebuchets
 from pbem.games.fief_england.battle.siege import resolve_sieges
-from pbem.games.fief_england.battle.steps import STEPS, force_of_units, settle
+from pbem.games.fief_england.battle.sides import force_of_units
+from pbem.games.fief_england.battle.steps import STEPS, settle
 
 
 def declarable(state: FiefState, board: Board, setup: BattleSetup) -> str | None:

@@ -1,7 +1,7 @@
 """England's battle in the core's engine (pbem/games/fief/battle/engine.py runs ``STEPS``, then
 ``settle``; the edition's `battle` hook names them): the core's sides, plans and context, with
-England's round - projectiles then melee (battle/rounds.py) - and England's endings (7.8),
-captives (7.6) and engines after the battle (7.2, R7).
+England's round - projectiles then melee (battle/rounds.py) - and England's endings (7.8);
+the sides as plain forces in battle/sides.py, what a battle leaves in battle/after.py.
 
 Rulings: R1 (battle order), R6-R8, R32, R51-R58 (docs/fief-england.md).
 """
@@ -10,114 +10,18 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from pbem.games.fief.battle.after import closing_report, release_captives, settle_control
 from pbem.games.fief.battle.coalition import coalition_choices
 from pbem.games.fief.battle.context import Battle
 from pbem.games.fief.battle.forces import BattleError, Side
 from pbem.games.fief.battle.losses import Losses as PawnLosses
-from pbem.games.fief.movement.events import PLURAL, SINGULAR
-from pbem.games.fief.hear_ye.elimination import capture_lord
-from pbem.games.fief.state import FiefState
-from pbem.games.fief_england.battle.numbers import ENGINES, GUARD, BattleNumbers, england_numbers
-from pbem.games.fief_england.battle.plan import LEADER, EnglandPlan, england_plan
-from pbem.games.fief_england.battle.rounds import (DEFAULT_ORDER, SIDES, Force, Losses, Noble, RoundResult,
-                                                   Setup, Volley, battle_round)
+from pbem.games.fief_england.battle.after import END_TEXT, defeated, settle
+from pbem.games.fief_england.battle.numbers import ENGINES, GUARD
+from pbem.games.fief_england.battle.plan import LEADER
+from pbem.games.fief_england.battle.rounds import SIDES, Losses, RoundResult, Volley, battle_round
+from pbem.games.fief_england.battle.sides import (decider, force_of, forces_text, numbers, own_plan, round_setup,
+                                                  units_text)
 
-# 7.8: how an England battle ends, by the name the outcome carries.
-END_TEXT = {
-    "alone": "the defenders have no troop: nobles, trebuchets and bombards alone are captured (7.5, 7.6)",
-    "victory": "one side's army is defeated (7.8 Victory)",
-    "annihilation": "only nobles remain on both sides (7.8 Annihilation)",
-    "surrender": "one side surrenders (7.8 Surrender)",
-    "attacker_stops": "the attacker of a fortress stops alone (7.8)",
-    "leaderless": "the side facing troops without a noble ends the battle alone (7.8 Assassination)",
-    "truce": "both sides declare a truce (7.8 Truce)",
-    "deadlock": "3 battle rolls in a row without losses (7.8 Deadlock)",
-}
-
-
-# England's unit words beside the core's (pbem/games/fief/movement/events.py).
-WORDS = {"trebuchet": ("trebuchet", "trebuchets"), "crossbowman": ("crossbowman", "crossbowmen"),
-         "royal_knight": ("Royal Knight", "Royal Knights"),
-         "royal_man_at_arms": ("Royal Man-at-Arms", "Royal Men-at-Arms"),
-         "invader_foot": ("Invader Foot Soldier", "Invader Foot Soldiers"),
-         "invader_leader": ("Invader Leader", "Invader Leaders")}
-
-
-def units_text(units: dict[str, int]) -> str:
-    """"2 men-at-arms, 1 trebuchet": England's kinds and the core's."""
-    if not units:
-        return "no troops"
-    return ", ".join(f"{n} {WORDS[k][n != 1] if k in WORDS else (SINGULAR if n == 1 else PLURAL).get(k, k)}"
-                     for k, n in sorted(units.items()))
-
-
-def forces_text(b: Battle, side: Side) -> str:
-    parts = []
-    for fam in side.families:
-        units = dict(Counter(b.state.pawns[p].kind for p in b.units_of(side, fam)))
-        what = ", ".join(filter(None, [", ".join(b.lords_of(side, fam)), units_text(units) if units else ""]))
-        parts.append(f"{fam}: {what or 'nothing'}")
-    return f"{side.role} side ({'; '.join(parts)})"
-
-
-def numbers() -> BattleNumbers:
-    return england_numbers()
-
-
-# -- reading the battle as plain forces --------------------------------------------------------
-
-def force_of(b: Battle, side: Side) -> Force:
-    return force_of_units(b.state, side.units, side.lords)
-
-
-def force_of_units(state: FiefState, units: list[str], lords: list[str]) -> Force:
-    """7.3: these pawns by kind and these nobles (1 SP a man or a female Titled Lord)."""
-    nobles = [Noble(n, 1 if (not state.lords[n].female or state.lords[n].fief_titles) else 0) for n in lords]
-    return Force(dict(Counter(state.pawns[p].kind for p in units)), nobles)
-
-
-def decider(b: Battle, side: Side) -> str:
-    """7.0: "the Player with the most Strength Points decides which Troops take Hits and which
-    Noble takes Captives" - counted as the side stands; a tie goes to the leader, then the
-    earlier to join."""
-    def sp(fam: str) -> int:
-        return force_of(b, Side(side.role, fam, [fam], b.units_of(side, fam), b.lords_of(side, fam))) \
-            .strength(numbers())
-    return max(side.families, key=lambda f: (sp(f), f == side.leader, -side.families.index(f)))
-
-
-def own_plan(b: Battle, family: str) -> EnglandPlan:
-    return england_plan(b.state.families[family].policies, b.setup.town)
-
-
-def round_setup(b: Battle) -> Setup:
-    """The round's setting: the fortress the defenders hold (7.4), PASSAGE against it (the
-    setup's `underground`, 10.2), a sally (the besieged attacking out, 7.9), a cavalcade (5.3),
-    aims (7.2), Excalibur (13.2) and who chooses each side's losses (7.0)."""
-    town = b.state.towns[b.setup.town]
-    aims, excalibur, orders, noble_orders = {}, {}, {}, {}
-    holder = excalibur_holder(b)
-    for side in (b.attacker, b.defender):
-        who = decider(b, side)
-        other = b.other(side)
-        targets = [t for t in own_plan(b, who).aim_at
-                   if t in other.lords or (t == LEADER and any(b.state.pawns[p].kind == LEADER for p in other.units))]
-        if targets:
-            aims[side.role] = targets[0]
-        excalibur[side.role] = holder is not None and holder in side.lords
-        plan = b.plan(who)
-        orders[side.role] = tuple(plan.losses) + tuple(k for k in DEFAULT_ORDER if k not in plan.losses)
-        noble_orders[side.role] = tuple(plan.lords_first)
-    return Setup(fortress=town.fortress if b.fortress_applies() else None, passage=b.setup.underground,
-                 sally=b.setup.leaving_fortress, cavalcade=b.setup.cavalcade, aims=aims, excalibur=excalibur,
-                 orders=orders, noble_orders=noble_orders)
-
-
-def excalibur_holder(b: Battle) -> str | None:
-    """13.2: the noble carrying Excalibur (the crown part's `excalibur` state: its `holder`)."""
-    data = b.state.edition_state.get("excalibur")
-    return data.get("holder") if isinstance(data, dict) else None
+__all__ = ["STEPS", "settle"]
 
 
 # -- the steps ---------------------------------------------------------------------------------
@@ -364,77 +268,6 @@ def surrender(b: Battle, side: Side) -> None:
                                        "pawns": len(gone)})
     b.lose(side, PawnLosses(pawns=gone))
     defeated(b, side)
-
-
-def defeated(b: Battle, side: Side) -> None:
-    """7.6: the beaten side's nobles are taken captive by a noble of the winning side - or slain
-    by troops without a noble; 7.2: its trebuchets and bombards are the winner's spoils."""
-    winner = b.other(side)
-    if side.lords:
-        jailer = captor(b, winner)
-        for name in list(side.lords):
-            if jailer is None:
-                b.tell("lord_slain", f"{name} ({b.state.lords[name].family}) is slain: troops without a "
-                       "noble take no captives (7.6).", {"town": b.setup.town, "lord": name})
-                b.lose(side, PawnLosses(lords=[name]))
-                continue
-            side.lords.remove(name)
-            b.captives.append((name, jailer))
-            b.tell("lord_captured", f"{name} ({b.state.lords[name].family}) is taken captive by {jailer} (7.6).",
-                   {"town": b.setup.town, "lord": name, "family": b.state.lords[name].family, "jailer": jailer})
-            b.events.extend(capture_lord(b.state, b.board, name, jailer))
-            b.prune()
-    spoils(b, side, winner)
-
-
-def captor(b: Battle, winner: Side) -> str | None:
-    """Who holds the captives (7.0: the strongest player of the side decides): its plan's
-    `captives_to`, else itself, else the leader, else any family of the side - one with a
-    free noble in the battle; None when the side has no noble left (7.6)."""
-    chosen = decider(b, winner)
-    with_noble = {b.state.lords[n].family for n in winner.lords}
-    wanted = b.plan(chosen).captives_to
-    return next((f for f in [wanted, chosen, winner.leader, *winner.families]
-                 if f in winner.families and f in with_noble), None)
-
-
-def spoils(b: Battle, loser: Side, winner: Side) -> None:
-    """7.2 Winner's Spoils: the loser's trebuchets and bombards are taken over by the winner
-    (its own markers, while its stockpile has some) or destroyed (the plan's `spoils`)."""
-    engines = [p for p in loser.units if b.state.pawns[p].kind in ENGINES]
-    if not engines:
-        return
-    taker = decider(b, winner)
-    wanted = own_plan(b, taker).spoils
-    on_map = Counter(p.kind for p in b.state.pawns.values() if p.family == taker)
-    taken: Counter = Counter()
-    destroyed: Counter = Counter()
-    for pid in engines:
-        pawn = b.state.pawns[pid]
-        loser.units.remove(pid)
-        if wanted == "take" and on_map[pawn.kind] + taken[pawn.kind] < numbers().pools.get(pawn.kind, 0):
-            taken[pawn.kind] += 1
-            pawn.family = taker
-            winner.units.append(pid)
-        else:
-            destroyed[pawn.kind] += 1
-            del b.state.pawns[pid]
-    parts = []
-    if taken:
-        parts.append(f"{taker} takes over {units_text(dict(taken))}")
-    if destroyed:
-        parts.append(f"{units_text(dict(destroyed))} destroyed")
-    b.tell("engines_taken", f"The spoils in {b.setup.town}: {'; '.join(parts)} (7.2 Winner's Spoils).",
-           {"town": b.setup.town, "family": taker, "taken": dict(taken), "destroyed": dict(destroyed)})
-
-
-def settle(b: Battle) -> None:
-    """What the battle leaves: the closing report, captives freed when their captor's forces
-    are gone (7.6), control of the city (7.8: unchanged but by a victory or surrender)."""
-    closing_report(b, END_TEXT, "")
-    release_captives(b, "7.6")
-    if not b.setup.cavalcade:
-        settle_control(b)
 
 
 STEPS = (
