@@ -52,7 +52,7 @@ def check_plan(view: dict, me: str, value: Any, line: int | None, problems: Prob
         elif key == "losses":
             out[key] = _losses(item, where, problems)
         elif key == "surrender":
-            out[key] = check_condition(item, where, "surrender", problems)
+            out[key] = _condition(item, where, "surrender", problems)
         elif key in ("stop", "switch", "continue_fighting"):
             out[key] = _nested(view, me, key, item, where, problems)
         elif key in BOOL_FIELDS:
@@ -133,8 +133,7 @@ def _losses(item: Any, line: int | None, problems: Problems) -> list[str]:
     return out
 
 
-def check_condition(item: Any, line: int | None, what: str, problems: Problems) -> Any:
-    """A plan condition as mailed (never, always, or a mapping of conditions): its canonical data."""
+def _condition(item: Any, line: int | None, what: str, problems: Problems) -> Any:
     if isinstance(item, str) and item.strip().lower() in ("never", "always"):
         return item.strip().lower()
     if isinstance(item, str) and item.strip().lower() in YES + NO:
@@ -173,7 +172,7 @@ def _nested(view: dict, me: str, key: str, item: Any, line: int | None, problems
             names = value if isinstance(value, list) else ([] if value is None else [value])
             out[sub] = [p for p in (_player(view, n, where, "switch.accept", problems) for n in names) if p]
         else:
-            out[sub] = check_condition(value, where, f"{key}.{sub}", problems)
+            out[sub] = _condition(value, where, f"{key}.{sub}", problems)
     return out
 
 
@@ -209,3 +208,9 @@ def _lords(view: dict, me: str, key: str, item: Any, line: int | None, problems:
         else:
             out.append(lord)
     return out
+
+
+def check_condition(item: Any, line: int | None, what: str, problems: Problems) -> Any:
+    """A plan condition as mailed (never, always, or a mapping of conditions): its canonical
+    data, for an edition's own plan words (the `battle` hook's plan_words)."""
+    return _condition(item, line, what, problems)
