@@ -8,7 +8,7 @@ file here.
     forces:                                  # each side: unit kinds by count, nobles by name
       attacker: {units: {trebuchet: 2, man_at_arms: 1}, nobles: [Edward]}
       defender: {units: {archer: 3}, nobles: [{name: Anabel, strength: 0}]}
-    setup: {fortress: city, passage: no, sally: no, cavalcade: no,
+    setup: {fortress: city, passage: no, sally: no, cavalcade: no, grail: no,
             aims: {attacker: Anabel}, excalibur: {defender: yes},
             orders: {defender: [archer, man_at_arms]}, noble_orders: {defender: [Anabel]}}
     dice: {battle: [2, 1, 1]}                # hits shown by each battle die, in rolling order
@@ -63,7 +63,8 @@ def _force(data: dict) -> Force:
 
 def _setup(data: dict) -> Setup:
     return Setup(fortress=data.get("fortress"), passage=bool(data.get("passage")), sally=bool(data.get("sally")),
-                 cavalcade=bool(data.get("cavalcade")), aims=dict(data.get("aims") or {}),
+                 cavalcade=bool(data.get("cavalcade")), grail=bool(data.get("grail")),
+                 aims=dict(data.get("aims") or {}),
                  excalibur={k: bool(v) for k, v in (data.get("excalibur") or {}).items()},
                  orders={k: tuple(v) for k, v in (data.get("orders") or {}).items()},
                  noble_orders={k: tuple(v) for k, v in (data.get("noble_orders") or {}).items()})

@@ -661,3 +661,14 @@ def test_an_ally_switches_sides_mid_battle() -> None:
     # round 2: dave 4 SP, 1 die (blank); george + kirsten 11 SP, 2 dice: fff + blank: Dave's knight.
     assert not dice.faces and outcome.switched == ["kirsten"]
     assert outcome.winner == "defender" and outcome.captives == [("Edward", "george")]
+
+
+def test_the_holy_grail_voids_the_attackers_ff() -> None:
+    """12.1: with the Grail's bearer on the defending side, attacker dice showing 'ff' have no
+    effect - projectiles and melee alike; the defenders' own dice are not touched."""
+    forces = sides(Force({"trebuchet": 2, "man_at_arms": 4}, [Noble("Edward")]),
+                   Force({"man_at_arms": 6}, [Noble("Henri")]))
+    result = battle_round(forces, Setup(grail=True), N, fixed(2, 3, 2, 2))
+    trebs, fight = result.steps
+    assert trebs.volleys["attacker"].hits == 0 + 3 + 1
+    assert fight.volleys["attacker"].hits == 0 and fight.volleys["defender"].hits == 2

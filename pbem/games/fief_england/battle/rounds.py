@@ -19,6 +19,7 @@ SIDES = ("attacker", "defender")
 DEFAULT_ORDER = ("man_at_arms", "archer", "crossbowman", "invader_foot", "knight",
                  "royal_man_at_arms", "royal_knight")
 FFF = 3   # 7.2: an aimed volley slays on 'fff'
+GRAIL_VOID = 2   # 12.1: "Attacker Dice showing 'ff' have NO effect"
 
 
 @dataclass(frozen=True)
@@ -88,12 +89,13 @@ class Volley:
     bonus: int = 0                  # +1f bonuses (second trebuchet, 3 archers, guard, Excalibur, cavalcade)
     target: str | None = None       # 7.2: the noble or leader aimed at
     silent: str | None = None       # why the side does not fire (R32, 7.2 minimums, 7.4)
+    grail: bool = False             # 12.1: against the Holy Grail's side, 'ff' faces do nothing
 
     @property
     def hits(self) -> int:
         if self.target is not None:
             return 0                # an aimed volley slays or misses (7.2)
-        return sum(self.faces) + (self.bonus if self.faces else 0)
+        return sum(f for f in self.faces if not (self.grail and f == GRAIL_VOID)) + (self.bonus if self.faces else 0)
 
     @property
     def blanks(self) -> int:
@@ -110,6 +112,7 @@ class Setup:
     cavalcade: bool = False          # 5.2-5.3: melee only; the defender +1f per die
     aims: Mapping[str, str] = field(default_factory=dict)        # side -> noble (or invader_leader) aimed at
     excalibur: Mapping[str, bool] = field(default_factory=dict)  # side -> Excalibur fights with it (13.2)
+    grail: bool = False              # 12.1: the Holy Grail's bearer is on the defending side
     orders: Mapping[str, tuple[str, ...]] = field(default_factory=dict)         # side -> kinds lost first
     noble_orders: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # side -> nobles lost first
 
@@ -282,6 +285,7 @@ def projectiles(forces: dict[str, Force], setup: Setup, numbers: BattleNumbers, 
                     aim = None       # the target is gone: the volley is fired at troops
                 v = archers(force, numbers, dice, side, setup.fortress if side == "attacker" else None, aim)
             if v is not None:
+                v.grail = setup.grail and side == "attacker"
                 volleys[side] = v
         if not volleys:
             continue
@@ -316,7 +320,8 @@ def melee(forces: dict[str, Force], setup: Setup, numbers: BattleNumbers, dice: 
         bonus += 1 if setup.excalibur.get(side) else 0
         if setup.cavalcade and side == "defender":
             bonus += numbers.cavalcade_bonus * n
-        volleys[side] = Volley("melee", n, _roll(dice, n, f"{side} melee"), bonus, silent=silent)
+        volleys[side] = Volley("melee", n, _roll(dice, n, f"{side} melee"), bonus, silent=silent,
+                               grail=setup.grail and side == "attacker")
     hits = {side: volleys[_other(side)].hits for side in SIDES}
     return Step("melee", volleys, simultaneous(forces, hits, setup, numbers))
 
