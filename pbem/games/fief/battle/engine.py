@@ -71,7 +71,7 @@ def open_battle(b: Battle) -> None:
            f"{', '.join(b.defender.families)}.",
            {"town": s.town, "kind": kind, "attacker_side": list(b.attacker.families),
             "defender_side": list(b.defender.families)})
-    if b.state.options.get("fog_of_war"):
+    if edition_of(b.state).fog(b.state.options):
         shown = "; ".join(f"{side.role} {fam}: {units_text(kinds_count(b.state, b.units_of(side, fam)))}"
                           for side in (b.attacker, b.defender) for fam in side.families)
         b.tell("battle_revealed", f"Fog of war lifts on the battle in {s.town} (I.2): {shown}.",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Callable, Iterable
 
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.movement.presence import Place
 from pbem.games.fief.state import OFFSHORE, FiefState
 from pbem.rules.api import Audience, Event
@@ -56,7 +57,7 @@ class Teller:
 
     def __init__(self, state: FiefState):
         self.state = state
-        self.fog = bool(state.options.get("fog_of_war"))
+        self.fog = edition_of(state).fog(state.options)
         self.events: list[Event] = []
 
     def public(self, kind: str, family: str, text: str, hidden: str, data: dict,

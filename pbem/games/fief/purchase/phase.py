@@ -70,7 +70,7 @@ def _king_offer(state: FiefState, board: Board, mail, view_of: ViewOf) -> tuple[
 
 def _player_purchases(state: FiefState, board: Board, player: str, orders: list,
                       offer: Offer | None, view_of: ViewOf) -> list[Event]:
-    fog = bool(state.options.get("fog_of_war"))
+    fog = edition_of(state).fog(state.options)
     ledger = Ledger.from_view(view_of(state, board, player), board)
     mine = offer if offer and offer.to == player else None
     ledger.offered = mine.fief if mine else None
