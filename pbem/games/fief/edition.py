@@ -102,10 +102,42 @@ class Edition:
         skipped = self.not_in_first_round if round_number == 1 else ()
         return next((p for p in later if p not in skipped), self.opening(round_number + 1))
 
+    def money_text(self, amount: int) -> str:
+        """An amount in the edition's coin (`money.unit`): "1 denier", "5 shillings"."""
+        return f"{amount} {self.money_unit}{'' if amount == 1 else 's'}"
+
+    def unit_word(self, kind: str, count: int) -> str:
+        """A unit pawn kind (or a royal guard pawn's, 1.5.5) as the reports write ``count`` of them:
+        the record's `units:` name and plural (France: "man-at-arms", "men-at-arms")."""
+        if kind in self.units:
+            return self.units[kind].name if count == 1 else self.units[kind].plural
+        guard = self.hooks.royal_guard[kind]
+        return guard.word if count == 1 else guard.plural
+
     def unit_text(self, kind: str, count: int) -> str:
         """``count`` pawns of ``kind`` as the reports write them ("1 knight", "3 men-at-arms")."""
-        unit = self.units[kind]
-        return f"{count} {unit.name if count == 1 else unit.plural}"
+        return f"{count} {self.unit_word(kind, count)}"
+
+    def pawn_kinds(self) -> tuple[str, ...]:
+        """Every pawn kind of the edition: its unit types, then its royal guard's (1.5.5)."""
+        return self.unit_types + tuple(self.hooks.royal_guard)
+
+    def unit_kind(self, text: Any) -> str | None:
+        """A pawn kind named in an order: its id, name or plural, folded ("Men-at-arms", "knights",
+        "king's retinue knight", "kings_knight"), or None."""
+        if not isinstance(text, str):
+            return None
+        return self._kind_words.get(_word(text))
+
+    @property
+    def _kind_words(self) -> dict[str, str]:
+        words: dict[str, str] = {}
+        for kind in self.pawn_kinds():
+            for text in (kind, kind + "s", self.unit_word(kind, 1), self.unit_word(kind, 2)):
+                words[_word(text)] = kind
+        if "man_at_arms" in self.units:
+            words["man"] = "man_at_arms"   # France's mails have said `man` for a man-at-arms
+        return words
 
     def fog(self, options: Mapping[str, Any]) -> bool:
         """F I.2, E 4.1: whether other players see how many unit pawns, not which types."""
@@ -157,3 +189,8 @@ def load_edition_file(path: Path, type_name: str) -> Edition:
         raise EditionError(f"{path}: not valid YAML ({str(exc).splitlines()[0]}); fix the line it names") from None
     return Edition(**read_record(data, str(path), type_name))
 
+
+
+def _word(text: str) -> str:
+    """An order's word for a pawn kind, folded: "King's retinue knight" -> "kings_retinue_knight"."""
+    return text.strip().lower().replace("'", "").replace("-", "_").replace(" ", "_")

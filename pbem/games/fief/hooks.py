@@ -128,6 +128,7 @@ class Guard:
     combat_points: int        # 6.2.3.1
     size: int                 # the most pawns given (France: 2, 1.5.5.1-2)
     word: str                 # one pawn, as the reports name it: "king's retinue knight"
+    plural: str               # several: "king's retinue knights"
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from pbem.games.fief.end_of_round.phase import resolve_end_of_round
 from pbem.games.fief.hear_ye.phase import resolve_hear_ye, resolve_votes
 from pbem.games.fief.hear_ye.orders import check_first, check_votes, empty_first
 from pbem.games.fief.hear_ye.template import first_template, votes_template
-from pbem.games.fief.income.phase import money, resolve_income
+from pbem.games.fief.income.phase import resolve_income
 from pbem.games.fief.movement.phase import resolve_movement
 from pbem.games.fief.movement.orders import check_movement_orders
 from pbem.games.fief.movement.template import movement_template
@@ -122,7 +122,7 @@ def _check_purchase(view: JSON, board: Board, player: str, items: list,
     bought, left = check_purchase_orders(view, board, items, problems)
     notes: tuple[str, ...] = ()
     if not problems:
-        notes = (f"after ransoms and these orders you will have {money(left)} left"
+        notes = (f"after ransoms and these orders you will have {load_edition(view['game']).money_text(left)} left"
                  if bought else "you buy nothing this phase",)
         if any("offer" in o for o in bought):
             notes += ("that count supposes your lower ransom offer refused (the full ransoms "
