@@ -6,14 +6,15 @@ from collections import Counter
 
 from pbem.games.fief.battle.context import Battle
 from pbem.games.fief.battle.forces import Side
-from pbem.games.fief.movement.events import PLURAL, SINGULAR
+from pbem.games.fief.edition import load_edition
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.battle.numbers import BattleNumbers, england_numbers
 from pbem.games.fief_england.battle.plan import LEADER, EnglandPlan, england_plan
 from pbem.games.fief_england.battle.rounds import DEFAULT_ORDER, Force, Noble, Setup
 
-# England's unit words beside the core's (pbem/games/fief/movement/events.py).
-WORDS = {"trebuchet": ("trebuchet", "trebuchets"), "crossbowman": ("crossbowman", "crossbowmen"),
+# The words of England's pawn kinds that are not units of its record (`units:`): hired, given,
+# the Invaders' (11.1, 13.1, 6.0).
+WORDS = {"crossbowman": ("crossbowman", "crossbowmen"),
          "royal_knight": ("Royal Knight", "Royal Knights"),
          "royal_man_at_arms": ("Royal Man-at-Arms", "Royal Men-at-Arms"),
          "invader_foot": ("Invader Foot Soldier", "Invader Foot Soldiers"),
@@ -21,10 +22,11 @@ WORDS = {"trebuchet": ("trebuchet", "trebuchets"), "crossbowman": ("crossbowman"
 
 
 def units_text(units: dict[str, int]) -> str:
-    """"2 men-at-arms, 1 trebuchet": England's kinds and the core's."""
+    """"2 men-at-arms, 1 trebuchet": the record's words for its units, WORDS for the others."""
     if not units:
         return "no troops"
-    return ", ".join(f"{n} {WORDS[k][n != 1] if k in WORDS else (SINGULAR if n == 1 else PLURAL).get(k, k)}"
+    edition = load_edition("fief_england")
+    return ", ".join(edition.unit_text(k, n) if k in edition.units else f"{n} {WORDS.get(k, (k, k))[n != 1]}"
                      for k, n in sorted(units.items()))
 
 
