@@ -20,23 +20,20 @@ file here.
       forces: {attacker: {trebuchet: 2}, defender: {}}   # units left
       nobles: {defender: [Anabel]}           # nobles left
 
-A scenario with an `england_battle:` key fights one battle through the core's engine with
-England's battle (pbem/games/fief_england/battle/rules.py BATTLE) - captives, spoils, control:
+A scenario with an `england_battle:` key fights one battle through the core's engine, which
+England's edition hands its battle (the `battle` hook) - captives, spoils, control:
 
     england_battle:
       position: {players: [...], lords: {...}, towns: {...}}   # the core's position format
-      units: {Limoges: {dave: {trebuchet: 2, man_at_arms: 1}}} # England's unit kinds too
-      battle: {town: Limoges, attacker: dave, defender: george}
+      units: {London: {dave: {trebuchet: 2, man_at_arms: 1}}}  # any pawn kind (hired, given ones too)
+      battle: {town: London, attacker: dave, defender: george}
       plans: {dave: {losses: [archer], aim_at: [Henri]}}        # battle_plan data, England's words too
     dice: {battle: [2, 1]}
     expect:
       outcome: {winner: attacker, end: victory, rounds: 1, captives: [[Henri, dave]]}
       events: [{kind: engines_taken, text: "takes over 1 bombard"}]
-      forces: {Limoges: {dave: {bombard: 2}}}
-      state: {towns.Limoges.controller: dave}
-
-The positions stand on France's board until England's board is the core's (the game's
-registration): the battle itself is England's.
+      forces: {London: {dave: {bombard: 2}}}
+      state: {towns.London.controller: dave}
 """
 from __future__ import annotations
 
@@ -50,7 +47,6 @@ from pbem.games.fief.positions import build_position
 from pbem.games.fief.state import Pawn
 from pbem.games.fief_england.battle.numbers import england_numbers
 from pbem.games.fief_england.battle.plan import PLAN_WORDS
-from pbem.games.fief_england.battle.rules import BATTLE
 from pbem.rules.rng import Rng
 from pbem.games.fief_england.battle.rounds import SIDES, Force, Noble, Setup, battle_round
 
@@ -131,7 +127,7 @@ class _Dice(Rng):
 
 def run_engine_battle(name: str, scenario: dict[str, Any]) -> None:
     spec = scenario["england_battle"]
-    state = build_position(spec["position"])
+    state = build_position(spec["position"], "fief_england")
     for town, families in (spec.get("units") or {}).items():
         for family, kinds in families.items():
             for kind, n in kinds.items():
@@ -144,7 +140,7 @@ def run_engine_battle(name: str, scenario: dict[str, Any]) -> None:
     plans = {f: plan_for(state.families[f].policies, setup.town, PLAN_WORDS)
              for f in setup.attacker_side + setup.defender_side}
     dice = _Dice(name, (scenario.get("dice") or {}).get("battle") or [])
-    outcome = resolve_battle(state, load_board("fief_france"), setup, plans, dice, rules=BATTLE)
+    outcome = resolve_battle(state, load_board("fief_england"), setup, plans, dice)
     told = "\n".join(f"  [{e.kind}] {e.text}" for e in outcome.events)
     assert not dice.faces, f"{name}: battle dice never rolled: {dice.faces}\n{told}"
     expect = scenario.get("expect") or {}

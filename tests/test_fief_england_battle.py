@@ -208,8 +208,7 @@ def test_the_round_stops_when_a_side_has_no_troop_left() -> None:
 
 
 # -- the battle in the engine (battle/steps.py), on hand-built positions --------------------------
-# Until England's board is the core's, the positions stand on France's board; England's battle
-# comes in explicitly (`rules=BATTLE`), with England's numbers and units.
+# Positions on England's board: the game's edition brings England's battle (its `battle` hook).
 
 from pbem.games.fief.battle.engine import resolve_battle                      # noqa: E402
 from pbem.games.fief.battle.plan import BattleSetup, plan_from_data           # noqa: E402
@@ -221,7 +220,7 @@ from pbem.games.fief_england.battle.plan import PLAN_WORDS                    # 
 from pbem.games.fief_england.battle.rules import BATTLE, declarable           # noqa: E402
 from pbem.rules.rng import Rng                                                # noqa: E402
 
-BOARD = load_board("fief_france")
+BOARD = load_board("fief_england")
 
 
 class Dice(Rng):
@@ -238,39 +237,40 @@ class Dice(Rng):
 
 
 def position(lords: dict, units: dict, towns: dict | None = None, policies: dict | None = None):
-    """A battle position in Limoges: `units` maps family -> kind -> count (England's kinds too)."""
+    """A battle position in London: `units` maps family -> kind -> count (England's kinds too,
+    hired and given ones among them, put on the board as pawns)."""
     players = sorted({lo["family"] for lo in lords.values()} | set(units))
     state = build_position({"players": players, "phase": "battle",
-                            "lords": {n: {"at": "Limoges", **lo} for n, lo in lords.items()},
-                            "towns": towns or {"Limoges": {"controller": players[0]}},
-                            "policies": policies or {}})
+                            "lords": {n: {"at": "London", **lo} for n, lo in lords.items()},
+                            "towns": towns or {"London": {"controller": players[0]}},
+                            "policies": policies or {}}, "fief_england")
     for family, kinds in units.items():
         for kind, n in kinds.items():
             for _ in range(n):
                 pid = state.new_pawn_id()
-                state.pawns[pid] = Pawn(pid, kind, family, "Limoges")
+                state.pawns[pid] = Pawn(pid, kind, family, "London")
     return state
 
 
 def fight(state, attacker: str, defender: str, dice: Dice, plans: dict | None = None, **setup):
-    battle = BattleSetup(town="Limoges", attacker=attacker, defender=defender, attacker_side=(attacker,),
+    battle = BattleSetup(town="London", attacker=attacker, defender=defender, attacker_side=(attacker,),
                          defender_side=(defender,), **setup)
     outcome = resolve_battle(state, BOARD, battle, {f: plan_from_data(p) for f, p in (plans or {}).items()},
-                             dice, rules=BATTLE)
+                             dice)
     assert not dice.faces, f"battle dice left: {dice.faces}"
     return outcome
 
 
 def plans_of(state, families: list[str]) -> dict:
-    """The families' standing plans for Limoges, England's own words left to England (as the
+    """The families' standing plans for London, England's own words left to England (as the
     core's plans_for does for a game whose edition has the `battle` hook)."""
-    return {f: plan_for(state.families[f].policies, "Limoges", PLAN_WORDS) for f in families}
+    return {f: plan_for(state.families[f].policies, "London", PLAN_WORDS) for f in families}
 
 
 def kinds(state, family: str) -> dict[str, int]:
     out: dict[str, int] = {}
     for p in state.pawns.values():
-        if p.family == family and p.location == "Limoges":
+        if p.family == family and p.location == "London":
             out[p.kind] = out.get(p.kind, 0) + 1
     return out
 
@@ -285,7 +285,7 @@ def test_ex_7_2_in_the_engine_the_noble_taken_and_the_bombard_taken_over() -> No
     state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
                      {"dave": {"trebuchet": 2, "bombard": 1, "archer": 2, "man_at_arms": 1},
                       "george": {"bombard": 2, "archer": 3, "man_at_arms": 2}},
-                     {"Limoges": {"controller": "george", "fortress": "city"}})
+                     {"London": {"controller": "george", "fortress": "city"}})
     plans = {"dave": {"losses": ["archer", "man_at_arms"]}, "george": {"losses": ["archer", "man_at_arms"]}}
     outcome = fight(state, "dave", "george", Dice(2, 1, 1, 1, 0), plans)
     assert outcome.winner == "attacker" and outcome.end == "victory" and outcome.rounds == 1
@@ -293,7 +293,7 @@ def test_ex_7_2_in_the_engine_the_noble_taken_and_the_bombard_taken_over() -> No
     assert state.lords["Henri"].captive_of == "dave"
     assert kinds(state, "dave") == {"trebuchet": 2, "bombard": 2, "archer": 1, "man_at_arms": 1}
     assert kinds(state, "george") == {}
-    assert state.towns["Limoges"].controller == "dave"
+    assert state.towns["London"].controller == "dave"
     assert any("4 hits" in t for t in told(outcome, "battle_projectiles"))
     assert any("1 bombard exploded" in t for t in told(outcome, "battle_losses"))
     assert any("dave takes over 1 bombard" in t for t in told(outcome, "engines_taken"))
@@ -326,7 +326,7 @@ def test_troops_without_a_noble_slay_the_nobles_they_defeat() -> None:
     """7.6: "Troops ... without a Noble ... do not take Captives; instead they immediately slay them"."""
     state = position({"Edward": {"family": "dave"}},
                      {"dave": {"man_at_arms": 1}, "george": {"knight": 3}},
-                     {"Limoges": {"controller": "george"}})
+                     {"London": {"controller": "george"}})
     outcome = fight(state, "dave", "george", Dice(0, 1, 0))   # melee: dave 2 SP 1 die; george 9 SP 2 dice: 1 hit
     assert outcome.winner == "defender" and outcome.captives == []
     assert "Edward" not in state.lords
@@ -339,7 +339,7 @@ def test_a_safe_captive_is_not_hit_and_is_freed_when_its_captor_falls() -> None:
     state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"},
                       "Lucia": {"family": "dave", "captive_of": "george"}},
                      {"dave": {"knight": 2}, "george": {"man_at_arms": 1}},
-                     {"Limoges": {"controller": "george"}})
+                     {"London": {"controller": "george"}})
     outcome = fight(state, "dave", "george", Dice(1, 0, 0))   # dave 7 SP = 2 dice: f, blank; george 1 die
     assert state.lords["Lucia"].captive_of is None, "released: George's troops are gone"
     assert outcome.captives == [("Henri", "dave")]
@@ -349,7 +349,7 @@ def test_a_safe_captive_is_not_hit_and_is_freed_when_its_captor_falls() -> None:
 def test_surrender_takes_the_troops_off_and_the_nobles_captive() -> None:
     state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
                      {"dave": {"knight": 4}, "george": {"man_at_arms": 2, "bombard": 1}},
-                     {"Limoges": {"controller": "george"}})
+                     {"London": {"controller": "george"}})
     plans = {"george": {"surrender": {"outnumbered": 3}}}
     # george's bombard (f: no knight falls to 1 hit); dave 13 SP: 3 dice; george 3 SP: 1
     outcome = fight(state, "dave", "george", Dice(1, 0, 0, 0, 0), plans)
@@ -361,20 +361,20 @@ def test_the_attacker_of_a_fortress_stops_alone() -> None:
     """7.8 Note: the attacker of a Stronghold or Fortified City alone decides to end the battle."""
     state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
                      {"dave": {"knight": 3}, "george": {"man_at_arms": 6}},
-                     {"Limoges": {"controller": "george", "fortress": "stronghold"}})
+                     {"London": {"controller": "george", "fortress": "stronghold"}})
     plans = {"dave": {"stop": {"when": {"after_round": 1}}}, "george": {"stop": {"accept": "never"}}}
     outcome = fight(state, "dave", "george", Dice(0, 0, 0), plans)   # dave 10 SP 2 dice - 1; george 7 SP 2 dice
     assert outcome.end == "attacker_stops" and outcome.stopped_by == "dave" and outcome.winner is None
-    assert state.towns["Limoges"].controller == "george"
+    assert state.towns["London"].controller == "george"
 
 
 def test_truce_needs_both_and_deadlock_after_three_quiet_rolls() -> None:
     state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
-                     {"dave": {"knight": 1}, "george": {"knight": 1}}, {"Limoges": {"controller": "george"}})
+                     {"dave": {"knight": 1}, "george": {"knight": 1}}, {"London": {"controller": "george"}})
     plans = {"dave": {"stop": {"when": {"after_round": 1}}}, "george": {"stop": {"accept": "always"}}}
     assert fight(state, "dave", "george", Dice(1, 1), plans).end == "truce"
     state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
-                     {"dave": {"knight": 1}, "george": {"knight": 1}}, {"Limoges": {"controller": "george"}})
+                     {"dave": {"knight": 1}, "george": {"knight": 1}}, {"London": {"controller": "george"}})
     outcome = fight(state, "dave", "george", Dice(*[2, 2] * 3))
     assert outcome.end == "deadlock" and outcome.rounds == 3 and outcome.winner is None
 
@@ -384,16 +384,16 @@ def test_the_strongest_player_of_a_coalition_decides_the_losses() -> None:
     state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}, "Ann": {"family": "kirsten"}},
                      {"dave": {"knight": 4}, "george": {"man_at_arms": 1, "knight": 1},
                       "kirsten": {"man_at_arms": 2, "knight": 2}},
-                     {"Limoges": {"controller": "george"}},
+                     {"London": {"controller": "george"}},
                      policies={"kirsten": {"battle_plan": {"losses": ["knight", "man_at_arms"],
                                                            "stop": {"accept": "always"}}},
                                "dave": {"battle_plan": {"stop": {"when": "always"}}},
                                "george": {"battle_plan": {"stop": {"accept": "always"}}}})
-    battle = BattleSetup(town="Limoges", attacker="dave", defender="george", attacker_side=("dave",),
+    battle = BattleSetup(town="London", attacker="dave", defender="george", attacker_side=("dave",),
                          defender_side=("george", "kirsten"))
     plans = plans_of(state, ["dave", "george", "kirsten"])
     dice = Dice(3, 0, 0, 0, 0, 0)   # dave 13 SP: 3 dice (fff); the defenders 13 SP: 3 dice
-    resolve_battle(state, BOARD, battle, plans, dice, rules=BATTLE)
+    resolve_battle(state, BOARD, battle, plans, dice)
     assert kinds(state, "george") == {"man_at_arms": 1}, "Kirsten (8 SP) chose knights: George's went first"
     assert kinds(state, "kirsten") == {"man_at_arms": 2, "knight": 2}
 
@@ -402,13 +402,13 @@ def test_aim_at_a_noble_by_plan() -> None:
     state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}, "Alice": {"family": "george",
                                                                                                "female": True}},
                      {"dave": {"archer": 3, "knight": 2}, "george": {"man_at_arms": 3}},
-                     {"Limoges": {"controller": "george"}},
+                     {"London": {"controller": "george"}},
                      policies={"dave": {"battle_plan": {"aim_at": ["Alice"], "stop": {"when": "always"}}},
                                "george": {"battle_plan": {"stop": {"accept": "always"}}}})
     plans = plans_of(state, ["dave", "george"])
-    battle = BattleSetup(town="Limoges", attacker="dave", defender="george", attacker_side=("dave",),
+    battle = BattleSetup(town="London", attacker="dave", defender="george", attacker_side=("dave",),
                          defender_side=("george",))
-    outcome = resolve_battle(state, BOARD, battle, plans, Dice(3, 0, 0, 0), rules=BATTLE)
+    outcome = resolve_battle(state, BOARD, battle, plans, Dice(3, 0, 0, 0))
     assert "Alice" not in state.lords and any("aimed at Alice" in t for t in told(outcome, "battle_projectiles"))
 
 
@@ -417,13 +417,13 @@ def test_a_sally_is_melee_only_without_the_fortress() -> None:
     state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
                      {"dave": {"knight": 1, "trebuchet": 1, "man_at_arms": 1},
                       "george": {"man_at_arms": 2, "archer": 3, "bombard": 1}},
-                     {"Limoges": {"controller": "george", "fortress": "city", "besieged_by": {"dave": 1}}},
+                     {"London": {"controller": "george", "fortress": "city", "besieged_by": {"dave": 1}}},
                      policies={"george": {"battle_plan": {"stop": {"when": "always"}}},
                                "dave": {"battle_plan": {"stop": {"accept": "always"}}}})
     plans = plans_of(state, ["dave", "george"])
-    battle = BattleSetup(town="Limoges", attacker="george", defender="dave", attacker_side=("george",),
+    battle = BattleSetup(town="London", attacker="george", defender="dave", attacker_side=("george",),
                          defender_side=("dave",), leaving_fortress=True)
-    outcome = resolve_battle(state, BOARD, battle, plans, Dice(1, 1), rules=BATTLE)
+    outcome = resolve_battle(state, BOARD, battle, plans, Dice(1, 1))
     assert told(outcome, "battle_projectiles") == [] and len(told(outcome, "battle_melee")) == 1
 
 
@@ -432,8 +432,8 @@ def test_no_die_and_no_projectile_means_besiege() -> None:
     archers enough to fire make it a battle."""
     state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
                      {"dave": {"man_at_arms": 4}, "george": {"man_at_arms": 1}},
-                     {"Limoges": {"controller": "george", "fortress": "stronghold"}})
-    setup = BattleSetup(town="Limoges", attacker="dave", defender="george", attacker_side=("dave",),
+                     {"London": {"controller": "george", "fortress": "stronghold"}})
+    setup = BattleSetup(town="London", attacker="dave", defender="george", attacker_side=("dave",),
                         defender_side=("george",))
     assert "besiege" in (declarable(state, BOARD, setup) or "")
     from dataclasses import replace
@@ -455,30 +455,30 @@ def besieged_position(**extra_units):
     for fam, more in extra_units.items():
         units[fam] = {**units.get(fam, {}), **more}
     state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}}, units,
-                     {"Limoges": {"controller": "george", "fortress": "city"}})
+                     {"London": {"controller": "george", "fortress": "city"}})
     state.round = 2
     return state
 
 
 def test_a_stopped_attack_becomes_a_siege_with_a_trebuchet_under_construction() -> None:
     state = besieged_position()
-    events = siege.resolve_sieges(state, BOARD, {}, {"dave": ["Limoges"]})
+    events = siege.resolve_sieges(state, BOARD, {}, {"dave": ["London"]})
     assert [e.kind for e in events] == ["siege_declared"] and "'Under Construction'" in events[0].text
-    assert is_besieged(state, "Limoges"), "the core's besieged rules apply: no income, no purchase, no leaving"
-    assert state.edition_state["sieges"] == {"Limoges": {"dave": {"building": 1, "declared": 2}}}
+    assert is_besieged(state, "London"), "the core's besieged rules apply: no income, no purchase, no leaving"
+    assert state.edition_state["sieges"] == {"London": {"dave": {"building": 1, "declared": 2}}}
     assert siege.stockpile(state, "dave") == 1 and kinds(state, "dave") == {"knight": 2, "man_at_arms": 1}
 
 
 @pytest.mark.parametrize("towns, units, why", [
-    ({"Limoges": {"controller": "george"}}, {"george": {"man_at_arms": 1}}, "no Stronghold or Fortified City"),
-    ({"Limoges": {"controller": "george", "fortress": "stronghold"}}, {"george": {"bombard": 1}}, "no troop"),
-    ({"Limoges": {"controller": "dave", "fortress": "stronghold"}}, {"george": {"man_at_arms": 1}},
+    ({"London": {"controller": "george"}}, {"george": {"man_at_arms": 1}}, "no Stronghold or Fortified City"),
+    ({"London": {"controller": "george", "fortress": "stronghold"}}, {"george": {"bombard": 1}}, "no troop"),
+    ({"London": {"controller": "dave", "fortress": "stronghold"}}, {"george": {"man_at_arms": 1}},
      "not held by another family")])
 def test_a_siege_needs_a_defended_fortress_of_another_family(towns, units, why) -> None:
     state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
                      {"dave": {"knight": 1}, **units}, towns)
-    event = siege.declare(state, BOARD, "dave", "Limoges")
-    assert event.kind == "siege_failed" and why in event.text and not state.towns["Limoges"].besiegers
+    event = siege.declare(state, BOARD, "dave", "London")
+    assert event.kind == "siege_failed" and why in event.text and not state.towns["London"].besiegers
 
 
 def test_with_no_trebuchet_in_the_stockpile_one_on_the_map_is_destroyed() -> None:
@@ -486,7 +486,7 @@ def test_with_no_trebuchet_in_the_stockpile_one_on_the_map_is_destroyed() -> Non
     for town in ("Tours", "Poitiers"):
         pid = state.new_pawn_id()
         state.pawns[pid] = Pawn(pid, "trebuchet", "dave", town)
-    event = siege.declare(state, BOARD, "dave", "Limoges")
+    event = siege.declare(state, BOARD, "dave", "London")
     assert event.kind == "siege_declared" and "Tours is destroyed" in event.text
     assert sorted(p.location for p in state.pawns.values() if p.kind == "trebuchet") == ["Poitiers"]
 
@@ -494,40 +494,40 @@ def test_with_no_trebuchet_in_the_stockpile_one_on_the_map_is_destroyed() -> Non
 def test_trebuchets_paid_in_the_next_purchase_one_or_two() -> None:
     state = besieged_position()
     state.families["dave"].deniers = 12
-    siege.declare(state, BOARD, "dave", "Limoges")
-    assert "next round" in siege.construction_problem(state, "dave", "Limoges", 1)
+    siege.declare(state, BOARD, "dave", "London")
+    assert "next round" in siege.construction_problem(state, "dave", "London", 1)
     state.round = 3
-    assert "1 or 2" in siege.construction_problem(state, "dave", "Limoges", 3)
+    assert "1 or 2" in siege.construction_problem(state, "dave", "London", 3)
     state.families["dave"].deniers = 9
-    assert "10 shillings are needed" in siege.construction_problem(state, "dave", "Limoges", 2)
+    assert "10 shillings are needed" in siege.construction_problem(state, "dave", "London", 2)
     state.families["dave"].deniers = 12
-    events = siege.construct(state, "dave", "Limoges", 2)
+    events = siege.construct(state, "dave", "London", 2)
     assert events[0].kind == "trebuchets_built" and state.families["dave"].deniers == 2
     assert kinds(state, "dave")["trebuchet"] == 2 and siege.stockpile(state, "dave") == 0
     assert siege.lift_unpaid(state) == [], "paid: the siege goes on"
-    assert "no trebuchet under construction" in siege.construction_problem(state, "dave", "Limoges", 1)
+    assert "no trebuchet under construction" in siege.construction_problem(state, "dave", "London", 1)
 
 
 def test_an_unpaid_trebuchet_lifts_the_siege() -> None:
     state = besieged_position()
-    siege.declare(state, BOARD, "dave", "Limoges")
+    siege.declare(state, BOARD, "dave", "London")
     assert siege.lift_unpaid(state) == [], "declared this round: paid in the next"
     state.round = 3
     events = siege.lift_unpaid(state)
     assert [e.kind for e in events] == ["siege_marker_removed", "siege_lifted"]
-    assert not is_besieged(state, "Limoges") and state.edition_state["sieges"] == {}
+    assert not is_besieged(state, "London") and state.edition_state["sieges"] == {}
     assert siege.stockpile(state, "dave") == 2
 
 
 def test_a_siege_lifts_without_a_besieging_noble_or_at_the_besiegers_will() -> None:
     state = besieged_position()
-    siege.declare(state, BOARD, "dave", "Limoges")
+    siege.declare(state, BOARD, "dave", "London")
     state.lords["Edward"].location = "Tours"
     events = siege.resolve_sieges(state, BOARD, {}, {})
-    assert "no noble of dave" in events[0].text and not is_besieged(state, "Limoges")
+    assert "no noble of dave" in events[0].text and not is_besieged(state, "London")
     state = besieged_position(dave={"trebuchet": 1})
-    siege.declare(state, BOARD, "dave", "Limoges")
-    events = siege.resolve_sieges(state, BOARD, {"dave": {"lifts": ["Limoges"]}}, {})
+    siege.declare(state, BOARD, "dave", "London")
+    events = siege.resolve_sieges(state, BOARD, {"dave": {"lifts": ["London"]}}, {})
     assert "1 trebuchet removed" in events[0].text and "trebuchet" not in kinds(state, "dave")
 
 
@@ -536,14 +536,14 @@ def test_a_siege_lifts_without_a_besieging_noble_or_at_the_besiegers_will() -> N
 def test_pillage_mills_and_the_opponents_engines() -> None:
     state = position({"Edward": {"family": "dave"}},
                      {"dave": {"knight": 1, "bombard": 3}, "george": {"bombard": 1, "trebuchet": 1}},
-                     {"Limoges": {"controller": "dave", "mills": 1}})
+                     {"London": {"controller": "dave", "mills": 1}})
     before = state.families["dave"].deniers
-    events = resolve_pillage(state, BOARD, {"dave": {"plunder": [{"town": "Limoges", "mills": None}]}})
+    events = resolve_pillage(state, BOARD, {"dave": {"plunder": [{"town": "London", "mills": None}]}})
     assert events[0].kind == "plundered" and state.families["dave"].deniers == before + 2
-    assert state.towns["Limoges"].mills == 0
+    assert state.towns["London"].mills == 0
     assert kinds(state, "dave") == {"knight": 1, "bombard": 3, "trebuchet": 1}, "the bombard destroyed: stockpile empty"
     assert "destroys 1 bombard" in events[0].text and "exchanges 1 trebuchet" in events[0].text
-    events = resolve_pillage(state, BOARD, {"george": {"plunder": [{"town": "Limoges", "mills": None}]}})
+    events = resolve_pillage(state, BOARD, {"george": {"plunder": [{"town": "London", "mills": None}]}})
     assert events[0].kind == "plunder_failed" and "do not control" in events[0].text
 
 
@@ -552,16 +552,16 @@ def test_pillage_mills_and_the_opponents_engines() -> None:
 from pbem.games.fief.battle.plan_orders import check_plan                 # noqa: E402
 from pbem.orders.reading import Problems                                  # noqa: E402
 
-VIEW = {"turn_order": ["dave", "george"], "towns": {"Limoges": {}},
+VIEW = {"turn_order": ["dave", "george"], "towns": {"London": {}},
         "lords": {"Edward": {"family": "dave"}, "Henri": {"family": "george"}}}
 
 
 def test_plan_words_aim_at_and_spoils() -> None:
     problems = Problems()
     plan = check_plan(VIEW, "dave", {"aim_at": ["henri", "Invader Leader"], "spoils": "Destroy",
-                                     "towns": {"Limoges": {"aim_at": "Henri"}}}, 1, problems, extra=PLAN_WORDS)
+                                     "towns": {"London": {"aim_at": "Henri"}}}, 1, problems, extra=PLAN_WORDS)
     assert not problems and plan == {"aim_at": ["Henri", "invader_leader"], "spoils": "destroy",
-                                     "towns": {"Limoges": {"aim_at": ["Henri"]}}}
+                                     "towns": {"London": {"aim_at": ["Henri"]}}}
     for value, fragment in ((["Edward"], "neither another family's noble"), (["Henr"], "Henri")):
         problems = Problems()
         assert check_plan(VIEW, "dave", {"aim_at": value}, 1, problems, extra=PLAN_WORDS) is None
@@ -572,26 +572,22 @@ def test_plan_words_aim_at_and_spoils() -> None:
     assert check_plan(VIEW, "dave", {"aim_at": ["Henri"]}, 1, problems) is None, "France has no aim_at"
 
 
-def test_the_hook_runs_englands_battle_and_phase(monkeypatch) -> None:
-    """An edition with the `battle` hook fights its own battle, sieges and plunder through the
-    core's Battle Phase (battle order R1: turn order, each battle before the next)."""
-    from dataclasses import replace
-
-    from pbem.games.fief.battle import engine, phase
+def test_the_hook_runs_englands_battle_and_phase() -> None:
+    """England's edition names its battle (the `battle` hook); France's has none and fights
+    France's. The core's Battle Phase then runs England's battles in turn order (R1), its
+    sieges and its pillage."""
+    from pbem.games.fief.battle import phase
     from pbem.games.fief.edition import load_edition
-    edition = load_edition("fief_france")
-    england = replace(edition, hooks=replace(edition.hooks, battle=BATTLE))
-    for module in (engine, phase):
-        monkeypatch.setattr(module, "edition_of", lambda state: england)
+    assert load_edition("fief_england").hooks.battle is BATTLE and load_edition("fief_france").hooks.battle is None
     state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
                      {"dave": {"knight": 2, "man_at_arms": 1, "trebuchet": 1}, "george": {"man_at_arms": 1}},
-                     {"Limoges": {"controller": "george", "mills": 1}})
-    orders = {"dave": {"battles": [{"target": "george", "town": "Limoges"}],
-                       "plunder": [{"town": "Limoges", "mills": None}]}}
+                     {"London": {"controller": "george", "mills": 1}})
+    orders = {"dave": {"battles": [{"target": "george", "town": "London"}],
+                       "plunder": [{"town": "London", "mills": None}]}}
     events = phase.resolve_battle_phase(state, BOARD, orders, Dice(1, 0))   # the trebuchet: 1 hit
     kinds_told = [e.kind for e in events]
     assert "battle_projectiles" in kinds_told and "plundered" in kinds_told
-    assert state.lords["Henri"].captive_of == "dave" and state.towns["Limoges"].mills == 0
+    assert state.lords["Henri"].captive_of == "dave" and state.towns["London"].mills == 0
 
 
 # -- PASSAGE in battle (10.2, 7.4, 7.8) -----------------------------------------------------------
@@ -599,28 +595,28 @@ def test_the_hook_runs_englands_battle_and_phase(monkeypatch) -> None:
 def test_passage_from_the_tunnels_cancels_the_fortress_penalty() -> None:
     state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
                      {"dave": {"man_at_arms": 4}, "george": {"man_at_arms": 1}},
-                     {"Limoges": {"controller": "george", "fortress": "stronghold"}},
+                     {"London": {"controller": "george", "fortress": "stronghold"}},
                      policies={"dave": {"battle_plan": {"tunnels": "yes"}}})
     state.families["dave"].hand = ["passage"]
-    outcome = resolve_battle(state, BOARD, BattleSetup(town="Limoges", attacker="dave", defender="george",
+    outcome = resolve_battle(state, BOARD, BattleSetup(town="London", attacker="dave", defender="george",
                                                        attacker_side=("dave",), defender_side=("george",)),
-                             plans_of(state, ["dave", "george"]), Dice(1, 0), rules=BATTLE)
+                             plans_of(state, ["dave", "george"]), Dice(1, 0))
     assert told(outcome, "passage_played") and state.families["dave"].hand == []
     assert "passage" in state.events_discard and outcome.winner == "attacker"
 
 
 def test_withdraw_by_passage_each_noble_takes_one_troop() -> None:
     """7.8 Withdraw: the defender's nobles leave to an adjacent city, one troop each; the rest stay."""
-    near = BOARD.neighbours("Limoges")[0]
+    near = BOARD.neighbours("London")[0]
     state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}, "Alice": {"family": "george",
                                                                                                "female": True}},
                      {"dave": {"knight": 4}, "george": {"man_at_arms": 2, "knight": 1}},
-                     {"Limoges": {"controller": "george"}},
+                     {"London": {"controller": "george"}},
                      policies={"george": {"battle_plan": {"withdraw": {"when": {"after_round": 1}, "to": near}}}})
     state.families["george"].hand = ["passage"]
-    outcome = resolve_battle(state, BOARD, BattleSetup(town="Limoges", attacker="dave", defender="george",
+    outcome = resolve_battle(state, BOARD, BattleSetup(town="London", attacker="dave", defender="george",
                                                        attacker_side=("dave",), defender_side=("george",)),
-                             plans_of(state, ["dave", "george"]), dice := Dice(0, 0, 0, 0, 0, 3, 0, 0), rules=BATTLE)
+                             plans_of(state, ["dave", "george"]), dice := Dice(0, 0, 0, 0, 0, 3, 0, 0))
     assert not dice.faces
     # round 1: nothing falls; George withdraws Henri (the knight) and Alice (a man-at-arms);
     # round 2: the man-at-arms left falls to 3 hits (the rest wasted): victory, no captive.
@@ -635,12 +631,12 @@ def test_tactical_destruction_of_ones_own_engines() -> None:
     """7.2: at the end of a round, with troops remaining, a family may destroy its own engines."""
     state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
                      {"dave": {"knight": 4}, "george": {"man_at_arms": 1, "knight": 1, "bombard": 1}},
-                     {"Limoges": {"controller": "george"}},
+                     {"London": {"controller": "george"}},
                      policies={"george": {"battle_plan": {"destroy_engines": {"outnumbered": 2},
                                                           "surrender": {"after_round": 1}}}})
-    outcome = resolve_battle(state, BOARD, BattleSetup(town="Limoges", attacker="dave", defender="george",
+    outcome = resolve_battle(state, BOARD, BattleSetup(town="London", attacker="dave", defender="george",
                                                        attacker_side=("dave",), defender_side=("george",)),
-                             plans_of(state, ["dave", "george"]), dice := Dice(1, 0, 0, 0, 0), rules=BATTLE)
+                             plans_of(state, ["dave", "george"]), dice := Dice(1, 0, 0, 0, 0))
     assert not dice.faces
     assert told(outcome, "engines_destroyed") and not told(outcome, "engines_taken")
     assert kinds(state, "dave") == {"knight": 4}, "nothing left to take"
@@ -650,13 +646,13 @@ def test_an_ally_switches_sides_mid_battle() -> None:
     """7.0: "Allies may betray each other anytime during the Battle, even switching sides"."""
     state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}, "Ann": {"family": "kirsten"}},
                      {"dave": {"knight": 1}, "george": {"knight": 3}, "kirsten": {"man_at_arms": 1}},
-                     {"Limoges": {"controller": "george"}},
+                     {"London": {"controller": "george"}},
                      policies={"kirsten": {"battle_plan": {"switch": {"when": "always"}}},
                                "george": {"battle_plan": {"switch": {"accept": ["kirsten"]}}}})
-    battle = BattleSetup(town="Limoges", attacker="dave", defender="george", attacker_side=("dave", "kirsten"),
+    battle = BattleSetup(town="London", attacker="dave", defender="george", attacker_side=("dave", "kirsten"),
                          defender_side=("george",))
     outcome = resolve_battle(state, BOARD, battle, plans_of(state, ["dave", "george", "kirsten"]),
-                             dice := Dice(0, 0, 0, 0, 3, 0), rules=BATTLE)
+                             dice := Dice(0, 0, 0, 0, 3, 0))
     # round 1: dave + kirsten 5 SP, 1 die; george 10 SP, 2 dice: nothing falls; Kirsten switches.
     # round 2: dave 4 SP, 1 die (blank); george + kirsten 11 SP, 2 dice: fff + blank: Dave's knight.
     assert not dice.faces and outcome.switched == ["kirsten"]
