@@ -668,3 +668,11 @@ def test_the_holy_grail_voids_the_attackers_ff() -> None:
     trebs, fight = result.steps
     assert trebs.volleys["attacker"].hits == 0 + 3 + 1
     assert fight.volleys["attacker"].hits == 0 and fight.volleys["defender"].hits == 2
+
+
+def test_an_unpaid_siege_lifts_at_the_latest_in_the_next_battle_phase() -> None:
+    state = besieged_position()
+    siege.declare(state, BOARD, "dave", "London")
+    state.round = 3
+    events = siege.resolve_sieges(state, BOARD, {}, {})
+    assert "did not pay for the trebuchet" in events[0].text and not is_besieged(state, "London")

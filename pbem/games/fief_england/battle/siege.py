@@ -44,8 +44,11 @@ def stockpile(state: FiefState, family: str) -> int:
 
 def resolve_sieges(state: FiefState, board: Board, orders: Mapping[str, Any],
                    besiege: Mapping[str, list[str]]) -> list[Event]:
-    """After the battles, in turn order: lifts, sieges in progress kept or lifted, new sieges."""
-    events: list[Event] = []
+    """After the battles, in turn order: lifts, sieges in progress kept or lifted, new sieges.
+    First, a trebuchet still under construction since an earlier round was not paid in this
+    round's Purchase: its siege lifts (7.9; `lift_unpaid`, also for England's Purchase phase to
+    call at its end)."""
+    events: list[Event] = lift_unpaid(state)
     for player in state.turn_order():
         mine = orders.get(player) or {}
         for town in mine.get("lifts") or []:
