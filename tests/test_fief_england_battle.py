@@ -676,3 +676,23 @@ def test_an_unpaid_siege_lifts_at_the_latest_in_the_next_battle_phase() -> None:
     state.round = 3
     events = siege.resolve_sieges(state, BOARD, {}, {})
     assert "did not pay for the trebuchet" in events[0].text and not is_besieged(state, "London")
+
+
+def test_a_battle_tells_no_secret() -> None:
+    """Battles are public (7.0: both sides reveal their troops), shillings and hands are not
+    (FAQ l.857): playing PASSAGE from a hand shows that card only, and no event tells a treasury."""
+    state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
+                     {"dave": {"man_at_arms": 4, "trebuchet": 1}, "george": {"man_at_arms": 1}},
+                     {"London": {"controller": "george", "fortress": "stronghold"}},
+                     policies={"dave": {"battle_plan": {"tunnels": "yes"}}})
+    state.families["dave"].hand = ["assassination", "passage", "justice"]
+    state.families["dave"].deniers, state.families["george"].deniers = 17, 23
+    state.families["george"].hand = ["ambush"]
+    outcome = resolve_battle(state, BOARD, BattleSetup(town="London", attacker="dave", defender="george",
+                                                       attacker_side=("dave",), defender_side=("george",)),
+                             plans_of(state, ["dave", "george"]), dice := Dice(1, 0))   # the trebuchet
+    assert not dice.faces and outcome.captives == [("Henri", "dave")] and told(outcome, "passage_played")
+    text = " ".join(e.text + repr(e.data) for e in outcome.events)
+    for secret in ("assassination", "justice", "ambush", "17", "23"):
+        assert secret not in text, secret
+    assert state.families["dave"].hand == ["assassination", "justice"]
