@@ -211,7 +211,7 @@ def test_the_round_stops_when_a_side_has_no_troop_left() -> None:
 # Positions on England's board: the game's edition brings England's battle (its `battle` hook).
 
 from pbem.games.fief.battle.engine import resolve_battle                      # noqa: E402
-from pbem.games.fief.battle.plan import BattleSetup, plan_from_data           # noqa: E402
+from pbem.games.fief.battle.plan import BattleSetup                           # noqa: E402
 from pbem.games.fief.board import load_board                                  # noqa: E402
 from pbem.games.fief.positions import build_position                          # noqa: E402
 from pbem.games.fief.state import Pawn                                        # noqa: E402
@@ -255,8 +255,9 @@ def position(lords: dict, units: dict, towns: dict | None = None, policies: dict
 def fight(state, attacker: str, defender: str, dice: Dice, plans: dict | None = None, **setup):
     battle = BattleSetup(town="London", attacker=attacker, defender=defender, attacker_side=(attacker,),
                          defender_side=(defender,), **setup)
-    outcome = resolve_battle(state, BOARD, battle, {f: plan_from_data(p) for f, p in (plans or {}).items()},
-                             dice)
+    for family, plan in (plans or {}).items():   # standing plans, England's words among them
+        state.families[family].policies["battle_plan"] = plan
+    outcome = resolve_battle(state, BOARD, battle, plans_of(state, [attacker, defender]), dice)
     assert not dice.faces, f"battle dice left: {dice.faces}"
     return outcome
 
@@ -696,3 +697,24 @@ def test_a_battle_tells_no_secret() -> None:
     for secret in ("assassination", "justice", "ambush", "17", "23"):
         assert secret not in text, secret
     assert state.families["dave"].hand == ["assassination", "justice"]
+
+
+def test_losses_name_englands_kinds() -> None:
+    """7.5: a side may put its crossbowmen or royal guard first among equal choices; France's
+    plan fields England has no use for are refused by name."""
+    problems = Problems()
+    plan = check_plan(VIEW, "dave", {"losses": ["Crossbowmen", "royal knights", "men-at-arms"]}, 1, problems,
+                      extra=PLAN_WORDS)
+    assert not problems and plan == {"losses": ["crossbowman", "royal_knight", "man_at_arms"]}
+    problems = Problems()
+    assert check_plan(VIEW, "dave", {"losses": ["trebuchet"], "scorched_earth": "yes"}, 1, problems,
+                      extra=PLAN_WORDS) is None
+    text = " ".join(str(p) for p in problems)
+    assert "not a kind a side chooses to lose (7.5)" in text and "`scorched_earth` is France's" in text
+    state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
+                     {"dave": {"knight": 3}, "george": {"crossbowman": 1, "man_at_arms": 2}},
+                     {"London": {"controller": "george"}})
+    # George's crossbowman shoots (blank); melee: dave 10 SP, f + f; george 5 SP, a blank
+    fight(state, "dave", "george", Dice(0, 1, 1, 0),
+          {"george": {"losses": ["crossbowman"]}, "dave": {"stop": {"when": "always"}}})
+    assert kinds(state, "george") == {"man_at_arms": 2}

@@ -2,6 +2,7 @@
 the standing orders by which a battle is fought by mail (DESIGN.md "Battle plans").
 
     battle_plan:
+      losses: [crossbowman, man_at_arms]   # 7.5: kinds lost first among equal choices
       aim_at: [Henri, invader leader]   # 7.2: archers and crossbowmen aim at the first present
       spoils: destroy                   # 7.2 Winner's Spoils: take (default) or destroy the loser's engines
       tunnels: yes                      # 10.2: attacking a fortress, play PASSAGE against its penalty
@@ -15,6 +16,7 @@ from typing import Any
 
 from pbem.games.fief.battle.plan import NEVER, Condition, condition_from_data
 from pbem.games.fief.battle.plan_orders import check_condition, plan_data
+from pbem.games.fief.edition import load_edition
 from pbem.orders.reading import Problems, fold, suggest
 
 LEADER = "invader_leader"          # 7.2: "an opposing Noble or Invading Leader"
@@ -23,6 +25,7 @@ SPOILS = ("take", "destroy")       # 7.2 Winner's Spoils, 7.10
 
 @dataclass(frozen=True)
 class EnglandPlan:
+    losses: tuple[str, ...] = ()   # 7.5: kinds lost first among the choices using as many hits
     aim_at: tuple[str, ...] = ()   # 7.2: nobles (or the Invader Leader) to aim at, the first present
     spoils: str = "take"           # 7.2: the loser's trebuchets and bombards taken over (if the
                                    # stockpile has markers) or destroyed
@@ -35,7 +38,8 @@ class EnglandPlan:
 def england_plan(policies: dict, town: str) -> EnglandPlan:
     data = plan_data(policies, town)
     withdraw = data.get("withdraw") or {}
-    return EnglandPlan(aim_at=tuple(data.get("aim_at") or ()), spoils=str(data.get("spoils") or "take"),
+    return EnglandPlan(losses=tuple(data.get("losses") or ()), aim_at=tuple(data.get("aim_at") or ()),
+                       spoils=str(data.get("spoils") or "take"),
                        tunnels=bool(data.get("tunnels")), withdraw=condition_from_data(withdraw.get("when")),
                        withdraw_to=withdraw.get("to"),
                        destroy_engines=condition_from_data(data.get("destroy_engines")))
@@ -55,6 +59,34 @@ def check_aim(view: dict, me: str, value: Any, line: int | None, problems: Probl
             problems.add(line, f"`aim_at`: {name!r} is neither another family's noble in play nor "
                          "`invader leader` (7.2: archers aim at an opposing Noble or Invading Leader)",
                          suggest(str(name), list(known.values()) + ["invader leader"]))
+    return out
+
+
+# 7.5: the kinds a player's side loses by choice (England's troops and royal guard; engines take
+# no hit, Invaders are no player's).
+LOSS_KINDS = ("man_at_arms", "archer", "crossbowman", "knight", "royal_man_at_arms", "royal_knight")
+_GUARD_WORDS = {"royal knight": "royal_knight", "royal knights": "royal_knight",
+                "royal man at arms": "royal_man_at_arms", "royal men at arms": "royal_man_at_arms",
+                "crossbowmen": "crossbowman", "crossbowman": "crossbowman"}
+
+
+def check_losses(view: dict, me: str, value: Any, line: int | None, problems: Problems) -> list[str]:
+    """England's `losses`: its kinds (crossbowmen and the royal guard too), by id, name or plural."""
+    edition = load_edition("fief_england")
+    if not isinstance(value, list) or not value:
+        problems.add(line, "`losses` is a list of unit kinds, lost first to last",
+                     "write e.g. `losses: [man_at_arms, archer, crossbowman, knight]`")
+        return []
+    out: list[str] = []
+    for word in value:
+        kind = _GUARD_WORDS.get(fold(str(word))) or edition.unit_kind(word)
+        if kind not in LOSS_KINDS:
+            problems.add(line, f"{word!r} is not a kind a side chooses to lose (7.5)",
+                         f"use {', '.join(LOSS_KINDS)} (trebuchets and bombards take no hit)")
+        elif kind in out:
+            problems.add(line, f"{kind} is listed twice in `losses`", "list each kind once")
+        else:
+            out.append(kind)
     return out
 
 
@@ -96,5 +128,24 @@ def check_destroy(view: dict, me: str, value: Any, line: int | None, problems: P
     return check_condition(value, line, "destroy_engines", problems)
 
 
-PLAN_WORDS = {"aim_at": check_aim, "spoils": check_spoils, "tunnels": check_tunnels, "withdraw": check_withdraw,
-              "destroy_engines": check_destroy}
+def refused(why: str):
+    """A core plan field this edition has no use for: refused by name, never silently ignored."""
+    def check(view: dict, me: str, value: Any, line: int | None, problems: Problems) -> None:
+        problems.add(line, f"this battle-plan field is not one of Fief: England's: {why}", "remove it")
+    return check
+
+
+# France's plan fields with no meaning in England, each with what England has instead.
+NOT_ENGLANDS = {
+    "scorched_earth": refused("`scorched_earth` is France's (6.2.1); England's is destroying one's own "
+                              "mills after Income (3.4)"),
+    "adjusted_shooting": refused("`adjusted_shooting` is France's option I.1; England's archers aim with "
+                                 "`aim_at` (7.2)"),
+    "adjusted_target": refused("`adjusted_target` is France's option I.1; England's archers aim with "
+                               "`aim_at` (7.2)"),
+    "take_captives": refused("`take_captives`: a beaten side's nobles are always taken (7.6); free a "
+                             "captive with a `release:` order"),
+}
+
+PLAN_WORDS = {**NOT_ENGLANDS, "losses": check_losses, "aim_at": check_aim, "spoils": check_spoils,
+              "tunnels": check_tunnels, "withdraw": check_withdraw, "destroy_engines": check_destroy}

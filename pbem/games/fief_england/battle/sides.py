@@ -84,9 +84,9 @@ def round_setup(b: Battle) -> Setup:
         if targets:
             aims[side.role] = targets[0]
         excalibur[side.role] = holder is not None and holder in side.lords
-        plan = b.plan(who)
-        orders[side.role] = tuple(plan.losses) + tuple(k for k in DEFAULT_ORDER if k not in plan.losses)
-        noble_orders[side.role] = tuple(plan.lords_first)
+        first = own_plan(b, who).losses
+        orders[side.role] = first + tuple(k for k in DEFAULT_ORDER if k not in first)
+        noble_orders[side.role] = tuple(b.plan(who).lords_first)
     return Setup(fortress=town.fortress if b.fortress_applies() else None, passage=b.setup.underground,
                  sally=b.setup.leaving_fortress, cavalcade=b.setup.cavalcade, aims=aims, excalibur=excalibur,
                  orders=orders, noble_orders=noble_orders)

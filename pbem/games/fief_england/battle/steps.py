@@ -125,11 +125,13 @@ def volley_text(v: Volley) -> str:
 
 def take(b: Battle, side: Side, losses: Losses, step: str) -> None:
     """Remove the losses chosen on the plain force from the board: the pawns of each kind (the
-    confederates' first, then the decider's, oldest first - the core's order), the nobles slain."""
+    confederates' first, then the decider's - or the other way round, the decider's plan's
+    `own_losses_last` - oldest first, the core's order), the nobles slain."""
     if not losses.any():
         return
     chosen = decider(b, side)
-    families = [f for f in side.families if f != chosen] + [chosen]
+    others = [f for f in side.families if f != chosen]
+    families = others + [chosen] if b.plan(chosen).own_losses_last else [chosen] + others
     pawns: list[str] = []
     for kind, n in losses.removed().items():
         ids = sorted((p for p in side.units if b.state.pawns[p].kind == kind and p not in pawns),
