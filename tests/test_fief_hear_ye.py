@@ -219,16 +219,16 @@ def test_random_elections_always_resolve() -> None:
 
 
 def test_justice_immunity_and_the_regent_queen() -> None:
-    from pbem.games.fief.hear_ye.elections import justice_immune
+    from pbem.games.fief_france.royal import justice_immune
     st = build_position({"players": PLAYERS, "round": 2, "phase": "hear_ye", "lords": {
         "Henry": {"family": "maximilien", "at": "Rouen", "titles": ["king"], "spouse": "Blanche"},
         "Blanche": {"family": "enguerand", "at": "Limoges", "titles": ["queen"], "spouse": "Henry"},
         "François": {"family": "marie", "at": "Avignon", "titles": ["bishop 5", "pope"]},
         "Lambert": {"family": "marie", "at": "Reims", "titles": ["bishop 4", "cardinal"]}}})
-    assert [n for n, l in st.lords.items() if justice_immune(l)] == ["Henry", "Blanche", "François"]
+    assert [n for n, l in st.lords.items() if justice_immune(vars(l))] == ["Henry", "Blanche", "François"]
     eliminate_lord(st, BOARD, "Henry")   # no crown prince: the widow is regent queen
     assert st.lords["Blanche"].political == "regent_queen" and st.lords["Blanche"].spouse is None
-    assert justice_immune(st.lords["Blanche"])
+    assert justice_immune(vars(st.lords["Blanche"]))
     # 1.1.2: the regent queen's new spouse does not become king through the marriage
     st.lords["Othon"] = type(st.lords["Lambert"])(name="Othon", family="maximilien", female=False,
                                                    location="Rouen", fief_titles=["normandie"])

@@ -11,6 +11,7 @@ from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief_france.rules import RULES
 from pbem.games.fief.positions import build_position
 from pbem.games.fief.purchase.titles import cardinal_title_holder, privilege_lord
+from pbem.games.fief_france.royal import PRIVILEGED
 from pbem.games.fief.state import FiefState
 from pbem.judge.render import render
 
@@ -117,8 +118,8 @@ def test_the_regent_queen_holds_the_privilege_when_there_is_no_king() -> None:
 
 def test_the_king_comes_before_the_regent_queen() -> None:
     lords = {"Anne": {"political": "regent_queen", "family": "a"}, "Louis": {"political": "king", "family": "b"}}
-    assert privilege_lord(lords) == "Louis"
-    assert privilege_lord({"X": {"political": "queen", "family": "a"}}) is None
+    assert privilege_lord(lords, PRIVILEGED) == "Louis"
+    assert privilege_lord({"X": {"political": "queen", "family": "a"}}, PRIVILEGED) is None
 
 
 def test_a_captive_king_may_offer() -> None:

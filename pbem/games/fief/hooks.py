@@ -181,3 +181,11 @@ class Hooks:
     married: Callable[["FiefState", "Lord", "Lord"], list["Event"]] | None = None
     unmarried: Callable[["FiefState", "Lord"], list["Event"]] | None = None
     marriage_blocker: Callable[["Lord"], str | None] | None = None
+    # G.4.2.4: (a lord's fields by name: a view's lord, or ``vars(Lord)``) -> why the justice card
+    # may not strike him for his titles (France: the king, the queen, regent or not, the crown
+    # prince and the pope), or None. Without it no title protects a lord from justice.
+    justice_immune: Callable[[Mapping[str, Any]], str | None] | None = None
+    # 4.4: the political titles holding the privilege to offer a fief title once a round, first
+    # the one that holds it when both are in play (France: the king, else the regent queen).
+    # Without them no one offers a title.
+    privileged: tuple[str, ...] = ()

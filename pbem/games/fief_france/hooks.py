@@ -9,8 +9,8 @@ from pbem.games.fief_france.church import tithe_rank, uprising_calmer
 from pbem.games.fief_france.elections import ELECTIONS
 from pbem.games.fief_france.facts import FRANCE
 from pbem.games.fief_france.naval import NAVAL
-from pbem.games.fief_france.royal import (lord_played, marriage_blocker, married, titles_after_elimination,
-                                         unmarried)
+from pbem.games.fief_france.royal import (PRIVILEGED, justice_immune, lord_played, marriage_blocker, married,
+                                         titles_after_elimination, unmarried)
 
 
 def title_points(state: FiefState, lord: Lord) -> int:
@@ -45,4 +45,5 @@ HOOKS = Hooks(board_facts=FRANCE, title_points=title_points, tiebreak=tiebreak, 
               lord_played=lord_played, after_elimination=titles_after_elimination, title_bonus=TITLE_BONUS,
               lord_card_keys=(LordCardKey("crown_prince", "G.1.1"),), naval=NAVAL, tithe_rank=tithe_rank,
               uprising_calmer=uprising_calmer, characters=CHARACTERS,
-              royal_guard=ROYAL_GUARD, married=married, unmarried=unmarried, marriage_blocker=marriage_blocker)
+              royal_guard=ROYAL_GUARD, married=married, unmarried=unmarried, marriage_blocker=marriage_blocker,
+              justice_immune=justice_immune, privileged=PRIVILEGED)
