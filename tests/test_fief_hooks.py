@@ -61,3 +61,23 @@ def test_the_privilege_to_offer_a_title_is_the_editions(without) -> None:
     without(privileged=())
     assert "no title brings the privilege to offer a fief title in this game" in errors(state, "anne", offer)
     assert "privilege" not in RULES.order_template(RULES.view(state, "anne"), "anne")
+
+
+def test_the_queens_income_goes_to_the_editions_titles(without) -> None:
+    """3, D.3.2: France's queen and regent queen bring their family the record's `income.queen`
+    (its `queen_titles` hook); an edition naming another title (a test edition's Sovereign Queen)
+    pays that one, an edition without the hook pays no title."""
+    position = {"players": PLAYERS, "phase": "income", "deniers": {"anne": 0, "bruno": 0},
+                "lords": {"Blanche": {"family": "anne", "at": "Tours", "female": True, "titles": ["queen"]},
+                          "Isabelle": {"family": "bruno", "at": "Lyon", "female": True,
+                                       "titles": ["regent_queen"]}}}
+
+    def queens_income() -> dict[str, int]:
+        state, events = resolve(build_position(position).to_json(), {})
+        return {e.data["player"]: e.data["queen"] for e in events if e.kind == "income" and e.data["queen"]}
+
+    assert queens_income() == {"anne": 2, "bruno": 2}                  # 3, D.3.2
+    without(queen_titles=("regent_queen",))
+    assert queens_income() == {"bruno": 2}
+    without(queen_titles=())
+    assert queens_income() == {}

@@ -189,3 +189,6 @@ class Hooks:
     # the one that holds it when both are in play (France: the king, else the regent queen).
     # Without them no one offers a title.
     privileged: tuple[str, ...] = ()
+    # 3: the political titles whose lord brings his family the record's `income.queen` each
+    # Income Phase (France: the queen and the regent queen, D.3.2). Without them no title does.
+    queen_titles: tuple[str, ...] = ()

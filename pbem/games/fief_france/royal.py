@@ -18,6 +18,9 @@ JUSTICE_IMMUNE = ("king", "queen", "regent_queen", "crown_prince")
 # 4.4: the king's privilege to offer a fief title; "The regent queen title operates the same way".
 PRIVILEGED = ("king", "regent_queen")
 
+# 3: "2 deniers for the queen or regent queen title if she is in their family" (D.3.2).
+QUEEN_TITLES = ("queen", "regent_queen")
+
 
 def justice_immune(lord: Mapping[str, Any]) -> str | None:
     """G.4.2.4: the royal family and the pope are immune to the justice card."""
