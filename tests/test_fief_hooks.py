@@ -81,3 +81,22 @@ def test_the_queens_income_goes_to_the_editions_titles(without) -> None:
     assert queens_income() == {"bruno": 2}
     without(queen_titles=())
     assert queens_income() == {}
+
+
+def test_character_cards_are_named_by_the_edition(without) -> None:
+    """G.4.1: the printed names of France's character cards (D'Arc, Cardinal) are its
+    `characters` hook's: the cards drawn, held and exchanged are named by it; an edition without
+    those characters names such a card by its id."""
+    from pbem.games.fief.cards.phase import card_name
+
+    position = {"players": PLAYERS, "phase": "cards", "hands": {"anne": ["darc", "cardinal", "plague"]},
+                "lords": {"Blanche": {"family": "anne", "at": "Tours"}}}
+    state = build_position(position).to_json()
+
+    def names() -> tuple[list[str], bool]:
+        form = RULES.order_template(RULES.view(state, "anne"), "anne")
+        return [card_name("fief_france", c) for c in ("darc", "cardinal", "plague")], "D'Arc, Cardinal, plague" in form
+
+    assert names() == (["D'Arc", "Cardinal", "plague"], True)
+    without(characters={})
+    assert names() == (["darc", "cardinal", "plague"], False)

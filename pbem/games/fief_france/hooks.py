@@ -9,8 +9,8 @@ from pbem.games.fief_france.church import tithe_rank, uprising_calmer
 from pbem.games.fief_france.elections import ELECTIONS
 from pbem.games.fief_france.facts import FRANCE
 from pbem.games.fief_france.naval import NAVAL
-from pbem.games.fief_france.royal import (PRIVILEGED, QUEEN_TITLES, justice_immune, lord_played, marriage_blocker, married,
-                                         titles_after_elimination, unmarried)
+from pbem.games.fief_france.royal import (PRIVILEGED, QUEEN_TITLES, justice_immune, lord_played, marriage_blocker,
+                                         married, titles_after_elimination, unmarried)
 
 
 def title_points(state: FiefState, lord: Lord) -> int:
