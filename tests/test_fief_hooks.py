@@ -9,9 +9,13 @@ from typing import Any, Callable
 
 import pytest
 
+from pbem.games.fief.board import Board, load_board
 from pbem.games.fief.edition import _EDITIONS, load_edition
+from pbem.games.fief.hooks import DisasterStrike, die_names_a_bishopric
 from pbem.games.fief.positions import build_position
+from pbem.games.fief.state import FiefState
 from pbem.games.fief_france.rules import RULES
+from pbem.rules.rng import Rng
 
 from fief_support import errors, resolve, send
 
@@ -100,3 +104,57 @@ def test_character_cards_are_named_by_the_edition(without) -> None:
     assert names() == (["D'Arc", "Cardinal", "plague"], True)
     without(characters={})
     assert names() == (["darc", "cardinal", "plague"], False)
+
+
+class Dice(Rng):
+    def __init__(self, *faces: int):
+        super().__init__("hooks-test")
+        self.faces = list(faces)
+
+    def d6(self, why: str = "d6") -> int:
+        assert self.faces, f"no die was expected ({why})"
+        return self.faces.pop(0)
+
+
+def regions_strike(state: FiefState, board: Board, name: str, dice_icon: bool, rng: Rng) -> DisasterStrike:
+    """A test edition with England's rule (E 2.4, R43) on France's board: the d6 names one of six
+    regions and every result strikes, the icon or not; here regions 1-5 are the bishoprics and
+    region 6 the sea (an English Region strikes its land and sea)."""
+    roll = rng.d6(f"disaster {name}: region (E 2.4)")
+    if roll == 6:
+        return DisasterStrike("offshore", "offshore", f"the d6 rolls {roll}: ", "region 6 (the sea)", {"roll": roll})
+    return DisasterStrike(str(roll), roll, f"the d6 rolls {roll}: ", f"region {roll}", {"roll": roll, "region": roll})
+
+
+def test_where_a_disaster_strikes_is_the_editions(without) -> None:
+    """2.5: in France the d6 names a bishopric, a 6 is a false alarm and a card without the dice
+    icon strikes the offshore area (its `disaster_target` hook); without the hook the d6 names a
+    bishopric and every card rolls; a test edition with England's rule (R43) strikes on a 6."""
+    from pbem.games.fief.cards.deck import load_cards
+    from pbem.games.fief.cards.effects import resolve_disasters
+
+    position = {"players": PLAYERS, "lords": {"Charles": {"family": "bruno", "at": "offshore"}},
+                "units": {"offshore": {"bruno": {"knight": 2}}}}
+
+    def reveal(track: list[str], *dice: int) -> list[tuple[str, str]]:
+        state = build_position({**position, "disasters_track": track})
+        rng = Dice(*dice)
+        events = resolve_disasters(state, load_board("fief_france"), load_cards("fief_france"), rng)
+        assert not rng.faces, "every die given is used"
+        return [(e.kind, e.text) for e in events if e.kind.startswith("disaster")]
+
+    assert reveal(["famine", "bad_weather_offshore"], 6) == [
+        ("disaster_false_alarm", "A famine card is revealed; anne rolls a 6: false alarm, the card is "
+                                 "discarded (2.5)."),
+        ("disaster", "A bad weather card is revealed; it has no dice icon: it strikes the offshore area until "
+                     "the end of the round (2.5).")]
+    without(disaster_target=die_names_a_bishopric)
+    assert reveal(["famine", "bad_weather_offshore"], 6, 2) == [
+        ("disaster_false_alarm", "A famine card is revealed; anne rolls a 6: false alarm, the card is "
+                                 "discarded (2.5)."),
+        ("disaster", "A bad weather card is revealed; anne rolls 2: it strikes bishopric Lisieux (2) until the "
+                     "end of the round (2.5).")]
+    without(disaster_target=regions_strike)
+    assert reveal(["famine"], 6) == [
+        ("disaster", "A famine card is revealed; the d6 rolls 6: it strikes region 6 (the sea) until the end "
+                     "of the round (2.5).")]

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from pbem.games.fief.round import Step
     from pbem.games.fief.state import FiefState, Lord
     from pbem.rules.api import Event
+    from pbem.rules.rng import Rng
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,31 @@ def bishop_collects(lord: "Lord", target: str, number: int, governed: set[int]) 
     """G.3.3.2: only the bishop of a bishopric collects its tithe (an edition without other
     church titles collecting it)."""
     return 0 if target != "all" and lord.bishopric == number else None
+
+
+@dataclass(frozen=True)
+class DisasterStrike:
+    """Where a disaster card revealed from the track strikes (2.5), as the edition's
+    ``disaster_target`` hook says; ``target`` None: a false alarm, the card is discarded."""
+
+    target: str | None        # the BoardEffect's target: a bishopric's number, a sea's name
+    place: int | str          # what a plague strikes at once (G.2.1): a bishopric's number, a sea's name
+    how: str                  # how it was chosen, opening the report's clause: "anne rolls 4: "
+    where: str                # the place as the report names it: "bishopric Reims (4)"
+    data: dict[str, Any]      # the event's data besides the card: {"roll": 4, "bishopric": 4}
+
+
+def die_names_a_bishopric(state: "FiefState", board: "Board", name: str, dice_icon: bool,
+                          rng: "Rng") -> DisasterStrike:
+    """2.5: the first player's d6 names the bishopric struck; a roll naming none (France's 6, its
+    board having 5) is a false alarm. The dice icon is not read: a card without it is the
+    edition's rule (France: the offshore area)."""
+    first = state.players[state.first_player]
+    roll = rng.d6(f"disaster {name}: bishopric (2.5)")
+    if roll not in board.bishoprics:
+        return DisasterStrike(None, roll, f"{first} rolls a {roll}: ", "", {"roll": roll})
+    return DisasterStrike(str(roll), roll, f"{first} rolls {roll}: ",
+                          f"bishopric {board.bishoprics[roll].name} ({roll})", {"roll": roll, "bishopric": roll})
 
 
 @dataclass(frozen=True)
@@ -192,3 +218,9 @@ class Hooks:
     # 3: the political titles whose lord brings his family the record's `income.queen` each
     # Income Phase (France: the queen and the regent queen, D.3.2). Without them no title does.
     queen_titles: tuple[str, ...] = ()
+    # 2.5: (state, board, the disaster's name, whether its card bears the dice icon, rng) -> where
+    # a disaster card revealed from the track strikes, or a false alarm. France: the d6 names a
+    # bishopric, a 6 is a false alarm, a card without the icon strikes the offshore area
+    # (pbem/games/fief_france/naval.py). Without it the d6 names a bishopric, a roll naming none
+    # is a false alarm.
+    disaster_target: Callable[["FiefState", "Board", str, bool, "Rng"], DisasterStrike] = die_names_a_bishopric

@@ -3,14 +3,16 @@ cards played from a hand. Each effect becomes a ``BoardEffect`` exactly as the i
 (income/phase.py) and the movement rules (movement/disasters.py) read it.
 
 Which disaster cards carry the dice icon (2.5) is a field of the card data (cards.yaml,
-cards/deck.py): a card with it strikes the bishopric the first player's d6 names (6: false alarm),
-one without strikes the offshore area (ruling 41). The shipped data gives every card the icon
+cards/deck.py); where a card strikes is the edition's `disaster_target` hook (France: a card with
+the icon strikes the bishopric the first player's d6 names, 6: false alarm, one without strikes
+the offshore area, ruling 41). The shipped data gives every card the icon
 (ruling 17). The beginners' option (2.5, ruling 40) discards the 1st round's disasters unseen.
 """
 from __future__ import annotations
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.cards.deck import CardSet, has_dice_icon
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.movement.disasters import place_text, strike
 from pbem.games.fief.movement.events import Teller
 from pbem.games.fief.state import OFFSHORE, BoardEffect, FiefState
@@ -24,7 +26,6 @@ NAMES = {"plague": "plague", "bad_weather": "bad weather", "famine": "famine",
 # bishopric where the other disaster lies.
 CANCELS = {"good_weather": "bad_weather", "good_harvest": "famine"}
 BLOCKED_BY = {"good_weather": "famine", "good_harvest": "bad_weather"}
-FALSE_ALARM = 6   # 2.5
 
 
 def effect_on(state: FiefState, card: str, target: str) -> BoardEffect | None:
@@ -33,7 +34,6 @@ def effect_on(state: FiefState, card: str, target: str) -> BoardEffect | None:
 
 def resolve_disasters(state: FiefState, board: Board, cards: CardSet, rng: Rng) -> list[Event]:
     """2.5, step C: flip the track's cards and solve them left to right."""
-    first = state.players[state.first_player]
     track, state.disasters_track = list(state.disasters_track), []
     if track and state.options.get("beginners") and state.round == 1:
         return [_ignore(state, track)]
@@ -41,22 +41,14 @@ def resolve_disasters(state: FiefState, board: Board, cards: CardSet, rng: Rng) 
     for card in track:
         kind = cards.disaster_kind(card) or card
         name = NAMES.get(kind, kind)
-        if has_dice_icon(card):
-            die = rng.d6(f"disaster {name}: bishopric (2.5)")
-            roll: int | None = die
-            if roll == FALSE_ALARM:
-                state.events_discard.append(card)
-                events.append(Event("disaster_false_alarm", f"A {name} card is revealed; {first} rolls a 6: "
-                                    "false alarm, the card is discarded (2.5).",
-                                    data={"card": card, "roll": roll}))
-                continue
-            target = str(roll)
-            where = f"bishopric {board.bishoprics[die].name} ({roll})"
-            how = f"{first} rolls {roll}: "
-            data: dict = {"card": card, "roll": roll, "bishopric": roll}
-        else:   # 2.5: no dice icon: the card affects the offshore area
-            roll, target, where, how = None, OFFSHORE, "the offshore area", "it has no dice icon: "
-            data = {"card": card, "offshore": True}
+        strike = edition_of(state).hooks.disaster_target(state, board, name, has_dice_icon(card), rng)   # 2.5
+        data = {"card": card, **strike.data}
+        target, how, where = strike.target, strike.how, strike.where
+        if target is None:
+            state.events_discard.append(card)
+            events.append(Event("disaster_false_alarm", f"A {name} card is revealed; {how}false alarm, the card "
+                                "is discarded (2.5).", data=data))
+            continue
         if effect_on(state, kind, target):
             state.events_discard.append(card)
             events.append(Event("disaster_duplicate", f"A {name} card is revealed; {how}{where} already "
@@ -66,7 +58,7 @@ def resolve_disasters(state: FiefState, board: Board, cards: CardSet, rng: Rng) 
         events.append(Event("disaster", f"A {name} card is revealed; {how}it strikes {where} until the "
                             "end of the round (2.5).", data=data))
         if kind == "plague":
-            events += plague(state, board, rng, roll if roll is not None else OFFSHORE)   # G.2.1: at once
+            events += plague(state, board, rng, strike.place)   # G.2.1: at once
     return events
 
 
