@@ -15,6 +15,7 @@ from pbem.games.fief.hooks import DisasterStrike, die_names_a_bishopric
 from pbem.games.fief.positions import build_position
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_france.rules import RULES
+from pbem.judge.render import render
 from pbem.rules.rng import Rng
 
 from fief_support import errors, resolve, send
@@ -158,3 +159,75 @@ def test_where_a_disaster_strikes_is_the_editions(without) -> None:
     assert reveal(["famine"], 6) == [
         ("disaster", "A famine card is revealed; the d6 rolls 6: it strikes region 6 (the sea) until the end "
                      "of the round (2.5).")]
+
+
+def test_the_cardinal_title_for_sale_is_the_editions(without) -> None:
+    """4.5: France sells a single cardinal title to any bishop (its `cardinals` hook): the
+    `cardinal:` purchase order, the order form's line and the report's; an edition without
+    cardinals refuses the order, saying so, and shows no tile."""
+    position = {"players": PLAYERS, "phase": "purchase", "deniers": {"anne": 6},
+                "lords": {"Charles": {"family": "anne", "at": "Paris", "titles": ["bishop 4"]}}}
+    state = build_position(position).to_json()
+    buy = "orders:\n  - cardinal: Charles\n"
+
+    def shown() -> tuple[bool, bool]:
+        view = RULES.view(state, "anne")
+        return ("Cardinal title (4.5)" in RULES.order_template(view, "anne"),
+                "Cardinal title (4.5)" in render_report(state, "anne"))
+
+    check = send(state, "anne", buy)
+    assert check.ok and check.orders["orders"] == [{"cardinal": "Charles"}]
+    assert resolve(state, {"anne": check.orders})[0]["lords"]["Charles"]["cardinal"]
+    assert shown() == (True, True)
+    without(cardinals=False)
+    assert "line 2: there is no cardinal title for sale in this game (4.5 is not among its rules)" in errors(
+        state, "anne", buy)
+    assert RULES.view(state, "anne")["cardinal_title"] is None
+    assert shown() == (False, False)
+
+
+def test_a_cardinals_one_tithe_marker_is_the_editions(without) -> None:
+    """G.3.3.2, ruling 34: France's cardinal has one tithe marker, so one tithe at a time on a
+    bishopric his family does not own (its `cardinals` hook); an edition without France's
+    cardinals has no such marker to run out of."""
+    lords = {"Beaudouin": {"family": "anne", "at": "Tours", "titles": ["bishop 2", "cardinal"]},
+             "Charles": {"family": "bruno", "at": "Paris", "titles": ["bishop 3"]},
+             "Arthur": {"family": "carl", "at": "Lyon", "titles": ["bishop 4"]}}
+    state = {**build_position({"players": PLAYERS, "phase": "cards", "lords": lords,
+                               "hands": {"anne": ["tax", "tax"]}}).to_json(), "phase": "cards_play"}
+    two = ("orders:\n  - play: tax\n    tithe: 3\n    lord: Beaudouin\n"
+           "  - play: tax\n    tithe: 4\n    lord: Beaudouin\n")
+    canonical = {"play": [{"card": "tax", "tax": "tithe", "target": t, "lord": "Beaudouin"} for t in ("3", "4")]}
+    assert "Beaudouin's cardinal tithe marker already lies on bishopric 3" in errors(state, "anne", two)
+    assert [e["target"] for e in resolve(state, {"anne": canonical})[0]["board_effects"]] == ["3"]
+    without(cardinals=False)
+    assert send(state, "anne", two).ok
+    assert [e["target"] for e in resolve(state, {"anne": canonical})[0]["board_effects"]] == ["3", "4"]
+
+
+def test_the_calm_uprisings_policys_cardinal_words_are_the_editions(without) -> None:
+    """G.4.2.1, D.2.2: France's `calm_uprisings` policy says whether a cardinal calms too
+    (`as_cardinal`, `also_as_cardinal`; its `cardinals` hook); an edition without cardinals
+    knows the bishop's words only, and its echo and report leave the cardinal out."""
+    state = build_position({"players": PLAYERS, "phase": "movement",
+                            "lords": {"Henry": {"family": "anne", "at": "Lyon", "titles": ["bishop 2"]}}}).to_json()
+    mapping = "orders: []\npolicies:\n  calm_uprisings: {as_bishop: yes, as_cardinal: yes}\n"
+    check = send(state, "anne", mapping)
+    assert check.ok and check.orders["policies"]["calm_uprisings"] == {
+        "as_bishop": True, "as_cardinal": True, "except_raised_by": []}
+    assert send(state, "anne", "orders: []\npolicies:\n  calm_uprisings: also_as_cardinal\n").ok
+    without(cardinals=False)
+    assert "unknown key `as_cardinal` in `calm_uprisings`" in errors(state, "anne", mapping)
+    assert "`calm_uprisings` is one of never, as_bishop or a mapping" in errors(
+        state, "anne", "orders: []\npolicies:\n  calm_uprisings: also_as_cardinal\n")
+    bishop = send(state, "anne", "orders: []\npolicies:\n  calm_uprisings: {as_bishop: yes}\n")
+    assert bishop.orders["policies"]["calm_uprisings"] == {"as_bishop": True, "except_raised_by": []}
+    echoed = RULES.echo_orders(RULES.view(state, "anne"), "anne", bishop.orders)
+    assert "as_cardinal" not in echoed and send(state, "anne", echoed).orders == bishop.orders
+    played, _ = resolve(state, {"anne": bishop.orders})
+    report = render_report(played, "anne")
+    assert "calm_uprisings: as_bishop yes" in report and "as_cardinal" not in report
+
+
+def render_report(state: dict, player: str) -> str:
+    return render(RULES.report_template(), view=RULES.view(state, player), me=player)

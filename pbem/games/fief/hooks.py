@@ -223,4 +223,9 @@ class Hooks:
     # bishopric, a 6 is a false alarm, a card without the icon strikes the offshore area
     # (pbem/games/fief_france/naval.py). Without it the d6 names a bishopric, a roll naming none
     # is a false alarm.
+    # D.2.2: the cardinals outside the elections and the cards (the ``characters``, ``tithe_rank``
+    # and ``uprising_calmer`` hooks): the single cardinal title for sale and the `cardinal:`
+    # purchase order (4.5), each cardinal's one tithe marker (G.3.3.2), the `as_cardinal` words of
+    # the `calm_uprisings` policy (G.4.2.1). France has them; without them none of these exist.
+    cardinals: bool = False
     disaster_target: Callable[["FiefState", "Board", str, bool, "Rng"], DisasterStrike] = die_names_a_bishopric

@@ -47,4 +47,4 @@ HOOKS = Hooks(board_facts=FRANCE, title_points=title_points, tiebreak=tiebreak, 
               uprising_calmer=uprising_calmer, characters=CHARACTERS,
               royal_guard=ROYAL_GUARD, married=married, unmarried=unmarried, marriage_blocker=marriage_blocker,
               justice_immune=justice_immune, privileged=PRIVILEGED, queen_titles=QUEEN_TITLES,
-              disaster_target=disaster_target)
+              disaster_target=disaster_target, cardinals=True)

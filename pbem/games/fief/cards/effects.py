@@ -175,7 +175,7 @@ def play_tax(state: FiefState, board: Board, player: str, kind: str, target: str
     if problem is None and any(e.card == kind and e.target == target and e.player == player
                                for e in state.board_effects):
         problem = "your family already plays that tax there this round"
-    if problem is None and kind == "tithe" and state.rules_version >= 2:
+    if problem is None and kind == "tithe" and state.rules_version >= 2 and edition_of(state).hooks.cardinals:
         problem = marker_problem(lord, target, player, _bishop_families(state),
                                  [(e.card, e.target, e.player, e.lord) for e in state.board_effects])
     if problem:

@@ -56,8 +56,11 @@ def cardinal_title_holder(state: FiefState) -> str | None:
     return name
 
 
-def cardinal_title_view(state: FiefState) -> dict[str, Any]:
-    """Public (the tile lies on the board or above a lord card)."""
+def cardinal_title_view(state: FiefState) -> dict[str, Any] | None:
+    """Public (the tile lies on the board or above a lord card); None in an edition without
+    cardinals (its `cardinals` hook)."""
+    if not edition_of(state).hooks.cardinals:
+        return None
     holder = cardinal_title_holder(state)
     return {"for_sale": holder is None, "holder": holder, "price": edition_of(state).price("cardinal_title")}
 
