@@ -640,7 +640,8 @@ def test_what_a_marriage_does_to_titles_is_the_editions(edited) -> None:
     """1.1.2, 1.5.4, D.3.2, G.4.1.1: in France the king's spouse becomes queen, an annulment takes
     her title and the D'Arc lord cannot marry (the `married`, `unmarried` and `marriage_blocker`
     hooks); an edition without them marries the same lords and changes no title."""
-    from pbem.games.fief.hear_ye.royal import annulments, marriages
+    from pbem.games.fief.hear_ye.royal import marriages
+    from pbem.games.fief_france.hear_ye import annulments
 
     position = {"players": PLAYERS,
                 "lords": {"Charles": {"family": "anne", "at": "Paris", "titles": ["king"]},

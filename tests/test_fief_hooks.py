@@ -231,3 +231,40 @@ def test_the_calm_uprisings_policys_cardinal_words_are_the_editions(without) -> 
 
 def render_report(state: dict, player: str) -> str:
     return render(RULES.report_template(), view=RULES.view(state, player), me=player)
+
+
+def test_the_hear_ye_mails_own_orders_are_the_editions(without) -> None:
+    """1.1, 1.4, D.2.3: France's pope excommunicates, lifts and answers annulments, a spouse asks
+    for one, and a candidate for pope may excommunicate if elected (its `hear_ye_orders` hook, the
+    annulments resolved by its elections' `before`); a test edition without a pope has none of
+    these orders: the mails refuse them, the forms and echo leave them out, the defaults lack them."""
+    lords = {"François": {"family": "carl", "at": "Avignon", "titles": ["bishop 5", "pope"]},
+             "Henry": {"family": "anne", "at": "Rouen", "spouse": "Blanche"},
+             "Blanche": {"family": "bruno", "at": "Limoges", "spouse": "Henry", "female": True},
+             "Quentin": {"family": "anne", "at": "Nantes"}}
+    state = build_position({"players": PLAYERS, "round": 2, "phase": "hear_ye", "lords": lords}).to_json()
+    annul, grant = "orders:\n  - annul: Henry\n", "orders:\n  - annulments: grant\n  - excommunicate: Quentin\n"
+    asked, granted = send(state, "anne", annul), send(state, "carl", grant)
+    assert asked.ok and granted.ok and granted.orders["pope"] == {"excommunicate": "Quentin"}
+    after, events = resolve(state, {"anne": asked.orders, "carl": granted.orders})
+    assert after["lords"]["Henry"]["spouse"] is None and after["lords"]["Quentin"]["excommunicated"]
+    view = RULES.view(state, "carl")
+    assert "#  - annulments: refuse" in RULES.order_template(view, "carl")
+    assert "annulments: grant" in RULES.echo_orders(view, "carl", granted.orders)
+    assert RULES.default_orders(view, "carl") == {"pope": {}, "annulments": "refuse", "annul": None,
+                                                  "marry": None, "candidates": {}, "policies": {}}
+
+    france = load_edition("fief_france")
+    without(hear_ye_orders=None, elections=replace(france.hooks.elections, before=lambda s, o: []))
+    assert "`annul` is not an order of this phase" in errors(state, "anne", annul)
+    assert "`annulments` is not an order of this phase" in errors(state, "carl", grant)
+    template = RULES.order_template(view, "carl")
+    assert "annul" not in template and "excommunicate" not in template
+    assert "# Hear Ye, Hear Ye! (1), first mail: marriages, candidates." in template
+    assert RULES.default_orders(view, "carl") == {"marry": None, "candidates": {}, "policies": {}}
+    assert "annulments" not in RULES.echo_orders(view, "carl", granted.orders)
+    votes = {**state, "phase": "hear_ye_votes", "hear_ye": {"ballots": [{"id": "pope", "candidates": ["François"]}]}}
+    assert "`excommunicate` is not an order of this phase" in errors(
+        votes, "carl", "orders:\n  - excommunicate: Quentin\n    if_pope: François\n")
+    without(hear_ye_orders=france.hooks.hear_ye_orders, elections=france.hooks.elections)
+    assert send(votes, "carl", "orders:\n  - excommunicate: Quentin\n    if_pope: François\n").ok

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 if TYPE_CHECKING:
+    from pbem.orders.reading import Problems
     from pbem.games.fief.board import Board
     from pbem.games.fief.facts import BoardFacts
     from pbem.games.fief.round import Step
@@ -48,6 +49,36 @@ class Elections:
     elect: Callable[["FiefState", str, "Lord", str], list["Event"]]
     # (state, ballot, the votes mail's orders) -> events after a ballot (France: the new pope, 1.4).
     after: Callable[["FiefState", str, Mapping[str, Any]], list["Event"]]
+
+
+@dataclass(frozen=True)
+class HearYeOrders:
+    """An edition's own orders in the two Hear Ye mails besides the core's marriages, candidacies
+    and votes (France: the pope's excommunications and the annulments, 1.1, 1.4, D.2.3). They come
+    first in the first mail and after the votes in the second; what they do is resolved by the
+    ``Elections`` hooks ``before`` and ``after``."""
+
+    # The first mail: verb -> its keys; a new copy of the canonical orders' entries when nothing
+    # is ordered.
+    first_verbs: Mapping[str, tuple[str, ...]]
+    first_defaults: Callable[[], dict[str, Any]]
+    # (view, board, player, verb, item, the canonical orders so far, problems): reads one order of
+    # the first mail into the canonical orders, or adds why not.
+    check_first: Callable[[dict[str, Any], "Board", str, str, Any, dict[str, Any], "Problems"], None]
+    # The second mail: its verbs, the canonical entries, and (view, player, verb, item, canonical,
+    # problems) reading one order.
+    vote_verbs: tuple[str, ...]
+    vote_defaults: Callable[[], dict[str, Any]]
+    check_vote: Callable[[dict[str, Any], str, str, Any, dict[str, Any], "Problems"], None]
+    # canonical orders -> the order items written back (echo), in each mail.
+    echo_first: Callable[[Mapping[str, Any]], list[dict[str, Any]]]
+    echo_votes: Callable[[Mapping[str, Any]], list[dict[str, Any]]]
+    # The order forms: the acts as the first form's heading names them; (view, player) -> what
+    # they default to (added to "no marriage, no candidacy"), the lines before the marriage's and
+    # after them; (view, player) -> the second form's lines after the votes'.
+    heading: str
+    template_first: Callable[[dict[str, Any], str], tuple[str, list[str], list[str]]]
+    template_votes: Callable[[dict[str, Any], str], list[str]]
 
 
 @dataclass(frozen=True)
@@ -228,4 +259,9 @@ class Hooks:
     # purchase order (4.5), each cardinal's one tithe marker (G.3.3.2), the `as_cardinal` words of
     # the `calm_uprisings` policy (G.4.2.1). France has them; without them none of these exist.
     cardinals: bool = False
+    # 1.1, 1.4, D.2.3: the edition's own orders of the Hear Ye mails (France: `excommunicate`,
+    # `lift`, `annulments`, `annul`, and `excommunicate` + `if_pope` with the votes;
+    # pbem/games/fief_france/hear_ye.py). Without them the mails hold marriages, candidacies and
+    # votes only.
+    hear_ye_orders: HearYeOrders | None = None
     disaster_target: Callable[["FiefState", "Board", str, bool, "Rng"], DisasterStrike] = die_names_a_bishopric

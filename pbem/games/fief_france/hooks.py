@@ -8,6 +8,7 @@ from pbem.games.fief_france.characters import CHARACTERS
 from pbem.games.fief_france.church import tithe_rank, uprising_calmer
 from pbem.games.fief_france.elections import ELECTIONS
 from pbem.games.fief_france.facts import FRANCE
+from pbem.games.fief_france.hear_ye import HEAR_YE_ORDERS
 from pbem.games.fief_france.naval import NAVAL, disaster_target
 from pbem.games.fief_france.royal import (PRIVILEGED, QUEEN_TITLES, justice_immune, lord_played, marriage_blocker,
                                          married, titles_after_elimination, unmarried)
@@ -47,4 +48,4 @@ HOOKS = Hooks(board_facts=FRANCE, title_points=title_points, tiebreak=tiebreak, 
               uprising_calmer=uprising_calmer, characters=CHARACTERS,
               royal_guard=ROYAL_GUARD, married=married, unmarried=unmarried, marriage_blocker=marriage_blocker,
               justice_immune=justice_immune, privileged=PRIVILEGED, queen_titles=QUEEN_TITLES,
-              disaster_target=disaster_target, cardinals=True)
+              disaster_target=disaster_target, cardinals=True, hear_ye_orders=HEAR_YE_ORDERS)
