@@ -268,3 +268,44 @@ def test_the_hear_ye_mails_own_orders_are_the_editions(without) -> None:
         votes, "carl", "orders:\n  - excommunicate: Quentin\n    if_pope: François\n")
     without(hear_ye_orders=france.hooks.hear_ye_orders, elections=france.hooks.elections)
     assert send(votes, "carl", "orders:\n  - excommunicate: Quentin\n    if_pope: François\n").ok
+
+
+# -- the seas (5.3): the core reads them from the board, not France's one name ------------------
+def two_seas() -> Board:
+    """France's board with a second sea, as an edition with several (England has six) would have."""
+    import copy
+    board = copy.copy(load_board("fief_france"))
+    board.seas = ("offshore", "north_sea")
+    return board
+
+
+def test_forces_at_any_sea_of_the_board_land_and_are_seen() -> None:
+    """5.3: forces at a sea at the start of the Movement Phase land in a harbor, a plague without
+    the dice icon strikes the forces at its sea, and the view shows the forces at sea, for every
+    sea of the board; France's one sea keeps its name and its words."""
+    from pbem.games.fief.cards.effects import plague
+    from pbem.games.fief.movement.events import where_text
+    from pbem.games.fief.movement.phase import resolve_movement
+    from pbem.games.fief.views import build_view
+
+    board = two_seas()
+
+    def at_sea() -> FiefState:
+        state = build_position({"players": PLAYERS, "phase": "movement",
+                                "lords": {"Quentin": {"family": "anne", "at": "Nantes"}},
+                                "units": {"Nantes": {"anne": {"man_at_arms": 1}}}})
+        for pawn in [p for p in state.pawns.values() if p.family == "anne"]:
+            pawn.location = "north_sea"
+        return state
+
+    state = at_sea()
+    assert build_view(state, board, "bruno")["offshore"]["forces"]["anne"]["units"] == {"man_at_arms": 1}
+    assert build_view(state, load_board("fief_france"), "bruno")["offshore"]["forces"] == {}
+    events = resolve_movement(state, board, {"anne": {"moves": [], "land": "Calais"}}, Rng("seas"))
+    assert [p.location for p in state.pawns.values() if p.family == "anne"] == ["Calais"]
+    assert any(e.kind == "troop_landed" and "lands in Calais (the harbor they chose, 5.3)" in e.text for e in events)
+    state = at_sea()
+    struck = plague(state, board, Dice(), "north_sea")
+    assert any("Plague in the north_sea area" in e.text for e in struck)
+    assert where_text(("town", "north_sea"), board.seas) == "north_sea"
+    assert where_text(("town", "offshore"), load_board("fief_france").seas) == "offshore"

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from pbem.games.fief.hooks import Guard, Hooks, LordCardKey, TitleBonus
-from pbem.games.fief.state import OFFSHORE, FiefState, Lord
+from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief_france.characters import CHARACTERS
 from pbem.games.fief_france.church import tithe_rank, uprising_calmer
 from pbem.games.fief_france.elections import ELECTIONS
 from pbem.games.fief_france.facts import FRANCE
 from pbem.games.fief_france.hear_ye import HEAR_YE_ORDERS
-from pbem.games.fief_france.naval import NAVAL, disaster_target
+from pbem.games.fief_france.naval import NAVAL, OFFSHORE, disaster_target
 from pbem.games.fief_france.royal import (PRIVILEGED, QUEEN_TITLES, justice_immune, lord_played, marriage_blocker,
                                          married, titles_after_elimination, unmarried)
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.hooks import DisasterStrike, Naval, die_names_a_bishopric
-from pbem.games.fief.state import OFFSHORE, FiefState
+from pbem.games.fief.state import FiefState
 from pbem.rules.rng import Rng
+
+OFFSHORE = "offshore"   # 5.3.1: "a single zone in which all forces traveling by sea are placed" (board.yaml)
 
 
 def disaster_target(state: FiefState, board: Board, name: str, dice_icon: bool, rng: Rng) -> DisasterStrike:

@@ -15,7 +15,7 @@ from pbem.games.fief.cards.deck import CardSet, has_dice_icon
 from pbem.games.fief.edition import edition_of
 from pbem.games.fief.movement.disasters import place_text, strike
 from pbem.games.fief.movement.events import Teller
-from pbem.games.fief.state import OFFSHORE, BoardEffect, FiefState
+from pbem.games.fief.state import BoardEffect, FiefState
 from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
@@ -80,13 +80,13 @@ def discard_face_down(state: FiefState, card: str) -> None:
 
 
 def plague(state: FiefState, board: Board, rng: Rng, number: int | str) -> list[Event]:
-    """G.2.1.1-2: a d6 per lord in the bishopric (``number``; OFFSHORE: the offshore area, 2.5),
+    """G.2.1.1-2: a d6 per lord in the bishopric (``number``; or a sea of the board, 2.5),
     and half of each family's troop in each town (the owner's `plague_losses` policy choosing
     the pawns), in turn order (H.3). Every lord and pawn struck is recorded in
     ``plague_struck`` (G.2.1.3)."""
     teller = Teller(state)
     order = state.turn_order()
-    places = [OFFSHORE] if number == OFFSHORE else board.bishoprics[int(number)].towns
+    places = [number] if number in board.seas else board.bishoprics[int(number)].towns
     for town in places:
         for family in order:
             lords = [l.name for l in state.lords.values() if l.location == town and l.family == family]
