@@ -39,7 +39,7 @@ def test_titles_immune_to_justice_are_the_editions(without) -> None:
     position = {"players": PLAYERS, "phase": "cards", "hands": {"bruno": ["justice"]},
                 "lords": {"Charles": {"family": "anne", "at": "Paris", "titles": ["king"], "assassin": True},
                           "Arthur": {"family": "bruno", "at": "Lyon"}}}
-    state = {**build_position(position).to_json(), "phase": "cards_play"}
+    state = {**build_position(position, "fief_france").to_json(), "phase": "cards_play"}
     mail = "orders:\n  - play: justice\n    on: Charles\n"
     assert "the king, the queen (regent or not), the crown prince and the pope are immune (G.4.2.4)" in errors(
         state, "bruno", mail)
@@ -59,7 +59,7 @@ def test_the_privilege_to_offer_a_title_is_the_editions(without) -> None:
                           "Quentin": {"family": "bruno", "at": "Nantes"}},
                 "units": {"Nantes": {"bruno": {"man_at_arms": 1}}, "Rennes": {"bruno": {"man_at_arms": 1}}},
                 "towns": {"Nantes": {"fortress": "stronghold"}}}
-    state = build_position(position).to_json()
+    state = build_position(position, "fief_france").to_json()
     offer = "orders:\n  - offer_title: Bretagne\n    to: bruno\n"
     assert send(state, "anne", offer).ok
     assert "The king's privilege (4.4): Charles (anne)" in RULES.order_template(RULES.view(state, "anne"), "anne")
@@ -78,7 +78,7 @@ def test_the_queens_income_goes_to_the_editions_titles(without) -> None:
                                        "titles": ["regent_queen"]}}}
 
     def queens_income() -> dict[str, int]:
-        state, events = resolve(build_position(position).to_json(), {})
+        state, events = resolve(build_position(position, "fief_france").to_json(), {})
         return {e.data["player"]: e.data["queen"] for e in events if e.kind == "income" and e.data["queen"]}
 
     assert queens_income() == {"anne": 2, "bruno": 2}                  # 3, D.3.2
@@ -96,7 +96,7 @@ def test_character_cards_are_named_by_the_edition(without) -> None:
 
     position = {"players": PLAYERS, "phase": "cards", "hands": {"anne": ["darc", "cardinal", "plague"]},
                 "lords": {"Blanche": {"family": "anne", "at": "Tours"}}}
-    state = build_position(position).to_json()
+    state = build_position(position, "fief_france").to_json()
 
     def names() -> tuple[list[str], bool]:
         form = RULES.order_template(RULES.view(state, "anne"), "anne")
@@ -138,7 +138,7 @@ def test_where_a_disaster_strikes_is_the_editions(without) -> None:
                 "units": {"offshore": {"bruno": {"knight": 2}}}}
 
     def reveal(track: list[str], *dice: int) -> list[tuple[str, str]]:
-        state = build_position({**position, "disasters_track": track})
+        state = build_position({**position, "disasters_track": track}, "fief_france")
         rng = Dice(*dice)
         events = resolve_disasters(state, load_board("fief_france"), load_cards("fief_france"), rng)
         assert not rng.faces, "every die given is used"
@@ -167,7 +167,7 @@ def test_the_cardinal_title_for_sale_is_the_editions(without) -> None:
     cardinals refuses the order, saying so, and shows no tile."""
     position = {"players": PLAYERS, "phase": "purchase", "deniers": {"anne": 6},
                 "lords": {"Charles": {"family": "anne", "at": "Paris", "titles": ["bishop 4"]}}}
-    state = build_position(position).to_json()
+    state = build_position(position, "fief_france").to_json()
     buy = "orders:\n  - cardinal: Charles\n"
 
     def shown() -> tuple[bool, bool]:
@@ -194,7 +194,7 @@ def test_a_cardinals_one_tithe_marker_is_the_editions(without) -> None:
              "Charles": {"family": "bruno", "at": "Paris", "titles": ["bishop 3"]},
              "Arthur": {"family": "carl", "at": "Lyon", "titles": ["bishop 4"]}}
     state = {**build_position({"players": PLAYERS, "phase": "cards", "lords": lords,
-                               "hands": {"anne": ["tax", "tax"]}}).to_json(), "phase": "cards_play"}
+                               "hands": {"anne": ["tax", "tax"]}}, "fief_france").to_json(), "phase": "cards_play"}
     two = ("orders:\n  - play: tax\n    tithe: 3\n    lord: Beaudouin\n"
            "  - play: tax\n    tithe: 4\n    lord: Beaudouin\n")
     canonical = {"play": [{"card": "tax", "tax": "tithe", "target": t, "lord": "Beaudouin"} for t in ("3", "4")]}
@@ -210,7 +210,8 @@ def test_the_calm_uprisings_policys_cardinal_words_are_the_editions(without) -> 
     (`as_cardinal`, `also_as_cardinal`; its `cardinals` hook); an edition without cardinals
     knows the bishop's words only, and its echo and report leave the cardinal out."""
     state = build_position({"players": PLAYERS, "phase": "movement",
-                            "lords": {"Henry": {"family": "anne", "at": "Lyon", "titles": ["bishop 2"]}}}).to_json()
+                            "lords": {"Henry": {"family": "anne", "at": "Lyon", "titles": ["bishop 2"]}}},
+                           "fief_france").to_json()
     mapping = "orders: []\npolicies:\n  calm_uprisings: {as_bishop: yes, as_cardinal: yes}\n"
     check = send(state, "anne", mapping)
     assert check.ok and check.orders["policies"]["calm_uprisings"] == {
@@ -242,7 +243,8 @@ def test_the_hear_ye_mails_own_orders_are_the_editions(without) -> None:
              "Henry": {"family": "anne", "at": "Rouen", "spouse": "Blanche"},
              "Blanche": {"family": "bruno", "at": "Limoges", "spouse": "Henry", "female": True},
              "Quentin": {"family": "anne", "at": "Nantes"}}
-    state = build_position({"players": PLAYERS, "round": 2, "phase": "hear_ye", "lords": lords}).to_json()
+    state = build_position({"players": PLAYERS, "round": 2, "phase": "hear_ye", "lords": lords},
+                           "fief_france").to_json()
     annul, grant = "orders:\n  - annul: Henry\n", "orders:\n  - annulments: grant\n  - excommunicate: Quentin\n"
     asked, granted = send(state, "anne", annul), send(state, "carl", grant)
     assert asked.ok and granted.ok and granted.orders["pope"] == {"excommunicate": "Quentin"}
@@ -293,7 +295,7 @@ def test_forces_at_any_sea_of_the_board_land_and_are_seen() -> None:
     def at_sea() -> FiefState:
         state = build_position({"players": PLAYERS, "phase": "movement",
                                 "lords": {"Quentin": {"family": "anne", "at": "Nantes"}},
-                                "units": {"Nantes": {"anne": {"man_at_arms": 1}}}})
+                                "units": {"Nantes": {"anne": {"man_at_arms": 1}}}}, "fief_france")
         for pawn in [p for p in state.pawns.values() if p.family == "anne"]:
             pawn.location = "north_sea"
         return state
@@ -309,3 +311,32 @@ def test_forces_at_any_sea_of_the_board_land_and_are_seen() -> None:
     assert any("Plague in the north_sea area" in e.text for e in struck)
     assert where_text(("town", "north_sea"), board.seas) == "north_sea"
     assert where_text(("town", "offshore"), load_board("fief_france").seas) == "offshore"
+
+
+def test_a_trigger_may_wait_for_the_editions_own_phase(monkeypatch: pytest.MonkeyPatch) -> None:
+    """G.4: an `at_phase_start` trigger names a phase of the game's round: the core's, and the
+    edition's own (its `phases` hook; the test edition's `muster`, as England's Invaders phase);
+    France has no `muster` and refuses it. The trigger fires when that phase starts."""
+    from fief_own_phase import MUSTER
+
+    from pbem.games.fief.surprise.phase_start import PHASES, trigger_phases
+
+    lords = {"Henry": {"family": "anne", "at": "Tours"}, "Charles": {"family": "bruno", "at": "Paris"}}
+    state = build_position({"players": PLAYERS, "phase": "hear_ye", "round": 2, "lords": lords,
+                            "hands": {"anne": ["assassination"]}}, "fief_france").to_json()
+    trigger = ("orders: []\npolicies:\n  surprise:\n    - at_phase_start: muster\n"
+               "      play: assassination\n      on: Charles\n      sponsor: Henry\n")
+    assert trigger_phases("fief_france") == PHASES
+    assert "'muster' is not a phase a trigger may wait for" in errors(state, "anne", trigger)
+
+    france = load_edition("fief_france")
+    monkeypatch.setitem(_EDITIONS, "fief_france", replace(
+        france, round=("hear_ye", "muster") + france.round[1:], hooks=replace(france.hooks, phases=(MUSTER,))))
+    assert trigger_phases("fief_france") == PHASES + ("muster",)
+    check = send(state, "anne", trigger)
+    assert check.ok, check.errors
+    after, events = resolve(state, {p: {**RULES.default_orders(RULES.view(state, p), p),
+                                        **({"policies": check.orders["policies"]} if p == "anne" else {})}
+                                    for p in PLAYERS})
+    assert after["phase"] == "muster" and "Charles" not in after["lords"]
+    assert any(e.kind == "assassination" for e in events)

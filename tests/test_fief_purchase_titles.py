@@ -34,7 +34,7 @@ def _bretagne(**extra) -> dict:
         "towns": {"Nantes": {"fortress": "stronghold"}},
     }
     position.update(extra)
-    return build_position(position).to_json()
+    return build_position(position, "fief_france").to_json()
 
 
 def _kinds(events) -> list[str]:
@@ -226,7 +226,7 @@ def _bishops(**extra) -> dict:
                   "Reims": {"marc": {"man_at_arms": 1}}},
     }
     position.update(extra)
-    return build_position(position).to_json()
+    return build_position(position, "fief_france").to_json()
 
 
 def test_the_first_buyer_in_turn_order_gets_the_single_title() -> None:

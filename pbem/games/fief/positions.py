@@ -64,7 +64,9 @@ def scenario_state(data: dict[str, Any], game_type: str) -> dict[str, Any]:
     return build_position(data, game_type).to_json()
 
 
-def build_position(data: dict[str, Any], variant: str = "fief_france") -> FiefState:
+def build_position(data: dict[str, Any], variant: str) -> FiefState:
+    """The state of a short position (the format above) in a game of ``variant`` (its game type:
+    the edition whose board, cards and record it is played with)."""
     if not isinstance(data, dict) or not isinstance(data.get("players"), list):
         raise PositionError("a position needs `players: [names in seating order]`")
     options = dict(data.get("options") or {})
