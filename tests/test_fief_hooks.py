@@ -340,3 +340,38 @@ def test_a_trigger_may_wait_for_the_editions_own_phase(monkeypatch: pytest.Monke
                                     for p in PLAYERS})
     assert after["phase"] == "muster" and "Charles" not in after["lords"]
     assert any(e.kind == "assassination" for e in events)
+
+
+# -- secret money (England: money.public false), ruling R51 of docs/fief-england.md ------------------
+def test_an_unpaid_ransom_with_secret_money_tells_the_table_no_treasury(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R51 (7.7, F 4.1): with secret money everyone is told that a ransom went unpaid and its value,
+    as the table sees the captive stay, but no event told to the others names a treasury; a
+    cardinal unable to pay his fee is passed over without an event."""
+    from pbem.games.fief_france.church import uprising_calmer
+
+    monkeypatch.setitem(_EDITIONS, "fief_france", replace(load_edition("fief_france"), money_public=False))
+    position = {"players": PLAYERS, "phase": "purchase", "deniers": {"anne": 3, "bruno": 7, "carl": 2},
+                "lords": {"Henry": {"family": "anne", "at": "Lyon", "titles": ["bretagne", "poitou"],
+                                    "captive_of": "bruno"},
+                          "Arthur": {"family": "bruno", "at": "Lyon"},
+                          "Quentin": {"family": "anne", "at": "Nantes"},
+                          "Charles": {"family": "carl", "at": "Paris", "titles": ["bishop 4", "cardinal"]}},
+                "units": {"Lyon": {"bruno": {"knight": 1}}, "Nantes": {"anne": {"man_at_arms": 1}}}}
+    state = build_position(position, "fief_france").to_json()
+    assert "deniers" not in RULES.view(state, "bruno")["families"]["anne"]
+    # a lower offer beyond the treasury (as a canonical order: the mail check refuses it already)
+    after, events = resolve(state, {"anne": {"orders": [{"offer": 4, "for": ["Henry"]}], "policies": {}}})
+    told = {e.kind: e for e in events}
+    unpaid = told["ransom_unpaid"]
+    assert unpaid.audience.kind == "all"
+    assert unpaid.text == "anne cannot pay the ransom of Henry (6 deniers): Henry stays the captive of bruno (4.1)."
+    refused = told["ransom_offer_refused"]      # it names anne's treasury: told to anne alone
+    assert refused.audience.players == ("anne",) and "you offer 4 deniers and have 3" in refused.text
+    assert all("have 3" not in e.text and "3 deniers" not in e.text for e in events if e.audience.kind == "all")
+    assert after["lords"]["Henry"]["captive_of"] == "bruno"
+    # D.2.2: carl's cardinal cannot pay the 3 deniers to calm bishopric 3's uprising: no one calms it.
+    calming = build_position({**position, "phase": "cards",
+                              "policies": {"carl": {"calm_uprisings": "also_as_cardinal"}}}, "fief_france")
+    assert uprising_calmer(calming, 3, frozenset({"anne"})) is None
+    calming.families["carl"].deniers = 3
+    assert uprising_calmer(calming, 3, frozenset({"anne"})) == (calming.lords["Charles"], 3, "cardinal")
