@@ -19,6 +19,7 @@ from pbem.judge.render import render
 from pbem.rules.rng import Rng
 
 from fief_support import errors, resolve, send
+from tests.test_fief_cards_offshore import Dice   # dice given in order, each one expected
 
 PLAYERS = ["anne", "bruno", "carl"]
 
@@ -105,16 +106,6 @@ def test_character_cards_are_named_by_the_edition(without) -> None:
     assert names() == (["D'Arc", "Cardinal", "plague"], True)
     without(characters={})
     assert names() == (["darc", "cardinal", "plague"], False)
-
-
-class Dice(Rng):
-    def __init__(self, *faces: int):
-        super().__init__("hooks-test")
-        self.faces = list(faces)
-
-    def d6(self, why: str = "d6") -> int:
-        assert self.faces, f"no die was expected ({why})"
-        return self.faces.pop(0)
 
 
 def regions_strike(state: FiefState, board: Board, name: str, dice_icon: bool, rng: Rng) -> DisasterStrike:

@@ -149,7 +149,7 @@ class FiefRules:
     def default_orders(self, view: JSON, player: str) -> JSON:
         """Documented in docs/fief-france.md: the default starting town, buy nothing, hold."""
         step = _for_orders(view)
-        own = load_edition(view["game"]).hooks.hear_ye_orders   # France: the pope acts not, refuses annulments
+        own = load_edition(view["game"]).hooks.hear_ye_orders   # France: the pope neither acts nor grants
         first = own.first_defaults() if own and step.name == "hear_ye" else {}
         return {**first, **step.default(), "policies": {}}   # standing policies stay
 
