@@ -246,6 +246,7 @@ def test_the_hear_ye_mails_own_orders_are_the_editions(without) -> None:
     assert "annulments: grant" in RULES.echo_orders(view, "carl", granted.orders)
     assert RULES.default_orders(view, "carl") == {"pope": {}, "annulments": "refuse", "annul": None,
                                                   "marry": None, "candidates": {}, "policies": {}}
+    assert RULES.phase(state).summary == "marriages, the pope's acts, candidates"
 
     france = load_edition("fief_france")
     without(hear_ye_orders=None, elections=replace(france.hooks.elections, before=lambda s, o: []))
@@ -255,6 +256,7 @@ def test_the_hear_ye_mails_own_orders_are_the_editions(without) -> None:
     assert "annul" not in template and "excommunicate" not in template
     assert "# Hear Ye, Hear Ye! (1), first mail: marriages, candidates." in template
     assert RULES.default_orders(view, "carl") == {"marry": None, "candidates": {}, "policies": {}}
+    assert RULES.phase(state).summary == "marriages, candidates"
     assert "annulments" not in RULES.echo_orders(view, "carl", granted.orders)
     votes = {**state, "phase": "hear_ye_votes", "hear_ye": {"ballots": [{"id": "pope", "candidates": ["François"]}]}}
     assert "`excommunicate` is not an order of this phase" in errors(

@@ -14,7 +14,7 @@ from pbem.games.fief.board import Board, board_names, load_board
 from pbem.games.fief.cards.deck import load_cards
 from pbem.games.fief.cards.phase import play_deciders
 from pbem.games.fief.echo.orders import echo_orders
-from pbem.games.fief.edition import Edition, edition_of, load_edition
+from pbem.games.fief.edition import Edition, edition_of
 from pbem.games.fief.hear_ye.phase import vote_deciders
 from pbem.games.fief.map_view import map_drawing
 from pbem.orders.reading import Problems, check_keys
@@ -148,10 +148,7 @@ class FiefRules:
 
     def default_orders(self, view: JSON, player: str) -> JSON:
         """Documented in docs/fief-france.md: the default starting town, buy nothing, hold."""
-        step = _for_orders(view)
-        own = load_edition(view["game"]).hooks.hear_ye_orders   # France: the pope neither acts nor grants
-        first = own.first_defaults() if own and step.name == "hear_ye" else {}
-        return {**first, **step.default(), "policies": {}}   # standing policies stay
+        return {**_for_orders(view).default(), "policies": {}}   # standing policies stay
 
     def echo_orders(self, view: JSON, player: str, orders: JSON) -> str:
         """pbem.rules.api.EchoesOrders: the canonical orders in the order language (echo/orders.py)."""
