@@ -64,9 +64,11 @@ def test_the_privilege_to_offer_a_title_is_the_editions(without) -> None:
     offer = "orders:\n  - offer_title: Bretagne\n    to: bruno\n"
     assert send(state, "anne", offer).ok
     assert "The king's privilege (4.4): Charles (anne)" in RULES.order_template(RULES.view(state, "anne"), "anne")
+    assert "King Charles (anne): the privilege to offer a fief title (4.4) is available" in render_report(state, "anne")
     without(privileged=())
     assert "no title brings the privilege to offer a fief title in this game" in errors(state, "anne", offer)
     assert "privilege" not in RULES.order_template(RULES.view(state, "anne"), "anne")
+    assert RULES.view(state, "anne")["king_offer_used"] is None and "privilege" not in render_report(state, "anne")
 
 
 def test_the_queens_income_goes_to_the_editions_titles(without) -> None:

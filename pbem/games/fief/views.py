@@ -95,7 +95,8 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
                   "characters_discard_top": state.character_discard[-1] if state.character_discard else None,
                   "events_discard_top": _events_top(state)},
         "supply": supply(state),
-        "king_offer_used": state.king_offer_used,    # 4.4: the king title's side is public
+        # 4.4: the king title's side is public; null in an edition without the privilege (`privileged`)
+        "king_offer_used": state.king_offer_used if edition.hooks.privileged else None,
         "cardinal_title": cardinal_title_view(state),  # 4.5: the tile for sale, or its holder
         # 1.2: the ballots this phase may hold and, once named, their public candidates; the
         # votes are orders, never in the state, so never here before they are revealed.
