@@ -274,7 +274,7 @@ class _Reader:
             prices=self.numbers(top["prices"], "prices", _PRICES, 0, ("cardinal_title",)),
             income=self.numbers(top["income"], "income", _INCOME),
             hand_limit=cards["hand_limit"], draws=cards["draws"], disaster_track=cards["disaster_track"],
-            character_draws=cards.get("character_draws"), two_player_cards=two_player,
+            character_draws=cards.get("character_draws", 1), two_player_cards=two_player,
             deck=self.deck(top["deck"]), victory=self.victory(top["victory"], least, most),
             round=(rnd := self.phases(top, "round", PHASES + own)),
             not_in_first_round=self.first_round(top, rnd),

@@ -223,3 +223,16 @@ class Hooks:
     # player's view (England: the Region rolled at setup, 13.6), under keys the core's view
     # does not use; it must keep to the viewer's knowledge, like the core's view.
     view_parts: Callable[["FiefState", "Board", str | None], dict[str, Any]] | None = None
+    # 2.5: the Cards Phase's step C, the disasters of the track revealed and solved (England 2.4:
+    # the d6 names a Region, round 1's wait for round 2; pbem/games/fief_england/disasters.py).
+    # Without it the core's (cards/effects.py: the d6 names a bishopric, 6 a false alarm).
+    disasters: Callable[["FiefState", "Board", "CardSet", "Rng"], list["Event"]] | None = None
+    # Who holds a town no one stands in: "fief" (France 5.2.2: an empty town of a governed fief is
+    # its title holder's family's; one left empty by its controller is control free otherwise) or
+    # "fortress" (England 5.1, Ex 5-1, R30: a town left empty is lost, unless it holds a fortress,
+    # which stays its controller's until another family occupies the town).
+    empty_towns: str = "fief"
+    # 4.3: where a family places the units it buys: "lord" (France: a town with one of its free
+    # lords, not besieged, or a non-besieged fortress its forces hold) or "controlled" (England
+    # 4.0: any City it controls that is not besieged, 7.9).
+    placement: str = "lord"

@@ -55,8 +55,11 @@ def plagued_places(state: FiefState) -> set[int | str]:
 
 
 def place_text(number: int | str) -> str:
-    """A disaster's place in the players' words: "bishopric 3", "the offshore area"."""
-    return "the offshore area" if number == OFFSHORE else f"bishopric {number}"
+    """A disaster's place in the players' words: "bishopric 3", "the offshore area", or the name an
+    edition gives it (England: "York, North (IV)")."""
+    if number == OFFSHORE:
+        return "the offshore area"
+    return number if isinstance(number, str) and not number.isdigit() else f"bishopric {number}"
 
 
 def bad_weather_blocks(board: Board, bad: set[int], frm: str, to: str) -> int | None:
