@@ -10,7 +10,6 @@ import pytest
 
 from pbem.games import rules_for
 from pbem.games.fief.positions import build_position
-from pbem.games.fief.state import FiefState
 from pbem.orders.yamlsafe import load
 from pbem.rules.rng import Rng
 
