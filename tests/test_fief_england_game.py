@@ -123,7 +123,7 @@ def test_ex_5_1_an_emptied_city_is_lost_unless_it_holds_a_fortress() -> None:
                      lords={"William": {"family": "ann", "at": "Oxford"}, "Anabel": {"family": "ann", "at": "London"}},
                      units={"Oxford": {"ann": {"man_at_arms": 2}}, "London": {"ann": {"knight": 1}}},
                      towns={"Oxford": {"controller": "ann"}, "London": {"controller": "ann", "fortress": "stronghold"}})
-    after, events = play(state, {"ann": "orders:\n  - move: William\n    path: [London]\n    with: all\n"
+    after, events = play(state, {"ann": "orders:\n  - move: William\n    path: [Winchester]\n    with: all\n"
                                         "  - move: Anabel\n    path: [Canterbury]\n    with: all\n"})
     assert after["towns"]["Oxford"]["controller"] is None          # Ex 5-1: Oxford is lost
     assert after["towns"]["London"]["controller"] == "ann"         # R30: the stronghold keeps it

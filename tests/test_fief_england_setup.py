@@ -111,6 +111,20 @@ def test_money_is_secret() -> None:
     assert told and all(e.audience.players == (e.data["player"],) for e in told)
 
 
+def test_no_report_shows_another_familys_money_or_the_set_aside_nobles() -> None:
+    """FAQ (l.857), l.31: what bob is mailed (his report, rendered from his view) holds neither
+    ann's shillings nor the nobles set aside; ann's own report shows her money."""
+    from pbem.judge.render import render
+    state = start(new(THREE), {})
+    state.families["ann"].deniers = 37
+    aside = state.edition_state["setup"]["set_aside"]
+    bob = render(RULES.report_template(), view=RULES.view(state.to_json(), "bob"), me="bob")
+    ann = render(RULES.report_template(), view=RULES.view(state.to_json(), "ann"), me="ann")
+    assert bob.startswith("FIEF: ENGLAND") and "37" not in bob and "? shillings" in bob
+    assert not any(name in bob for name in aside)
+    assert " 37 shillings" in ann
+
+
 def test_troops_are_face_down_for_the_others() -> None:
     """4.1: fog of war always: others see how many troops, not which."""
     state = start(new(THREE), {})
