@@ -127,8 +127,13 @@ class _Reader:
 
     def shaped(self, value: Any, key: str, shape: Any) -> Any:
         """An edition's own value checked against its declared shape (``Hooks.record_keys``):
-        ``int`` a whole number, ``bool``, ``str``, ``[SHAPE]`` a list, ``{NAME: SHAPE}`` a mapping
-        of exactly those keys, ``{"*": SHAPE}`` a mapping of any keys."""
+        ``int`` a whole number, ``bool``, ``str``, ``("a", "b")`` one of those words, ``[SHAPE]`` a
+        list, ``{NAME: SHAPE}`` a mapping of exactly those keys, ``{"*": SHAPE}`` a mapping of any
+        keys."""
+        if isinstance(shape, tuple):
+            if value not in shape:
+                raise self.fail(key, f"{value!r} is not one of {', '.join(shape)}", suggest(str(value), shape))
+            return value
         if shape is bool:
             return self.flag({key: value}, "", key)
         if shape is int:

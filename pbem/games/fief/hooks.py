@@ -200,8 +200,8 @@ class Hooks:
     marriage_blocker: Callable[["Lord"], str | None] | None = None
     # The edition record's keys that only the edition's own code reads (England: `invaders`,
     # `dice`, `supply.abbeys`, ...): dotted key -> the shape its value must have, checked on load
-    # (edition.py ``_Reader.shaped``: ``int``, ``bool``, ``str``, ``[SHAPE]``, ``{NAME: SHAPE}``,
-    # ``{"*": SHAPE}``) and kept in ``Edition.extra``. Without them a key the core does not read
+    # (edition_reader.py ``_Reader.shaped``: ``int``, ``bool``, ``str``, ``("word", ...)``, ``[SHAPE]``,
+    # ``{NAME: SHAPE}``, ``{"*": SHAPE}``) and kept in ``Edition.extra``. Without them a key the core does not read
     # is refused.
     record_keys: Mapping[str, Any] = field(default_factory=dict)
     # A: (the board file's data, its path, the board facts, the game type) -> the Board, for an

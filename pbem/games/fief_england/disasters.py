@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.cards.deck import CardSet
+from pbem.games.fief.edition import load_edition
 from pbem.games.fief.movement.disasters import strike
 from pbem.games.fief.movement.events import Teller
 from pbem.games.fief.state import BoardEffect, FiefState
@@ -47,11 +48,13 @@ def resolve_disasters(state: FiefState, board: Board, cards: CardSet, rng: Rng) 
         events.append(Event("disaster_placed", f"A {NAMES.get(card, card)} card is revealed; {first} rolls {roll}: "
                             f"it is placed on the sea of {region_text(england, fief)} (2.4).",
                             data={"card": card, "roll": roll, "fief": fief}))
-    if state.round == 1:   # 2.4: "On Round 1 of the game, no Disasters take effect"
+    quiet = load_edition(state.variant).extra["no_disasters_in_round"]
+    if state.round in quiet:   # 2.4: "On Round 1 of the game, no Disasters take effect"
         own["waiting"] = own.get("waiting", []) + placed
         if placed:
-            events.append(Event("disasters_wait", "Round 1: no disaster takes effect; the cards wait on their "
-                                "seas and act in round 2 (2.4).", data={"cards": [p["card"] for p in placed]}))
+            events.append(Event("disasters_wait", f"Round {state.round}: no disaster takes effect; the cards wait "
+                                f"on their seas and act in round {state.round + 1} (2.4).",
+                                data={"cards": [p["card"] for p in placed]}))
         return events
     for entry in own.pop("waiting", []) + placed:
         events += _take_effect(state, england, rng, entry["card"], entry["fief"])
