@@ -86,15 +86,14 @@ def left_town(state: FiefState, board: Board, presence: Presence, town: str, fam
         chosen = next((f for f in here.arrivals if f in present), None)
     if chosen is None and present:
         chosen = sorted(present)[0]
-    if chosen is None and here.fortress and edition_of(state).hooks.empty_towns == "fortress":
-        # England 5.1, R30: a fortress stays its controller's while empty.
-        events.append(Event("town_control", f"{town} is left empty; its {here.fortress} keeps it {family}'s "
-                            "(5.1, R30).", data={"town": town, "controller": family}))
-        return events
     if chosen is None and edition_of(state).hooks.empty_towns == "fortress":
-        here.controller = None
-        events.append(Event("town_control", f"{town} is left empty: {family} no longer controls it (5.1).",
-                            data={"town": town, "controller": None}))
+        if here.fortress:   # England 5.1, R30: a fortress stays its controller's while empty
+            events.append(Event("town_control", f"{town} is left empty; its {here.fortress} keeps it "
+                                f"{family}'s (5.1, R30).", data={"town": town, "controller": family}))
+        else:               # England 5.1, Ex 5-1: an emptied City is lost
+            here.controller = None
+            events.append(Event("town_control", f"{town} is left empty: {family} no longer controls it (5.1).",
+                                data={"town": town, "controller": None}))
         return events
     if chosen is None:
         here.controller = None
