@@ -16,7 +16,7 @@ from pbem.games.fief_england.battle.steps import STEPS, settle
 
 
 def declarable(state: FiefState, board: Board, setup: BattleSetup) -> str | None:
-    """7.9 (R56): an attacker who would roll no melee die (the fortress penalty, 7.4, and no
+    """7.9 (R64): an attacker who would roll no melee die (the fortress penalty, 7.4, and no
     PASSAGE) and has no projectile able to fire does not attack: "if they do not have enough
     SPs to roll at least 1 Battle Die" they besiege."""
     attacker, defender = build_sides(state, setup)

@@ -28,6 +28,7 @@ MOST = 2           # 7.9: a first Trebuchet, and "a second 'Active' Trebuchet by
 
 
 def sieges(state: FiefState) -> dict[str, dict[str, dict[str, Any]]]:
+    """The sieges' state, made when first needed (a game without sieges has no key)."""
     return state.edition_state.setdefault(KEY, {})
 
 
@@ -116,10 +117,11 @@ def lift(state: FiefState, town: str, family: str, why: str, remove_trebuchets: 
     the besieger ending it at will removes its trebuchets there too."""
     here = state.towns[town]
     here.besiegers.pop(family, None)
-    held = sieges(state).get(town, {})
+    standing = state.edition_state.get(KEY) or {}
+    held = standing.get(town, {})
     held.pop(family, None)
     if not held:
-        sieges(state).pop(town, None)
+        standing.pop(town, None)
     removed = 0
     if remove_trebuchets:
         for pid in [p.id for p in state.pawns.values() if p.location == town and p.family == family
@@ -136,7 +138,7 @@ def lift(state: FiefState, town: str, family: str, why: str, remove_trebuchets: 
 
 def construction_problem(state: FiefState, family: str, town: str, count: int) -> str | None:
     """Why ``family`` cannot pay for ``count`` trebuchets at its siege of ``town`` now (7.9)."""
-    held = sieges(state).get(town, {}).get(family)
+    held = (state.edition_state.get(KEY) or {}).get(town, {}).get(family)
     if held is None or not held.get("building"):
         return f"you have no trebuchet under construction at {town}"
     if held["declared"] >= state.round:
@@ -169,8 +171,9 @@ def lift_unpaid(state: FiefState) -> list[Event]:
     """At the end of the Purchase phase: a trebuchet under construction since an earlier round
     was not paid - "it is removed from the Map and the Siege is lifted" (7.9)."""
     events: list[Event] = []
-    for town in sorted(sieges(state)):
-        for family, held in sorted(sieges(state).get(town, {}).items()):
+    standing = state.edition_state.get(KEY) or {}   # read only: a game without sieges keeps no key
+    for town in sorted(standing):
+        for family, held in sorted(standing.get(town, {}).items()):
             if held.get("building") and held["declared"] < state.round:
                 events += lift(state, town, family, f"{family} did not pay for the trebuchet at {town}")
     return events

@@ -3,7 +3,7 @@
 England's round - projectiles then melee (battle/rounds.py) - and England's endings (7.8);
 the sides as plain forces in battle/sides.py, what a battle leaves in battle/after.py.
 
-Rulings: R1 (battle order), R6-R8, R32, R51-R58 (docs/fief-england.md).
+Rulings: R1 (battle order), R6-R8, R32, R59-R67 (docs/fief-england.md).
 """
 from __future__ import annotations
 
@@ -216,7 +216,7 @@ def end_of_round(b: Battle) -> None:
 
 def withdraw(b: Battle) -> None:
     """7.8 Withdraw: with a PASSAGE card the defenders' nobles leave to an adjacent city, each
-    taking one of their troops (the strongest; R57: a royal guard goes with its lord besides);
+    taking one of their troops (the strongest; R65: a royal guard goes with its lord besides);
     every other troop stays in the battle."""
     plan = own_plan(b, decider(b, b.defender))
     to = withdrawal_city(b, plan.withdraw_to)
@@ -244,7 +244,7 @@ def withdraw(b: Battle) -> None:
 
 
 def withdrawal_city(b: Battle, wanted: str | None) -> str | None:
-    """The plan's city if a road joins it to the battle's; else (R57) an adjacent city a
+    """The plan's city if a road joins it to the battle's; else (R65) an adjacent city a
     defending family controls, else the first adjacent city in the board's order."""
     near = b.board.neighbours(b.setup.town)
     if wanted in near:
