@@ -718,3 +718,21 @@ def test_losses_name_englands_kinds() -> None:
     fight(state, "dave", "george", Dice(0, 1, 1, 0),
           {"george": {"losses": ["crossbowman"]}, "dave": {"stop": {"when": "always"}}})
     assert kinds(state, "george") == {"man_at_arms": 2}
+
+
+def test_r1_a_players_battles_in_region_number_order() -> None:
+    """R1: battles in turn order; within one player's turn in Region Number order (I-VI), then
+    the board's order of cities - whatever order the mail wrote them in."""
+    from pbem.games.fief.battle import phase
+    state = build_position({"players": ["dave", "george"], "phase": "battle",
+                            "lords": {"Edward": {"family": "dave", "at": "London"},
+                                      "Hugh": {"family": "dave", "at": "Plymouth"},
+                                      "Henri": {"family": "george", "at": "London"}},
+                            "units": {"London": {"dave": {"knight": 1}}, "Plymouth": {"dave": {"knight": 1}}},
+                            "towns": {"London": {"controller": "george"}, "Plymouth": {"controller": "george"}}},
+                           "fief_england")
+    state.lords["Henri"].location = "Plymouth"   # Henri stands alone in Plymouth; London holds no one of george
+    orders = {"dave": {"battles": [{"target": "george", "town": "London"}, {"target": "george", "town": "Plymouth"}]}}
+    events = phase.resolve_battle_phase(state, BOARD, orders, Dice())
+    first = [e for e in events if e.kind in ("battle_start", "battle_not_fought")]
+    assert [e.data.get("town") for e in first] == ["Plymouth", "London"], [e.text for e in first]

@@ -220,6 +220,9 @@ class BattleRules:
     sieges: Callable[["FiefState", "Board", Mapping[str, Any], Mapping[str, list[str]]], list["Event"]]
     # Then (state, board, orders) -> events: plunder (France 6.5, battle/plunder.py).
     plunder: Callable[["FiefState", "Board", Mapping[str, Any]], list["Event"]]
+    # (board, a player's declared battles) -> the order they are fought in (England R1: Region
+    # Number order, then the board's order of cities). None: the order of the mail.
+    battle_order: Callable[["Board", list], list] | None = None
     # The edition's own battle-plan words, each with its checker (view, me, value, line,
     # problems) -> the canonical value (battle/plan_orders.py ``check_plan``).
     plan_words: Mapping[str, Callable[[dict, str, Any, "int | None", Any], Any]] = field(default_factory=dict)

@@ -55,14 +55,18 @@ def resolve_battle_phase(state: FiefState, board: Board, orders: Mapping[str, An
     events += resolve_captive_orders(state, board, orders)
     besiege: dict[str, list[str]] = {}    # player -> towns where a stopped attack becomes a siege
     declared = 0
+    own = edition_of(state).hooks.battle
     for player in state.turn_order():
-        for battle in (orders.get(player) or {}).get("battles") or []:
+        battles = list((orders.get(player) or {}).get("battles") or [])
+        if own and own.battle_order:   # an edition's own order within a player's turn (England R1)
+            battles = own.battle_order(board, battles)
+        for battle in battles:
             declared += 1
             events += fight(state, board, player, battle["target"], battle["town"], rng, besiege, start)
     if not declared:
         events.append(Event("no_battle", f"Round {state.round}: nobody declares a battle (6).",
                             data={"round": state.round}))
-    own = edition_of(state).hooks.battle     # an edition's own sieges and plunder (England, E 7.9, 7.10)
+    # an edition's own sieges and plunder (England, E 7.9, 7.10)
     events += (own.sieges if own else resolve_sieges)(state, board, orders, besiege)
     events += (own.plunder if own else resolve_plunder)(state, board, orders)
     events += release_unheld(state, board)

@@ -39,5 +39,12 @@ def declarable(state: FiefState, board: Board, setup: BattleSetup) -> str | None
             "able to fire (7.2): besiege it instead (7.9: `siege:`)")
 
 
+def battle_order(board: Board, battles: list) -> list:
+    """R1: within a player's turn, the battles declared are fought in Region Number order (I-VI),
+    then in the board's order of cities - the order of the board's cities (Regions I to VI)."""
+    order = {town: i for i, town in enumerate(board.towns)}
+    return sorted(battles, key=lambda battle: order.get(battle["town"], len(order)))
+
+
 BATTLE = BattleRules(steps=STEPS, settle=settle, declarable=declarable, sieges=resolve_sieges,
-                     plunder=resolve_pillage, plan_words=PLAN_WORDS)
+                     plunder=resolve_pillage, battle_order=battle_order, plan_words=PLAN_WORDS)
