@@ -116,17 +116,23 @@ def _town(view: dict, text: Any) -> str | None:
 
 
 def _losses(edition: Edition, item: Any, line: int | None, problems: Problems) -> list[str]:
+    return check_loss_kinds(edition.unit_kind, item, line, problems)
+
+
+def check_loss_kinds(kind_of: Callable[[Any], str | None], item: Any, line: int | None, problems: Problems,
+                     kinds: tuple[str, ...] = LOSS_KINDS, rule: str = "a leader chooses to lose (6.2.3.4)",
+                     no_hit: str = "a bombard takes no hit") -> list[str]:
+    """A `losses` list: the kinds (``kind_of`` reads a word), each once, among ``kinds``."""
     if not isinstance(item, list) or not item:
         problems.add(line, "`losses` is a list of unit kinds, lost first to last",
-                     "write e.g. `losses: [man_at_arms, archer, knight]`")
+                     f"write e.g. `losses: [{', '.join(kinds[:3])}]`")
         return []
     out: list[str] = []
     for i, word in enumerate(item):
-        kind = edition.unit_kind(word)
-        where = line_of(item, i)
-        if kind not in LOSS_KINDS:
-            problems.add(where, f"{word!r} is not a kind a leader chooses to lose (6.2.3.4)",
-                         f"use {', '.join(LOSS_KINDS)} (a bombard takes no hit)")
+        kind = kind_of(word)
+        where = line_of(item, i) or line
+        if kind not in kinds:
+            problems.add(where, f"{word!r} is not a kind {rule}", f"use {', '.join(kinds)} ({no_hit})")
         elif kind in out:
             problems.add(where, f"{kind} is listed twice in `losses`", "list each kind once")
         else:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.games.fief.battle.plan import NEVER, Condition, condition_from_data
-from pbem.games.fief.battle.plan_orders import check_condition, plan_data
+from pbem.games.fief.battle.plan_orders import check_condition, check_loss_kinds, plan_data
 from pbem.games.fief.edition import load_edition
 from pbem.orders.reading import Problems, fold, suggest
 
@@ -73,21 +73,9 @@ _GUARD_WORDS = {"royal knight": "royal_knight", "royal knights": "royal_knight",
 def check_losses(view: dict, me: str, value: Any, line: int | None, problems: Problems) -> list[str]:
     """England's `losses`: its kinds (crossbowmen and the royal guard too), by id, name or plural."""
     edition = load_edition("fief_england")
-    if not isinstance(value, list) or not value:
-        problems.add(line, "`losses` is a list of unit kinds, lost first to last",
-                     "write e.g. `losses: [man_at_arms, archer, crossbowman, knight]`")
-        return []
-    out: list[str] = []
-    for word in value:
-        kind = _GUARD_WORDS.get(fold(str(word))) or edition.unit_kind(word)
-        if kind not in LOSS_KINDS:
-            problems.add(line, f"{word!r} is not a kind a side chooses to lose (7.5)",
-                         f"use {', '.join(LOSS_KINDS)} (trebuchets and bombards take no hit)")
-        elif kind in out:
-            problems.add(line, f"{kind} is listed twice in `losses`", "list each kind once")
-        else:
-            out.append(kind)
-    return out
+    return check_loss_kinds(lambda word: _GUARD_WORDS.get(fold(str(word))) or edition.unit_kind(word), value,
+                            line, problems, LOSS_KINDS, "a side chooses to lose (7.5)",
+                            "trebuchets and bombards take no hit")
 
 
 def check_spoils(view: dict, me: str, value: Any, line: int | None, problems: Problems) -> str:
