@@ -736,3 +736,19 @@ def test_r1_a_players_battles_in_region_number_order() -> None:
     events = phase.resolve_battle_phase(state, BOARD, orders, Dice())
     first = [e for e in events if e.kind in ("battle_start", "battle_not_fought")]
     assert [e.data.get("town") for e in first] == ["Plymouth", "London"], [e.text for e in first]
+
+
+def test_an_aimed_leader_already_fallen_to_the_hits_is_not_counted_twice() -> None:
+    forces = sides(Force({"archer": 3, "trebuchet": 1, "man_at_arms": 1}, [Noble("Edward")]),
+                   Force({"invader_leader": 1, "invader_foot": 1}))
+    # the trebuchet: fff + ff = 5 hits: the foot soldier (2) and the leader (3); the aimed volley
+    # finds no leader left and is fired at troops - none are left: the round stops first.
+    result = battle_round(forces, Setup(aims={"attacker": "invader_leader"}), N, fixed(3, 2))
+    assert result.steps[0].losses["defender"].units == {"invader_foot": 1, "invader_leader": 1}
+    step = melee(sides(Force({"knight": 3}, [Noble("Edward")]), Force({"invader_leader": 1})), Setup(), N,
+                 fixed(3, 0, 0))
+    assert step.losses["defender"].units == {"invader_leader": 1}
+    forces = sides(Force({"archer": 3, "knight": 1}, [Noble("Edward")]), Force({"invader_leader": 1}))
+    from pbem.games.fief_england.battle.rounds import simultaneous
+    losses = simultaneous(forces, {"defender": 3}, Setup(), N, slain={"defender": "invader_leader"})
+    assert losses["defender"].units == {"invader_leader": 1}

@@ -196,7 +196,8 @@ def simultaneous(forces: Mapping[str, Force], hits: Mapping[str, int], setup: Se
                                setup.noble_orders.get(side, ()))
         target = (slain or {}).get(side)
         if target in LAST_UNITS:
-            losses.units[target] = losses.units.get(target, 0) + 1
+            if losses.units.get(target, 0) < force.count(target):   # not already fallen to the hits
+                losses.units[target] = losses.units.get(target, 0) + 1
         elif target is not None and target not in losses.nobles:
             losses.nobles.append(target)
         boom = (exploded or {}).get(side, 0)
