@@ -752,3 +752,15 @@ def test_an_aimed_leader_already_fallen_to_the_hits_is_not_counted_twice() -> No
     from pbem.games.fief_england.battle.rounds import simultaneous
     losses = simultaneous(forces, {"defender": 3}, Setup(), N, slain={"defender": "invader_leader"})
     assert losses["defender"].units == {"invader_leader": 1}
+
+
+def test_no_battle_under_storms() -> None:
+    """2.5 STORMS: "No battles are allowed in the Region"."""
+    from pbem.games.fief.state import BoardEffect
+    state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
+                     {"dave": {"knight": 2}, "george": {"man_at_arms": 1}}, {"London": {"controller": "george"}})
+    setup = BattleSetup(town="London", attacker="dave", defender="george", attacker_side=("dave",),
+                        defender_side=("george",))
+    assert declarable(state, BOARD, setup) is None
+    state.board_effects.append(BoardEffect("storms", BOARD.towns["Canterbury"].fief))   # the South East
+    assert "STORMS lie on the Duchy of the South East" in (declarable(state, BOARD, setup) or "")

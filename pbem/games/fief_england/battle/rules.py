@@ -16,9 +16,14 @@ from pbem.games.fief_england.battle.steps import STEPS, settle
 
 
 def declarable(state: FiefState, board: Board, setup: BattleSetup) -> str | None:
-    """7.9 (R64): an attacker who would roll no melee die (the fortress penalty, 7.4, and no
-    PASSAGE) and has no projectile able to fire does not attack: "if they do not have enough
-    SPs to roll at least 1 Battle Die" they besiege."""
+    """2.5 STORMS: "No battles are allowed in the Region" while its card lies there. 7.9 (R64):
+    an attacker who would roll no melee die (the fortress penalty, 7.4, and no PASSAGE) and has
+    no projectile able to fire does not attack: "if they do not have enough SPs to roll at least
+    1 Battle Die" they besiege."""
+    region = board.towns[setup.town].fief
+    if any(e.card == "storms" and e.target == region for e in state.board_effects):
+        return (f"STORMS lie on the {board.fiefs[region].name}: no battle is allowed in the Region until "
+                "the end of the round (2.5), unless GOOD WEATHER sends them away")
     attacker, defender = build_sides(state, setup)
     force = force_of_units(state, attacker.units, attacker.lords)
     numbers = england_numbers()
