@@ -1,0 +1,231 @@
+"""England's movement (E 5.0-5.5, 13.4; rulings R23, R24, R30, R50, R51-R56): the pieces in
+pbem/games/fief_england/movement/, each rule and each error, on England's board file."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+import yaml
+
+from pbem.games.fief.state import BoardEffect, Family, FiefState, Lord, Pawn, Town
+from pbem.games.fief_england.movement import cavalcade, naval, permission, royal, sherwood
+from pbem.games.fief_england.movement.path import LAND, ROAD, SEA, SHERWOOD, Leg, PathProblem, moves_of, read_path
+from pbem.games.fief_england.movement.waters import load_waters
+from pbem.orders.reading import fold
+from pbem.paths import games_dir
+from pbem.rules.api import Audience
+from pbem.rules.rng import Rng
+
+DATA = yaml.safe_load((games_dir() / "fief_england" / "board.yaml").read_text(encoding="utf-8"))
+WATERS = load_waters()
+RANSOM = yaml.safe_load((games_dir() / "fief_england" / "edition.yaml").read_text(encoding="utf-8"))["bandit_ransom"]
+
+
+class RoadMap:
+    """The cities and roads of England's board file, as the core's Board answers for them."""
+
+    def __init__(self, data: dict):
+        self.towns = {c["name"]: SimpleNamespace(fief=c["region"]) for c in data["cities"]}
+        self.roads = {frozenset(r["between"]) for r in data["roads"]}
+
+    def adjacent(self, a: str, b: str) -> bool:
+        return frozenset((a, b)) in self.roads
+
+    def neighbours(self, town: str) -> tuple[str, ...]:
+        return tuple(t for t in self.towns if self.adjacent(town, t))
+
+    def find_town(self, text: str) -> str | None:
+        return next((t for t in self.towns if fold(t) == fold(text)), None)
+
+
+BOARD = RoadMap(DATA)
+
+
+class Dice(Rng):
+    def __init__(self, *faces: int):
+        super().__init__("england-movement")
+        self.faces = list(faces)
+
+    def d6(self, why: str = "d6") -> int:
+        value = self.faces.pop(0)
+        self.rolls.append((why, value))
+        return value
+
+
+def state(lords: dict[str, dict] | None = None, units: dict[str, dict[str, dict[str, int]]] | None = None,
+          shillings: dict[str, int] | None = None) -> FiefState:
+    players = ["kirsten", "dave", "george"]
+    s = FiefState("fief_england", {}, players, phase="movement", round=2,
+                  families={p: Family(p, deniers=(shillings or {}).get(p, 5)) for p in players},
+                  towns={c: Town(c) for c in BOARD.towns})
+    for name, spec in (lords or {}).items():
+        s.lords[name] = Lord(name, spec["family"], spec.get("female", False), spec["at"],
+                             fief_titles=list(spec.get("titles", [])), political=spec.get("political"),
+                             bishopric=spec.get("bishopric"))
+    for city, fams in (units or {}).items():
+        for fam, kinds in fams.items():
+            for kind, n in kinds.items():
+                for _ in range(n):
+                    pid = s.new_pawn_id()
+                    s.pawns[pid] = Pawn(pid, kind, fam, city)
+    for lo in s.lords.values():
+        s.towns[lo.location].controller = s.towns[lo.location].controller or lo.family
+    return s
+
+
+def legs(start: str, path: list) -> list[Leg]:
+    out = read_path(BOARD, WATERS, start, path)
+    assert not isinstance(out, PathProblem), out
+    return out
+
+
+def problem(start: str, path: list) -> PathProblem:
+    out = read_path(BOARD, WATERS, start, path)
+    assert isinstance(out, PathProblem), out
+    return out
+
+
+# -- the board's waters ------------------------------------------------------------------------
+
+def test_waters_read_from_the_board_file():
+    assert WATERS.seas == ("I", "II", "III", "IV", "V", "VI")
+    assert WATERS.port_sea["Whitby"] == "IV" and WATERS.port_sea["King's Lynn"] == "V"
+    assert WATERS.touches["III"] == {"II", "IV"}
+    assert WATERS.bandit_cities == ("York", "Lincoln", "King's Lynn", "Nottingham")
+
+
+@pytest.mark.parametrize("text,sea", [("V", "V"), ("sea V", "V"), ("Sea 5", "V"), (5, "V"), ("sea region II", "II"),
+                                      ("vi", "VI"), ("sea VII", None), (7, None), ("London", None), (True, None)])
+def test_a_sea_by_its_name_or_number(text, sea):
+    assert WATERS.find_sea(text) == sea
+
+
+# -- naval moves: the path (5.4) ---------------------------------------------------------------
+
+def test_ex_5_3_whitby_to_kings_lynn_by_sea_then_coventry_by_road():
+    got = legs("Whitby", ["sea V", "King's Lynn", "Coventry"])
+    assert got == [Leg(SEA, "V", 1), Leg(LAND, "King's Lynn", 0), Leg(ROAD, "Coventry", 1)]
+    assert moves_of(got) == 2
+
+
+def test_ex_5_4_whitby_to_london_through_two_seas_is_two_moves():
+    got = legs("Whitby", ["sea V", "sea VI", "London"])
+    assert [leg.kind for leg in got] == [SEA, SEA, LAND] and moves_of(got) == 2
+
+
+def test_ex_5_5_berwick_round_scotland_to_cardiff_then_harlech():
+    got = legs("Berwick", ["sea II", "Cardiff", "Harlech"])
+    assert moves_of(got) == 2 and got[-1] == Leg(ROAD, "Harlech", 1)
+
+
+def test_ex_5_6_no_naval_move_after_a_move_by_road():
+    p = problem("Durham", ["Berwick", "sea II", "Cardiff"])
+    assert p.index == 1 and "first step" in p.problem and "5.4" in p.problem and "Ex 5-6" in p.problem
+
+
+@pytest.mark.parametrize("start,path,index,words,fix", [
+    ("York", ["sea IV", "Whitby"], 0, "York is not a port", "the ports"),
+    ("Whitby", ["sea IV", "King's Lynn"], 0, "lies on sea IV already", "sea III or sea V"),
+    ("Whitby", ["sea VI", "London"], 0, "sea VI does not touch sea IV", "sea III or sea V"),
+    ("Whitby", ["sea V", "sea I", "Plymouth"], 1, "sea I does not touch sea V", "sea IV or sea VI"),
+    ("Whitby", ["sea V", "sea VI", "sea I", "Plymouth"], 2, "one or two seas away, not 3", "land"),
+    ("Whitby", ["sea V", "London"], 1, "lands at its port, King's Lynn", "`King's Lynn`"),
+    ("Whitby", ["sea V"], 0, "never ends its move at sea", "King's Lynn"),
+    ("Whitby", ["sea V", "sea VI"], 1, "never ends its move at sea", "London"),
+])
+def test_naval_path_errors_name_the_step_and_the_fix(start, path, index, words, fix):
+    p = problem(start, path)
+    assert p.index == index and words in p.problem and fix in p.fix
+    assert f"step {index + 1}" in p.problem or "path ends" in p.problem
+
+
+def test_a_road_path_and_its_errors():
+    assert moves_of(legs("Oxford", ["London", "Canterbury"])) == 2   # Ex 5-1
+    assert "no road from Oxford to Canterbury" in problem("Oxford", ["Canterbury"]).problem
+    assert "already in Oxford" in problem("Oxford", ["Oxford"]).problem
+    p = problem("Oxford", ["Lodnon"])
+    assert "no city or sea called 'Lodnon'" in p.problem and "London" in p.fix
+    assert "the path is empty" in problem("Oxford", []).problem
+
+
+# -- Sherwood: the path (13.4) -----------------------------------------------------------------
+
+def test_ex_13_1_york_to_kings_lynn_through_sherwood_is_one_move():
+    got = legs("York", ["Sherwood", "King's Lynn"])
+    assert got == [Leg(SHERWOOD, "King's Lynn", 1)] and moves_of(got) == 1
+    assert moves_of(legs("York", ["Whitby", "Lincoln", "King's Lynn"])) == 3   # by road: 3 Moves
+
+
+def test_sherwood_then_a_road():
+    assert moves_of(legs("Nottingham", ["Sherwood", "York", "Whitby"])) == 2
+
+
+@pytest.mark.parametrize("start,path,words,fix", [
+    ("Oxford", ["Sherwood", "York"], "no bandit path leaves Oxford", "York, Lincoln"),
+    ("York", ["Sherwood", "Oxford"], "Oxford is not one of the others", "Lincoln"),
+    ("York", ["Sherwood", "York"], "York is not one of the others", "Lincoln"),
+    ("York", ["Sherwood"], "ends in Sherwood", "city"),
+    ("York", ["Sherwood", "Sherwood"], "Sherwood twice", "city"),
+    ("King's Lynn", ["Sherwood", "sea VI"], "Sherwood leads to a city", "York"),
+])
+def test_sherwood_path_errors(start, path, words, fix):
+    p = problem(start, path)
+    assert words in p.problem and fix in p.fix
+
+
+def test_a_road_error_in_a_bandit_city_mentions_the_bandit_paths():
+    assert "bandit paths" in problem("York", ["King's Lynn"]).fix
+
+
+# -- naval moves as they are made (5.4, 5.5, R23) ---------------------------------------------
+
+def whitby_army(**more) -> FiefState:
+    return state({"Anabel": {"family": "dave", "at": "Whitby", "female": True}},
+                 {"Whitby": {"dave": {"knight": 2}}}, **more)
+
+
+def test_an_army_that_began_the_round_in_the_port_sails():
+    s = whitby_army()
+    assert naval.sail_problem(s, WATERS, "dave", "Whitby", legs("Whitby", ["sea V", "King's Lynn"]),
+                              [], set(), []) is None
+
+
+def test_an_army_that_moved_this_round_does_not_sail():
+    s = whitby_army()
+    why = naval.sail_problem(s, WATERS, "dave", "Whitby", legs("Whitby", ["sea V", "King's Lynn"]),
+                             ["Anabel"], set(), [])
+    assert "Anabel did not begin the round in Whitby" in why and "bought there" in why and "5.4" in why
+
+
+@pytest.mark.parametrize("stormy", ["IV", "V", "VI"])
+def test_storms_close_every_region_of_the_voyage(stormy):
+    s = whitby_army()
+    s.board_effects.append(BoardEffect("storms", stormy))
+    why = naval.sail_problem(s, WATERS, "dave", "Whitby", legs("Whitby", ["sea V", "sea VI", "London"]),
+                             [], naval.storm_regions(s), [])
+    assert f"STORMS on Region {stormy}" in why and "5.5" in why
+
+
+def test_storms_elsewhere_do_not_matter_and_numbers_name_regions():
+    s = whitby_army()
+    s.board_effects += [BoardEffect("storms", "2"), BoardEffect("famine", "5")]
+    assert naval.storm_regions(s) == {"II"}
+    assert naval.sail_problem(s, WATERS, "dave", "Whitby", legs("Whitby", ["sea V", "King's Lynn"]),
+                              [], naval.storm_regions(s), []) is None
+
+
+def test_a_road_move_is_no_voyage():
+    s = whitby_army()
+    assert naval.voyage_seas(WATERS, "Whitby", legs("Whitby", ["York"])) == []
+    assert naval.sail_problem(s, WATERS, "dave", "Whitby", legs("Whitby", ["York"]), ["Anabel"], {"IV"}, []) is None
+
+
+def test_r23_an_army_arrived_at_the_port_keeps_others_in_it():
+    s = whitby_army()
+    s.families["george"].policies["safe_passage"] = {"others": "refuse"}
+    route = legs("Whitby", ["sea V", "King's Lynn"])
+    why = naval.sail_problem(s, WATERS, "dave", "Whitby", route, [], set(), ["george"])
+    assert "george's army arrived at the port of Whitby" in why and "safe_passage" in why
+    s.families["george"].policies["safe_passage"] = {"allow": ["dave"], "others": "refuse"}
+    assert naval.sail_problem(s, WATERS, "dave", "Whitby", route, [], set(), ["george"]) is None
+    assert naval.sail_problem(s, WATERS, "dave", "Whitby", route, [], set(), ["dave"]) is None
