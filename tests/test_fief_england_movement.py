@@ -229,3 +229,164 @@ def test_r23_an_army_arrived_at_the_port_keeps_others_in_it():
     s.families["george"].policies["safe_passage"] = {"allow": ["dave"], "others": "refuse"}
     assert naval.sail_problem(s, WATERS, "dave", "Whitby", route, [], set(), ["george"]) is None
     assert naval.sail_problem(s, WATERS, "dave", "Whitby", route, [], set(), ["dave"]) is None
+
+
+# -- Sherwood's bandits (13.4, R51-R54) --------------------------------------------------------
+
+def no_clergy(lord) -> bool:
+    return lord.bishopric is not None
+
+
+def york_army(shillings: int = 10, **lords) -> FiefState:
+    nobles = {"Henri": {"family": "kirsten", "at": "York"}}
+    nobles.update(lords)
+    return state(nobles, {"York": {"kirsten": {"knight": 2, "man_at_arms": 3, "archer": 1}}},
+                 shillings={"kirsten": shillings})
+
+
+def cross(s: FiefState, rng: Rng, nobles: list[str]) -> sherwood.Crossing:
+    units = [pid for pid, p in s.pawns.items() if p.family == "kirsten" and p.location == "York"]
+    return sherwood.pass_sherwood(s, rng, "kirsten", nobles, units, RANSOM, no_clergy, ("York", "King's Lynn"))
+
+
+@pytest.mark.parametrize("title,political,bishopric,owed", [
+    ([], None, None, 2), (["IV"], None, None, 4), ([], None, 2, 5), (["IV"], None, 2, 10),
+    (["IV"], "king", None, 0), ([], "queen", None, 0), ([], "sovereign_queen", None, 0),
+    ([], "prince_of_wales", None, 2)])
+def test_the_bandits_ransom_table(title, political, bishopric, owed):
+    lord = Lord("X", "kirsten", False, "York", fief_titles=title, political=political, bishopric=bishopric)
+    assert sherwood.ransom_of(lord, RANSOM, no_clergy(lord)) == owed
+
+
+def test_a_roll_of_3_to_6_passes_and_is_public():
+    s = york_army()
+    got = cross(s, Dice(3), ["Henri"])
+    assert not got.captured and got.goes_on(["Henri"]) == ["Henri"]
+    (e,) = got.events
+    assert e.kind == "sherwood_passed" and e.audience == Audience.everyone() and "rolls 3" in e.text
+    assert s.families["kirsten"].deniers == 10 and len(s.pawns) == 6
+
+
+def test_captured_and_paid_the_army_goes_on():
+    s = york_army(shillings=10, Edith={"family": "kirsten", "at": "York", "female": True, "titles": ["IV"]})
+    got = cross(s, Dice(2), ["Henri", "Edith"])
+    assert got.captured and got.paid == {"Henri": 2, "Edith": 4} and not got.held
+    assert s.families["kirsten"].deniers == 4 and len(s.pawns) == 6
+    public, private = got.events
+    assert public.kind == "sherwood_captured" and "rolls 2" in public.text and "Henri, Edith pay" in public.text
+    assert private.audience == Audience.only("kirsten") and "6 shillings" in private.text and "4 left" in private.text
+
+
+def test_r52_pay_in_the_armys_order_while_the_purse_lasts():
+    # 5 shillings: Edith (4, the leader) is paid, Henri (2) is not; 1 left.
+    s = york_army(shillings=5, Edith={"family": "kirsten", "at": "York", "female": True, "titles": ["IV"]})
+    got = cross(s, Dice(1), ["Edith", "Henri"])
+    assert got.paid == {"Edith": 4} and got.held == ["Henri"] and got.goes_on(["Edith", "Henri"]) == ["Edith"]
+    assert s.lords["Henri"].location is None and s.families["kirsten"].deniers == 1
+    assert not got.deserted and len(s.pawns) == 6   # a noble still leads them: the troops go on
+    assert sherwood.captives(s) == [{"noble": "Henri", "family": "kirsten", "ransom": 2, "knights": []}]
+
+
+def test_all_nobles_held_men_at_arms_and_archers_desert_knights_stay():
+    s = york_army(shillings=1)
+    got = cross(s, Dice(1), ["Henri"])
+    assert got.held == ["Henri"] and len(got.deserted) == 4 and len(got.knights) == 2
+    assert s.pawns == {}   # off the map: the deserters to the stockpile, the knights in Sherwood
+    (held,) = sherwood.captives(s)
+    assert [k["kind"] for k in held["knights"]] == ["knight", "knight"]
+    public = got.events[0]
+    assert "cannot pay" in public.text and "4 units join the bandits" in public.text and "2 knights stay" in public.text
+    assert len(got.events) == 1   # nothing paid: no private line
+
+
+def test_money_stays_secret_in_the_public_events():
+    s = york_army(shillings=7, Edith={"family": "kirsten", "at": "York", "female": True, "titles": ["IV"]})
+    got = cross(s, Dice(2), ["Henri", "Edith"])
+    for e in got.events:
+        if e.audience == Audience.everyone():
+            assert "left" not in e.data and "shilling" not in e.text and "paid" not in e.data
+
+
+def test_the_king_pays_nothing_and_is_never_held():
+    s = york_army(shillings=0)
+    s.lords["Henri"].political = "king"
+    got = cross(s, Dice(1), ["Henri"])
+    assert got.paid == {"Henri": 0} and not got.held and len(s.pawns) == 6
+
+
+def test_exact_replay_of_the_bandits_dice():
+    """The d6 comes from the game's seeded generator: the same seed gives the same roll and
+    the same outcome, and the roll is recorded."""
+    outcomes = []
+    for _ in range(2):
+        s = york_army(shillings=1)
+        rng = Rng("game-7/round-2/movement")
+        got = cross(s, rng, ["Henri"])
+        outcomes.append((rng.rolls, got.roll, got.held, sorted(got.deserted), [e.text for e in got.events]))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][0] == [("bandits", outcomes[0][1])]
+
+
+def held_henri() -> FiefState:
+    s = york_army(shillings=1)
+    cross(s, Dice(1), ["Henri"])
+    s.families["kirsten"].deniers = 0
+    return s
+
+
+def test_r54_freed_into_the_nearest_friendly_city():
+    s = held_henri()
+    s.towns["York"].controller = "dave"     # York (first in order) is another's
+    s.lords["Anabel"] = Lord("Anabel", "dave", True, "York")
+    s.families["kirsten"].deniers = 2
+    events = sherwood.pay_ransoms(s, BOARD, WATERS)
+    assert s.lords["Henri"].location == "Lincoln"   # independent, the next bandit city
+    assert sum(1 for p in s.pawns.values() if p.kind == "knight" and p.location == "Lincoln") == 2
+    freed, paid = events
+    assert freed.kind == "sherwood_freed" and "goes to Lincoln with 2 knights" in freed.text
+    assert paid.audience == Audience.only("kirsten") and s.families["kirsten"].deniers == 0
+    assert "sherwood" not in s.edition_state
+
+
+def test_a_captive_whose_family_cannot_pay_waits():
+    s = held_henri()
+    assert sherwood.pay_ransoms(s, BOARD, WATERS) == []
+    assert s.lords["Henri"].location is None and len(sherwood.captives(s)) == 1
+
+
+def test_nearest_friendly_prefers_own_city_or_noble_then_goes_by_road():
+    s = held_henri()
+    for city in WATERS.bandit_cities:
+        s.towns[city].controller = "dave"
+        s.lords["D" + city] = Lord("D" + city, "dave", False, city)
+    # Every bandit city is dave's: one road further Durham, Whitby, Norwich, Coventry are
+    # independent; the board's order of cities picks Durham.
+    assert sherwood.friendly_city(s, BOARD, WATERS, "kirsten") == "Durham"
+    s.lords["Mary"] = Lord("Mary", "kirsten", True, "Nottingham")
+    assert sherwood.friendly_city(s, BOARD, WATERS, "kirsten") == "Nottingham"
+
+
+def test_the_kings_interdiction_frees_at_once():
+    s = held_henri()
+    s.lords["Richard"] = Lord("Richard", "dave", False, "London", political="king")
+    assert "only the King or Queen" in sherwood.interdiction_problem(s, "Edward", "Henri")
+    s.lords["Edward"] = Lord("Edward", "dave", False, "Oxford")
+    assert "Edward is neither" in sherwood.interdiction_problem(s, "Edward", "Henri")
+    assert "Mary is not a captive" in sherwood.interdiction_problem(s, "Richard", "Mary")
+    events = sherwood.interdiction(s, BOARD, WATERS, "Richard", "Henri")
+    assert "carrier pigeon" in events[0].text and s.lords["Henri"].location == "York"
+    assert s.families["kirsten"].deniers == 0   # no ransom
+    with pytest.raises(ValueError):
+        sherwood.interdiction(s, BOARD, WATERS, "Richard", "Henri")
+
+
+def test_r53_knights_stay_with_the_nobles_still_held():
+    s = york_army(shillings=0, Edith={"family": "kirsten", "at": "York", "female": True})
+    cross(s, Dice(2), ["Henri", "Edith"])
+    s.lords["Richard"] = Lord("Richard", "dave", False, "London", political="king")
+    sherwood.interdiction(s, BOARD, WATERS, "Richard", "Henri")
+    assert not any(p.kind == "knight" for p in s.pawns.values())
+    (edith,) = sherwood.captives(s)
+    assert edith["noble"] == "Edith" and len(edith["knights"]) == 2
+    sherwood.interdiction(s, BOARD, WATERS, "Richard", "Edith")
+    assert sum(1 for p in s.pawns.values() if p.kind == "knight") == 2
