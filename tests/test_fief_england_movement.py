@@ -390,3 +390,125 @@ def test_r53_knights_stay_with_the_nobles_still_held():
     assert edith["noble"] == "Edith" and len(edith["knights"]) == 2
     sherwood.interdiction(s, BOARD, WATERS, "Richard", "Edith")
     assert sum(1 for p in s.pawns.values() if p.kind == "knight") == 2
+
+
+# -- moves and permission (5.0, 5.1, R24, R30, R55) --------------------------------------------
+
+def test_troops_moved_by_one_noble_do_not_move_with_another():
+    pawn = Pawn("p1", "archer", "dave", "London")
+    assert permission.may_pick_up(pawn, {}, "William") is None
+    assert permission.may_pick_up(pawn, {"p1": "William"}, "William") is None
+    why = permission.may_pick_up(pawn, {"p1": "William"}, "Anabel")
+    assert "moved with William" in why and "5.0" in why
+
+
+def fortified_canterbury(fortress: str | None = "stronghold") -> FiefState:
+    s = state({"Lucia": {"family": "kirsten", "at": "Winchester", "female": True}})
+    s.towns["Canterbury"].controller = "george"
+    s.towns["Canterbury"].fortress = fortress
+    return s
+
+
+def test_entering_a_fortress_needs_the_owners_permission_even_empty_and_allied():
+    s = fortified_canterbury()
+    assert permission.entry_owner(s, "Canterbury", "kirsten", {}) == "george"
+    assert permission.entry_owner(s, "Canterbury", "george", {}) is None
+    s.families["george"].policies["safe_passage"] = {"others": "refuse"}
+    assert permission.entry_refused(s, "Canterbury", "kirsten", {}) == "george"
+    s.families["george"].policies["safe_passage"] = {"allow": ["kirsten"], "others": "refuse"}
+    assert permission.entry_refused(s, "Canterbury", "kirsten", {}) is None
+
+
+def test_an_abbey_is_its_abbess_familys_and_a_plain_city_needs_no_entry_permission():
+    s = fortified_canterbury(fortress=None)
+    assert permission.entry_owner(s, "Canterbury", "kirsten", {}) is None
+    assert permission.entry_owner(s, "Canterbury", "kirsten", {"Canterbury": "dave"}) == "dave"
+    assert permission.entry_owner(s, "Canterbury", "dave", {"Canterbury": "dave"}) is None
+
+
+def test_after_opponents_entered_only_their_road_is_closed():
+    s = fortified_canterbury()
+    s.families["george"].policies["safe_passage"] = {"others": "refuse"}
+    s.families["kirsten"].policies["safe_passage"] = {"others": "allow"}
+    entered = [("george", "London"), ("kirsten", "Winchester")]
+    assert permission.exit_refused(s, "Canterbury", "dave", "London", entered) == ["george"]
+    assert permission.exit_refused(s, "Canterbury", "dave", "Winchester", entered) == []   # kirsten allows
+    assert permission.exit_refused(s, "Canterbury", "george", "London", entered) == []
+
+
+def test_no_battle_last_round_no_permission_needed_ex_5_2():
+    assert permission.leave_needed("Canterbury", {"Canterbury"})
+    assert not permission.leave_needed("Canterbury", {"London"})
+
+
+# -- royal movement (R50) ----------------------------------------------------------------------
+
+def royal_state() -> FiefState:
+    s = state({"Richard": {"family": "dave", "at": "York", "political": "king"},
+               "Anabel": {"family": "kirsten", "at": "Norwich", "female": True, "political": "queen"},
+               "William": {"family": "dave", "at": "Oxford"},
+               "Mary": {"family": "kirsten", "at": "Exeter", "female": True},
+               "Henri": {"family": "george", "at": "Bristol"}},
+              {"York": {"dave": {"royal_knight": 2, "knight": 1}}, "Oxford": {"dave": {"archer": 1}}})
+    s.towns["Bristol"].besiegers = {}
+    return s
+
+
+def units_at(s: FiefState, city: str, family: str) -> list[str]:
+    return [pid for pid, p in s.pawns.items() if p.location == city and p.family == family]
+
+
+def test_r50_the_royal_family_and_their_guards_reach_the_royal_abbey():
+    s = royal_state()
+    guards = [pid for pid in units_at(s, "York", "dave") if s.pawns[pid].kind == "royal_knight"]
+    assert royal.royal_move_problem(s, "Richard", "Winchester", ["Winchester"], guards, ["royal_knight"]) is None
+    assert royal.royal_move_problem(s, "Anabel", "Winchester", ["Winchester"], [], ["royal_knight"]) is None
+
+
+def test_r50_their_families_nobles_come_without_troops():
+    s = royal_state()
+    assert royal.royal_move_problem(s, "Mary", "Winchester", ["Winchester"], [], ["royal_knight"]) is None
+    why = royal.royal_move_problem(s, "William", "Winchester", ["Winchester"], units_at(s, "Oxford", "dave"),
+                                   ["royal_knight"])
+    assert "carries no troops" in why and "1 unit would have to stay" in why
+    why = royal.royal_move_problem(s, "Richard", "Winchester", ["Winchester"], units_at(s, "York", "dave"),
+                                   ["royal_knight"])
+    assert "carries no troops" in why   # the king's own knight is a troop, not a guard
+
+
+def test_r50_errors():
+    s = royal_state()
+    assert "neither of the Royal Family" in royal.royal_move_problem(s, "Henri", "Winchester", ["Winchester"], [], [])
+    assert "holds neither the Royal Abbey" in royal.royal_move_problem(s, "Mary", "Oxford", ["Winchester"], [], [])
+    assert "none is on the map" in royal.royal_move_problem(s, "Mary", "Oxford", [], [], [])
+    s.lords["Mary"].steps = 1
+    assert "costs 2 Moves" in royal.royal_move_problem(s, "Mary", "Winchester", ["Winchester"], [], [])
+    s.lords["Mary"].steps = 0
+    s.towns["Exeter"].controller = "kirsten"
+    s.towns["Exeter"].besiegers = {"george": 1}
+    s.families["george"].policies["besieged_may_leave"] = {"others": "refuse"}
+    assert "besieged by george" in royal.royal_move_problem(s, "Mary", "Winchester", ["Winchester"], [], [])
+
+
+# -- England's cavalcade (5.2, 5.3, FAQ, R56) --------------------------------------------------
+
+def test_only_nobles_and_knights_ride():
+    s = state(units={"Winchester": {"kirsten": {"knight": 2, "man_at_arms": 1}}})
+    ride, stay = cavalcade.split_units(s, list(s.pawns))
+    assert [s.pawns[p].kind for p in ride] == ["knight", "knight"] and [s.pawns[p].kind for p in stay] == ["man_at_arms"]
+
+
+def test_never_on_the_final_move():
+    assert cavalcade.cavalcade_problem(1) is None
+    assert "final Move" in cavalcade.cavalcade_problem(0)
+
+
+def test_r56_a_defended_fortress_lets_the_cavalcade_pass_unless_it_comes_out():
+    s = fortified_canterbury()
+    assert cavalcade.through_fortress(s, "Canterbury", ["george"]) == (True, [])
+    s.families["george"].policies["cavalcade"] = "come_out"
+    assert cavalcade.through_fortress(s, "Canterbury", ["george"]) == (False, ["george"])
+    plain = fortified_canterbury(fortress=None)
+    assert cavalcade.through_fortress(plain, "Canterbury", ["george"]) == (False, ["george"])
+    # a family in the city that does not hold its fortress fights
+    assert cavalcade.through_fortress(s, "Canterbury", ["dave"]) == (False, ["dave"])
