@@ -394,14 +394,6 @@ def test_r53_knights_stay_with_the_nobles_still_held():
 
 # -- moves and permission (5.0, 5.1, R24, R30, R55) --------------------------------------------
 
-def test_troops_moved_by_one_noble_do_not_move_with_another():
-    pawn = Pawn("p1", "archer", "dave", "London")
-    assert permission.may_pick_up(pawn, {}, "William") is None
-    assert permission.may_pick_up(pawn, {"p1": "William"}, "William") is None
-    why = permission.may_pick_up(pawn, {"p1": "William"}, "Anabel")
-    assert "moved with William" in why and "5.0" in why
-
-
 def fortified_canterbury(fortress: str | None = "stronghold") -> FiefState:
     s = state({"Lucia": {"family": "kirsten", "at": "Winchester", "female": True}})
     s.towns["Canterbury"].controller = "george"
@@ -434,11 +426,6 @@ def test_after_opponents_entered_only_their_road_is_closed():
     assert permission.exit_refused(s, "Canterbury", "dave", "London", entered) == ["george"]
     assert permission.exit_refused(s, "Canterbury", "dave", "Winchester", entered) == []   # kirsten allows
     assert permission.exit_refused(s, "Canterbury", "george", "London", entered) == []
-
-
-def test_no_battle_last_round_no_permission_needed_ex_5_2():
-    assert permission.leave_needed("Canterbury", {"Canterbury"})
-    assert not permission.leave_needed("Canterbury", {"London"})
 
 
 # -- royal movement (R50) ----------------------------------------------------------------------
@@ -492,23 +479,10 @@ def test_r50_errors():
 
 # -- England's cavalcade (5.2, 5.3, FAQ, R56) --------------------------------------------------
 
-def test_only_nobles_and_knights_ride():
-    s = state(units={"Winchester": {"kirsten": {"knight": 2, "man_at_arms": 1}}})
-    ride, stay = cavalcade.split_units(s, list(s.pawns))
-    assert [s.pawns[p].kind for p in ride] == ["knight", "knight"] and [s.pawns[p].kind for p in stay] == ["man_at_arms"]
-
-
-def test_never_on_the_final_move():
-    assert cavalcade.cavalcade_problem(1) is None
-    assert "final Move" in cavalcade.cavalcade_problem(0)
-
-
-def test_r56_a_defended_fortress_lets_the_cavalcade_pass_unless_it_comes_out():
+def test_r56_a_defended_fortress_lets_the_cavalcade_pass():
     s = fortified_canterbury()
     assert cavalcade.through_fortress(s, "Canterbury", ["george"]) == (True, [])
-    s.families["george"].policies["cavalcade"] = "come_out"
-    assert cavalcade.through_fortress(s, "Canterbury", ["george"]) == (False, ["george"])
     plain = fortified_canterbury(fortress=None)
     assert cavalcade.through_fortress(plain, "Canterbury", ["george"]) == (False, ["george"])
     # a family in the city that does not hold its fortress fights
-    assert cavalcade.through_fortress(s, "Canterbury", ["dave"]) == (False, ["dave"])
+    assert cavalcade.through_fortress(s, "Canterbury", ["george", "dave"]) == (False, ["dave"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -69,7 +70,13 @@ def waters_from(data: dict[str, Any]) -> Waters:
                   tuple(paths["cities"]))
 
 
-@lru_cache(maxsize=4)
 def load_waters(board: str = "board") -> Waters:
-    path = games_dir() / GAME / f"{board}.yaml"
-    return waters_from(yaml.safe_load(path.read_text(encoding="utf-8")))
+    """The waters of one of England's board files (`games/fief_england/<board>.yaml`)."""
+    return waters_at(str(games_dir() / GAME / f"{board}.yaml"))
+
+
+@lru_cache(maxsize=8)
+def waters_at(path: str) -> Waters:
+    """The waters of the board file at ``path`` (a core ``Board``'s ``source``); the file was
+    read and checked when the Board was loaded."""
+    return waters_from(yaml.safe_load(Path(path).read_text(encoding="utf-8")))
