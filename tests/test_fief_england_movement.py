@@ -53,9 +53,11 @@ class Dice(Rng):
 
 
 def state(lords: dict[str, dict] | None = None, units: dict[str, dict[str, dict[str, int]]] | None = None,
-          shillings: dict[str, int] | None = None) -> FiefState:
+          shillings: dict[str, int] | None = None, game: str = "fief_england") -> FiefState:
+    """lords: name -> {family, at, female, titles, political, bishopric}; units: city -> family ->
+    kind -> count. A family with a noble or a unit in a city controls it."""
     players = ["kirsten", "dave", "george"]
-    s = FiefState("fief_england", {}, players, phase="movement", round=2,
+    s = FiefState(game, {}, players, phase="movement", round=2,
                   families={p: Family(p, deniers=(shillings or {}).get(p, 5)) for p in players},
                   towns={c: Town(c) for c in BOARD.towns})
     for name, spec in (lords or {}).items():
@@ -68,8 +70,11 @@ def state(lords: dict[str, dict] | None = None, units: dict[str, dict[str, dict[
                 for _ in range(n):
                     pid = s.new_pawn_id()
                     s.pawns[pid] = Pawn(pid, kind, fam, city)
-    for lo in s.lords.values():
-        s.towns[lo.location].controller = s.towns[lo.location].controller or lo.family
+    for fam, city in [(lo.family, lo.location) for lo in s.lords.values()] + \
+            [(p.family, p.location) for p in s.pawns.values()]:
+        s.towns[city].controller = s.towns[city].controller or fam
+        if fam not in s.towns[city].arrivals:
+            s.towns[city].arrivals.append(fam)
     return s
 
 

@@ -23,13 +23,15 @@ from pbem.games.fief.movement import template as template_module
 from pbem.games.fief.movement.hooks import CavalcadeResult
 from pbem.games.fief.movement.orders import check_movement_orders
 from pbem.games.fief.movement.phase import resolve_movement
-from pbem.games.fief.state import BoardEffect, Family, FiefState, Lord, Pawn, Town
+from pbem.games.fief.state import BoardEffect, FiefState
 from pbem.games.fief.views import build_view
 from pbem.games.fief_england.movement import sherwood
 from pbem.games.fief_england.movement.run import MOVEMENT
 from pbem.orders.yamlsafe import load
 from pbem.paths import games_dir
 from pbem.rules.rng import Rng
+
+from test_fief_england_movement import Dice, state
 
 GAME = "fief_england_movement_test"
 FILE = games_dir() / "fief_england" / "board.yaml"
@@ -74,41 +76,13 @@ def england_board(monkeypatch):
     monkeypatch.setattr(template_module, "load_board", lambda game, name="board": BOARD)
 
 
-class Dice(Rng):
-    def __init__(self, *faces: int):
-        super().__init__("england-run")
-        self.faces = list(faces)
-
-    def d6(self, why: str = "d6") -> int:
-        value = self.faces.pop(0)
-        self.rolls.append((why, value))
-        return value
-
-
 PLAYERS = ["kirsten", "dave", "george"]
 
 
 def position(lords: dict[str, tuple[str, str]], units: dict[str, dict[str, dict[str, int]]] | None = None,
              **shillings: int) -> FiefState:
     """lords: name -> (family, city); units: city -> family -> kind -> count."""
-    s = FiefState(GAME, {}, list(PLAYERS), phase="movement", round=2,
-                  families={p: Family(p, deniers=shillings.get(p, 5)) for p in PLAYERS},
-                  towns={c: Town(c) for c in BOARD.towns})
-    for name, (fam, city) in lords.items():
-        s.lords[name] = Lord(name, fam, False, city)
-    for city, fams in (units or {}).items():
-        for fam, kinds in fams.items():
-            for kind, n in kinds.items():
-                for _ in range(n):
-                    pid = s.new_pawn_id()
-                    s.pawns[pid] = Pawn(pid, kind, fam, city)
-    for lo in s.lords.values():
-        s.towns[lo.location].controller = s.towns[lo.location].controller or lo.family
-        if lo.family not in s.towns[lo.location].arrivals:
-            s.towns[lo.location].arrivals.append(lo.family)
-    for p in s.pawns.values():
-        s.towns[p.location].controller = s.towns[p.location].controller or p.family
-    return s
+    return state({n: {"family": f, "at": c} for n, (f, c) in lords.items()}, units, shillings, game=GAME)
 
 
 def move(lord: str, path: list[str], **more) -> dict:

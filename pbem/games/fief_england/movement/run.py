@@ -28,7 +28,7 @@ from pbem.games.fief.movement.control import left_town
 from pbem.games.fief.movement.events import MoveLog, kinds_of
 from pbem.games.fief.movement.hooks import BeforeMove, CavalcadeResolver
 from pbem.games.fief.movement.phase import MovementRun
-from pbem.games.fief.movement.presence import Place, road_place, town_place
+from pbem.games.fief.movement.presence import Place, road_place
 from pbem.games.fief.movement.steps import town_of
 from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief_england.movement import cavalcade, naval, permission, royal, sherwood
