@@ -387,3 +387,31 @@ def test_the_order_form_tells_englands_words():
     s = position({"Mary": ("dave", "Exeter")})
     text = movement_template(build_view(s, BOARD, "dave"), "dave")
     assert "sea V" in text and "Sherwood" in text and "royal: yes" in text
+
+
+# -- what each player sees -------------------------------------------------------------------
+
+def seen_by(events, player: str) -> str:
+    return "\n".join(e.text + repr(dict(e.data)) for e in events
+                     if e.audience.kind == "all" or player in e.audience.players)
+
+
+def test_fog_of_war_hides_the_kinds_of_a_sailing_army_from_the_others():
+    s = position({"Anabel": ("dave", "Whitby")}, {"Whitby": {"dave": {"knight": 2, "archer": 1}}})
+    s.options["fog_of_war"] = True
+    events, _ = run(s, {"dave": {"moves": [move("Anabel", ["sea V", "King's Lynn"])]}})
+    assert "knight" in seen_by(events, "dave")
+    others = seen_by(events, "george")
+    assert "King's Lynn" in others and "3 unit pawns" in others
+    assert "knight" not in others and "archer" not in others
+
+
+def test_the_bandits_ransom_and_the_purse_stay_with_the_family():
+    s = position({"Henri": ("kirsten", "York"), "Edith": ("kirsten", "York")}, kirsten=9)
+    s.lords["Henri"].fief_titles = ["IV"]
+    events, _ = run(s, {"kirsten": {"moves": [move("Henri", ["Sherwood", "Lincoln"], lords=["Edith"])]}},
+                    Dice(1))
+    mine, theirs = seen_by(events, "kirsten"), seen_by(events, "george")
+    assert "pays the bandits 6 shillings" in mine and "3 left" in mine
+    assert "Henri, Edith pay the ransom" in theirs and "rolls 1" in theirs
+    assert "shilling" not in theirs and "'left': 3" not in theirs and "'paid'" not in theirs
