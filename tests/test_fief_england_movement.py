@@ -2,43 +2,20 @@
 pbem/games/fief_england/movement/, each rule and each error, on England's board file."""
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
-import yaml
 
+from pbem.games.fief.board import load_board
+from pbem.games.fief.edition import load_edition
 from pbem.games.fief.state import BoardEffect, Family, FiefState, Lord, Pawn, Town
 from pbem.games.fief_england.movement import cavalcade, naval, permission, royal, sherwood
 from pbem.games.fief_england.movement.path import LAND, ROAD, SEA, SHERWOOD, Leg, PathProblem, moves_of, read_path
-from pbem.games.fief_england.movement.waters import load_waters
-from pbem.orders.reading import fold
-from pbem.paths import games_dir
+from pbem.games.fief_england.movement.waters import waters_of
 from pbem.rules.api import Audience
 from pbem.rules.rng import Rng
 
-DATA = yaml.safe_load((games_dir() / "fief_england" / "board.yaml").read_text(encoding="utf-8"))
-WATERS = load_waters()
-RANSOM = yaml.safe_load((games_dir() / "fief_england" / "edition.yaml").read_text(encoding="utf-8"))["bandit_ransom"]
-
-
-class RoadMap:
-    """The cities and roads of England's board file, as the core's Board answers for them."""
-
-    def __init__(self, data: dict):
-        self.towns = {c["name"]: SimpleNamespace(fief=c["region"]) for c in data["cities"]}
-        self.roads = {frozenset(r["between"]) for r in data["roads"]}
-
-    def adjacent(self, a: str, b: str) -> bool:
-        return frozenset((a, b)) in self.roads
-
-    def neighbours(self, town: str) -> tuple[str, ...]:
-        return tuple(t for t in self.towns if self.adjacent(town, t))
-
-    def find_town(self, text: str) -> str | None:
-        return next((t for t in self.towns if fold(t) == fold(text)), None)
-
-
-BOARD = RoadMap(DATA)
+BOARD = load_board("fief_england")
+WATERS = waters_of(BOARD)
+RANSOM = load_edition("fief_england").extra["bandit_ransom"]
 
 
 class Dice(Rng):
@@ -92,7 +69,7 @@ def problem(start: str, path: list) -> PathProblem:
 
 # -- the board's waters ------------------------------------------------------------------------
 
-def test_waters_read_from_the_board_file():
+def test_waters_read_from_englands_board():
     assert WATERS.seas == ("I", "II", "III", "IV", "V", "VI")
     assert WATERS.port_sea["Whitby"] == "IV" and WATERS.port_sea["King's Lynn"] == "V"
     assert WATERS.touches["III"] == {"II", "IV"}
@@ -130,11 +107,11 @@ def test_ex_5_6_no_naval_move_after_a_move_by_road():
 
 @pytest.mark.parametrize("start,path,index,words,fix", [
     ("York", ["sea IV", "Whitby"], 0, "York is not a port", "the ports"),
-    ("Whitby", ["sea IV", "King's Lynn"], 0, "lies on sea IV already", "sea III or sea V"),
-    ("Whitby", ["sea VI", "London"], 0, "sea VI does not touch sea IV", "sea III or sea V"),
-    ("Whitby", ["sea V", "sea I", "Plymouth"], 1, "sea I does not touch sea V", "sea IV or sea VI"),
+    ("Whitby", ["sea IV", "King's Lynn"], 0, "lies on Sea IV already", "Sea III or Sea V"),
+    ("Whitby", ["sea VI", "London"], 0, "Sea VI does not touch Sea IV", "Sea III or Sea V"),
+    ("Whitby", ["sea V", "sea I", "Plymouth"], 1, "Sea I does not touch Sea V", "Sea IV or Sea VI"),
     ("Whitby", ["sea V", "sea VI", "sea I", "Plymouth"], 2, "one or two seas away, not 3", "land"),
-    ("Whitby", ["sea V", "London"], 1, "lands at its port, King's Lynn", "`King's Lynn`"),
+    ("Whitby", ["Sea V", "London"], 1, "lands at its port, King's Lynn", "`King's Lynn`"),
     ("Whitby", ["sea V"], 0, "never ends its move at sea", "King's Lynn"),
     ("Whitby", ["sea V", "sea VI"], 1, "never ends its move at sea", "London"),
 ])

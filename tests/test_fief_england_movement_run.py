@@ -1,81 +1,27 @@
 """England's Movement Phase as it is played (E 5.0-5.5, 13.4; R23, R50-R60): the core's
 resolve_movement with England's ``movement`` hook (pbem/games/fief_england/movement/run.py),
-and the movement mail's England words. The rulebook's examples 5-1 .. 5-6 and 13-1 on
-England's board.
-
-Until England's edition is registered (the foundation's part), the game here is a test edition:
-France's numbers (2 Moves, the same unit types) with England's movement hook, on a core Board
-built from England's board file.
+and the movement mail's England words, on England's board and edition. The rulebook's examples
+5-1 .. 5-6 and 13-1 are also scenario files (tests/scenarios/fief_england/).
 """
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
-import yaml
 
-from pbem.games.fief import edition as edition_module
-from pbem.games.fief.board import BishopricInfo, Board, FiefInfo, TownInfo
-from pbem.games.fief.edition import load_edition
-from pbem.games.fief.facts import RANK_SIZE
-from pbem.games.fief.movement import orders as orders_module
-from pbem.games.fief.movement import template as template_module
+from pbem.games.fief.board import load_board
 from pbem.games.fief.movement.hooks import CavalcadeResult
 from pbem.games.fief.movement.orders import check_movement_orders
 from pbem.games.fief.movement.phase import resolve_movement
+from pbem.games.fief.movement.template import movement_template
 from pbem.games.fief.state import BoardEffect, FiefState
 from pbem.games.fief.views import build_view
 from pbem.games.fief_england.movement import sherwood
-from pbem.games.fief_england.movement.run import MOVEMENT
 from pbem.orders.yamlsafe import load
-from pbem.paths import games_dir
 from pbem.rules.rng import Rng
 
 from test_fief_england_movement import Dice, state
 
-GAME = "fief_england_movement_test"
-FILE = games_dir() / "fief_england" / "board.yaml"
-DATA = yaml.safe_load(FILE.read_text(encoding="utf-8"))
-PORTS = tuple(r["port"] for r in DATA["regions"])
-
-
-def _edition():
-    france = load_edition("fief_france")
-    facts = dataclasses.replace(france.hooks.board_facts, harbors=PORTS)
-    hooks = dataclasses.replace(france.hooks, movement=MOVEMENT, naval=None, board_facts=facts)
-    return dataclasses.replace(france, type_name=GAME, hooks=hooks)
-
-
-edition_module._EDITIONS[GAME] = _edition()
-
-
-def _board() -> Board:
-    districts = {r: i + 1 for i, d in enumerate(DATA["ecclesiastic_districts"]) for r in d["regions"]}
-    chiefs = {d["cathedral_city"] for d in DATA["ecclesiastic_districts"]}
-    towns = {c["name"]: TownInfo(c["name"], c["region"], districts[c["region"]], c["name"] in chiefs,
-                                 bool(c.get("port")), True) for c in DATA["cities"]}
-    rank = {v: k for k, v in RANK_SIZE.items()}
-    fiefs = {}
-    for r in DATA["regions"]:
-        members = tuple(c for c, t in towns.items() if t.fief == r["number"])
-        fiefs[r["number"]] = FiefInfo(r["number"], r["title"], rank[len(members)], members, 2 * len(members))
-    bishoprics = {i + 1: BishopricInfo(i + 1, d["name"], d["cathedral_city"],
-                                       tuple(c for c, t in towns.items() if t.bishopric == i + 1))
-                  for i, d in enumerate(DATA["ecclesiastic_districts"])}
-    roads = frozenset(frozenset(r["between"]) for r in DATA["roads"])
-    return Board(GAME, str(FILE), towns, fiefs, bishoprics, roads, {r: "" for r in roads},
-                 tuple(s["number"] for s in DATA["seas"]))
-
-
-BOARD = _board()
-
-
-@pytest.fixture(autouse=True)
-def england_board(monkeypatch):
-    monkeypatch.setattr(orders_module, "load_board", lambda game, name="board": BOARD)
-    monkeypatch.setattr(template_module, "load_board", lambda game, name="board": BOARD)
-
-
+GAME = "fief_england"
+BOARD = load_board(GAME)
 PLAYERS = ["kirsten", "dave", "george"]
 
 
@@ -223,7 +169,7 @@ def test_ex_5_3_whitby_by_sea_to_kings_lynn_then_coventry():
     _, by = run(s, {"dave": {"moves": [move("Anabel", ["sea V", "King's Lynn", "Coventry"])]}})
     moved = by["lord_moved"]
     assert moved.data["outcome"] == "completed" and moved.data["path"] == ["King's Lynn", "Coventry"]
-    assert "by sea V (1 Move, 5.4)" in moved.text
+    assert "by Sea V (1 Move, 5.4)" in moved.text
     assert where(s, "dave") == {"Coventry": {"knight": 2}} and s.lords["Anabel"].steps == 2
 
 
@@ -232,7 +178,7 @@ def test_ex_5_4_whitby_through_two_seas_to_london_ends_the_move():
     _, by = run(s, {"dave": {"moves": [move("Anabel", ["sea V", "sea VI", "London"])]}})
     assert s.lords["Anabel"].location == "London" and s.lords["Anabel"].steps == 2
     assert all(p.steps == 2 for p in s.pawns.values())
-    assert "by sea V, sea VI (2 Moves, 5.4)" in by["lord_moved"].text
+    assert "by Sea V, Sea VI (2 Moves, 5.4)" in by["lord_moved"].text
 
 
 def test_ex_5_5_berwick_round_scotland_to_cardiff_then_harlech():
@@ -322,14 +268,14 @@ def test_sherwood_every_noble_held_the_men_desert_the_knights_stay():
 
 # -- R50, R60: the royal move --------------------------------------------------------------
 
-def test_r50_the_king_and_his_guard_reach_the_royal_abbey():
-    s = position({"Richard": ("dave", "York")}, {"York": {"dave": {"kings_knight": 2, "knight": 1}}})
+def test_r50_the_king_reaches_the_royal_abbey_and_his_troops_stay():
+    s = position({"Richard": ("dave", "York")}, {"York": {"dave": {"knight": 1}}})
     s.lords["Richard"].political = "king"
     s.edition_state["abbeys"] = {"Winchester": {"abbey": "Abbey of the Spring", "abbess": None, "royal": True}}
     _, by = run(s, {"dave": {"moves": [move("Richard", ["Winchester"], royal=True)]}})
     assert s.lords["Richard"].location == "Winchester" and s.lords["Richard"].steps == 2
-    assert where(s, "dave") == {"Winchester": {"kings_knight": 2}, "York": {"knight": 1}}
-    assert "royal move" in by["lord_moved"].text
+    assert where(s, "dave") == {"York": {"knight": 1}}
+    assert "royal move" in by["lord_moved"].text and by["lord_moved"].data["path"] == ["Winchester"]
 
 
 def test_r50_a_noble_outside_the_royal_families_cannot():
@@ -355,13 +301,13 @@ def test_the_mail_reads_seas_sherwood_and_royal():
 """)
     assert errors == []
     paths = [m["path"] for m in canonical["moves"]]
-    assert paths == [["sea V", "King's Lynn", "Coventry"], ["Sherwood", "Nottingham"], ["Winchester"]]
+    assert paths == [["Sea V", "King's Lynn", "Coventry"], ["Sherwood", "Nottingham"], ["Winchester"]]
     assert canonical["moves"][2]["royal"] is True and "royal" not in canonical["moves"][0]
 
 
 @pytest.mark.parametrize("start,path,line,words", [
     ("Whitby", "[sea V]", 4, "never ends its move at sea"),
-    ("Whitby", "[sea V, sea I, Plymouth]", 5, "sea I does not touch sea V"),
+    ("Whitby", "[sea V, sea I, Plymouth]", 5, "Sea I does not touch Sea V"),
     ("York", "[Sherwood, Oxford]", 5, "Oxford is not one of the others"),
     ("Whitby", "[sea V, King's Lynn, Coventry, Nottingham]", 3, "has 2 Moves; this path needs 3"),
 ])
@@ -383,10 +329,9 @@ def test_a_royal_path_is_one_city_and_royal_is_yes_or_no():
 
 
 def test_the_order_form_tells_englands_words():
-    from pbem.games.fief.movement.template import movement_template
     s = position({"Mary": ("dave", "Exeter")})
     text = movement_template(build_view(s, BOARD, "dave"), "dave")
-    assert "sea V" in text and "Sherwood" in text and "royal: yes" in text
+    assert "Sea V" in text and "Sherwood" in text and "royal: yes" in text
 
 
 # -- what each player sees -------------------------------------------------------------------

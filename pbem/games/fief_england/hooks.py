@@ -14,6 +14,7 @@ from pbem.games.fief_england.cards import load_england_cards
 from pbem.games.fief_england.elections import ELECTIONS, married
 from pbem.games.fief_england.facts import ENGLAND
 from pbem.games.fief_england.invaders_step import INVADERS
+from pbem.games.fief_england.movement.run import MOVEMENT
 from pbem.games.fief_england.setup import SETUP
 from pbem.games.fief_england.titles import SOVEREIGN, has_garter, relic_marker_family
 from pbem.rules.api import Event
@@ -108,4 +109,4 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               lord_played=lord_played, after_elimination=after_elimination, married=married,
               phases=(INVADERS,), record_keys=RECORD_KEYS, board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
-              view_parts=view_parts)
+              view_parts=view_parts, movement=MOVEMENT)

@@ -2,15 +2,16 @@
 after the other, each a city, a sea or Sherwood, and what each step costs in Moves.
 
     path: [Oxford, London]                 # by road, 1 Move a city (5.0, Ex 5-1)
-    path: [sea V, King's Lynn, Coventry]   # sail into Sea V (1 Move), land at its port, on by
+    path: [Sea V, King's Lynn, Coventry]   # sail into Sea V (1 Move), land at its port, on by
                                            # road (1 Move) (5.4, Ex 5-3)
-    path: [sea V, sea VI, London]          # 2 Moves at sea, landing in London (Ex 5-4)
+    path: [Sea V, Sea VI, London]          # 2 Moves at sea, landing in London (Ex 5-4)
     path: [Sherwood, King's Lynn]          # through Sherwood, 1 Move (13.4, Ex 13-1)
 
-A sea is named by its number (`V`, `5`, `sea V`, `Sea Region 5`). Naming the port after the last
-sea is landing there: no Move of its own ("Each move into a new Sea counts as one move", 5.4;
-Whitby to King's Lynn is 1 Move, Ex 5-3). Sherwood "is not a City, so moving through it does not
-cost an extra Move" (13.4): Sherwood and the city after it are one Move.
+A sea is named as the board names it or by its number (`Sea V`, `V`, `5`, `sea region 5`).
+Naming the port after the last sea is landing there: no Move of its own ("Each move into a new
+Sea counts as one move", 5.4; Whitby to King's Lynn is 1 Move, Ex 5-3). Sherwood "is not a
+City, so moving through it does not cost an extra Move" (13.4): Sherwood and the city after it
+are one Move.
 
 ``read_path`` is pure: the mail checker reports its problem (naming the step and the fix), and
 the resolution reads the same legs.
@@ -66,7 +67,7 @@ def read_path(board: Roads, waters: Waters, start: str, raw: list[Any],
                 return PathProblem(i, f"step {step}: Sherwood twice in a row", "name a city after Sherwood")
             if at_sea:
                 return PathProblem(i, f"step {step}: an army at sea cannot enter Sherwood",
-                                   f"land first at the port of sea {here}, {waters.port_of(here)} (5.4)")
+                                   f"land first at the port of Sea {here}, {waters.port_of(here)} (5.4)")
             if here not in waters.bandit_cities:
                 return PathProblem(i, f"step {step}: no bandit path leaves {here} (13.4)",
                                    "the bandit paths join " + ", ".join(waters.bandit_cities))
@@ -88,14 +89,14 @@ def read_path(board: Roads, waters: Waters, start: str, raw: list[Any],
                                        "port (5.4)", "the ports: " + ", ".join(waters.port_sea))
                 home = waters.port_sea[here]
                 if sea == home:
-                    return PathProblem(i, f"step {step}: {here} lies on sea {home} already",
+                    return PathProblem(i, f"step {step}: {here} lies on Sea {home} already",
                                        f"name the sea sailed into next: {_touching(waters, home)} (5.4)")
                 if sea not in waters.touches[home]:
-                    return PathProblem(i, f"step {step}: sea {sea} does not touch sea {home}, {here}'s sea (5.4)",
-                                       f"from sea {home} a fleet sails into {_touching(waters, home)}")
+                    return PathProblem(i, f"step {step}: Sea {sea} does not touch Sea {home}, {here}'s sea (5.4)",
+                                       f"from Sea {home} a fleet sails into {_touching(waters, home)}")
             elif sea not in waters.touches[here]:
-                return PathProblem(i, f"step {step}: sea {sea} does not touch sea {here} (5.4)",
-                                   f"from sea {here} a fleet sails into {_touching(waters, here)}")
+                return PathProblem(i, f"step {step}: Sea {sea} does not touch Sea {here} (5.4)",
+                                   f"from Sea {here} a fleet sails into {_touching(waters, here)}")
             voyage += 1
             if voyage > max_seas:
                 return PathProblem(i, f"step {step}: a naval move reaches a port one or two seas away, "
@@ -105,17 +106,17 @@ def read_path(board: Roads, waters: Waters, start: str, raw: list[Any],
             continue
         if not isinstance(text, str):
             return PathProblem(i, f"step {step}: a city, a sea or Sherwood is expected here",
-                               "write e.g. `London`, `sea VI` or `Sherwood`")
+                               "write e.g. `London`, `Sea VI` or `Sherwood`")
         city = board.find_town(text)
         if city is None:
             return PathProblem(i, f"step {step}: there is no city or sea called {text!r}",
-                               suggest(text, list(board.towns) + [f"sea {s}" for s in waters.seas]
+                               suggest(text, list(board.towns) + [waters.name(s) for s in waters.seas]
                                        + [waters.forest]))
         if at_sea:
             port = waters.port_of(here)
             if city != port:
-                return PathProblem(i, f"step {step}: from sea {here} an army lands at its port, {port}, "
-                                   f"not {city} (5.4)", f"write `{port}` after `sea {here}`")
+                return PathProblem(i, f"step {step}: from Sea {here} an army lands at its port, {port}, "
+                                   f"not {city} (5.4)", f"write `{port}` after `Sea {here}`")
             legs.append(Leg(LAND, city, 0))
             here, at_sea = city, False
             continue
@@ -141,7 +142,7 @@ def read_path(board: Roads, waters: Waters, start: str, raw: list[Any],
         return PathProblem(len(raw) - 1, "the path ends in Sherwood: Sherwood is not a city (13.4)",
                            "name the city the bandit path leads to")
     if at_sea:
-        return PathProblem(len(raw) - 1, f"the path ends at sea {here}: an army never ends its move at sea "
+        return PathProblem(len(raw) - 1, f"the path ends at Sea {here}: an army never ends its move at sea "
                            "(5.4)", f"add the port to land at: {waters.port_of(here)}")
     return legs
 
@@ -151,4 +152,4 @@ def moves_of(legs: list[Leg]) -> int:
 
 
 def _touching(waters: Waters, sea: str) -> str:
-    return " or ".join(f"sea {s}" for s in waters.seas if s in waters.touches[sea])
+    return " or ".join(waters.name(s) for s in waters.seas if s in waters.touches[sea])

@@ -18,6 +18,7 @@ fortress rides through unless the defender comes out (cavalcade.py, R56).
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Mapping
 
 from pbem.games.fief.board import Board
@@ -33,7 +34,8 @@ from pbem.games.fief.movement.steps import town_of
 from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief_england.movement import cavalcade, naval, permission, royal, sherwood
 from pbem.games.fief_england.movement.path import LAND, ROAD, SEA, SHERWOOD, Leg, PathProblem, moves_of, read_path
-from pbem.games.fief_england.movement.waters import Waters, waters_at
+from pbem.games.fief_england.board_loader import EnglandBoard
+from pbem.games.fief_england.movement.waters import Waters, waters_of
 from pbem.rules.rng import Rng
 
 ROYAL_KEY = "royal"
@@ -85,13 +87,14 @@ class EnglandRun(MovementRun):
     def __init__(self, state: FiefState, board: Board, rng: Rng, cavalcade: CavalcadeResolver | None = None,
                  before_move: BeforeMove | None = None):
         super().__init__(state, board, rng, cavalcade, before_move)
-        self.waters: Waters = waters_at(board.source)
+        self.waters: Waters = waters_of(EnglandBoard.of(board))
         self.storms = naval.storm_regions(state)
         self.abbeys = abbey_owners(state)
-        self.ransoms = sherwood.ransom_table()
+        self.ransoms = edition_of(state).extra["bandit_ransom"]   # 13.4
         self.entered: dict[str, list[tuple[str, str]]] = {}   # city -> (family, came from), this round
         self.plan: list[tuple[str, str, tuple[str, ...]]] = []
         self.stepped: set[str] = set()                        # unit ids moved by the current move
+        self.ways: list[str] = []   # how the current move went (by sea, Sherwood...): public, unlike notes
 
     # -- a noble's move ------------------------------------------------------------------------
     def move(self, player: str, order: Mapping[str, Any], forced: bool = False) -> None:
@@ -107,7 +110,7 @@ class EnglandRun(MovementRun):
                 return
             self.plan = _steps(legs)
             path = [city for _, city, _ in self.plan]
-        self.stepped = set()
+        self.stepped, self.ways = set(), []
         super().move(player, {**order, "path": path}, forced)
         # 5.0: "Once Troops have moved with a Noble, they cannot be picked up and moved again by
         # a different Noble": they have made all their Moves.
@@ -159,7 +162,8 @@ class EnglandRun(MovementRun):
             for m in ["L:" + n for n in army.carried_lords()] + ["P:" + p for p in army.pawns]:
                 self.budget.step(m, army_steps)
             army.steps += 1
-        log.notes.append(f"by sea {', sea '.join(seas)} ({len(seas)} Move{'s' if len(seas) > 1 else ''}, 5.4)")
+        moves = f"{len(seas)} Move{'s' if len(seas) > 1 else ''}"
+        self.ways.append(f"by {', '.join(map(self.waters.name, seas))} ({moves}, 5.4)")
         return self._after_step(army, port)
 
     # -- 13.4: through Sherwood ----------------------------------------------------------------
@@ -188,7 +192,7 @@ class EnglandRun(MovementRun):
             return "captured", f"held by the bandits in Sherwood on the way to {target} (13.4)"
         army.leader, army.lords = free[0], free[1:]
         self._advance(army, order, cur, target, log)
-        log.notes.append(f"through Sherwood, the bandits' d6 rolled {crossing.roll} (13.4)")
+        self.ways.append(f"through Sherwood, the bandits' d6 rolled {crossing.roll} (13.4)")
         return self._after_step(army, target)
 
     # -- 5.0: England's permission -------------------------------------------------------------
@@ -225,13 +229,24 @@ class EnglandRun(MovementRun):
             if passes:   # 5.2: through a defended fortress the cavalcade rides on (R56)
                 if not told:
                     self._tell_refusal(army, refused, cur, target, first)
-                log.notes.append(f"the cavalcade rides through {cur}: its defenders stay in their fortress (5.2)")
+                self.ways.append(f"the cavalcade rides through {cur}: its defenders stay in their fortress (5.2)")
                 if not first:
                     self._drop_and_pick(army, order, cur, log, done, leave=True)
                 self._advance(army, order, cur, target, log)
                 return None
             refused = [(f, p) for f, p in refused if f in fighters]
         return super()._refused(army, order, refused, cur, target, first, log, done, told)
+
+    def _summary(self, army: Army, log: MoveLog, outcome: str, reason: str, forced: bool) -> None:
+        """The core's report line of a move, with how it went (by sea, through Sherwood, the
+        royal move): public, as the standees are (the core keeps its notes for the owner, since
+        they may name unit kinds)."""
+        before = len(self.teller.events)
+        super()._summary(army, log, outcome, reason, forced)
+        if self.ways:
+            ways = "; " + "; ".join(self.ways)
+            events = self.teller.events
+            events[before:] = [dataclasses.replace(e, text=e.text[:-1] + ways + ".") for e in events[before:]]
 
     # -- R50: the royal move -------------------------------------------------------------------
     def _royal(self, player: str, order: Mapping[str, Any]) -> None:
@@ -251,6 +266,7 @@ class EnglandRun(MovementRun):
             self._failed(player, name, why)
             return
         mark = len(self.teller.events)
+        self.ways = []
         army = Army(player, name, place, pawns=guards)
         log = MoveLog(town_of(place))
         log.units = kinds_of(self.state, guards)
@@ -258,7 +274,7 @@ class EnglandRun(MovementRun):
         for m in ["L:" + name] + ["P:" + p for p in guards]:   # R50: both Moves
             while self.budget.can_step(m, None):
                 self.budget.step(m, None)
-        log.notes.append("the royal move, 2 Moves (5.0, R50)")
+        self.ways.append("the royal move, 2 Moves (5.0, R50)")
         before = len(self.teller.events)
         self._summary(army, log, "completed", "", False)
         events = self.teller.events
@@ -270,7 +286,7 @@ class EnglandRun(MovementRun):
 def read_england_path(board: Board, start: str, raw: list[Any],
                       flags: frozenset[str]) -> tuple[list[str], int] | tuple[int, str, str]:
     """The core's ``Movement.read_path``: (canonical path, Moves) or (index, problem, fix)."""
-    waters = waters_at(board.source)
+    waters = waters_of(EnglandBoard.of(board))
     if ROYAL_KEY in flags:   # R50: the path names the Royal Abbey's or Royal Stronghold's city
         city = board.find_town(raw[-1]) if len(raw) == 1 and isinstance(raw[0], str) else None
         if city is None:
@@ -282,7 +298,7 @@ def read_england_path(board: Board, start: str, raw: list[Any],
         return legs.index, legs.problem, legs.fix
     path: list[str] = []
     for leg in legs:
-        path += [f"sea {leg.place}"] if leg.kind == SEA else \
+        path += [waters.name(leg.place)] if leg.kind == SEA else \
             [waters.forest, leg.place] if leg.kind == SHERWOOD else [leg.place]
     return path, moves_of(legs)
 
@@ -290,7 +306,7 @@ def read_england_path(board: Board, start: str, raw: list[Any],
 MOVEMENT = Movement(
     run=EnglandRun, read_path=read_england_path, keys=(ROYAL_KEY,),
     template=("# England (5.4, 13.4): a path may sail from the port the army began the round in, naming",
-              "# each sea sailed into (1 Move each) and the port landed at: `path: [sea V, King's Lynn]`;",
+              "# each sea sailed into (1 Move each) and the port landed at: `path: [Sea V, King's Lynn]`;",
               "# or cross Sherwood between York, Lincoln, King's Lynn and Nottingham for 1 Move:",
               "# `path: [Sherwood, King's Lynn]` (a d6: 1-2 the bandits capture the army, 13.4).",
               "# `royal: yes` with `path: [CITY]`: the royal move to the Royal Abbey or Stronghold (R50)."))

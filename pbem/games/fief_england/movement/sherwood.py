@@ -23,16 +23,12 @@ alone (shillings are secret, FAQ l.857).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping
-
-import yaml
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.control import controller, forces_by_town
 from pbem.games.fief.state import FiefState, Lord, Pawn
 from pbem.games.fief_england.movement.waters import Waters
-from pbem.paths import games_dir
 from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
@@ -40,13 +36,6 @@ KEY = "sherwood"                              # FiefState.edition_state[KEY]
 CAPTURED = (1, 2)                             # 13.4: "On a 1 or 2 result"
 SOVEREIGNS = ("king", "queen", "sovereign_queen")   # 13.4: "nothing of the King or Queen"
 LOYAL = ("knight",)                           # 13.4: "Knights remain loyal to their Nobles"
-
-
-@lru_cache(maxsize=1)
-def ransom_table() -> dict[str, int]:
-    """The record's `bandit_ransom:` (games/fief_england/edition.yaml, 13.4)."""
-    path = games_dir() / "fief_england" / "edition.yaml"
-    return dict(yaml.safe_load(path.read_text(encoding="utf-8"))["bandit_ransom"])
 
 
 def ransom_of(lord: Lord, table: Mapping[str, int], clergy: bool) -> int:

@@ -1,24 +1,19 @@
-"""England's seas, ports and Sherwood's bandit paths as the board file gives them (E Setup
-l.25, 5.4, 13.4; `games/fief_england/board.yaml`: `regions:` with their port, `seas:`,
-`sea_adjacency:`, `bandit_paths:`).
+"""England's seas, ports and Sherwood's bandit paths as movement reads them (E Setup l.25, 5.4,
+13.4), from England's board (``EnglandBoard``, board_loader.py: its regions, each region's sea,
+the seas' links, the Bandit Paths).
 
-The core's ``Board`` holds the cities, roads, harbors and the names of the seas; which seas
-touch, which sea each port lies on and which cities the bandit paths join are England's own,
-read here once per board file.
+Seas are named here by their Region's number (`I` .. `VI`, E Setup l.25); a path writes them as
+the board names them (`Sea V`, board_loader.sea_name).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-import yaml
-
+from pbem.games.fief_england.board_loader import EnglandBoard, sea_name
 from pbem.orders.reading import fold
-from pbem.paths import games_dir
 
-GAME = "fief_england"
 ROMAN = ("I", "II", "III", "IV", "V", "VI")
 
 
@@ -29,6 +24,11 @@ class Waters:
     port_sea: dict[str, str]                # port city -> the sea it lies on (5.4)
     forest: str                             # "Sherwood" (13.4)
     bandit_cities: tuple[str, ...]          # the cities the bandit paths join (13.4)
+
+    @staticmethod
+    def name(sea: str) -> str:
+        """A sea as paths and reports write it: `Sea V`."""
+        return sea_name(sea)
 
     def port_of(self, sea: str) -> str | None:
         return next((p for p, s in self.port_sea.items() if s == sea), None)
@@ -56,27 +56,16 @@ class Waters:
         return a != b and a in self.bandit_cities and b in self.bandit_cities
 
 
-def waters_from(data: dict[str, Any]) -> Waters:
-    seas = tuple(str(s["number"]) for s in data["seas"])
+@lru_cache(maxsize=8)
+def waters_of(board: EnglandBoard) -> Waters:
+    """The waters of England's board."""
+    number = {board.sea_of[fief]: n for n, fief in board.regions.items()}
+    seas = tuple(n for n in ROMAN if n in board.regions)
     touches: dict[str, set[str]] = {s: set() for s in seas}
-    for pair in data["sea_adjacency"]:
-        a, b = (str(x) for x in pair["between"])
+    for pair in board.sea_links:
+        a, b = (number[s] for s in pair)
         touches[a].add(b)
         touches[b].add(a)
-    port_sea = {r["port"]: next(str(s["number"]) for s in data["seas"] if str(s["region"]) == str(r["number"]))
-                for r in data["regions"]}
-    paths = data["bandit_paths"]
-    return Waters(seas, {s: frozenset(t) for s, t in touches.items()}, port_sea, paths["forest"],
-                  tuple(paths["cities"]))
-
-
-def load_waters(board: str = "board") -> Waters:
-    """The waters of one of England's board files (`games/fief_england/<board>.yaml`)."""
-    return waters_at(str(games_dir() / GAME / f"{board}.yaml"))
-
-
-@lru_cache(maxsize=8)
-def waters_at(path: str) -> Waters:
-    """The waters of the board file at ``path`` (a core ``Board``'s ``source``); the file was
-    read and checked when the Board was loaded."""
-    return waters_from(yaml.safe_load(Path(path).read_text(encoding="utf-8")))
+    port_sea = {h: board.region_number(board.towns[h].fief) for h in board.harbors}
+    return Waters(seas, {s: frozenset(t) for s, t in touches.items()}, port_sea, board.forest,
+                  tuple(board.bandit_cities))
