@@ -324,8 +324,9 @@ def test_r54_freed_into_the_nearest_friendly_city():
     events = sherwood.pay_ransoms(s, BOARD, WATERS)
     assert s.lords["Henri"].location == "Lincoln"   # independent, the next bandit city
     assert sum(1 for p in s.pawns.values() if p.kind == "knight" and p.location == "Lincoln") == 2
-    freed, paid = events
+    freed, control, paid = events
     assert freed.kind == "sherwood_freed" and "goes to Lincoln with 2 knights" in freed.text
+    assert control.kind == "town_control" and s.towns["Lincoln"].controller == "kirsten"   # 5.1
     assert paid.audience == Audience.only("kirsten") and s.families["kirsten"].deniers == 0
     assert "sherwood" not in s.edition_state
 

@@ -360,3 +360,42 @@ def test_the_bandits_ransom_and_the_purse_stay_with_the_family():
     assert "pays the bandits 6 shillings" in mine and "3 left" in mine
     assert "Henri, Edith pay the ransom" in theirs and "rolls 1" in theirs
     assert "shilling" not in theirs and "'left': 3" not in theirs and "'paid'" not in theirs
+
+
+# -- 13.4: the ransom at the beginning of the Purchase phase ------------------------------------
+
+def held_in_sherwood() -> FiefState:
+    s = position({"Henri": ("kirsten", "York"), "Godfrey": ("george", "London")},
+                 {"York": {"kirsten": {"knight": 1, "archer": 1}}}, kirsten=1)
+    run(s, {"kirsten": {"moves": [move("Henri", ["Sherwood", "Lincoln"])]}}, Dice(1))
+    assert s.lords["Henri"].location is None
+    s.phase = "purchase"
+    return s
+
+
+def test_every_player_sees_who_the_bandits_hold_not_the_purse():
+    s = held_in_sherwood()
+    view = build_view(s, BOARD, "george")
+    assert view["sherwood"] == [{"noble": "Henri", "family": "kirsten", "ransom": 2, "knights": 1}]
+    assert "deniers" not in view["families"]["kirsten"]
+
+
+def test_the_ransom_paid_at_the_beginning_of_purchase_frees_the_noble_with_his_knights():
+    from pbem.games.fief.purchase.phase import resolve_purchase
+    s = held_in_sherwood()
+    s.families["kirsten"].deniers = 3   # income came in
+    events = resolve_purchase(s, BOARD, {}, build_view)
+    assert [e.kind for e in events[:3]] == ["sherwood_freed", "town_control", "sherwood_ransom_paid"]
+    assert "Henri (kirsten) is freed from Sherwood by ransom and goes to York with 1 knight" in events[0].text
+    assert events[2].audience.players == ("kirsten",) and "2 shillings" in events[2].text   # before anyone buys
+    assert s.lords["Henri"].location == "York" and s.families["kirsten"].deniers == 1
+    assert s.towns["York"].controller == "kirsten"
+    assert sherwood.captives(s) == [] and "sherwood" not in build_view(s, BOARD, "george")
+
+
+def test_a_family_that_cannot_pay_leaves_its_noble_with_the_bandits():
+    from pbem.games.fief.purchase.phase import resolve_purchase
+    s = held_in_sherwood()
+    s.families["kirsten"].deniers = 1
+    events = resolve_purchase(s, BOARD, {}, build_view)
+    assert not any(e.kind.startswith("sherwood") for e in events) and s.lords["Henri"].location is None

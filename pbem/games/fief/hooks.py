@@ -244,3 +244,7 @@ class Hooks:
     # player's view (England: the Region rolled at setup, 13.6), under keys the core's view
     # does not use; it must keep to the viewer's knowledge, like the core's view.
     view_parts: Callable[["FiefState", "Board", str | None], dict[str, Any]] | None = None
+    # 4: (state, board) -> the events of what the edition settles at the beginning of the
+    # Purchase phase, before anyone buys (England 13.4: the bandits' ransoms paid, their captives
+    # freed). Without it nothing.
+    purchase_start: Callable[["FiefState", "Board"], list["Event"]] | None = None

@@ -14,6 +14,7 @@ from pbem.games.fief_england.cards import load_england_cards
 from pbem.games.fief_england.elections import ELECTIONS, married
 from pbem.games.fief_england.facts import ENGLAND
 from pbem.games.fief_england.invaders_step import INVADERS
+from pbem.games.fief_england.movement import sherwood
 from pbem.games.fief_england.movement.run import MOVEMENT
 from pbem.games.fief_england.setup import SETUP
 from pbem.games.fief_england.titles import SOVEREIGN, has_garter, relic_marker_family
@@ -102,11 +103,13 @@ def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, 
     """What England adds to a view: the starting Regions rolled under 13.6 (public: rolled in
     front of everyone) and the viewer's own."""
     rolled = (state.edition_state.get("setup") or {}).get("regions") or {}
-    return {"setup": {"regions": dict(rolled), "region": rolled.get(player or "")}} if rolled else {}
+    setup = {"setup": {"regions": dict(rolled), "region": rolled.get(player or "")}} if rolled else {}
+    return {**setup, **sherwood.view(state)}   # 13.4: who the bandits hold
 
 
 HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
               lord_played=lord_played, after_elimination=after_elimination, married=married,
               phases=(INVADERS,), record_keys=RECORD_KEYS, board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
-              view_parts=view_parts, movement=MOVEMENT)
+              view_parts=view_parts, movement=MOVEMENT,
+              purchase_start=sherwood.purchase_start)

@@ -27,8 +27,10 @@ from typing import Any, Callable, Iterable, Mapping
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.control import controller, forces_by_town
+from pbem.games.fief.movement.control import set_controller
 from pbem.games.fief.state import FiefState, Lord, Pawn
-from pbem.games.fief_england.movement.waters import Waters
+from pbem.games.fief_england.board_loader import EnglandBoard
+from pbem.games.fief_england.movement.waters import Waters, waters_of
 from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
@@ -201,8 +203,14 @@ def release(state: FiefState, board: Board, waters: Waters, noble: str, why: str
     text = f"{noble} ({family}) is freed from Sherwood {why} and goes to {city}"
     if knights:
         text += f" with {len(knights)} knight{'s' if len(knights) != 1 else ''}"
-    return [Event("sherwood_freed", text + " (13.4).",
-                  data={"noble": noble, "family": family, "city": city, "how": why, "knights": len(knights)})]
+    events = [Event("sherwood_freed", text + " (13.4).",
+                    data={"noble": noble, "family": family, "city": city, "how": why, "knights": len(knights)})]
+    town = state.towns[city]
+    if town.controller is None:   # 5.1: an Independent City is controlled once occupied
+        events += set_controller(state, board, city, family, noble, why="a noble freed from Sherwood arrives")
+    elif family not in town.arrivals:
+        town.arrivals.append(family)
+    return events
 
 
 def pay_ransoms(state: FiefState, board: Board, waters: Waters) -> list[Event]:
@@ -222,6 +230,19 @@ def pay_ransoms(state: FiefState, board: Board, waters: Waters) -> list[Event]:
                             {"family": entry["family"], "paid": {entry["noble"]: entry["ransom"]},
                              "left": fam.deniers}))
     return events
+
+
+def purchase_start(state: FiefState, board: Board) -> list[Event]:
+    """The core's ``purchase_start`` hook: the bandits' ransoms of 13.4, before anyone buys."""
+    return pay_ransoms(state, board, waters_of(EnglandBoard.of(board)))
+
+
+def view(state: FiefState) -> dict[str, Any]:
+    """What every player sees of Sherwood: who the bandits hold, and for what ransom (the table
+    is public, the standees lie on Sherwood), under the view's key `sherwood`."""
+    held = [{"noble": c["noble"], "family": c["family"], "ransom": c["ransom"], "knights": len(c["knights"])}
+            for c in captives(state)]
+    return {"sherwood": held} if held else {}
 
 
 def interdiction_problem(state: FiefState, by: str, noble: str) -> str | None:
