@@ -10,6 +10,7 @@ from typing import Any
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.edition import load_edition
+from pbem.games.fief.hooks import Movement
 from pbem.orders.reading import Problems, suggest, yes_no
 from pbem.orders.yamlsafe import line_of
 
@@ -81,7 +82,7 @@ class PathChecker:
             return None
         return path
 
-    def _own_path(self, own: Any, item: dict, name: str, start: str, raw: list,
+    def _own_path(self, own: Movement, item: dict, name: str, start: str, raw: list,
                   lords: list[str]) -> list[str] | None:
         self.flags = frozenset(k for k in own.keys if k in item and yes_no(item, k, self.problems))
         read = own.read_path(self.board, start, raw, self.flags)
