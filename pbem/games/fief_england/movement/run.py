@@ -103,6 +103,7 @@ class EnglandRun(MovementRun):
             self._royal(player, order)
             return
         path: list[str] = list(order["path"])
+        self.plan = []
         if lord is not None and lord.location is not None and lord.family == player and not lord.captive_of:
             legs = read_path(self.board, self.waters, town_of(self.presence.where["L:" + lord.name]), path)
             if isinstance(legs, PathProblem):   # the noble is not where the mail was written for
