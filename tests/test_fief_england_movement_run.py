@@ -101,6 +101,32 @@ def test_ex_5_2_cavalcade_fought_against_a_defender_outside_a_fortress():
     assert where(s, "kirsten") == {"Canterbury": {"knight": 1}, "London": {"knight": 1}}
 
 
+def test_faq_no_cavalcade_on_the_final_move():
+    # Lucia's only Move ends in Canterbury's Outskirts: no cavalcade is fought; a battle may
+    # follow in the Battle phase (FAQ, l.878).
+    s = lucia(others="refuse")
+    fought = []
+    _, by = run(s, {"kirsten": {"moves": [move("Lucia", ["Canterbury"], if_refused="cavalcade")]}},
+                cavalcade=lambda *a: fought.append(a) or CavalcadeResult(True))
+    assert not fought and by["lord_moved"].data["on_road"] is True
+
+
+def test_faq_a_cavalcade_breaks_out_of_a_besieged_fortress_and_must_move_on():
+    s = position({"Lucia": ("kirsten", "Canterbury"), "George": ("george", "Canterbury")},
+                 {"Canterbury": {"kirsten": {"knight": 2}, "george": {"man_at_arms": 3}}})
+    s.towns["Canterbury"].fortress = "stronghold"
+    s.towns["Canterbury"].controller = "kirsten"
+    s.towns["Canterbury"].besiegers = {"george": 1}
+    asked = []
+
+    def fight(state, board, request, rng):
+        asked.append(request.against)
+        return CavalcadeResult(True)
+
+    run(s, {"kirsten": {"moves": [move("Lucia", ["London"], if_refused="cavalcade")]}}, cavalcade=fight)
+    assert asked == [("george",)] and s.lords["Lucia"].location == "London"
+
+
 def test_r56_the_cavalcade_rides_through_a_defended_fortress_without_battle():
     s = lucia(others="refuse")
     s.towns["Canterbury"].fortress = "stronghold"
