@@ -15,7 +15,9 @@ from pbem.rules.rng import Rng
 
 BOARD = load_board("fief_england")
 WATERS = waters_of(BOARD)
-RANSOM = load_edition("fief_england").extra["bandit_ransom"]
+EXTRA = load_edition("fief_england").extra
+RANSOM, CAPTURE = EXTRA["bandit_ransom"], EXTRA["dice"]["bandits_capture"]
+NAVAL_SEAS, ROYAL_COST = EXTRA["moves"]["naval_seas"], EXTRA["moves"]["royal_to_abbey_or_stronghold"]
 
 
 class Dice(Rng):
@@ -56,13 +58,13 @@ def state(lords: dict[str, dict] | None = None, units: dict[str, dict[str, dict[
 
 
 def legs(start: str, path: list) -> list[Leg]:
-    out = read_path(BOARD, WATERS, start, path)
+    out = read_path(BOARD, WATERS, start, path, NAVAL_SEAS)
     assert not isinstance(out, PathProblem), out
     return out
 
 
 def problem(start: str, path: list) -> PathProblem:
-    out = read_path(BOARD, WATERS, start, path)
+    out = read_path(BOARD, WATERS, start, path, NAVAL_SEAS)
     assert isinstance(out, PathProblem), out
     return out
 
@@ -228,7 +230,7 @@ def york_army(shillings: int = 10, **lords) -> FiefState:
 
 def cross(s: FiefState, rng: Rng, nobles: list[str]) -> sherwood.Crossing:
     units = [pid for pid, p in s.pawns.items() if p.family == "kirsten" and p.location == "York"]
-    return sherwood.pass_sherwood(s, rng, "kirsten", nobles, units, RANSOM, no_clergy, ("York", "King's Lynn"))
+    return sherwood.pass_sherwood(s, rng, "kirsten", nobles, units, RANSOM, no_clergy, ("York", "King's Lynn"), CAPTURE)
 
 
 @pytest.mark.parametrize("title,political,bishopric,owed", [
@@ -424,6 +426,11 @@ def royal_state() -> FiefState:
     return s
 
 
+def royal_problem(s: FiefState, noble: str, dest: str, places: list[str], units: list[str],
+                  guards: list[str]) -> str | None:
+    return royal.royal_move_problem(s, noble, dest, places, units, guards, ROYAL_COST)
+
+
 def units_at(s: FiefState, city: str, family: str) -> list[str]:
     return [pid for pid, p in s.pawns.items() if p.location == city and p.family == family]
 
@@ -431,33 +438,33 @@ def units_at(s: FiefState, city: str, family: str) -> list[str]:
 def test_r50_the_royal_family_and_their_guards_reach_the_royal_abbey():
     s = royal_state()
     guards = [pid for pid in units_at(s, "York", "dave") if s.pawns[pid].kind == "royal_knight"]
-    assert royal.royal_move_problem(s, "Richard", "Winchester", ["Winchester"], guards, ["royal_knight"]) is None
-    assert royal.royal_move_problem(s, "Anabel", "Winchester", ["Winchester"], [], ["royal_knight"]) is None
+    assert royal_problem(s, "Richard", "Winchester", ["Winchester"], guards, ["royal_knight"]) is None
+    assert royal_problem(s, "Anabel", "Winchester", ["Winchester"], [], ["royal_knight"]) is None
 
 
 def test_r50_their_families_nobles_come_without_troops():
     s = royal_state()
-    assert royal.royal_move_problem(s, "Mary", "Winchester", ["Winchester"], [], ["royal_knight"]) is None
-    why = royal.royal_move_problem(s, "William", "Winchester", ["Winchester"], units_at(s, "Oxford", "dave"),
+    assert royal_problem(s, "Mary", "Winchester", ["Winchester"], [], ["royal_knight"]) is None
+    why = royal_problem(s, "William", "Winchester", ["Winchester"], units_at(s, "Oxford", "dave"),
                                    ["royal_knight"])
     assert "carries no troops" in why and "1 unit would have to stay" in why
-    why = royal.royal_move_problem(s, "Richard", "Winchester", ["Winchester"], units_at(s, "York", "dave"),
+    why = royal_problem(s, "Richard", "Winchester", ["Winchester"], units_at(s, "York", "dave"),
                                    ["royal_knight"])
     assert "carries no troops" in why   # the king's own knight is a troop, not a guard
 
 
 def test_r50_errors():
     s = royal_state()
-    assert "neither of the Royal Family" in royal.royal_move_problem(s, "Henri", "Winchester", ["Winchester"], [], [])
-    assert "holds neither the Royal Abbey" in royal.royal_move_problem(s, "Mary", "Oxford", ["Winchester"], [], [])
-    assert "none is on the map" in royal.royal_move_problem(s, "Mary", "Oxford", [], [], [])
+    assert "neither of the Royal Family" in royal_problem(s, "Henri", "Winchester", ["Winchester"], [], [])
+    assert "holds neither the Royal Abbey" in royal_problem(s, "Mary", "Oxford", ["Winchester"], [], [])
+    assert "none is on the map" in royal_problem(s, "Mary", "Oxford", [], [], [])
     s.lords["Mary"].steps = 1
-    assert "costs 2 Moves" in royal.royal_move_problem(s, "Mary", "Winchester", ["Winchester"], [], [])
+    assert "costs 2 Moves" in royal_problem(s, "Mary", "Winchester", ["Winchester"], [], [])
     s.lords["Mary"].steps = 0
     s.towns["Exeter"].controller = "kirsten"
     s.towns["Exeter"].besiegers = {"george": 1}
     s.families["george"].policies["besieged_may_leave"] = {"others": "refuse"}
-    assert "besieged by george" in royal.royal_move_problem(s, "Mary", "Winchester", ["Winchester"], [], [])
+    assert "besieged by george" in royal_problem(s, "Mary", "Winchester", ["Winchester"], [], [])
 
 
 # -- England's cavalcade (5.2, 5.3, FAQ, R56) --------------------------------------------------

@@ -53,10 +53,10 @@ class PathProblem:
     fix: str
 
 
-def read_path(board: Roads, waters: Waters, start: str, raw: list[Any],
-              max_seas: int = 2) -> list[Leg] | PathProblem:
+def read_path(board: Roads, waters: Waters, start: str, raw: list[Any], max_seas: int) -> list[Leg] | PathProblem:
     """The legs of ``raw`` from ``start``, or the first problem. Only the rules that the path
-    itself shows are checked here; who may sail (the round's start, STORMS, a blocked port) is
+    itself shows are checked here (``max_seas``: the record's `moves.naval_seas`, "one or two
+    contiguous Sea Regions away"); who may sail (the round's start, STORMS, a blocked port) is
     checked by naval.py when the move is made."""
     legs: list[Leg] = []
     here, at_sea, voyage, forest = start, False, 0, False

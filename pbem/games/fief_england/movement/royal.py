@@ -14,7 +14,6 @@ from pbem.games.fief.policies import permits
 from pbem.games.fief.state import FiefState
 
 ROYAL_FAMILY = ("king", "queen", "sovereign_queen", "prince_of_wales")   # Definitions (l.891)
-COST = 2   # the record's `moves.royal_to_abbey_or_stronghold`
 
 
 def royal_families(state: FiefState) -> set[str]:
@@ -23,10 +22,11 @@ def royal_families(state: FiefState) -> set[str]:
 
 
 def royal_move_problem(state: FiefState, noble: str, destination: str, royal_places: Iterable[str],
-                       units: Iterable[str], guard_kinds: Iterable[str], moves: int = COST) -> str | None:
+                       units: Iterable[str], guard_kinds: Iterable[str], moves: int) -> str | None:
     """Why ``noble`` may not make the royal move to ``destination`` with the unit ids ``units``,
     or None. ``royal_places``: the cities of the Royal Abbey and the Royal Stronghold;
-    ``guard_kinds``: the royal guard's unit kinds (13.1); ``moves``: the noble's Moves a round."""
+    ``guard_kinds``: the royal guard's unit kinds (13.1); ``moves``: what the royal move costs
+    (the record's `moves.royal_to_abbey_or_stronghold`), all of the noble's Moves (R50)."""
     lord = state.lords[noble]
     places = set(royal_places)
     if destination not in places:

@@ -22,7 +22,7 @@ import dataclasses
 from typing import Any, Mapping
 
 from pbem.games.fief.board import Board
-from pbem.games.fief.edition import edition_of
+from pbem.games.fief.edition import edition_of, load_edition
 from pbem.games.fief.hooks import Movement
 from pbem.games.fief.movement.army import Army
 from pbem.games.fief.movement.control import left_town
@@ -90,7 +90,11 @@ class EnglandRun(MovementRun):
         self.waters: Waters = waters_of(EnglandBoard.of(board))
         self.storms = naval.storm_regions(state)
         self.abbeys = abbey_owners(state)
-        self.ransoms = edition_of(state).extra["bandit_ransom"]   # 13.4
+        extra = edition_of(state).extra
+        self.ransoms = extra["bandit_ransom"]                 # 13.4
+        self.capture = extra["dice"]["bandits_capture"]       # 13.4: "On a 1 or 2 result"
+        self.royal_cost = extra["moves"]["royal_to_abbey_or_stronghold"]   # 4.9, 5.0
+        self.naval_seas = extra["moves"]["naval_seas"]        # 5.4: "one or two contiguous Sea Regions"
         self.entered: dict[str, list[tuple[str, str]]] = {}   # city -> (family, came from), this round
         self.plan: list[tuple[str, str, tuple[str, ...]]] = []
         self.stepped: set[str] = set()                        # unit ids moved by the current move
@@ -105,7 +109,8 @@ class EnglandRun(MovementRun):
         path: list[str] = list(order["path"])
         self.plan = []
         if lord is not None and lord.location is not None and lord.family == player and not lord.captive_of:
-            legs = read_path(self.board, self.waters, town_of(self.presence.where["L:" + lord.name]), path)
+            start = town_of(self.presence.where["L:" + lord.name])
+            legs = read_path(self.board, self.waters, start, path, self.naval_seas)
             if isinstance(legs, PathProblem):   # the noble is not where the mail was written for
                 self._failed(player, lord.name, legs.problem)
                 return
@@ -178,7 +183,8 @@ class EnglandRun(MovementRun):
         if not first:
             self._drop_and_pick(army, order, cur, log, done, leave=True)
         crossing = sherwood.pass_sherwood(self.state, self.rng, army.family, army.all_lords(), list(army.pawns),
-                                          self.ransoms, lambda lo: is_clergy(self.state, lo), (cur, target))
+                                          self.ransoms, lambda lo: is_clergy(self.state, lo), (cur, target),
+                                          self.capture)
         self.teller.add(crossing.events)
         for name in crossing.held:
             self.presence.remove("L:" + name)
@@ -262,7 +268,7 @@ class EnglandRun(MovementRun):
                   if m.startswith("P:") and self.state.pawns[m[2:]].kind in guard_kinds] \
             if lord.political in royal.ROYAL_FAMILY else []
         why = royal.royal_move_problem(self.state, name, dest, royal_places(self.state), guards, guard_kinds,
-                                       self.edition_moves())
+                                       self.royal_cost)
         if why:
             self._failed(player, name, why)
             return
@@ -275,7 +281,7 @@ class EnglandRun(MovementRun):
         for m in ["L:" + name] + ["P:" + p for p in guards]:   # R50: both Moves
             while self.budget.can_step(m, None):
                 self.budget.step(m, None)
-        self.ways.append("the royal move, 2 Moves (5.0, R50)")
+        self.ways.append(f"the royal move, {self.royal_cost} Moves (5.0, R50)")
         before = len(self.teller.events)
         self._summary(army, log, "completed", "", False)
         events = self.teller.events
@@ -288,13 +294,14 @@ def read_england_path(board: Board, start: str, raw: list[Any],
                       flags: frozenset[str]) -> tuple[list[str], int] | tuple[int, str, str]:
     """The core's ``Movement.read_path``: (canonical path, Moves) or (index, problem, fix)."""
     waters = waters_of(EnglandBoard.of(board))
+    moves = load_edition(board.variant).extra["moves"]   # 4.9, 5.4
     if ROYAL_KEY in flags:   # R50: the path names the Royal Abbey's or Royal Stronghold's city
         city = board.find_town(raw[-1]) if len(raw) == 1 and isinstance(raw[0], str) else None
         if city is None:
             return (0, "a royal move's path is the one city of the Royal Abbey or the Royal Stronghold (5.0, R50)",
                     "write e.g. `path: [Winchester]` with `royal: yes`")
-        return [city], royal.COST
-    legs = read_path(board, waters, start, raw)
+        return [city], moves["royal_to_abbey_or_stronghold"]
+    legs = read_path(board, waters, start, raw, moves["naval_seas"])
     if isinstance(legs, PathProblem):
         return legs.index, legs.problem, legs.fix
     path: list[str] = []

@@ -35,7 +35,6 @@ from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
 KEY = "sherwood"                              # FiefState.edition_state[KEY]
-CAPTURED = (1, 2)                             # 13.4: "On a 1 or 2 result"
 SOVEREIGNS = ("king", "queen", "sovereign_queen")   # 13.4: "nothing of the King or Queen"
 LOYAL = ("knight",)                           # 13.4: "Knights remain loyal to their Nobles"
 
@@ -80,13 +79,14 @@ class Crossing:
 
 def pass_sherwood(state: FiefState, rng: Rng, family: str, nobles: list[str], units: list[str],
                   table: Mapping[str, int], is_clergy: Callable[[Lord], bool],
-                  path: tuple[str, str]) -> Crossing:
+                  path: tuple[str, str], capture: Iterable[int]) -> Crossing:
     """13.4: one army of ``family`` (its ``nobles`` in order, leader first, and unit ids) passes
-    through Sherwood from path[0] to path[1]. Mutates ``state``: shillings paid, captives taken
+    through Sherwood from path[0] to path[1]; the bandits capture it on a d6 in ``capture`` (the
+    record's `dice.bandits_capture`: "On a 1 or 2 result"). Mutates ``state``: shillings paid, captives taken
     off the map, deserters returned to the stockpile. The caller moves on with
     ``Crossing.goes_on`` and the units left in the army."""
     roll = rng.d6("bandits")
-    crossing = Crossing(roll, roll in CAPTURED)
+    crossing = Crossing(roll, roll in set(capture))
     frm, to = path
     if not crossing.captured:
         crossing.events.append(Event("sherwood_passed", f"{family}'s army passes through Sherwood from {frm} to "
@@ -130,8 +130,8 @@ def _capture_events(state: FiefState, family: str, crossing: Crossing, frm: str,
         parts.append(f"{', '.join(crossing.held)} cannot pay and {'is' if len(crossing.held) == 1 else 'are'} "
                      "held captive in Sherwood until the ransom is paid")
     if crossing.deserted:
-        parts.append(f"{len(crossing.deserted)} unit{'s' if len(crossing.deserted) != 1 else ''} "
-                     "join the bandits")
+        one = len(crossing.deserted) == 1
+        parts.append(f"{len(crossing.deserted)} {'unit joins' if one else 'units join'} the bandits")
     if crossing.knights:
         parts.append(f"{len(crossing.knights)} knight{'s' if len(crossing.knights) != 1 else ''} "
                      "stay loyal with the captives")
