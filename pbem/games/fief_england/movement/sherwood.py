@@ -35,7 +35,7 @@ from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
 KEY = "sherwood"                              # FiefState.edition_state[KEY]
-SOVEREIGNS = ("king", "queen", "sovereign_queen")   # 13.4: "nothing of the King or Queen"
+KING_OR_QUEEN = ("king", "queen", "sovereign_queen")   # 13.4: "nothing of the King or Queen"
 LOYAL = ("knight",)                           # 13.4: "Knights remain loyal to their Nobles"
 
 
@@ -43,7 +43,7 @@ def ransom_of(lord: Lord, table: Mapping[str, int], clergy: bool) -> int:
     """13.4 (l.828-833): the bandits' ransom of one noble, by the record's `bandit_ransom:`
     (`untitled`, `lord`, `clergy`, `clergy_lord`, `sovereign`). ``clergy``: the noble holds a
     Bishop, Archbishop or Abbess title."""
-    if lord.political in SOVEREIGNS:
+    if lord.political in KING_OR_QUEEN:
         return table["sovereign"]
     if clergy:
         return table["clergy_lord"] if lord.fief_titles else table["clergy"]
@@ -248,7 +248,7 @@ def view(state: FiefState) -> dict[str, Any]:
 def interdiction_problem(state: FiefState, by: str, noble: str) -> str | None:
     """13.4 "King's Interdiction": why the noble ``by`` may not free ``noble`` now, or None."""
     lord = state.lords.get(by)
-    if lord is None or lord.political not in SOVEREIGNS:
+    if lord is None or lord.political not in KING_OR_QUEEN:
         return f"only the King or Queen frees a captive of the bandits with a carrier pigeon (13.4); {by} is neither"
     if lord.captive_of or lord.location is None:
         return f"{by} is a captive and cannot send a pigeon"
