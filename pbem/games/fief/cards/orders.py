@@ -172,8 +172,9 @@ def check_play_orders(view: dict, board: Board, player: str, items: list, proble
             continue
         left[card] -= 1
         play = _play(view, board, cards, player, card, item, line, problems)
-        if play is not None and play.get("tax") == "tithe" and view_rules_version(view) >= 2:
-            why = _marker_in_use(view, player, play, plays)   # G.3.3.2, ruling 34
+        if play is not None and play.get("tax") == "tithe" and view_rules_version(view) >= 2 \
+                and load_edition(view["game"]).hooks.cardinals:
+            why = _marker_in_use(view, player, play, plays)   # G.3.3.2, ruling 34: a cardinal's marker
             if why:
                 problems.add(line_of(item, "tithe"), why, "a cardinal's other tithes go on bishoprics your "
                              "family's bishops hold, or name another cardinal with `lord:`")

@@ -7,7 +7,7 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.cards.deck import offshore_card
 from pbem.games.fief.control import controllers
 from pbem.games.fief.edition import edition_of
-from pbem.games.fief.state import OFFSHORE, FiefState
+from pbem.games.fief.state import FiefState
 from pbem.rules.api import Audience, Event
 
 DISASTERS = ("plague", "bad_weather", "famine")
@@ -133,7 +133,7 @@ def resolve_end_of_round(state: FiefState, board: Board) -> list[Event]:
     kept = []
     for effect in state.board_effects:
         if effect.card in DISASTERS:   # on the offshore area: a card without the dice icon (2.5)
-            state.events_discard.append(offshore_card(effect.card) if effect.target == OFFSHORE else effect.card)
+            state.events_discard.append(offshore_card(effect.card) if effect.target in board.seas else effect.card)
         else:
             kept.append(effect)
     if len(kept) != len(state.board_effects):

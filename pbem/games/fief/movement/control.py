@@ -14,7 +14,7 @@ from __future__ import annotations
 from pbem.games.fief.board import Board
 from pbem.games.fief.control import holder_family
 from pbem.games.fief.movement.presence import Presence, town_place
-from pbem.games.fief.state import OFFSHORE, FiefState
+from pbem.games.fief.state import FiefState
 from pbem.games.fief.hear_ye.titles import family_lords, grant_fief_title
 from pbem.rules.api import Event
 
@@ -33,8 +33,8 @@ def may_enter(state: FiefState, board: Board, presence: Presence, town: str, fam
     are placed on the town; in a town controlled and occupied by another family they stay on
     the road. (A town occupied by others but control free, which a consistent state never
     holds, is treated like an occupied one: the newcomer waits on the road.)"""
-    if town == OFFSHORE:
-        return True   # 5.3.1: a single zone, no control, no battle
+    if town in board.seas:
+        return True   # 5.3.1: a sea: no control, no battle
     others = presence.families_in(town) - {family}
     return not others or effective_controller(state, board, presence, town) == family
 
@@ -42,7 +42,7 @@ def may_enter(state: FiefState, board: Board, presence: Presence, town: str, fam
 def enter_town(state: FiefState, board: Board, presence: Presence, town: str, family: str,
                lord: str | None) -> list[Event]:
     """Forces of ``family`` have just been placed in ``town`` (may_enter was true)."""
-    if town == OFFSHORE:
+    if town in board.seas:
         return []
     here = state.towns[town]
     if family not in here.arrivals:
@@ -58,7 +58,7 @@ def enter_town(state: FiefState, board: Board, presence: Presence, town: str, fa
 def left_town(state: FiefState, board: Board, presence: Presence, town: str, family: str,
               preferences: list[str]) -> list[Event]:
     """Some forces of ``family`` have just left ``town``."""
-    if town == OFFSHORE:
+    if town in board.seas:
         return []
     here = state.towns[town]
     events: list[Event] = []

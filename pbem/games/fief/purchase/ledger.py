@@ -13,7 +13,6 @@ from typing import Any
 from pbem.games.fief.edition import Edition
 from pbem.games.fief.purchase.books import Failure
 from pbem.games.fief.purchase.title_ledger import TitlePurchases
-from pbem.games.fief.state import OFFSHORE
 
 
 
@@ -97,7 +96,7 @@ class Ledger(TitlePurchases):
         """4.3: towns with one of my non-captive lords (besiegers included, not the besieged),
         or where my forces control a non-besieged fortress."""
         with_lord = {l["location"] for l in self.lords.values()
-                     if not l["captive_of"] and l["location"] not in (None, OFFSHORE)}
+                     if not l["captive_of"] and l["location"] in self.towns}   # not at sea (5.3)
         out = []
         for town, here in self.towns.items():
             besieged_here = here["besieged"] and here["controller"] == self.me   # 6.4.2
