@@ -425,3 +425,14 @@ def test_a_family_that_cannot_pay_leaves_its_noble_with_the_bandits():
     s.families["kirsten"].deniers = 1
     events = resolve_purchase(s, BOARD, {}, build_view)
     assert not any(e.kind.startswith("sherwood") for e in events) and s.lords["Henri"].location is None
+
+
+def test_knights_held_in_sherwood_are_not_back_in_the_stockpile():
+    from pbem.games.fief.views import pool_left
+    s = position({"Henri": ("kirsten", "York")}, {"York": {"kirsten": {"knight": 2, "archer": 1}}}, kirsten=0)
+    before = pool_left(s, "kirsten")
+    run(s, {"kirsten": {"moves": [move("Henri", ["Sherwood", "Lincoln"])]}}, Dice(1))
+    after = pool_left(s, "kirsten")
+    assert after["knight"] == before["knight"]        # the 2 knights are with Henri in Sherwood
+    assert after["archer"] == before["archer"] + 1    # the archer joined the bandits: back in the stockpile
+    assert build_view(s, BOARD, "kirsten")["families"]["kirsten"]["pool"]["knight"] == before["knight"]

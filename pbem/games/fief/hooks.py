@@ -331,3 +331,7 @@ class Hooks:
     # Purchase phase, before anyone buys (England 13.4: the bandits' ransoms paid, their captives
     # freed). Without it nothing.
     purchase_start: Callable[["FiefState", "Board"], list["Event"]] | None = None
+    # A.1: (state, family) -> unit kind -> how many of the family's units are off the map but
+    # not back in its stockpile (England 13.4: knights held with their nobles in Sherwood).
+    # Without it every unit is on the map or in the stockpile.
+    units_off_map: Callable[["FiefState", str], Mapping[str, int]] | None = None

@@ -112,4 +112,4 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               phases=(INVADERS,), record_keys=RECORD_KEYS, board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
               view_parts=view_parts, movement=MOVEMENT,
-              purchase_start=sherwood.purchase_start)
+              purchase_start=sherwood.purchase_start, units_off_map=sherwood.units_off_map)

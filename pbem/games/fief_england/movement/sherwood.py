@@ -232,6 +232,17 @@ def pay_ransoms(state: FiefState, board: Board, waters: Waters) -> list[Event]:
     return events
 
 
+def units_off_map(state: FiefState, family: str) -> dict[str, int]:
+    """The core's ``units_off_map`` hook: the family's knights held in Sherwood with its nobles
+    (13.4, R54) are not back in its stockpile."""
+    out: dict[str, int] = {}
+    for entry in captives(state):
+        if entry["family"] == family:
+            for k in entry["knights"]:
+                out[k["kind"]] = out.get(k["kind"], 0) + 1
+    return out
+
+
 def purchase_start(state: FiefState, board: Board) -> list[Event]:
     """The core's ``purchase_start`` hook: the bandits' ransoms of 13.4, before anyone buys."""
     return pay_ransoms(state, board, waters_of(EnglandBoard.of(board)))
