@@ -123,7 +123,9 @@ def _check_marry(view, board, player, name, item, problems, out) -> None:
         return
     a, b = view["lords"][name], view["lords"][other]
     why = None
-    if b["family"] == player:
+    if not load_edition(view["game"]).may_marry(len(view["players"])):
+        why = f"no marriage in a {len(view['players'])}-player game (England 13.8)"
+    elif b["family"] == player:
         why = "both spouses are of your family: a marriage joins two families (1.1.2)"
     elif a["female"] == b["female"]:
         why = "the spouses must be a man and a woman"
