@@ -24,7 +24,7 @@ from typing import Any, Mapping
 from pbem.games.fief.board import Board
 from pbem.games.fief.edition import edition_of, load_edition
 from pbem.games.fief.hooks import Movement
-from pbem.games.fief.movement.army import Army
+from pbem.games.fief.movement.army import Army, StepBudget
 from pbem.games.fief.movement.control import left_town
 from pbem.games.fief.movement.events import MoveLog, kinds_of
 from pbem.games.fief.movement.hooks import BeforeMove, CavalcadeResolver
@@ -81,6 +81,20 @@ def _steps(legs: list[Leg]) -> list[tuple[str, str, tuple[str, ...]]]:
     return out
 
 
+class _Budget(StepBudget):
+    """The core's Moves a round, and 5.0: "Once Troops have moved with a Noble, they cannot be
+    picked up and moved again by a different Noble"."""
+
+    def __init__(self, state: FiefState):
+        super().__init__(state)
+        self.moved_with: dict[str, str] = {}   # unit id -> the noble it moved with this round
+        self.noble: str | None = None          # the noble whose move is being made
+
+    def can_step(self, member: str, army_steps: int | None) -> bool:
+        first = self.moved_with.get(member[2:]) if member.startswith("P:") else None
+        return (first is None or first == self.noble) and super().can_step(member, army_steps)
+
+
 class EnglandRun(MovementRun):
     """One of England's Movement Phases."""
 
@@ -91,6 +105,7 @@ class EnglandRun(MovementRun):
         self.storms = naval.storm_regions(state)
         self.abbeys = abbey_owners(state)
         extra = edition_of(state).extra
+        self.budget: _Budget = _Budget(state)
         self.ransoms = extra["bandit_ransom"]                 # 13.4
         self.capture = extra["dice"]["bandits_capture"]       # 13.4: "On a 1 or 2 result"
         self.royal_cost = extra["moves"]["royal_to_abbey_or_stronghold"]   # 4.9, 5.0
@@ -117,15 +132,10 @@ class EnglandRun(MovementRun):
             self.plan = _steps(legs)
             path = [city for _, city, _ in self.plan]
         self.stepped, self.ways = set(), []
+        self.budget.noble = order["lord"]
         super().move(player, {**order, "path": path}, forced)
-        # 5.0: "Once Troops have moved with a Noble, they cannot be picked up and moved again by
-        # a different Noble": they have made all their Moves.
-        for pid in self.stepped:
-            if pid in self.state.pawns:
-                self.state.pawns[pid].steps = max(self.state.pawns[pid].steps, self.edition_moves())
-
-    def edition_moves(self) -> int:
-        return self.budget.edition.steps_per_round
+        for pid in self.stepped:   # 5.0: they do not move again with another noble
+            self.budget.moved_with.setdefault(pid, order["lord"])
 
     def _step(self, army: Army, order: Mapping[str, Any], target: str, log: MoveLog,
               done: set[str]) -> tuple[str, str] | None:
@@ -273,7 +283,7 @@ class EnglandRun(MovementRun):
             self._failed(player, name, why)
             return
         mark = len(self.teller.events)
-        self.ways = []
+        self.ways, self.budget.noble = [], name
         army = Army(player, name, place, pawns=guards)
         log = MoveLog(town_of(place))
         log.units = kinds_of(self.state, guards)
@@ -281,6 +291,8 @@ class EnglandRun(MovementRun):
         for m in ["L:" + name] + ["P:" + p for p in guards]:   # R50: both Moves
             while self.budget.can_step(m, None):
                 self.budget.step(m, None)
+            if m.startswith("P:"):
+                self.budget.moved_with.setdefault(m[2:], name)
         self.ways.append(f"the royal move, {self.royal_cost} Moves (5.0, R50)")
         before = len(self.teller.events)
         self._summary(army, log, "completed", "", False)
