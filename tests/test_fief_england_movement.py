@@ -186,16 +186,16 @@ def test_storms_close_every_region_of_the_voyage(stormy):
     s = whitby_army()
     s.board_effects.append(BoardEffect("storms", stormy))
     why = naval.sail_problem(s, WATERS, "dave", "Whitby", legs("Whitby", ["sea V", "sea VI", "London"]),
-                             [], naval.storm_regions(s), [])
+                             [], naval.storm_regions(s, BOARD), [])
     assert f"STORMS on Region {stormy}" in why and "5.5" in why
 
 
-def test_storms_elsewhere_do_not_matter_and_numbers_name_regions():
+def test_storms_elsewhere_do_not_matter_and_regions_by_number_or_fief():
     s = whitby_army()
-    s.board_effects += [BoardEffect("storms", "2"), BoardEffect("famine", "5")]
-    assert naval.storm_regions(s) == {"II"}
+    s.board_effects += [BoardEffect("storms", "2"), BoardEffect("famine", "5"), BoardEffect("storms", "marches")]
+    assert naval.storm_regions(s, BOARD) == {"II", "III"}
     assert naval.sail_problem(s, WATERS, "dave", "Whitby", legs("Whitby", ["sea V", "King's Lynn"]),
-                              [], naval.storm_regions(s), []) is None
+                              [], naval.storm_regions(s, BOARD), []) is None
 
 
 def test_a_road_move_is_no_voyage():

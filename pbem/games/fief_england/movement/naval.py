@@ -17,24 +17,26 @@ from typing import Iterable
 
 from pbem.games.fief.policies import permits
 from pbem.games.fief.state import FiefState
+from pbem.games.fief_england.board_loader import EnglandBoard
 from pbem.games.fief_england.movement.path import SEA, Leg
 from pbem.games.fief_england.movement.waters import ROMAN, Waters
 
 STORMS = "storms"   # the disaster card's id (E 2.5)
 
 
-def region_number(target: str) -> str | None:
-    """A Region as a card's target names it: `III` or `3`."""
-    if target in ROMAN:
+def region_number(board: EnglandBoard, target: str) -> str | None:
+    """A Region as a card's target names it: its fief id (`south_east`, England's disasters), or
+    its number (`VI`, `6`)."""
+    if target in board.regions:
         return target
     if target.isdigit() and 1 <= int(target) <= len(ROMAN):
         return ROMAN[int(target) - 1]
-    return None
+    return board.region_number(target) if target in board.fiefs else None
 
 
-def storm_regions(state: FiefState) -> set[str]:
+def storm_regions(state: FiefState, board: EnglandBoard) -> set[str]:
     """2.5: the Regions (by number) a STORMS card lies on, land and sea."""
-    return {r for e in state.board_effects if e.card == STORMS and (r := region_number(e.target))}
+    return {r for e in state.board_effects if e.card == STORMS and (r := region_number(board, e.target))}
 
 
 def voyage_seas(waters: Waters, start: str, legs: list[Leg]) -> list[str]:

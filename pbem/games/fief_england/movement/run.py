@@ -102,7 +102,7 @@ class EnglandRun(MovementRun):
                  before_move: BeforeMove | None = None):
         super().__init__(state, board, rng, cavalcade, before_move)
         self.waters: Waters = waters_of(EnglandBoard.of(board))
-        self.storms = naval.storm_regions(state)
+        self.storms = naval.storm_regions(state, EnglandBoard.of(board))
         self.abbeys = abbey_owners(state)
         extra = edition_of(state).extra
         self.budget: _Budget = _Budget(state)
