@@ -1,4 +1,4 @@
-"""England's movement (E 5.0-5.5, 13.4; rulings R23, R24, R30, R50, R59-R64): the pieces in
+"""England's movement (E 5.0-5.5, 13.4; rulings R23, R24, R30, R50, R60-R65): the pieces in
 pbem/games/fief_england/movement/, each rule and each error, on England's board file."""
 from __future__ import annotations
 
@@ -215,7 +215,7 @@ def test_r23_an_army_arrived_at_the_port_keeps_others_in_it():
     assert naval.sail_problem(s, WATERS, "dave", "Whitby", route, [], set(), ["dave"]) is None
 
 
-# -- Sherwood's bandits (13.4, R59-R62) --------------------------------------------------------
+# -- Sherwood's bandits (13.4, R60-R63) --------------------------------------------------------
 
 def no_clergy(lord) -> bool:
     return lord.bishopric is not None
@@ -377,7 +377,7 @@ def test_r53_knights_stay_with_the_nobles_still_held():
     assert sum(1 for p in s.pawns.values() if p.kind == "knight") == 2
 
 
-# -- moves and permission (5.0, 5.1, R24, R30, R63) --------------------------------------------
+# -- moves and permission (5.0, 5.1, R24, R30, R64) --------------------------------------------
 
 def fortified_canterbury(fortress: str | None = "stronghold") -> FiefState:
     s = state({"Lucia": {"family": "kirsten", "at": "Winchester", "female": True}})
@@ -467,7 +467,7 @@ def test_r50_errors():
     assert "besieged by george" in royal_problem(s, "Mary", "Winchester", ["Winchester"], [], [])
 
 
-# -- England's cavalcade (5.2, 5.3, FAQ, R64) --------------------------------------------------
+# -- England's cavalcade (5.2, 5.3, FAQ, R65) --------------------------------------------------
 
 def test_r56_a_defended_fortress_lets_the_cavalcade_pass():
     s = fortified_canterbury()

@@ -1,4 +1,4 @@
-"""England's Movement Phase as it is played (E 5.0-5.5, 13.4; R23, R50-R68): the core's
+"""England's Movement Phase as it is played (E 5.0-5.5, 13.4; R23, R50-R69): the core's
 resolve_movement with England's ``movement`` hook (pbem/games/fief_england/movement/run.py),
 and the movement mail's England words, on England's board and edition. The rulebook's examples
 5-1 .. 5-6 and 13-1 are also scenario files (tests/scenarios/fief_england/).
@@ -292,7 +292,7 @@ def test_sherwood_every_noble_held_the_men_desert_the_knights_stay():
     assert [k["kind"] for k in sherwood.captives(s)[0]["knights"]] == ["knight"]
 
 
-# -- R50, R68: the royal move --------------------------------------------------------------
+# -- R50, R69: the royal move --------------------------------------------------------------
 
 def test_r50_the_king_reaches_the_royal_abbey_and_his_troops_stay():
     s = position({"Richard": ("dave", "York")}, {"York": {"dave": {"knight": 1}}})

@@ -7,7 +7,7 @@ decides around it is here.
   just pass through this City without permission - unless the Defender decides to give up their
   defensive Stronghold/Fortified City positions to immediately engage the Cavalcade without any
   defensive benefits" (5.2): ``through_fortress``. By mail the defender cannot be asked as the
-  cavalcade arrives: it stays inside, the cautious answer (R64).
+  cavalcade arrives: it stays inside, the cautious answer (R65).
 - "Can a Cavalcade fight in its final Move? No." (FAQ): the core fights a cavalcade when a
   refused army tries its next step, so only with a Move left.
 - "Can a Player ... if he wins decide to stay in that City instead of moving on? No. The Player
@@ -27,7 +27,7 @@ from pbem.games.fief.state import FiefState
 def through_fortress(state: FiefState, city: str, defenders: Iterable[str]) -> tuple[bool, list[str]]:
     """5.2: whether the cavalcade passes ``city`` without a battle, and who comes out to fight
     it. A family holding the city's Stronghold or Fortified City (its controller) stays inside
-    and lets the cavalcade pass (R64); a defender with no fortress there fights."""
+    and lets the cavalcade pass (R65); a defender with no fortress there fights."""
     town = state.towns[city]
     fighters: list[str] = []
     for fam in defenders:

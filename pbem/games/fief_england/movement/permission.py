@@ -1,4 +1,4 @@
-"""Moves and permission in England (E 5.0, 5.1, rulings R24, R30, R63).
+"""Moves and permission in England (E 5.0, 5.1, rulings R24, R30, R64).
 
 The core's movement already asks a family's leave to pass through a city it occupies (its
 standing `safe_passage` policy, 5.0) and makes a granted passage go on (R24). England adds:
@@ -14,7 +14,7 @@ Troops that moved with one noble do not move again with another (5.0): run.py sp
 Moves once their noble's move is made. "If opposing Armies in a City did not Battle last Round,
 they no longer need permission to continue moving this Round" (5.0, Ex 5-2) is the core's rule
 already: an army's first step crosses no one in the city it starts from (a besieged army asks its
-besiegers, 7.9) - R63.
+besiegers, 7.9) - R64.
 """
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ family's Stronghold, Fortified City, Royal Stronghold or Abbey needs its leave (
 `safe_passage` policy) even for an ally, or the army waits in the Outskirts; opponents who
 entered a city this round close the road they came by to the armies there; troops that moved
 with one noble do not move again with another. A cavalcade refused passage through a defended
-fortress rides through unless the defender comes out (cavalcade.py, R64).
+fortress rides through unless the defender comes out (cavalcade.py, R65).
 """
 from __future__ import annotations
 
@@ -243,7 +243,7 @@ class EnglandRun(MovementRun):
                  told: bool = False) -> tuple[str, str] | None:
         if order.get("if_refused") == "cavalcade" and not any(p == "besieged_may_leave" for _, p in refused):
             passes, fighters = cavalcade.through_fortress(self.state, cur, [f for f, _ in refused])
-            if passes:   # 5.2: through a defended fortress the cavalcade rides on (R64)
+            if passes:   # 5.2: through a defended fortress the cavalcade rides on (R65)
                 if not told:
                     self._tell_refusal(army, refused, cur, target, first)
                 self.ways.append(f"the cavalcade rides through {cur}: its defenders stay in their fortress (5.2)")

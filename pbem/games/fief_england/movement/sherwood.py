@@ -5,17 +5,17 @@ through the forest, and the bandits who wait there.
 by Bandits." Every noble of the army then owes the bandits' ransom of the record's
 `bandit_ransom:` (13.4, l.828-833: 2 untitled, 4 a Lord, 5 a cleric, 10 a cleric with a fiefdom
 title, nothing from the King or Queen), paid at once from the family's shillings if it can
-(rulings R59, R60); "Nobles unable to immediately pay become Captives in Sherwood until the
+(rulings R60, R61); "Nobles unable to immediately pay become Captives in Sherwood until the
 Ransom is paid". The others go on. "If all Nobles remain captive, the Men-at-Arms and Archers
 join the Bandits and their markers are returned to their Stockpiles. Knights remain loyal to
-their Nobles and remain with them in Sherwood" (R61).
+their Nobles and remain with them in Sherwood" (R62).
 
 A captive of the bandits is off the map (``Lord.location`` None), recorded with their knights in
 ``FiefState.edition_state["sherwood"]`` (this module's key). They are freed when their ransom is
 paid at the beginning of the Purchase phase (``pay_ransoms``), or at once by the King's or
 Queen's carrier pigeon (``interdiction``: "the King or Queen can spend one of their Carrier
 Pigeons to have a Captive of their choice immediately set free"; the pigeon itself is spent by
-the pigeons' rules), and placed in "the nearest City friendly to them" (``friendly_city``, R62).
+the pigeons' rules), and placed in "the nearest City friendly to them" (``friendly_city``, R63).
 
 The roll is public like every die of the game; what a family pays and has left is told to it
 alone (shillings are secret, FAQ l.857).
@@ -95,7 +95,7 @@ def pass_sherwood(state: FiefState, rng: Rng, family: str, nobles: list[str], un
                                            "nobles": list(nobles)}))
         return crossing
     fam = state.families[family]
-    for name in nobles:   # R60: in the army's order, leader first
+    for name in nobles:   # R61: in the army's order, leader first
         owed = ransom_of(state.lords[name], table, is_clergy(state.lords[name]))
         if owed <= fam.deniers:
             fam.deniers -= owed
@@ -153,7 +153,7 @@ def _capture_events(state: FiefState, family: str, crossing: Crossing, frm: str,
 
 
 def friendly_city(state: FiefState, board: Board, waters: Waters, family: str) -> str | None:
-    """13.4, R62: "the nearest City friendly to them (a Controlled or Independent City, or with
+    """13.4, R63: "the nearest City friendly to them (a Controlled or Independent City, or with
     another Family Noble)": from Sherwood the bandit paths' cities are 1 Move away, then the
     roads; at one distance the board's order of cities decides. None if no city is friendly."""
     forces = forces_by_town(state)
@@ -181,7 +181,7 @@ def friendly_city(state: FiefState, board: Board, waters: Waters, family: str) -
 
 def release(state: FiefState, board: Board, waters: Waters, noble: str, why: str) -> list[Event]:
     """Free a captive of the bandits into the nearest friendly city, with the knights held with
-    them (R61). The caller has settled the ransom or the pigeon."""
+    them (R62). The caller has settled the ransom or the pigeon."""
     held = record(state)["captives"]
     entry = next(c for c in held if c["noble"] == noble)
     family = entry["family"]
@@ -193,7 +193,7 @@ def release(state: FiefState, board: Board, waters: Waters, noble: str, why: str
     state.lords[noble].location = city
     knights = list(entry["knights"])
     others = [c for c in held if c["family"] == family]
-    if others and knights:   # R61: the knights stay with the family's nobles still held
+    if others and knights:   # R62: the knights stay with the family's nobles still held
         others[0]["knights"] = knights + others[0]["knights"]
         knights = []
     for k in knights:
@@ -216,7 +216,7 @@ def release(state: FiefState, board: Board, waters: Waters, noble: str, why: str
 def pay_ransoms(state: FiefState, board: Board, waters: Waters) -> list[Event]:
     """13.4: "Once a Ransom is paid at the beginning of Phase 4 - Purchasing, a Noble is freed":
     each family pays for its captives, in the order they were taken, while its shillings last
-    (R60). The public event names the freed; the sum and the purse go to the family alone."""
+    (R61). The public event names the freed; the sum and the purse go to the family alone."""
     events: list[Event] = []
     for entry in captives(state):
         fam = state.families[entry["family"]]
@@ -234,7 +234,7 @@ def pay_ransoms(state: FiefState, board: Board, waters: Waters) -> list[Event]:
 
 def units_off_map(state: FiefState, family: str) -> dict[str, int]:
     """The core's ``units_off_map`` hook: the family's knights held in Sherwood with its nobles
-    (13.4, R61) are not back in its stockpile."""
+    (13.4, R62) are not back in its stockpile."""
     out: dict[str, int] = {}
     for entry in captives(state):
         if entry["family"] == family:
