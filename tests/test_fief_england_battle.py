@@ -56,12 +56,12 @@ def test_one_trebuchet_rolls_two_dice_and_a_second_adds_one() -> None:
     two = trebuchets(Force({"trebuchet": 2, "man_at_arms": 1}), N, fixed(2, 1), "a")
     assert two and two.hits == 4
     three = trebuchets(Force({"trebuchet": 3, "man_at_arms": 1}), N, fixed(0, 0), "a")
-    assert three and three.dice == 2 and three.hits == 1   # R60: a third adds nothing; R61: +1f on blanks
+    assert three and three.dice == 2 and three.hits == 1   # R71: a third adds nothing; R72: +1f on blanks
     assert trebuchets(Force({"man_at_arms": 1}), N, fixed(), "a") is None
 
 
 def test_siege_engines_need_a_man_at_arms_of_their_side() -> None:
-    """R32: no man-at-arms, no fire; a royal man-at-arms does not serve them (R59)."""
+    """R32: no man-at-arms, no fire; a royal man-at-arms does not serve them (R70)."""
     dice = fixed()
     for force in (Force({"trebuchet": 2, "knight": 3}), Force({"trebuchet": 1, "royal_man_at_arms": 2})):
         volley = trebuchets(force, N, dice, "a")
@@ -88,7 +88,7 @@ def test_archers_and_crossbowmen_fire_one_die_with_a_bonus_from_three() -> None:
     three = archers(Force({"archer": 1, "crossbowman": 2}), N, fixed(1), "a", None, None)
     assert three and three.hits == 2
     blank = archers(Force({"archer": 3}), N, fixed(0), "a", None, None)
-    assert blank and blank.hits == 1, "R61: the +1f adds to the die's result, a blank included"
+    assert blank and blank.hits == 1, "R72: the +1f adds to the die's result, a blank included"
 
 
 @pytest.mark.parametrize("fortress, shooters, fires", [("stronghold", 1, False), ("stronghold", 2, True),
@@ -158,7 +158,7 @@ def test_royal_guard_adds_a_hit_per_marker_and_excalibur_one() -> None:
 
 
 def test_bonuses_need_a_die_rolled() -> None:
-    """R61: a side whose penalty leaves no die rolls nothing: its guard and Excalibur add nothing
+    """R72: a side whose penalty leaves no die rolls nothing: its guard and Excalibur add nothing
     (a +1f adds to a roll, 7.3 "to the total Battle Dice result")."""
     forces = sides(Force({"royal_knight": 1}, [Noble("King")]), Force({"man_at_arms": 1}))
     step = melee(forces, Setup(fortress="stronghold", excalibur={"attacker": True}), N, fixed(0))
@@ -429,7 +429,7 @@ def test_a_sally_is_melee_only_without_the_fortress() -> None:
 
 
 def test_no_die_and_no_projectile_means_besiege() -> None:
-    """7.9 (R64): 5 SP against a Stronghold: no die, no projectile: not fought; PASSAGE or
+    """7.9 (R75): 5 SP against a Stronghold: no die, no projectile: not fought; PASSAGE or
     archers enough to fire make it a battle."""
     state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
                      {"dave": {"man_at_arms": 4}, "george": {"man_at_arms": 1}},

@@ -1,5 +1,5 @@
 """What an England battle leaves behind: the beaten side's nobles taken captive or slain (7.6),
-its engines the winner's spoils (7.2, R7, R67), the closing report, captives freed and control."""
+its engines the winner's spoils (7.2, R7, R78), the closing report, captives freed and control."""
 from __future__ import annotations
 
 from collections import Counter

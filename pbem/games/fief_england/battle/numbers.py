@@ -19,7 +19,7 @@ ENGINES = ("trebuchet", "bombard")
 # 7.2: "Archers/Crossbowmen" fire together as one projectile type.
 SHOOTERS = ("archer", "crossbowman")
 # 7.2, R32: the unit that must stand beside a siege engine for it to fire, and that a bombard's
-# blank removes (ruling R59: not the royal guard's men-at-arms).
+# blank removes (ruling R70: not the royal guard's men-at-arms).
 ENGINE_CREW = "man_at_arms"
 # 6.4, 7.5: "the Invader Leader is removed last, when there are no more Invader Foot Soldiers".
 LAST_UNITS = ("invader_leader",)

@@ -31,7 +31,7 @@ class EnglandPlan:
                                    # stockpile has markers) or destroyed
     tunnels: bool = False          # 10.2: as attacker of a fortress, play PASSAGE: no melee penalty
     withdraw: Condition = NEVER    # 7.8: as defender, play PASSAGE at the end of a roll when it holds
-    withdraw_to: str | None = None  # the adjacent city to withdraw to (None: R65)
+    withdraw_to: str | None = None  # the adjacent city to withdraw to (None: R76)
     destroy_engines: Condition = NEVER   # 7.2: destroy one's own engines at the end of a round
 
 

@@ -225,7 +225,7 @@ def trebuchets(force: Force, numbers: BattleNumbers, dice: Dice, who: str) -> Vo
         return None
     if not force.count(ENGINE_CREW):
         return Volley("trebuchets", silent="no man-at-arms beside them (7.2, R32)")
-    bonus = numbers.second_trebuchet_bonus if n >= 2 else 0   # R60: a third adds nothing more
+    bonus = numbers.second_trebuchet_bonus if n >= 2 else 0   # R71: a third adds nothing more
     return Volley("trebuchets", numbers.trebuchet_dice, _roll(dice, numbers.trebuchet_dice, f"{who} trebuchets"),
                   bonus)
 

@@ -16,7 +16,7 @@ from pbem.games.fief_england.battle.steps import STEPS, settle
 
 
 def declarable(state: FiefState, board: Board, setup: BattleSetup) -> str | None:
-    """2.5 STORMS: "No battles are allowed in the Region" while its card lies there. 7.9 (R64):
+    """2.5 STORMS: "No battles are allowed in the Region" while its card lies there. 7.9 (R75):
     an attacker who would roll no melee die (the fortress penalty, 7.4, and no PASSAGE) and has
     no projectile able to fire does not attack: "if they do not have enough SPs to roll at least
     1 Battle Die" they besiege."""

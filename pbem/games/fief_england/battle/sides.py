@@ -1,5 +1,5 @@
 """An England battle's sides read as plain forces (battle/rounds.py) and told in words: who
-decides for a side (7.0, R66), what a round needs (7.2-7.4), England's unit words."""
+decides for a side (7.0, R77), what a round needs (7.2-7.4), England's unit words."""
 from __future__ import annotations
 
 from collections import Counter

@@ -3,7 +3,7 @@
 England's round - projectiles then melee (battle/rounds.py) - and England's endings (7.8);
 the sides as plain forces in battle/sides.py, what a battle leaves in battle/after.py.
 
-Rulings: R1 (battle order), R6-R8, R32, R59-R67 (docs/fief-england.md).
+Rulings: R1 (battle order), R6-R8, R32, R70-R78 (docs/fief-england.md).
 """
 from __future__ import annotations
 
@@ -34,7 +34,8 @@ def open_battle(b: Battle) -> None:
                           "a battle (7.0)")
     if not (b.defender.units or b.defender.lords):
         raise BattleError(f"{s.defender} has no forces in the battle in {s.town}")
-    b.tell("battle_start", f"{s.attacker} attacks {s.defender} in {s.town} (7.0). Attacking side: "
+    kind = "a cavalcade, melee only, the defenders +1f per die (5.2, 5.3)" if s.cavalcade else "7.0"
+    b.tell("battle_start", f"{s.attacker} attacks {s.defender} in {s.town} ({kind}). Attacking side: "
            f"{', '.join(b.attacker.families)}; defending side: {', '.join(b.defender.families)}.",
            {"town": s.town, "kind": "cavalcade" if s.cavalcade else "battle",
             "attacker_side": list(b.attacker.families), "defender_side": list(b.defender.families)})
@@ -216,7 +217,7 @@ def end_of_round(b: Battle) -> None:
 
 def withdraw(b: Battle) -> None:
     """7.8 Withdraw: with a PASSAGE card the defenders' nobles leave to an adjacent city, each
-    taking one of their troops (the strongest; R65: a royal guard goes with its lord besides);
+    taking one of their troops (the strongest; R76: a royal guard goes with its lord besides);
     every other troop stays in the battle."""
     plan = own_plan(b, decider(b, b.defender))
     to = withdrawal_city(b, plan.withdraw_to)
@@ -244,7 +245,7 @@ def withdraw(b: Battle) -> None:
 
 
 def withdrawal_city(b: Battle, wanted: str | None) -> str | None:
-    """The plan's city if a road joins it to the battle's; else (R65) an adjacent city a
+    """The plan's city if a road joins it to the battle's; else (R76) an adjacent city a
     defending family controls, else the first adjacent city in the board's order."""
     near = b.board.neighbours(b.setup.town)
     if wanted in near:
