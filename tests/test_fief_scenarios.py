@@ -36,6 +36,10 @@ Scenario format (YAML):
             olivier: {towns.Tours.forces.cedric.units: {hidden: 11}}
         resolve: true                          # false: only check the orders (default true)
 
+A Fief: England `rounds:` scenario fights battle rounds on England's pure round functions, an
+`england_battle:` scenario one battle through the engine (tests/england_battle_rounds.py says
+their formats).
+
 A Fief `battle:` scenario (issue 4) fights one battle with the battle engine alone (resolve_battle),
 no phase around it: `battle:` holds a BattleSetup's fields (town, attacker, defender, sides, ...:
 battle_plan.setup_from_data), `plans:` each family's BattlePlan fields (battle_plan.plan_from_data),
@@ -57,6 +61,7 @@ import pytest
 import yaml
 
 import judge_support  # noqa: F401  (registers the tiny test game)
+from england_battle_rounds import run_engine_battle, run_rounds
 from pbem.games import GAME_TYPES, rules_for
 from pbem.games.fief.battle.engine import resolve_battle
 from pbem.games.fief.battle.dice import BATTLE_DIE_FACES
@@ -242,6 +247,12 @@ def unused_dice(dice: dict | None, rolled: Counter) -> dict[str, list]:
 
 def run_scenario(path: Path) -> None:
     scenario = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if "rounds" in scenario:   # Fief: England's battle rounds, on its pure round functions
+        run_rounds(path.name, scenario)
+        return
+    if "england_battle" in scenario:   # Fief: England's battle through the engine
+        run_engine_battle(path.name, scenario)
+        return
     game_type = game_type_of(path, scenario)
     assert game_type in GAME_TYPES, f"{path.name}: unknown game type {game_type!r} (`game:` or the folder's name)"
     if "battle" in scenario:

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 if TYPE_CHECKING:
+    from pbem.games.fief.battle.context import Battle
+    from pbem.games.fief.battle.plan import BattleSetup
     from pbem.orders.reading import Problems
     from pbem.games.fief.board import Board
     from pbem.games.fief.cards.deck import CardSet
@@ -217,6 +219,34 @@ class EditionSetup:
 
 
 @dataclass(frozen=True)
+class BattleRules:
+    """An edition's own battle (England: projectiles then melee every round, E 7.1-7.5; sieges
+    with trebuchets, 7.9; pillage, 7.10), run by the core's engine and Battle Phase on the core's
+    sides, plans, coalitions, battle order and context (battle/context.py ``Battle``). Without it
+    an edition fights France's battle (battle/engine.py ``STEPS``, battle/after.py ``settle``,
+    battle/siege.py, battle/plunder.py)."""
+
+    # Each (section, what, step(Battle)), run in order until the battle has ended.
+    steps: tuple[tuple[str, str, Callable[["Battle"], None]], ...]
+    # What a battle leaves behind: captives freed, control, engines taken (France: after.settle).
+    settle: Callable[["Battle"], None]
+    # Why a declared battle is not fought as it stands (None: it is), once its sides are known
+    # (France: no battle die after the fortress penalty, 6.4.1 example 2).
+    declarable: Callable[["FiefState", "Board", "BattleSetup"], str | None]
+    # After the battles, in turn order: (state, board, orders, {player: towns where a stopped
+    # attack becomes a siege}) -> events (France: 6.4.1's siege engine markers, battle/siege.py).
+    sieges: Callable[["FiefState", "Board", Mapping[str, Any], Mapping[str, list[str]]], list["Event"]]
+    # Then (state, board, orders) -> events: plunder (France 6.5, battle/plunder.py).
+    plunder: Callable[["FiefState", "Board", Mapping[str, Any]], list["Event"]]
+    # (board, a player's declared battles) -> the order they are fought in (England R1: Region
+    # Number order, then the board's order of cities). None: the order of the mail.
+    battle_order: Callable[["Board", list], list] | None = None
+    # The edition's own battle-plan words, each with its checker (view, me, value, line,
+    # problems) -> the canonical value (battle/plan_orders.py ``check_plan``).
+    plan_words: Mapping[str, Callable[[dict, str, Any, "int | None", Any], Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Hooks:
     """The rules of an edition that are code. Each edition's package defines ``HOOKS``."""
 
@@ -348,3 +378,5 @@ class Hooks:
     # not back in its stockpile (England 13.4: knights held with their nobles in Sherwood).
     # Without it every unit is on the map or in the stockpile.
     units_off_map: Callable[["FiefState", str], Mapping[str, int]] | None = None
+    # 6 / E 7: the edition's own battle (BattleRules); None: France's.
+    battle: BattleRules | None = None

@@ -9,6 +9,7 @@ from pbem.games.fief.board import Board, load_board
 from pbem.games.fief.edition import load_edition
 from pbem.games.fief.hooks import Hooks
 from pbem.games.fief.state import FiefState, Lord
+from pbem.games.fief_england.battle.rules import BATTLE
 from pbem.games.fief_england.board_loader import load_england_board
 from pbem.games.fief_england.cards import load_england_cards
 from pbem.games.fief_england.disasters import resolve_disasters
@@ -117,6 +118,6 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               phases=(INVADERS,), record_keys=RECORD_KEYS, board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
               view_parts=view_parts, disasters=resolve_disasters,
-              empty_towns="fortress", placement="controlled", movement=MOVEMENT,
+              empty_towns="fortress", placement="controlled", movement=MOVEMENT, battle=BATTLE,
               purchase_start=sherwood.purchase_start, units_off_map=sherwood.units_off_map,
               queen_titles=("queen",))   # 3.0 (l.266): "2 Shillings for the Queen's Title" (R59)

@@ -3,6 +3,8 @@ released because their jailer's forces are gone, who controls the town, and sieg
 markers of besiegers left without a lord."""
 from __future__ import annotations
 
+from typing import Mapping
+
 from pbem.games.fief.battle.context import Battle
 from pbem.games.fief.battle.end import END_TEXT
 from pbem.games.fief.movement.control import set_controller
@@ -10,12 +12,12 @@ from pbem.games.fief.hear_ye.titles import come_into_play
 
 
 def settle(b: Battle) -> None:
-    _closing_report(b)
+    closing_report(b)
     b.drop_lone_bombards("4.3")   # lords taken captive or a surrender may leave one alone
-    _release_captives(b)
+    release_captives(b)
     if not b.setup.cavalcade:
         # 5.2.4: a cavalcade only opens (or not) a way; the movement rules place the forces.
-        _control(b)
+        settle_control(b)
     _siege_markers(b)
 
 
@@ -27,22 +29,25 @@ def _present(b: Battle) -> set[str]:
     return out
 
 
-def _closing_report(b: Battle) -> None:
+def closing_report(b: Battle, end_text: Mapping[str, str] = END_TEXT, section: str = " (6.2.3.5)") -> None:
+    """The battle's last event: how it ended (``end_text``, the edition's words for its ends,
+    with ``section`` after them), who won, the captives taken."""
     winner = {"attacker": b.setup.attacker, "defender": b.setup.defender}.get(b.winner or "")
     won = f"{winner}'s side wins" if winner else "no side wins"
     taken = "; captives: " + ", ".join(f"{lord} held by {jailer}" for lord, jailer in b.captives) \
         if b.captives else ""
     rounds = f"{b.fought} battle round{'s' if b.fought != 1 else ''}"
-    b.tell("battle_end", f"The battle in {b.setup.town} ends after {rounds}: {END_TEXT.get(b.end or '', b.end)} "
-           f"(6.2.3.5); {won}{taken}.",
+    b.tell("battle_end", f"The battle in {b.setup.town} ends after {rounds}: {end_text.get(b.end or '', b.end)}"
+           f"{section}; {won}{taken}.",
            {"town": b.setup.town, "end": b.end, "winner": b.winner, "winner_family": winner,
             "rounds": b.fought, "captives": [list(c) for c in b.captives],
             "stopped_by": b.stopped_by})
 
 
-def _release_captives(b: Battle) -> None:
+def release_captives(b: Battle, section: str = "6.3") -> None:
     """6.3: a captive is released "if the forces that hold them captive are eliminated, even
-    if another family is present"; a released lord comes into play again (G.1.2)."""
+    if another family is present"; a released lord comes into play again (G.1.2). ``section``:
+    the edition's rule, for the report (England: 7.6)."""
     present = _present(b)
     if b.setup.cavalcade:   # the army may stand on the road: its fighters still hold captives
         present |= {b.state.pawns[p].family for s in (b.attacker, b.defender) for p in s.units}
@@ -52,11 +57,11 @@ def _release_captives(b: Battle) -> None:
     for name in freed:
         jailer = b.state.lords[name].captive_of
         b.tell("captive_released", f"{name} is released: the forces of {jailer} holding them in "
-               f"{b.setup.town} are gone (6.3).", {"lord": name, "jailer": jailer, "town": b.setup.town})
+               f"{b.setup.town} are gone ({section}).", {"lord": name, "jailer": jailer, "town": b.setup.town})
         b.events.extend(come_into_play(b.state, b.board, name))
 
 
-def _control(b: Battle) -> None:
+def settle_control(b: Battle) -> None:
     """6: the winning leader decides who controls the town among the winning side's families
     present; otherwise control does not change, unless its controller has no forces left in
     the town: then 5.2.2 (the earliest arrived family present, or control free)."""

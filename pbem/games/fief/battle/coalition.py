@@ -3,13 +3,18 @@ sides with the opposite leader's acceptance (never in a cavalcade, 5.2.4); a bes
 confederate switching opens the gates (6.1)."""
 from __future__ import annotations
 
+from typing import Callable
+
 from pbem.games.fief.battle.context import Battle, RoundDice
 from pbem.games.fief.battle.forces import Side, side_cp
+from pbem.games.fief.state import FiefState
 
 
-def coalition_choices(b: Battle, rnd: RoundDice) -> None:
+def coalition_choices(b: Battle, rnd: RoundDice | None,
+                      strength: Callable[[FiefState, Side], int] = side_cp) -> None:
     """6.2.3.5: in turn order each confederate (neither leader) continues, stops or switches
-    sides - switching only with the opposite leader's acceptance, never in a cavalcade."""
+    sides - switching only with the opposite leader's acceptance, never in a cavalcade.
+    ``strength``: a side's CP as the plans' conditions count them (an edition's own, England's SP)."""
     leaders = (b.attacker.leader, b.defender.leader)
     for fam in b.state.turn_order():
         side = b.side_of_family(fam)
@@ -19,7 +24,7 @@ def coalition_choices(b: Battle, rnd: RoundDice) -> None:
         if not units and not lords:
             continue
         other = b.other(side)
-        own, theirs = side_cp(b.state, side), side_cp(b.state, other)
+        own, theirs = strength(b.state, side), strength(b.state, other)
         plan = b.plan(fam)
         if not b.setup.cavalcade and plan.switch.when.holds(b.round, own, theirs):
             if fam in b.plan(other.leader).switch.accept:

@@ -23,6 +23,7 @@ from pbem.games.fief.battle.plan import BattleOutcome, BattlePlan, BattleSetup
 from pbem.games.fief.battle.text import losses_text, units_text
 from pbem.games.fief.board import Board
 from pbem.games.fief.edition import edition_of
+from pbem.games.fief.hooks import BattleRules
 from pbem.games.fief.hear_ye.elimination import captive_markers_left
 from pbem.games.fief.state import FiefState
 from pbem.rules.rng import Rng
@@ -31,15 +32,17 @@ __all__ = ["resolve_battle", "opening_dice", "BattleError", "BattleOutcome", "ST
 
 
 def resolve_battle(state: FiefState, board: Board, setup: BattleSetup,
-                   plans: Mapping[str, BattlePlan], rng: Rng) -> BattleOutcome:
-    """Fight one battle (6.2) in ``state`` (changed in place) and tell it round by round."""
+                   plans: Mapping[str, BattlePlan], rng: Rng, rules: BattleRules | None = None) -> BattleOutcome:
+    """Fight one battle (6.2) in ``state`` (changed in place) and tell it round by round.
+    ``rules``: an edition's own battle; by default the game's edition's `battle` hook, else France's."""
     attacker, defender = build_sides(state, setup)
     battle = Battle(state, board, setup, dict(plans), rng, attacker, defender)
-    for _section, _what, step in STEPS:
+    own = rules or edition_of(state).hooks.battle     # an edition's own battle (England, E 7)
+    for _section, _what, step in (own.steps if own else STEPS):
         if battle.end is not None:
             break
         step(battle)
-    settle(battle)
+    (own.settle if own else settle)(battle)
     return battle.outcome()
 
 

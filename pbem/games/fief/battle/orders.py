@@ -217,7 +217,9 @@ def check_battle_policies(view: dict, board: Board, me: str, doc: dict, problems
         if got is not None:
             out["lower_ransom"] = got
     if "battle_plan" in doc:
-        got = check_plan(view, me, doc["battle_plan"], line_of(doc, "battle_plan"), problems)
+        own = load_edition(board.variant).hooks.battle   # an edition's own plan words (England, E 7)
+        got = check_plan(view, me, doc["battle_plan"], line_of(doc, "battle_plan"), problems,
+                         extra=own.plan_words if own else None)
         if got is not None:
             out["battle_plan"] = got
     return out

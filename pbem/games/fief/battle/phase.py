@@ -21,6 +21,7 @@ from pbem.games.fief.battle.engine import BattleError, opening_dice, resolve_bat
 from pbem.games.fief.battle.orders import coalition_answer, has_troop, join_order
 from pbem.games.fief.battle.plan import BattlePlan, BattleSetup
 from pbem.games.fief.board import Board
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.captives.ransom import forces_families, release_unheld, resolve_captive_orders
 from pbem.games.fief.movement.hooks import CavalcadeRequest, CavalcadeResult
 from pbem.games.fief.movement.army import Army, StepBudget
@@ -54,15 +55,20 @@ def resolve_battle_phase(state: FiefState, board: Board, orders: Mapping[str, An
     events += resolve_captive_orders(state, board, orders)
     besiege: dict[str, list[str]] = {}    # player -> towns where a stopped attack becomes a siege
     declared = 0
+    own = edition_of(state).hooks.battle
     for player in state.turn_order():
-        for battle in (orders.get(player) or {}).get("battles") or []:
+        battles = list((orders.get(player) or {}).get("battles") or [])
+        if own and own.battle_order:   # an edition's own order within a player's turn (England R1)
+            battles = own.battle_order(board, battles)
+        for battle in battles:
             declared += 1
             events += fight(state, board, player, battle["target"], battle["town"], rng, besiege, start)
     if not declared:
         events.append(Event("no_battle", f"Round {state.round}: nobody declares a battle (6).",
                             data={"round": state.round}))
-    events += resolve_sieges(state, board, orders, besiege)
-    events += resolve_plunder(state, board, orders)
+    # an edition's own sieges and plunder (England, E 7.9, 7.10)
+    events += (own.sieges if own else resolve_sieges)(state, board, orders, besiege)
+    events += (own.plunder if own else resolve_plunder)(state, board, orders)
     events += release_unheld(state, board)
     return events
 
@@ -87,11 +93,10 @@ def fight(state: FiefState, board: Board, player: str, target: str, town: str, r
                         defender_side=tuple(defenders), leaving_fortress=leaving)
     setup, fired = start.cards(state, board, setup)   # G.4.2.2, G.4.2.5: surprise triggers
     events += fired
-    if opening_dice(state, board, setup).get("attacker", 0) <= 0:
-        # 6.4.1 example 2: "Marie cannot attack as she does not have any available battle dice
-        # because of the stronghold."
-        return events + [_not_fought(player, target, town, "your side would roll no battle die after "
-                                     "the fortress penalty (6.2.3.2, 6.4.1 example 2): besiege it first")]
+    own = edition_of(state).hooks.battle
+    problem = own.declarable(state, board, setup) if own else no_battle_die(state, board, setup)
+    if problem:
+        return events + [_not_fought(player, target, town, problem)]
     plans = plans_for(state, attackers + defenders, town)
     try:
         outcome = resolve_battle(state, board, setup, plans, rng)
@@ -103,8 +108,19 @@ def fight(state: FiefState, board: Board, player: str, target: str, town: str, r
     return events
 
 
+def no_battle_die(state: FiefState, board: Board, setup: BattleSetup) -> str | None:
+    """6.4.1 example 2: "Marie cannot attack as she does not have any available battle dice
+    because of the stronghold."""
+    if opening_dice(state, board, setup).get("attacker", 0) <= 0:
+        return ("your side would roll no battle die after the fortress penalty (6.2.3.2, 6.4.1 "
+                "example 2): besiege it first")
+    return None
+
+
 def plans_for(state: FiefState, families: list[str], town: str) -> dict[str, BattlePlan]:
-    return {fam: plan_for(state.families[fam].policies, town) for fam in families}
+    own = edition_of(state).hooks.battle     # an edition's own plan words are its own to read
+    words = tuple(own.plan_words) if own else ()
+    return {fam: plan_for(state.families[fam].policies, town, words) for fam in families}
 
 
 def form_coalition(state: FiefState, town: str, attacker: str, defender: str,

@@ -13,7 +13,7 @@ builds a BattlePlan from. Used by battle/orders.py for the `battle_plan:` standi
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Iterable, Mapping
 
 from pbem.games.fief.battle.plan import LOSS_KINDS, BattlePlan, plan_from_data
 from pbem.orders.reading import Problems, suggest, whole_number, fold
@@ -32,8 +32,10 @@ YES, NO = ("yes", "true", "on"), ("no", "false", "off")
 
 
 def check_plan(view: dict, me: str, value: Any, line: int | None, problems: Problems,
-               allow_towns: bool = True) -> dict | None:
-    """The canonical plan data (JSON) of a `battle_plan:` mapping, or None after an error."""
+               allow_towns: bool = True, extra: Mapping[str, Callable] | None = None) -> dict | None:
+    """The canonical plan data (JSON) of a `battle_plan:` mapping, or None after an error.
+    ``extra``: an edition's own plan words and their checkers (the `battle` hook's plan_words)."""
+    extra = extra or {}
     if not isinstance(value, dict):
         problems.add(line, "`battle_plan` must be a mapping of plan fields",
                      "write e.g. `battle_plan: {losses: [man_at_arms, archer, knight], surrender: never}`")
@@ -42,8 +44,10 @@ def check_plan(view: dict, me: str, value: Any, line: int | None, problems: Prob
     out: dict[str, Any] = {}
     for key, item in value.items():
         where = line_of(value, key)
-        if key == "towns" and allow_towns:
-            towns = _towns(view, me, item, where, problems)
+        if key in extra:
+            out[key] = extra[key](view, me, item, where, problems)
+        elif key == "towns" and allow_towns:
+            towns = _towns(view, me, item, where, problems, extra)
             if towns is not None:
                 out["towns"] = towns
         elif key == "losses":
@@ -59,28 +63,35 @@ def check_plan(view: dict, me: str, value: Any, line: int | None, problems: Prob
         elif key in LORD_FIELDS:
             out[key] = _lords(view, me, key, item, where, problems)
         else:
-            keys = PLAN_FIELDS + (("towns",) if allow_towns else ())
+            keys = PLAN_FIELDS + tuple(extra) + (("towns",) if allow_towns else ())
             problems.add(where, f"unknown battle plan field `{key}`", suggest(key, keys))
     if len(problems) > before:
         return None
     try:   # the engine's own builder must accept what we pass on (a bug otherwise)
-        plan_from_data({k: v for k, v in out.items() if k != "towns"})
+        plan_from_data({k: v for k, v in out.items() if k != "towns" and k not in extra})
     except ValueError as exc:
         problems.add(line, f"battle plan: {exc}")
         return None
     return out
 
 
-def plan_for(policies: dict, town: str) -> BattlePlan:
+def plan_for(policies: dict, town: str, extra: Iterable[str] = ()) -> BattlePlan:
     """A family's plan for a battle in ``town``: the standing plan, with that town's override
-    laid over it field by field."""
+    laid over it field by field; ``extra``, an edition's own plan words, are left to it."""
+    data = plan_data(policies, town)
+    return plan_from_data({k: v for k, v in data.items() if k not in extra})
+
+
+def plan_data(policies: dict, town: str) -> dict:
+    """The canonical plan data for a battle in ``town`` (the town's override laid over)."""
     data = dict((policies or {}).get("battle_plan") or {})
     towns = data.pop("towns", None) or {}
     data.update(towns.get(town) or {})
-    return plan_from_data(data)
+    return data
 
 
-def _towns(view: dict, me: str, item: Any, line: int | None, problems: Problems) -> dict | None:
+def _towns(view: dict, me: str, item: Any, line: int | None, problems: Problems,
+           extra: Mapping[str, Callable]) -> dict | None:
     if not isinstance(item, dict):
         problems.add(line, "`towns` maps a town to the plan fields that change there",
                      "write e.g. `towns: {Tours: {surrender: never}}`")
@@ -92,7 +103,7 @@ def _towns(view: dict, me: str, item: Any, line: int | None, problems: Problems)
         if town is None:
             problems.add(where, f"there is no town called {name!r}", suggest(str(name), view["towns"]))
             continue
-        plan = check_plan(view, me, fields, where, problems, allow_towns=False)
+        plan = check_plan(view, me, fields, where, problems, allow_towns=False, extra=extra)
         if plan is not None:
             out[town] = plan
     return out
@@ -105,17 +116,23 @@ def _town(view: dict, text: Any) -> str | None:
 
 
 def _losses(edition: Edition, item: Any, line: int | None, problems: Problems) -> list[str]:
+    return check_loss_kinds(edition.unit_kind, item, line, problems)
+
+
+def check_loss_kinds(kind_of: Callable[[Any], str | None], item: Any, line: int | None, problems: Problems,
+                     kinds: tuple[str, ...] = LOSS_KINDS, rule: str = "a leader chooses to lose (6.2.3.4)",
+                     no_hit: str = "a bombard takes no hit") -> list[str]:
+    """A `losses` list: the kinds (``kind_of`` reads a word), each once, among ``kinds``."""
     if not isinstance(item, list) or not item:
         problems.add(line, "`losses` is a list of unit kinds, lost first to last",
-                     "write e.g. `losses: [man_at_arms, archer, knight]`")
+                     f"write e.g. `losses: [{', '.join(kinds[:3])}]`")
         return []
     out: list[str] = []
     for i, word in enumerate(item):
-        kind = edition.unit_kind(word)
-        where = line_of(item, i)
-        if kind not in LOSS_KINDS:
-            problems.add(where, f"{word!r} is not a kind a leader chooses to lose (6.2.3.4)",
-                         f"use {', '.join(LOSS_KINDS)} (a bombard takes no hit)")
+        kind = kind_of(word)
+        where = line_of(item, i) or line
+        if kind not in kinds:
+            problems.add(where, f"{word!r} is not a kind {rule}", f"use {', '.join(kinds)} ({no_hit})")
         elif kind in out:
             problems.add(where, f"{kind} is listed twice in `losses`", "list each kind once")
         else:
@@ -198,3 +215,9 @@ def _lords(view: dict, me: str, key: str, item: Any, line: int | None, problems:
         else:
             out.append(lord)
     return out
+
+
+def check_condition(item: Any, line: int | None, what: str, problems: Problems) -> Any:
+    """A plan condition as mailed (never, always, or a mapping of conditions): its canonical
+    data, for an edition's own plan words (the `battle` hook's plan_words)."""
+    return _condition(item, line, what, problems)

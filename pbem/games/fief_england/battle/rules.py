@@ -1,0 +1,55 @@
+"""England's battle as the core's `battle` hook (pbem/games/fief/hooks.py ``BattleRules``)."""
+from __future__ import annotations
+
+from pbem.games.fief.battle.plan import BattleSetup
+from pbem.games.fief.board import Board
+from pbem.games.fief.battle.forces import build_sides
+from pbem.games.fief.state import FiefState
+from pbem.games.fief.hooks import BattleRules
+from pbem.games.fief_england.battle.numbers import england_numbers
+from pbem.games.fief_england.battle.pillage import resolve_pillage
+from pbem.games.fief_england.battle.plan import PLAN_WORDS
+from pbem.games.fief_england.battle.rounds import archers, bombards, trebuchets
+from pbem.games.fief_england.battle.siege import resolve_sieges
+from pbem.games.fief_england.battle.sides import force_of_units
+from pbem.games.fief_england.battle.steps import STEPS, settle
+
+
+def declarable(state: FiefState, board: Board, setup: BattleSetup) -> str | None:
+    """2.5 STORMS: "No battles are allowed in the Region" while its card lies there. 7.9 (R75):
+    an attacker who would roll no melee die (the fortress penalty, 7.4, and no PASSAGE) and has
+    no projectile able to fire does not attack: "if they do not have enough SPs to roll at least
+    1 Battle Die" they besiege."""
+    region = board.towns[setup.town].fief
+    if any(e.card == "storms" and e.target == region for e in state.board_effects):
+        return (f"STORMS lie on the {board.fiefs[region].name}: no battle is allowed in the Region until "
+                "the end of the round (2.5), unless GOOD WEATHER sends them away")
+    attacker, defender = build_sides(state, setup)
+    force = force_of_units(state, attacker.units, attacker.lords)
+    numbers = england_numbers()
+    town = state.towns[setup.town]
+    held = town.fortress if (town.fortress and town.controller in defender.families
+                             and not setup.leaving_fortress) else None
+    dice = numbers.melee_dice(force.strength(numbers))
+    if held and not setup.underground:
+        dice -= numbers.penalty[held]
+    if dice > 0:
+        return None
+    never = lambda why: 0   # noqa: E731 - nothing is rolled: only whether a volley could fire
+    fires = [v for v in (trebuchets(force, numbers, never, ""), bombards(force, numbers, never, ""),
+                         archers(force, numbers, never, "", held, None)) if v is not None and not v.silent]
+    if fires and not setup.leaving_fortress:
+        return None
+    return ("your side would roll no battle die after the fortress penalty (7.3, 7.4) and has no projectile "
+            "able to fire (7.2): besiege it instead (7.9: `siege:`)")
+
+
+def battle_order(board: Board, battles: list) -> list:
+    """R1: within a player's turn, the battles declared are fought in Region Number order (I-VI),
+    then in the board's order of cities - the order of the board's cities (Regions I to VI)."""
+    order = {town: i for i, town in enumerate(board.towns)}
+    return sorted(battles, key=lambda battle: order.get(battle["town"], len(order)))
+
+
+BATTLE = BattleRules(steps=STEPS, settle=settle, declarable=declarable, sieges=resolve_sieges,
+                     plunder=resolve_pillage, battle_order=battle_order, plan_words=PLAN_WORDS)
