@@ -186,3 +186,14 @@ def test_landing_in_the_plague_halves_the_army_and_rolls_for_its_leader():
     assert (armies["2"]["foot"], armies["2"]["leader"]) == (3, False)    # d6 2: he dies
     assert armies["2"]["follows"] == "1"                                 # 6.12: his men follow army 1
     assert any(e.kind == "invaders_plague" and "he dies" in e.text for e in events)
+
+
+# -- 3.3 Invaders present: income halved -----------------------------------------------------------
+
+def test_ex_3_3_income_halved_rounded_up_while_invaders_are_in_england():
+    from pbem.games.fief_england.invaders.income import halved_income
+    state = position(armies={"1": {"city": "Berwick"}})
+    assert halved_income(state, "anna", 8)[0] == 4          # the Marches: 8 -> 4
+    assert halved_income(state, "bert", 7)[0] == 4          # Wales: 7 -> 4 (3.5 rounded up)
+    assert "3.3" in (halved_income(state, "bert", 7)[1] or "")
+    assert halved_income(position(), "anna", 8) == (8, None)   # no Invaders: whole

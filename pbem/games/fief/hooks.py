@@ -181,3 +181,10 @@ class Hooks:
     married: Callable[["FiefState", "Lord", "Lord"], list["Event"]] | None = None
     unmarried: Callable[["FiefState", "Lord"], list["Event"]] | None = None
     marriage_blocker: Callable[["Lord"], str | None] | None = None
+    # 3: (state, family, its income total) -> (what it collects, why that differs, or None)
+    # (England 3.3: halved, rounded up, while Invaders are in England). Without it the total.
+    income_total: Callable[["FiefState", str, int], tuple[int, str | None]] | None = None
+    # The view (views.py, an allow-list): (state, board, the viewer or None for the game master)
+    # -> the edition's own parts of a player's view, by key (England: the Invaders, 6.0). Without
+    # it the core's parts only.
+    view_parts: Callable[["FiefState", "Board", str | None], Mapping[str, Any]] | None = None
