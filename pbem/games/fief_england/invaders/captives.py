@@ -33,10 +33,8 @@ def capture(state: FiefState, army_id: str, name: str) -> list[Event]:
 def release_all(state: FiefState, army_id: str, why: str) -> list[Event]:
     army = record(state)["armies"][army_id]
     events = []
-    for name in army["captives"]:
-        lord = state.lords.get(name)
-        if lord is None or lord.captive_of != JAILER:
-            continue
+    for name in held(state, army_id):
+        lord = state.lords[name]
         lord.captive_of = None
         events.append(Event("invaders_captive_released", f"{name} ({lord.family}) is released in {lord.location}: "
                             f"{why}.", data={"army": army_id, "lord": name, "family": lord.family,
@@ -45,9 +43,16 @@ def release_all(state: FiefState, army_id: str, why: str) -> list[Event]:
     return events
 
 
+def held(state: FiefState, army_id: str) -> list[str]:
+    """The army's captives still held: one ransomed (7.7), freed by PASSAGE (7.6) or slain since
+    is dropped from its list."""
+    army = record(state)["armies"][army_id]
+    army["captives"] = [n for n in army["captives"] if n in state.lords and state.lords[n].captive_of == JAILER]
+    return army["captives"]
+
+
 def follow(state: FiefState, army_id: str) -> None:
     """6.7: the captives move with the army that holds them."""
-    army = record(state)["armies"][army_id]
-    for name in army["captives"]:
-        if name in state.lords:
-            state.lords[name].location = army["city"]
+    city = record(state)["armies"][army_id]["city"]
+    for name in held(state, army_id):
+        state.lords[name].location = city
