@@ -197,3 +197,62 @@ def test_ex_3_3_income_halved_rounded_up_while_invaders_are_in_england():
     assert halved_income(state, "bert", 7)[0] == 4          # Wales: 7 -> 4 (3.5 rounded up)
     assert "3.3" in (halved_income(state, "bert", 7)[1] or "")
     assert halved_income(position(), "anna", 8) == (8, None)   # no Invaders: whole
+
+
+# -- the orders by mail (R53) ------------------------------------------------------------------------
+
+def a_view(**lords: dict) -> dict:
+    base = {"family": "anna", "location": "York", "captive_of": None, "bishopric": None}
+    return {"phase": "invaders", "game": "fief_england",
+            "lords": {n: {**base, **spec} for n, spec in lords.items()},
+            "invaders": {"armies": {}, "gone": ["4"]}}
+
+
+def check(view: dict, text: str):
+    from pbem.games.fief_england.invaders.orders import check_invader_orders
+    from pbem.orders.reading import Problems, order_items
+    from pbem.orders.yamlsafe import load
+    problems = Problems()
+    canonical, notes = check_invader_orders(view, None, "anna", order_items(load(text), problems), problems)
+    return canonical, [str(p) for p in problems], notes
+
+
+def test_danegeld_and_intervention_orders_are_read():
+    view = a_view(Henri={}, Godfrey={"bishopric": 1}, Bert={"family": "bert"})
+    canonical, errors, _ = check(view, "orders:\n  - danegeld: henri\n    army: 2\n  - intervene: GODFREY\n")
+    assert not errors
+    assert canonical == {"danegeld": [{"noble": "Henri", "army": "2"}], "intervene": [{"cleric": "Godfrey", "army": None}]}
+    from pbem.games.fief_england.invaders.orders import invader_items
+    assert invader_items(canonical) == [{"danegeld": "Henri", "army": 2}, {"intervene": "Godfrey"}]
+
+
+def test_nothing_sent_is_no_bribe_and_no_intervention():
+    from pbem.games.fief_england.invaders.orders import empty_orders
+    canonical, errors, notes = check(a_view(Henri={}), "orders: []\n")
+    assert canonical == empty_orders() and not errors and "no Danegeld" in notes[0]
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("  - danegeld: Bert\n", "'Bert' is not a noble of your family"),
+    ("  - danegeld: Hnri\n", "did you mean `Henri`"),
+    ("  - danegeld: Carl\n", "Carl is a captive"),
+    ("  - danegeld: Dora\n", "Dora is not on the map"),
+    ("  - intervene: Henri\n", "only the Clergy may intervene"),
+    ("  - danegeld: Henri\n    army: 4\n", "no Invader army 4"),
+    ("  - danegeld: Henri\n    army: two\n", "army must be a whole number"),
+    ("  - danegeld: Henri\n    amry: 2\n", "did you mean `army`"),
+    ("  - danegeld: Henri\n  - danegeld: Henri\n", "the same `danegeld` order twice"),
+    ("  - bribe: Henri\n", "danegeld"),
+])
+def test_order_errors_name_the_problem_and_the_line(text, fragment):
+    view = a_view(Henri={}, Bert={"family": "bert"}, Carl={"captive_of": "invaders"}, Dora={"location": None})
+    _, errors, _ = check(view, "orders:\n" + text)
+    assert errors and any(fragment in e for e in errors), errors
+    assert all(e.startswith("line ") for e in errors), errors
+
+
+def test_an_abbess_may_intervene():
+    view = a_view(Lucia={"female": True})
+    view["abbeys"] = {"Abbey of the Autumn": {"city": "York", "abbess": "Lucia"}}
+    _, errors, _ = check(view, "orders:\n  - intervene: Lucia\n")
+    assert not errors
