@@ -256,3 +256,267 @@ def test_an_abbess_may_intervene():
     view["abbeys"] = {"Abbey of the Autumn": {"city": "York", "abbess": "Lucia"}}
     _, errors, _ = check(view, "orders:\n  - intervene: Lucia\n")
     assert not errors
+
+
+# -- the phase: moves, attacks, leaving (6.3-6.9) ----------------------------------------------------
+
+class StandInBoard:
+    """What the Invaders read of the core's Board besides the compass: each city's fief (its
+    Region) and the fiefs' names (England's board as the core loads it, once it is registered)."""
+
+    def __init__(self):
+        from types import SimpleNamespace
+        self.fiefs = {f"region{n}": SimpleNamespace(name=f"Fiefdom of {name}")
+                      for n, name in COMPASS.region_names.items()}
+        self.towns = {c: SimpleNamespace(fief=f"region{n}") for c, n in COMPASS.region.items()}
+
+
+BOARD = StandInBoard()
+
+
+def run(state: FiefState, rng: Rng, orders: dict | None = None):
+    from pbem.games.fief_england.invaders.phase import resolve_invaders
+    return resolve_invaders(state, BOARD, orders or {}, rng, COMPASS)
+
+
+def kinds(events) -> list[str]:
+    return [e.kind for e in events]
+
+
+def test_an_empty_port_reached_from_inland_means_leaving_england():
+    state = position(armies={"1": {"city": "Coventry", "foot": 2}})
+    carl = lord(state, "Carl", "bert", "Coventry", captive_of="invaders")
+    record(state)["armies"]["1"]["captives"] = ["Carl"]
+    events = run(state, Script(compass=["E"]))
+    army = record(state)["armies"]["1"]
+    assert army["city"] is None and "1" not in record(state)["gone"]       # home, may land again (R13)
+    assert (carl.location, carl.captive_of) == ("King's Lynn", None)         # released at the port (6.9)
+    assert kinds(events)[:3] == ["invaders_reinforced", "invaders_move", "invaders_leave"]
+
+
+def test_a_port_to_port_move_is_no_leaving():
+    # Plymouth's only road goes to Exeter (inland): the rule is for a move from inland only
+    state = position(armies={"1": {"city": "Plymouth"}})
+    events = run(state, Script(compass=["E"]))
+    assert record(state)["armies"]["1"]["city"] not in (None, "Plymouth")
+    assert "invaders_leave" not in kinds(events)
+
+
+def test_r10_an_empty_city_loses_its_mill_and_stronghold_and_the_army_moves_on():
+    state = position(armies={"1": {"city": "King's Lynn"}})
+    state.towns["Lincoln"].mills, state.towns["Lincoln"].fortress = 1, "stronghold"
+    state.towns["Lincoln"].controller = "anna"
+    events = run(state, Script(compass=["S", "N", "W"]))
+    lincoln = state.towns["Lincoln"]
+    assert (lincoln.mills, lincoln.fortress, lincoln.controller) == (0, None, None)
+    assert record(state)["destroyed"] == [{"round": 2, "city": "Lincoln", "what": ["mill", "stronghold"]}]
+    moves = [e for e in events if e.kind == "invaders_move"]
+    assert [m.data["to"] for m in moves] == ["Lincoln", "Nottingham"]      # Lincoln's West road
+    assert moves[0].data["drawn"] == ["S", "N"]                             # Ex 6-2: South drawn again
+    assert "invaders_halt" in kinds(events)
+
+
+def test_lone_nobles_are_captured_r56():
+    state = position(armies={"1": {"city": "King's Lynn"}})
+    lord(state, "Edward", "anna", "Lincoln")
+    run(state, Script(compass=["N", "W"]))
+    edward = state.lords["Edward"]
+    assert edward.captive_of == "invaders" and edward.location == "Nottingham"   # 6.7: follows the army
+    assert record(state)["armies"]["1"]["captives"] == ["Edward"]
+
+
+def test_ex_6_4_six_invaders_do_not_attack_six_troops_and_move_on():
+    state = position(effects=[("invaders", "V")])
+    put(state, "King's Lynn", "anna", man_at_arms=6)
+    state.towns["King's Lynn"].controller = "anna"
+    events = run(state, Script(battle=[1], compass=["E", "W"]))
+    assert "invaders_attack" not in kinds(events)
+    refused = next(e for e in events if e.kind == "invaders_no_attack")
+    assert "6 Invader units do not outnumber anna's 6 Troops" in refused.text
+    # on to Norwich, and back: still no attack, it stays in the City Outskirts (6.4)
+    assert [e.data["to"] for e in events if e.kind == "invaders_move"] == ["Norwich", "King's Lynn"]
+    assert record(state)["armies"]["1"]["city"] == "King's Lynn"
+
+
+def test_ex_6_3_nobles_and_trebuchets_are_not_counted():
+    state = position(armies={"1": {"city": "Nottingham", "foot": 1}})   # + 3 recruits: a Leader and 4 Foot Soldiers
+    put(state, "Coventry", "anna", knight=2, archer=1, man_at_arms=1, trebuchet=1)
+    lord(state, "Lucia", "anna", "Coventry", female=True)
+    state.towns["Coventry"].controller = "anna"
+    # round 1: her trebuchet's 2 dice and her archer's miss; the Invaders' melee 'fff' 'fff' takes
+    # her 2 knights, her 2 melee dice miss; round 2: trebuchet and archer miss again, 'f' 'f' take
+    # the archer and the man-at-arms, her one melee die misses
+    rng = Script(compass=["S", "N"], battle=[0, 0, 0, 3, 3, 0, 0, 0, 0, 0, 1, 1, 0])   # then back North
+    events = run(state, rng)
+    assert any(e.kind == "invaders_attack" and "4 Troops" in e.text for e in events)
+    assert not [p for p in state.pawns.values() if p.location == "Coventry"]    # the trebuchet destroyed (R55)
+    assert state.lords["Lucia"].captive_of == "invaders" and rng.done()
+    assert "invaders_engines_destroyed" in kinds(events)
+
+
+def test_r14_a_fortress_needs_a_melee_die_after_its_penalty():
+    # a Leader and 2 Foot Soldiers: 7 SP, 2 dice, -2 for a Fortified City: no attack on 2 troops
+    state = position(armies={"1": {"city": "Lincoln", "foot": 0}})   # 0 + 3 recruits
+    state.towns["Lincoln"].fortress, state.towns["Lincoln"].controller = "city", "anna"
+    put(state, "Lincoln", "anna", man_at_arms=2)
+    events = run(state, Script(compass=["S", "N"]))
+    assert any(e.kind == "invaders_no_attack" and "R14" in e.text for e in events)
+
+
+def test_a_fortified_city_taken_loses_its_title_and_keeps_the_army_6_6():
+    state = position(armies={"1": {"city": "King's Lynn"}})
+    state.towns["Lincoln"].fortress, state.towns["Lincoln"].controller = "city", "anna"
+    fief = BOARD.towns["Lincoln"].fief
+    lord(state, "Edward", "anna", "York", fief_titles=[fief])
+    state.fief_titles[fief], state.governed[fief] = "Edward", True
+    events = run(state, Script(compass=["N"]))
+    army = record(state)["armies"]["1"]
+    assert (army["city"], army["holds"]) == ("Lincoln", True)
+    assert state.lords["Edward"].fief_titles == [] and state.fief_titles[fief] is None and not state.governed[fief]
+    assert state.towns["Lincoln"].fortress == "city"                  # taken, not destroyed (R10)
+    assert {"invaders_take_fortified_city", "invaders_title_lost"} <= set(kinds(events))
+    again = run(state, Script())                                       # it never moves out (6.6)
+    assert record(state)["armies"]["1"]["city"] == "Lincoln" and "invaders_move" not in kinds(again)
+
+
+def test_r40_armies_move_in_region_number_order():
+    state = position(armies={"1": {"city": "London"}, "2": {"city": "Berwick"}, "3": {"city": "Plymouth"}})
+    events = run(state, Script(compass=["N", "E", "S", "N", "S", "N"]))
+    order = list(dict.fromkeys(e.data["army"] for e in events if e.kind == "invaders_move"))
+    assert order == ["3", "2", "1"]     # Plymouth (I), Berwick (III), London (VI)
+
+
+def test_the_phase_passes_quietly_without_invaders():
+    state = position()
+    assert kinds(run(state, Script())) == ["invaders_none"]
+
+
+# -- Danegeld and Church intervention (6.9, 6.10, R13, R53) ---------------------------------------------
+
+def test_a_danegeld_order_acts_when_the_army_arrives_before_it_attacks():
+    state = position(armies={"1": {"city": "King's Lynn"}}, deniers=7)
+    lord(state, "Henri", "anna", "Lincoln")
+    put(state, "Lincoln", "anna", man_at_arms=1)
+    events = run(state, Script(compass=["N"]), {"anna": {"danegeld": [{"noble": "Henri", "army": None}]}})
+    assert state.families["anna"].deniers == 2
+    assert record(state)["armies"]["1"]["city"] is None and "1" not in record(state)["gone"]   # R13
+    assert "invaders_attack" not in kinds(events)
+    paid = next(e for e in events if e.kind == "invaders_danegeld")
+    assert paid.audience.kind == "all" and "5 shillings" in paid.text
+
+
+def test_a_danegeld_the_family_cannot_pay_is_told_to_it_alone():
+    state = position(armies={"1": {"city": "York", "foot": 5}}, deniers=3)
+    lord(state, "Henri", "anna", "York")
+    put(state, "York", "anna", knight=6)          # 6 Invader units do not outnumber 6 Troops
+    events = run(state, Script(compass=["N", "N"]), {"anna": {"danegeld": [{"noble": "Henri", "army": "1"}]}})
+    unpaid = next(e for e in events if e.kind == "invaders_danegeld_unpaid")
+    assert unpaid.audience.players == ("anna",) and "only 3" in unpaid.text
+    public = [e for e in events if e.audience.kind == "all"]
+    assert not any("3 shillings" in e.text or " 3)" in e.text for e in public)
+
+
+def test_an_unused_order_lapses_and_its_player_alone_is_told():
+    state = position(armies={"1": {"city": "Plymouth"}})
+    lord(state, "Henri", "anna", "Durham")
+    events = run(state, Script(compass=["N"]), {"anna": {"danegeld": [{"noble": "Henri", "army": None}]}})
+    lapsed = next(e for e in events if e.kind == "invaders_order_lapsed")
+    assert lapsed.audience.players == ("anna",)
+
+
+def test_church_intervention_1_to_3_sends_the_army_away_for_good():
+    state = position(armies={"1": {"city": "Exeter"}})
+    lord(state, "Godfrey", "anna", "Exeter", bishopric=1)
+    events = run(state, Script(d6=[2]), {"anna": {"intervene": [{"cleric": "Godfrey", "army": None}]}})
+    assert record(state)["gone"] == ["1"] and record(state)["armies"]["1"]["city"] is None
+    assert any(e.kind == "invaders_church_intervention" and e.data["success"] for e in events)
+
+
+def test_several_families_are_fought_in_turn_order_while_outnumbered():
+    state = position(armies={"1": {"city": "Nottingham"}})              # a Leader and 5 Foot Soldiers
+    put(state, "Coventry", "bert", man_at_arms=1)
+    put(state, "Coventry", "anna", man_at_arms=2)
+    state.towns["Coventry"].controller = "bert"
+    # 13 SP, 3 dice: anna first (turn order): 'f' 'f' and a blank take her 2 men-at-arms, her die
+    # misses; then bert: 'f' and two blanks, his die misses; then the army moves on North
+    events = run(state, Script(compass=["S", "N"], battle=[1, 1, 0, 0, 1, 0, 0, 0]))
+    fought = [e.data["family"] for e in events if e.kind == "invaders_attack"]
+    assert fought == ["anna", "bert"]
+    assert not [p for p in state.pawns.values() if p.location == "Coventry"]
+
+
+def test_6_8_the_invaders_stop_once_they_no_longer_outnumber():
+    state = position(armies={"1": {"city": "Nottingham", "foot": 0}})   # + 3: a Leader and 3 Foot Soldiers
+    put(state, "Coventry", "anna", knight=3)
+    # 4 units against 3 knights: the Invaders' 2 dice miss, her 2 dice 'ff' 'f' kill 1 Foot
+    # Soldier (the third hit is wasted): 3 against 3, they stop; the army moves on North
+    events = run(state, Script(compass=["S", "N"], battle=[0, 0, 2, 1]))
+    stop = next(e for e in events if e.kind == "invaders_stop")
+    assert "3 Invader units do not outnumber anna's 3 Troops" in stop.text
+    assert record(state)["armies"]["1"]["foot"] == 2 and record(state)["armies"]["1"]["city"] == "Nottingham"
+
+
+def test_three_rounds_without_a_loss_are_a_deadlock():
+    state = position(armies={"1": {"city": "Nottingham"}})
+    put(state, "Coventry", "anna", knight=2)
+    events = run(state, Script(compass=["S", "N"], battle=[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]))
+    assert "invaders_deadlock" in kinds(events)
+
+
+def test_an_ambushed_leader_leaves_the_game_and_his_men_follow_another_6_11():
+    from pbem.games.fief_england.invaders.leaders import ambush_leader, assassinate_leader
+    state = position(armies={"1": {"city": "York"}, "2": {"city": "York", "foot": 3}, "3": {"city": "Durham", "foot": 0}})
+    events = ambush_leader(state, "2")
+    armies = record(state)["armies"]
+    assert (armies["2"]["leader"], armies["2"]["follows"]) == (False, "1")
+    assert "invaders_follow" in kinds(events)
+    assert kinds(assassinate_leader(state, "3"))[-1] == "invaders_gone" and record(state)["gone"] == ["3"]
+    run(state, Script(compass=["N", "N"]))                            # the follower moves with army 1
+    assert armies["2"]["city"] == armies["1"]["city"] is None        # Durham, then Berwick: home
+
+
+def test_an_army_without_a_leader_stays_and_takes_no_captives():
+    state = position(armies={"1": {"city": "York", "leader": False, "foot": 2}})
+    events = run(state, Script())
+    assert record(state)["armies"]["1"]["city"] == "York" and "invaders_move" not in kinds(events)
+
+
+# -- replay and secrets ---------------------------------------------------------------------------------
+
+def a_busy_round() -> FiefState:
+    state = position(armies={"1": {"city": "Coventry", "foot": 2}, "2": {"city": "Exeter"}},
+                     effects=[("invaders", "V"), ("invaders", "III")], deniers=2)
+    put(state, "Lincoln", "anna", man_at_arms=2, knight=1)
+    put(state, "Oxford", "bert", archer=3)
+    lord(state, "Henri", "anna", "Norwich")           # nobles alone: captured, never slain, by the Invaders
+    lord(state, "Gwen", "bert", "Bristol", female=True)
+    return state
+
+
+def test_a_replay_from_the_seed_is_exact():
+    import copy
+    from pbem.games.fief_england.invaders.phase import resolve_invaders
+    orders = {"anna": {"danegeld": [{"noble": "Henri", "army": None}], "intervene": []}}
+    runs = []
+    for _ in range(2):
+        state, rng = a_busy_round(), Rng("game-seed/round-2/invaders")
+        events = resolve_invaders(state, BOARD, copy.deepcopy(orders), rng, COMPASS)
+        runs.append((state.to_json(), [e.to_json() for e in events], rng.rolls))
+    assert runs[0] == runs[1]
+    names = [why for why, _ in runs[0][2]]
+    assert names and all(why.startswith(("invasion of region", "compass:", "Invaders' battle", "plague",
+                                          "Church intervention")) for why in names), names
+
+
+def test_the_public_report_tells_no_treasury():
+    for seed in range(20):
+        state = a_busy_round()
+        from pbem.games.fief_england.invaders.phase import resolve_invaders
+        events = resolve_invaders(state, BOARD, {"anna": {"danegeld": [{"noble": "Henri", "army": None}]},
+                                                 "bert": {"danegeld": [{"noble": "Gwen", "army": None}]}},
+                                  Rng(f"seed-{seed}"), COMPASS)
+        for e in events:
+            if e.kind == "invaders_danegeld_unpaid":
+                assert e.audience.kind == "players" and len(e.audience.players) == 1
+            elif e.audience.kind == "all":
+                assert "has only" not in e.text and "treasury" not in e.data and "deniers" not in e.data
