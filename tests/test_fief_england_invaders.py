@@ -520,3 +520,18 @@ def test_the_public_report_tells_no_treasury():
                 assert e.audience.kind == "players" and len(e.audience.players) == 1
             elif e.audience.kind == "all":
                 assert "has only" not in e.text and "treasury" not in e.data and "deniers" not in e.data
+
+
+def test_6_13_rebels_strike_foot_soldiers_first_then_the_leader():
+    from pbem.games.fief_england.invaders.rebellion import rebellion_hits
+    state = position(armies={"1": {"city": "York", "foot": 2}})
+    rebellion_hits(state, "York", 3)                  # one Foot Soldier (2 hits); 1 hit wasted
+    assert (record(state)["armies"]["1"]["foot"], record(state)["armies"]["1"]["leader"]) == (1, True)
+    events = rebellion_hits(state, "York", 5)         # the last Foot Soldier, then the Leader
+    assert record(state)["gone"] == ["1"] and kinds(events)[-1] == "invaders_gone"
+
+
+def test_ex_6_5_henris_ransom_is_8_shillings():
+    from pbem.games.fief_england.invaders.captives import ransom
+    henri = Lord("Henri", "anna", False, "York", fief_titles=["midlands", "marches"], bishopric=3)
+    assert ransom(henri) == 8     # Duke of the Midlands, Baron of the Marches, Archbishop of Canterbury

@@ -40,6 +40,8 @@ class Numbers:
     reinforcements: int     # 6.1: 3
     moves: int              # 6.3: 2
     danegeld: int           # 6.9: 5 shillings
+    ransom_base: int        # 6.7: 2 shillings
+    ransom_per_title: int   # 6.7: plus 2 per title
     church_leaves: tuple[int, ...]   # 6.10: 1-3 the army leaves England
     on_map: int             # 6.2, Ex 6-1: never more than 4 armies on the map
 
@@ -49,7 +51,8 @@ def numbers() -> Numbers:
     data = yaml.safe_load((games_dir() / "fief_england" / "edition.yaml").read_text(encoding="utf-8"))
     raw = data["invaders"]
     return Numbers(raw["armies"], raw["foot_soldiers"], raw["leader_combat_points"], raw["foot_combat_points"],
-                   raw["reinforcements"], raw["moves"], raw["danegeld"], tuple(raw["church_intervention_leaves"]),
+                   raw["reinforcements"], raw["moves"], raw["danegeld"], raw["ransom_base"], raw["ransom_per_title"],
+                   tuple(raw["church_intervention_leaves"]),
                    data["limits"]["invader_armies_on_map"])
 
 

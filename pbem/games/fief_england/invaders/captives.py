@@ -7,15 +7,13 @@ the army leaves England (6.9, 6.10) or loses its Leader (7.6: "if the Captor is 
 from __future__ import annotations
 
 from pbem.games.fief.state import FiefState, Lord
-from pbem.games.fief_england.invaders.armies import JAILER, army_name, record
+from pbem.games.fief_england.invaders.armies import JAILER, army_name, numbers, record
 from pbem.rules.api import Event
-
-RANSOM_BASE, RANSOM_PER_TITLE = 2, 2   # 6.7 (edition.yaml invaders.ransom_base / ransom_per_title)
 
 
 def ransom(lord: Lord) -> int:
     """6.7, Ex 6-5: 2 shillings plus 2 per title (Duke, Baron and Archbishop: 8)."""
-    return RANSOM_BASE + RANSOM_PER_TITLE * lord.title_count()
+    return numbers().ransom_base + numbers().ransom_per_title * lord.title_count()
 
 
 def capture(state: FiefState, army_id: str, name: str) -> list[Event]:
