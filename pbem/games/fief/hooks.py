@@ -184,7 +184,3 @@ class Hooks:
     # 3: (state, family, its income total) -> (what it collects, why that differs, or None)
     # (England 3.3: halved, rounded up, while Invaders are in England). Without it the total.
     income_total: Callable[["FiefState", str, int], tuple[int, str | None]] | None = None
-    # The view (views.py, an allow-list): (state, board, the viewer or None for the game master)
-    # -> the edition's own parts of a player's view, by key (England: the Invaders, 6.0). Without
-    # it the core's parts only.
-    view_parts: Callable[["FiefState", "Board", str | None], Mapping[str, Any]] | None = None

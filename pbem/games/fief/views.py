@@ -103,8 +103,6 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
         "winners": list(state.winners),
         "result_text": state.result_text,
     }
-    if edition.hooks.view_parts:   # the edition's own (England: the Invaders), an allow-list too
-        view.update(edition.hooks.view_parts(state, board, player))
     if gm:
         view["pawns"] = [_pawn(p) for p in state.pawns.values()]
         view["hands"] = {p: list(f.hand) for p, f in state.families.items()}
