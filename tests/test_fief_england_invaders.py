@@ -535,3 +535,25 @@ def test_ex_6_5_henris_ransom_is_8_shillings():
     from pbem.games.fief_england.invaders.captives import ransom
     henri = Lord("Henri", "anna", False, "York", fief_titles=["midlands", "marches"], bishopric=3)
     assert ransom(henri) == 8     # Duke of the Midlands, Baron of the Marches, Archbishop of Canterbury
+
+
+def test_every_player_sees_the_same_invaders():
+    from pbem.games.fief_england.invaders.view import invaders_view
+    state = a_busy_round()
+    views = [invaders_view(state, BOARD, who) for who in (*PLAYERS, None)]
+    assert all(v == views[0] for v in views)
+    assert views[0]["invaders"]["armies"]["1"] == {"city": "Coventry", "leader": True, "foot": 2, "captives": [],
+                                                   "holds": False, "follows": None}
+    assert invaders_view(position(), BOARD, "anna")["invaders"]["gone"] == []
+
+
+def test_the_mail_is_asked_only_of_families_with_a_free_noble_when_invaders_are_about():
+    from pbem.games.fief_england.invaders.step import invader_deciders
+    state = position()
+    lord(state, "Henri", "anna", "York")
+    lord(state, "Carl", "bert", "York", captive_of="invaders")
+    assert invader_deciders(state, tuple(PLAYERS)) == ()                  # no Invaders, no card
+    state.board_effects.append(BoardEffect("invaders", "V"))
+    assert invader_deciders(state, tuple(PLAYERS)) == ("anna",)
+    state.round = 1                                                        # round 1: they cannot land
+    assert invader_deciders(state, tuple(PLAYERS)) == ()
