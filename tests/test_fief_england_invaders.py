@@ -557,3 +557,14 @@ def test_the_mail_is_asked_only_of_families_with_a_free_noble_when_invaders_are_
     assert invader_deciders(state, tuple(PLAYERS)) == ("anna",)
     state.round = 1                                                        # round 1: they cannot land
     assert invader_deciders(state, tuple(PLAYERS)) == ()
+
+
+def test_r22_an_army_entering_a_plague_region_suffers_it_once_a_round():
+    state = position(armies={"1": {"city": "Coventry", "foot": 3}}, effects=[("plague", "VI")])   # 3 + 2 recruits
+    # South to Oxford (VI): 5 // 2 = 2 Foot Soldiers die, the Leader's d6 is 5; then North back to
+    # Coventry (V)
+    events = run(state, Script(compass=["S", "N"], d6=[5]))
+    assert record(state)["armies"]["1"]["foot"] == 3 and record(state)["armies"]["1"]["leader"]
+    assert kinds(events).index("invaders_move") < kinds(events).index("invaders_plague")
+    again = run(state, Script(compass=["S", "N"]))       # the same round: no second roll (2.5)
+    assert "invaders_plague_spared" in kinds(again) and record(state)["armies"]["1"]["foot"] == 5

@@ -74,8 +74,7 @@ def _turn(ph: Phase, army_id: str) -> None:
     if army["city"] is None or not army["leader"] or army["follows"]:
         return            # gone, or Foot Soldiers without a Leader of their own (6.3, 6.12)
     storms = struck(state, STORMS)
-    result, told = engage(state, ph.board, compass, army["city"], army_id, storms, ph.rng)   # R51
-    ph.events += told
+    ph.events += engage(state, ph.board, compass, army["city"], army_id, storms, ph.rng)[1]   # R51
     moves = numbers().moves
     while moves and _free(army):
         origin = army["city"]
@@ -85,11 +84,11 @@ def _turn(ph: Phase, army_id: str) -> None:
                                    data={"army": army_id, "city": origin}))
             return
         moves -= 1
-        _move(ph, army_id, draw.to)
         ph.events.append(Event("invaders_move", f"{army_name(army_id)} moves from {origin} to {draw.to}: "
                                f"{draw.told()} (6.3).",
                                data={"army": army_id, "from": origin, "to": draw.to, "point": draw.point,
                                      "drawn": draw.drawn, "moves_left": moves}))
+        _move(ph, army_id, draw.to)
         if not _free(army):
             return
         _meet(ph)
