@@ -2,7 +2,7 @@
 own (6.1 note), where each stands, which left the game for good, the captives each holds and
 what they destroyed. Plain JSON in ``FiefState.edition_state["invaders"]``:
 
-    {"armies": {"1": {"city": null, "leader": true, "foot": 5, "captives": [], "holds": false,
+    {"armies": {"1": {"city": "York", "leader": true, "foot": 5, "captives": [], "holds": false,
                       "follows": null}, ...},
      "gone": ["3"],                      # removed from the game (6.10, 6.11, 6.12)
      "destroyed": [{"round": 2, "city": "York", "what": ["mill", "stronghold"]}],
@@ -63,8 +63,9 @@ def new_record() -> dict[str, Any]:
 
 
 def new_army(city: str | None = None) -> dict[str, Any]:
-    """An army in full (6.0: 1 Leader and 5 Foot Soldiers), in the supply unless a city is given."""
-    return {"city": city, "leader": True, "foot": numbers().foot_soldiers, "captives": [],
+    """An army landing in full in ``city`` (6.0, 6.2: 1 Leader and 5 Foot Soldiers), or, without a
+    city, one in the supply (its markers off the map: no Foot Soldier counted)."""
+    return {"city": city, "leader": True, "foot": numbers().foot_soldiers if city else 0, "captives": [],
             "holds": False, "follows": None}
 
 
