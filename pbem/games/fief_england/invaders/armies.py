@@ -19,10 +19,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-import yaml
-
+from pbem.games.fief.edition import load_edition
 from pbem.games.fief.state import FiefState
-from pbem.paths import games_dir
 
 KEY = "invaders"
 JAILER = "invaders"        # Lord.captive_of of a noble the Invaders hold (6.7)
@@ -48,12 +46,11 @@ class Numbers:
 
 @lru_cache(maxsize=1)
 def numbers() -> Numbers:
-    data = yaml.safe_load((games_dir() / "fief_england" / "edition.yaml").read_text(encoding="utf-8"))
-    raw = data["invaders"]
+    extra = load_edition("fief_england").extra   # England's own keys, checked by its hooks' record_keys
+    raw = extra["invaders"]
     return Numbers(raw["armies"], raw["foot_soldiers"], raw["leader_combat_points"], raw["foot_combat_points"],
                    raw["reinforcements"], raw["moves"], raw["danegeld"], raw["ransom_base"], raw["ransom_per_title"],
-                   tuple(raw["church_intervention_leaves"]),
-                   data["limits"]["invader_armies_on_map"])
+                   tuple(raw["church_intervention_leaves"]), extra["limits.invader_armies_on_map"])
 
 
 def new_record() -> dict[str, Any]:

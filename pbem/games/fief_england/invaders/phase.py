@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.state import FiefState
-from pbem.games.fief_england.compass import Compass, load_compass
+from pbem.games.fief_england.compass import Compass, compass_of
 from pbem.games.fief_england.invaders.armies import army_name, numbers, on_map, record, troops
 from pbem.games.fief_england.invaders.attacks import CLEARED, engage
 from pbem.games.fief_england.invaders.captives import follow
@@ -52,7 +52,7 @@ class Phase:
 
 def resolve_invaders(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng,
                      compass: Compass | None = None) -> list[Event]:
-    ph = Phase(state, board, compass or load_compass(), rng, _triggers(state, orders))
+    ph = Phase(state, board, compass or compass_of(board), rng, _triggers(state, orders))
     if not on_map(state) and not any(e.card == INVASION for e in state.board_effects):
         ph.events.append(Event("invaders_none", "No Invaders in England and no INVASION card at sea: the Invaders "
                                "phase passes quietly (6).", data={"round": state.round}))

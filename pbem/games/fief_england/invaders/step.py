@@ -5,7 +5,7 @@ policies every mail may give; asked only of the families with a free noble on th
 are Invaders in England or an INVASION card at sea (6.2); otherwise the phase is resolved at once."""
 from __future__ import annotations
 
-from pbem.games.fief.round import Step, _listed
+from pbem.games.fief.round import Step, listed_orders
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.invaders.armies import on_map
 from pbem.games.fief_england.invaders.orders import (check_invader_orders, empty_orders, invader_items,
@@ -22,7 +22,7 @@ def invader_deciders(state: FiefState, active: tuple[str, ...]) -> tuple[str, ..
 
 
 INVADERS = Step("invaders", "Invaders Phase (6)", "the Invaders reinforce, land, move and attack; Danegeld and "
-                "Church intervention", True, resolve_invaders, _listed(check_invader_orders),
+                "Church intervention", True, resolve_invaders, listed_orders(check_invader_orders),
                 empty_orders,                                      # no Danegeld, no intervention (R53)
                 lambda view, board, player: invaders_template(view, board, player), invader_deciders,
                 invader_items)
