@@ -547,3 +547,39 @@ def test_r22_an_army_entering_a_plague_region_suffers_it_once_a_round():
     assert kinds(events).index("invaders_move") < kinds(events).index("invaders_plague")
     again = run(state, Script(compass=["S", "N"]))       # the same round: no second roll (2.5)
     assert "invaders_plague_spared" in kinds(again) and record(state)["armies"]["1"]["foot"] == 5
+
+
+def test_hits_beyond_the_troops_slay_nobles_7_5():
+    state = position(armies={"1": {"city": "Nottingham"}})          # 13 SP: 3 dice
+    put(state, "Coventry", "anna", man_at_arms=1)
+    lord(state, "Edward", "anna", "Coventry")
+    lord(state, "Anabel", "anna", "Coventry", female=True)
+    # 'ff' 'f' and a blank: 3 hits - the man-at-arms, then Edward and Anabel slain; her die misses
+    events = run(state, Script(compass=["S", "N"], battle=[2, 1, 0, 0]))
+    assert "Edward" not in state.lords and "Anabel" not in state.lords
+    assert "lord_eliminated" in kinds(events) and "invaders_captive" not in kinds(events)
+
+
+def test_foot_soldiers_without_a_leader_slay_instead_of_taking_captives_7_6():
+    state = position(armies={"1": {"city": "Coventry", "leader": False, "foot": 3}, "2": {"city": "Nottingham"}})
+    put(state, "Coventry", "anna", man_at_arms=1)
+    lord(state, "Edward", "anna", "Coventry")
+    # army 2 arrives: 9 units against 1; 'f' and two blanks take the man-at-arms; its leader takes
+    # Edward. Without a Leader in the city he would be slain: army 1 alone (no Leader) never attacks.
+    run(state, Script(compass=["S", "N"], battle=[1, 0, 0, 0]))
+    assert state.lords["Edward"].captive_of == "invaders"
+    from pbem.games.fief_england.invaders.battle import _defeated
+    state = position(armies={"1": {"city": "Coventry", "leader": False, "foot": 3}})
+    lord(state, "Edward", "anna", "Coventry")
+    events = _defeated(state, BOARD, "Coventry", "anna", "1")
+    assert "Edward" not in state.lords and "invaders_slay" in kinds(events)
+
+
+def test_church_intervention_4_to_6_slays_the_cleric():
+    state = position(armies={"1": {"city": "Exeter"}})
+    lord(state, "Godfrey", "anna", "Exeter", bishopric=1)
+    events = run(state, Script(d6=[5], compass=["N", "S"]),
+                 {"anna": {"intervene": [{"cleric": "Godfrey", "army": "1"}]}})
+    assert "Godfrey" not in state.lords
+    failed = next(e for e in events if e.kind == "invaders_church_intervention")
+    assert not failed.data["success"] and "slay the cleric" in failed.text
