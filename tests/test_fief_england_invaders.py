@@ -583,3 +583,22 @@ def test_church_intervention_4_to_6_slays_the_cleric():
     assert "Godfrey" not in state.lords
     failed = next(e for e in events if e.kind == "invaders_church_intervention")
     assert not failed.data["success"] and "slay the cleric" in failed.text
+
+
+def test_the_orders_come_back_from_their_echo():
+    from pbem.games import rules_for
+    from pbem.games.fief.positions import build_position
+    from pbem.orders.yamlsafe import load
+    rules = rules_for("fief_england")
+    state = build_position({"players": PLAYERS, "round": 2, "phase": "invaders",
+                            "lords": {"Henri": {"family": "anna", "at": "York", "titles": ["bishop 2"]}},
+                            "effects": [{"card": "invaders", "target": "IV"}]}, "fief_england").to_json()
+    view = rules.view(state, "anna")
+    first = rules.check_orders(view, "anna", load("orders:\n  - intervene: henri\n    army: 3\n  - danegeld: Henri\n"))
+    assert first.ok, first.errors
+    echo = rules.echo_orders(view, "anna", first.orders)
+    assert "intervene: Henri" in echo and "army: 3" in echo
+    again = rules.check_orders(view, "anna", load(echo))
+    assert again.ok and again.orders == first.orders
+    assert rules.phase(state).deciders == ("anna",)
+    assert rules.default_orders(view, "anna") == {"danegeld": [], "intervene": [], "policies": {}}
