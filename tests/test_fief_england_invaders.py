@@ -3,7 +3,6 @@ compass draws, the rulings R11, R13-R16, R39, R40, R51-R5x, the orders by mail a
 exact replay from a seed, and that the public report tells nothing secret."""
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 import pytest
@@ -214,7 +213,8 @@ def test_danegeld_and_intervention_orders_are_read():
     view = a_view(Henri={}, Godfrey={"bishopric": 1}, Bert={"family": "bert"})
     canonical, errors, _ = check(view, "orders:\n  - danegeld: henri\n    army: 2\n  - intervene: GODFREY\n")
     assert not errors
-    assert canonical == {"danegeld": [{"noble": "Henri", "army": "2"}], "intervene": [{"cleric": "Godfrey", "army": None}]}
+    assert canonical == {"danegeld": [{"noble": "Henri", "army": "2"}],
+                         "intervene": [{"cleric": "Godfrey", "army": None}]}
     from pbem.games.fief_england.invaders.orders import invader_items
     assert invader_items(canonical) == [{"danegeld": "Henri", "army": 2}, {"intervene": "Godfrey"}]
 
@@ -444,7 +444,8 @@ def test_three_rounds_without_a_loss_are_a_deadlock():
 
 def test_an_ambushed_leader_leaves_the_game_and_his_men_follow_another_6_11():
     from pbem.games.fief_england.invaders.leaders import ambush_leader, assassinate_leader
-    state = position(armies={"1": {"city": "York"}, "2": {"city": "York", "foot": 3}, "3": {"city": "Durham", "foot": 0}})
+    state = position(armies={"1": {"city": "York"}, "2": {"city": "York", "foot": 3},
+                             "3": {"city": "Durham", "foot": 0}})
     events = ambush_leader(state, "2")
     armies = record(state)["armies"]
     assert (armies["2"]["leader"], armies["2"]["follows"]) == (False, "1")

@@ -19,7 +19,7 @@ from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.battle.numbers import BattleNumbers, england_numbers
 from pbem.games.fief_england.battle.rounds import Force, Noble, Setup, battle_round
-from pbem.games.fief_england.invaders.armies import (SIEGE_ENGINES, army_name, in_city, record,
+from pbem.games.fief_england.invaders.armies import (SIEGE_ENGINES, in_city, record,
                                                      troops, units)
 from pbem.games.fief_england.invaders.captives import capture
 from pbem.games.fief_england.invaders.leaders import gone_for_good, leader_lost
@@ -135,8 +135,8 @@ def _apply(state: FiefState, board: Board, city: str, family: str, mover: str,
     # the family's units, the newest pawns of each kind first
     for kind, n in before["defender"].units.items():
         gone = n - after["defender"].units.get(kind, 0)
-        pawns = sorted((p for p in state.pawns.values() if p.location == city and p.family == family and p.kind == kind),
-                       key=lambda p: (len(p.id), p.id), reverse=True)[:gone]
+        mine = (p for p in state.pawns.values() if p.location == city and p.family == family and p.kind == kind)
+        pawns = sorted(mine, key=lambda p: (len(p.id), p.id), reverse=True)[:gone]
         for pawn in pawns:
             del state.pawns[pawn.id]
         if gone:
@@ -179,7 +179,8 @@ def _defeated(state: FiefState, board: Board, city: str, family: str, mover: str
                             f"engine{'s' * (len(engines) != 1)} in {city} (R55).",
                             data={"city": city, "family": family, "count": len(engines)}))
     armies = record(state)["armies"]
-    captor = next((a for a in [mover] + in_city(state, city) if armies[a]["city"] == city and armies[a]["leader"]), None)
+    here = [mover] + in_city(state, city)
+    captor = next((a for a in here if armies[a]["city"] == city and armies[a]["leader"]), None)
     for lord in [l for l in state.lords.values() if l.location == city and l.family == family and not l.captive_of]:
         if captor is None:   # 7.6: Foot Soldiers without a Leader slay instead
             events.append(Event("invaders_slay", f"{lord.name} ({family}) is slain: Invader Foot Soldiers without a "

@@ -22,11 +22,9 @@ BATTLE_DIE = (0, 1, 1, 2, 2, 3)   # 7.1: blank, f, f, ff, ff, fff (edition.yaml 
 
 def land(state: FiefState, compass: Compass, rng: Rng) -> list[Event]:
     events: list[Event] = []
-    cards = sorted((e for e in state.board_effects if e.card == INVASION and region_of(e) is not None),
-                   key=region_of)
-    for card in cards:
-        region = region_of(card)
-        assert region is not None
+    cards = sorted((r, i, e) for i, e in enumerate(state.board_effects)
+                   if e.card == INVASION and (r := region_of(e)) is not None)
+    for region, _, card in cards:
         label, port = compass.region_label(region), compass.ports[region]
         if state.round <= 1:      # 2.4, 2.5, 6.2: "Round 1 INVASIONS are delayed until Round 2"
             events.append(Event("invasion_delayed", f"The INVASION on Sea {label} stays at sea: round 1's "
@@ -51,8 +49,8 @@ def land(state: FiefState, compass: Compass, rng: Rng) -> list[Event]:
                                 f"army is left to land (Ex 6-1): the card is discarded (6.2).",
                                 data={"region": region, "roll": hits}))
             continue
-        events.append(Event("invasion_landed", f"The INVASION on Sea {label} rolls {face}: "
-                            f"{len(landing)} Invader arm{'y' if len(landing) == 1 else 'ies'} land{'s' * (len(landing) == 1)} "
+        armies = "1 Invader army lands" if len(landing) == 1 else f"{len(landing)} Invader armies land"
+        events.append(Event("invasion_landed", f"The INVASION on Sea {label} rolls {face}: {armies} "
                             f"in {port} ({', '.join(landing)})"
                             + (f"; only {len(landing)} of {hits} could (Ex 6-1: at most {numbers().on_map} on the map)"
                                if len(landing) < hits else "") + " (6.2).",

@@ -45,8 +45,9 @@ def gone_for_good(state: FiefState, army_id: str) -> list[Event]:
     army.update(city=None, foot=0, leader=False, holds=False, follows=None)
     if army_id not in rec["gone"]:
         rec["gone"].append(army_id)
-    events.append(Event("invaders_gone", f"{army_name(army_id)} is out of the game for good: "
-                        f"{numbers().armies - len(rec['gone'])} Invader armies remain in the game.", data={"army": army_id}))
+    left = numbers().armies - len(rec["gone"])
+    events.append(Event("invaders_gone", f"{army_name(army_id)} is out of the game for good: {left} Invader "
+                        "armies remain in the game.", data={"army": army_id}))
     return events
 
 

@@ -79,7 +79,7 @@ def _turn(ph: Phase, army_id: str) -> None:
     while moves and _free(army):
         origin = army["city"]
         draw = draw_move(compass, origin, storms, ph.rng, army_name(army_id))
-        if draw.point is None:
+        if draw.point is None or draw.to is None:
             ph.events.append(Event("invaders_stay", f"{army_name(army_id)} stays in {origin}: {draw.why} (6.3).",
                                    data={"army": army_id, "city": origin}))
             return
