@@ -380,6 +380,7 @@ def test_a_danegeld_order_acts_when_the_army_arrives_before_it_attacks():
     assert state.families["anna"].deniers == 2
     assert record(state)["armies"]["1"]["city"] is None and "1" not in record(state)["gone"]   # R13
     assert "invaders_attack" not in kinds(events)
+    assert record(state)["sent_away"] == [{"round": 2, "army": "1", "lord": "Henri", "by": "danegeld"}]   # 13.3
     paid = next(e for e in events if e.kind == "invaders_danegeld")
     assert paid.audience.kind == "all" and "5 shillings" in paid.text
 
@@ -409,6 +410,7 @@ def test_church_intervention_1_to_3_sends_the_army_away_for_good():
     events = run(state, Script(d6=[2]), {"anna": {"intervene": [{"cleric": "Godfrey", "army": None}]}})
     assert record(state)["gone"] == ["1"] and record(state)["armies"]["1"]["city"] is None
     assert any(e.kind == "invaders_church_intervention" and e.data["success"] for e in events)
+    assert record(state)["sent_away"] == [{"round": 2, "army": "1", "lord": "Godfrey", "by": "church"}]
 
 
 def test_several_families_are_fought_in_turn_order_while_outnumbered():

@@ -6,6 +6,7 @@ what they destroyed. Plain JSON in ``FiefState.edition_state["invaders"]``:
                       "follows": null}, ...},
      "gone": ["3"],                      # removed from the game (6.10, 6.11, 6.12)
      "destroyed": [{"round": 2, "city": "York", "what": ["mill", "stronghold"]}],
+     "sent_away": [{"round": 2, "army": "1", "lord": "Henri", "by": "danegeld"}],   # 6.9, 6.10 (13.3)
      "plague": {"round": 2, "armies": ["1"]}}   # struck this round: no second roll (2.5, R22)
 
 `city` null is the Invaders' supply (off the map: not landed, or gone home by a port or a
@@ -56,7 +57,7 @@ def numbers() -> Numbers:
 def new_record() -> dict[str, Any]:
     n = numbers()
     return {"armies": {str(i): new_army() for i in range(1, n.armies + 1)},
-            "gone": [], "destroyed": [], "plague": {"round": 0, "armies": []}}
+            "gone": [], "destroyed": [], "sent_away": [], "plague": {"round": 0, "armies": []}}
 
 
 def new_army(city: str | None = None) -> dict[str, Any]:

@@ -31,6 +31,8 @@ def intervene(state: FiefState, board: Board, cleric: str, army_id: str, rng: Rn
                         "England for good (6.10).",
                         data={"lord": cleric, "family": lord.family, "army": army_id, "city": city, "roll": roll,
                               "success": True})]
+        record(state).setdefault("sent_away", []).append(   # 13.3: the Garter may reward it (R28)
+            {"round": state.round, "army": army_id, "lord": cleric, "by": "church"})
         events += leave_england(state, army_id, "turned back by the Church (6.10)")
         return events + gone_for_good(state, army_id)
     events = [Event("invaders_church_intervention", f"{cleric} ({lord.family}) intervenes before "

@@ -22,6 +22,8 @@ def pay_danegeld(state: FiefState, noble: str, army_id: str) -> list[Event]:
                       f"{army_name(army_id)} in {city}: {lord.family} has only {family.deniers} (6.9).",
                       Audience.only(lord.family), data={"lord": noble, "army": army_id, "city": city})]
     family.deniers -= price
+    record(state).setdefault("sent_away", []).append(   # 13.3: the Garter may reward it (R28)
+        {"round": state.round, "army": army_id, "lord": noble, "by": "danegeld"})
     events = [Event("invaders_danegeld", f"{noble} ({lord.family}) pays a Danegeld of {price} shillings to "
                     f"{army_name(army_id)} in {city} (6.9).",
                     data={"lord": noble, "family": lord.family, "army": army_id, "city": city, "shillings": price})]

@@ -17,4 +17,5 @@ def invaders_view(state: FiefState, board: Board, player: str | None) -> dict[st
     rec = state.edition_state.get(KEY) or new_record()
     armies = {a: {k: copy.deepcopy(x[k]) for k in ("city", "leader", "foot", "captives", "holds", "follows")}
               for a, x in rec["armies"].items()}
-    return {"invaders": {"armies": armies, "gone": list(rec["gone"]), "destroyed": copy.deepcopy(rec["destroyed"])}}
+    return {"invaders": {"armies": armies, "gone": list(rec["gone"]), "destroyed": copy.deepcopy(rec["destroyed"]),
+                         "sent_away": copy.deepcopy(rec.get("sent_away", []))}}
