@@ -605,3 +605,23 @@ def test_the_orders_come_back_from_their_echo():
     assert again.ok and again.orders == first.orders
     assert rules.phase(state).deciders == ("anna",)
     assert rules.default_orders(view, "anna") == {"danegeld": [], "intervene": [], "policies": {}}
+
+
+def test_the_position_report_shows_the_invaders():
+    from pbem.games import rules_for
+    from pbem.games.fief.positions import build_position
+    from pbem.judge.render import render
+    rules = rules_for("fief_england")
+    armies = {"1": {**new_army("York"), "foot": 4, "captives": ["Edward"]}, "2": new_army(),
+              "3": new_army(), "4": {**new_army(), "leader": False}}
+    state = build_position({"players": PLAYERS, "round": 2, "phase": "invaders",
+                            "lords": {"Edward": {"family": "anna", "at": "York", "captive_of": "invaders"}},
+                            "edition_state": {"invaders": {"armies": armies, "gone": ["4"], "destroyed": [],
+                                                           "plague": {"round": 0, "armies": []}}}},
+                           "fief_england").to_json()
+    text = render(rules.report_template(), view=rules.view(state, "bert"), me="bert")
+    assert "Invader army 1 in York: its Leader and 4 Foot Soldiers; holding captive Edward\n" in text
+    assert "Out of the game for good: army 4." in text
+    quiet = build_position({"players": PLAYERS, "round": 2, "phase": "invaders"}, "fief_england").to_json()
+    assert "No Invader army is in England." in render(rules.report_template(), view=rules.view(quiet, "bert"),
+                                                      me="bert")
