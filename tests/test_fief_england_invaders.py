@@ -625,3 +625,15 @@ def test_the_position_report_shows_the_invaders():
     quiet = build_position({"players": PLAYERS, "round": 2, "phase": "invaders"}, "fief_england").to_json()
     assert "No Invader army is in England." in render(rules.report_template(), view=rules.view(quiet, "bert"),
                                                       me="bert")
+
+
+def test_ex_6_4_landed_invaders_attack_1_to_5_port_troops_r11():
+    state = position(effects=[("invaders", "V")])
+    put(state, "King's Lynn", "anna", man_at_arms=5)
+    state.towns["King's Lynn"].controller = "anna"
+    # one 'f' lands army 1; 6 against 5: 13 SP, 3 dice 'fff' 'ff' blank take the 5 men-at-arms,
+    # her die misses; then East to Norwich and West back to the port, empty now: home (6.9)
+    events = run(state, Script(battle=[1, 3, 2, 0, 0], compass=["E", "W"]))
+    assert any(e.kind == "invaders_attack" and e.data["city"] == "King's Lynn" for e in events)
+    assert state.towns["King's Lynn"].controller is None and not state.pawns
+    assert kinds(events)[-1] == "invaders_leave" and record(state)["armies"]["1"]["city"] is None
