@@ -12,8 +12,8 @@ from pbem.rules.api import Event
 
 
 def leave_england(state: FiefState, army_id: str, why: str) -> list[Event]:
-    """The army (and the Foot Soldiers following its Leader) goes home: back to the supply in
-    full, or out of the game for good if it has no Leader to land again with."""
+    """The army (and the Foot Soldiers following its Leader) goes home: back to the supply, from
+    which it may land again (R13), or out of the game for good if it has no Leader to land with."""
     rec = record(state)
     army = rec["armies"][army_id]
     city = army["city"]
@@ -26,7 +26,3 @@ def leave_england(state: FiefState, army_id: str, why: str) -> list[Event]:
         return events + gone_for_good(state, army_id)
     army.update(city=None, foot=0, holds=False, follows=None)   # R13: back to the supply
     return events
-
-
-def is_inland(compass, city: str) -> bool:
-    return not compass.is_port(city)
