@@ -423,6 +423,8 @@ def test_several_families_are_fought_in_turn_order_while_outnumbered():
     events = run(state, Script(compass=["S", "N"], battle=[1, 1, 0, 0, 1, 0, 0, 0]))
     fought = [e.data["family"] for e in events if e.kind == "invaders_attack"]
     assert fought == ["anna", "bert"]
+    told = [e.text for e in events if e.kind == "invaders_battle_round"]
+    assert "the Invaders' melee roll 'f' 'f' blank" in told[0] and "anna loses 2 men-at-arms" in told[0]
     assert not [p for p in state.pawns.values() if p.location == "Coventry"]
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.games.fief.board import Board
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.battle.numbers import BattleNumbers, england_numbers
@@ -116,6 +117,17 @@ class _Lost:
     any: bool
 
 
+FACES = {0: "blank", 1: "'f'", 2: "'ff'", 3: "'fff'"}   # 7.1
+
+
+def _units_text(state: FiefState, kind: str, count: int) -> str:
+    """``count`` units as the reports write them: the edition record's words for its units."""
+    edition = edition_of(state)
+    if kind in edition.units:
+        return edition.unit_text(kind, count)
+    return f"{count} {kind.replace('_', ' ')}{'s' * (count != 1)}"   # crossbowmen, the royal guard
+
+
 def _told(steps) -> str:
     parts = []
     for step in steps:
@@ -124,7 +136,8 @@ def _told(steps) -> str:
             if volley.silent:
                 parts.append(f"{who}' {step.name} do not fire ({volley.silent})")
             elif volley.faces:
-                parts.append(f"{who}' {step.name} roll {volley.faces}" + (f" +{volley.bonus}" if volley.bonus else ""))
+                faces = " ".join(FACES.get(f, str(f)) for f in volley.faces)
+                parts.append(f"{who}' {step.name} roll {faces}" + (f" +{volley.bonus}" if volley.bonus else ""))
     return "; ".join(parts) or "no die is rolled"
 
 
@@ -140,7 +153,7 @@ def _apply(state: FiefState, board: Board, city: str, family: str, mover: str,
         for pawn in pawns:
             del state.pawns[pawn.id]
         if gone:
-            texts.append(f"{family} loses {gone} {kind.replace('_', '-')}{'s' * (gone != 1)}")
+            texts.append(f"{family} loses {_units_text(state, kind, gone)}")
     slain = [n.name for n in before["defender"].nobles if n.name not in {x.name for x in after["defender"].nobles}]
     for name in slain:
         texts.append(f"{name} is slain")

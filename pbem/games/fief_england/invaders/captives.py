@@ -6,6 +6,7 @@ ransom (7.7: forced when the family can pay it; R57). A captive is released wher
 the army leaves England (6.9, 6.10) or loses its Leader (7.6: "if the Captor is Assassinated")."""
 from __future__ import annotations
 
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief_england.invaders.armies import JAILER, army_name, numbers, record
 from pbem.rules.api import Event
@@ -23,7 +24,7 @@ def capture(state: FiefState, army_id: str, name: str) -> list[Event]:
     lord.location = army["city"]
     army["captives"].append(name)
     return [Event("invaders_captive", f"{name} ({lord.family}) is taken captive by {army_name(army_id)} in "
-                  f"{army['city']}; the ransom is {ransom(lord)} shillings (6.7).",
+                  f"{army['city']}; the ransom is {edition_of(state).money_text(ransom(lord))} (6.7).",
                   data={"army": army_id, "lord": name, "family": lord.family, "city": army["city"],
                         "ransom": ransom(lord)})]
 
