@@ -639,3 +639,12 @@ def test_ex_6_4_landed_invaders_attack_1_to_5_port_troops_r11():
     assert any(e.kind == "invaders_attack" and e.data["city"] == "King's Lynn" for e in events)
     assert state.towns["King's Lynn"].controller is None and not state.pawns
     assert kinds(events)[-1] == "invaders_leave" and record(state)["armies"]["1"]["city"] is None
+
+
+def test_r52_in_a_storms_region_an_army_neither_fights_nor_moves():
+    state = position(armies={"1": {"city": "York"}}, effects=[("storms", "IV")])
+    put(state, "York", "anna", man_at_arms=1)
+    events = run(state, Script())                     # no die, no compass draw
+    assert "invaders_no_battle" in kinds(events) and "invaders_attack" not in kinds(events)
+    stay = next(e for e in events if e.kind == "invaders_stay")
+    assert "STORMS close every road out of York" in stay.text and len(state.pawns) == 1
