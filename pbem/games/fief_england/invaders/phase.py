@@ -3,9 +3,9 @@
 A - reinforcements (6.1); B - landings (6.2); C - every army in turn moves and battles (6.3-6.9),
 the armies taken in Region Number order of the city each stands in as step C begins (R40). An
 army's turn opens in the city it stands in (landed this phase or earlier): it attacks the
-Troops there it outnumbers, as after a Move (Ex 6-4, R11, R51); then it makes its two Moves by
+Troops there it outnumbers, as after a Move (Ex 6-4, R11, R59); then it makes its two Moves by
 compass draws. The players' Danegeld and intervention orders act when their noble meets the
-army (orders.py, R53). Every step is told in the public report, its section cited."""
+army (orders.py, R61). Every step is told in the public report, its section cited."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -32,7 +32,7 @@ from pbem.rules.rng import Rng
 
 @dataclass
 class Trigger:
-    """A Danegeld or intervention order waiting for its noble to meet an army (R53)."""
+    """A Danegeld or intervention order waiting for its noble to meet an army (R61)."""
 
     player: str
     kind: str             # "danegeld" | "intervene"
@@ -74,7 +74,7 @@ def _turn(ph: Phase, army_id: str) -> None:
     if army["city"] is None or not army["leader"] or army["follows"]:
         return            # gone, or Foot Soldiers without a Leader of their own (6.3, 6.12)
     storms = struck(state, STORMS)
-    ph.events += engage(state, ph.board, compass, army["city"], army_id, storms, ph.rng)[1]   # R51
+    ph.events += engage(state, ph.board, compass, army["city"], army_id, storms, ph.rng)[1]   # R59
     moves = numbers().moves
     while moves and _free(army):
         origin = army["city"]
@@ -128,7 +128,7 @@ def _move(ph: Phase, army_id: str, to: str) -> None:
             ph.events += plague_strikes(state, a, ph.rng)
 
 
-# -- the orders (R53) ------------------------------------------------------------------------------
+# -- the orders (R61) ------------------------------------------------------------------------------
 
 def _triggers(state: FiefState, orders: Mapping[str, Any]) -> list[Trigger]:
     out = []
@@ -140,7 +140,7 @@ def _triggers(state: FiefState, orders: Mapping[str, Any]) -> list[Trigger]:
 
 
 def _meet(ph: Phase) -> None:
-    """Each waiting order whose noble now stands with its army acts, in turn order (R53)."""
+    """Each waiting order whose noble now stands with its army acts, in turn order (R61)."""
     fired = True
     while fired:
         fired = False
@@ -175,7 +175,7 @@ def _met(ph: Phase, trigger: Trigger) -> str | None:
 def _lapsed(ph: Phase) -> list[Event]:
     return [Event("invaders_order_lapsed", f"Your {t.kind} order for {t.noble}"
                   + (f" and {army_name(t.army)}" if t.army else "") + " was not used: they never stood in the same "
-                  "city during the Invaders phase (R53).", Audience.only(t.player),
+                  "city during the Invaders phase (R61).", Audience.only(t.player),
                   data={"player": t.player, "kind": t.kind, "noble": t.noble, "army": t.army})
             for t in ph.triggers]
 
