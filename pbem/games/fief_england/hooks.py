@@ -117,4 +117,5 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               phases=(INVADERS,), record_keys=RECORD_KEYS, board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
               view_parts=view_parts, disasters=resolve_disasters,
-              empty_towns="fortress", placement="controlled", income_total=halved_income)
+              empty_towns="fortress", placement="controlled", income_total=halved_income,
+              queen_titles=("queen",))   # 3.0 (l.266): "2 Shillings for the Queen's Title" (R59)
