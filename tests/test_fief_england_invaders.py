@@ -1,5 +1,5 @@
 """England's Invaders (E 6.0-6.13): each step on hand-built positions with scripted dice and
-compass draws, the rulings R11, R13-R16, R39, R40, R61-R70, the orders by mail and their errors,
+compass draws, the rulings R11, R13-R16, R39, R40, R70-R79, the orders by mail and their errors,
 exact replay from a seed, and that the public report tells nothing secret."""
 from __future__ import annotations
 
@@ -191,7 +191,7 @@ def test_ex_3_3_income_halved_rounded_up_while_invaders_are_in_england():
     assert halved_income(position(), "anna", 8) == (8, None)   # no Invaders: whole
 
 
-# -- the orders by mail (R63) ------------------------------------------------------------------------
+# -- the orders by mail (R72) ------------------------------------------------------------------------
 
 def a_view(**lords: dict) -> dict:
     base = {"family": "anna", "location": "York", "captive_of": None, "bishopric": None}
@@ -295,7 +295,7 @@ def test_r10_an_empty_city_loses_its_mill_and_stronghold_and_the_army_moves_on()
     assert "invaders_halt" in kinds(events)
 
 
-def test_lone_nobles_are_captured_r66():
+def test_lone_nobles_are_captured_r75():
     state = position(armies={"1": {"city": "King's Lynn"}})
     lord(state, "Edward", "anna", "Lincoln")
     run(state, Script(compass=["N", "W"]))
@@ -328,7 +328,7 @@ def test_ex_6_3_nobles_and_trebuchets_are_not_counted():
     rng = Script(compass=["S", "N"], battle=[0, 0, 0, 3, 3, 0, 0, 0, 0, 0, 1, 1, 0])   # then back North
     events = run(state, rng)
     assert any(e.kind == "invaders_attack" and "4 Troops" in e.text for e in events)
-    assert not [p for p in state.pawns.values() if p.location == "Coventry"]    # the trebuchet destroyed (R65)
+    assert not [p for p in state.pawns.values() if p.location == "Coventry"]    # the trebuchet destroyed (R74)
     assert state.lords["Lucia"].captive_of == "invaders" and rng.done()
     assert "invaders_engines_destroyed" in kinds(events)
 
@@ -370,7 +370,7 @@ def test_the_phase_passes_quietly_without_invaders():
     assert kinds(run(state, Script())) == ["invaders_none"]
 
 
-# -- Danegeld and Church intervention (6.9, 6.10, R13, R63) ---------------------------------------------
+# -- Danegeld and Church intervention (6.9, 6.10, R13, R72) ---------------------------------------------
 
 def test_a_danegeld_order_acts_when_the_army_arrives_before_it_attacks():
     state = position(armies={"1": {"city": "King's Lynn"}}, deniers=7)
@@ -641,7 +641,7 @@ def test_ex_6_4_landed_invaders_attack_1_to_5_port_troops_r11():
     assert kinds(events)[-1] == "invaders_leave" and record(state)["armies"]["1"]["city"] is None
 
 
-def test_r62_in_a_storms_region_an_army_neither_fights_nor_moves():
+def test_r71_in_a_storms_region_an_army_neither_fights_nor_moves():
     state = position(armies={"1": {"city": "York"}}, effects=[("storms", "IV")])
     put(state, "York", "anna", man_at_arms=1)
     events = run(state, Script())                     # no die, no compass draw

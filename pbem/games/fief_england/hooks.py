@@ -17,6 +17,8 @@ from pbem.games.fief_england.facts import ENGLAND
 from pbem.games.fief_england.invaders.income import halved_income
 from pbem.games.fief_england.invaders.step import INVADERS
 from pbem.games.fief_england.invaders.view import invaders_view
+from pbem.games.fief_england.movement import sherwood
+from pbem.games.fief_england.movement.run import MOVEMENT
 from pbem.games.fief_england.setup import SETUP
 from pbem.games.fief_england.titles import SOVEREIGN, has_garter, relic_marker_family
 from pbem.rules.api import Event
@@ -109,7 +111,7 @@ def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, 
     front of everyone) and the viewer's own."""
     rolled = (state.edition_state.get("setup") or {}).get("regions") or {}
     setup = {"setup": {"regions": dict(rolled), "region": rolled.get(player or "")}} if rolled else {}
-    return {**setup, **invaders_view(state, board, player)}   # 6.0: the Invaders, public
+    return {**setup, **sherwood.view(state), **invaders_view(state, board, player)}   # 13.4; 6.0: public
 
 
 HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
@@ -117,5 +119,7 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               phases=(INVADERS,), record_keys=RECORD_KEYS, board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
               view_parts=view_parts, disasters=resolve_disasters,
-              empty_towns="fortress", placement="controlled", income_total=halved_income,
+              empty_towns="fortress", placement="controlled", movement=MOVEMENT,
+              purchase_start=sherwood.purchase_start, units_off_map=sherwood.units_off_map,
+              income_total=halved_income,
               queen_titles=("queen",))   # 3.0 (l.266): "2 Shillings for the Queen's Title" (R59)
