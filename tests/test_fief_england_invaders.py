@@ -1,5 +1,5 @@
 """England's Invaders (E 6.0-6.13): each step on hand-built positions with scripted dice and
-compass draws, the rulings R11, R13-R16, R39, R40, R70-R79, the orders by mail and their errors,
+compass draws, the rulings R11, R13-R16, R39, R40, R79-R88, the orders by mail and their errors,
 exact replay from a seed, and that the public report tells nothing secret."""
 from __future__ import annotations
 
@@ -191,7 +191,7 @@ def test_ex_3_3_income_halved_rounded_up_while_invaders_are_in_england():
     assert halved_income(position(), "anna", 8) == (8, None)   # no Invaders: whole
 
 
-# -- the orders by mail (R72) ------------------------------------------------------------------------
+# -- the orders by mail (R81) ------------------------------------------------------------------------
 
 def a_view(**lords: dict) -> dict:
     base = {"family": "anna", "location": "York", "captive_of": None, "bishopric": None}
@@ -328,7 +328,7 @@ def test_ex_6_3_nobles_and_trebuchets_are_not_counted():
     rng = Script(compass=["S", "N"], battle=[0, 0, 0, 3, 3, 0, 0, 0, 0, 0, 1, 1, 0])   # then back North
     events = run(state, rng)
     assert any(e.kind == "invaders_attack" and "4 Troops" in e.text for e in events)
-    assert not [p for p in state.pawns.values() if p.location == "Coventry"]    # the trebuchet destroyed (R74)
+    assert not [p for p in state.pawns.values() if p.location == "Coventry"]    # the trebuchet destroyed (R83)
     assert state.lords["Lucia"].captive_of == "invaders" and rng.done()
     assert "invaders_engines_destroyed" in kinds(events)
 
@@ -370,7 +370,7 @@ def test_the_phase_passes_quietly_without_invaders():
     assert kinds(run(state, Script())) == ["invaders_none"]
 
 
-# -- Danegeld and Church intervention (6.9, 6.10, R13, R72) ---------------------------------------------
+# -- Danegeld and Church intervention (6.9, 6.10, R13, R81) ---------------------------------------------
 
 def test_a_danegeld_order_acts_when_the_army_arrives_before_it_attacks():
     state = position(armies={"1": {"city": "King's Lynn"}}, deniers=7)

@@ -1,4 +1,4 @@
-"""England's Invaders phase through the judge by mail (E 6, ruling R72): the phase asks its mail
+"""England's Invaders phase through the judge by mail (E 6, ruling R81): the phase asks its mail
 only of the families with a free noble on the map, a player's Danegeld order acts, a wrong order
 is answered with its line and fix, a player who sends nothing gets the default (no bribe), and
 the public report tells every player the same Invaders' story."""
@@ -40,7 +40,7 @@ def in_the_invaders_phase(tmp_path) -> tuple[Judge, dict[str, str]]:
                               "follows": None} for a in ("2", "3", "4")}},
             "gone": [], "destroyed": [], "plague": {"round": 0, "armies": []}}}
         store.run("UPDATE games SET state=? WHERE id=?", json.dumps(st), game.id)
-        # carol has no noble on the map: she is not asked (R72)
+        # carol has no noble on the map: she is not asked (R81)
         assert sorted(engine.current_phase(engine.load_game(store, "albion")).deciders) == ["alice", "bob"]
     finally:
         store.close()

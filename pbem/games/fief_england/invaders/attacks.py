@@ -51,7 +51,7 @@ def take_city(state: FiefState, board: Board, compass: Compass, city: str, mover
     armies = record(state)["armies"]
     captor = mover if armies[mover]["leader"] else next((a for a in in_city(state, city) if armies[a]["leader"]), None)
     for lord in [l for l in state.lords.values() if l.location == city and not l.captive_of]:
-        if captor is not None:    # 7.5, R75: nobles alone in a city are captured by an opposing army
+        if captor is not None:    # 7.5, R84: nobles alone in a city are captured by an opposing army
             events += capture(state, captor, lord.name)
     town = state.towns[city]
     lost: list[str] = []
@@ -70,13 +70,13 @@ def take_city(state: FiefState, board: Board, compass: Compass, city: str, mover
     if town.controller is not None:
         events.append(Event("invaders_hold_city", f"{town.controller} no longer controls {city}: the Invaders hold "
                             "it (6.4).", data={"city": city, "family": town.controller}))
-    town.controller = None        # R78: no family controls a city the Invaders hold
+    town.controller = None        # R87: no family controls a city the Invaders hold
     town.arrivals = []
     return events
 
 
 def _take_fortified_city(state: FiefState, board: Board, compass: Compass, city: str) -> list[Event]:
-    """6.6, R78: the Fiefdom's title is lost, its card back to the deck (the fiefdom ungoverned);
+    """6.6, R87: the Fiefdom's title is lost, its card back to the deck (the fiefdom ungoverned);
     the strongest Invader army there stays in the Fortified City and never moves out again."""
     armies = record(state)["armies"]
     here = in_city(state, city)

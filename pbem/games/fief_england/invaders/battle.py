@@ -5,11 +5,11 @@ City will join together"). Before each battle round the Invaders must still outn
 family's Troops (6.8) and, against its Stronghold or Fortified City, still roll at least one
 melee die after the penalty (6.4, R14); three rounds in a row without a loss end it (7.8).
 
-Losses (R77): the family's units fall as 7.5 says (as many hits as possible, its cheapest troops
+Losses (R86): the family's units fall as 7.5 says (as many hits as possible, its cheapest troops
 first; nobles only once every troop is down); the Invaders lose Foot Soldiers first, the
 moving army's first, and Leaders last (6.4). When the family has no troop left, its nobles
 there are the Invaders' captives (7.6; slain instead when no Invader Leader is left), and its
-bombards and trebuchets are destroyed (the Invaders have no use for them; R74)."""
+bombards and trebuchets are destroyed (the Invaders have no use for them; R83)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -181,15 +181,15 @@ def _apply(state: FiefState, board: Board, city: str, family: str, mover: str,
 
 
 def _defeated(state: FiefState, board: Board, city: str, family: str, mover: str) -> list[Event]:
-    """7.5, 7.6, R75: the family's nobles there are captured (slain without an Invader Leader to
-    take them); its siege engines are destroyed (R74)."""
+    """7.5, 7.6, R84: the family's nobles there are captured (slain without an Invader Leader to
+    take them); its siege engines are destroyed (R83)."""
     events: list[Event] = []
     engines = [p for p in state.pawns.values() if p.location == city and p.family == family and p.kind in SIEGE_ENGINES]
     for pawn in engines:
         del state.pawns[pawn.id]
     if engines:
         events.append(Event("invaders_engines_destroyed", f"The Invaders destroy {family}'s {len(engines)} siege "
-                            f"engine{'s' * (len(engines) != 1)} in {city} (R74).",
+                            f"engine{'s' * (len(engines) != 1)} in {city} (R83).",
                             data={"city": city, "family": family, "count": len(engines)}))
     armies = record(state)["armies"]
     here = [mover] + in_city(state, city)

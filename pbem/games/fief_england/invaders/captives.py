@@ -2,7 +2,7 @@
 Invader army and follows it (``Lord.captive_of`` is ``"invaders"``, the army's record lists the
 captive, and the noble's location moves with the army). The ransom is 2 shillings plus 2 per
 title held (6.7, Ex 6-5), paid to the supply at the beginning of the Purchase phase like any
-ransom (7.7: forced when the family can pay it; R76). A captive is released where the army stands when
+ransom (7.7: forced when the family can pay it; R85). A captive is released where the army stands when
 the army leaves England (6.9, 6.10) or loses its Leader (7.6: "if the Captor is Assassinated")."""
 from __future__ import annotations
 

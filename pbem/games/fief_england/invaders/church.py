@@ -1,7 +1,7 @@
 """6.10 Church Intervention: a Bishop, Archbishop or Abbess in the same city as an Invader
 Leader may try to intervene. The d6: 1-3 the army stops its aggressions and leaves England for
 good (its markers go back to the box: fewer Invaders in the game); 4-6 the Invaders slay the
-cleric (4.8). By mail an `intervene:` order of the Invaders phase (orders.py, ruling R72)."""
+cleric (4.8). By mail an `intervene:` order of the Invaders phase (orders.py, ruling R81)."""
 from __future__ import annotations
 
 from pbem.games.fief.board import Board

@@ -2,7 +2,7 @@
 an Invader army may pay 5 shillings to the supply to have it leave England; its captives are
 released. The army may land again later (R13). Several players may pool the shillings, but by
 carrier pigeon to the one who pays (2.15): by mail the payer's family pays it all. By mail a
-`danegeld:` order of the Invaders phase (orders.py, ruling R72)."""
+`danegeld:` order of the Invaders phase (orders.py, ruling R81)."""
 from __future__ import annotations
 
 from pbem.games.fief.edition import edition_of

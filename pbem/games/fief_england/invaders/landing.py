@@ -1,11 +1,11 @@
 """6.2 Invader landings: in each Region with an INVASION card, in Region Number order, one
 Battle Die is rolled; each 'f' lands one Invader army (its Leader and 5 Foot Soldiers) in the
 Region's Port City, as long as armies are available (Ex 6-1: never more than 4 on the map).
-No 'f' is a false alarm. Either way the card is then discarded (R73). Round 1's INVASION cards
+No 'f' is a false alarm. Either way the card is then discarded (R82). Round 1's INVASION cards
 stay at sea until round 2, and so does one in a Region with STORMS, until a round without
 (2.5, 6.2, R12). In a Region with the PLAGUE the landed army suffers it at once (6.2).
 
-The armies land in their fixed order (the lowest available number first, R73). Landing is not a
+The armies land in their fixed order (the lowest available number first, R82). Landing is not a
 Move (R11): the landed army's turn comes in step C (moves.py)."""
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """An Invader Leader lost (6.4, 6.11 AMBUSH, 6.12 ASSASSINATE Leader, 2.5 the PLAGUE, 7.2 an
 aimed volley): he is removed from the game. His Foot Soldiers follow another Leader present in
-the city, or stay where they are, unable to move (R79) (6.3: the Leader "must be present to move their
+the city, or stay where they are, unable to move (R88) (6.3: the Leader "must be present to move their
 Foot Soldiers"); his captives are released (7.6). An army without Leader or Foot Soldiers is
 gone for good. The card rules (AMBUSH, ASSASSINATION) call ``ambush_leader`` and
 ``assassinate_leader``."""

@@ -7,7 +7,7 @@ generator as the move is made: nothing about them exists before (no secret to ke
 
 STORMS (2.5: no movement within, into or out of the Region): a road into or out of a Region
 with STORMS counts as no road for the draw, and an army in such a Region does not move
-(ruling R71)."""
+(ruling R80)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -1,4 +1,4 @@
-"""The Invaders phase's orders by mail (E 6.9, 6.10; ruling R72). The Danegeld and the Church's
+"""The Invaders phase's orders by mail (E 6.9, 6.10; ruling R81). The Danegeld and the Church's
 intervention may happen "at any time during Phase 6" (6.9): by mail each is an order given
 before the phase is resolved, acting at the first moment of the phase the noble and the army
 stand in the same city — at the phase's start, after a landing, or as an army arrives (before it

@@ -3,9 +3,9 @@
 A - reinforcements (6.1); B - landings (6.2); C - every army in turn moves and battles (6.3-6.9),
 the armies taken in Region Number order of the city each stands in as step C begins (R40). An
 army's turn opens in the city it stands in (landed this phase or earlier): it attacks the
-Troops there it outnumbers, as after a Move (Ex 6-4, R11, R70); then it makes its two Moves by
+Troops there it outnumbers, as after a Move (Ex 6-4, R11, R79); then it makes its two Moves by
 compass draws. The players' Danegeld and intervention orders act when their noble meets the
-army (orders.py, R72). Every step is told in the public report, its section cited."""
+army (orders.py, R81). Every step is told in the public report, its section cited."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -32,7 +32,7 @@ from pbem.rules.rng import Rng
 
 @dataclass
 class Trigger:
-    """A Danegeld or intervention order waiting for its noble to meet an army (R72)."""
+    """A Danegeld or intervention order waiting for its noble to meet an army (R81)."""
 
     player: str
     kind: str             # "danegeld" | "intervene"
@@ -74,7 +74,7 @@ def _turn(ph: Phase, army_id: str) -> None:
     if army["city"] is None or not army["leader"] or army["follows"]:
         return            # gone, or Foot Soldiers without a Leader of their own (6.3, 6.12)
     storms = struck(state, compass, STORMS)
-    ph.events += engage(state, ph.board, compass, army["city"], army_id, storms, ph.rng)[1]   # R70
+    ph.events += engage(state, ph.board, compass, army["city"], army_id, storms, ph.rng)[1]   # R79
     moves = numbers().moves
     while moves and _free(army):
         origin = army["city"]
@@ -129,7 +129,7 @@ def _move(ph: Phase, army_id: str, to: str) -> None:
             ph.events += plague_strikes(state, a, ph.rng)
 
 
-# -- the orders (R72) ------------------------------------------------------------------------------
+# -- the orders (R81) ------------------------------------------------------------------------------
 
 def _triggers(state: FiefState, orders: Mapping[str, Any]) -> list[Trigger]:
     out = []
@@ -141,7 +141,7 @@ def _triggers(state: FiefState, orders: Mapping[str, Any]) -> list[Trigger]:
 
 
 def _meet(ph: Phase) -> None:
-    """Each waiting order whose noble now stands with its army acts, in turn order (R72)."""
+    """Each waiting order whose noble now stands with its army acts, in turn order (R81)."""
     fired = True
     while fired:
         fired = False
@@ -176,7 +176,7 @@ def _met(ph: Phase, trigger: Trigger) -> str | None:
 def _lapsed(ph: Phase) -> list[Event]:
     return [Event("invaders_order_lapsed", f"Your {t.kind} order for {t.noble}"
                   + (f" and {army_name(t.army)}" if t.army else "") + " was not used: they never stood in the same "
-                  "city during the Invaders phase (R72).", Audience.only(t.player),
+                  "city during the Invaders phase (R81).", Audience.only(t.player),
                   data={"player": t.player, "kind": t.kind, "noble": t.noble, "army": t.army})
             for t in ph.triggers]
 

@@ -1,6 +1,6 @@
 """The Invaders phase as England's own round step (pbem/games/fief/round.py ``Step``), named
 `invaders` in the edition record's `round:` after `movement` and given to the core by England's
-`phases` hook. Its mail: `danegeld:` and `intervene:` orders (orders.py, R72) beside the standing
+`phases` hook. Its mail: `danegeld:` and `intervene:` orders (orders.py, R81) beside the standing
 policies every mail may give; asked only of the families with a free noble on the map when there
 are Invaders in England or an INVASION card at sea (6.2); otherwise the phase is resolved at once."""
 from __future__ import annotations
@@ -23,6 +23,6 @@ def invader_deciders(state: FiefState, active: tuple[str, ...]) -> tuple[str, ..
 
 INVADERS = Step("invaders", "Invaders Phase (6)", "the Invaders reinforce, land, move and attack; Danegeld and "
                 "Church intervention", True, resolve_invaders, listed_orders(check_invader_orders),
-                empty_orders,                                      # no Danegeld, no intervention (R72)
+                empty_orders,                                      # no Danegeld, no intervention (R81)
                 lambda view, board, player: invaders_template(view, board, player), invader_deciders,
                 invader_items)
