@@ -15,7 +15,8 @@ Scenario format (YAML):
                                                # give its own `dice:`; each step without its own
                                                # rolls the scenario's from the start). Every face
                                                # listed must be rolled: a die never rolled fails
-                                               # the scenario, named with the file.
+                                               # the scenario, named with the file. England's
+                                               # Invaders also draw `compass: [S, N]` (E 6.3).
     steps:                                     # one or more phases, resolved one after the other
       - orders:                                # per player: the order document exactly as mailed
           marie: |                             # (without the envelope game/player/secret/phase)
@@ -99,6 +100,18 @@ class FixedRng(Rng):
     def die(self, faces, why: str = "die"):
         assert tuple(faces) == BATTLE_DIE_FACES, f"a die with faces {faces} ({why}): only battle dice are scripted"
         return self._next("battle", why)
+
+    def choice(self, items, why: str = "choice"):
+        """England's Invaders draw compass markers (E 6.3): scripted under `dice.compass` (N, E, S, W)."""
+        if not why.startswith("compass") or "compass" not in self.dice:
+            return super().choice(items, why)
+        left = self.dice["compass"]
+        assert left, f"the scenario needs one more compass marker ({why}): add it under dice.compass"
+        value = str(left.pop(0))
+        assert value in items, f"compass marker {value} drawn again ({why}): the markers left are {list(items)}"
+        self.used["compass"] += 1
+        self.rolls.append((why, value))
+        return value
 
 
 def dig(data: Any, path: str) -> Any:

@@ -79,6 +79,8 @@ class FiefRules:
             return play_deciders(state)
         if step.name == "hear_ye_votes":   # 1.2: only a family with a vote or a candidate
             return vote_deciders(state, self._board(state.options), active)
+        if step.deciders is not None:   # an edition's own phase says who orders in it
+            return step.deciders(state, tuple(active))
         if step.name != "movement":
             return tuple(active)
         # 5: only a family with a free lord in play, or forces offshore to bring ashore (5.3).

@@ -380,3 +380,6 @@ class Hooks:
     units_off_map: Callable[["FiefState", str], Mapping[str, int]] | None = None
     # 6 / E 7: the edition's own battle (BattleRules); None: France's.
     battle: BattleRules | None = None
+    # 3: (state, family, its income total) -> (what it collects, why that differs, or None)
+    # (England 3.3: halved, rounded up, while Invaders are in England). Without it the total.
+    income_total: Callable[["FiefState", str, int], tuple[int, str | None]] | None = None

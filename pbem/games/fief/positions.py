@@ -5,7 +5,8 @@ A position is a mapping (plain YAML data):
     players: [enguerand, marie, olivier]   # seating order, clockwise (required)
     first_player: enguerand                 # holder of the first player card (default: first listed)
     round: 2                                # default 1
-    phase: purchase                         # hear_ye|cards|income|purchase|movement|battle|end_of_round|setup
+    phase: purchase                         # hear_ye|cards|income|purchase|movement|battle|end_of_round|setup,
+                                            # or an edition's own phase (England: invaders)
     options: {fog_of_war: true}             # game options (default: none set; `rules_version`
                                             # defaults to today's, RULES_VERSION: write
                                             # `rules_version: 1` for a game stored before issue 9)
@@ -83,14 +84,17 @@ def build_position(data: dict[str, Any], variant: str) -> FiefState:
     state.first_player = players.index(first)
     state.round = int(data.get("round", 1))
     state.phase = str(data.get("phase", "purchase"))
-    if state.phase not in PHASES:
-        raise PositionError(f"phase {state.phase!r} is not one of {', '.join(PHASES)}")
+    own = tuple(step.name for step in edition_of(state).hooks.phases)   # the edition's own (England: invaders)
+    if state.phase not in PHASES + own:
+        raise PositionError(f"phase {state.phase!r} is not one of {', '.join(PHASES + own)}")
     for player, amount in (data.get("deniers") or {}).items():
         _family(state, player).deniers = int(amount)
     for player, hand in (data.get("hands") or {}).items():
         _family(state, player).hand = [str(c) for c in hand]
     for player, policies in (data.get("policies") or {}).items():
         _family(state, player).policies = dict(policies)
+    # the edition's own modules' state, as stored; before the lords: one may be its captive (England 6.7)
+    state.edition_state = dict(data.get("edition_state") or {})
     _lords(state, board, data.get("lords") or {})
     _units(state, board, data.get("units") or {})
     _towns(state, board, data.get("towns") or {})
@@ -111,7 +115,6 @@ def build_position(data: dict[str, Any], variant: str) -> FiefState:
         state.events_pile = [str(c) for c in piles["events"]]
     state.king_offer_used = bool(data.get("king_offer_used", False))
     state.plague_struck = [str(x) for x in data.get("plague_struck") or []]
-    state.edition_state = dict(data.get("edition_state") or {})
     _default_control(state)
     return state
 
@@ -150,8 +153,8 @@ def _lords(state: FiefState, board: Board, lords: dict) -> None:
         female = bool(spec["female"]) if "female" in spec else bool(card and cards.lords[card].female)
         lord = Lord(str(name), family, female, _town(board, spec.get("at")))
         lord.captive_of = spec.get("captive_of")
-        if lord.captive_of is not None:
-            _family(state, lord.captive_of)
+        if lord.captive_of is not None and lord.captive_of not in state.edition_state:
+            _family(state, lord.captive_of)   # a family, or an edition's own captor (England: invaders)
         lord.spouse = spec.get("spouse")
         lord.excommunicated = bool(spec.get("excommunicated", False))
         lord.assassin = bool(spec.get("assassin", False))

@@ -87,6 +87,12 @@ class Step:
     check: Checker = _check_nothing
     default: Callable[[], dict] = lambda: {"orders": []}
     template: Callable[[JSON, Board, str], str] = lambda view, board, player: NOTHING_TO_ORDER
+    # Who is asked for orders, of the players still in the game (an edition's own phase; England's
+    # Invaders: only families with a free noble when there are Invaders): None, every one of them.
+    deciders: Callable[[FiefState, tuple[str, ...]], tuple[str, ...]] | None = None
+    # Its canonical orders back as the mail's `orders:` items (echo/orders.py; an edition's own
+    # phase): None, a phase whose mail orders nothing.
+    echo: Callable[[dict], list] | None = None
 
 
 def _draw(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:

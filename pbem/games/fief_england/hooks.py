@@ -15,7 +15,9 @@ from pbem.games.fief_england.cards import load_england_cards
 from pbem.games.fief_england.disasters import resolve_disasters
 from pbem.games.fief_england.elections import ELECTIONS, married
 from pbem.games.fief_england.facts import ENGLAND
-from pbem.games.fief_england.invaders_step import INVADERS
+from pbem.games.fief_england.invaders.income import halved_income
+from pbem.games.fief_england.invaders.step import INVADERS
+from pbem.games.fief_england.invaders.view import invaders_view
 from pbem.games.fief_england.movement import sherwood
 from pbem.games.fief_england.movement.run import MOVEMENT
 from pbem.games.fief_england.setup import SETUP
@@ -110,7 +112,7 @@ def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, 
     front of everyone) and the viewer's own."""
     rolled = (state.edition_state.get("setup") or {}).get("regions") or {}
     setup = {"setup": {"regions": dict(rolled), "region": rolled.get(player or "")}} if rolled else {}
-    return {**setup, **sherwood.view(state)}   # 13.4: who the bandits hold
+    return {**setup, **sherwood.view(state), **invaders_view(state, board, player)}   # 13.4; 6.0: public
 
 
 HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
@@ -120,4 +122,5 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               view_parts=view_parts, disasters=resolve_disasters,
               empty_towns="fortress", placement="controlled", movement=MOVEMENT, battle=BATTLE,
               purchase_start=sherwood.purchase_start, units_off_map=sherwood.units_off_map,
+              income_total=halved_income,
               queen_titles=("queen",))   # 3.0 (l.266): "2 Shillings for the Queen's Title" (R59)

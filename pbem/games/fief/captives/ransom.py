@@ -115,7 +115,8 @@ def release_unheld(state: FiefState, board: Board) -> list[Event]:
         if not lo.captive_of:
             present.setdefault(lo.location, set()).add(lo.family)
     events: list[Event] = []
-    for lo in [lo for lo in state.lords.values() if lo.captive_of]:
+    # a captor that is no family (England's Invaders, 6.7) keeps its captives by its own rules
+    for lo in [lo for lo in state.lords.values() if lo.captive_of in state.families]:
         if lo.captive_of not in present.get(lo.location, ()):
             jailer = lo.captive_of
             events.append(Event("captive_released", f"{lo.name} is released: {jailer} has no forces left in "

@@ -60,13 +60,15 @@ def resolve_income(state: FiefState, board: Board, rng: Rng) -> list[Event]:
         if lord.political in queens:
             incomes[lord.family].queen += income["queen"]
     public = edition_of(state).money_public   # France: wealth is public (3); else told to its owner only
+    adjust = edition_of(state).hooks.income_total   # England 3.3: halved while Invaders are in England
     for player in state.turn_order():
         inc = incomes[player]
-        state.families[player].deniers += inc.total()
-        events.append(Event("income", f"{player} collects {money(state, inc.total())} ({_breakdown(inc, board)}) "
-                            f"and now has {state.families[player].deniers} (3).",
+        total, why = adjust(state, player, inc.total()) if adjust else (inc.total(), None)
+        state.families[player].deniers += total
+        events.append(Event("income", f"{player} collects {money(state, total)} ({_breakdown(inc, board)}"
+                            f"{'; ' + why if why else ''}) and now has {state.families[player].deniers} (3).",
                             Audience.everyone() if public else Audience.only(player),
-                            data={"player": player, "deniers": inc.total(), "towns": inc.towns,
+                            data={"player": player, "deniers": total, "towns": inc.towns,
                                   "mills": inc.mills, "tallage": inc.tallage,
                                   "tithe": {str(k): v for k, v in inc.tithe.items()}, "queen": inc.queen,
                                   "treasury": state.families[player].deniers}))

@@ -117,7 +117,8 @@ def _pay_ransoms(state: FiefState, board: Board, player: str, ledger: Ledger, or
             events += _lower_offer(state, board, player, ledger, order, places)
     paid = ledger.ransoms()
     for lord, value, jailer in paid:
-        state.families[jailer].deniers += value
+        if jailer in state.families:   # a captor that is no family (England's Invaders, 6.7): the supply
+            state.families[jailer].deniers += value
         events.append(Event("ransom_paid", f"{player} pays {value} deniers to {jailer} to free {lord} (4.1).",
                             data={"player": player, "lord": lord, "jailer": jailer, "deniers": value}))
         events += come_into_play(state, board, lord, places.get(lord))
@@ -138,8 +139,10 @@ def _lower_offer(state: FiefState, board: Board, player: str, ledger: Ledger, or
     if failure is None and amount > ledger.deniers:
         failure = Failure("deniers", f"{player} has only {ledger.deniers} deniers")
     # try_order: a lord of the offer who is not a captive fails it, so with no failure there is a jailer
-    if failure is None and jailer is not None and not accepts_offer(state.families[jailer].policies, amount,
-                                                                    len(captives)):
+    if failure is None and jailer is not None and jailer not in state.families:
+        failure = Failure("refused", f"the {jailer} take no lower ransom (6.7)")   # England's Invaders
+    elif failure is None and jailer is not None and not accepts_offer(state.families[jailer].policies, amount,
+                                                                      len(captives)):
         failure = Failure("refused", f"{jailer} refuses it (standing policy `lower_ransom`)")
     names = " and ".join(captives)
     if failure:

@@ -1,0 +1,57 @@
+"""6.7 Invader captives and ransoms: a noble the Invaders capture in battle (7.6) lies beside the
+Invader army and follows it (``Lord.captive_of`` is ``"invaders"``, the army's record lists the
+captive, and the noble's location moves with the army). The ransom is 2 shillings plus 2 per
+title held (6.7, Ex 6-5), paid to the supply at the beginning of the Purchase phase like any
+ransom (7.7: forced when the family can pay it; R85). A captive is released where the army stands when
+the army leaves England (6.9, 6.10) or loses its Leader (7.6: "if the Captor is Assassinated")."""
+from __future__ import annotations
+
+from pbem.games.fief.edition import edition_of
+from pbem.games.fief.state import FiefState, Lord
+from pbem.games.fief_england.invaders.armies import JAILER, army_name, numbers, record
+from pbem.rules.api import Event
+
+
+def ransom(lord: Lord) -> int:
+    """6.7, Ex 6-5: 2 shillings plus 2 per title (Duke, Baron and Archbishop: 8)."""
+    return numbers().ransom_base + numbers().ransom_per_title * lord.title_count()
+
+
+def capture(state: FiefState, army_id: str, name: str) -> list[Event]:
+    army = record(state)["armies"][army_id]
+    lord = state.lords[name]
+    lord.captive_of = JAILER
+    lord.location = army["city"]
+    army["captives"].append(name)
+    return [Event("invaders_captive", f"{name} ({lord.family}) is taken captive by {army_name(army_id)} in "
+                  f"{army['city']}; the ransom is {edition_of(state).money_text(ransom(lord))} (6.7).",
+                  data={"army": army_id, "lord": name, "family": lord.family, "city": army["city"],
+                        "ransom": ransom(lord)})]
+
+
+def release_all(state: FiefState, army_id: str, why: str) -> list[Event]:
+    army = record(state)["armies"][army_id]
+    events = []
+    for name in held(state, army_id):
+        lord = state.lords[name]
+        lord.captive_of = None
+        events.append(Event("invaders_captive_released", f"{name} ({lord.family}) is released in {lord.location}: "
+                            f"{why}.", data={"army": army_id, "lord": name, "family": lord.family,
+                                             "city": lord.location}))
+    army["captives"] = []
+    return events
+
+
+def held(state: FiefState, army_id: str) -> list[str]:
+    """The army's captives still held: one ransomed (7.7), freed by PASSAGE (7.6) or slain since
+    is dropped from its list."""
+    army = record(state)["armies"][army_id]
+    army["captives"] = [n for n in army["captives"] if n in state.lords and state.lords[n].captive_of == JAILER]
+    return army["captives"]
+
+
+def follow(state: FiefState, army_id: str) -> None:
+    """6.7: the captives move with the army that holds them."""
+    city = record(state)["armies"][army_id]["city"]
+    for name in held(state, army_id):
+        state.lords[name].location = city

@@ -1,0 +1,113 @@
+"""The Invaders phase's orders by mail (E 6.9, 6.10; ruling R81). The Danegeld and the Church's
+intervention may happen "at any time during Phase 6" (6.9): by mail each is an order given
+before the phase is resolved, acting at the first moment of the phase the noble and the army
+stand in the same city — at the phase's start, after a landing, or as an army arrives (before it
+attacks). Each order acts at most once; one not used by the phase's end lapses.
+
+    orders:
+      - danegeld: Henri      # Henri (free, on the map) pays 5 shillings to the army he meets
+        army: 2              # optional: only Invader army 2 (default: the first army he meets)
+      - intervene: Godfrey   # a Bishop, Archbishop or Abbess tries the d6 (6.10)
+        army: 1              # optional, as above
+
+A player who sends nothing pays no Danegeld and asks no intervention."""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.fief.board import Board
+from pbem.games.fief_england.invaders.armies import numbers
+from pbem.orders.reading import Problems, check_keys, each_order, fold, suggest, whole_number
+from pbem.orders.yamlsafe import line_of
+from pbem.rules.api import JSON
+
+VERBS = {"danegeld": "noble", "intervene": "cleric"}
+KEYS = {"danegeld": ("danegeld", "army"), "intervene": ("intervene", "army")}
+
+
+def empty_orders() -> dict[str, Any]:
+    return {"danegeld": [], "intervene": []}
+
+
+def _cleric(view: JSON, name: str) -> bool:
+    lord = view["lords"][name]
+    abbeys = view.get("abbeys") or {}
+    return lord.get("bishopric") is not None or any((a or {}).get("abbess") == name for a in abbeys.values())
+
+
+def check_invader_orders(view: JSON, board: Board, player: str, items: list,
+                         problems: Problems) -> tuple[dict, tuple[str, ...]]:
+    out = empty_orders()
+    mine = {n: lo for n, lo in view["lords"].items() if lo["family"] == player}
+    gone = set((view.get("invaders") or {}).get("gone") or [])
+    armies = [str(a) for a in range(1, numbers().armies + 1) if str(a) not in gone]
+    for item, verb, line in each_order(items, VERBS, problems):
+        check_keys(item, KEYS[verb], f"a `{verb}` order", problems)
+        text = str(item[verb])
+        name = next((n for n in mine if fold(n) == fold(text)), None)
+        if name is None:
+            problems.add(line, f"{text!r} is not a noble of your family", suggest(text, mine) if mine else
+                         "your family has no noble in play")
+            continue
+        if mine[name].get("captive_of"):
+            problems.add(line, f"{name} is a captive and cannot {'pay' if verb == 'danegeld' else 'intervene'} "
+                         "(6.9, 6.10)", "name a free noble of yours")
+            continue
+        if not mine[name].get("location"):
+            problems.add(line, f"{name} is not on the map", "name a noble of yours standing in a city")
+            continue
+        if verb == "intervene" and not _cleric(view, name):
+            problems.add(line, f"{name} is no Bishop, Archbishop or Abbess: only the Clergy may intervene (6.10)",
+                         "name a cleric of your family, or pay a `danegeld:` instead")
+            continue
+        army = None
+        if "army" in item:
+            number = whole_number(item["army"], line_of(item, "army") or line, "army", problems)
+            if number is None:
+                continue
+            if str(number) not in armies:
+                problems.add(line_of(item, "army") or line, f"there is no Invader army {number} in the game",
+                             "the armies are " + ", ".join(armies) if armies else "no Invader army is left")
+                continue
+            army = str(number)
+        order = {VERBS[verb]: name, "army": army}
+        if order in out[verb]:
+            problems.add(line, f"the same `{verb}` order twice", "give it once")
+            continue
+        out[verb].append(order)
+    notes: tuple[str, ...] = ()
+    if not problems and not (out["danegeld"] or out["intervene"]):
+        notes = ("you pay no Danegeld and ask no Church intervention this phase",)
+    return out, notes
+
+
+def invader_items(orders: dict) -> list[dict]:
+    """The canonical orders written back as a mail gives them (the echo)."""
+    items = []
+    for verb, who in VERBS.items():
+        for order in orders.get(verb) or []:
+            item: dict[str, Any] = {verb: order[who]}
+            if order.get("army"):
+                item["army"] = int(order["army"])
+            items.append(item)
+    return items
+
+
+def invaders_template(view: JSON, board: Board, player: str) -> str:
+    n = numbers()
+    lines = ["# Invaders phase (E 6): the Invaders reinforce, land, move by compass draws and attack.",
+             f"# You may bribe an army away with a Danegeld of {n.danegeld} shillings (6.9), or have a Bishop,",
+             "# Archbishop or Abbess intervene (6.10: d6 1-3 the army leaves for good, 4-6 the cleric",
+             "# is slain). Each order acts the first time the noble and the army stand in the same city",
+             "# during this phase (at its start, after a landing, or as an army arrives); `army:` is",
+             "# optional (default: the first army met). Nothing: no bribe, no intervention.",
+             "orders:"]
+    mine = [n for n, lo in view["lords"].items() if lo["family"] == player and lo.get("location")
+            and not lo.get("captive_of")]
+    for name in mine:
+        lines.append(f"#  - danegeld: {name}")
+        if _cleric(view, name):
+            lines.append(f"#  - intervene: {name}")
+    if not mine:
+        lines.append("#  (no free noble of yours is on the map)")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,28 @@
+"""The Invaders phase as England's own round step (pbem/games/fief/round.py ``Step``), named
+`invaders` in the edition record's `round:` after `movement` and given to the core by England's
+`phases` hook. Its mail: `danegeld:` and `intervene:` orders (orders.py, R81) beside the standing
+policies every mail may give; asked only of the families with a free noble on the map when there
+are Invaders in England or an INVASION card at sea (6.2); otherwise the phase is resolved at once."""
+from __future__ import annotations
+
+from pbem.games.fief.round import Step, listed_orders
+from pbem.games.fief.state import FiefState
+from pbem.games.fief_england.invaders.armies import on_map
+from pbem.games.fief_england.invaders.orders import (check_invader_orders, empty_orders, invader_items,
+                                                     invaders_template)
+from pbem.games.fief_england.invaders.phase import resolve_invaders
+from pbem.games.fief_england.invaders.regions import INVASION
+
+
+def invader_deciders(state: FiefState, active: tuple[str, ...]) -> tuple[str, ...]:
+    if state.round <= 1 or not (on_map(state) or any(e.card == INVASION for e in state.board_effects)):
+        return ()
+    free = {l.family for l in state.lords.values() if l.location and not l.captive_of}
+    return tuple(p for p in active if p in free)
+
+
+INVADERS = Step("invaders", "Invaders Phase (6)", "the Invaders reinforce, land, move and attack; Danegeld and "
+                "Church intervention", True, resolve_invaders, listed_orders(check_invader_orders),
+                empty_orders,                                      # no Danegeld, no intervention (R81)
+                lambda view, board, player: invaders_template(view, board, player), invader_deciders,
+                invader_items)
