@@ -339,7 +339,7 @@ def test_a_trigger_may_wait_for_the_editions_own_phase(monkeypatch: pytest.Monke
 
 # -- secret money (England: money.public false), ruling R51 of docs/fief-england.md ------------------
 def test_an_unpaid_ransom_with_secret_money_tells_the_table_no_treasury(monkeypatch: pytest.MonkeyPatch) -> None:
-    """R51 (7.7, F 4.1): with secret money everyone is told that a ransom went unpaid and its value,
+    """R58 (7.7, F 4.1): with secret money everyone is told that a ransom went unpaid and its value,
     as the table sees the captive stay, but no event told to the others names a treasury; a
     cardinal unable to pay his fee is passed over without an event."""
     from pbem.games.fief_france.church import uprising_calmer

@@ -256,8 +256,8 @@ class Hooks:
     marriage_blocker: Callable[["Lord"], str | None] | None = None
     # The edition record's keys that only the edition's own code reads (England: `invaders`,
     # `dice`, `supply.abbeys`, ...): dotted key -> the shape its value must have, checked on load
-    # (edition.py ``_Reader.shaped``: ``int``, ``bool``, ``str``, ``[SHAPE]``, ``{NAME: SHAPE}``,
-    # ``{"*": SHAPE}``) and kept in ``Edition.extra``. Without them a key the core does not read
+    # (edition_reader.py ``_Reader.shaped``: ``int``, ``bool``, ``str``, ``("word", ...)``, ``[SHAPE]``,
+    # ``{NAME: SHAPE}``, ``{"*": SHAPE}``) and kept in ``Edition.extra``. Without them a key the core does not read
     # is refused.
     record_keys: Mapping[str, Any] = field(default_factory=dict)
     # A: (the board file's data, its path, the board facts, the game type) -> the Board, for an
@@ -306,3 +306,16 @@ class Hooks:
     # (pbem/games/fief_france/naval.py). Without it the d6 names a bishopric, a roll naming none
     # is a false alarm.
     disaster_target: Callable[["FiefState", "Board", str, bool, "Rng"], DisasterStrike] = die_names_a_bishopric
+    # 2.5: the Cards Phase's step C, the disasters of the track revealed and solved (England 2.4:
+    # the d6 names a Region, round 1's wait for round 2; pbem/games/fief_england/disasters.py).
+    # Without it the core's (cards/effects.py: the d6 names a bishopric, 6 a false alarm).
+    disasters: Callable[["FiefState", "Board", "CardSet", "Rng"], list["Event"]] | None = None
+    # Who holds a town no one stands in: "fief" (France 5.2.2: an empty town of a governed fief is
+    # its title holder's family's; one left empty by its controller is control free otherwise) or
+    # "fortress" (England 5.1, Ex 5-1, R30: a town left empty is lost, unless it holds a fortress,
+    # which stays its controller's until another family occupies the town).
+    empty_towns: str = "fief"
+    # 4.3: where a family places the units it buys: "lord" (France: a town with one of its free
+    # lords, not besieged, or a non-besieged fortress its forces hold) or "controlled" (England
+    # 4.0: any City it controls that is not besieged, 7.9).
+    placement: str = "lord"

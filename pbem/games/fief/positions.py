@@ -34,6 +34,7 @@ A position is a mapping (plain YAML data):
     policies: {marie: {safe_passage: {others: allow}}}
     king_offer_used: false
     plague_struck: [Quentin, p3]            # lords / pawn ids that suffered a plague this round
+    edition_state: {garter: [Henri]}        # the edition's own state (FiefState.edition_state)
 
 A town holding the forces of one family only is controlled by that family unless the position
 says otherwise; a town holding several families' forces must name its controller.
@@ -50,7 +51,7 @@ from pbem.games.fief.state import RULES_VERSION, BoardEffect, FiefState, Lord, P
 from pbem.rules.api import RULES_VERSION_KEY
 
 PHASES = ("setup", "hear_ye", "cards", "income", "purchase", "movement", "battle", "end_of_round")
-POLITICAL = ("king", "queen", "regent_queen", "crown_prince", "darc")
+POLITICAL = ("king", "queen", "regent_queen", "crown_prince", "darc", "sovereign_queen")   # England 9.1
 ROYAL_GUARD = ("kings_knight", "queens_sergeant")
 
 
@@ -110,6 +111,7 @@ def build_position(data: dict[str, Any], variant: str) -> FiefState:
         state.events_pile = [str(c) for c in piles["events"]]
     state.king_offer_used = bool(data.get("king_offer_used", False))
     state.plague_struck = [str(x) for x in data.get("plague_struck") or []]
+    state.edition_state = dict(data.get("edition_state") or {})
     _default_control(state)
     return state
 

@@ -40,7 +40,8 @@ def resolve_draw(state: FiefState, board: Board, orders: Mapping[str, Any], rng:
         events += _discard(state, cards, player, (orders.get(player) or {}).get("discard") or [])
     for player in active:                                        # 2.2: step B, in turn order
         events += _draws(state, cards, player, orders.get(player) or {}, rng)
-    events += resolve_disasters(state, board, cards, rng)       # 2.5: step C
+    own = edition_of(state).hooks.disasters                      # England: by Region (2.4)
+    events += (own or resolve_disasters)(state, board, cards, rng)   # 2.5: step C
     return events
 
 
@@ -71,7 +72,7 @@ def _draws(state: FiefState, cards: CardSet, player: str, order: Mapping[str, An
             pile = second_pile(cards, drawn[0], order.get("if_first") or {}, pile)
         if pile is None or len(hand) >= edition.hand_limit:   # 2.2
             break
-        if pile == "character" and any(is_character(cards, c) for c in drawn):
+        if pile == "character" and sum(is_character(cards, c) for c in drawn) >= edition.character_draws:
             break   # 2.2: one character card at most (the orders were checked for it)
         card, more = draw_one(state, cards, player, pile, rng)
         events += more

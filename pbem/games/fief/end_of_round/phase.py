@@ -4,13 +4,11 @@ victory check (7.1 lone, 7.2 alliance, 7.3 tiebreaker), then the first player ca
 from __future__ import annotations
 
 from pbem.games.fief.board import Board
-from pbem.games.fief.cards.deck import offshore_card
+from pbem.games.fief.cards.deck import load_cards, offshore_card
 from pbem.games.fief.control import controllers
 from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState
 from pbem.rules.api import Audience, Event
-
-DISASTERS = ("plague", "bad_weather", "famine")
 
 
 def victory_points(state: FiefState, family: str) -> int:
@@ -131,8 +129,9 @@ def _most_points(state: FiefState, board: Board, players: list[str],
 def resolve_end_of_round(state: FiefState, board: Board) -> list[Event]:
     events: list[Event] = []
     kept = []
+    disasters = load_cards(state.variant).disaster   # France: plague, bad weather, famine (G.2)
     for effect in state.board_effects:
-        if effect.card in DISASTERS:   # on the offshore area: a card without the dice icon (2.5)
+        if effect.card in disasters:   # on the offshore area: a card without the dice icon (2.5)
             state.events_discard.append(offshore_card(effect.card) if effect.target in board.seas else effect.card)
         else:
             kept.append(effect)

@@ -88,7 +88,7 @@ def check_first(view: dict, board: Board, player: str, items: list, problems: Pr
             own.check_first(view, board, player, verb, item, out, problems)
             continue
         at = line_of(item, verb)
-        if verb == "candidate" and elections.any_family:   # England 9.1: any Lord stands
+        if verb == "candidate" and elections.any_family:   # England 9.1: any non-clergy Lord (R20)
             name = lord_named(view, item[verb], at, problems)
         else:
             name = own_lord(view, player, item[verb], at, problems)
@@ -123,7 +123,9 @@ def _check_marry(view, board, player, name, item, problems, out) -> None:
         return
     a, b = view["lords"][name], view["lords"][other]
     why = None
-    if b["family"] == player:
+    if not load_edition(view["game"]).may_marry(len(view["players"])):
+        why = f"no marriage in a {len(view['players'])}-player game (England 13.8)"
+    elif b["family"] == player:
         why = "both spouses are of your family: a marriage joins two families (1.1.2)"
     elif a["female"] == b["female"]:
         why = "the spouses must be a man and a woman"

@@ -16,6 +16,8 @@ from pbem.rules.api import Event
 
 def marriage_blocker(state: FiefState, lord: Lord) -> str | None:
     """Why ``lord`` cannot marry now (1.1.2, D.2, D.3.4), or None."""
+    if not edition_of(state).may_marry(len(state.players)):
+        return f"no marriage in a {len(state.players)}-player game (England 13.8)"
     if lord.spouse:
         return f"{lord.name} is already married"
     if ecclesiastical(lord):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.control import holder_family
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.movement.presence import Presence, town_place
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.hear_ye.titles import family_lords, grant_fief_title
@@ -23,7 +24,7 @@ def effective_controller(state: FiefState, board: Board, presence: Presence, tow
     here = state.towns[town]
     if here.controller:
         return here.controller
-    if not presence.families_in(town):
+    if not presence.families_in(town) and edition_of(state).hooks.empty_towns == "fief":   # 5.2.2
         return holder_family(state, board.towns[town].fief)
     return None
 
@@ -85,6 +86,15 @@ def left_town(state: FiefState, board: Board, presence: Presence, town: str, fam
         chosen = next((f for f in here.arrivals if f in present), None)
     if chosen is None and present:
         chosen = sorted(present)[0]
+    if chosen is None and edition_of(state).hooks.empty_towns == "fortress":
+        if here.fortress:   # England 5.1, R30: a fortress stays its controller's while empty
+            events.append(Event("town_control", f"{town} is left empty; its {here.fortress} keeps it "
+                                f"{family}'s (5.1, R30).", data={"town": town, "controller": family}))
+        else:               # England 5.1, Ex 5-1: an emptied City is lost
+            here.controller = None
+            events.append(Event("town_control", f"{town} is left empty: {family} no longer controls it (5.1).",
+                                data={"town": town, "controller": None}))
+        return events
     if chosen is None:
         here.controller = None
         holder = holder_family(state, board.towns[town].fief)

@@ -55,8 +55,12 @@ def plagued_places(state: FiefState, board: Board) -> set[int | str]:
 
 
 def place_text(number: int | str) -> str:
-    """A disaster's place in the players' words: "bishopric 3", or a sea: "the offshore area"."""
-    return f"the {number} area" if isinstance(number, str) else f"bishopric {number}"
+    """A disaster's place in the players' words: a bishopric by its number ("bishopric 3"), France's
+    sea by its id ("the offshore area"), or the name an edition gives it (England: "York, North
+    (IV)", "Sea IV")."""
+    if isinstance(number, int) or number.isdigit():
+        return f"bishopric {number}"
+    return f"the {number} area" if number.isidentifier() and number.islower() else number
 
 
 def bad_weather_blocks(board: Board, bad: set[int], frm: str, to: str) -> int | None:

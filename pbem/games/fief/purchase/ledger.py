@@ -99,6 +99,10 @@ class Ledger(TitlePurchases):
                      if not l["captive_of"] and l["location"] in self.towns}   # not at sea (5.3)
         out = []
         for town, here in self.towns.items():
+            if self.edition.hooks.placement == "controlled":   # England 4.0: any City controlled, not besieged
+                if here["controller"] == self.me and not here["besieged"]:
+                    out.append(town)
+                continue
             besieged_here = here["besieged"] and here["controller"] == self.me   # 6.4.2
             fortress_held = here["fortress"] and here["controller"] == self.me and not here["besieged"] \
                 and self.me in here["forces"]
@@ -110,6 +114,8 @@ class Ledger(TitlePurchases):
         kind, count, town = order["buy"], order["count"], order["town"]
         if town not in self.placement_towns():
             return Failure("placement", f"you cannot place new units in {town}",
+                           "place them in a City you control that is not besieged (4.0)"
+                           if self.edition.hooks.placement == "controlled" else
                            "place them where one of your lords stands (not besieged in a fortress), "
                            "or in a non-besieged fortress your forces control (4.3)")
         most = self.edition.new_units_per_town   # 4.3
