@@ -337,7 +337,7 @@ def test_a_trigger_may_wait_for_the_editions_own_phase(monkeypatch: pytest.Monke
     assert any(e.kind == "assassination" for e in events)
 
 
-# -- secret money (England: money.public false), ruling R51 of docs/fief-england.md ------------------
+# -- secret money (England: money.public false), ruling R58 of docs/fief-england.md ------------------
 def test_an_unpaid_ransom_with_secret_money_tells_the_table_no_treasury(monkeypatch: pytest.MonkeyPatch) -> None:
     """R58 (7.7, F 4.1): with secret money everyone is told that a ransom went unpaid and its value,
     as the table sees the captive stay, but no event told to the others names a treasury; a
