@@ -337,7 +337,7 @@ def test_a_trigger_may_wait_for_the_editions_own_phase(monkeypatch: pytest.Monke
     assert any(e.kind == "assassination" for e in events)
 
 
-# -- secret money (England: money.public false), ruling R51 of docs/fief-england.md ------------------
+# -- secret money (England: money.public false), ruling R58 of docs/fief-england.md ------------------
 def test_an_unpaid_ransom_with_secret_money_tells_the_table_no_treasury(monkeypatch: pytest.MonkeyPatch) -> None:
     """R58 (7.7, F 4.1): with secret money everyone is told that a ransom went unpaid and its value,
     as the table sees the captive stay, but no event told to the others names a treasury; a
@@ -370,3 +370,23 @@ def test_an_unpaid_ransom_with_secret_money_tells_the_table_no_treasury(monkeypa
     assert uprising_calmer(calming, 3, frozenset({"anne"})) is None
     calming.families["carl"].deniers = 3
     assert uprising_calmer(calming, 3, frozenset({"anne"})) == (calming.lords["Charles"], 3, "cardinal")
+
+
+def test_an_edition_selling_a_cardinal_title_must_price_it(tmp_path) -> None:
+    """4.5: an edition whose hooks have cardinals (France) names `prices.cardinal_title`; one
+    without (England) may leave it out."""
+    import yaml
+
+    from pbem.games.fief.edition import EditionError, load_edition_file
+    from pbem.paths import games_dir
+
+    data = yaml.safe_load((games_dir() / "fief_france" / "edition.yaml").read_text(encoding="utf-8"))
+    del data["prices"]["cardinal_title"]
+    path = tmp_path / "edition.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(EditionError, match=r"`prices.cardinal_title`: missing: the edition's hooks sell a "
+                                           r"cardinal title \(4.5\).*add `cardinal_title:` under `prices:`"):
+        load_edition_file(path, "fief_france")
+    data["hooks"] = "fief_no_cardinals"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    assert "cardinal_title" not in load_edition_file(path, "fief_france").prices

@@ -264,6 +264,10 @@ class _Reader:
             two_player = self.numbers(cards.pop("two_player"), "cards.two_player",
                                       ("hand_limit", "draws", "character_draws"))
         own = self.own_phases(hooks)
+        prices = self.numbers(top["prices"], "prices", _PRICES, 0, ("cardinal_title",))
+        if hooks.cardinals and "cardinal_title" not in prices:   # 4.5: the hooks sell the title
+            raise self.fail("prices.cardinal_title", "missing: the edition's hooks sell a cardinal title (4.5)",
+                            "add `cardinal_title:` under `prices:`")
         return dict(
             type_name=type_name, title=self.text(top, "", "title"),
             min_players=least, max_players=most, families_per_player=families,
@@ -276,7 +280,7 @@ class _Reader:
             mills_per_town=limits["mills_per_town"], lords_per_family=limits["lords_per_family"],
             new_units_per_town=limits["new_units_per_town"], fief_titles_per_lord=limits["fief_titles_per_lord"],
             steps_per_round=limits["steps_per_round"], buildings_per_town=limits.get("buildings_per_town", 1),
-            prices=self.numbers(top["prices"], "prices", _PRICES, 0, ("cardinal_title",)),
+            prices=prices,
             income=self.numbers(top["income"], "income", _INCOME),
             hand_limit=cards["hand_limit"], draws=cards["draws"], disaster_track=cards["disaster_track"],
             character_draws=cards.get("character_draws", 1), two_player_cards=two_player,

@@ -341,11 +341,6 @@ class Hooks:
     # 3: the political titles whose lord brings his family the record's `income.queen` each
     # Income Phase (France: the queen and the regent queen, D.3.2). Without them no title does.
     queen_titles: tuple[str, ...] = ()
-    # 2.5: (state, board, the disaster's name, whether its card bears the dice icon, rng) -> where
-    # a disaster card revealed from the track strikes, or a false alarm. France: the d6 names a
-    # bishopric, a 6 is a false alarm, a card without the icon strikes the offshore area
-    # (pbem/games/fief_france/naval.py). Without it the d6 names a bishopric, a roll naming none
-    # is a false alarm.
     # D.2.2: the cardinals outside the elections and the cards (the ``characters``, ``tithe_rank``
     # and ``uprising_calmer`` hooks): the single cardinal title for sale and the `cardinal:`
     # purchase order (4.5), each cardinal's one tithe marker (G.3.3.2), the `as_cardinal` words of
@@ -356,6 +351,11 @@ class Hooks:
     # pbem/games/fief_france/hear_ye.py). Without them the mails hold marriages, candidacies and
     # votes only.
     hear_ye_orders: HearYeOrders | None = None
+    # 2.5: (state, board, the disaster's name, whether its card bears the dice icon, rng) -> where
+    # a disaster card revealed from the track strikes, or a false alarm. France: the d6 names a
+    # bishopric, a 6 is a false alarm, a card without the icon strikes the offshore area
+    # (pbem/games/fief_france/naval.py). Without it the d6 names a bishopric, a roll naming none
+    # is a false alarm.
     disaster_target: Callable[["FiefState", "Board", str, bool, "Rng"], DisasterStrike] = die_names_a_bishopric
     # 2.5: the Cards Phase's step C, the disasters of the track revealed and solved (England 2.4:
     # the d6 names a Region, round 1's wait for round 2; pbem/games/fief_england/disasters.py).

@@ -216,8 +216,9 @@ AFTER_THE_GAME = Step("over", "The game is over", "", False, lambda s, b, o, r: 
 
 def step_of(phase: str, type_name: str) -> Step | None:
     """The step of ``phase`` in a game of ``type_name``: the core's (the first Hear Ye mail with the
-    edition's own orders, its `hear_ye_orders` hook), or one of the edition's own phases (its
-    `phases` hook, E); None for neither (a game over)."""
+    edition's own orders, its `hear_ye_orders` hook), or the edition's own Game Setup (its `setup`
+    hook), or one of the edition's own phases (its `phases` hook, E); None for neither (a game
+    over)."""
     hooks = load_edition(type_name).hooks
     if phase == SETUP.name and hooks.setup is not None:   # the edition's own Game Setup
         return hooks.setup.step

@@ -75,11 +75,12 @@ def ballot_id(view: dict, text: Any, line: int | None, problems: Problems, open_
 
 
 def check_first(view: dict, board: Board, player: str, items: list, problems: Problems) -> dict[str, Any]:
-    own = load_edition(view["game"]).hooks.hear_ye_orders   # France: the pope's acts, annulments
+    hooks = load_edition(view["game"]).hooks
+    own = hooks.hear_ye_orders   # France: the pope's acts, annulments
     out = {**(own.first_defaults() if own else {}), **empty_first()}
     keys = {**(own.first_verbs if own else {}), **FIRST_KEYS}
     open_ = list(view["hear_ye"]["possible"])
-    any_family = load_edition(view["game"]).hooks.elections.any_family   # England 9.1: any Lord stands
+    elections = hooks.elections
     for item, verb, _line in each_order(items, keys, problems):
         check_keys(item, keys[verb], f"a `{verb}` order", problems)
         if verb not in FIRST_KEYS:
@@ -87,7 +88,7 @@ def check_first(view: dict, board: Board, player: str, items: list, problems: Pr
             own.check_first(view, board, player, verb, item, out, problems)
             continue
         at = line_of(item, verb)
-        if verb == "candidate" and any_family:   # England 9.1: any non-clergy Lord (R20)
+        if verb == "candidate" and elections.any_family:   # England 9.1: any non-clergy Lord (R20)
             name = lord_named(view, item[verb], at, problems)
         else:
             name = own_lord(view, player, item[verb], at, problems)
@@ -99,7 +100,6 @@ def check_first(view: dict, board: Board, player: str, items: list, problems: Pr
             ballot = ballot_id(view, item.get("for"), line_of(item, "for"), problems, open_)
             if ballot is None:
                 continue
-            elections = load_edition(view["game"]).hooks.elections
             why = elections.eligible(as_lord(view, name), ballot)
             if why and not elections.also_stands({player: out}, player, name, ballot):   # France 1.4.1
                 problems.add(at, f"{name} cannot stand for {ballot}: {why}",

@@ -58,7 +58,7 @@ def cardinal_title_holder(state: FiefState) -> str | None:
 
 def cardinal_title_view(state: FiefState) -> dict[str, Any] | None:
     """Public (the tile lies on the board or above a lord card); None in an edition without
-    cardinals (its `cardinals` hook)."""
+    cardinals (its `cardinals` hook; England: no cardinal, no `prices.cardinal_title`)."""
     if not edition_of(state).hooks.cardinals:
         return None
     holder = cardinal_title_holder(state)

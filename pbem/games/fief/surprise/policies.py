@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.games.fief.edition import Edition
-from pbem.games.fief.edition import load_edition
+from pbem.games.fief.edition import Edition, load_edition
 from pbem.games.fief.orders_common import view_rules_version
 from pbem.games.fief.policies import PolicyCheck, check_policies, describe, find_player
 from pbem.games.fief.surprise.triggers import check_triggers, describe_triggers
