@@ -256,3 +256,28 @@ def test_a_plain_address_is_the_address_the_parser_makes():
         made = outgoing._address.__wrapped__("n", f" {addr} ", "the address")
         assert (made.display_name, made.username, made.domain, made.addr_spec, str(made)) == \
             (expected.display_name, expected.username, expected.domain, expected.addr_spec, str(expected)), addr
+
+
+def test_a_shared_picture_is_left_out_and_put_back_to_the_same_bytes(monkeypatch):
+    """compose_parts leaves a shared picture's base64 out (the store keeps it once) and says
+    where it goes; splice puts it back: compose's bytes. The multipart boundaries are drawn from
+    the text and headers, not from the 60 KB of base64 (hashed once a mail before)."""
+    hashed: list[int] = []
+    real = outgoing.hashlib.sha256
+    monkeypatch.setattr(outgoing.hashlib, "sha256", lambda data=b"": hashed.append(len(data)) or real(data))
+    png = bytes(range(256)) * 240
+    for shared in (False, True):
+        image = InlineImage("map.1@pbem.test", png, shared=shared)
+        out = OutMail(to="marie@example.org", subject="report", body="Écus: 3\n", html="<p>report</p>",
+                      message_id="<report.1@pbem.test>",
+                      images=(image, InlineImage("b@pbem.test", b"\x89PNG")))
+        hashed.clear()
+        raw = compose(out, "judge@pbem.test", "pbem judge", now=WHEN)
+        assert sum(hashed) < 5_000
+        assert raw == reference_compose(out, "judge@pbem.test", "pbem judge", WHEN, raw)
+        left, splices = outgoing.compose_parts(out, "judge@pbem.test", "pbem judge", now=WHEN)
+        if shared:
+            assert [key for _, key in splices] == ["map.1@pbem.test"] and len(left) < len(raw) - len(png)
+            assert outgoing.splice(left, [(at, outgoing.shared_part(png)) for at, _ in splices]) == raw
+        else:
+            assert (left, splices) == (raw, [])

@@ -193,7 +193,7 @@ def test_a_store_written_at_schema_version_6_gains_stand_ins_and_its_absences_ke
     raw.close()
     store = Store(home / "pbem.sqlite")
     try:
-        assert store.one("PRAGMA user_version")[0] == SCHEMA_VERSION == 7
+        assert store.one("PRAGMA user_version")[0] == SCHEMA_VERSION >= 7
         row = store.one("SELECT * FROM absences")
         assert (row["away_to"], row["standin"], row["standin_hash"], row["standin_state"]) == (4e9, None, None, 0)
         assert store.one("SELECT 1 FROM sqlite_master WHERE name='absences_standin'") is not None
@@ -215,6 +215,60 @@ def test_a_store_written_at_schema_version_6_gains_stand_ins_and_its_absences_ke
         # The phase resolved by the game master: the stand-in got the absent player's report too.
         assert store.one("SELECT COUNT(*) FROM outbox WHERE purpose='report' AND recipient=?",
                          "friend@elsewhere.test")[0] == 1
+        assert archive.replay(store, engine.load_game(store, "demo")).ok
+    finally:
+        store.close()
+
+
+def test_a_store_written_at_schema_version_7_sends_its_waiting_mail_whole_and_stores_pictures_once(tmp_path):
+    """Schema version 8 (issue 13): outbox.parts and outbox_parts. A mail queued before it is
+    whole (parts NULL) and is sent as it is; the stored game plays on, and its next reports'
+    picture is stored once and put back into each mail sent."""
+    import email
+    import email.policy
+    import sqlite3
+    from pbem.judge.store import SCHEMA_VERSION
+    from pbem.judge.tick import run_tick
+    from pbem.judge.home import load_home
+    home = stored_home(tmp_path, "fief_france-demo-f3da6be.sqlite.gz")
+    Store(home / "pbem.sqlite").close()
+    # The store as schema version 7 left it, with a whole mail waiting (no fixture was written
+    # by a pbem of version 7).
+    raw = sqlite3.connect(home / "pbem.sqlite")
+    raw.execute("DROP TABLE outbox_parts")
+    raw.execute("ALTER TABLE outbox DROP COLUMN parts")
+    waiting = b"From: judge@pbem.test\r\nTo: a@pbem.test\r\nSubject: old\r\nMessage-ID: <old.1@pbem.test>\r\n\r\nold mail\r\n"
+    raw.execute("INSERT INTO outbox(message_id, recipient, purpose, raw, created_at) VALUES(?,?,?,?,?)",
+                ("<old.1@pbem.test>", "a@pbem.test", "report", waiting, 1.0))
+    raw.execute("PRAGMA user_version=7")
+    raw.commit()
+    raw.close()
+    store = Store(home / "pbem.sqlite")
+    try:
+        assert store.one("PRAGMA user_version")[0] == SCHEMA_VERSION >= 8
+        (row,) = store.all("SELECT * FROM outbox WHERE sent_at IS NULL AND failed=0")
+        assert row["parts"] is None and store.mail_bytes(row) == waiting
+    finally:
+        store.close()
+    result = CliRunner().invoke(main, ["game", "resolve", "demo", "--home", str(home)])
+    assert result.exit_code == 0, result.output
+    store = Store(home / "pbem.sqlite")
+    try:
+        (part,) = store.all("SELECT key, users FROM outbox_parts")
+        assert part["users"] == store.one("SELECT COUNT(*) FROM outbox WHERE parts IS NOT NULL")[0] >= 2
+    finally:
+        store.close()
+    report = run_tick(load_home(home))
+    assert not report.errors and report.sent >= 3
+    files = [f.read_bytes() for f in (home / "mail" / "outbox" / "new").iterdir()]
+    assert waiting.replace(b"\r\n", b"\n") in files
+    pictures = [p.get_content() for f in files
+                for p in email.message_from_bytes(f, policy=email.policy.default).walk()
+                if p.get_content_type() == "image/png"]
+    assert len(pictures) == part["users"] and len(set(pictures)) == 1 and pictures[0].startswith(b"\x89PNG")
+    store = Store(home / "pbem.sqlite")
+    try:
+        assert store.one("SELECT COUNT(*) FROM outbox_parts")[0] == 0
         assert archive.replay(store, engine.load_game(store, "demo")).ok
     finally:
         store.close()

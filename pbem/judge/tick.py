@@ -308,7 +308,12 @@ class Tick:
 
         for rows in itertools.chain([first], chunks):
             pending = {r["message_id"]: r for r in rows}
-            batch = [Outgoing(r["message_id"], (r["recipient"],), bytes(r["raw"])) for r in rows]
+            batch, parts = [], {}   # parts: each shared picture read once a chunk
+            for r in rows:
+                try:
+                    batch.append(Outgoing(r["message_id"], (r["recipient"],), self.store.mail_bytes(r, parts)))
+                except LookupError as exc:   # a bug: the mail waits, and the tick says so
+                    record(SendResult(r["message_id"], False, f"internal error: {exc}"))
             try:
                 sender.send(batch, on_result=record)
             except MailServerError as exc:

@@ -70,11 +70,16 @@ class InlineImage:
     content_id: str
     data: bytes
     filename: str = "map.png"
+    # Stored once for every mail that carries it (compose_parts leaves its base64 out, to be
+    # put back at its place when the mail is sent: shared_part); its ``data`` may then be
+    # empty, the ``content_id`` naming the picture.
+    shared: bool = False
 
 
 def image_content_id(data: bytes, domain: str) -> str:
-    """A Content-ID for a picture, drawn from its bytes: the same picture has the same id,
-    so a mail does not depend on anything but what it shows."""
+    """A Content-ID for a picture, drawn from its bytes (or from the drawing it is painted
+    from: the same drawing, the same picture): the same picture has the same id, so a mail
+    does not depend on anything but what it shows."""
     return f"map.{hashlib.sha256(data).hexdigest()[:20]}@{_domain_part(domain)}"
 
 
@@ -188,6 +193,17 @@ def compose(out: OutMail, from_addr: str, from_name: str, now: datetime | None =
     The bytes are those EmailMessage(policy=policy.SMTP) with set_content(...) writes for the
     same headers and body (the test suite compares them), built without the message object: its
     header registry, parse and refold of every header cost milliseconds a mail."""
+    raw, splices = compose_parts(out, from_addr, from_name, now)
+    shared = {image.content_id: image.data for image in out.images if image.shared}
+    return splice(raw, [(at, shared_part(shared[key])) for at, key in splices])
+
+
+def compose_parts(out: OutMail, from_addr: str, from_name: str,
+                  now: datetime | None = None) -> tuple[bytes, list[tuple[int, str]]]:
+    """compose(), less the base64 of each picture marked ``shared``: the mail's bytes without
+    them, and where each goes back (byte offset, its content id), in order. The judge stores a
+    report's picture once for the mails that carry it (docs/performance.md); ``splice`` with
+    each picture's ``shared_part`` gives compose()'s bytes."""
     headers: list[tuple[str, object]] = [
         ("From", _address(from_name, from_addr, "the judge's address")),
         ("To", _address(out.to_name, out.to, "the recipient's address")),
@@ -220,7 +236,7 @@ def compose(out: OutMail, from_addr: str, from_name: str, now: datetime | None =
             ([("Content-Type", f'{_one_line(a.content_type)}; name="{_one_line(a.filename)}"'),
               ("Content-Transfer-Encoding", "base64"),
               ("Content-Disposition", f'attachment; filename="{_one_line(a.filename)}"')],
-             _base64(a.data)) for a in out.attachments]
+             [_base64(a.data)]) for a in out.attachments]
         top = _multipart("mixed", [content, *files], headers + [("MIME-Version", "1.0")])
     elif out.html is None:
         # What set_content(body, subtype="plain", charset="utf-8", cte=...) adds, and its encoding.
@@ -229,6 +245,35 @@ def compose(out: OutMail, from_addr: str, from_name: str, now: datetime | None =
         top = _alternative(out, plain_headers, plain, headers + [("MIME-Version", "1.0")])
     _refuse_repeated(top[0])
     return _wire(*top)
+
+
+def shared_part(data: bytes) -> bytes:
+    """A shared picture's base64 as it stands in the mail on the wire (CRLF lines of 76)."""
+    return _base64(data).replace("\n", "\r\n").encode("ascii")
+
+
+def splice(raw: bytes, parts: list[tuple[int, bytes]]) -> bytes:
+    """``raw`` with each (offset, bytes) put back at its offset (offsets into ``raw``, in order)."""
+    if not parts:
+        return raw
+    pieces, start = [], 0
+    for at, data in parts:
+        pieces += [raw[start:at], data]
+        start = at
+    pieces.append(raw[start:])
+    return b"".join(pieces)
+
+
+class _Encoded(str):
+    """A part's base64 (a picture, a file): no boundary can be in it (base64 has no `-` nor
+    `_`), so the boundary is neither drawn from it nor looked for in it."""
+
+
+@dataclass(frozen=True)
+class _Shared:
+    """Where a shared picture's base64 goes (compose_parts): ``key``, its content id."""
+
+    key: str
 
 
 def _alternative(out: OutMail, plain_headers: list[tuple[str, object]], plain: str,
@@ -244,18 +289,18 @@ def _alternative(out: OutMail, plain_headers: list[tuple[str, object]], plain: s
         related.append(([("Content-Type", "image/png"), ("Content-Transfer-Encoding", "base64"),
                               ("Content-Disposition", f'inline; filename="{_one_line(image.filename)}"'),
                               ("Content-ID", f"<{image.content_id}>"), ("MIME-Version", "1.0")],
-                             _base64(image.data)))
+                             [_Shared(image.content_id) if image.shared else _base64(image.data)]))
     inner = _multipart("related", related, [("MIME-Version", "1.0")]) if out.images else None
     alternative = [(plain_headers, plain), inner if inner else (html_headers + [("MIME-Version", "1.0")], html)]
     return _multipart("alternative", alternative, headers)
 
 
 @functools.lru_cache(maxsize=16)
-def _base64(data: bytes) -> str:
+def _base64(data: bytes) -> _Encoded:
     """A picture's or a file's base64 (MIME lines of 76), made once for the mails that carry the
     same bytes: a game's round of reports shares one picture without fog of war, and one
     deadline .ics (bytes hash once and compare by identity first: a hit costs nothing)."""
-    return base64.encodebytes(data).decode("ascii")
+    return _Encoded(base64.encodebytes(data).decode("ascii"))
 
 
 def _text_part(text: str, subtype: str) -> tuple[list[tuple[str, object]], str]:
@@ -272,27 +317,51 @@ def _text_part(text: str, subtype: str) -> tuple[list[tuple[str, object]], str]:
              ("Content-Transfer-Encoding", "7bit" if plain_ascii else "quoted-printable")], payload)
 
 
-def _multipart(subtype: str, parts: list[tuple[list[tuple[str, object]], str]],
-               headers: list[tuple[str, object]]) -> tuple[list[tuple[str, object]], str]:
+def _multipart(subtype: str, parts: list[tuple[list[tuple[str, object]], str | list[str | _Shared]]],
+               headers: list[tuple[str, object]]) -> tuple[list[tuple[str, object]], list[str | _Shared]]:
     """A multipart of ``parts`` as the stdlib's generator writes it. The boundary is drawn from
-    the parts (the same mail, the same bytes) and starts with `=_`, which neither base64 nor
-    quoted-printable can hold; it is checked against the text all the same."""
+    the parts' headers and text (the same mail, the same bytes; base64 is left out: it cannot
+    hold a boundary, and a picture's is 60 KB to hash) and starts with `=_`, which neither
+    base64 nor quoted-printable can hold; it is checked against the text all the same."""
     # Headers as _header folds them (CRLF), here with LF as every payload: _wire writes CRLF.
-    inner = ["".join(_header(n, v) for n, v in h).replace("\r\n", "\n") + "\n" + payload for h, payload in parts]
-    digest = hashlib.sha256("\0".join(inner).encode("utf-8", "surrogateescape")).hexdigest()
+    inner: list[list[str | _Shared]] = []
+    for h, payload in parts:
+        head = "".join(_header(n, v) for n, v in h).replace("\r\n", "\n") + "\n"
+        inner.append([head, *payload] if isinstance(payload, list) else [head + payload])
+    texts = [piece for pieces in inner for piece in pieces if type(piece) is str]
+    digest = hashlib.sha256("\0".join(texts).encode("utf-8", "surrogateescape")).hexdigest()
     n = 0
     while True:
         boundary = f"=_pbem_{subtype}_{digest[:24]}" + (f".{n}" if n else "")
-        if not any(f"--{boundary}" in text for text in inner):
+        if not any(f"--{boundary}" in text for text in texts):
             break
         n += 1
-    body = "".join(f"--{boundary}\n{text}\n" for text in inner) + f"--{boundary}--\n"
+    body: list[str | _Shared] = []
+    for pieces in inner:
+        body += [f"--{boundary}\n", *pieces, "\n"]
+    body.append(f"--{boundary}--\n")
     return headers + [("Content-Type", f'multipart/{subtype}; boundary="{boundary}"')], body
 
 
-def _wire(headers: list[tuple[str, object]], payload: str) -> bytes:
-    text = "".join(_header(name, value) for name, value in headers) + "\r\n" + payload.replace("\n", "\r\n")
-    return text.encode("ascii", "surrogateescape")
+def _wire(headers: list[tuple[str, object]], payload: str | list[str | _Shared]) -> tuple[bytes, list[tuple[int, str]]]:
+    """The mail's bytes (CRLF), and where each shared picture goes (offset, key)."""
+    head = "".join(_header(name, value) for name, value in headers) + "\r\n"
+    if isinstance(payload, str):
+        return (head + payload.replace("\n", "\r\n")).encode("ascii", "surrogateescape"), []
+    chunks: list[bytes] = [head.encode("ascii", "surrogateescape")]
+    size = len(chunks[0])
+    splices: list[tuple[int, str]] = []
+    text: list[str] = []
+    for piece in payload:
+        if isinstance(piece, _Shared):
+            chunks.append("".join(text).replace("\n", "\r\n").encode("ascii", "surrogateescape"))
+            size += len(chunks[-1])
+            text = []
+            splices.append((size, piece.key))
+        else:
+            text.append(piece)
+    chunks.append("".join(text).replace("\n", "\r\n").encode("ascii", "surrogateescape"))
+    return b"".join(chunks), splices
 
 
 def _refuse_repeated(headers: list[tuple[str, object]]) -> None:
