@@ -281,3 +281,17 @@ def test_a_shared_picture_is_left_out_and_put_back_to_the_same_bytes(monkeypatch
             assert outgoing.splice(left, [(at, outgoing.shared_part(png)) for at, _ in splices]) == raw
         else:
             assert (left, splices) == (raw, [])
+
+
+def test_quoted_printable_is_the_stdlibs_bytes():
+    """_quoted_printable (a report's text and HTML parts) writes what quoprimime.body_encode
+    writes: every character quoted alike, every line folded alike (long lines, an escape at a
+    fold, a space or tab at the end, the line breaks Python splits on besides CR and LF)."""
+    from email import quoprimime
+    rng = random.Random(5)
+    alphabet = "abc XYZ=\t\r\n é—“”\x00\x7f~!<>-\x85\x0b\x1c"
+    for _ in range(4000):
+        chars = alphabet if rng.random() < 0.5 else "ab =\n \t"
+        text = "".join(rng.choice(chars) for _ in range(rng.randrange(0, rng.choice([5, 80, 300, 1000]))))
+        data = text.encode("utf-8").decode("latin-1")
+        assert outgoing._quoted_printable(data) == quoprimime.body_encode(data, 78), text
