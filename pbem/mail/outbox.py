@@ -66,6 +66,10 @@ class MaildirSender:
     yet recorded as sent) replaces its own file instead of arriving twice.
     """
 
+    # Every result of a batch is known at once, once the batch is on disk: the judge may record
+    # them together (pbem.judge.tick), since a mail written again replaces itself.
+    results_at_once = True
+
     def __init__(self, path: Path | str, per_recipient: bool = False) -> None:
         self.path = Path(path)
         self.per_recipient = per_recipient
