@@ -172,8 +172,9 @@ def main(argv: list[str] | None = None) -> None:
             rows.append((n, result))
             print(f"  {result['ticks']} tick(s), {result['total']:.2f}s", flush=True)
         print()
-        print(f"{'games':>6} {'mails in':>8} {'ticks':>5} {'tick 1 s':>8} {'all s':>7} {'cpu s':>7} {'main':>6} {'s/game':>7} "
-              f"{'read s':>7} {'resolve s':>9} {'send s':>7} {'mails/s in':>10} {'mails out':>9} {'peak MB':>7} {'load':>9}")
+        print(f"{'games':>6} {'mails in':>8} {'ticks':>5} {'tick 1 s':>8} {'all s':>7} {'cpu s':>7} {'main':>6} "
+              f"{'s/game':>7} {'read s':>7} {'resolve s':>9} {'send s':>7} {'mails/s in':>10} {'mails out':>9} "
+              f"{'peak MB':>7} {'load':>9}")
         for n, r in rows:
             s = r["steps"]
             print(f"{n:>6} {r['mails_in']:>8} {r['ticks']:>5} {r['first']:>8.2f} {r['total']:>7.2f} {r['cpu']:>7.2f} "

@@ -178,7 +178,8 @@ def reports_for(judge: Judge, state: dict) -> dict[str, bytes]:
             store.run("DELETE FROM outbox_parts")
             game = engine.load_game(store, "f4")
             Mailer(store, judge.home).reports(game, [engine.Resolved(1, "round-3/movement", "Movement", [], [])])
-        return {r["recipient"]: store.mail_bytes(r) for r in store.all("SELECT message_id, recipient, raw, parts FROM outbox")}
+        return {r["recipient"]: store.mail_bytes(r)
+                for r in store.all("SELECT message_id, recipient, raw, parts FROM outbox")}
     finally:
         store.close()
 

@@ -111,8 +111,8 @@ def test_a_mail_written_again_replaces_its_own_file(tmp_path):
     for per_recipient in (False, True):
         sender = MaildirSender(tmp_path / f"out{per_recipient}", per_recipient=per_recipient)
         for _ in range(3):
-            assert [r.ok for r in sender.send([Outgoing("<r.1@pbem.test>", ("alice@example.org",), raw),
-                                               Outgoing("<r.2@pbem.test>", ("alice@example.org",), raw)])] == [True, True]
+            batch = [Outgoing(f"<r.{n}@pbem.test>", ("alice@example.org",), raw) for n in (1, 2)]
+            assert [r.ok for r in sender.send(batch)] == [True, True]
         box = sender.mailbox_of("alice@example.org")
         assert len(list((box / "new").iterdir())) == 2 and not list((box / "tmp").iterdir())
 

@@ -237,7 +237,8 @@ def test_a_store_written_at_schema_version_7_sends_its_waiting_mail_whole_and_st
     raw = sqlite3.connect(home / "pbem.sqlite")
     raw.execute("DROP TABLE outbox_parts")
     raw.execute("ALTER TABLE outbox DROP COLUMN parts")
-    waiting = b"From: judge@pbem.test\r\nTo: a@pbem.test\r\nSubject: old\r\nMessage-ID: <old.1@pbem.test>\r\n\r\nold mail\r\n"
+    waiting = (b"From: judge@pbem.test\r\nTo: a@pbem.test\r\nSubject: old\r\nMessage-ID: <old.1@pbem.test>\r\n"
+               b"\r\nold mail\r\n")
     raw.execute("INSERT INTO outbox(message_id, recipient, purpose, raw, created_at) VALUES(?,?,?,?,?)",
                 ("<old.1@pbem.test>", "a@pbem.test", "report", waiting, 1.0))
     raw.execute("PRAGMA user_version=7")

@@ -276,7 +276,8 @@ def test_the_maildir_outboxs_sent_marks_are_one_commit_a_chunk(tmp_path, monkeyp
         return real_transaction(self, durable)
 
     monkeypatch.setattr(Store, "transaction", counted)
-    monkeypatch.setattr(tick_module.Tick, "STEPS", tuple(s for s in tick_module.Tick.STEPS if s[0] == "send the outbox"))
+    monkeypatch.setattr(tick_module.Tick, "STEPS",
+                        tuple(s for s in tick_module.Tick.STEPS if s[0] == "send the outbox"))
     report = judge.tick()
     assert report.sent == 9 and not report.errors
     assert commits.count("marks") == 3

@@ -256,5 +256,6 @@ class Store:
         return True
 
     def pending_mail(self, limit: int) -> list[sqlite3.Row]:
-        return self.all("SELECT id, message_id, game_id, recipient, purpose, raw, parts, attempts, created_at FROM outbox "
+        return self.all("SELECT id, message_id, game_id, recipient, purpose, raw, parts, attempts, created_at "
+                        "FROM outbox "
                         "WHERE sent_at IS NULL AND failed=0 ORDER BY id LIMIT ?", limit)

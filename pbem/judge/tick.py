@@ -313,7 +313,8 @@ class Tick:
 
         for rows in itertools.chain([first], chunks):
             pending = {r["message_id"]: r for r in rows}
-            batch, parts = [], {}   # parts: each shared picture read once a chunk
+            batch: list[Outgoing] = []
+            parts: dict[str, bytes] = {}   # each shared picture read once a chunk
             for r in rows:
                 try:
                     batch.append(Outgoing(r["message_id"], (r["recipient"],), self.store.mail_bytes(r, parts)))

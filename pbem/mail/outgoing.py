@@ -14,10 +14,11 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from email import policy, quoprimime
+from email import policy
 from email.errors import HeaderParseError
 from email.headerregistry import Address, HeaderRegistry, UnstructuredHeader
 from email.utils import format_datetime
+from typing import Union
 
 from pbem.mail.auto import LOOP_HEADER
 from pbem.mail.decode import CONTROL_CHARS
@@ -231,13 +232,13 @@ def compose_parts(out: OutMail, from_addr: str, from_name: str,
     plain_headers, plain = _text_part(out.body, "plain")
     if out.attachments:
         # The text (or the text and its HTML) first, then each file: multipart/mixed.
-        content = (plain_headers, plain) if out.html is None else _alternative(out, plain_headers, plain, [])
-        files: list[tuple[list[tuple[str, object]], str]] = [
+        content: Part = (plain_headers, plain) if out.html is None else _alternative(out, plain_headers, plain, [])
+        files: list[Part] = [
             ([("Content-Type", f'{_one_line(a.content_type)}; name="{_one_line(a.filename)}"'),
               ("Content-Transfer-Encoding", "base64"),
               ("Content-Disposition", f'attachment; filename="{_one_line(a.filename)}"')],
              [_base64(a.data)]) for a in out.attachments]
-        top = _multipart("mixed", [content, *files], headers + [("MIME-Version", "1.0")])
+        top: Part = _multipart("mixed", [content, *files], headers + [("MIME-Version", "1.0")])
     elif out.html is None:
         # What set_content(body, subtype="plain", charset="utf-8", cte=...) adds, and its encoding.
         top = (headers + plain_headers + [("MIME-Version", "1.0")], plain)
@@ -276,22 +277,29 @@ class _Shared:
     key: str
 
 
+# A part: its headers, and its payload (its text, or its pieces: a multipart's body, a base64
+# part's _Encoded or _Shared).
+Piece = Union[str, _Shared]
+Part = tuple[list[tuple[str, object]], Union[str, list[Piece]]]
+
+
 def _alternative(out: OutMail, plain_headers: list[tuple[str, object]], plain: str,
-                 headers: list[tuple[str, object]]) -> tuple[list[tuple[str, object]], str]:
+                 headers: list[tuple[str, object]]) -> Part:
     """The text and its HTML (with the pictures it shows) as one multipart/alternative."""
     assert out.html is not None
     # What add_alternative(html, subtype="html", ...) then add_related(png, cid=...) on the
     # HTML part make of it: multipart/alternative (text first, the preferred HTML last), the
     # HTML with its pictures in a multipart/related.
     html_headers, html = _text_part(out.html, "html")
-    related = [(html_headers, html)]
+    related: list[Part] = [(html_headers, html)]
     for image in out.images:
         related.append(([("Content-Type", "image/png"), ("Content-Transfer-Encoding", "base64"),
                               ("Content-Disposition", f'inline; filename="{_one_line(image.filename)}"'),
                               ("Content-ID", f"<{image.content_id}>"), ("MIME-Version", "1.0")],
                              [_Shared(image.content_id) if image.shared else _base64(image.data)]))
     inner = _multipart("related", related, [("MIME-Version", "1.0")]) if out.images else None
-    alternative = [(plain_headers, plain), inner if inner else (html_headers + [("MIME-Version", "1.0")], html)]
+    html_part: Part = inner if inner else (html_headers + [("MIME-Version", "1.0")], html)
+    alternative: list[Part] = [(plain_headers, plain), html_part]
     return _multipart("alternative", alternative, headers)
 
 
@@ -366,14 +374,13 @@ def _qp_folded(line: str) -> list[str]:
     return pieces
 
 
-def _multipart(subtype: str, parts: list[tuple[list[tuple[str, object]], str | list[str | _Shared]]],
-               headers: list[tuple[str, object]]) -> tuple[list[tuple[str, object]], list[str | _Shared]]:
+def _multipart(subtype: str, parts: list[Part], headers: list[tuple[str, object]]) -> Part:
     """A multipart of ``parts`` as the stdlib's generator writes it. The boundary is drawn from
     the parts' headers and text (the same mail, the same bytes; base64 is left out: it cannot
     hold a boundary, and a picture's is 60 KB to hash) and starts with `=_`, which neither
     base64 nor quoted-printable can hold; it is checked against the text all the same."""
     # Headers as _header folds them (CRLF), here with LF as every payload: _wire writes CRLF.
-    inner: list[list[str | _Shared]] = []
+    inner: list[list[Piece]] = []
     for h, payload in parts:
         head = "".join(_header(n, v) for n, v in h).replace("\r\n", "\n") + "\n"
         inner.append([head, *payload] if isinstance(payload, list) else [head + payload])
@@ -385,14 +392,14 @@ def _multipart(subtype: str, parts: list[tuple[list[tuple[str, object]], str | l
         if not any(f"--{boundary}" in text for text in texts):
             break
         n += 1
-    body: list[str | _Shared] = []
+    body: list[Piece] = []
     for pieces in inner:
         body += [f"--{boundary}\n", *pieces, "\n"]
     body.append(f"--{boundary}--\n")
     return headers + [("Content-Type", f'multipart/{subtype}; boundary="{boundary}"')], body
 
 
-def _wire(headers: list[tuple[str, object]], payload: str | list[str | _Shared]) -> tuple[bytes, list[tuple[int, str]]]:
+def _wire(headers: list[tuple[str, object]], payload: str | list[Piece]) -> tuple[bytes, list[tuple[int, str]]]:
     """The mail's bytes (CRLF), and where each shared picture goes (offset, key)."""
     head = "".join(_header(name, value) for name, value in headers) + "\r\n"
     if isinstance(payload, str):
