@@ -21,7 +21,7 @@ from pbem.orders.reading import Problems, check_keys
 from pbem.games.fief.policies import merge_policies
 from pbem.games.fief.round import AFTER_THE_GAME, PART_OF, Step, step_of
 from pbem.games.fief.setup.rules import new_game
-from pbem.games.fief.state import OFFSHORE, RULES_VERSION, FiefState
+from pbem.games.fief.state import RULES_VERSION, FiefState
 from pbem.games.fief.surprise.phase_start import fire_phase_start
 from pbem.games.fief.views import NOBODY, build_view, phase_id
 from pbem.rules.api import JSON, GameResult, OptionSpec, OrderCheck, OrderError, Phase, Resolution
@@ -59,7 +59,9 @@ class FiefRules:
             raise ValueError(f"{self.title} is played by {self.min_players} to {self.max_players} players, "
                              f"not {len(players)}")
         board = self._board(options)
-        state, _ = new_game(self.type_name, dict(options), players, board, load_cards(self.type_name), rng)
+        own = self.edition.hooks.setup   # an edition's own Game Setup (England, X14), else A
+        start = own.new_game if own is not None else new_game
+        state, _ = start(self.type_name, dict(options), players, board, load_cards(self.type_name), rng)
         return state.to_json()
 
     def _step(self, state: FiefState) -> Step:
@@ -81,7 +83,7 @@ class FiefRules:
             return tuple(active)
         # 5: only a family with a free lord in play, or forces offshore to bring ashore (5.3).
         movers = {l.family for l in state.lords.values() if l.location and not l.captive_of}
-        movers |= {p.family for p in state.pawns.values() if p.location == OFFSHORE}
+        movers |= {p.family for p in state.pawns.values() if p.location in self._board(state.options).seas}
         return tuple(p for p in active if p in movers)
 
     def phase(self, state: JSON) -> Phase:

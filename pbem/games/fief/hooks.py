@@ -6,14 +6,17 @@ applies; a hook with a default is a rule an edition may go without (the default:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 if TYPE_CHECKING:
+    from pbem.orders.reading import Problems
     from pbem.games.fief.board import Board
+    from pbem.games.fief.cards.deck import CardSet
     from pbem.games.fief.facts import BoardFacts
     from pbem.games.fief.round import Step
     from pbem.games.fief.state import FiefState, Lord
     from pbem.rules.api import Event
+    from pbem.rules.rng import Rng
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,39 @@ class Elections:
     elect: Callable[["FiefState", str, "Lord", str], list["Event"]]
     # (state, ballot, the votes mail's orders) -> events after a ballot (France: the new pope, 1.4).
     after: Callable[["FiefState", str, Mapping[str, Any]], list["Event"]]
+    # Whether a player may name a lord of another family as a candidate (England 9.1: "any
+    # non-Clergy Lord", R20); France: only one's own (1.2).
+    any_family: bool = False
+
+
+@dataclass(frozen=True)
+class HearYeOrders:
+    """An edition's own orders in the two Hear Ye mails besides the core's marriages, candidacies
+    and votes (France: the pope's excommunications and the annulments, 1.1, 1.4, D.2.3). They come
+    first in the first mail and after the votes in the second; what they do is resolved by the
+    ``Elections`` hooks ``before`` and ``after``."""
+
+    # The first mail: verb -> its keys; a new copy of the canonical orders' entries when nothing
+    # is ordered.
+    first_verbs: Mapping[str, tuple[str, ...]]
+    first_defaults: Callable[[], dict[str, Any]]
+    # (view, board, player, verb, item, the canonical orders so far, problems): reads one order of
+    # the first mail into the canonical orders, or adds why not.
+    check_first: Callable[[dict[str, Any], "Board", str, str, Any, dict[str, Any], "Problems"], None]
+    # The second mail: its verbs, the canonical entries, and (view, player, verb, item, canonical,
+    # problems) reading one order.
+    vote_verbs: tuple[str, ...]
+    vote_defaults: Callable[[], dict[str, Any]]
+    check_vote: Callable[[dict[str, Any], str, str, Any, dict[str, Any], "Problems"], None]
+    # canonical orders -> the order items written back (echo), in each mail.
+    echo_first: Callable[[Mapping[str, Any]], list[dict[str, Any]]]
+    echo_votes: Callable[[Mapping[str, Any]], list[dict[str, Any]]]
+    # The order forms: the acts as the first form's heading names them; (view, player) -> what
+    # they default to (added to "no marriage, no candidacy"), the lines before the marriage's and
+    # after them; (view, player) -> the second form's lines after the votes'.
+    heading: str
+    template_first: Callable[[dict[str, Any], str], tuple[str, list[str], list[str]]]
+    template_votes: Callable[[dict[str, Any], str], list[str]]
 
 
 @dataclass(frozen=True)
@@ -96,6 +132,31 @@ def bishop_collects(lord: "Lord", target: str, number: int, governed: set[int]) 
 
 
 @dataclass(frozen=True)
+class DisasterStrike:
+    """Where a disaster card revealed from the track strikes (2.5), as the edition's
+    ``disaster_target`` hook says; ``target`` None: a false alarm, the card is discarded."""
+
+    target: str | None        # the BoardEffect's target: a bishopric's number, a sea's name
+    place: int | str          # what a plague strikes at once (G.2.1): a bishopric's number, a sea's name
+    how: str                  # how it was chosen, opening the report's clause: "anne rolls 4: "
+    where: str                # the place as the report names it: "bishopric Reims (4)"
+    data: dict[str, Any]      # the event's data besides the card: {"roll": 4, "bishopric": 4}
+
+
+def die_names_a_bishopric(state: "FiefState", board: "Board", name: str, dice_icon: bool,
+                          rng: "Rng") -> DisasterStrike:
+    """2.5: the first player's d6 names the bishopric struck; a roll naming none (France's 6, its
+    board having 5) is a false alarm. The dice icon is not read: a card without it is the
+    edition's rule (France: the offshore area)."""
+    first = state.players[state.first_player]
+    roll = rng.d6(f"disaster {name}: bishopric (2.5)")
+    if roll not in board.bishoprics:
+        return DisasterStrike(None, roll, f"{first} rolls a {roll}: ", "", {"roll": roll})
+    return DisasterStrike(str(roll), roll, f"{first} rolls {roll}: ",
+                          f"bishopric {board.bishoprics[roll].name} ({roll})", {"roll": roll, "bishopric": roll})
+
+
+@dataclass(frozen=True)
 class Character:
     """A surprise character card of the edition, played at once on a lord (G.4.1; France: D'Arc,
     G.4.1.1, and Cardinal, G.4.1.2). Once in effect it lies on the frieze until its lord leaves
@@ -123,6 +184,18 @@ class Guard:
     combat_points: int        # 6.2.3.1
     size: int                 # the most pawns given (France: 2, 1.5.5.1-2)
     word: str                 # one pawn, as the reports name it: "king's retinue knight"
+    plural: str               # several: "king's retinue knights"
+
+
+@dataclass(frozen=True)
+class EditionSetup:
+    """An edition's own Game Setup (England: two nobles a family, a Region each, X14), in place of
+    the core's (A: a lord drawn, a starting town chosen; setup/rules.py)."""
+
+    # (game type, options, players, board, cards, rng) -> (the state, in its "setup" phase or on,
+    # and the events)
+    new_game: Callable[[str, dict, Sequence[str], "Board", "CardSet", "Rng"], tuple["FiefState", list["Event"]]]
+    step: "Step"   # the "setup" phase: its resolution, mail checker, default orders and template
 
 
 @dataclass(frozen=True)
@@ -181,3 +254,68 @@ class Hooks:
     married: Callable[["FiefState", "Lord", "Lord"], list["Event"]] | None = None
     unmarried: Callable[["FiefState", "Lord"], list["Event"]] | None = None
     marriage_blocker: Callable[["Lord"], str | None] | None = None
+    # The edition record's keys that only the edition's own code reads (England: `invaders`,
+    # `dice`, `supply.abbeys`, ...): dotted key -> the shape its value must have, checked on load
+    # (edition_reader.py ``_Reader.shaped``: ``int``, ``bool``, ``str``, ``("word", ...)``, ``[SHAPE]``,
+    # ``{NAME: SHAPE}``, ``{"*": SHAPE}``) and kept in ``Edition.extra``. Without them a key the core does not read
+    # is refused.
+    record_keys: Mapping[str, Any] = field(default_factory=dict)
+    # A: (the board file's data, its path, the board facts, the game type) -> the Board, for an
+    # edition whose board file has a shape of its own (England's regions, cities, districts and
+    # seas: pbem/games/fief_england/board_loader.py), held to the facts (board.py ``check_board``).
+    # Without it the core reads France's shape (board.py ``build_board``).
+    board_loader: Callable[[Any, str, "BoardFacts", str], "Board"] | None = None
+    # B: (the card file's data, its path, the game type) -> the CardSet, for an edition whose card
+    # file has a shape of its own (England: pbem/games/fief_england/cards.py), checked against the
+    # record's `deck:`. Without it the core reads France's shape (cards/deck.py).
+    cards_loader: Callable[[Any, str, str], "CardSet"] | None = None
+    # 8.1: (state, family) -> victory points the family holds besides its lords' titles (England:
+    # the Relic VP marker, 12.0). Without it none.
+    family_points: Callable[["FiefState", str], int] | None = None
+    # A: the edition's own Game Setup (England: pbem/games/fief_england/setup.py). Without it the
+    # core's (setup/rules.py: France's A.2-A.6).
+    setup: EditionSetup | None = None
+    # (state, board, the viewer or None for the game master) -> what the edition adds to a
+    # player's view (England: the Region rolled at setup, 13.6), under keys the core's view
+    # does not use; it must keep to the viewer's knowledge, like the core's view.
+    view_parts: Callable[["FiefState", "Board", str | None], dict[str, Any]] | None = None
+    # G.4.2.4: (a lord's fields by name: a view's lord, or ``vars(Lord)``) -> why the justice card
+    # may not strike him for his titles (France: the king, the queen, regent or not, the crown
+    # prince and the pope), or None. Without it no title protects a lord from justice.
+    justice_immune: Callable[[Mapping[str, Any]], str | None] | None = None
+    # 4.4: the political titles holding the privilege to offer a fief title once a round, first
+    # the one that holds it when both are in play (France: the king, else the regent queen).
+    # Without them no one offers a title.
+    privileged: tuple[str, ...] = ()
+    # 3: the political titles whose lord brings his family the record's `income.queen` each
+    # Income Phase (France: the queen and the regent queen, D.3.2). Without them no title does.
+    queen_titles: tuple[str, ...] = ()
+    # 2.5: (state, board, the disaster's name, whether its card bears the dice icon, rng) -> where
+    # a disaster card revealed from the track strikes, or a false alarm. France: the d6 names a
+    # bishopric, a 6 is a false alarm, a card without the icon strikes the offshore area
+    # (pbem/games/fief_france/naval.py). Without it the d6 names a bishopric, a roll naming none
+    # is a false alarm.
+    # D.2.2: the cardinals outside the elections and the cards (the ``characters``, ``tithe_rank``
+    # and ``uprising_calmer`` hooks): the single cardinal title for sale and the `cardinal:`
+    # purchase order (4.5), each cardinal's one tithe marker (G.3.3.2), the `as_cardinal` words of
+    # the `calm_uprisings` policy (G.4.2.1). France has them; without them none of these exist.
+    cardinals: bool = False
+    # 1.1, 1.4, D.2.3: the edition's own orders of the Hear Ye mails (France: `excommunicate`,
+    # `lift`, `annulments`, `annul`, and `excommunicate` + `if_pope` with the votes;
+    # pbem/games/fief_france/hear_ye.py). Without them the mails hold marriages, candidacies and
+    # votes only.
+    hear_ye_orders: HearYeOrders | None = None
+    disaster_target: Callable[["FiefState", "Board", str, bool, "Rng"], DisasterStrike] = die_names_a_bishopric
+    # 2.5: the Cards Phase's step C, the disasters of the track revealed and solved (England 2.4:
+    # the d6 names a Region, round 1's wait for round 2; pbem/games/fief_england/disasters.py).
+    # Without it the core's (cards/effects.py: the d6 names a bishopric, 6 a false alarm).
+    disasters: Callable[["FiefState", "Board", "CardSet", "Rng"], list["Event"]] | None = None
+    # Who holds a town no one stands in: "fief" (France 5.2.2: an empty town of a governed fief is
+    # its title holder's family's; one left empty by its controller is control free otherwise) or
+    # "fortress" (England 5.1, Ex 5-1, R30: a town left empty is lost, unless it holds a fortress,
+    # which stays its controller's until another family occupies the town).
+    empty_towns: str = "fief"
+    # 4.3: where a family places the units it buys: "lord" (France: a town with one of its free
+    # lords, not besieged, or a non-besieged fortress its forces hold) or "controlled" (England
+    # 4.0: any City it controls that is not besieged, 7.9).
+    placement: str = "lord"

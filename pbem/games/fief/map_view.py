@@ -19,15 +19,12 @@ from typing import Any
 import yaml
 
 from pbem.games.fief.board import Board, load_board
-from pbem.games.fief.state import OFFSHORE
+from pbem.games.fief.edition import load_edition
 from pbem.paths import games_dir
 from pbem.rules.api import JSON, MapUnavailable
 
 GEOGRAPHY_FILE = "geography.yaml"
 
-# Unit pawns (A.1) as the map writes them: letter, name.
-UNIT_LETTERS = {"man_at_arms": ("M", "man-at-arms"), "archer": ("A", "archer"),
-                "knight": ("K", "knight"), "bombard": ("B", "bombard")}
 MARKERS = (   # what a town may carry (4.2, 4.4, 5.3.2, 6.4), in drawing order
     {"id": "stronghold", "letter": "S", "label": "stronghold (4.2)"},
     {"id": "city", "letter": "C", "label": "city: a fortified town (4.4)"},
@@ -92,7 +89,8 @@ def map_drawing(view: JSON, variant: str, title: str) -> JSON:
     me = view.get("me")
     places = [_town_place(name, town, geo) for name, town in view["towns"].items()]
     sea_points = [geo.xy(lon, lat) for _, lon, lat in geo.sea_labels]
-    places += [{"id": f"{OFFSHORE}:{i}", "label": label, "kind": "sea", "x": x, "y": y,
+    sea = board.seas[0] if board.seas else "sea"   # 5.3 (France: the one off-shore area)
+    places += [{"id": f"{sea}:{i}", "label": label, "kind": "sea", "x": x, "y": y,
                 "emphasis": False, "markers": [], "controller": None}
                for i, ((label, _, _), (x, y)) in enumerate(zip(geo.sea_labels, sea_points, strict=True))]
     links = [{"between": sorted(r), "kind": "road"} for r in sorted(board.roads, key=sorted)]
@@ -100,10 +98,10 @@ def map_drawing(view: JSON, variant: str, title: str) -> JSON:
         hx, hy = geo.xy(*geo.towns[harbor])
         nearest = min(range(len(sea_points)),
                       key=lambda i: (sea_points[i][0] - hx) ** 2 + (sea_points[i][1] - hy) ** 2)
-        links.append({"between": [harbor, f"{OFFSHORE}:{nearest}"], "kind": "sea"})
+        links.append({"between": [harbor, f"{sea}:{nearest}"], "kind": "sea"})
     pieces = [_pieces(name, fam, forces) for name, town in view["towns"].items()
               for fam, forces in town["forces"].items()]
-    pieces += [_pieces(f"{OFFSHORE}:0", fam, forces) for fam, forces in view["offshore"]["forces"].items()]
+    pieces += [_pieces(f"{sea}:0", fam, forces) for fam, forces in view["offshore"]["forces"].items()]
     # The title names no reader: readers whose views draw the same (no fog of war) get one
     # picture (the judge draws it once per report round); the mail and the CLI say whose it is.
     return {
@@ -117,14 +115,16 @@ def map_drawing(view: JSON, variant: str, title: str) -> JSON:
         "families": [{"id": p, "label": p + (" (eliminated)" if view["families"][p]["eliminated"] else "")}
                      for p in view["players"]],
         "pieces": [p for p in pieces if p["lords"] or p["units"] or p["hidden"] or p["captives"]],
-        "piece_kinds": [{"id": k, "letter": letter, "label": label} for k, (letter, label) in UNIT_LETTERS.items()],
+        # A.1: the unit pawns as the map writes them (the edition record's `units:` letter and name)
+        "piece_kinds": [{"id": k, "letter": u.letter, "label": u.name}
+                        for k, u in load_edition(view["game"]).units.items()],
         "marker_kinds": list(MARKERS),
         "legend": LEGEND,
         "sieges": [{"at": name, "by": sorted(town["besiegers"])} for name, town in view["towns"].items()
                    if town["besieged"]],
         "titles": _titles(view, board),
         "notes": ["fog of war (I.2): other families' pawns lie face down, drawn as ?n"]
-                 if view.get("options", {}).get("fog_of_war") and me is not None else [],
+                 if load_edition(view["game"]).fog(view.get("options", {})) and me is not None else [],
     }
 
 

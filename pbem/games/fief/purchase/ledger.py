@@ -10,16 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.games.fief.edition import Edition
 from pbem.games.fief.purchase.books import Failure
 from pbem.games.fief.purchase.title_ledger import TitlePurchases
-from pbem.games.fief.state import OFFSHORE
 
-UNIT_LABEL = {"man_at_arms": ("man-at-arms", "men-at-arms"), "archer": ("archer", "archers"),
-              "knight": ("knight", "knights"), "bombard": ("bombard", "bombards")}
-
-
-def unit_words(kind: str, count: int) -> str:
-    return f"{count} {UNIT_LABEL[kind][0 if count == 1 else 1]}"
 
 
 class Ledger(TitlePurchases):
@@ -102,9 +96,13 @@ class Ledger(TitlePurchases):
         """4.3: towns with one of my non-captive lords (besiegers included, not the besieged),
         or where my forces control a non-besieged fortress."""
         with_lord = {l["location"] for l in self.lords.values()
-                     if not l["captive_of"] and l["location"] not in (None, OFFSHORE)}
+                     if not l["captive_of"] and l["location"] in self.towns}   # not at sea (5.3)
         out = []
         for town, here in self.towns.items():
+            if self.edition.hooks.placement == "controlled":   # England 4.0: any City controlled, not besieged
+                if here["controller"] == self.me and not here["besieged"]:
+                    out.append(town)
+                continue
             besieged_here = here["besieged"] and here["controller"] == self.me   # 6.4.2
             fortress_held = here["fortress"] and here["controller"] == self.me and not here["besieged"] \
                 and self.me in here["forces"]
@@ -116,6 +114,8 @@ class Ledger(TitlePurchases):
         kind, count, town = order["buy"], order["count"], order["town"]
         if town not in self.placement_towns():
             return Failure("placement", f"you cannot place new units in {town}",
+                           "place them in a City you control that is not besieged (4.0)"
+                           if self.edition.hooks.placement == "controlled" else
                            "place them where one of your lords stands (not besieged in a fortress), "
                            "or in a non-besieged fortress your forces control (4.3)")
         most = self.edition.new_units_per_town   # 4.3
@@ -124,9 +124,9 @@ class Ledger(TitlePurchases):
             return Failure("four_per_town", f"at most {most} new unit pawns may be placed in "
                            f"{town} this phase; room is left for {room}", "place the others in another town (4.3)")
         if self.pool[kind] < count:
-            return Failure("pool", f"your pool has {self.pool[kind]} {UNIT_LABEL[kind][1]} left (A.1)")
+            return Failure("pool", f"your pool has {self.pool[kind]} {self.edition.unit_word(kind, 2)} left (A.1)")
         cost = self.edition.unit_price(kind) * count   # 4.3
-        fail = self._pay(cost, unit_words(kind, count))
+        fail = self._pay(cost, self.edition.unit_text(kind, count))
         if fail:
             return fail
         self.deniers -= cost
@@ -162,13 +162,13 @@ class Ledger(TitlePurchases):
         return None
 
 
-def describe(order: dict[str, Any], hide_town: bool = False) -> str:
+def describe(order: dict[str, Any], edition: Edition, hide_town: bool = False) -> str:
     where = "" if hide_town else f" in {order.get('town')}"
     if "build" in order:
         count = order.get("count", 1)
         return f"to build {'a stronghold' if order['build'] == 'stronghold' else f'{count} mill(s)'}{where}"
     if "buy" in order:
-        return f"to buy {unit_words(order['buy'], order['count'])}{where}"
+        return f"to buy {edition.unit_text(order['buy'], order['count'])}{where}"
     if "title" in order:
         return f"to buy the {order['title']} title for {order['lord']}"
     if "cardinal" in order:
