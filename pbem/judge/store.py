@@ -32,7 +32,6 @@ from typing import Any, Iterator, Sequence
 # imported from here as ever.
 from pbem.judge.schema import (SCHEMA, SCHEMA_VERSION, StoreTooNew, migrate,  # noqa: F401
                                pack_state, unpack_state)
-from pbem.mail.outgoing import splice
 
 # How long a command waits for another one's transaction (a tick resolving, a game-master
 # command) before giving up with a clear message. Every transaction the judge opens is short
@@ -207,6 +206,7 @@ class Store:
         raw = bytes(row["raw"])
         if not row["parts"]:
             return raw
+        from pbem.mail.outgoing import splice   # loaded when a mail is sent, not by every command
         cache = {} if cache is None else cache
         pieces = []
         for at, key in json.loads(row["parts"]):
