@@ -14,7 +14,7 @@ from email.utils import format_datetime
 
 import pytest
 
-from pbem.mail import outgoing
+from pbem.mail import encoding, outgoing
 from pbem.mail.auto import LOOP_HEADER
 from pbem.mail.message import MAX_REFERENCES
 from pbem.mail.outgoing import (
@@ -217,8 +217,8 @@ def test_plain_addresses_and_message_ids_are_written_as_the_registry_folds_them(
 
 def test_a_shared_picture_is_encoded_once_for_the_mails_that_carry_it(monkeypatch):
     calls = []
-    real = outgoing.base64.encodebytes
-    monkeypatch.setattr(outgoing.base64, "encodebytes", lambda data: calls.append(len(data)) or real(data))
+    real = encoding.base64.encodebytes
+    monkeypatch.setattr(encoding.base64, "encodebytes", lambda data: calls.append(len(data)) or real(data))
     outgoing._base64.cache_clear()
     png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
     image = InlineImage(image_content_id(png, "pbem.test"), png)
@@ -278,7 +278,7 @@ def test_a_shared_picture_is_left_out_and_put_back_to_the_same_bytes(monkeypatch
         left, splices = outgoing.compose_parts(out, "judge@pbem.test", "pbem judge", now=WHEN)
         if shared:
             assert [key for _, key in splices] == ["map.1@pbem.test"] and len(left) < len(raw) - len(png)
-            assert outgoing.splice(left, [(at, outgoing.shared_part(png)) for at, _ in splices]) == raw
+            assert encoding.splice(left, [(at, encoding.shared_part(png)) for at, _ in splices]) == raw
         else:
             assert (left, splices) == (raw, [])
 
@@ -294,4 +294,4 @@ def test_quoted_printable_is_the_stdlibs_bytes():
         chars = alphabet if rng.random() < 0.5 else "ab =\n \t"
         text = "".join(rng.choice(chars) for _ in range(rng.randrange(0, rng.choice([5, 80, 300, 1000]))))
         data = text.encode("utf-8").decode("latin-1")
-        assert outgoing._quoted_printable(data) == quoprimime.body_encode(data, 78), text
+        assert encoding.quoted_printable(data) == quoprimime.body_encode(data, 78), text
