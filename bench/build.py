@@ -77,7 +77,8 @@ def build(path: Path, games: int, history: int = 0) -> Built:
                     mails.append((name, player, secrets[player], phase.id, body))
             # The welcome mails went out long ago (and their copies were blanked, as the tick
             # does for mail carrying a secret).
-            store.run("UPDATE outbox SET sent_at=?, attempts=1, raw=X'' WHERE sent_at IS NULL", now)
+            store.run("UPDATE outbox SET sent_at=?, attempts=1, raw=X'', parts=NULL WHERE sent_at IS NULL", now)
+            store.run("DELETE FROM outbox_parts")
             store.set_meta("last_tick", repr(now))
     finally:
         store.close()

@@ -70,6 +70,9 @@ def tick_child(home_dir: str) -> None:
     print(json.dumps({"steps": seconds, "mails": sum(report.mails.values()), "outcomes": report.mails,
                       "resolved": len(report.resolved), "sent": report.sent, "errors": report.errors,
                       "cpu": (usage := resource.getrusage(resource.RUSAGE_SELF)).ru_utime + usage.ru_stime,
+                      # the tick's own thread: the CPU on its path, without the pictures' PNGs
+                      # written beside it (pbem.judge.maps.Drawn) nor the flushes waited for
+                      "main_cpu": time.thread_time(),
                       "maxrss_kb": usage.ru_maxrss}))
 
 
@@ -88,6 +91,7 @@ def run_ticks(home: Path, waiting=None) -> dict:
         if figures["errors"]:
             raise SystemExit(f"the tick reported errors: {figures['errors'][:5]}")
         figures["wall"] = wall
+        figures["load"] = os.getloadavg()[0]   # the machine's, over the last minute: the tick's own among it
         ticks.append(figures)
         left = progress(_home(home))
         if waiting is not None:
@@ -104,10 +108,11 @@ def run_ticks(home: Path, waiting=None) -> dict:
             steps[name] = steps.get(name, 0.0) + value
     mails = sum(t["mails"] for t in ticks)
     return {"ticks": len(ticks), "first": ticks[0]["wall"], "total": sum(t["wall"] for t in ticks),
-            "cpu": sum(t["cpu"] for t in ticks),
+            "cpu": sum(t["cpu"] for t in ticks), "main_cpu": sum(t["main_cpu"] for t in ticks),
             "steps": steps, "mails_in": mails, "sent": sum(t["sent"] for t in ticks),
             "ingest": mails / steps["read and answer mail"] if steps.get("read and answer mail") else 0.0,
-            "peak_mb": max(t["maxrss_kb"] for t in ticks) / 1024, "progress": left}
+            "peak_mb": max(t["maxrss_kb"] for t in ticks) / 1024, "progress": left,
+            "load": (min(t["load"] for t in ticks), max(t["load"] for t in ticks))}
 
 
 def _home(path: Path):
@@ -167,14 +172,16 @@ def main(argv: list[str] | None = None) -> None:
             rows.append((n, result))
             print(f"  {result['ticks']} tick(s), {result['total']:.2f}s", flush=True)
         print()
-        print(f"{'games':>6} {'mails in':>8} {'ticks':>5} {'tick 1 s':>8} {'all s':>7} {'cpu s':>7} {'s/game':>7} "
-              f"{'read s':>7} {'resolve s':>9} {'send s':>7} {'mails/s in':>10} {'mails out':>9} {'peak MB':>7}")
+        print(f"{'games':>6} {'mails in':>8} {'ticks':>5} {'tick 1 s':>8} {'all s':>7} {'cpu s':>7} {'main':>6} "
+              f"{'s/game':>7} {'read s':>7} {'resolve s':>9} {'send s':>7} {'mails/s in':>10} {'mails out':>9} "
+              f"{'peak MB':>7} {'load':>9}")
         for n, r in rows:
             s = r["steps"]
             print(f"{n:>6} {r['mails_in']:>8} {r['ticks']:>5} {r['first']:>8.2f} {r['total']:>7.2f} {r['cpu']:>7.2f} "
+                  f"{r['main_cpu']:>6.2f} "
                   f"{r['total'] / n:>7.3f} {s.get('read and answer mail', 0):>7.2f} "
                   f"{s.get('resolve due phases', 0):>9.2f} {s.get('send the outbox', 0):>7.2f} "
-                  f"{r['ingest']:>10.1f} {r['sent']:>9} {r['peak_mb']:>7.1f}")
+                  f"{r['ingest']:>10.1f} {r['sent']:>9} {r['peak_mb']:>7.1f} {r['load'][0]:>4.1f}-{r['load'][1]:<4.1f}")
         if len(rows) > 1:
             (n0, r0), (n1, r1) = rows[0], rows[-1]
             print(f"\nt({n1})/t({n0}) = {r1['total'] / r0['total']:.2f} wall, {r1['cpu'] / r0['cpu']:.2f} cpu  "

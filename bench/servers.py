@@ -84,7 +84,8 @@ def main(argv: list[str] | None = None) -> None:
         r = measure(servers, args.games, args.concurrency, args.tick_seconds, work)
     s = r["steps"]
     print(f"ticks {r['ticks']}; first {r['first']:.1f} s; all {r['total']:.1f} s wall, {r['cpu']:.1f} s CPU "
-          f"(issue 13's goal: within 120 s)")
+          f"({r['main_cpu']:.1f} s of it the tick's own thread) (issue 13's goal: within 120 s); "
+          f"load {r['load'][0]:.1f} to {r['load'][1]:.1f}")
     print(f"steps: read and answer {s.get('read and answer mail', 0):.1f} s, resolve "
           f"{s.get('resolve due phases', 0):.1f} s, send {s.get('send the outbox', 0):.1f} s")
     print(f"mails read {r['mails_in']}, sent {r['sent']} (the SMTP server took {r['smtp_mails']}, "

@@ -85,7 +85,7 @@ def test_the_bench_runs_ticks_until_every_game_is_resolved(monkeypatch, tmp_path
 
     ticks: list[int] = []
     figures = {"steps": {}, "mails": 0, "outcomes": {}, "resolved": 0, "sent": 0, "errors": [], "cpu": 1.0,
-               "maxrss_kb": 1024}
+               "main_cpu": 1.0, "maxrss_kb": 1024}
     monkeypatch.setattr(subprocess, "run", lambda *a, **k: ticks.append(1) or subprocess.CompletedProcess(
         a, 0, stdout=json.dumps(figures) + "\n", stderr=""))
     monkeypatch.setattr(run, "_home", lambda path: path)

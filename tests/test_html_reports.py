@@ -4,8 +4,10 @@ script; a size budget; a player's opt-out by mail or by the game master (docs/ma
 reports"; docs/orders.md, "Plain text only")."""
 from __future__ import annotations
 
+import base64
 import email
 import email.policy
+import json
 import re
 
 import pytest
@@ -16,7 +18,7 @@ from pbem.cli import main
 from pbem.games.fief_france.rules import RULES
 from pbem.judge import engine
 from pbem.judge.maps import draw_png
-from pbem.judge.mailer import REPORT_MAIL_BUDGET, Mailer
+from pbem.judge.mailer import REPORT_MAIL_BUDGET, Mailer, map_content_id
 from pbem.judge.render import event_html, render, render_html
 from pbem.judge.store import dumps
 from pbem.mail.outgoing import InlineImage, OutMail, compose, image_content_id
@@ -40,14 +42,14 @@ def outbox(judge: Judge, purpose: str = "report") -> dict[str, list[bytes]]:
         files[str(email.message_from_bytes(raw.split(b"\r\n\r\n", 1)[0])["Message-ID"])] = raw
     store = judge.store()
     try:
-        rows = store.all("SELECT recipient, message_id, raw, sent_at FROM outbox WHERE purpose=? ORDER BY id",
+        rows = store.all("SELECT recipient, message_id, raw, parts, sent_at FROM outbox WHERE purpose=? ORDER BY id",
                          purpose)
+        out: dict[str, list[bytes]] = {}
+        for row in rows:
+            raw = store.mail_bytes(row) if row["sent_at"] is None else files[row["message_id"]]
+            out.setdefault(row["recipient"], []).append(raw)
     finally:
         store.close()
-    out: dict[str, list[bytes]] = {}
-    for row in rows:
-        raw = bytes(row["raw"]) if row["sent_at"] is None else files[row["message_id"]]
-        out.setdefault(row["recipient"], []).append(raw)
     return out
 
 
@@ -103,8 +105,9 @@ def test_a_report_is_text_first_then_html_with_the_map_of_the_readers_own_view(f
         text, html, png, content_id = parts(raw)
         assert text.startswith("[pbem] automatic mail from") and "== Position ==" in text
         # The picture is the one drawn from this reader's view (the game master's: everything).
-        assert png == draw_png(map_drawing(RULES, RULES.view(state, reader)))
-        assert content_id == f"<{image_content_id(png, 'pbem.test')}>"
+        drawing = map_drawing(RULES, RULES.view(state, reader))
+        assert png == draw_png(drawing)
+        assert content_id == f"<{map_content_id(drawing, 'pbem.test')}>"
         assert f'src="cid:{content_id[1:-1]}"' in html
         # Nothing remote, nothing active, no stylesheet: inline styles only.
         assert not re.search(r"https?://", html) and "<script" not in html.lower()
@@ -172,9 +175,11 @@ def reports_for(judge: Judge, state: dict) -> dict[str, bytes]:
         with store.transaction():
             store.run("UPDATE games SET state=? WHERE name='f4'", dumps(state))
             store.run("DELETE FROM outbox")
+            store.run("DELETE FROM outbox_parts")
             game = engine.load_game(store, "f4")
             Mailer(store, judge.home).reports(game, [engine.Resolved(1, "round-3/movement", "Movement", [], [])])
-        return {r["recipient"]: bytes(r["raw"]) for r in store.all("SELECT recipient, raw FROM outbox")}
+        return {r["recipient"]: store.mail_bytes(r)
+                for r in store.all("SELECT message_id, recipient, raw, parts FROM outbox")}
     finally:
         store.close()
 
@@ -330,7 +335,13 @@ def test_readers_whose_views_draw_the_same_map_share_one_drawing(tmp_path, monke
     from pbem.judge import maps
     calls: list[int] = []
     real = maps.draw_png
-    monkeypatch.setattr(maps, "draw_png", lambda drawing: calls.append(1) or real(drawing))
+
+    class Counted(maps.Drawn):
+        def __init__(self, drawing):
+            calls.append(1)
+            super().__init__(drawing)
+
+    monkeypatch.setattr(maps, "Drawn", Counted)
     judge = Judge(tmp_path / "home")
     judge.new_game("f5", players=PLAYERS[:3], game_type="fief_france", options={"fog_of_war": fog},
                    gm_email=GM, seed="html")
@@ -342,3 +353,34 @@ def test_readers_whose_views_draw_the_same_map_share_one_drawing(tmp_path, monke
     mails = outbox(judge)
     for reader, address in [(p, f"{p}@pbem.test") for p in PLAYERS[:3]] + [(None, GM)]:
         assert parts(mails[address][-1])[2] == real(map_drawing(RULES, RULES.view(state, reader)))
+
+
+def test_a_rounds_picture_is_stored_once_for_the_mails_that_carry_it(tmp_path):
+    """Schema version 8 (issue 13): without fog of war the four reports of a round carry one
+    picture: the store keeps its base64 once, each report's row without it (a fifth of the
+    bytes), and the mail sent is the whole mail, picture in place. The part goes with the last
+    mail that carries it."""
+    judge = Judge(tmp_path / "home")
+    judge.new_game("f4", players=PLAYERS[:3], game_type="fief_france", gm_email=GM)
+    reports = reports_for(judge, current_state(judge, "f4"))
+    store = judge.store()
+    try:
+        (part,) = store.all("SELECT key, data, users FROM outbox_parts")
+        rows = store.all("SELECT message_id, recipient, raw, parts FROM outbox WHERE purpose='report' ORDER BY id")
+        assert len(rows) == part["users"] == 4
+        picture = bytes(part["data"])
+        png = draw_png(map_drawing(RULES, RULES.view(current_state(judge, "f4"), None)))
+        assert picture == base64.encodebytes(png).replace(b"\n", b"\r\n")
+        for row in rows:
+            assert picture not in bytes(row["raw"]) and len(row["raw"]) * 4 < len(reports[row["recipient"]])
+            assert [key for _, key in json.loads(row["parts"])] == [part["key"]]
+            assert parts(reports[row["recipient"]])[2] == png
+            assert f"Content-ID: <{part['key']}>".encode() in bytes(row["raw"])
+        with store.transaction():
+            for n, row in enumerate(rows):
+                assert store.mark_sent(row["message_id"], 1.0)
+                left = store.all("SELECT users FROM outbox_parts")
+                assert [r["users"] for r in left] == ([4 - n - 1] if n < 3 else [])
+        assert store.one("SELECT COUNT(*) FROM outbox WHERE parts IS NOT NULL")[0] == 0
+    finally:
+        store.close()

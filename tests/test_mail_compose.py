@@ -14,7 +14,7 @@ from email.utils import format_datetime
 
 import pytest
 
-from pbem.mail import outgoing
+from pbem.mail import encoding, outgoing
 from pbem.mail.auto import LOOP_HEADER
 from pbem.mail.message import MAX_REFERENCES
 from pbem.mail.outgoing import (
@@ -217,8 +217,8 @@ def test_plain_addresses_and_message_ids_are_written_as_the_registry_folds_them(
 
 def test_a_shared_picture_is_encoded_once_for_the_mails_that_carry_it(monkeypatch):
     calls = []
-    real = outgoing.base64.encodebytes
-    monkeypatch.setattr(outgoing.base64, "encodebytes", lambda data: calls.append(len(data)) or real(data))
+    real = encoding.base64.encodebytes
+    monkeypatch.setattr(encoding.base64, "encodebytes", lambda data: calls.append(len(data)) or real(data))
     outgoing._base64.cache_clear()
     png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
     image = InlineImage(image_content_id(png, "pbem.test"), png)
@@ -256,3 +256,42 @@ def test_a_plain_address_is_the_address_the_parser_makes():
         made = outgoing._address.__wrapped__("n", f" {addr} ", "the address")
         assert (made.display_name, made.username, made.domain, made.addr_spec, str(made)) == \
             (expected.display_name, expected.username, expected.domain, expected.addr_spec, str(expected)), addr
+
+
+def test_a_shared_picture_is_left_out_and_put_back_to_the_same_bytes(monkeypatch):
+    """compose_parts leaves a shared picture's base64 out (the store keeps it once) and says
+    where it goes; splice puts it back: compose's bytes. The multipart boundaries are drawn from
+    the text and headers, not from the 60 KB of base64 (hashed once a mail before)."""
+    hashed: list[int] = []
+    real = outgoing.hashlib.sha256
+    monkeypatch.setattr(outgoing.hashlib, "sha256", lambda data=b"": hashed.append(len(data)) or real(data))
+    png = bytes(range(256)) * 240
+    for shared in (False, True):
+        image = InlineImage("map.1@pbem.test", png, shared=shared)
+        out = OutMail(to="marie@example.org", subject="report", body="Écus: 3\n", html="<p>report</p>",
+                      message_id="<report.1@pbem.test>",
+                      images=(image, InlineImage("b@pbem.test", b"\x89PNG")))
+        hashed.clear()
+        raw = compose(out, "judge@pbem.test", "pbem judge", now=WHEN)
+        assert sum(hashed) < 5_000
+        assert raw == reference_compose(out, "judge@pbem.test", "pbem judge", WHEN, raw)
+        left, splices = outgoing.compose_parts(out, "judge@pbem.test", "pbem judge", now=WHEN)
+        if shared:
+            assert [key for _, key in splices] == ["map.1@pbem.test"] and len(left) < len(raw) - len(png)
+            assert encoding.splice(left, [(at, encoding.shared_part(png)) for at, _ in splices]) == raw
+        else:
+            assert (left, splices) == (raw, [])
+
+
+def test_quoted_printable_is_the_stdlibs_bytes():
+    """_quoted_printable (a report's text and HTML parts) writes what quoprimime.body_encode
+    writes: every character quoted alike, every line folded alike (long lines, an escape at a
+    fold, a space or tab at the end, the line breaks Python splits on besides CR and LF)."""
+    from email import quoprimime
+    rng = random.Random(5)
+    alphabet = "abc XYZ=\t\r\n é—“”\x00\x7f~!<>-\x85\x0b\x1c"
+    for _ in range(4000):
+        chars = alphabet if rng.random() < 0.5 else "ab =\n \t"
+        text = "".join(rng.choice(chars) for _ in range(rng.randrange(0, rng.choice([5, 80, 300, 1000]))))
+        data = text.encode("utf-8").decode("latin-1")
+        assert encoding.quoted_printable(data) == quoprimime.body_encode(data, 78), text

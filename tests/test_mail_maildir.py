@@ -102,3 +102,40 @@ def test_sender_failure_is_a_result_not_an_exception(tmp_path):
     (tmp_path / "out" / "tmp").write_text("not a folder")
     (result,) = sender.send([Outgoing("x", ("a@example.org",), b"Subject: s\r\n\r\nb\r\n")])
     assert not result.ok and not result.permanent and "cannot write" in result.error
+
+
+def test_a_mail_written_again_replaces_its_own_file(tmp_path):
+    """A mail written but not yet recorded as sent when the judge died is written again by the
+    next tick: its file name comes from its outbox id, so it replaces itself, once delivered."""
+    raw = compose(OutMail(to="alice@example.org", subject="s", body="b"), "judge@pbem.test", "Judge")
+    for per_recipient in (False, True):
+        sender = MaildirSender(tmp_path / f"out{per_recipient}", per_recipient=per_recipient)
+        for _ in range(3):
+            batch = [Outgoing(f"<r.{n}@pbem.test>", ("alice@example.org",), raw) for n in (1, 2)]
+            assert [r.ok for r in sender.send(batch)] == [True, True]
+        box = sender.mailbox_of("alice@example.org")
+        assert len(list((box / "new").iterdir())) == 2 and not list((box / "tmp").iterdir())
+
+
+def test_a_batch_is_on_disk_before_the_judge_hears_it_was_delivered(tmp_path, monkeypatch):
+    """Every file of a batch, and the folder that names it, is flushed before the first result
+    is reported (the judge marks a mail sent on its result): one flush a file and one a folder,
+    not one a mail and its wait in turn."""
+    import pbem.mail.outbox as outbox
+    log: list[str] = []
+    real = os.fsync
+    monkeypatch.setattr(outbox.os, "fsync", lambda fd: log.append(os.readlink(f"/proc/self/fd/{fd}")) or real(fd))
+    sender = MaildirSender(tmp_path / "out", per_recipient=True)
+    batch = [Outgoing(f"<r.{n}@pbem.test>", (f"p{n % 3}@example.org",), b"Subject: s\r\n\r\nb\r\n") for n in range(9)]
+
+    def heard(result):
+        assert result.ok
+        files = {p.name for p in (tmp_path / "out").glob("*/new/*")}
+        log.append(f"result {result.id} {len(files)}")
+
+    sender.send(batch, on_result=heard)
+    flushes = [entry for entry in log if not entry.startswith("result")]
+    assert log[:len(flushes)] == flushes and len(log) == len(flushes) + 9   # every flush before any result
+    assert all(entry.endswith(" 9") for entry in log[len(flushes):])         # every file in new/ by then
+    assert sum(f.rpartition("/")[0].endswith("/tmp") for f in flushes) == 9
+    assert sorted(f.rpartition("/")[2] for f in flushes if f.endswith("/new")) == ["new"] * 3

@@ -38,6 +38,18 @@ def stored_home(tmp_path: Path, fixture: str) -> Path:
     return home
 
 
+def as_version(home: Path, version: int, *statements: tuple) -> None:
+    """The store of ``home`` as a pbem of schema ``version`` left it: ``statements`` (SQL and
+    its parameters) undo what came after, and its version is set back."""
+    import sqlite3
+    raw = sqlite3.connect(home / "pbem.sqlite")
+    for statement in statements:
+        raw.execute(*statement)
+    raw.execute(f"PRAGMA user_version={version}")
+    raw.commit()
+    raw.close()
+
+
 @pytest.mark.parametrize("fixture, name, version", [
     ("fief_france-full4-9311133.sqlite.gz", "full4", None),   # stored before versions were recorded
     ("fief_france-demo-9311133.sqlite.gz", "demo", None),
@@ -175,25 +187,20 @@ def test_a_store_written_at_schema_version_6_gains_stand_ins_and_its_absences_ke
     """Schema version 7 (issue 15, stand-ins): absences.standin, standin_salt, standin_hash and
     standin_state, and the index of the stand-ins due. An absence stored before has no stand-in;
     the stored game plays on, and a stand-in can be named for that absence."""
-    import sqlite3
     from pbem.judge.store import SCHEMA_VERSION
     home = stored_home(tmp_path, "fief_france-demo-f3da6be.sqlite.gz")
     Store(home / "pbem.sqlite").close()
     # The store as schema version 6 left it (no fixture was written by a pbem of version 6): the
     # columns of version 7 dropped, an absence announced.
-    raw = sqlite3.connect(home / "pbem.sqlite")
-    raw.execute("DROP INDEX absences_standin")
-    for column in ("standin", "standin_salt", "standin_hash", "standin_state"):
-        raw.execute(f"ALTER TABLE absences DROP COLUMN {column}")
-    raw.execute("INSERT INTO absences(game_id, player, away_from, away_to, announced_at) "
+    as_version(home, 6, ("DROP INDEX absences_standin",),
+               *((f"ALTER TABLE absences DROP COLUMN {column}",)
+                 for column in ("standin", "standin_salt", "standin_hash", "standin_state")),
+               ("INSERT INTO absences(game_id, player, away_from, away_to, announced_at) "
                 "SELECT id, (SELECT name FROM players WHERE game_id=games.id ORDER BY seat LIMIT 1), "
-                "1.0, 4e9, 1.0 FROM games WHERE name='demo'")
-    raw.execute("PRAGMA user_version=6")
-    raw.commit()
-    raw.close()
+                "1.0, 4e9, 1.0 FROM games WHERE name='demo'",))
     store = Store(home / "pbem.sqlite")
     try:
-        assert store.one("PRAGMA user_version")[0] == SCHEMA_VERSION == 7
+        assert store.one("PRAGMA user_version")[0] == SCHEMA_VERSION >= 7
         row = store.one("SELECT * FROM absences")
         assert (row["away_to"], row["standin"], row["standin_hash"], row["standin_state"]) == (4e9, None, None, 0)
         assert store.one("SELECT 1 FROM sqlite_master WHERE name='absences_standin'") is not None
@@ -215,6 +222,55 @@ def test_a_store_written_at_schema_version_6_gains_stand_ins_and_its_absences_ke
         # The phase resolved by the game master: the stand-in got the absent player's report too.
         assert store.one("SELECT COUNT(*) FROM outbox WHERE purpose='report' AND recipient=?",
                          "friend@elsewhere.test")[0] == 1
+        assert archive.replay(store, engine.load_game(store, "demo")).ok
+    finally:
+        store.close()
+
+
+def test_a_store_written_at_schema_version_7_sends_its_waiting_mail_whole_and_stores_pictures_once(tmp_path):
+    """Schema version 8 (issue 13): outbox.parts and outbox_parts. A mail queued before it is
+    whole (parts NULL) and is sent as it is; the stored game plays on, and its next reports'
+    picture is stored once and put back into each mail sent."""
+    import email
+    import email.policy
+    from pbem.judge.store import SCHEMA_VERSION
+    from pbem.judge.tick import run_tick
+    from pbem.judge.home import load_home
+    home = stored_home(tmp_path, "fief_france-demo-f3da6be.sqlite.gz")
+    Store(home / "pbem.sqlite").close()
+    # The store as schema version 7 left it, with a whole mail waiting (no fixture was written
+    # by a pbem of version 7).
+    waiting = (b"From: judge@pbem.test\r\nTo: a@pbem.test\r\nSubject: old\r\nMessage-ID: <old.1@pbem.test>\r\n"
+               b"\r\nold mail\r\n")
+    as_version(home, 7, ("DROP TABLE outbox_parts",), ("ALTER TABLE outbox DROP COLUMN parts",),
+               ("INSERT INTO outbox(message_id, recipient, purpose, raw, created_at) VALUES(?,?,?,?,?)",
+                ("<old.1@pbem.test>", "a@pbem.test", "report", waiting, 1.0)))
+    store = Store(home / "pbem.sqlite")
+    try:
+        assert store.one("PRAGMA user_version")[0] == SCHEMA_VERSION >= 8
+        (row,) = store.all("SELECT * FROM outbox WHERE sent_at IS NULL AND failed=0")
+        assert row["parts"] is None and store.mail_bytes(row) == waiting
+    finally:
+        store.close()
+    result = CliRunner().invoke(main, ["game", "resolve", "demo", "--home", str(home)])
+    assert result.exit_code == 0, result.output
+    store = Store(home / "pbem.sqlite")
+    try:
+        (part,) = store.all("SELECT key, users FROM outbox_parts")
+        assert part["users"] == store.one("SELECT COUNT(*) FROM outbox WHERE parts IS NOT NULL")[0] >= 2
+    finally:
+        store.close()
+    report = run_tick(load_home(home))
+    assert not report.errors and report.sent >= 3
+    files = [f.read_bytes() for f in (home / "mail" / "outbox" / "new").iterdir()]
+    assert waiting.replace(b"\r\n", b"\n") in files
+    pictures = [p.get_content() for f in files
+                for p in email.message_from_bytes(f, policy=email.policy.default).walk()
+                if p.get_content_type() == "image/png"]
+    assert len(pictures) == part["users"] and len(set(pictures)) == 1 and pictures[0].startswith(b"\x89PNG")
+    store = Store(home / "pbem.sqlite")
+    try:
+        assert store.one("SELECT COUNT(*) FROM outbox_parts")[0] == 0
         assert archive.replay(store, engine.load_game(store, "demo")).ok
     finally:
         store.close()

@@ -256,3 +256,29 @@ def test_games_are_resolved_in_groups_and_a_failing_one_is_undone_alone(judge, m
     store.close()
     monkeypatch.setattr(Mailer, "reports", real)
     assert run_tick(judge.home, now=judge.now, clock=Clock()).resolved == ["g2: round-1/bid", "g2: round-1/tally"]
+
+
+def test_the_maildir_outboxs_sent_marks_are_one_commit_a_chunk(tmp_path, monkeypatch):
+    """The Maildir sends a chunk, flushes it, then reports every mail: their sent marks are
+    committed together (one commit a chunk of OUTBOX_BATCH), not one commit a mail each writing
+    the outbox's pages into the log again. Counted in commits, not time."""
+    from pbem.judge.store import Store
+    monkeypatch.setattr(tick_module, "OUTBOX_BATCH", 4)
+    judge = Judge(tmp_path / "home")
+    for n in range(3):
+        judge.new_game(f"g{n}")            # three welcomes a game: 9 mails, 3 chunks
+    commits: list[str] = []
+    real_transaction = Store.transaction
+
+    def counted(self, durable=True):
+        if not self._depth:                  # a nested one joins the open transaction
+            commits.append("durable" if durable else "marks")
+        return real_transaction(self, durable)
+
+    monkeypatch.setattr(Store, "transaction", counted)
+    monkeypatch.setattr(tick_module.Tick, "STEPS",
+                        tuple(s for s in tick_module.Tick.STEPS if s[0] == "send the outbox"))
+    report = judge.tick()
+    assert report.sent == 9 and not report.errors
+    assert commits.count("marks") == 3
+    assert len(judge.sent()) == 9

@@ -16,8 +16,8 @@ from pbem.judge import calendar, engine, history
 from pbem.judge.home import Home
 from pbem.judge.render import render, render_html
 from pbem.judge.store import Store
-from pbem.mail.outgoing import (FileAttachment, InlineImage, OutMail, compose, image_content_id, make_list_id,
-                                make_message_id)
+from pbem.mail.outgoing import (FileAttachment, InlineImage, OutMail, compose_parts, image_content_id,
+                                make_list_id, make_message_id, shared_part)
 from pbem.orders.envelope import marker_line
 from pbem.rules.api import MapUnavailable, acts_at_once, at_once_keys, map_drawing, public_view
 
@@ -60,9 +60,15 @@ class Mailer:
                       references=references,
                       list_id=self.list_id(game_name) if game_name else None,
                       auto_submitted=auto_submitted, html=html, images=images, attachments=attachments)
-        raw = compose(out, self.home.address, self.home.name)
-        self.store.queue_mail(message_id, game_id, to, purpose, raw)
+        raw, parts = compose_parts(out, self.home.address, self.home.name)
+        self.store.queue_mail(message_id, game_id, to, purpose, raw, parts)
         return message_id
+
+    def store_pictures(self, pictures: dict[str, tuple[str, Any]]) -> None:
+        """The pictures of a round of mails (_html_report), stored once each for the mails that
+        carry them, once their PNGs are written."""
+        for content_id, drawn in pictures.values():
+            self.store.store_part(content_id, shared_part(drawn.png()))
 
     def deadline_ics(self, game: engine.Game) -> tuple[FileAttachment, ...]:
         """The open phase's deadline as an .ics file (pbem.judge.calendar), or nothing when the
@@ -88,7 +94,7 @@ class Mailer:
         phase = game.rules.phase(state)
         seats = engine.players(self.store, game.id)
         names = [p["name"] for p in seats]
-        pictures: dict[str, bytes] = {}
+        pictures: dict[str, tuple[str, Any]] = {}
         for seat in seats:
             player = seat["name"]
             view = game.rules.view(state, player)
@@ -101,6 +107,7 @@ class Mailer:
                        game_name=game.name, attachments=self.deadline_ics(game),
                        **(self._html_report(game, view, context, pictures, "welcome.html.j2")
                           if seat["mail_html"] else {}))
+        self.store_pictures(pictures)
 
     def new_secret(self, game: engine.Game, player: str, email: str, secret: str) -> None:
         body = render("secret_reset.txt.j2", game=game_info(game), me=player, secret=secret)
@@ -120,7 +127,7 @@ class Mailer:
                       for player, emails in engine.standins_now(self.store, game).items() for email in emails]
         if game.row["gm_email"]:
             audiences.append((None, game.row["gm_email"], True, None))
-        pictures: dict[str, bytes] = {}
+        pictures: dict[str, tuple[str, Any]] = {}
         ics = self.deadline_ics(game)
         outlook = self._outlook(game)   # the same for every reader: worked out once
         for player, email, html, tz in audiences:
@@ -132,6 +139,7 @@ class Mailer:
                        body=render("report.txt.j2", **context), purpose="report", game_id=game.id,
                        game_name=game.name, attachments=ics,
                        **(self._html_report(game, view, context, pictures) if html else {}))
+        self.store_pictures(pictures)
         self.observer_reports(game, chain, subject, outlook)
 
     @staticmethod
@@ -204,23 +212,24 @@ class Mailer:
                    body=body, purpose=template_name.split(".")[0], game_id=game.id, game_name=game.name)
 
     def _html_report(self, game: engine.Game, view: Any, context: dict[str, Any],
-                     pictures: dict[str, bytes], template: str = "report.html.j2") -> dict[str, Any]:
+                     pictures: dict[str, tuple[str, Any]], template: str = "report.html.j2") -> dict[str, Any]:
         """The HTML part of a report (or of another mail with a map: ``template``, the welcome's)
         and the map it shows, drawn from ``view`` (the one the mail is rendered for); a game
         without a map gets the HTML without a picture.
-        ``pictures`` holds the PNGs drawn for this round of reports by their drawing: readers
-        whose views draw the same picture (no fog of war) share one drawing, never a picture
-        drawn from another view than their own."""
-        from pbem.judge.maps import MapError, draw_png   # Pillow is loaded only when a map is drawn
+        ``pictures`` holds the pictures drawn for this round of reports by their drawing (its
+        Content-ID, drawn from the drawing, and its maps.Drawn): readers whose views draw the
+        same picture (no fog of war) share one drawing, never a picture drawn from another view
+        than their own. The mail leaves the picture out (shared): store_pictures stores each
+        once when its PNG is written, and the sending puts it back into each mail."""
+        from pbem.judge.maps import Drawn, MapError   # Pillow is loaded only when a map is drawn
         images: tuple[InlineImage, ...] = ()
         problem = None
         try:
             drawing = map_drawing(game.rules, view)
             key = json.dumps(drawing, sort_keys=True, ensure_ascii=False)
             if key not in pictures:
-                pictures[key] = draw_png(drawing)
-            png = pictures[key]
-            images = (InlineImage(image_content_id(png, self.home.domain), png),)
+                pictures[key] = (map_content_id(drawing, self.home.domain), Drawn(drawing))
+            images = (InlineImage(pictures[key][0], b"", shared=True),)
         except MapUnavailable:
             pass   # a game without a map: the HTML alone
         except MapError as exc:
@@ -324,6 +333,12 @@ class Mailer:
         else:
             return None
         return render("envelope.txt.j2", game=game.name, player=player, phase=phase.id, body=body)
+
+
+def map_content_id(drawing: dict[str, Any], domain: str) -> str:
+    """The Content-ID of the map painted from ``drawing``: drawn from the drawing (the same
+    drawing, the same picture), so a mail is composed while its PNG is still being written."""
+    return image_content_id(json.dumps(drawing, sort_keys=True, ensure_ascii=False).encode("utf-8"), domain)
 
 
 def game_info(game: engine.Game) -> dict[str, Any]:

@@ -15,6 +15,7 @@ small enough for mail (BYTE_BUDGET), with one palette for every picture (map_png
 from __future__ import annotations
 
 import math
+import threading
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -22,7 +23,7 @@ from PIL import Image, ImageDraw
 # The ink and the shapes, and what tests and callers import from here (MapError, PAPER, put_text).
 from pbem.judge.map_ink import (AREA_INK, DARK, GREY, INK, PALETTE, PAPER, ROAD, SEA_INK, SHAPES, WHITE, MapError,
                                 _font, put_text, text_width)
-from pbem.judge.map_png import png_bytes
+from pbem.judge.map_png import encoded, indexed, png_bytes
 from pbem.judge.map_shapes import _area_layer, _dashed, _shape
 
 WIDTH, HEIGHT = 1400, 1000
@@ -49,6 +50,33 @@ def family_styles(families: list[dict[str, Any]]) -> dict[str, dict[str, str]]:
 def draw_png(drawing: dict[str, Any]) -> bytes:
     """The PNG bytes of ``drawing``."""
     return Painter(drawing).paint()
+
+
+class Drawn:
+    """The picture of a drawing, painted at once (a MapError is raised here), its PNG written
+    meanwhile in a thread of its own: zlib lets other Python work run beside it, on another
+    core where there is one (the judge composes the round's reports meanwhile). ``png()``
+    waits for it; the bytes are draw_png's."""
+
+    def __init__(self, drawing: dict[str, Any]):
+        small = indexed(Painter(drawing).picture())
+        self._png: bytes | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._write, args=(small,), name="pbem-png", daemon=True)
+        self._thread.start()
+
+    def _write(self, small: Image.Image) -> None:
+        try:
+            self._png = encoded(small)
+        except BaseException as exc:   # handed to whoever waits for it
+            self._error = exc
+
+    def png(self) -> bytes:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._png is not None
+        return self._png
 
 
 # The legend's words for what the painter draws the same for every game; a game gives its own

@@ -137,9 +137,21 @@ CREATE TABLE IF NOT EXISTS outbox (
     attempts INTEGER NOT NULL DEFAULT 0,
     last_error TEXT,
     sent_at REAL,
-    failed INTEGER NOT NULL DEFAULT 0  -- 1: refused for good by the server
+    failed INTEGER NOT NULL DEFAULT 0, -- 1: refused for good by the server
+    -- schema version 8: JSON [[offset, key], ...]: the parts of outbox_parts (a report's picture)
+    -- left out of raw, each to be put back at its byte offset when the mail is sent; NULL: raw
+    -- is the whole mail
+    parts TEXT
 );
 CREATE INDEX IF NOT EXISTS outbox_pending ON outbox(sent_at, failed);
+-- A part of mail carried by several mails of the outbox (a report's picture, as base64 on the
+-- wire: one game's five reports carry the same one), stored once (schema version 8). Dropped
+-- when the last mail that carries it was sent.
+CREATE TABLE IF NOT EXISTS outbox_parts (
+    key TEXT PRIMARY KEY,              -- the picture's Content-ID
+    data BLOB,                         -- the part's bytes; stored in the transaction that queued the mails
+    users INTEGER NOT NULL             -- mails not yet sent that carry it
+);
 CREATE TABLE IF NOT EXISTS processed (
     message_id TEXT PRIMARY KEY,
     processed_at REAL NOT NULL,
@@ -188,7 +200,10 @@ CREATE TABLE IF NOT EXISTS recheck (game_id INTEGER PRIMARY KEY);
 #   6: correspondence play (issue 15): games.settings, deadline_sequence and in_grace; players.timezone,
 #      missed, disorder, away_days_used; the observers and absences tables (CREATE TABLE above).
 #   7: stand-ins (issue 15): absences.standin, standin_salt, standin_hash, standin_state.
-SCHEMA_VERSION = 7
+#   8: a report's picture stored once for the mails that carry it (issue 13): outbox.parts and
+#      the outbox_parts table (CREATE TABLE above). A pbem before it would send such a mail
+#      without its picture: the version keeps it from opening the store.
+SCHEMA_VERSION = 8
 
 
 def pack_state(text: str) -> bytes:
@@ -256,6 +271,8 @@ MIGRATIONS = {
     5: _pack_state_copies,
     6: _correspondence_columns,
     7: _standin_columns,
+    # Mails queued before version 8 are whole (parts NULL) and are sent as they are.
+    8: lambda db: _add_column(db, "outbox", "parts", "TEXT"),
 }
 
 

@@ -26,7 +26,7 @@ import json
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 # The schema and its versions; pack_state, unpack_state, SCHEMA_VERSION and StoreTooNew are
 # imported from here as ever.
@@ -184,9 +184,39 @@ class Store:
 
     # -- outbox ----------------------------------------------------------------------------
     def queue_mail(self, message_id: str, game_id: int | None, recipient: str, purpose: str,
-                   raw: bytes) -> None:
-        self.run("INSERT OR IGNORE INTO outbox(message_id, game_id, recipient, purpose, raw, created_at) "
-                 "VALUES(?,?,?,?,?,?)", message_id, game_id, recipient, purpose, raw, time.time())
+                   raw: bytes, parts: Sequence[tuple[int, str]] = ()) -> None:
+        """A mail to send; ``parts``: (offset, key) of each shared part left out of ``raw``
+        (pbem.mail.outgoing.compose_parts), stored with store_part in the same transaction."""
+        queued = self.run("INSERT OR IGNORE INTO outbox(message_id, game_id, recipient, purpose, raw, created_at, "
+                          "parts) VALUES(?,?,?,?,?,?,?)", message_id, game_id, recipient, purpose, raw, time.time(),
+                          dumps([list(p) for p in parts]) if parts else None).rowcount
+        if queued:
+            for key in dict.fromkeys(key for _, key in parts):
+                self.run("INSERT INTO outbox_parts(key, data, users) VALUES(?, NULL, 1) "
+                         "ON CONFLICT(key) DO UPDATE SET users=users+1", key)
+
+    def store_part(self, key: str, data: bytes) -> None:
+        """The bytes of a shared part the mails just queued carry (kept if already stored: the
+        same key, the same picture)."""
+        self.run("UPDATE outbox_parts SET data=? WHERE key=? AND data IS NULL", data, key)
+
+    def mail_bytes(self, row: sqlite3.Row, cache: dict[str, bytes] | None = None) -> bytes:
+        """A waiting mail's bytes, its shared parts put back (``cache``: parts already read,
+        by key, for a batch). A part that is not there is a LookupError naming it."""
+        raw = bytes(row["raw"])
+        if not row["parts"]:
+            return raw
+        from pbem.mail.outgoing import splice   # loaded when a mail is sent, not by every command
+        cache = {} if cache is None else cache
+        pieces = []
+        for at, key in json.loads(row["parts"]):
+            if key not in cache:
+                found = self.one("SELECT data FROM outbox_parts WHERE key=? AND data IS NOT NULL", key)
+                if found is None:
+                    raise LookupError(f"the picture {key} of mail {row['message_id']} is not in the store")
+                cache[key] = bytes(found["data"])
+            pieces.append((at, cache[key]))
+        return splice(raw, pieces)
 
     def mark_sent(self, message_id: str, now: float) -> bool:
         """Record that a server accepted the mail, and drop its body: the row stays as the record
@@ -201,7 +231,8 @@ class Store:
                        message_id)
         if row is None:
             return False
-        values = dict(row) | {"raw": b"", "sent_at": now, "attempts": row["attempts"] + 1, "last_error": None}
+        values = dict(row) | {"raw": b"", "parts": None, "sent_at": now, "attempts": row["attempts"] + 1,
+                              "last_error": None}
         # Freed pages are zeroed (secure_delete) for a mail carrying a secret; any other mail's
         # words are in the store anyway (events, states), and zeroing a report's 85 KB doubled
         # the cost of marking it sent.
@@ -214,8 +245,17 @@ class Store:
             if not zero:
                 self.run("PRAGMA secure_delete=ON")
         self.run(f"INSERT INTO outbox({', '.join(values)}) VALUES({', '.join('?' * len(values))})", *values.values())
+        # Its shared parts: one user fewer; the last one drops the part.
+        for key in dict.fromkeys(key for _, key in json.loads(row["parts"] or "[]")):
+            self.run("UPDATE outbox_parts SET users=users-1 WHERE key=?", key)
+            self.run("PRAGMA secure_delete=OFF")   # a picture, no secret (a secret's mail has none)
+            try:
+                self.run("DELETE FROM outbox_parts WHERE key=? AND users<=0", key)
+            finally:
+                self.run("PRAGMA secure_delete=ON")
         return True
 
     def pending_mail(self, limit: int) -> list[sqlite3.Row]:
-        return self.all("SELECT id, message_id, game_id, recipient, purpose, raw, attempts, created_at FROM outbox "
+        return self.all("SELECT id, message_id, game_id, recipient, purpose, raw, parts, attempts, created_at "
+                        "FROM outbox "
                         "WHERE sent_at IS NULL AND failed=0 ORDER BY id LIMIT ?", limit)

@@ -306,11 +306,28 @@ class Tick:
             if not result.ok:
                 failures.add(result.error)
 
+        # A sender whose results come all at once, after the batch is on disk (the Maildir:
+        # a mail written again replaces itself) has them committed in one transaction: one
+        # commit a batch, not one a mail, each rewriting the outbox's pages into the log.
+        at_once = getattr(sender, "results_at_once", False)
+
         for rows in itertools.chain([first], chunks):
             pending = {r["message_id"]: r for r in rows}
-            batch = [Outgoing(r["message_id"], (r["recipient"],), bytes(r["raw"])) for r in rows]
+            batch: list[Outgoing] = []
+            parts: dict[str, bytes] = {}   # each shared picture read once a chunk
+            for r in rows:
+                try:
+                    batch.append(Outgoing(r["message_id"], (r["recipient"],), self.store.mail_bytes(r, parts)))
+                except LookupError as exc:   # a bug: the mail waits, and the tick says so
+                    record(SendResult(r["message_id"], False, f"internal error: {exc}"))
             try:
-                sender.send(batch, on_result=record)
+                if at_once:
+                    results = sender.send(batch)
+                    with self.store.transaction(durable=False):
+                        for result in results:
+                            record(result)
+                else:
+                    sender.send(batch, on_result=record)
             except MailServerError as exc:
                 self.report.errors.append(str(exc))
                 break

@@ -6,7 +6,6 @@ pbem.mail.message's.
 """
 from __future__ import annotations
 
-import base64
 import functools
 import hashlib
 import re
@@ -14,13 +13,17 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from email import policy, quoprimime
+from email import policy
 from email.errors import HeaderParseError
 from email.headerregistry import Address, HeaderRegistry, UnstructuredHeader
 from email.utils import format_datetime
+from typing import Union
 
 from pbem.mail.auto import LOOP_HEADER
 from pbem.mail.decode import CONTROL_CHARS
+from pbem.mail.encoding import base64_text as _base64
+from pbem.mail.encoding import shared_part, splice
+from pbem.mail.encoding import text_part as _text_part
 from pbem.mail.message import MAX_REFERENCES, MSGID, plausible_address
 
 AUTO_REPLIED = "auto-replied"  # RFC 3834: an answer to a player's mail
@@ -70,11 +73,16 @@ class InlineImage:
     content_id: str
     data: bytes
     filename: str = "map.png"
+    # Stored once for every mail that carries it (compose_parts leaves its base64 out, to be
+    # put back at its place when the mail is sent: shared_part); its ``data`` may then be
+    # empty, the ``content_id`` naming the picture.
+    shared: bool = False
 
 
 def image_content_id(data: bytes, domain: str) -> str:
-    """A Content-ID for a picture, drawn from its bytes: the same picture has the same id,
-    so a mail does not depend on anything but what it shows."""
+    """A Content-ID for a picture, drawn from its bytes (or from the drawing it is painted
+    from: the same drawing, the same picture): the same picture has the same id, so a mail
+    does not depend on anything but what it shows."""
     return f"map.{hashlib.sha256(data).hexdigest()[:20]}@{_domain_part(domain)}"
 
 
@@ -188,6 +196,17 @@ def compose(out: OutMail, from_addr: str, from_name: str, now: datetime | None =
     The bytes are those EmailMessage(policy=policy.SMTP) with set_content(...) writes for the
     same headers and body (the test suite compares them), built without the message object: its
     header registry, parse and refold of every header cost milliseconds a mail."""
+    raw, splices = compose_parts(out, from_addr, from_name, now)
+    shared = {image.content_id: image.data for image in out.images if image.shared}
+    return splice(raw, [(at, shared_part(shared[key])) for at, key in splices])
+
+
+def compose_parts(out: OutMail, from_addr: str, from_name: str,
+                  now: datetime | None = None) -> tuple[bytes, list[tuple[int, str]]]:
+    """compose(), less the base64 of each picture marked ``shared``: the mail's bytes without
+    them, and where each goes back (byte offset, its content id), in order. The judge stores a
+    report's picture once for the mails that carry it (docs/performance.md); ``splice`` with
+    each picture's ``shared_part`` gives compose()'s bytes."""
     headers: list[tuple[str, object]] = [
         ("From", _address(from_name, from_addr, "the judge's address")),
         ("To", _address(out.to_name, out.to, "the recipient's address")),
@@ -215,13 +234,13 @@ def compose(out: OutMail, from_addr: str, from_name: str, now: datetime | None =
     plain_headers, plain = _text_part(out.body, "plain")
     if out.attachments:
         # The text (or the text and its HTML) first, then each file: multipart/mixed.
-        content = (plain_headers, plain) if out.html is None else _alternative(out, plain_headers, plain, [])
-        files: list[tuple[list[tuple[str, object]], str]] = [
+        content: Part = (plain_headers, plain) if out.html is None else _alternative(out, plain_headers, plain, [])
+        files: list[Part] = [
             ([("Content-Type", f'{_one_line(a.content_type)}; name="{_one_line(a.filename)}"'),
               ("Content-Transfer-Encoding", "base64"),
               ("Content-Disposition", f'attachment; filename="{_one_line(a.filename)}"')],
-             _base64(a.data)) for a in out.attachments]
-        top = _multipart("mixed", [content, *files], headers + [("MIME-Version", "1.0")])
+             [_base64(a.data)]) for a in out.attachments]
+        top: Part = _multipart("mixed", [content, *files], headers + [("MIME-Version", "1.0")])
     elif out.html is None:
         # What set_content(body, subtype="plain", charset="utf-8", cte=...) adds, and its encoding.
         top = (headers + plain_headers + [("MIME-Version", "1.0")], plain)
@@ -231,68 +250,83 @@ def compose(out: OutMail, from_addr: str, from_name: str, now: datetime | None =
     return _wire(*top)
 
 
+@dataclass(frozen=True)
+class _Shared:
+    """Where a shared picture's base64 goes (compose_parts): ``key``, its content id."""
+
+    key: str
+
+
+# A part: its headers, and its payload (its text, or its pieces: a multipart's body, a base64
+# part's _Encoded or _Shared).
+Piece = Union[str, _Shared]
+Part = tuple[list[tuple[str, object]], Union[str, list[Piece]]]
+
+
 def _alternative(out: OutMail, plain_headers: list[tuple[str, object]], plain: str,
-                 headers: list[tuple[str, object]]) -> tuple[list[tuple[str, object]], str]:
+                 headers: list[tuple[str, object]]) -> Part:
     """The text and its HTML (with the pictures it shows) as one multipart/alternative."""
     assert out.html is not None
     # What add_alternative(html, subtype="html", ...) then add_related(png, cid=...) on the
     # HTML part make of it: multipart/alternative (text first, the preferred HTML last), the
     # HTML with its pictures in a multipart/related.
     html_headers, html = _text_part(out.html, "html")
-    related = [(html_headers, html)]
+    related: list[Part] = [(html_headers, html)]
     for image in out.images:
         related.append(([("Content-Type", "image/png"), ("Content-Transfer-Encoding", "base64"),
                               ("Content-Disposition", f'inline; filename="{_one_line(image.filename)}"'),
                               ("Content-ID", f"<{image.content_id}>"), ("MIME-Version", "1.0")],
-                             _base64(image.data)))
+                             [_Shared(image.content_id) if image.shared else _base64(image.data)]))
     inner = _multipart("related", related, [("MIME-Version", "1.0")]) if out.images else None
-    alternative = [(plain_headers, plain), inner if inner else (html_headers + [("MIME-Version", "1.0")], html)]
+    html_part: Part = inner if inner else (html_headers + [("MIME-Version", "1.0")], html)
+    alternative: list[Part] = [(plain_headers, plain), html_part]
     return _multipart("alternative", alternative, headers)
 
 
-@functools.lru_cache(maxsize=16)
-def _base64(data: bytes) -> str:
-    """A picture's or a file's base64 (MIME lines of 76), made once for the mails that carry the
-    same bytes: a game's round of reports shares one picture without fog of war, and one
-    deadline .ics (bytes hash once and compare by identity first: a hit costs nothing)."""
-    return base64.encodebytes(data).decode("ascii")
-
-
-def _text_part(text: str, subtype: str) -> tuple[list[tuple[str, object]], str]:
-    """A text part's headers and its encoded payload (lines ending in LF)."""
-    body = text.replace("\r\n", "\n").replace("\r", "\n")
-    if not body.endswith("\n"):
-        body += "\n"
-    # 7bit when it is plain ASCII with short lines; otherwise quoted-printable, which every
-    # server relays and every client decodes, and which stays readable even undecoded.
-    plain_ascii = body.isascii() and all(len(line) <= 78 for line in body.split("\n"))
-    data = b"\n".join(body.encode("utf-8").splitlines()) + b"\n"
-    payload = data.decode("ascii") if plain_ascii else quoprimime.body_encode(data.decode("latin-1"), _MAX_LINE)
-    return ([("Content-Type", f'text/{subtype}; charset="utf-8"'),
-             ("Content-Transfer-Encoding", "7bit" if plain_ascii else "quoted-printable")], payload)
-
-
-def _multipart(subtype: str, parts: list[tuple[list[tuple[str, object]], str]],
-               headers: list[tuple[str, object]]) -> tuple[list[tuple[str, object]], str]:
+def _multipart(subtype: str, parts: list[Part], headers: list[tuple[str, object]]) -> Part:
     """A multipart of ``parts`` as the stdlib's generator writes it. The boundary is drawn from
-    the parts (the same mail, the same bytes) and starts with `=_`, which neither base64 nor
-    quoted-printable can hold; it is checked against the text all the same."""
+    the parts' headers and text (the same mail, the same bytes; base64 is left out: it cannot
+    hold a boundary, and a picture's is 60 KB to hash) and starts with `=_`, which neither
+    base64 nor quoted-printable can hold; it is checked against the text all the same."""
     # Headers as _header folds them (CRLF), here with LF as every payload: _wire writes CRLF.
-    inner = ["".join(_header(n, v) for n, v in h).replace("\r\n", "\n") + "\n" + payload for h, payload in parts]
-    digest = hashlib.sha256("\0".join(inner).encode("utf-8", "surrogateescape")).hexdigest()
+    inner: list[list[Piece]] = []
+    for h, payload in parts:
+        head = "".join(_header(n, v) for n, v in h).replace("\r\n", "\n") + "\n"
+        inner.append([head, *payload] if isinstance(payload, list) else [head + payload])
+    texts = [piece for pieces in inner for piece in pieces if type(piece) is str]
+    digest = hashlib.sha256("\0".join(texts).encode("utf-8", "surrogateescape")).hexdigest()
     n = 0
     while True:
         boundary = f"=_pbem_{subtype}_{digest[:24]}" + (f".{n}" if n else "")
-        if not any(f"--{boundary}" in text for text in inner):
+        if not any(f"--{boundary}" in text for text in texts):
             break
         n += 1
-    body = "".join(f"--{boundary}\n{text}\n" for text in inner) + f"--{boundary}--\n"
+    body: list[Piece] = []
+    for pieces in inner:
+        body += [f"--{boundary}\n", *pieces, "\n"]
+    body.append(f"--{boundary}--\n")
     return headers + [("Content-Type", f'multipart/{subtype}; boundary="{boundary}"')], body
 
 
-def _wire(headers: list[tuple[str, object]], payload: str) -> bytes:
-    text = "".join(_header(name, value) for name, value in headers) + "\r\n" + payload.replace("\n", "\r\n")
-    return text.encode("ascii", "surrogateescape")
+def _wire(headers: list[tuple[str, object]], payload: str | list[Piece]) -> tuple[bytes, list[tuple[int, str]]]:
+    """The mail's bytes (CRLF), and where each shared picture goes (offset, key)."""
+    head = "".join(_header(name, value) for name, value in headers) + "\r\n"
+    if isinstance(payload, str):
+        return (head + payload.replace("\n", "\r\n")).encode("ascii", "surrogateescape"), []
+    chunks: list[bytes] = [head.encode("ascii", "surrogateescape")]
+    size = len(chunks[0])
+    splices: list[tuple[int, str]] = []
+    text: list[str] = []
+    for piece in payload:
+        if isinstance(piece, _Shared):
+            chunks.append("".join(text).replace("\n", "\r\n").encode("ascii", "surrogateescape"))
+            size += len(chunks[-1])
+            text = []
+            splices.append((size, piece.key))
+        else:
+            text.append(piece)
+    chunks.append("".join(text).replace("\n", "\r\n").encode("ascii", "surrogateescape"))
+    return b"".join(chunks), splices
 
 
 def _refuse_repeated(headers: list[tuple[str, object]]) -> None:
