@@ -1,0 +1,181 @@
+"""England's Fortune cards played on a Region (E 2.7-2.9, 3.0-3.4): BOUNTIFUL HARVEST and GOOD
+WEATHER (+1 shilling per Mill and Abbey of the Region at Income, both stacking, R9; each
+cancelling its disaster), the TAX card's Tallage (2.8, a Treasure marker, 11.3; R17), and
+Scorched Earth after Income (3.4, R26).
+
+Cards lie in ``FiefState.board_effects`` as ``BoardEffect(card, "I".."VI", player, lord)``.
+BOUNTIFUL HARVEST and GOOD WEATHER leave the map after Income (3.2); a TAX card stays until the
+end of the round (2.8), so its Region stays open to REBELLION (10.1).
+
+The Tithe (2.8, 3.2) is the Church part's; it spends its Treasure marker through
+``treasure.spend_treasure`` as the Tallage does.
+"""
+from __future__ import annotations
+
+from pbem.games.fief.board import Board
+from pbem.games.fief.state import BoardEffect, FiefState
+from pbem.games.fief_england.disasters import lying
+from pbem.games.fief_england.reading import abbey_in
+from pbem.games.fief_england.regions import region_cities, region_fief, region_name, region_of, number_of
+from pbem.games.fief_england.treasure import spend_treasure, treasure_problem
+from pbem.rules.api import Audience, Event
+
+NAMES = {"bountiful_harvest": "BOUNTIFUL HARVEST", "good_weather": "GOOD WEATHER", "tax": "TAX"}
+CANCELS = {"bountiful_harvest": "famine", "good_weather": "storms"}      # 2.7
+BLOCKED_BY = {"bountiful_harvest": "storms", "good_weather": "famine"}   # 2.7, 2.5
+BONUS_CARDS = ("bountiful_harvest", "good_weather")
+SOVEREIGN = ("king", "sovereign_queen")   # 2.8: "The King or Sovereign Queen"
+TALLAGE_PER_CITY = 2   # 2.8, 3.2 (l.277); edition.yaml `income.tallage_per_town`
+SCORCHED_PER_MILL = 2  # 3.4 (l.286); edition.yaml `income.scorched_earth_per_mill`
+
+
+def _refused(player: str, card: str, why: str) -> tuple[bool, Event]:
+    return False, Event("card_not_played", f"{player} cannot play the {NAMES[card]} card: {why}; the card stays "
+                        "in hand.", audience=Audience.only(player), data={"player": player, "card": card})
+
+
+def fortune_problem(state: FiefState, card: str, target: str) -> str | None:
+    """Why BOUNTIFUL HARVEST or GOOD WEATHER cannot be played on Region ``target`` now."""
+    if lying(state, CANCELS[card], target):
+        return None
+    if lying(state, BLOCKED_BY[card], target):
+        return (f"{BLOCKED_BY[card].upper()} lies there; {NAMES[card]} may not be played on it (2.5, 2.7)")
+    if lying(state, card, target):
+        return "one already lies there: each type of Fortune card applies once per Region a round (2.9)"
+    return None
+
+
+def play_bonus_card(state: FiefState, board: Board, player: str, card: str, target: str) -> tuple[bool, Event]:
+    """2.7, 2.9: BOUNTIFUL HARVEST (``bountiful_harvest``) or GOOD WEATHER (``good_weather``) on
+    Region ``target``: it cancels FAMINE (STORMS), both cards discarded; else it lies on the
+    Region's Sea. (played?, what happened)."""
+    where = region_name(board, target)
+    why = fortune_problem(state, card, target)
+    if why:
+        return _refused(player, card, f"on {where}: {why}")
+    cancelled = lying(state, CANCELS[card], target)
+    if cancelled is not None:
+        state.board_effects.remove(cancelled)
+        state.events_discard += [cancelled.card, card]
+        return True, Event("card_cancels", f"{player} plays {NAMES[card]} on {where}: it cancels the "
+                           f"{cancelled.card.upper()}; both cards are discarded (2.7).",
+                           data={"player": player, "card": card, "cancelled": cancelled.card, "region": target})
+    state.board_effects.append(BoardEffect(card, target, player))
+    return True, Event("card_played", f"{player} plays {NAMES[card]} on {where}: +1 shilling per Mill and "
+                       "Abbey there at Income (2.7).", data={"player": player, "card": card, "region": target})
+
+
+def tallage_problem(state: FiefState, board: Board, player: str, lord: str, target: str) -> str | None:
+    """2.8: a Lord on their own Fiefdom (even as a captive), or the King or Sovereign Queen on an
+    ungoverned Region (4.3: its title held by no one); once per Region a round (2.9); and a
+    Treasure marker (11.3)."""
+    who = state.lords.get(lord)
+    if who is None or who.family != player:
+        return f"{lord} is not a noble of your family in play"
+    fief = region_fief(board, number_of(target))
+    holder = state.fief_titles.get(fief)
+    if holder != lord and not (who.political in SOVEREIGN and holder is None):
+        return (f"{lord} neither holds the title of {region_name(board, target)} nor is the King or Sovereign "
+                "Queen taxing an ungoverned Region (2.8)")
+    if any(e.card == "tallage" and e.target == target for e in state.board_effects):
+        return f"a Tallage lies on {region_name(board, target)} already this round (2.9)"
+    return treasure_problem(state, player, "tax_tallage")
+
+
+def play_tallage(state: FiefState, board: Board, player: str, lord: str, target: str) -> tuple[bool, Event]:
+    """2.8: the TAX card on Region ``target``'s Sea with a Treasure marker on its Tallage icon;
+    at Income ``lord``'s family receives 2 shillings per city of the Region (``tallage_income``)."""
+    why = tallage_problem(state, board, player, lord, target)
+    if why:
+        return _refused(player, "tax", f"a Tallage on {region_name(board, target)} by {lord}: {why}")
+    spend_treasure(state, player, "tax_tallage")
+    state.board_effects.append(BoardEffect("tallage", target, player, lord))
+    return True, Event("card_played", f"{player} plays a TAX card: {lord} levies a Tallage on "
+                       f"{region_name(board, target)}, a Treasure marker on its icon: 2 shillings per city of "
+                       "the Region at Income, and no city income there for anyone (2.8, 11.3).",
+                       data={"player": player, "card": "tax", "tax": "tallage", "region": target, "lord": lord})
+
+
+# -- Income (3.0-3.4): what this part adds to England's Income phase -----------------------
+
+def fortune_bonus(state: FiefState, board: Board, city: str) -> int:
+    """3.0, 2.7, R9: the extra shillings of each Mill and each Abbey of ``city``: +1 for a
+    BOUNTIFUL HARVEST and +1 for a GOOD WEATHER on its Region (both stack)."""
+    target = region_of(board, city)
+    return sum(1 for card in BONUS_CARDS if target and lying(state, card, target))
+
+
+def tallage_income(state: FiefState, board: Board) -> dict[str, dict[str, int]]:
+    """3.2, 2.8: family -> Region -> shillings: 2 per city of a tallaged Region, whoever controls
+    them, while the taxing Lord's family still holds the title (or the Sovereign's Region is
+    still ungoverned)."""
+    out: dict[str, dict[str, int]] = {}
+    for effect in state.board_effects:
+        if effect.card == "tallage" and effect.player in state.families:
+            cities = region_cities(board, effect.target)
+            out.setdefault(effect.player, {})[effect.target] = TALLAGE_PER_CITY * len(cities)
+    return out
+
+
+def tallaged_cities(state: FiefState, board: Board) -> set[str]:
+    """R17 (Ex 2.8: "David will receive NO income for the City he controls"): the cities whose
+    1 shilling of city income nobody receives this round, the taxer included."""
+    return {c for e in state.board_effects if e.card == "tallage" for c in region_cities(board, e.target)}
+
+
+def mill_and_abbey_value(state: FiefState, board: Board, city: str, base: int) -> tuple[int, int]:
+    """3.0, 2.5: (a Mill's, an Abbey's) income in ``city`` from a base of ``base`` each: the
+    fortune bonus added; a Mill under FAMINE produces nothing (the Abbey does)."""
+    bonus = fortune_bonus(state, board, city)
+    target = region_of(board, city)
+    mill = 0 if target and lying(state, "famine", target) else base + bonus
+    return mill, (base + bonus if abbey_in(state, city) else 0)
+
+
+def after_income(state: FiefState) -> list[Event]:
+    """3.2: "Once all Players have collected their income, the Fortune cards are removed from
+    the Map" - BOUNTIFUL HARVEST and GOOD WEATHER; a TAX card stays to the end of the round (2.8)."""
+    gone = [e for e in state.board_effects if e.card in BONUS_CARDS]
+    if not gone:
+        return []
+    state.board_effects = [e for e in state.board_effects if e.card not in BONUS_CARDS]
+    state.events_discard += [e.card for e in gone]
+    return [Event("fortune_cards_discarded", f"{len(gone)} BOUNTIFUL HARVEST and GOOD WEATHER card(s) leave the "
+                  "map after Income (3.2).", data={"count": len(gone)})]
+
+
+def scorch_problem(state: FiefState, player: str, city: str, controller: str | None) -> str | None:
+    """3.4: only one's own Mill (in a city one controls)."""
+    town = state.towns.get(city)
+    if town is None or not town.mills:
+        return f"there is no Mill in {city}"
+    if controller != player:
+        return f"the Mill of {city} is not yours (you do not control {city})"
+    return None
+
+
+def scorched_earth(state: FiefState, player: str, cities: list[str], controllers: dict[str, str | None],
+                   public_money: bool = False) -> list[Event]:
+    """3.4, R26: after Income, a family destroys its own Mills for 2 shillings each (not halved
+    by Invaders: the halving is of the Income totals, 3.3). What it earns is secret (FAQ);
+    that the Mills burn is public."""
+    events: list[Event] = []
+    burnt: list[str] = []
+    for city in cities:
+        why = scorch_problem(state, player, city, controllers.get(city))
+        if why:
+            events.append(Event("scorch_refused", f"{player} cannot burn a Mill: {why} (3.4).",
+                                audience=Audience.only(player), data={"player": player, "city": city}))
+            continue
+        state.towns[city].mills -= 1
+        burnt.append(city)
+    if burnt:
+        gain = SCORCHED_PER_MILL * len(burnt)
+        state.families[player].deniers += gain
+        events.append(Event("scorched_earth", f"{player} burns the Mill of {', '.join(burnt)} (Scorched Earth, 3.4).",
+                            data={"player": player, "cities": burnt}))
+        events.append(Event("scorched_earth_gain", f"Scorched Earth: {player} receives {gain} shillings (3.4) and "
+                            f"now has {state.families[player].deniers}.",
+                            audience=Audience.everyone() if public_money else Audience.only(player),
+                            data={"player": player, "shillings": gain}))
+    return events
