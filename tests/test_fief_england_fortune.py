@@ -167,6 +167,8 @@ def test_georges_tallage_two_per_city_and_no_city_income_there():
     assert fortune.tallaged_cities(state, BOARD) == {"London", "Canterbury", "Oxford", "Winchester"}
     assert treasure.used(state, "george") == ["tax_tallage"]
     assert "already" in fortune.play_tallage(state, BOARD, "george", "Henri", "VI")[1].text
+    state.fief_titles["south_east"] = None                   # the title left the family: no Tallage
+    assert fortune.tallage_income(state, BOARD) == {}
 
 
 def test_tallage_refusals_and_the_sovereigns_tallage():
@@ -392,3 +394,74 @@ def test_passage_frees_a_captive_and_serves_other_parts():
     assert not spent and "no PASSAGE" in events[0].text
     spent, events = opp.use_passage(state, "a", "storms", by="burgher")
     assert not spent and "BURGHER" in events[0].text
+
+
+# -- By mail: at-once orders (R41) and what each player sees ---------------------------------
+
+from pbem.games.fief.views import build_view   # noqa: E402
+from pbem.games.fief_england.opportunity.orders import act, check_play, find_region  # noqa: E402
+from pbem.orders.reading import Problems  # noqa: E402
+from pbem.orders.yamlsafe import load  # noqa: E402
+
+
+def _check(state, player, text):
+    view = build_view(state, BOARD, player)
+    doc = load(text)
+    problems = Problems()
+    plays = [check_play(view, BOARD, player, item, None, problems) for item in doc["at_once"]]
+    return plays, [str(p) for p in problems]
+
+
+def _ambush_state():
+    return position(["kirsten", "dave"], lords={"Edward": {"family": "kirsten", "at": "Exeter"},
+                                                 "William": {"family": "dave", "at": "Exeter"},
+                                                 "Hugh": {"family": "dave", "at": "York"}},
+                    hands={"dave": ["ambush", "good_weather"]})
+
+
+def test_mail_plays_are_read_and_carried_out():
+    state = _ambush_state()
+    plays, errors = _check(state, "dave", "at_once:\n  - play: ambush\n    on: edward\n    by: William\n"
+                                          "  - play: Good Weather\n    on: Marches\n")
+    assert errors == [] and plays == [{"card": "ambush", "on": "Edward", "by": "William"},
+                                      {"card": "good_weather", "on": "III"}]
+    events = act(state, BOARD, Dice(), "dave", plays[0]) + act(state, BOARD, Dice(), "dave", plays[1])
+    assert state.lords["Edward"].captive_of == "dave" and state.families["dave"].hand == []
+    assert "card_played" in kinds(events)
+
+
+def test_mail_errors_name_the_problem_and_the_fix():
+    state = _ambush_state()
+    _, errors = _check(state, "dave", "at_once:\n  - play: ambush\n    on: Hugh\n    by: Edward\n")
+    assert any("own family" in e for e in errors) and any("not a noble of your family" in e for e in errors)
+    _, errors = _check(state, "dave", "at_once:\n  - play: justice\n    on: Edward\n")
+    assert any("you hold no JUSTICE card" in e for e in errors)
+    _, errors = _check(state, "dave", "at_once:\n  - play: rebelion\n")
+    assert any("rebellion" in e for e in errors)
+    _, errors = _check(state, "dave", "at_once:\n  - play: rebellion\n    in: Yrok\n    cards: 0\n")
+    assert any("York" in e for e in errors) and any("needs a REBELLION card" in e for e in errors)
+    _, errors = _check(state, "dave", "at_once:\n  - play: good_weather\n    on: Atlantis\n    colour: red\n")
+    assert any("Region" in e for e in errors) and any("unknown key `colour`" in e for e in errors)
+    state.phase = "cards"
+    _, errors = _check(state, "dave", "at_once:\n  - play: ambush\n    on: Edward\n    by: William\n")
+    assert any("during the Cards phase's draws" in e for e in errors)
+
+
+def test_find_region_by_numeral_number_or_name():
+    assert [find_region(BOARD, t) for t in ("iii", "6", "Wales", "County of the South West", "7")] == \
+        ["III", "VI", "II", "I", None]
+
+
+def test_no_leak_of_hands_or_face_down_disasters():
+    """A hand is its owner's; a disaster on the track is face down until revealed (2.3)."""
+    state = position(["kirsten", "dave"], round=1, hands={"dave": ["assassination"], "kirsten": ["passage"]})
+    state.disasters_track = ["plague"]
+    view = build_view(state, BOARD, "kirsten")
+    view.pop("policies_text")   # the viewer's own standing orders name `plague_losses`
+    assert "assassination" not in repr(view)
+    assert "plague" not in repr(view)
+    assert view["hand"] == ["passage"] and view["disasters_track"] == 1
+    assert build_view(state, BOARD, None)["disasters_track_cards"] == ["plague"]
+    disasters.resolve_disasters(state, BOARD, Dice(d6=[2]))
+    assert "plague" not in repr(build_view(state, BOARD, "kirsten")["board_effects"])   # waiting, not acting
+    assert state.edition_state["disasters"]["waiting"] == [{"card": "plague", "region": "II"}]

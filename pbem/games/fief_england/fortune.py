@@ -111,10 +111,19 @@ def tallage_income(state: FiefState, board: Board) -> dict[str, dict[str, int]]:
     still ungoverned)."""
     out: dict[str, dict[str, int]] = {}
     for effect in state.board_effects:
-        if effect.card == "tallage" and effect.player in state.families:
+        if effect.card == "tallage" and effect.player in state.families and _still_held(state, board, effect):
             cities = region_cities(board, effect.target)
             out.setdefault(effect.player, {})[effect.target] = TALLAGE_PER_CITY * len(cities)
     return out
+
+
+def _still_held(state: FiefState, board: Board, effect: BoardEffect) -> bool:
+    """2.8: the Tallage holds while the title is its family's (a captive Lord still taxes, 7.6),
+    or, the Sovereign's, while the Region stays ungoverned and the family keeps the crown."""
+    holder = state.lords.get(state.fief_titles.get(region_fief(board, number_of(effect.target))) or "")
+    if holder is not None:
+        return holder.family == effect.player
+    return any(l.family == effect.player and l.political in SOVEREIGN for l in state.lords.values())
 
 
 def tallaged_cities(state: FiefState, board: Board) -> set[str]:

@@ -36,7 +36,7 @@ def _void(player: str, card: str, why: str) -> Event:
                  data={"player": player, "card": card})
 
 
-def _kept(player: str, card: str, why: str) -> Event:
+def kept(player: str, card: str, why: str) -> Event:
     return Event("card_not_played", f"{player} cannot play the {NAMES[card]} card: {why}; the card stays in hand.",
                  audience=Audience.only(player), data={"player": player, "card": card})
 
@@ -177,7 +177,7 @@ def use_passage(state: FiefState, player: str, use: str, by: str = "card") -> tu
     caller applies the effect; see the module's docstring."""
     why = passage_problem(state, player, by)
     if why:
-        return False, [_kept(player, "passage", why)]
+        return False, [kept(player, "passage", why)]
     if by == "card":
         state.families[player].hand.remove("passage")
         state.events_discard.append("passage")
@@ -244,7 +244,7 @@ def rebellion(state: FiefState, board: Board, rng: Rng, player: str, play: Mappi
             if treasures_left(state, player) < 2:
                 why = "a BURGHER Rebellion and a BURGHER Passage need both of your Treasure markers (11.3)"
     if why:
-        return [_kept(player, "rebellion", why)]
+        return [kept(player, "rebellion", why)]
     rising = Rising(city, player)
     events: list[Event] = []
     for _ in range(cards):
