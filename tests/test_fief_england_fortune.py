@@ -465,3 +465,15 @@ def test_no_leak_of_hands_or_face_down_disasters():
     disasters.resolve_disasters(state, BOARD, Dice(d6=[2]))
     assert "plague" not in repr(build_view(state, BOARD, "kirsten")["board_effects"])   # waiting, not acting
     assert state.edition_state["disasters"]["waiting"] == [{"card": "plague", "region": "II"}]
+
+
+def test_rebellion_policies_are_checked():
+    from pbem.games.fief_england.opportunity.rebellion import check_policy
+    players = ["a", "b", "c"]
+    assert check_policy("quell_rebellions", "Pay", players, "a") == ("pay", None)
+    assert "one of never" in check_policy("quell_rebellions", "sometimes", players, "a")[1]
+    assert check_policy("join_rebellions", {"against": "b"}, players, "a") == ({"against": ["b"], "cards": 1}, None)
+    assert check_policy("join_rebellions", {"against": "all", "cards": 2}, players, "a")[0] == {"against": "all", "cards": 2}
+    assert "other than you" in check_policy("join_rebellions", {"against": ["a", "zed"]}, players, "a")[1]
+    assert "1 or 2" in check_policy("join_rebellions", {"against": "all", "cards": 5}, players, "a")[1]
+    assert "mapping" in check_policy("join_rebellions", "yes", players, "a")[1]

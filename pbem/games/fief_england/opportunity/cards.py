@@ -47,6 +47,11 @@ def _discard(state: FiefState, player: str, card: str) -> Event:
     return Event("opportunity_played", f"{player} plays {NAMES[card]} (10.0).", data={"player": player, "card": card})
 
 
+def _played(state: FiefState, player: str, card: str, why: str | None) -> list[Event]:
+    """10.0: the card leaves the hand and is discarded, with why it has no effect (if so)."""
+    return [_discard(state, player, card)] + ([_void(player, card, why)] if why else [])
+
+
 # -- ASSASSINATION, JUSTICE, AMBUSH ----------------------------------------------------------
 
 def assassination_problem(state: FiefState, player: str, target: Lord | None, sponsor: Lord | None) -> str | None:
@@ -65,9 +70,9 @@ def assassination(state: FiefState, board: Board, player: str, play: Mapping[str
     captives they held are released."""
     target, sponsor = state.lords.get(play["on"]), state.lords.get(play["sponsor"])
     why = assassination_problem(state, player, target, sponsor)
-    events = [_discard(state, player, "assassination")]
+    events = _played(state, player, "assassination", why)
     if why:
-        return events + [_void(player, "assassination", why)]
+        return events
     assert target is not None and sponsor is not None
     events.append(Event("assassination", f"{player} has {target.name} ({target.family}) assassinated; the sponsor "
                         f"is {sponsor.name} (10.3).", data={"player": player, "lord": target.name,
@@ -111,9 +116,9 @@ def justice_problem(state: FiefState, target: Lord | None) -> str | None:
 def justice(state: FiefState, board: Board, player: str, play: Mapping[str, Any]) -> list[Event]:
     target = state.lords.get(play["on"])
     why = justice_problem(state, target)
-    events = [_discard(state, player, "justice")]
+    events = _played(state, player, "justice", why)
     if why:
-        return events + [_void(player, "justice", why)]
+        return events
     assert target is not None
     state.edition_state.pop("heresy", None)   # R31: the marker leaves with its bearer
     events.append(Event("justice", f"{player} plays JUSTICE: {target.name} ({target.family}), bearer of the Heresy "
@@ -147,9 +152,9 @@ def ambush(state: FiefState, board: Board, player: str, play: Mapping[str, Any])
     scatter; their bombards and trebuchets left behind are taken over (Ex 10-5)."""
     by, target = state.lords.get(play["by"]), state.lords.get(play["on"])
     why = ambush_problem(state, player, by, target)
-    events = [_discard(state, player, "ambush")]
+    events = _played(state, player, "ambush", why)
     if why:
-        return events + [_void(player, "ambush", why)]
+        return events
     assert by is not None and target is not None
     city = target.location or ""
     target.captive_of = player

@@ -221,3 +221,29 @@ def _no_captives(state: FiefState, board: Board, city: str) -> list[Event]:
         events.append(Event("rebellion_destroys", f"The rebels destroy the {' and '.join(gone)} of {city} (10.1, R29).",
                             data={"city": city, "destroyed": gone}))
     return events
+
+
+def check_policy(key: str, value: object, players: list[str], me: str) -> tuple[object, str | None]:
+    """The mail's `policies:` entries of this part (R57): (the canonical value, or why not)."""
+    if key == QUELL_POLICY:
+        word = str(value).strip().lower()
+        if word not in QUELL_CHOICES:
+            return None, f"`{QUELL_POLICY}:` is one of {', '.join(QUELL_CHOICES)}, not {value!r}"
+        return word, None
+    if key != JOIN_POLICY:
+        raise ValueError(key)
+    form = f"`{JOIN_POLICY}:` is a mapping, e.g. `{{against: [a player], cards: 1}}` or `{{against: all}}`"
+    if not isinstance(value, dict) or not set(value) <= {"against", "cards"} or "against" not in value:
+        return None, form
+    against = value["against"]
+    if against != "all":
+        names = against if isinstance(against, list) else [against]
+        unknown = [n for n in names if n not in players or n == me]
+        if unknown:
+            return None, f"`against:` names players other than you ({', '.join(p for p in players if p != me)}), " \
+                         f"not {', '.join(map(str, unknown))}"
+        against = list(names)
+    cards = value.get("cards", 1)
+    if not isinstance(cards, int) or isinstance(cards, bool) or not 1 <= cards <= 2:
+        return None, f"`cards:` is 1 or 2 (a REBELLION card each), not {cards!r}"
+    return {"against": against, "cards": cards}, None
