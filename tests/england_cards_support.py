@@ -1,39 +1,18 @@
-"""Hand-built England positions for the cards' tests (tests/test_fief_england_fortune.py): the
-board of games/fief_england/board.yaml as a core ``Board`` (the six Regions as fiefs I-VI in
-order, the four Ecclesiastic Districts as bishoprics 1-4), a ``FiefState`` and fixed dice."""
+"""Hand-built England positions for the cards' tests (tests/test_fief_england_fortune.py): England's
+board (``EnglandBoard``), a ``FiefState`` of the fief_england game and fixed dice."""
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
-import yaml
-
-from pbem.games.fief.board import BishopricInfo, Board, FiefInfo, TownInfo
+from pbem.games.fief.board import load_board
 from pbem.games.fief.state import Family, FiefState, Lord, Pawn, Town
-from pbem.paths import games_dir
 from pbem.rules.rng import Rng
 
-VARIANT = "fief_france"   # the edition whose hooks the core calls on a noble's death in these tests
+VARIANT = "fief_england"
 
 
-@lru_cache(maxsize=1)
-def england_board() -> Board:
-    data = yaml.safe_load((games_dir() / "fief_england" / "board.yaml").read_text(encoding="utf-8"))
-    region_ids = {r["number"]: r["name"].lower().replace(" ", "_") for r in data["regions"]}
-    districts = {}
-    for n, d in enumerate(data["ecclesiastic_districts"], 1):
-        for region in d["regions"]:
-            districts[region] = (n, d)
-    towns = {c["name"]: TownInfo(c["name"], region_ids[c["region"]], districts[c["region"]][0], False, False, True)
-             for c in data["cities"]}
-    fiefs = {region_ids[r["number"]]: FiefInfo(region_ids[r["number"]], r["title"], "county",
-                                              tuple(t for t, i in towns.items() if i.fief == region_ids[r["number"]]),
-                                              2 * r["size"]) for r in data["regions"]}
-    bishoprics = {n: BishopricInfo(n, d["name"], d["cathedral_city"],
-                                   tuple(t for t, i in towns.items() if i.bishopric == n))
-                  for n, d in {v[0]: v[1] for v in districts.values()}.items()}
-    roads = frozenset(frozenset(r["between"]) for r in data["roads"])
-    return Board(VARIANT, "england test board", towns, fiefs, bishoprics, roads, {})
+def england_board():
+    return load_board(VARIANT)
 
 
 class Dice(Rng):

@@ -101,7 +101,7 @@ def test_storms_block_land_and_sea_and_battles_famine_stops_mills():
     assert "no battle" in disasters.storms_forbid_battle(state, BOARD, "London")
     assert disasters.famine_in(state, BOARD, "Durham") and not disasters.famine_in(state, BOARD, "York")
     state.towns["Durham"].mills = 1
-    assert fortune.mill_and_abbey_value(state, BOARD, "Durham", 2) == (0, 0)
+    assert fortune.mill_and_abbey_value(state, BOARD, "Durham") == (0, 0)
 
 
 def test_invaders_card_is_left_on_its_sea_for_the_invaders_phase():
@@ -151,7 +151,7 @@ def test_harvest_and_weather_stack_on_mills_and_abbeys():
     fortune.play_bonus_card(state, BOARD, "george", "bountiful_harvest", "III")
     fortune.play_bonus_card(state, BOARD, "dave", "good_weather", "III")
     assert fortune.fortune_bonus(state, BOARD, "Berwick") == 2
-    assert fortune.mill_and_abbey_value(state, BOARD, "Durham", 2) == (4, 4)
+    assert fortune.mill_and_abbey_value(state, BOARD, "Durham") == (4, 4)
     events = fortune.after_income(state)
     assert state.board_effects == [] and kinds(events) == ["fortune_cards_discarded"]
 
@@ -315,9 +315,10 @@ def test_a_cleric_quells_by_paying_or_praying():
 
 def test_losses_take_as_many_hits_as_possible():
     """7.5 by 10.1: 4 hits on a knight and 2 men-at-arms: the knight and a man-at-arms."""
-    lost = choose_losses(["knight", "man_at_arms", "man_at_arms"], 4, ("man_at_arms", "knight"))
+    worth = {"knight": 3, "man_at_arms": 1}
+    lost = choose_losses(["knight", "man_at_arms", "man_at_arms"], 4, ("man_at_arms", "knight"), worth)
     assert sorted(lost) == [0, 1]
-    assert choose_losses(["knight"], 2, ()) == []
+    assert choose_losses(["knight"], 2, (), worth) == []
 
 
 # -- ASSASSINATION, JUSTICE, AMBUSH, PASSAGE (10.2-10.5) ------------------------------------

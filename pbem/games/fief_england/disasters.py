@@ -22,19 +22,19 @@ from __future__ import annotations
 from typing import Iterable
 
 from pbem.games.fief.board import Board
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief.policies import loss_order
 from pbem.games.fief.state import BoardEffect, FiefState
 from pbem.games.fief_england.reading import abbey_in
-from pbem.games.fief_england.regions import numeral, region_cities, region_name, region_of
+from pbem.games.fief_england.troops import hits_to_defeat
+from pbem.games.fief_england.regions import NUMERALS, numeral, record, region_cities, region_name, region_of
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
 KEY = "disasters"
 DISASTERS = ("plague", "storms", "famine", "invaders")
 NAMES = {"plague": "PLAGUE", "storms": "STORMS", "famine": "FAMINE", "invaders": "INVADERS"}
-# 2.5: "Bombards and Trebuchets are not affected by the Plague"; every other unit is a troop.
-NOT_TROOPS = ("bombard", "trebuchet")
 
 
 def lying(state: FiefState, kind: str, target: str) -> BoardEffect | None:
@@ -52,7 +52,8 @@ def resolve_disasters(state: FiefState, board: Board, rng: Rng) -> list[Event]:
     first = state.players[state.first_player]
     track, state.disasters_track = list(state.disasters_track), []
     events: list[Event] = []
-    if state.round >= 2:
+    quiet = state.round in record(state, "no_disasters_in_round")   # 2.4 (l.127): round 1
+    if not quiet:
         for held in state.edition_state.get(KEY, {}).pop("waiting", []):
             events += _strike(state, board, rng, held["card"], held["region"],
                               "a round 1 disaster lying on its Sea now acts (2.4)")
@@ -68,7 +69,7 @@ def resolve_disasters(state: FiefState, board: Board, rng: Rng) -> list[Event]:
             events.append(Event("disaster_duplicate", f"A {NAMES[card]} card is revealed; {how}: "
                                 f"{region_name(board, target)} already has a {NAMES[card]}, the card is "
                                 "discarded (2.4).", data={"card": card, "roll": roll, "region": target}))
-        elif state.round <= 1:
+        elif quiet:
             _waiting(state).append({"card": card, "region": target})
             events.append(Event("disaster_waiting", f"A {NAMES[card]} card is revealed; {how}: it is placed "
                                 f"on the Sea of {region_name(board, target)}. No disaster acts in round 1: it "
@@ -120,9 +121,9 @@ def strike(state: FiefState, board: Board, rng: Rng, target: str, city: str, fam
     struck = set(state.plague_struck)
     where = f"PLAGUE in {region_name(board, target)}, {city}"
     events: list[Event] = []
-    fresh = [pid for pid in pawns if pid not in struck and pid in state.pawns
-             and state.pawns[pid].kind not in NOT_TROOPS]
-    rank = {kind: i for i, kind in enumerate(loss_order(state.families[family].policies))}
+    troops = hits_to_defeat(state)   # 2.5: "Bombards and Trebuchets are not affected by the Plague"
+    fresh = [pid for pid in pawns if pid not in struck and pid in state.pawns and state.pawns[pid].kind in troops]
+    rank = {kind: i for i, kind in enumerate(loss_order(state.families[family].policies, edition_of(state)))}
     fresh.sort(key=lambda pid: (rank.get(state.pawns[pid].kind, len(rank)), pid))
     lost = fresh[: len(fresh) // 2]   # 2.5: "half of their Troops, rounded down"
     state.plague_struck.extend(fresh)
@@ -143,12 +144,13 @@ def strike(state: FiefState, board: Board, rng: Rng, target: str, city: str, fam
                                 "(2.13).", data={"lord": name, "city": city, "region": target}))
             continue
         roll = rng.d6(f"plague: {name}")
-        if roll <= 3:
+        dies = roll in record(state, "dice.plague_death")   # 2.5: "A result of 1 - 3"
+        if dies:
             dead.append(name)
         events.append(Event("plague_noble", f"{where}: {name} ({family}) rolls {roll} and "
-                            f"{'dies' if roll <= 3 else 'survives'} (2.5).",
+                            f"{'dies' if dies else 'survives'} (2.5).",
                             data={"lord": name, "roll": roll, "city": city, "region": target,
-                                  "dies": roll <= 3}))
+                                  "dies": dies}))
     for name in dead:
         events += eliminate_lord(state, board, name)
     return events
@@ -203,7 +205,7 @@ def end_of_round(state: FiefState) -> list[Event]:
     (they wait in ``edition_state``, not on the board)."""
     kept, gone = [], 0
     for effect in state.board_effects:
-        if effect.card == "invaders" or effect.target not in ("I", "II", "III", "IV", "V", "VI"):
+        if effect.card == "invaders" or effect.target not in NUMERALS:
             kept.append(effect)
         else:
             state.events_discard.append(effect.card if effect.card not in ("tallage", "tithe") else "tax")

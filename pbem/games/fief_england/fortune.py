@@ -16,7 +16,8 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.state import BoardEffect, FiefState
 from pbem.games.fief_england.disasters import lying
 from pbem.games.fief_england.reading import abbey_in
-from pbem.games.fief_england.regions import region_cities, region_fief, region_name, region_of, number_of
+from pbem.games.fief.edition import edition_of
+from pbem.games.fief_england.regions import record, region_cities, region_fief, region_name, region_of
 from pbem.games.fief_england.treasure import spend_treasure, treasure_problem
 from pbem.rules.api import Audience, Event
 
@@ -25,8 +26,6 @@ CANCELS = {"bountiful_harvest": "famine", "good_weather": "storms"}      # 2.7
 BLOCKED_BY = {"bountiful_harvest": "storms", "good_weather": "famine"}   # 2.7, 2.5
 BONUS_CARDS = ("bountiful_harvest", "good_weather")
 SOVEREIGN = ("king", "sovereign_queen")   # 2.8: "The King or Sovereign Queen"
-TALLAGE_PER_CITY = 2   # 2.8, 3.2 (l.277); edition.yaml `income.tallage_per_town`
-SCORCHED_PER_MILL = 2  # 3.4 (l.286); edition.yaml `income.scorched_earth_per_mill`
 
 
 def _refused(player: str, card: str, why: str) -> tuple[bool, Event]:
@@ -72,7 +71,7 @@ def tallage_problem(state: FiefState, board: Board, player: str, lord: str, targ
     who = state.lords.get(lord)
     if who is None or who.family != player:
         return f"{lord} is not a noble of your family in play"
-    fief = region_fief(board, number_of(target))
+    fief = region_fief(board, target)
     holder = state.fief_titles.get(fief)
     if holder != lord and not (who.political in SOVEREIGN and holder is None):
         return (f"{lord} neither holds the title of {region_name(board, target)} nor is the King or Sovereign "
@@ -102,7 +101,8 @@ def fortune_bonus(state: FiefState, board: Board, city: str) -> int:
     """3.0, 2.7, R9: the extra shillings of each Mill and each Abbey of ``city``: +1 for a
     BOUNTIFUL HARVEST and +1 for a GOOD WEATHER on its Region (both stack)."""
     target = region_of(board, city)
-    return sum(1 for card in BONUS_CARDS if target and lying(state, card, target))
+    per_card = record(state, "income.fortune_bonus")   # 2.7 (l.162, l.166)
+    return sum(per_card for card in BONUS_CARDS if target and lying(state, card, target))
 
 
 def tallage_income(state: FiefState, board: Board) -> dict[str, dict[str, int]]:
@@ -113,14 +113,15 @@ def tallage_income(state: FiefState, board: Board) -> dict[str, dict[str, int]]:
     for effect in state.board_effects:
         if effect.card == "tallage" and effect.player in state.families and _still_held(state, board, effect):
             cities = region_cities(board, effect.target)
-            out.setdefault(effect.player, {})[effect.target] = TALLAGE_PER_CITY * len(cities)
+            per_city = edition_of(state).income["tallage_per_town"]   # 2.8, 3.2 (l.277)
+            out.setdefault(effect.player, {})[effect.target] = per_city * len(cities)
     return out
 
 
 def _still_held(state: FiefState, board: Board, effect: BoardEffect) -> bool:
     """2.8: the Tallage holds while the title is its family's (a captive Lord still taxes, 7.6),
     or, the Sovereign's, while the Region stays ungoverned and the family keeps the crown."""
-    holder = state.lords.get(state.fief_titles.get(region_fief(board, number_of(effect.target))) or "")
+    holder = state.lords.get(state.fief_titles.get(region_fief(board, effect.target)) or "")
     if holder is not None:
         return holder.family == effect.player
     return any(l.family == effect.player and l.political in SOVEREIGN for l in state.lords.values())
@@ -132,13 +133,13 @@ def tallaged_cities(state: FiefState, board: Board) -> set[str]:
     return {c for e in state.board_effects if e.card == "tallage" for c in region_cities(board, e.target)}
 
 
-def mill_and_abbey_value(state: FiefState, board: Board, city: str, base: int) -> tuple[int, int]:
-    """3.0, 2.5: (a Mill's, an Abbey's) income in ``city`` from a base of ``base`` each: the
-    fortune bonus added; a Mill under FAMINE produces nothing (the Abbey does)."""
+def mill_and_abbey_value(state: FiefState, board: Board, city: str) -> tuple[int, int]:
+    """3.0, 2.5: (a Mill's, an Abbey's) income in ``city``, 2 each with the fortune bonus added;
+    a Mill under FAMINE produces nothing (the Abbey does); 0 for an Abbey not there."""
     bonus = fortune_bonus(state, board, city)
     target = region_of(board, city)
-    mill = 0 if target and lying(state, "famine", target) else base + bonus
-    return mill, (base + bonus if abbey_in(state, city) else 0)
+    mill = 0 if target and lying(state, "famine", target) else edition_of(state).income["mill"] + bonus
+    return mill, (record(state, "income.abbey") + bonus if abbey_in(state, city) else 0)
 
 
 def after_income(state: FiefState) -> list[Event]:
@@ -179,7 +180,7 @@ def scorched_earth(state: FiefState, player: str, cities: list[str], controllers
         state.towns[city].mills -= 1
         burnt.append(city)
     if burnt:
-        gain = SCORCHED_PER_MILL * len(burnt)
+        gain = record(state, "income.scorched_earth_per_mill") * len(burnt)   # 3.4 (l.286)
         state.families[player].deniers += gain
         events.append(Event("scorched_earth", f"{player} burns the Mill of {', '.join(burnt)} (Scorched Earth, 3.4).",
                             data={"player": player, "cities": burnt}))

@@ -10,11 +10,11 @@ opportunity cards; the Church's tithe): ``spend_treasure``. The state lives in
 from __future__ import annotations
 
 from pbem.games.fief.state import FiefState
+from pbem.games.fief_england.regions import record
 
 KEY = "treasures"
 # 11.3 (l.760-765): the actions a treasure pays for (cards.yaml `treasures.actions`).
 ACTIONS = ("burgher_votes", "burgher_rebellion", "burgher_passage", "tax_tallage", "tax_tithe")
-PER_FAMILY = 2   # 11.3 (l.760); Game Setup (l.30); edition.yaml `supply.treasures`
 
 
 def used(state: FiefState, family: str) -> list[str]:
@@ -23,7 +23,7 @@ def used(state: FiefState, family: str) -> list[str]:
 
 
 def treasures_left(state: FiefState, family: str) -> int:
-    return PER_FAMILY - len(used(state, family))
+    return record(state, "supply.treasures") - len(used(state, family))   # 11.3 (l.760)
 
 
 def treasure_problem(state: FiefState, family: str, action: str) -> str | None:

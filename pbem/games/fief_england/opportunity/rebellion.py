@@ -17,21 +17,18 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from pbem.games.fief.battle.dice import battle_die
 from pbem.games.fief.board import Board
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief.policies import loss_order
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.reading import abbey_in, cleric, destroy_abbey, parliament_rebellion
-from pbem.games.fief_england.regions import region_name, region_of
+from pbem.games.fief_england.regions import record, region_name, region_of
+from pbem.games.fief_england.troops import hits_to_defeat
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
 CANCELS = {"stronghold": 1, "city": 2}   # 10.1: a Stronghold cancels one, a Fortified City two
-# 7.5: hits to defeat each troop (the royal guard markers are a knight and a man-at-arms, 13.1).
-HITS = {"man_at_arms": 1, "archer": 1, "crossbowman": 2, "knight": 3, "royal_knight": 3, "royal_man_at_arms": 1}
-QUELL_PRICE = 3          # 10.1 (l.692): "3 Shillings per Rebellion involved"
-QUELL_STOPS = (1, 2, 3, 4)   # 10.1: "1-4: The Rebellion stops. 5-6: The Cleric is stoned to death."
 QUELL_POLICY = "quell_rebellions"   # standing: never (default) | pay | pray | pay_else_pray
 QUELL_CHOICES = ("never", "pay", "pray", "pay_else_pray")
 JOIN_POLICY = "join_rebellions"     # standing: {against: [players] | all, cards: N}
@@ -72,7 +69,7 @@ def grounds_problem(state: FiefState, board: Board, player: str, city: str) -> s
             f"FAMINE Region ({region_name(board, region or '')}) (10.1)")
 
 
-def choose_losses(kinds: list[str], hits: int, order: tuple[str, ...]) -> list[int]:
+def choose_losses(kinds: list[str], hits: int, order: tuple[str, ...], worth: dict[str, int]) -> list[int]:
     """7.5: the troops (indexes into ``kinds``) removed by ``hits``: "as many SPs as possible up
     to the number of Hits", the owner's `plague_losses` order breaking ties (its first kinds
     go first)."""
@@ -83,7 +80,7 @@ def choose_losses(kinds: list[str], hits: int, order: tuple[str, ...]) -> list[i
     names = sorted(by_kind, key=lambda k: rank.get(k, len(rank)))
     best: tuple | None = None
     for counts in itertools.product(*(range(len(by_kind[k]) + 1) for k in names)):
-        cost = sum(n * HITS.get(k, 1) for n, k in zip(counts, names))
+        cost = sum(n * worth[k] for n, k in zip(counts, names))
         if cost > hits:
             continue
         key = (cost, counts)   # most hits used; then the preferred kinds first
@@ -113,7 +110,7 @@ def _quell(state: FiefState, board: Board, rng: Rng, city: str, count: int) -> t
             continue
         family = state.families[lord.family]
         how = family.policies.get(QUELL_POLICY)
-        price = QUELL_PRICE * count
+        price = record(state, "prices.quell_rebellion") * count   # 10.1 (l.692): "3 Shillings per Rebellion"
         if how in ("pay", "pay_else_pray") and family.deniers >= price:
             family.deniers -= price
             events.append(Event("rebellion_quelled", f"{name} ({lord.family}) pays {price} shillings and the "
@@ -124,7 +121,7 @@ def _quell(state: FiefState, board: Board, rng: Rng, city: str, count: int) -> t
             continue
         while count > 0:
             roll = rng.d6(f"quell rebellion: {name}")
-            if roll in QUELL_STOPS:
+            if roll in record(state, "dice.quell_rebellion_stops"):   # 10.1: 1-4 stops, 5-6 stoned
                 count -= 1
                 events.append(Event("rebellion_calmed", f"{name} ({lord.family}) rolls {roll}: one Rebellion in "
                                     f"{city} stops (10.1).", data={"lord": name, "roll": roll, "city": city}))
@@ -161,7 +158,7 @@ def raise_rebellion(state: FiefState, board: Board, rng: Rng, rising: Rising) ->
     if count == 0:
         return events + [Event("rebellion_over", f"The Rebellion in {city} rolls no die: it is over (10.1).",
                                data={"city": city})]
-    faces = [battle_die(rng, f"rebellion in {city}") for _ in range(count)]
+    faces = [rng.die(record(state, "dice.battle_die"), f"rebellion in {city}") for _ in range(count)]
     hits = sum(faces) + count   # 10.1: 1 battle die +1f bonus hit per Rebellion (R5)
     events.append(Event("rebellion_roll", f"The rebels of {city} roll {count} battle dice: "
                         f"{' + '.join(map(str, faces))} + {count} bonus = {hits} hits (10.1).",
@@ -173,6 +170,7 @@ def _hits(state: FiefState, board: Board, city: str, hits: int) -> list[Event]:
     """7.5 by 10.1: the hits strike the troops in the city, family by family from its
     controller in turn order (R54); then "No Captives" if none is left (R34)."""
     events: list[Event] = []
+    worth = hits_to_defeat(state)
     order = state.turn_order()
     owner = state.towns[city].controller
     if owner in order:
@@ -180,18 +178,18 @@ def _hits(state: FiefState, board: Board, city: str, hits: int) -> list[Event]:
         order.insert(0, owner)
     for family in order:
         pawns = sorted((p for p in state.pawns.values() if p.location == city and p.family == family
-                        and p.kind in HITS), key=lambda p: int(p.id.lstrip("p") or 0))
+                        and p.kind in worth), key=lambda p: int(p.id.lstrip("p") or 0))
         if not pawns or hits <= 0:
             continue
-        lost = [pawns[i] for i in choose_losses([p.kind for p in pawns], hits,
-                                                 loss_order(state.families[family].policies))]
-        hits -= sum(HITS[p.kind] for p in lost)
+        order_of = loss_order(state.families[family].policies, edition_of(state))
+        lost = [pawns[i] for i in choose_losses([p.kind for p in pawns], hits, order_of, worth)]
+        hits -= sum(worth[p.kind] for p in lost)
         for p in lost:
             del state.pawns[p.id]
         events.append(Event("rebellion_losses", f"{family} loses {len(lost)} of {len(pawns)} troops in {city} "
                             f"({', '.join(p.kind for p in lost) or 'none'}) (10.1, 7.5).",
                             data={"family": family, "city": city, "lost": [p.kind for p in lost]}))
-    if any(p.location == city and p.kind in HITS for p in state.pawns.values()):
+    if any(p.location == city and p.kind in worth for p in state.pawns.values()):
         return events
     return events + _no_captives(state, board, city)
 
