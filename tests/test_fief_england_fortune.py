@@ -46,7 +46,7 @@ def test_round_1_disasters_wait_on_their_sea_and_act_in_round_2():
     assert [(e.card, e.target) for e in state.board_effects] == [("plague", "VI"), ("storms", "III"), ("famine", "II")]
     assert units_in(state, "London", "dave") == {"man_at_arms": 2} and "Lucia" in state.lords
     assert "disasters" not in state.edition_state
-    assert "a round 1 disaster" in events[0].text
+    assert "lying on Sea VI since round 1 now acts" in events[0].text
 
 
 def test_every_roll_strikes_and_a_second_of_a_type_is_discarded():

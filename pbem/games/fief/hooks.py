@@ -223,3 +223,11 @@ class Hooks:
     # player's view (England: the Region rolled at setup, 13.6), under keys the core's view
     # does not use; it must keep to the viewer's knowledge, like the core's view.
     view_parts: Callable[["FiefState", "Board", str | None], dict[str, Any]] | None = None
+    # 2.5: (state, board, rng) -> events: the edition's own step C of the Cards Phase, in place
+    # of the core's (cards/effects.py ``resolve_disasters``; England: every disaster by Region,
+    # round 1's waiting for round 2, its plague). Without it the core's.
+    disasters: Callable[["FiefState", "Board", "Rng"], list["Event"]] | None = None
+    # 7: (state) -> events: what the edition's own cards and markers do at the end of a round,
+    # before the core's (England: the cards on the Regions discarded, the Treasure markers back,
+    # 2.10, 11.3). Without it nothing.
+    round_end: Callable[["FiefState"], list["Event"]] | None = None

@@ -56,7 +56,7 @@ def resolve_disasters(state: FiefState, board: Board, rng: Rng) -> list[Event]:
     if not quiet:
         for held in state.edition_state.get(KEY, {}).pop("waiting", []):
             events += _strike(state, board, rng, held["card"], held["region"],
-                              "a round 1 disaster lying on its Sea now acts (2.4)")
+                              f"The {NAMES[held['card']]} card lying on Sea {held['region']} since round 1 now acts")
         if not state.edition_state.get(KEY):
             state.edition_state.pop(KEY, None)
     for card in track:
@@ -75,8 +75,8 @@ def resolve_disasters(state: FiefState, board: Board, rng: Rng) -> list[Event]:
                                 f"on the Sea of {region_name(board, target)}. No disaster acts in round 1: it "
                                 "acts in round 2 (2.4).", data={"card": card, "roll": roll, "region": target}))
         else:
-            events += _strike(state, board, rng, card, target, f"{how}: it is placed on the Sea of "
-                              f"{region_name(board, target)}", roll)
+            events += _strike(state, board, rng, card, target, f"A {NAMES[card]} card is revealed; {how}: it "
+                              f"lies on Sea {target}", roll)
     return events
 
 
@@ -85,15 +85,15 @@ def _strike(state: FiefState, board: Board, rng: Rng, card: str, target: str, ho
     data = {"card": card, "region": target, **({"roll": roll} if roll is not None else {})}
     if lying(state, card, target):
         state.events_discard.append(card)
-        return [Event("disaster_duplicate", f"{NAMES[card]}: {how}; {region_name(board, target)} already "
-                      f"has a {NAMES[card]}, the card is discarded (2.4).", data=data)]
+        return [Event("disaster_duplicate", f"{how}, but {region_name(board, target)} already has a "
+                      f"{NAMES[card]}: the card is discarded (2.4).", data=data)]
     state.board_effects.append(BoardEffect(card, target))
     what = {"plague": "its armies lose half their troops and every noble there rolls for their life",
             "storms": "no movement within, into or out of it, land and sea, and no battle there",
             "famine": "its mills produce nothing at Income, and a REBELLION may be played on its cities",
             "invaders": "Invader armies may land at its port in the Invaders phase (6.2)"}[card]
-    events = [Event("disaster", f"{NAMES[card]} strikes {region_name(board, target)} until the end of the "
-                    f"round ({how}): {what} (2.5).", data=data)]
+    events = [Event("disaster", f"{how}: {NAMES[card]} strikes {region_name(board, target)} until the end of the "
+                    f"round - {what} (2.5).", data=data)]
     if card == "plague":
         events += plague(state, board, rng, target)
     return events

@@ -11,6 +11,8 @@ from pbem.games.fief.hooks import Hooks
 from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief_england.board_loader import load_england_board
 from pbem.games.fief_england.cards import load_england_cards
+from pbem.games.fief_england.cards_round import round_end
+from pbem.games.fief_england.disasters import resolve_disasters
 from pbem.games.fief_england.elections import ELECTIONS, married
 from pbem.games.fief_england.facts import ENGLAND
 from pbem.games.fief_england.invaders_step import INVADERS
@@ -108,4 +110,4 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               lord_played=lord_played, after_elimination=after_elimination, married=married,
               phases=(INVADERS,), record_keys=RECORD_KEYS, board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
-              view_parts=view_parts)
+              view_parts=view_parts, disasters=resolve_disasters, round_end=round_end)

@@ -40,7 +40,8 @@ def resolve_draw(state: FiefState, board: Board, orders: Mapping[str, Any], rng:
         events += _discard(state, cards, player, (orders.get(player) or {}).get("discard") or [])
     for player in active:                                        # 2.2: step B, in turn order
         events += _draws(state, cards, player, orders.get(player) or {}, rng)
-    events += resolve_disasters(state, board, cards, rng)       # 2.5: step C
+    own = edition_of(state).hooks.disasters                     # 2.5: step C (England's: 2.4)
+    events += own(state, board, rng) if own else resolve_disasters(state, board, cards, rng)
     return events
 
 
