@@ -478,3 +478,18 @@ def test_rebellion_policies_are_checked():
     assert "other than you" in check_policy("join_rebellions", {"against": ["a", "zed"]}, players, "a")[1]
     assert "1 or 2" in check_policy("join_rebellions", {"against": "all", "cards": 5}, players, "a")[1]
     assert "mapping" in check_policy("join_rebellions", "yes", players, "a")[1]
+
+
+def test_round_end_discards_the_regions_cards_returns_treasures_and_turns_parliament():
+    """2.10, 8.0, 11.3, 9.3: the edition's end_of_round hook, as the core's End of Round calls it."""
+    from pbem.games.fief.edition import load_edition
+    from pbem.games.fief_england.cards_round import round_end
+    assert load_edition("fief_england").hooks.end_of_round is round_end
+    state = position(["a", "b"], edition_state={"parliament_rebellion": True})
+    treasure.spend_treasure(state, "a", "tax_tallage")
+    state.board_effects += [BoardEffect("tallage", "VI", "a", "X"), BoardEffect("invaders", "II"),
+                            BoardEffect("storms", "I")]
+    events = round_end(state, BOARD)
+    assert kinds(events) == ["cards_leave_map", "treasures_returned", "parliament_turned"]
+    assert state.board_effects == [BoardEffect("invaders", "II")] and state.events_discard == ["tax", "storms"]
+    assert state.edition_state == {} and round_end(state, BOARD) == []

@@ -227,7 +227,7 @@ class Hooks:
     # of the core's (cards/effects.py ``resolve_disasters``; England: every disaster by Region,
     # round 1's waiting for round 2, its plague). Without it the core's.
     disasters: Callable[["FiefState", "Board", "Rng"], list["Event"]] | None = None
-    # 7: (state) -> events: what the edition's own cards and markers do at the end of a round,
-    # before the core's (England: the cards on the Regions discarded, the Treasure markers back,
-    # 2.10, 11.3). Without it nothing.
-    round_end: Callable[["FiefState"], list["Event"]] | None = None
+    # 7 (England 8.0): (state, board) -> events: the edition's own End of Round actions (England:
+    # the cards on the Regions discarded and the Treasure markers back, 2.10, 11.3), before the
+    # victory check.
+    end_of_round: Callable[["FiefState", "Board"], list["Event"]] | None = None

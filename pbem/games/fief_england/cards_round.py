@@ -1,9 +1,10 @@
 """What England's cards leave to the end of the round (E 2.10, 8.0, 9.3, 11.3): the disaster,
 fortune and TAX cards on the Regions are discarded (INVADERS stay for the Invaders part), the
 Treasure markers come back to the family boards, the PARLIAMENT card turns back from its
-Rebellion side. The edition's ``round_end`` hook."""
+Rebellion side. The edition's ``end_of_round`` hook."""
 from __future__ import annotations
 
+from pbem.games.fief.board import Board
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.disasters import end_of_round
 from pbem.games.fief_england.reading import PARLIAMENT
@@ -11,7 +12,7 @@ from pbem.games.fief_england.treasure import return_treasures
 from pbem.rules.api import Event
 
 
-def round_end(state: FiefState) -> list[Event]:
+def round_end(state: FiefState, board: Board) -> list[Event]:
     events = end_of_round(state)
     if return_treasures(state):
         events.append(Event("treasures_returned", "The Treasure markers used this round return to their family "

@@ -110,4 +110,4 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               lord_played=lord_played, after_elimination=after_elimination, married=married,
               phases=(INVADERS,), record_keys=RECORD_KEYS, board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
-              view_parts=view_parts, disasters=resolve_disasters, round_end=round_end)
+              view_parts=view_parts, disasters=resolve_disasters, end_of_round=round_end)
