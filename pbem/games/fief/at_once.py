@@ -21,15 +21,18 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.games.fief.board import Board
+from pbem.games.fief.board import Board, load_board
 from pbem.games.fief.surprise.control_transfer import check_transfer, transfer_control
 from pbem.games.fief.diplomacy.at_once import act_diplomacy
 from pbem.games.fief.diplomacy.orders import check_diplomacy, diplomacy_template
 from pbem.orders.reading import Problems, each_order
+from pbem.games.fief.edition import edition_of, load_edition
+from pbem.games.fief.orders_common import card_word
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.surprise.play import at_once, play_surprise
 from pbem.games.fief.surprise.phase_start import check_play
 from pbem.rules.api import Audience, Event, OrderCheck
+from pbem.rules.rng import Rng
 
 KEYS = ("diplomacy", "at_once")   # the mail keys done at once (FiefRules.at_once_keys)
 VERBS = ("play", "transfer")
@@ -57,6 +60,13 @@ def _check_items(view: dict, player: str, items: Any, problems: Problems) -> lis
             if order is not None:
                 out.append({"transfer": order})
             continue
+        own = load_edition(view["game"]).hooks.card_plays
+        if own is not None and card_word(item.get("play")) in own.at_once:   # the edition's own (England)
+            play = own.check(view, load_board(view["game"], (view.get("options") or {}).get("board", "board")),
+                             player, str(card_word(item.get("play"))), item, line, problems)
+            if play is not None:
+                out.append({"play": play})
+            continue
         if view["phase"] == "cards":
             problems.add(line, "no surprise card may be played during the cards draw (G.4: step B)",
                          "play it once round-N/cards-play is open, or in your cards-play orders")
@@ -67,10 +77,13 @@ def _check_items(view: dict, player: str, items: Any, problems: Problems) -> lis
     return out
 
 
-def act(state: FiefState, board: Board, player: str, action: Mapping[str, Any]) -> list[Event]:
+def act(state: FiefState, board: Board, player: str, action: Mapping[str, Any], rng: Rng) -> list[Event]:
     events = act_diplomacy(state, player, action["diplomacy"]) if "diplomacy" in action else []
+    own = edition_of(state).hooks.card_plays
     for item in action.get("at_once", []):
-        if "transfer" in item:
+        if own is not None and "play" in item and item["play"]["card"] in own.at_once:   # the edition's own
+            events += own.play(state, board, player, item["play"], rng)
+        elif "transfer" in item:
             events += transfer_control(state, board, player, item["transfer"])
         elif item["play"]["card"] not in state.families[player].hand:
             # checked against the hand a moment ago, but an earlier item (an exchange) moved it

@@ -143,6 +143,21 @@ class EditionSetup:
 
 
 @dataclass(frozen=True)
+class CardPlays:
+    """An edition's own fortune and opportunity cards, read and played by its own rules (England:
+    BOUNTIFUL HARVEST, GOOD WEATHER and TAX on a Region, 2.7-2.8; the Opportunity cards,
+    10.0-10.5), in round-N/cards-play and, for those played at any time, in a mail's `at_once:`."""
+
+    cards: tuple[str, ...]     # card ids the edition plays itself in round-N/cards-play
+    at_once: tuple[str, ...]   # of them, those also played at once (R41 for England)
+    # (view, board, player, card, the `play:` item, its line, problems) -> the canonical play
+    # (with its "card"), or None; the edition checks the hand itself.
+    check: Callable[[dict, "Board", str, str, Any, "int | None", Any], "dict | None"]
+    # (state, board, player, the canonical play, rng) -> events; what no longer holds is an event.
+    play: Callable[["FiefState", "Board", str, Mapping[str, Any], "Rng"], list["Event"]]
+
+
+@dataclass(frozen=True)
 class Hooks:
     """The rules of an edition that are code. Each edition's package defines ``HOOKS``."""
 
@@ -227,6 +242,9 @@ class Hooks:
     # of the core's (cards/effects.py ``resolve_disasters``; England: every disaster by Region,
     # round 1's waiting for round 2, its plague). Without it the core's.
     disasters: Callable[["FiefState", "Board", "Rng"], list["Event"]] | None = None
+    # 2.6: the edition's own fortune and opportunity card plays (``CardPlays``), read and played
+    # by its rules instead of the core's (cards/orders.py, at_once.py). Without it the core's.
+    card_plays: CardPlays | None = None
     # 7 (England 8.0): (state, board) -> events: the edition's own End of Round actions (England:
     # the cards on the Regions discarded and the Treasure markers back, 2.10, 11.3), before the
     # victory check.

@@ -33,19 +33,24 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england import fortune
 from pbem.games.fief_england.opportunity import cards
-from pbem.games.fief_england.regions import NUMERALS
+from pbem.games.fief.hooks import CardPlays
+from pbem.games.fief_england.regions import NUMERALS, region_fief
 from pbem.orders.reading import Problems, check_keys, fold, suggest, whole_number, yes_no
 from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
-KEYS = {"rebellion": ("play", "in", "cards", "burgher", "passage"),
+KEYS = {"bountiful_harvest": ("play", "on"),
+        "tax": ("play", "tallage", "tithe", "lord"),
+        "rebellion": ("play", "in", "cards", "burgher", "passage"),
         "passage": ("play", "free", "to", "by"),
         "assassination": ("play", "on", "sponsor"),
         "justice": ("play", "on"),
         "ambush": ("play", "on", "by"),
         "good_weather": ("play", "on")}
-WORDS = {fold(w): card for card in KEYS for w in (card, cards.NAMES[card], card.replace("_", " "))}
+NAMES = {**cards.NAMES, **fortune.NAMES}
+WORDS = {fold(w): card for card in KEYS for w in (card, NAMES[card], card.replace("_", " "))}
+OPPORTUNITY = ("rebellion", "passage", "assassination", "justice", "ambush", "good_weather")   # 10.0, 2.7
 DRAW_PHASE = "cards"   # the Cards phase's draws (2.0): no Opportunity card then (2.6)
 
 
@@ -65,18 +70,21 @@ def find_region(board: Board, text: Any) -> str | None:
 
 
 def check_play(view: Mapping[str, Any], board: Board, player: str, item: Mapping[str, Any], line: int | None,
-               problems: Problems) -> dict | None:
-    """One `- play: CARD` item of `at_once:` -> its canonical play, or None (the problems said)."""
+               problems: Problems, at_once: bool = True) -> dict | None:
+    """One `- play: CARD` item of `at_once:` (an Opportunity card) or of round-N/cards-play (any
+    of England's fortune cards, ``at_once`` False) -> its canonical play, or None (the problems
+    said)."""
     card = opportunity_card(item.get("play"))
-    if card is None:
-        problems.add(line, f"`{item.get('play')}` is not an Opportunity card you can play at once",
-                     suggest(str(item.get("play")), list(KEYS)))
+    if card is None or (at_once and card not in OPPORTUNITY):
+        problems.add(line, f"`{item.get('play')}` is not an Opportunity card you can play at once (10.0)"
+                     if at_once else f"`{item.get('play')}` is not one of England's fortune cards",
+                     suggest(str(item.get("play")), OPPORTUNITY if at_once else list(KEYS)))
         return None
     if view["phase"] == DRAW_PHASE:
         problems.add(line, "no Opportunity card may be played during the Cards phase's draws (2.6)",
                      "send it once the draws are resolved")
         return None
-    check_keys(item, KEYS[card], f"a {cards.NAMES[card]} play", problems)
+    check_keys(item, KEYS[card], f"a {NAMES[card]} play", problems)
     before = len(problems)
     play: dict[str, Any] = {"card": card}
     hand = list(view.get("hand") or [])
@@ -96,7 +104,7 @@ def check_play(view: Mapping[str, Any], board: Board, player: str, item: Mapping
 
     needs_card = not (card == "passage" and fold(str(item.get("by", ""))) == "burgher") and card != "rebellion"
     if needs_card and card not in hand:
-        problems.add(line, f"you hold no {cards.NAMES[card]} card", "your hand: " + (", ".join(hand) or "empty"))
+        problems.add(line, f"you hold no {NAMES[card]} card", "your hand: " + (", ".join(hand) or "empty"))
     if card == "rebellion":
         city = board.find_town(str(item.get("in")))
         if city is None:
@@ -139,7 +147,9 @@ def check_play(view: Mapping[str, Any], board: Board, player: str, item: Mapping
         play["by"] = noble("by", True)
         if play["on"] and play["by"] and lords[play["on"]]["location"] != lords[play["by"]]["location"]:
             problems.add(line, f"{play['on']} and {play['by']} are not in the same city (10.5)", "")
-    elif card == "good_weather":
+    elif card == "tax":
+        _tax(view, board, player, item, line, problems, play)
+    elif card in ("good_weather", "bountiful_harvest"):
         play["on"] = find_region(board, item.get("on"))
         if play["on"] is None:
             problems.add(line_of(item, "on") or line, f"`on:` must name a Region (I-VI), not {item.get('on')!r}",
@@ -147,8 +157,52 @@ def check_play(view: Mapping[str, Any], board: Board, player: str, item: Mapping
     return play if len(problems) == before else None
 
 
+def _tax(view: Mapping[str, Any], board: Board, player: str, item: Mapping[str, Any], line: int | None,
+         problems: Problems, play: dict) -> None:
+    """2.8: `tallage: REGION` or `tithe: DISTRICT`, and `lord:` (left out: the only one who can)."""
+    kinds = [k for k in ("tallage", "tithe") if k in item]
+    if len(kinds) != 1:
+        problems.add(line, "a TAX card needs `tallage: REGION` or `tithe: DISTRICT`",
+                     "e.g. `tallage: VI` (a Lord's own fiefdom) or `tithe: York` (a Bishop's own district)")
+        return
+    kind = play["tax"] = kinds[0]
+    where = line_of(item, kind) or line
+    if kind == "tallage":
+        target = find_region(board, item["tallage"])
+        if target is None:
+            problems.add(where, f"`tallage:` must name a Region (I-VI), not {item['tallage']!r}", "e.g. `tallage: VI`")
+            return
+        play["on"] = target
+        fief = board.fiefs[region_fief(board, target)]
+        able = [n for n, lo in view["lords"].items() if lo["family"] == player
+                and (fief.id in lo["fief_titles"] or (lo["political"] in fortune.SOVEREIGN
+                                                      and not view["fiefs"][fief.id].get("holder")))]
+    else:
+        district = next((n for n, b in view["bishoprics"].items()
+                         if fold(str(item["tithe"])) in (n, fold(b["name"]), fold(b["chief_town"]))), None)
+        if district is None:
+            problems.add(where, f"`tithe:` must name an Ecclesiastic District, not {item['tithe']!r}",
+                         "its number (1-4), its name or its cathedral city")
+            return
+        play["on"] = int(district)
+        able = [n for n, lo in view["lords"].items() if lo["family"] == player and lo["bishopric"] == int(district)]
+    if "lord" in item:
+        name = next((n for n in view["lords"] if fold(n) == fold(str(item["lord"]))), None)
+        if name not in able:
+            problems.add(line_of(item, "lord") or line, f"{item['lord']} may not levy this {kind} (2.8)",
+                         f"those who may: {', '.join(able)}" if able else
+                         "a Tallage is a Lord's on their own fiefdom (or the Sovereign's on an ungoverned Region), "
+                         "a Tithe a Bishop's or Archbishop's on his own district")
+        play["lord"] = name
+    elif len(able) == 1:
+        play["lord"] = able[0]
+    else:
+        problems.add(line, f"no noble of your family may levy this {kind} (2.8)" if not able else
+                     f"say which noble levies it: {', '.join(able)}", "add `lord: NAME`" if able else "")
+
+
 def act(state: FiefState, board: Board, rng: Rng, player: str, play: Mapping[str, Any]) -> list[Event]:
-    """Carry out one checked play (R41: at once)."""
+    """Carry out one checked play (R41: at once; or in round-N/cards-play)."""
     card = play["card"]
     if card == "rebellion":
         return cards.rebellion(state, board, rng, player, play)
@@ -156,11 +210,30 @@ def act(state: FiefState, board: Board, rng: Rng, player: str, play: Mapping[str
         return cards.free_captive(state, board, player, play)
     if card not in state.families[player].hand:
         return [cards.kept(player, card, "you no longer hold it")]
-    if card == "good_weather":
-        played, event = fortune.play_bonus_card(state, board, player, card, play["on"])
+    if card in ("good_weather", "bountiful_harvest", "tax"):
+        if card != "tax":
+            played, event = fortune.play_bonus_card(state, board, player, card, play["on"])
+        elif play["tax"] == "tallage":
+            played, event = fortune.play_tallage(state, board, player, play["lord"], play["on"])
+        else:
+            played, event = fortune.play_tithe(state, board, player, play["lord"], play["on"])
         if played:
             state.families[player].hand.remove(card)
         return [event]
     return {"assassination": cards.assassination, "justice": cards.justice, "ambush": cards.ambush}[card](
         state, board, player, play)
 
+
+
+def _check(view: dict, board: Board, player: str, card: str, item: Any, line: int | None, problems: Any) -> dict | None:
+    at_once = view["phase"] != "cards_play"
+    return check_play(view, board, player, item, line, problems, at_once=at_once)
+
+
+def _play(state: FiefState, board: Board, player: str, play: Mapping[str, Any], rng: Rng) -> list[Event]:
+    return act(state, board, rng, player, play)
+
+
+# The edition's ``card_plays`` hook (pbem/games/fief/hooks.py ``CardPlays``): England's fortune cards
+# in round-N/cards-play (2.6-2.8) and its Opportunity cards at once too (10.0, R41).
+CARD_PLAYS = CardPlays(cards=tuple(KEYS), at_once=OPPORTUNITY, check=_check, play=_play)
