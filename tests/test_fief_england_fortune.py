@@ -493,3 +493,55 @@ def test_round_end_discards_the_regions_cards_returns_treasures_and_turns_parlia
     assert kinds(events) == ["cards_leave_map", "treasures_returned", "parliament_turned"]
     assert state.board_effects == [BoardEffect("invaders", "II")] and state.events_discard == ["tax", "storms"]
     assert state.edition_state == {} and round_end(state, BOARD) == []
+
+
+# -- Through England's rules object, as the judge reads a mail ---------------------------------
+
+def _england_act(state, player, text, rng=None):
+    from pbem.games.fief_england.rules import RULES
+    data = state.to_json()
+    check = RULES.check_at_once(RULES.view(data, player), player, load(text))
+    if not check.ok:
+        return None, [str(e) for e in check.errors]
+    result = RULES.act(data, player, check.orders, rng or Dice())
+    return result.state, list(result.events)
+
+
+def test_good_weather_during_movement_cancels_storms_at_once():
+    """2.7 Ex (Good Weather during Movement), R41: Kirsten plays GOOD WEATHER by mail during
+    Movement; the STORMS and the card are discarded and her armies may move in."""
+    state = position(["kirsten", "dave"], hands={"kirsten": ["good_weather", "ambush"]})
+    state.phase = "movement"
+    state.board_effects.append(BoardEffect("storms", "VI"))
+    after, events = _england_act(state, "kirsten", "at_once:\n  - play: Good Weather\n    on: South East\n")
+    assert after["board_effects"] == [] and after["families"]["kirsten"]["hand"] == ["ambush"]
+    assert after["events_discard"] == ["storms", "good_weather"]
+    assert [e.kind for e in events] == ["card_cancels"]
+
+
+def test_at_once_refuses_fortune_cards_that_are_not_opportunity_cards():
+    state = position(["kirsten", "dave"], hands={"kirsten": ["tax", "bountiful_harvest"]})
+    state.phase = "movement"
+    _, errors = _england_act(state, "kirsten", "at_once:\n  - play: tax\n    tallage: VI\n")
+    assert any("not an Opportunity card" in e for e in errors)
+    _, errors = _england_act(state, "kirsten", "at_once:\n  - play: bountiful harvest\n    on: VI\n")
+    assert any("not an Opportunity card" in e for e in errors)
+
+
+def test_assassination_by_mail_through_the_judge():
+    state = position(["kirsten", "dave"], lords={"Hugh": {"family": "kirsten", "at": "York"},
+                                                 "Henri": {"family": "dave", "at": "London"}},
+                     hands={"kirsten": ["assassination"]})
+    state.phase = "purchase"
+    after, events = _england_act(state, "kirsten", "at_once:\n  - play: assassination\n    on: Henri\n"
+                                                   "    sponsor: Hugh\n")
+    assert "Henri" not in after["lords"] and after["edition_state"]["heresy"] == "Hugh"
+    assert "assassination" in kinds(events)
+
+
+def test_the_at_once_template_shows_the_opportunity_cards_held():
+    from pbem.games.fief_england.rules import RULES
+    state = position(["kirsten", "dave"], hands={"kirsten": ["ambush", "tax"], "dave": ["justice"]})
+    text = RULES.at_once_template(RULES.view(state.to_json(), "kirsten"), "kirsten")
+    assert "- play: ambush" in text and "by: YOUR_NOBLE" in text
+    assert "justice" not in text and "play: tax" not in text and "sponsor" not in text

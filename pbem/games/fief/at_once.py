@@ -60,8 +60,9 @@ def _check_items(view: dict, player: str, items: Any, problems: Problems) -> lis
             if order is not None:
                 out.append({"transfer": order})
             continue
-        own = load_edition(view["game"]).hooks.card_plays
-        if own is not None and card_word(item.get("play")) in own.at_once:   # the edition's own (England)
+        hooks = load_edition(view["game"]).hooks
+        own = hooks.card_plays   # the edition's own cards (England): every card but its characters
+        if own is not None and card_word(item.get("play")) not in hooks.characters:
             play = own.check(view, load_board(view["game"], (view.get("options") or {}).get("board", "board")),
                              player, str(card_word(item.get("play"))), item, line, problems)
             if play is not None:
@@ -98,10 +99,16 @@ def act(state: FiefState, board: Board, player: str, action: Mapping[str, Any], 
 def at_once_template(view: dict, player: str) -> str:
     """The commented block ending every Fief order template: diplomacy, then `at_once:` with
     the surprise cards the player holds (G.4) and a transfer of control (5.2.2)."""
-    held = [c for c in dict.fromkeys(view.get("hand") or []) if c in at_once(view["game"]) and c != "uprising"]
+    hooks = load_edition(view["game"]).hooks
+    own = hooks.card_plays   # the edition's own cards (England), with their lines
+    held = [c for c in dict.fromkeys(view.get("hand") or []) if c in at_once(view["game"]) and c != "uprising"
+            and (own is None or c in hooks.characters)]
     keys = {"justice": ["on: LORD"], "assassination": ["on: LORD", "sponsor: YOUR_LORD"],
             "underground": ["free: [CAPTIVE_LORD]"]}   # an edition's character card: `on: LORD` (G.4.1)
     out = []
+    for card in dict.fromkeys(view.get("hand") or []):
+        if own is not None and card in own.at_once:
+            out += list(own.template.get(card, ()))
     for card in held:
         out.append((f"- play: {card}", "a surprise card of your hand (G.4)"))
         out += [(f"  {k}", "") for k in keys.get(card, ["on: LORD"])]

@@ -155,6 +155,8 @@ class CardPlays:
     check: Callable[[dict, "Board", str, str, Any, "int | None", Any], "dict | None"]
     # (state, board, player, the canonical play, rng) -> events; what no longer holds is an event.
     play: Callable[["FiefState", "Board", str, Mapping[str, Any], "Rng"], list["Event"]]
+    # card -> the lines of the at-once template that show it: (the YAML, the comment).
+    template: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

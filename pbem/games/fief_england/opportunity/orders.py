@@ -236,4 +236,17 @@ def _play(state: FiefState, board: Board, player: str, play: Mapping[str, Any], 
 
 # The edition's ``card_plays`` hook (pbem/games/fief/hooks.py ``CardPlays``): England's fortune cards
 # in round-N/cards-play (2.6-2.8) and its Opportunity cards at once too (10.0, R41).
-CARD_PLAYS = CardPlays(cards=tuple(KEYS), at_once=OPPORTUNITY, check=_check, play=_play)
+TEMPLATE = {
+    "rebellion": (("- play: rebellion", "10.1: a city taxed, Royal-Taxed or under FAMINE"), ("  in: CITY", ""),
+                  ("  cards: 1", "optional: REBELLION cards; burgher: yes, passage: card|burgher")),
+    "passage": (("- play: passage", "10.2: a captive escapes"), ("  free: CAPTIVE", ""),
+                ("  to: CITY", "optional: where")),
+    "assassination": (("- play: assassination", "10.3: another family's noble"), ("  on: NOBLE", ""),
+                      ("  sponsor: YOUR_NOBLE", "takes the Heresy marker")),
+    "justice": (("- play: justice", "10.4: the Heresy marker's bearer"), ("  on: NOBLE", "")),
+    "ambush": (("- play: ambush", "10.5: a noble in your noble's city"), ("  on: NOBLE", ""),
+               ("  by: YOUR_NOBLE", "")),
+    "good_weather": (("- play: good_weather", "2.7: cancels STORMS, or +1 a Mill and Abbey"),
+                     ("  on: REGION", "I-VI or its name")),
+}
+CARD_PLAYS = CardPlays(cards=tuple(KEYS), at_once=OPPORTUNITY, check=_check, play=_play, template=TEMPLATE)
