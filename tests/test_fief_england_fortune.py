@@ -545,3 +545,11 @@ def test_the_at_once_template_shows_the_opportunity_cards_held():
     text = RULES.at_once_template(RULES.view(state.to_json(), "kirsten"), "kirsten")
     assert "- play: ambush" in text and "by: YOUR_NOBLE" in text
     assert "justice" not in text and "play: tax" not in text and "sponsor" not in text
+
+
+def test_the_cards_play_template_shows_englands_cards():
+    from pbem.games.fief.cards.template import play_template
+    state = position(["kirsten", "dave"], hands={"kirsten": ["tax", "bountiful_harvest", "ambush"]})
+    text = play_template(build_view(state, BOARD, "kirsten"), "kirsten")
+    assert "#  - play: tax" in text and "tallage: REGION" in text and "on: REGION" in text
+    assert "by: YOUR_NOBLE" in text and "Bretagne" not in text

@@ -237,6 +237,10 @@ def _play(state: FiefState, board: Board, player: str, play: Mapping[str, Any], 
 # The edition's ``card_plays`` hook (pbem/games/fief/hooks.py ``CardPlays``): England's fortune cards
 # in round-N/cards-play (2.6-2.8) and its Opportunity cards at once too (10.0, R41).
 TEMPLATE = {
+    "bountiful_harvest": (("- play: bountiful_harvest", "2.7: cancels FAMINE, or +1 a Mill and Abbey"),
+                          ("  on: REGION", "I-VI or its name")),
+    "tax": (("- play: tax", "2.8: with a Treasure marker (11.3)"),
+            ("  tallage: REGION", "your Lord's fiefdom; or tithe: DISTRICT"), ("  lord: YOUR_NOBLE", "optional")),
     "rebellion": (("- play: rebellion", "10.1: a city taxed, Royal-Taxed or under FAMINE"), ("  in: CITY", ""),
                   ("  cards: 1", "optional: REBELLION cards; burgher: yes, passage: card|burgher")),
     "passage": (("- play: passage", "10.2: a captive escapes"), ("  free: CAPTIVE", ""),
