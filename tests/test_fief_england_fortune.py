@@ -87,7 +87,7 @@ def test_entering_a_plague_region_rolls_once_a_round():
     state.board_effects.append(BoardEffect("plague", "VI"))
     pawns = list(state.pawns)
     events = disasters.enter_plague(state, BOARD, Dice(d6=[5]), "Exeter", "Winchester", "a", ["Hugh"], pawns)
-    assert kinds(events) == ["plague_troops", "plague_noble"] and len(state.pawns) == 2
+    assert kinds(events) == ["plague_troops", "plague_troops", "plague_noble"] and len(state.pawns) == 2
     assert disasters.enter_plague(state, BOARD, Dice(), "Exeter", "Winchester", "a", ["Hugh"], list(state.pawns)) == []
     assert disasters.enter_plague(state, BOARD, Dice(), "London", "Winchester", "a", ["Hugh"], list(state.pawns)) == []
 
@@ -553,3 +553,19 @@ def test_the_cards_play_template_shows_englands_cards():
     text = play_template(build_view(state, BOARD, "kirsten"), "kirsten")
     assert "#  - play: tax" in text and "tallage: REGION" in text and "on: REGION" in text
     assert "by: YOUR_NOBLE" in text and "Bretagne" not in text
+
+
+def test_troop_losses_tell_the_kinds_to_the_owner_only():
+    """4.1, R59 (fog of war, always on in England): plague and rebellion losses are told by kind
+    to their owner, by count to the others."""
+    state = position(["a", "b"], units={"London": {"a": {"knight": 1, "man_at_arms": 1}}}, hands={"b": ["rebellion"]})
+    events = disasters._strike(state, BOARD, Dice(), "plague", "VI", "test")
+    mine = [e for e in events if e.kind == "plague_troops" and e.audience.players == ("a",)]
+    theirs = [e for e in events if e.kind == "plague_troops" and e.audience.players == ("b",)]
+    assert "man_at_arms" in mine[0].text and mine[0].data["kinds"] == ["man_at_arms"]
+    assert "man_at_arms" not in theirs[0].text and theirs[0].data == {"family": "a", "city": "London",
+                                                                      "region": "VI", "lost": 1}
+    state.board_effects.append(BoardEffect("famine", "VI"))
+    events = opp.rebellion(state, BOARD, Dice(battle=[3]), "b", {"in": "London"})
+    theirs = [e for e in events if e.kind == "rebellion_losses" and "b" in e.audience.players]
+    assert theirs and "knight" not in theirs[0].text and theirs[0].data["lost"] == 1

@@ -24,6 +24,7 @@ from typing import Iterable
 from pbem.games.fief.board import Board
 from pbem.games.fief.edition import edition_of
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
+from pbem.games.fief.movement.events import Teller
 from pbem.games.fief.policies import loss_order
 from pbem.games.fief.state import BoardEffect, FiefState
 from pbem.games.fief_england.reading import abbey_in
@@ -127,11 +128,14 @@ def strike(state: FiefState, board: Board, rng: Rng, target: str, city: str, fam
     fresh.sort(key=lambda pid: (rank.get(state.pawns[pid].kind, len(rank)), pid))
     lost = fresh[: len(fresh) // 2]   # 2.5: "half of their Troops, rounded down"
     state.plague_struck.extend(fresh)
-    if fresh:
+    if fresh:   # 4.1, R59: the owner sees the kinds lost, the others how many (fog of war)
         kinds = [state.pawns[pid].kind for pid in lost]
-        events.append(Event("plague_troops", f"{where}: {family}'s army of {len(fresh)} troops loses "
-                            f"{len(lost)} (2.5).", data={"family": family, "city": city, "region": target,
-                                                          "lost": lost, "kinds": kinds}))
+        teller = Teller(state)
+        head = f"{where}: {family}'s army of {len(fresh)} troops loses {len(lost)}"
+        teller.public("plague_troops", family, f"{head} ({', '.join(kinds) or 'none'}) (2.5).", f"{head} (2.5).",
+                      {"family": family, "city": city, "region": target, "lost": lost, "kinds": kinds},
+                      {"family": family, "city": city, "region": target, "lost": len(lost)})
+        events += teller.events
     for pid in lost:
         del state.pawns[pid]
     dead: list[str] = []

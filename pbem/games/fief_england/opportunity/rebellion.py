@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pbem.games.fief.board import Board
 from pbem.games.fief.edition import edition_of
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
+from pbem.games.fief.movement.events import Teller
 from pbem.games.fief.policies import loss_order
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.reading import abbey_in, cleric, destroy_abbey, parliament_rebellion
@@ -186,9 +187,12 @@ def _hits(state: FiefState, board: Board, city: str, hits: int) -> list[Event]:
         hits -= sum(worth[p.kind] for p in lost)
         for p in lost:
             del state.pawns[p.id]
-        events.append(Event("rebellion_losses", f"{family} loses {len(lost)} of {len(pawns)} troops in {city} "
-                            f"({', '.join(p.kind for p in lost) or 'none'}) (10.1, 7.5).",
-                            data={"family": family, "city": city, "lost": [p.kind for p in lost]}))
+        teller = Teller(state)   # 4.1, R59: the kinds to the owner, the count to the others
+        head = f"{family} loses {len(lost)} of {len(pawns)} troops in {city}"
+        teller.public("rebellion_losses", family, f"{head} ({', '.join(p.kind for p in lost) or 'none'}) (10.1, 7.5).",
+                      f"{head} (10.1, 7.5).", {"family": family, "city": city, "lost": [p.kind for p in lost]},
+                      {"family": family, "city": city, "lost": len(lost)})
+        events += teller.events
     if any(p.location == city and p.kind in worth for p in state.pawns.values()):
         return events
     return events + _no_captives(state, board, city)
