@@ -98,7 +98,8 @@ def test_storms_block_land_and_sea_and_battles_famine_stops_mills():
     assert "STORMS" in disasters.storms_block(state, BOARD, "Exeter", "Winchester")
     assert disasters.storms_block(state, BOARD, "Sea VI", "Sea I")
     assert disasters.storms_block(state, BOARD, "Exeter", "Plymouth") is None
-    assert "no battle" in disasters.storms_forbid_battle(state, BOARD, "London")
+    assert "no battle" in disasters.storms_forbid_battle(BOARD, [("storms", "VI")], "London")
+    assert disasters.storms_forbid_battle(BOARD, [("storms", "VI")], "York") is None
     assert disasters.famine_in(state, BOARD, "Durham") and not disasters.famine_in(state, BOARD, "York")
     state.towns["Durham"].mills = 1
     assert fortune.mill_and_abbey_value(state, BOARD, "Durham") == (0, 0)

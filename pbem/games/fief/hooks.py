@@ -6,7 +6,7 @@ applies; a hook with a default is a rule an edition may go without (the default:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 if TYPE_CHECKING:
     from pbem.games.fief.board import Board
@@ -143,6 +143,22 @@ class EditionSetup:
 
 
 @dataclass(frozen=True)
+class Weather:
+    """An edition's own disasters met by moves and battles (England: STORMS and PLAGUE by Region,
+    land and sea, 2.5), in place of the core's bad weather and plague by bishopric (G.2.1.3, G.2.2)."""
+
+    # (state, board, from, to) -> why a step by road or sea is refused, or None.
+    blocks: Callable[["FiefState", "Board", str, str], str | None]
+    # (board, the board's cards as (card, target) pairs, town) -> why no battle is fought there.
+    forbids_battle: Callable[["Board", Iterable[tuple[str, str]], str], str | None]
+    # (state, board, rng, from, to, family, lords, pawn ids) -> events: an army entering a city
+    # (its forces already there); whom a plague strikes is gone from the state afterwards.
+    enter: Callable[["FiefState", "Board", "Rng", str, str, str, list[str], list[str]], list["Event"]]
+    # How to fight anyway, for the error of a battle order the weather forbids.
+    battle_hint: str = "remove this order"
+
+
+@dataclass(frozen=True)
 class CardPlays:
     """An edition's own fortune and opportunity cards, read and played by its own rules (England:
     BOUNTIFUL HARVEST, GOOD WEATHER and TAX on a Region, 2.7-2.8; the Opportunity cards,
@@ -247,6 +263,9 @@ class Hooks:
     # 2.6: the edition's own fortune and opportunity card plays (``CardPlays``), read and played
     # by its rules instead of the core's (cards/orders.py, at_once.py). Without it the core's.
     card_plays: CardPlays | None = None
+    # G.2.1.3, G.2.2: the edition's own disasters on the move and in battle (``Weather``). Without
+    # it the core's bad weather and plague by bishopric.
+    weather: Weather | None = None
     # 7 (England 8.0): (state, board) -> events: the edition's own End of Round actions (England:
     # the cards on the Regions discarded and the Treasure markers back, 2.10, 11.3), before the
     # victory check.

@@ -24,6 +24,7 @@ from typing import Iterable
 from pbem.games.fief.board import Board
 from pbem.games.fief.edition import edition_of
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
+from pbem.games.fief.hooks import Weather
 from pbem.games.fief.movement.events import Teller
 from pbem.games.fief.policies import loss_order
 from pbem.games.fief.state import BoardEffect, FiefState
@@ -190,10 +191,19 @@ def storms_block(state: FiefState, board: Board, frm: str, to: str) -> str | Non
     return None
 
 
-def storms_forbid_battle(state: FiefState, board: Board, city: str) -> str | None:
-    """2.5: "No battles are allowed in the Region"."""
-    target = storms_at(state, board, city)
-    return f"STORMS lie on {region_name(board, target)}: no battle is allowed there (2.5)" if target else None
+def storms_forbid_battle(board: Board, effects: Iterable[tuple[str, str]], city: str) -> str | None:
+    """2.5: "No battles are allowed in the Region": ``effects`` are the board's cards as (card,
+    target) pairs (the state's, or a view's when a mail is read)."""
+    target = region_of(board, city)
+    if target is None or ("storms", target) not in set(effects):
+        return None
+    return f"STORMS lie on {region_name(board, target)}: no battle is allowed there (2.5)"
+
+
+# The edition's ``weather`` hook: STORMS and PLAGUE met by moves and battles.
+WEATHER = Weather(blocks=storms_block, forbids_battle=storms_forbid_battle, enter=enter_plague,
+                  battle_hint="a GOOD WEATHER card played at once (`at_once:`) cancels the STORMS (2.7); "
+                              "else remove this order")
 
 
 def famine_in(state: FiefState, board: Board, city: str) -> bool:
