@@ -153,8 +153,6 @@ def test_harvest_and_weather_stack_on_mills_and_abbeys():
     fortune.play_bonus_card(state, BOARD, "dave", "good_weather", "III")
     assert fortune.fortune_bonus(state, BOARD, "Berwick") == 2
     assert fortune.mill_and_abbey_value(state, BOARD, "Durham") == (4, 4)
-    events = fortune.after_income(state)
-    assert state.board_effects == [] and kinds(events) == ["fortune_cards_discarded"]
 
 
 # -- TAX and treasures (2.8, 11.3) -----------------------------------------------------------

@@ -159,6 +159,20 @@ class Weather:
 
 
 @dataclass(frozen=True)
+class IncomeRules:
+    """How an edition's towns and mills pay at Income and which cards leave after it, where they
+    differ from the core's (England: a Tallage takes its cities' 1 shilling, R17; the fortune
+    bonuses and FAMINE lie on Regions, 2.5, 2.7; the TAX card stays to the round's end, 2.8)."""
+
+    # (state, board, town) -> the income of a controlled town that is not besieged (3).
+    town: Callable[["FiefState", "Board", str], int]
+    # (state, board, town) -> the income of one mill of a town that is not besieged (3), 0 if none.
+    mill: Callable[["FiefState", "Board", str], int]
+    # The cards that leave the board once every income is collected (3).
+    leave_after: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class CardPlays:
     """An edition's own fortune and opportunity cards, read and played by its own rules (England:
     BOUNTIFUL HARVEST, GOOD WEATHER and TAX on a Region, 2.7-2.8; the Opportunity cards,
@@ -266,6 +280,13 @@ class Hooks:
     # G.2.1.3, G.2.2: the edition's own disasters on the move and in battle (``Weather``). Without
     # it the core's bad weather and plague by bishopric.
     weather: Weather | None = None
+    # 3: the edition's own town and mill incomes and after-Income discards (``IncomeRules``).
+    # Without them the core's (1 a town, 2 a mill with the fortune cards of its bishopric).
+    income_rules: IncomeRules | None = None
+    # 3: (state, board) -> (family -> [(what, amount)], events): incomes of the edition's own
+    # (England: the Abbeys and the retainers, 3.1; the Tallage, 2.8), added to the family's total
+    # and breakdown.
+    income_parts: Callable[["FiefState", "Board"], tuple[dict[str, list[tuple[str, int]]], list["Event"]]] | None = None
     # 7 (England 8.0): (state, board) -> events: the edition's own End of Round actions (England:
     # the cards on the Regions discarded and the Treasure markers back, 2.10, 11.3), before the
     # victory check.

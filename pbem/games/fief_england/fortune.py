@@ -13,6 +13,7 @@ The Tithe (2.8, 3.2) is the Church part's; it spends its Treasure marker through
 from __future__ import annotations
 
 from pbem.games.fief.board import Board
+from pbem.games.fief.hooks import IncomeRules
 from pbem.games.fief.state import BoardEffect, FiefState
 from pbem.games.fief_england.disasters import lying
 from pbem.games.fief_england.reading import abbey_in
@@ -170,16 +171,28 @@ def mill_and_abbey_value(state: FiefState, board: Board, city: str) -> tuple[int
     return mill, (record(state, "income.abbey") + bonus if abbey_in(state, city) else 0)
 
 
-def after_income(state: FiefState) -> list[Event]:
-    """3.2: "Once all Players have collected their income, the Fortune cards are removed from
-    the Map" - BOUNTIFUL HARVEST and GOOD WEATHER; a TAX card stays to the end of the round (2.8)."""
-    gone = [e for e in state.board_effects if e.card in BONUS_CARDS]
-    if not gone:
-        return []
-    state.board_effects = [e for e in state.board_effects if e.card not in BONUS_CARDS]
-    state.events_discard += [e.card for e in gone]
-    return [Event("fortune_cards_discarded", f"{len(gone)} BOUNTIFUL HARVEST and GOOD WEATHER card(s) leave the "
-                  "map after Income (3.2).", data={"count": len(gone)})]
+def income_parts(state: FiefState, board: Board) -> tuple[dict[str, list[tuple[str, int]]], list[Event]]:
+    """3.2: the Tallages, as the Income phase adds an edition's own incomes (the ``income_parts``
+    hook; the Church's Abbeys join them there)."""
+    parts = {family: [(f"Tallage on {region_name(board, target)}", amount) for target, amount in regions.items()]
+             for family, regions in tallage_income(state, board).items()}
+    return parts, []
+
+
+def town_income(state: FiefState, board: Board, city: str) -> int:
+    """3.0, R17: 1 shilling for a controlled city, none while a Tallage lies on its Region."""
+    return 0 if city in tallaged_cities(state, board) else edition_of(state).income["town"]
+
+
+def mill_income(state: FiefState, board: Board, city: str) -> int:
+    """3.0, 2.5, 2.7: one Mill's income (0 under FAMINE)."""
+    return mill_and_abbey_value(state, board, city)[0]
+
+
+# The edition's ``income_rules`` hook: 3.2 "Once all Players have collected their income, the
+# Fortune cards are removed from the Map" - BOUNTIFUL HARVEST and GOOD WEATHER; the TAX card stays
+# until the end of the round (2.8), its Region open to REBELLION.
+INCOME_RULES = IncomeRules(town=town_income, mill=mill_income, leave_after=BONUS_CARDS)
 
 
 def scorch_problem(state: FiefState, player: str, city: str, controller: str | None) -> str | None:
