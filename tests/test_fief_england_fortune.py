@@ -568,3 +568,20 @@ def test_troop_losses_tell_the_kinds_to_the_owner_only():
     events = opp.rebellion(state, BOARD, Dice(battle=[3]), "b", {"in": "London"})
     theirs = [e for e in events if e.kind == "rebellion_losses" and "b" in e.audience.players]
     assert theirs and "knight" not in theirs[0].text and theirs[0].data["lost"] == 1
+
+
+def test_scorched_earth_by_mail_in_the_purchase_phase():
+    """3.4, R26, R60: `scorch:` at once while the Purchase phase is open; the shillings are secret."""
+    state = position(["a", "b"], towns={"London": {"mills": 1, "controller": "a"}, "Oxford": {"mills": 1,
+                                                                                          "controller": "b"}},
+                     units={"London": {"a": {"man_at_arms": 1}}, "Oxford": {"b": {"man_at_arms": 1}}})
+    state.phase = "income"
+    _, errors = _england_act(state, "a", "at_once:\n  - scorch: London\n")
+    assert any("while the Purchase phase is open" in e for e in errors)
+    state.phase = "purchase"
+    _, errors = _england_act(state, "a", "at_once:\n  - scorch: [Oxford, Atlantis]\n")
+    assert any("not yours" in e for e in errors) and any("no city 'Atlantis'" in e for e in errors)
+    after, events = _england_act(state, "a", "at_once:\n  - scorch: [London]\n")
+    assert after["towns"]["London"]["mills"] == 0 and after["families"]["a"]["deniers"] == 12
+    gain = next(e for e in events if e.kind == "scorched_earth_gain")
+    assert gain.audience.players == ("a",)

@@ -54,16 +54,22 @@ def _check_items(view: dict, player: str, items: Any, problems: Problems) -> lis
                      "e.g. `at_once:` then `  - transfer: Tours` and `    to: bob`")
         return []
     out = []
-    for item, verb, line in each_order(items, VERBS, problems):
+    own = load_edition(view["game"]).hooks.at_once_verbs   # the edition's own (England: `hire:`, ...)
+    for item, verb, line in each_order(items, VERBS + tuple(own), problems):
+        if verb in own:
+            order = own[verb].check(view, player, item, line, problems)
+            if order is not None:
+                out.append({verb: order})
+            continue
         if verb == "transfer":
             order = check_transfer(view, player, item, problems)
             if order is not None:
                 out.append({"transfer": order})
             continue
         hooks = load_edition(view["game"]).hooks
-        own = hooks.card_plays   # the edition's own cards (England): every card but its characters
-        if own is not None and card_word(item.get("play")) not in hooks.characters:
-            play = own.check(view, load_board(view["game"], (view.get("options") or {}).get("board", "board")),
+        plays = hooks.card_plays   # the edition's own cards (England): every card but its characters
+        if plays is not None and card_word(item.get("play")) not in hooks.characters:
+            play = plays.check(view, load_board(view["game"], (view.get("options") or {}).get("board", "board")),
                              player, str(card_word(item.get("play"))), item, line, problems)
             if play is not None:
                 out.append({"play": play})
@@ -80,9 +86,13 @@ def _check_items(view: dict, player: str, items: Any, problems: Problems) -> lis
 
 def act(state: FiefState, board: Board, player: str, action: Mapping[str, Any], rng: Rng) -> list[Event]:
     events = act_diplomacy(state, player, action["diplomacy"]) if "diplomacy" in action else []
+    verbs = edition_of(state).hooks.at_once_verbs
     own = edition_of(state).hooks.card_plays
     for item in action.get("at_once", []):
-        if own is not None and "play" in item and item["play"]["card"] in own.at_once:   # the edition's own
+        verb = next((v for v in verbs if v in item), None)
+        if verb is not None:
+            events += verbs[verb].act(state, board, player, item[verb], rng)
+        elif own is not None and "play" in item and item["play"]["card"] in own.at_once:   # the edition's own
             events += own.play(state, board, player, item["play"], rng)
         elif "transfer" in item:
             events += transfer_control(state, board, player, item["transfer"])
@@ -114,6 +124,8 @@ def at_once_template(view: dict, player: str) -> str:
         out += [(f"  {k}", "") for k in keys.get(card, ["on: LORD"])]
     out += [("- transfer: TOWN", "the control of a town you control (5.2.2)"),
             ("  to: PLAYER", "a family with forces in that town")]
+    for verb in load_edition(view["game"]).hooks.at_once_verbs.values():   # the edition's own
+        out += list(verb.template)
     lines = ["# Done at once too, in the order written:", "# at_once:"]
     lines += [f"#   {code:<28}" + (f"# {why}" if why else "").rstrip() for code, why in out]
     lines = [line.rstrip() for line in lines]

@@ -14,6 +14,7 @@ from pbem.games.fief_england.cards import load_england_cards
 from pbem.games.fief_england.cards_round import round_end
 from pbem.games.fief_england.disasters import WEATHER, resolve_disasters
 from pbem.games.fief_england.fortune import INCOME_RULES, income_parts
+from pbem.games.fief_england.scorch import SCORCH
 from pbem.games.fief_england.opportunity.orders import CARD_PLAYS
 from pbem.games.fief_england.elections import ELECTIONS, married
 from pbem.games.fief_england.facts import ENGLAND
@@ -113,4 +114,5 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               phases=(INVADERS,), record_keys=RECORD_KEYS, board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
               view_parts=view_parts, disasters=resolve_disasters, end_of_round=round_end,
-              card_plays=CARD_PLAYS, weather=WEATHER, income_rules=INCOME_RULES, income_parts=income_parts)
+              card_plays=CARD_PLAYS, weather=WEATHER, income_rules=INCOME_RULES, income_parts=income_parts,
+              at_once_verbs={"scorch": SCORCH})
