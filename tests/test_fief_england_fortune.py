@@ -585,3 +585,19 @@ def test_scorched_earth_by_mail_in_the_purchase_phase():
     assert after["towns"]["London"]["mills"] == 0 and after["families"]["a"]["deniers"] == 12
     gain = next(e for e in events if e.kind == "scorched_earth_gain")
     assert gain.audience.players == ("a",)
+
+
+def test_the_view_shows_waiting_disasters_and_used_treasures_to_everyone():
+    """2.4: round 1's disasters lie face up on their Seas; 11.3: a Treasure marker lies on the
+    played card. Both public; the hand and the face-down track stay hidden."""
+    from pbem.games.fief_england.rules import RULES
+    state = position(["a", "b"], round=1, hands={"a": ["tax"]})
+    state.disasters_track = ["famine", "storms"]
+    disasters.resolve_disasters(state, BOARD, Dice(d6=[2, 5]))
+    state.disasters_track = ["plague"]
+    treasure.spend_treasure(state, "a", "tax_tallage")
+    view = RULES.view(state.to_json(), "b")
+    assert view["disasters_waiting"] == [{"card": "famine", "region": "II"}, {"card": "storms", "region": "V"}]
+    assert view["treasures_used"] == {"a": ["tax_tallage"]}
+    assert "plague" not in repr(view["disasters_waiting"]) and view["disasters_track"] == 1
+    assert "tax" not in repr({k: v for k, v in view.items() if k != "treasures_used"}.get("families"))

@@ -6,10 +6,25 @@ from __future__ import annotations
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.state import FiefState
-from pbem.games.fief_england.disasters import end_of_round
+from pbem.games.fief_england.disasters import KEY, end_of_round
 from pbem.games.fief_england.reading import PARLIAMENT
-from pbem.games.fief_england.treasure import return_treasures
+from pbem.games.fief_england.treasure import KEY as TREASURES, return_treasures
 from pbem.rules.api import Event
+
+
+def cards_view(state: FiefState) -> dict:
+    """What a view shows of this part's state, all public: round 1's disasters lying face up on
+    their Seas until round 2 (2.4), the Treasure markers lying on played cards (11.3), the
+    PARLIAMENT card's side (9.3)."""
+    out: dict = {}
+    waiting = (state.edition_state.get(KEY) or {}).get("waiting")
+    if waiting:
+        out["disasters_waiting"] = [dict(w) for w in waiting]
+    if state.edition_state.get(TREASURES):
+        out["treasures_used"] = {f: list(a) for f, a in state.edition_state[TREASURES].items()}
+    if state.edition_state.get(PARLIAMENT):
+        out["parliament_rebellion"] = True
+    return out
 
 
 def round_end(state: FiefState, board: Board) -> list[Event]:

@@ -11,7 +11,7 @@ from pbem.games.fief.hooks import Hooks
 from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief_england.board_loader import load_england_board
 from pbem.games.fief_england.cards import load_england_cards
-from pbem.games.fief_england.cards_round import round_end
+from pbem.games.fief_england.cards_round import cards_view, round_end
 from pbem.games.fief_england.disasters import WEATHER, resolve_disasters
 from pbem.games.fief_england.fortune import INCOME_RULES, income_parts
 from pbem.games.fief_england.scorch import SCORCH
@@ -106,7 +106,8 @@ def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, 
     """What England adds to a view: the starting Regions rolled under 13.6 (public: rolled in
     front of everyone) and the viewer's own."""
     rolled = (state.edition_state.get("setup") or {}).get("regions") or {}
-    return {"setup": {"regions": dict(rolled), "region": rolled.get(player or "")}} if rolled else {}
+    out = {"setup": {"regions": dict(rolled), "region": rolled.get(player or "")}} if rolled else {}
+    return {**out, **cards_view(state)}
 
 
 HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
