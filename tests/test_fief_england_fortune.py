@@ -561,8 +561,8 @@ def test_troop_losses_tell_the_kinds_to_the_owner_only():
     events = disasters._strike(state, BOARD, Dice(), "plague", "VI", "test")
     mine = [e for e in events if e.kind == "plague_troops" and e.audience.players == ("a",)]
     theirs = [e for e in events if e.kind == "plague_troops" and e.audience.players == ("b",)]
-    assert "man_at_arms" in mine[0].text and mine[0].data["kinds"] == ["man_at_arms"]
-    assert "man_at_arms" not in theirs[0].text and theirs[0].data == {"family": "a", "city": "London",
+    assert "1 man-at-arms" in mine[0].text and mine[0].data["kinds"] == ["man_at_arms"]
+    assert "man-at-arms" not in theirs[0].text and theirs[0].data == {"family": "a", "city": "London",
                                                                       "region": "VI", "lost": 1}
     state.board_effects.append(BoardEffect("famine", "VI"))
     events = opp.rebellion(state, BOARD, Dice(battle=[3]), "b", {"in": "London"})

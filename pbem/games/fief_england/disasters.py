@@ -29,7 +29,7 @@ from pbem.games.fief.movement.events import Teller
 from pbem.games.fief.policies import loss_order
 from pbem.games.fief.state import BoardEffect, FiefState
 from pbem.games.fief_england.reading import abbey_in
-from pbem.games.fief_england.troops import hits_to_defeat
+from pbem.games.fief_england.troops import hits_to_defeat, troops_text
 from pbem.games.fief_england.regions import NUMERALS, numeral, record, region_cities, region_name, region_of
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
@@ -133,7 +133,7 @@ def strike(state: FiefState, board: Board, rng: Rng, target: str, city: str, fam
         kinds = [state.pawns[pid].kind for pid in lost]
         teller = Teller(state)
         head = f"{where}: {family}'s army of {len(fresh)} troops loses {len(lost)}"
-        teller.public("plague_troops", family, f"{head} ({', '.join(kinds) or 'none'}) (2.5).", f"{head} (2.5).",
+        teller.public("plague_troops", family, f"{head} ({troops_text(state, kinds)}) (2.5).", f"{head} (2.5).",
                       {"family": family, "city": city, "region": target, "lost": lost, "kinds": kinds},
                       {"family": family, "city": city, "region": target, "lost": len(lost)})
         events += teller.events

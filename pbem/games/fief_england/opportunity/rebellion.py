@@ -25,7 +25,7 @@ from pbem.games.fief.policies import loss_order
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.reading import abbey_in, cleric, destroy_abbey, parliament_rebellion
 from pbem.games.fief_england.regions import record, region_name, region_of
-from pbem.games.fief_england.troops import hits_to_defeat
+from pbem.games.fief_england.troops import hits_to_defeat, troops_text
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
@@ -189,7 +189,7 @@ def _hits(state: FiefState, board: Board, city: str, hits: int) -> list[Event]:
             del state.pawns[p.id]
         teller = Teller(state)   # 4.1, R59: the kinds to the owner, the count to the others
         head = f"{family} loses {len(lost)} of {len(pawns)} troops in {city}"
-        teller.public("rebellion_losses", family, f"{head} ({', '.join(p.kind for p in lost) or 'none'}) (10.1, 7.5).",
+        teller.public("rebellion_losses", family, f"{head} ({troops_text(state, [p.kind for p in lost])}) (10.1, 7.5).",
                       f"{head} (10.1, 7.5).", {"family": family, "city": city, "lost": [p.kind for p in lost]},
                       {"family": family, "city": city, "lost": len(lost)})
         events += teller.events
