@@ -35,14 +35,14 @@ def test_round_1_disasters_wait_on_their_sea_and_act_in_round_2():
     state = position(["kirsten", "dave"], round=1, lords={"Lucia": {"family": "dave", "at": "London", "female": True}},
                      units={"London": {"dave": {"man_at_arms": 4}}})
     state.disasters_track = ["plague", "storms"]
-    events = disasters.resolve_disasters(state, BOARD, Dice(d6=[6, 3]))
+    events = disasters.resolve_disasters(state, BOARD, None, Dice(d6=[6, 3]))
     assert kinds(events) == ["disaster_waiting", "disaster_waiting"]
     assert state.board_effects == [] and units_in(state, "London", "dave") == {"man_at_arms": 4}
     assert state.edition_state["disasters"]["waiting"] == [{"card": "plague", "region": "VI"},
                                                           {"card": "storms", "region": "III"}]
     state.round = 2
     state.disasters_track = ["famine"]
-    events = disasters.resolve_disasters(state, BOARD, Dice(d6=[4, 2]))   # Lucia rolls 4, famine on II
+    events = disasters.resolve_disasters(state, BOARD, None, Dice(d6=[4, 2]))   # Lucia rolls 4, famine on II
     assert [(e.card, e.target) for e in state.board_effects] == [("plague", "VI"), ("storms", "III"), ("famine", "II")]
     assert units_in(state, "London", "dave") == {"man_at_arms": 2} and "Lucia" in state.lords
     assert "disasters" not in state.edition_state
@@ -53,7 +53,7 @@ def test_every_roll_strikes_and_a_second_of_a_type_is_discarded():
     """2.4 Ex (FAMINE on III, STORMS and PLAGUE on VI), R43: a 6 is Region VI, no false alarm."""
     state = position(["kirsten", "dave"])
     state.disasters_track = ["famine", "storms", "plague", "storms"]
-    events = disasters.resolve_disasters(state, BOARD, Dice(d6=[3, 6, 6, 6]))
+    events = disasters.resolve_disasters(state, BOARD, None, Dice(d6=[3, 6, 6, 6]))
     assert [(e.card, e.target) for e in state.board_effects] == [("famine", "III"), ("storms", "VI"), ("plague", "VI")]
     assert kinds(events)[-1] == "disaster_duplicate" and state.events_discard == ["storms"]
     assert "Marches" in events[0].text
@@ -108,7 +108,7 @@ def test_storms_block_land_and_sea_and_battles_famine_stops_mills():
 def test_invaders_card_is_left_on_its_sea_for_the_invaders_phase():
     state = position(["a", "b"])
     state.disasters_track = ["invaders"]
-    disasters.resolve_disasters(state, BOARD, Dice(d6=[3]))
+    disasters.resolve_disasters(state, BOARD, None, Dice(d6=[3]))
     assert state.board_effects == [BoardEffect("invaders", "III")]
     state.board_effects.append(BoardEffect("famine", "II"))
     events = disasters.end_of_round(state)
@@ -462,7 +462,7 @@ def test_no_leak_of_hands_or_face_down_disasters():
     assert "plague" not in repr(view)
     assert view["hand"] == ["passage"] and view["disasters_track"] == 1
     assert build_view(state, BOARD, None)["disasters_track_cards"] == ["plague"]
-    disasters.resolve_disasters(state, BOARD, Dice(d6=[2]))
+    disasters.resolve_disasters(state, BOARD, None, Dice(d6=[2]))
     assert "plague" not in repr(build_view(state, BOARD, "kirsten")["board_effects"])   # waiting, not acting
     assert state.edition_state["disasters"]["waiting"] == [{"card": "plague", "region": "II"}]
 
@@ -593,7 +593,7 @@ def test_the_view_shows_waiting_disasters_and_used_treasures_to_everyone():
     from pbem.games.fief_england.rules import RULES
     state = position(["a", "b"], round=1, hands={"a": ["tax"]})
     state.disasters_track = ["famine", "storms"]
-    disasters.resolve_disasters(state, BOARD, Dice(d6=[2, 5]))
+    disasters.resolve_disasters(state, BOARD, None, Dice(d6=[2, 5]))
     state.disasters_track = ["plague"]
     treasure.spend_treasure(state, "a", "tax_tallage")
     view = RULES.view(state.to_json(), "b")

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from pbem.games.fief.board import Board
+from pbem.games.fief.cards.deck import CardSet
 from pbem.games.fief.edition import edition_of
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief.hooks import Weather
@@ -47,10 +48,11 @@ def _waiting(state: FiefState) -> list[dict]:
     return state.edition_state.setdefault(KEY, {}).setdefault("waiting", [])
 
 
-def resolve_disasters(state: FiefState, board: Board, rng: Rng) -> list[Event]:
+def resolve_disasters(state: FiefState, board: Board, cards: CardSet, rng: Rng) -> list[Event]:
     """2.4: once every player has drawn, the track's cards are turned one after the other from
     left to right; the first player rolls the d6 for each. In round 1 they are placed without
-    acting (R12); in round 2 round 1's act first, in the order they were placed, then the new."""
+    acting (R12); in round 2 round 1's act first, in the order they were placed, then the new.
+    The edition's ``disasters`` hook (``cards``: the card set, unused: a card's id is its type)."""
     first = state.players[state.first_player]
     track, state.disasters_track = list(state.disasters_track), []
     events: list[Event] = []
