@@ -601,3 +601,16 @@ def test_the_view_shows_waiting_disasters_and_used_treasures_to_everyone():
     assert view["treasures_used"] == {"a": ["tax_tallage"]}
     assert "plague" not in repr(view["disasters_waiting"]) and view["disasters_track"] == 1
     assert "tax" not in repr({k: v for k, v in view.items() if k != "treasures_used"}.get("families"))
+
+
+def test_rebellion_policies_by_mail():
+    """R57: `join_rebellions` and `quell_rebellions` are standing orders of England's mails."""
+    from pbem.games.fief_england.rules import RULES
+    state = position(["a", "b"], hands={"a": ["rebellion"]})
+    data = state.to_json()
+    ok = RULES.check_orders(RULES.view(data, "a"), "a", load(
+        "orders: []\npolicies:\n  join_rebellions: {against: [b], cards: 2}\n  quell_rebellions: pray\n"))
+    assert ok.ok, ok.errors
+    assert ok.orders["policies"] == {"join_rebellions": {"against": ["b"], "cards": 2}, "quell_rebellions": "pray"}
+    bad = RULES.check_orders(RULES.view(data, "a"), "a", load("orders: []\npolicies:\n  join_rebellions: {against: [a]}\n"))
+    assert not bad.ok and "other than you" in str(bad.errors[0])

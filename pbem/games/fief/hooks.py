@@ -389,6 +389,11 @@ class Hooks:
     # G.2.1.3, G.2.2: the edition's own disasters on the move and in battle (``Weather``). Without
     # it the core's bad weather and plague by bishopric.
     weather: Weather | None = None
+    # DESIGN.md "Standing policies": the edition's own standing policies of a mail's `policies:`,
+    # by key -> (view, player, value, line, errors) -> the canonical value (England: joining and
+    # quelling rebellions, R57). Without them only the core's.
+    policies: Mapping[str, Callable[[Mapping[str, Any], str, Any, "int | None", list], Any]] = field(
+        default_factory=dict)
     # 3: the edition's own town and mill incomes and after-Income discards (``IncomeRules``).
     # Without them the core's (1 a town, 2 a mill with the fortune cards of its bishopric).
     income_rules: IncomeRules | None = None

@@ -16,6 +16,7 @@ from pbem.games.fief_england.disasters import WEATHER, resolve_disasters
 from pbem.games.fief_england.fortune import INCOME_RULES, income_parts
 from pbem.games.fief_england.scorch import SCORCH
 from pbem.games.fief_england.opportunity.orders import CARD_PLAYS
+from pbem.games.fief_england.opportunity.rebellion import JOIN_POLICY, QUELL_POLICY, policy_checker
 from pbem.games.fief_england.elections import ELECTIONS, married
 from pbem.games.fief_england.facts import ENGLAND
 from pbem.games.fief_england.invaders_step import INVADERS
@@ -120,4 +121,5 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
               view_parts=view_parts, disasters=resolve_disasters, end_of_round=round_end,
               card_plays=CARD_PLAYS, weather=WEATHER, income_rules=INCOME_RULES, income_parts=income_parts,
-              at_once_verbs={"scorch": SCORCH}, empty_towns="fortress", placement="controlled")
+              at_once_verbs={"scorch": SCORCH},
+              policies={key: policy_checker(key) for key in (JOIN_POLICY, QUELL_POLICY)}, empty_towns="fortress", placement="controlled")

@@ -26,7 +26,7 @@ from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.reading import abbey_in, cleric, destroy_abbey, parliament_rebellion
 from pbem.games.fief_england.regions import record, region_name, region_of
 from pbem.games.fief_england.troops import hits_to_defeat, troops_text
-from pbem.rules.api import Event
+from pbem.rules.api import Event, OrderError
 from pbem.rules.rng import Rng
 
 CANCELS = {"stronghold": 1, "city": 2}   # 10.1: a Stronghold cancels one, a Fortified City two
@@ -225,6 +225,19 @@ def _no_captives(state: FiefState, board: Board, city: str) -> list[Event]:
     return events
 
 
+def policy_checker(key: str):
+    """``check_policy`` in the form of the edition's `policies` hook (errors listed, the
+    canonical value returned, None after an error)."""
+    def check(view, player: str, value, line, errors: list):
+        players = [p for p in view.get("players", []) if p != player] + [player]
+        got, why = check_policy(key, value, players, player)
+        if why:
+            errors.append(OrderError(line, why, "docs/orders-fief-england.md, \"Standing orders\""))
+            return None
+        return got
+    return check
+
+
 def check_policy(key: str, value: object, players: list[str], me: str) -> tuple[object, str | None]:
     """The mail's `policies:` entries of this part (R57): (the canonical value, or why not)."""
     if key == QUELL_POLICY:
@@ -238,14 +251,16 @@ def check_policy(key: str, value: object, players: list[str], me: str) -> tuple[
     if not isinstance(value, dict) or not set(value) <= {"against", "cards"} or "against" not in value:
         return None, form
     against = value["against"]
+    against = str(against) if isinstance(against, str) else against
     if against != "all":
         names = against if isinstance(against, list) else [against]
         unknown = [n for n in names if n not in players or n == me]
         if unknown:
             return None, f"`against:` names players other than you ({', '.join(p for p in players if p != me)}), " \
                          f"not {', '.join(map(str, unknown))}"
-        against = list(names)
+        against = [str(n) for n in names]
     cards = value.get("cards", 1)
+    cards = int(cards) if isinstance(cards, str) and cards.strip() in ("1", "2") else cards   # as mailed
     if not isinstance(cards, int) or isinstance(cards, bool) or not 1 <= cards <= 2:
         return None, f"`cards:` is 1 or 2 (a REBELLION card each), not {cards!r}"
     return {"against": against, "cards": cards}, None
