@@ -131,7 +131,7 @@ def strike(state: FiefState, board: Board, rng: Rng, target: str, city: str, fam
     fresh.sort(key=lambda pid: (rank.get(state.pawns[pid].kind, len(rank)), pid))
     lost = fresh[: len(fresh) // 2]   # 2.5: "half of their Troops, rounded down"
     state.plague_struck.extend(fresh)
-    if fresh:   # 4.1, R59: the owner sees the kinds lost, the others how many (fog of war)
+    if fresh:   # 4.1, R77: the owner sees the kinds lost, the others how many (fog of war)
         kinds = [state.pawns[pid].kind for pid in lost]
         teller = Teller(state)
         head = f"{where}: {family}'s army of {len(fresh)} troops loses {len(lost)}"
@@ -146,6 +146,11 @@ def strike(state: FiefState, board: Board, rng: Rng, target: str, city: str, fam
         if name in struck or name not in state.lords:
             continue
         state.plague_struck.append(name)
+        jailer = state.lords[name].captive_of
+        if jailer:   # R57 (7.6): a safe captive dies only by ASSASSINATION
+            events.append(Event("plague_captive_spared", f"{where}: {name} ({family}), captive of {jailer}, does not "
+                                "roll (7.6, R57).", data={"lord": name, "jailer": jailer, "city": city, "region": target}))
+            continue
         if abbey_in(state, city):   # 2.13: the Abbey protects the nobles in it from the plague
             events.append(Event("plague_abbey", f"{where}: {name} ({family}) is in the Abbey and is spared "
                                 "(2.13).", data={"lord": name, "city": city, "region": target}))

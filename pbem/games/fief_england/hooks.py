@@ -20,6 +20,8 @@ from pbem.games.fief_england.opportunity.rebellion import JOIN_POLICY, QUELL_POL
 from pbem.games.fief_england.elections import ELECTIONS, married
 from pbem.games.fief_england.facts import ENGLAND
 from pbem.games.fief_england.invaders_step import INVADERS
+from pbem.games.fief_england.movement import sherwood
+from pbem.games.fief_england.movement.run import MOVEMENT
 from pbem.games.fief_england.setup import SETUP
 from pbem.games.fief_england.titles import SOVEREIGN, has_garter, relic_marker_family
 from pbem.rules.api import Event
@@ -111,8 +113,8 @@ def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, 
     """What England adds to a view: the starting Regions rolled under 13.6 (public: rolled in
     front of everyone) and the viewer's own."""
     rolled = (state.edition_state.get("setup") or {}).get("regions") or {}
-    out = {"setup": {"regions": dict(rolled), "region": rolled.get(player or "")}} if rolled else {}
-    return {**out, **cards_view(state)}
+    setup = {"setup": {"regions": dict(rolled), "region": rolled.get(player or "")}} if rolled else {}
+    return {**setup, **sherwood.view(state), **cards_view(state)}   # 13.4: who the bandits hold; the cards' (2.4, 11.3)
 
 
 HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
@@ -120,6 +122,9 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               phases=(INVADERS,), record_keys=RECORD_KEYS, board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
               view_parts=view_parts, disasters=resolve_disasters, end_of_round=round_end,
+              empty_towns="fortress", placement="controlled", movement=MOVEMENT,
+              purchase_start=sherwood.purchase_start, units_off_map=sherwood.units_off_map,
+              queen_titles=("queen",),   # 3.0 (l.266): "2 Shillings for the Queen's Title" (R59)
               card_plays=CARD_PLAYS, weather=WEATHER, income_rules=INCOME_RULES, income_parts=income_parts,
               at_once_verbs={"scorch": SCORCH},
-              policies={key: policy_checker(key) for key in (JOIN_POLICY, QUELL_POLICY)}, empty_towns="fortress", placement="controlled")
+              policies={key: policy_checker(key) for key in (JOIN_POLICY, QUELL_POLICY)})
