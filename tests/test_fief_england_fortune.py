@@ -555,7 +555,7 @@ def test_the_cards_play_template_shows_englands_cards():
 
 
 def test_troop_losses_tell_the_kinds_to_the_owner_only():
-    """4.1, R77 (fog of war, always on in England): plague and rebellion losses are told by kind
+    """4.1, R96 (fog of war, always on in England): plague and rebellion losses are told by kind
     to their owner, by count to the others."""
     state = position(["a", "b"], units={"London": {"a": {"knight": 1, "man_at_arms": 1}}}, hands={"b": ["rebellion"]})
     events = disasters._strike(state, BOARD, Dice(), "plague", "VI", "test")
@@ -571,7 +571,7 @@ def test_troop_losses_tell_the_kinds_to_the_owner_only():
 
 
 def test_scorched_earth_by_mail_in_the_purchase_phase():
-    """3.4, R26, R78: `scorch:` at once while the Purchase phase is open; the shillings are secret."""
+    """3.4, R26, R97: `scorch:` at once while the Purchase phase is open; the shillings are secret."""
     state = position(["a", "b"], towns={"London": {"mills": 1, "controller": "a"}, "Oxford": {"mills": 1,
                                                                                           "controller": "b"}},
                      units={"London": {"a": {"man_at_arms": 1}}, "Oxford": {"b": {"man_at_arms": 1}}})
@@ -604,7 +604,7 @@ def test_the_view_shows_waiting_disasters_and_used_treasures_to_everyone():
 
 
 def test_rebellion_policies_by_mail():
-    """R75: `join_rebellions` and `quell_rebellions` are standing orders of England's mails."""
+    """R94: `join_rebellions` and `quell_rebellions` are standing orders of England's mails."""
     from pbem.games.fief_england.rules import RULES
     state = position(["a", "b"], hands={"a": ["rebellion"]})
     data = state.to_json()

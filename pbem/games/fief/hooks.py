@@ -420,7 +420,7 @@ class Hooks:
     weather: Weather | None = None
     # DESIGN.md "Standing policies": the edition's own standing policies of a mail's `policies:`,
     # by key -> (view, player, value, line, errors) -> the canonical value (England: joining and
-    # quelling rebellions, R75). Without them only the core's.
+    # quelling rebellions, R94). Without them only the core's.
     policies: Mapping[str, Callable[[Mapping[str, Any], str, Any, "int | None", list], Any]] = field(
         default_factory=dict)
     # 3: the edition's own town and mill incomes and after-Income discards (``IncomeRules``).

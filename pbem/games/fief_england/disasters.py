@@ -131,7 +131,7 @@ def strike(state: FiefState, board: Board, rng: Rng, target: str, city: str, fam
     fresh.sort(key=lambda pid: (rank.get(state.pawns[pid].kind, len(rank)), pid))
     lost = fresh[: len(fresh) // 2]   # 2.5: "half of their Troops, rounded down"
     state.plague_struck.extend(fresh)
-    if fresh:   # 4.1, R77: the owner sees the kinds lost, the others how many (fog of war)
+    if fresh:   # 4.1, R96: the owner sees the kinds lost, the others how many (fog of war)
         kinds = [state.pawns[pid].kind for pid in lost]
         teller = Teller(state)
         head = f"{where}: {family}'s army of {len(fresh)} troops loses {len(lost)}"

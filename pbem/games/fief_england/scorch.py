@@ -1,4 +1,4 @@
-"""Scorched Earth by mail (E 3.4, R26, R78): the at-once order `scorch:`, allowed while the
+"""Scorched Earth by mail (E 3.4, R26, R97): the at-once order `scorch:`, allowed while the
 Purchase phase is open - the first moment after Income a player writes a mail, and before the
 shillings are spent (3.4: "Or you may just need money to buy more Troops in Phase 4").
 
@@ -20,7 +20,7 @@ from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
-PHASE = "purchase"   # R78: while round-N/purchase is open
+PHASE = "purchase"   # R97: while round-N/purchase is open
 
 
 def check_scorch(view: dict, player: str, item: dict, line: int | None, problems: Problems) -> dict | None:

@@ -129,7 +129,7 @@ def justice(state: FiefState, board: Board, player: str, play: Mapping[str, Any]
 
 def ambush_problem(state: FiefState, player: str, by: Lord | None, target: Lord | None) -> str | None:
     """10.5: your non-captive noble against another noble in the same city, not one inside a
-    Stronghold or Fortified City (R74: a noble of the family controlling the city's fortress)."""
+    Stronghold or Fortified City (R93: a noble of the family controlling the city's fortress)."""
     if by is None or by.family != player:
         return "the ambushing noble must be a noble of your family in play"
     if by.captive_of:

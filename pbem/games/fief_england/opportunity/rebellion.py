@@ -169,7 +169,7 @@ def raise_rebellion(state: FiefState, board: Board, rng: Rng, rising: Rising) ->
 
 def _hits(state: FiefState, board: Board, city: str, hits: int) -> list[Event]:
     """7.5 by 10.1: the hits strike the troops in the city, family by family from its
-    controller in turn order (R72); then "No Captives" if none is left (R34)."""
+    controller in turn order (R91); then "No Captives" if none is left (R34)."""
     events: list[Event] = []
     worth = hits_to_defeat(state)
     order = state.turn_order()
@@ -187,7 +187,7 @@ def _hits(state: FiefState, board: Board, city: str, hits: int) -> list[Event]:
         hits -= sum(worth[p.kind] for p in lost)
         for p in lost:
             del state.pawns[p.id]
-        teller = Teller(state)   # 4.1, R77: the kinds to the owner, the count to the others
+        teller = Teller(state)   # 4.1, R96: the kinds to the owner, the count to the others
         head = f"{family} loses {len(lost)} of {len(pawns)} troops in {city}"
         teller.public("rebellion_losses", family, f"{head} ({troops_text(state, [p.kind for p in lost])}) (10.1, 7.5).",
                       f"{head} (10.1, 7.5).", {"family": family, "city": city, "lost": [p.kind for p in lost]},
@@ -239,7 +239,7 @@ def policy_checker(key: str):
 
 
 def check_policy(key: str, value: object, players: list[str], me: str) -> tuple[object, str | None]:
-    """The mail's `policies:` entries of this part (R75): (the canonical value, or why not)."""
+    """The mail's `policies:` entries of this part (R94): (the canonical value, or why not)."""
     if key == QUELL_POLICY:
         word = str(value).strip().lower()
         if word not in QUELL_CHOICES:

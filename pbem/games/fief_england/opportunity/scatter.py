@@ -1,6 +1,6 @@
 """Where a noble's troops and a freed captive go when the noble leaves a city at once
 (E 10.3-10.5, 7.6): "disbursed in groups of 4 (if possible) to their nearest Family Nobles or,
-failing that, Fortified Cities, Strongholds, or Controlled Cities" (R73).
+failing that, Fortified Cities, Strongholds, or Controlled Cities" (R92).
 """
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def leaderless_troops(state: FiefState, family: str, city: str) -> list[str]:
 
 
 def scatter(state: FiefState, board: Board, family: str, city: str, why: str, taker: str | None = None) -> list[Event]:
-    """R73: the leaderless troops of ``family`` in ``city`` go in groups of 4, the first group to
+    """R92: the leaderless troops of ``family`` in ``city`` go in groups of 4, the first group to
     the nearest haven, the next to the next nearest, round again when every haven has one;
     with no haven they are lost (returned to the stockpile). Bombards and trebuchets are not
     troops and stay (Ex 10-5: "Her Troops have to leave their Bombard behind"); an opposing
