@@ -138,14 +138,15 @@ def test_round_1_disasters_wait_and_strike_in_round_2() -> None:
                      lords={"Edward": {"family": "ann", "at": "Norwich"}},
                      units={"Norwich": {"ann": {"man_at_arms": 4, "trebuchet": 1}}})
     after, events = play(state, rng=FixedD6([5]))
-    assert "placed on the sea of the Midlands (V)" in texts(events) and "no disaster takes effect" in texts(events)
-    assert after["edition_state"]["disasters"]["waiting"] == [{"card": "plague", "fief": "midlands"}]
+    assert "placed on the Sea of Region V (Duchy of the Midlands)" in texts(events)
+    assert "No disaster acts in round 1" in texts(events)
+    assert after["edition_state"]["disasters"]["waiting"] == [{"card": "plague", "region": "V"}]
     assert sum(1 for p in after["pawns"].values() if p["location"] == "Norwich") == 5
     round2 = dict(after, round=2, phase="cards")
     later, events = play(round2, rng=FixedD6([4]))   # Edward survives on a 4
     kinds = sorted(p["kind"] for p in later["pawns"].values() if p["location"] == "Norwich")
     assert kinds == ["man_at_arms", "man_at_arms", "trebuchet"]   # 2.5: half the troops, trebuchet spared
-    assert "The PLAGUE strikes the Midlands (V)" in texts(events)
+    assert "PLAGUE strikes Region V (Duchy of the Midlands)" in texts(events)
 
 
 class FixedD6(Rng):

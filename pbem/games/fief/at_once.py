@@ -21,15 +21,18 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.games.fief.board import Board
+from pbem.games.fief.board import Board, load_board
 from pbem.games.fief.surprise.control_transfer import check_transfer, transfer_control
 from pbem.games.fief.diplomacy.at_once import act_diplomacy
 from pbem.games.fief.diplomacy.orders import check_diplomacy, diplomacy_template
 from pbem.orders.reading import Problems, each_order
+from pbem.games.fief.edition import edition_of, load_edition
+from pbem.games.fief.orders_common import card_word
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.surprise.play import at_once, play_surprise
 from pbem.games.fief.surprise.phase_start import check_play
 from pbem.rules.api import Audience, Event, OrderCheck
+from pbem.rules.rng import Rng
 
 KEYS = ("diplomacy", "at_once")   # the mail keys done at once (FiefRules.at_once_keys)
 VERBS = ("play", "transfer")
@@ -51,11 +54,25 @@ def _check_items(view: dict, player: str, items: Any, problems: Problems) -> lis
                      "e.g. `at_once:` then `  - transfer: Tours` and `    to: bob`")
         return []
     out = []
-    for item, verb, line in each_order(items, VERBS, problems):
+    own = load_edition(view["game"]).hooks.at_once_verbs   # the edition's own (England: `hire:`, ...)
+    for item, verb, line in each_order(items, VERBS + tuple(own), problems):
+        if verb in own:
+            order = own[verb].check(view, player, item, line, problems)
+            if order is not None:
+                out.append({verb: order})
+            continue
         if verb == "transfer":
             order = check_transfer(view, player, item, problems)
             if order is not None:
                 out.append({"transfer": order})
+            continue
+        hooks = load_edition(view["game"]).hooks
+        plays = hooks.card_plays   # the edition's own cards (England): every card but its characters
+        if plays is not None and card_word(item.get("play")) not in hooks.characters:
+            play = plays.check(view, load_board(view["game"], (view.get("options") or {}).get("board", "board")),
+                             player, str(card_word(item.get("play"))), item, line, problems)
+            if play is not None:
+                out.append({"play": play})
             continue
         if view["phase"] == "cards":
             problems.add(line, "no surprise card may be played during the cards draw (G.4: step B)",
@@ -67,10 +84,17 @@ def _check_items(view: dict, player: str, items: Any, problems: Problems) -> lis
     return out
 
 
-def act(state: FiefState, board: Board, player: str, action: Mapping[str, Any]) -> list[Event]:
+def act(state: FiefState, board: Board, player: str, action: Mapping[str, Any], rng: Rng) -> list[Event]:
     events = act_diplomacy(state, player, action["diplomacy"]) if "diplomacy" in action else []
+    verbs = edition_of(state).hooks.at_once_verbs
+    own = edition_of(state).hooks.card_plays
     for item in action.get("at_once", []):
-        if "transfer" in item:
+        verb = next((v for v in verbs if v in item), None)
+        if verb is not None:
+            events += verbs[verb].act(state, board, player, item[verb], rng)
+        elif own is not None and "play" in item and item["play"]["card"] in own.at_once:   # the edition's own
+            events += own.play(state, board, player, item["play"], rng)
+        elif "transfer" in item:
             events += transfer_control(state, board, player, item["transfer"])
         elif item["play"]["card"] not in state.families[player].hand:
             # checked against the hand a moment ago, but an earlier item (an exchange) moved it
@@ -85,15 +109,23 @@ def act(state: FiefState, board: Board, player: str, action: Mapping[str, Any]) 
 def at_once_template(view: dict, player: str) -> str:
     """The commented block ending every Fief order template: diplomacy, then `at_once:` with
     the surprise cards the player holds (G.4) and a transfer of control (5.2.2)."""
-    held = [c for c in dict.fromkeys(view.get("hand") or []) if c in at_once(view["game"]) and c != "uprising"]
+    hooks = load_edition(view["game"]).hooks
+    own = hooks.card_plays   # the edition's own cards (England), with their lines
+    held = [c for c in dict.fromkeys(view.get("hand") or []) if c in at_once(view["game"]) and c != "uprising"
+            and (own is None or c in hooks.characters)]
     keys = {"justice": ["on: LORD"], "assassination": ["on: LORD", "sponsor: YOUR_LORD"],
             "underground": ["free: [CAPTIVE_LORD]"]}   # an edition's character card: `on: LORD` (G.4.1)
     out = []
+    for card in dict.fromkeys(view.get("hand") or []):
+        if own is not None and card in own.at_once:
+            out += list(own.template.get(card, ()))
     for card in held:
         out.append((f"- play: {card}", "a surprise card of your hand (G.4)"))
         out += [(f"  {k}", "") for k in keys.get(card, ["on: LORD"])]
     out += [("- transfer: TOWN", "the control of a town you control (5.2.2)"),
             ("  to: PLAYER", "a family with forces in that town")]
+    for verb in load_edition(view["game"]).hooks.at_once_verbs.values():   # the edition's own
+        out += list(verb.template)
     lines = ["# Done at once too, in the order written:", "# at_once:"]
     lines += [f"#   {code:<28}" + (f"# {why}" if why else "").rstrip() for code, why in out]
     lines = [line.rstrip() for line in lines]

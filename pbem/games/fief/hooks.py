@@ -6,7 +6,7 @@ applies; a hook with a default is a rule an edition may go without (the default:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 if TYPE_CHECKING:
     from pbem.games.fief.battle.context import Battle
@@ -194,6 +194,20 @@ class Character:
 
 
 @dataclass(frozen=True)
+class AtOnceVerb:
+    """An edition's own action "at any time" (R41 for England), an item of a mail's `at_once:`
+    list named by its verb."""
+
+    # (view, player, the item, its line, problems) -> the canonical order, or None.
+    check: Callable[[dict, str, dict, "int | None", Any], "dict | None"]
+    # (state, board, player, the canonical order, rng) -> its events; what no longer holds is an
+    # event, never a raise.
+    act: Callable[["FiefState", "Board", str, dict, "Rng"], list["Event"]]
+    # The lines of the at-once template that show it: (the YAML, the comment).
+    template: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class Guard:
     """A royal guard pawn type (France 1.5.5: the king's retinue knights, the queen's retinue
     sergeants): given for free in place of a unit pawn of the lord's army, moving only with a
@@ -244,6 +258,53 @@ class BattleRules:
     # The edition's own battle-plan words, each with its checker (view, me, value, line,
     # problems) -> the canonical value (battle/plan_orders.py ``check_plan``).
     plan_words: Mapping[str, Callable[[dict, str, Any, "int | None", Any], Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Weather:
+    """An edition's own disasters met by moves and battles (England: STORMS and PLAGUE by Region,
+    land and sea, 2.5), in place of the core's bad weather and plague by bishopric (G.2.1.3, G.2.2)."""
+
+    # (state, board, from, to) -> why a step by road or sea is refused, or None.
+    blocks: Callable[["FiefState", "Board", str, str], str | None]
+    # (board, the board's cards as (card, target) pairs, town) -> why no battle is fought there.
+    forbids_battle: Callable[["Board", Iterable[tuple[str, str]], str], str | None]
+    # (state, board, rng, from, to, family, lords, pawn ids) -> events: an army entering a city
+    # (its forces already there); whom a plague strikes is gone from the state afterwards.
+    enter: Callable[["FiefState", "Board", "Rng", str, str, str, list[str], list[str]], list["Event"]]
+    # How to fight anyway, for the error of a battle order the weather forbids.
+    battle_hint: str = "remove this order"
+
+
+@dataclass(frozen=True)
+class IncomeRules:
+    """How an edition's towns and mills pay at Income and which cards leave after it, where they
+    differ from the core's (England: a Tallage takes its cities' 1 shilling, R17; the fortune
+    bonuses and FAMINE lie on Regions, 2.5, 2.7; the TAX card stays to the round's end, 2.8)."""
+
+    # (state, board, town) -> the income of a controlled town that is not besieged (3).
+    town: Callable[["FiefState", "Board", str], int]
+    # (state, board, town) -> the income of one mill of a town that is not besieged (3), 0 if none.
+    mill: Callable[["FiefState", "Board", str], int]
+    # The cards that leave the board once every income is collected (3).
+    leave_after: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CardPlays:
+    """An edition's own fortune and opportunity cards, read and played by its own rules (England:
+    BOUNTIFUL HARVEST, GOOD WEATHER and TAX on a Region, 2.7-2.8; the Opportunity cards,
+    10.0-10.5), in round-N/cards-play and, for those played at any time, in a mail's `at_once:`."""
+
+    cards: tuple[str, ...]     # card ids the edition plays itself in round-N/cards-play
+    at_once: tuple[str, ...]   # of them, those also played at once (R41 for England)
+    # (view, board, player, card, the `play:` item, its line, problems) -> the canonical play
+    # (with its "card"), or None; the edition checks the hand itself.
+    check: Callable[[dict, "Board", str, str, Any, "int | None", Any], "dict | None"]
+    # (state, board, player, the canonical play, rng) -> events; what no longer holds is an event.
+    play: Callable[["FiefState", "Board", str, Mapping[str, Any], "Rng"], list["Event"]]
+    # card -> the lines of the at-once template that show it: (the YAML, the comment).
+    template: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -305,6 +366,9 @@ class Hooks:
     married: Callable[["FiefState", "Lord", "Lord"], list["Event"]] | None = None
     unmarried: Callable[["FiefState", "Lord"], list["Event"]] | None = None
     marriage_blocker: Callable[["Lord"], str | None] | None = None
+    # An edition's own at-once orders (England: hiring crossbowmen, Mata's exchange, relics):
+    # verb -> its ``AtOnceVerb``, beside the core's `play:` and `transfer:` (at_once.py).
+    at_once_verbs: Mapping[str, "AtOnceVerb"] = field(default_factory=dict)
     # The edition record's keys that only the edition's own code reads (England: `invaders`,
     # `dice`, `supply.abbeys`, ...): dotted key -> the shape its value must have, checked on load
     # (edition_reader.py ``_Reader.shaped``: ``int``, ``bool``, ``str``, ``("word", ...)``, ``[SHAPE]``,
@@ -383,3 +447,25 @@ class Hooks:
     # 3: (state, family, its income total) -> (what it collects, why that differs, or None)
     # (England 3.3: halved, rounded up, while Invaders are in England). Without it the total.
     income_total: Callable[["FiefState", str, int], tuple[int, str | None]] | None = None
+    # 2.6: the edition's own fortune and opportunity card plays (``CardPlays``), read and played
+    # by its rules instead of the core's (cards/orders.py, at_once.py). Without it the core's.
+    card_plays: CardPlays | None = None
+    # G.2.1.3, G.2.2: the edition's own disasters on the move and in battle (``Weather``). Without
+    # it the core's bad weather and plague by bishopric.
+    weather: Weather | None = None
+    # DESIGN.md "Standing policies": the edition's own standing policies of a mail's `policies:`,
+    # by key -> (view, player, value, line, errors) -> the canonical value (England: joining and
+    # quelling rebellions, R94). Without them only the core's.
+    policies: Mapping[str, Callable[[Mapping[str, Any], str, Any, "int | None", list], Any]] = field(
+        default_factory=dict)
+    # 3: the edition's own town and mill incomes and after-Income discards (``IncomeRules``).
+    # Without them the core's (1 a town, 2 a mill with the fortune cards of its bishopric).
+    income_rules: IncomeRules | None = None
+    # 3: (state, board) -> (family -> [(what, amount)], events): incomes of the edition's own
+    # (England: the Abbeys and the retainers, 3.1; the Tallage, 2.8), added to the family's total
+    # and breakdown.
+    income_parts: Callable[["FiefState", "Board"], tuple[dict[str, list[tuple[str, int]]], list["Event"]]] | None = None
+    # 7 (England 8.0): (state, board) -> events: the edition's own End of Round actions (England:
+    # the cards on the Regions discarded and the Treasure markers back, 2.10, 11.3), before the
+    # victory check.
+    end_of_round: Callable[["FiefState", "Board"], list["Event"]] | None = None

@@ -12,7 +12,12 @@ from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief_england.battle.rules import BATTLE
 from pbem.games.fief_england.board_loader import load_england_board
 from pbem.games.fief_england.cards import load_england_cards
-from pbem.games.fief_england.disasters import resolve_disasters
+from pbem.games.fief_england.cards_round import cards_view, round_end
+from pbem.games.fief_england.disasters import WEATHER, resolve_disasters
+from pbem.games.fief_england.fortune import INCOME_RULES, income_parts
+from pbem.games.fief_england.scorch import SCORCH
+from pbem.games.fief_england.opportunity.orders import CARD_PLAYS
+from pbem.games.fief_england.opportunity.rebellion import JOIN_POLICY, QUELL_POLICY, policy_checker
 from pbem.games.fief_england.elections import ELECTIONS, married
 from pbem.games.fief_england.facts import ENGLAND
 from pbem.games.fief_england.invaders.income import halved_income
@@ -112,15 +117,19 @@ def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, 
     front of everyone) and the viewer's own."""
     rolled = (state.edition_state.get("setup") or {}).get("regions") or {}
     setup = {"setup": {"regions": dict(rolled), "region": rolled.get(player or "")}} if rolled else {}
-    return {**setup, **sherwood.view(state), **invaders_view(state, board, player)}   # 13.4; 6.0: public
+    return {**setup, **sherwood.view(state), **invaders_view(state, board, player),   # 13.4; 6.0: public
+            **cards_view(state)}   # the cards on the Regions and the treasures (2.4, 11.3)
 
 
 HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
               lord_played=lord_played, after_elimination=after_elimination, married=married,
               phases=(INVADERS,), record_keys=RECORD_KEYS, board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
-              view_parts=view_parts, disasters=resolve_disasters,
+              view_parts=view_parts, disasters=resolve_disasters, end_of_round=round_end,
               empty_towns="fortress", placement="controlled", movement=MOVEMENT, battle=BATTLE,
               purchase_start=sherwood.purchase_start, units_off_map=sherwood.units_off_map,
               income_total=halved_income,
-              queen_titles=("queen",))   # 3.0 (l.266): "2 Shillings for the Queen's Title" (R59)
+              queen_titles=("queen",),   # 3.0 (l.266): "2 Shillings for the Queen's Title" (R59)
+              card_plays=CARD_PLAYS, weather=WEATHER, income_rules=INCOME_RULES, income_parts=income_parts,
+              at_once_verbs={"scorch": SCORCH},
+              policies={key: policy_checker(key) for key in (JOIN_POLICY, QUELL_POLICY)})

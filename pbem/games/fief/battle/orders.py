@@ -101,8 +101,9 @@ def _attack(view: dict, board: Board, me: str, item: dict, town: str | None, lin
     mine = forces.get(me) or {}
     since_2 = view_rules_version(view) >= 2
     weather = no_battle_for_weather(board, _effects(view), town) if since_2 else None   # G.2.2 (ruling 36)
+    own = load_edition(view["game"]).hooks.weather
     if weather:
-        problems.add(line, f"no battle in {town}: {weather}",
+        problems.add(line, f"no battle in {town}: {weather}", own.battle_hint if own is not None else
                      "remove this order: the card lies there until the End of Round (7), too late for a good "
                      "weather card (2.6); a siege is still allowed (ruling 36)")
         return

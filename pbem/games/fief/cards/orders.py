@@ -153,6 +153,13 @@ def check_play_orders(view: dict, board: Board, player: str, items: list, proble
         if verb_of(item, ("play",), line, problems) is None:
             continue
         card = card_id(cards, item.get("play"))
+        own = load_edition(view["game"]).hooks.card_plays
+        if own is not None and card in own.cards:   # the edition's own (England: 2.7-2.8, 10.0)
+            left[card] -= 1
+            play = own.check(view, board, player, card, item, line, problems)
+            if play is not None:
+                plays.append(play)
+            continue
         if card is None or left[card] <= 0:
             problems.add(line_of(item, "play"), f"you hold no {item.get('play')!r} card to play",
                          "your hand: " + (", ".join(sorted(left.elements())) or "empty"))

@@ -152,19 +152,25 @@ def playable(cards: CardSet, card: str) -> bool:
 
 def play_deciders(state: FiefState) -> tuple[str, ...]:
     cards = load_cards(state.variant)
+    own = edition_of(state).hooks.card_plays
+    mine = own.cards if own is not None else ()
     return tuple(p for p in state.turn_order() if not state.families[p].eliminated
-                 and any(playable(cards, c) or c in at_once(state.variant) for c in state.families[p].hand))
+                 and any(playable(cards, c) or c in at_once(state.variant) or c in mine
+                         for c in state.families[p].hand))
 
 
 def resolve_play(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
     cards = load_cards(state.variant)
     events: list[Event] = []
     uprisings = UprisingStep(orders)   # G.4.2.1: the uprising cards of one town cumulate
+    own = edition_of(state).hooks.card_plays
     for player in state.turn_order():                             # H.3
         if state.families[player].eliminated:
             continue
         for play in (orders.get(player) or {}).get("play") or []:
-            if play["card"] == "uprising":
+            if own is not None and play["card"] in own.cards:    # the edition's own (England)
+                events += own.play(state, board, player, play, rng)
+            elif play["card"] == "uprising":
                 events += uprisings.play(state, board, player, play, rng)
             else:
                 events += _play(state, board, cards, player, play)

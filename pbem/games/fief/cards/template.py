@@ -73,8 +73,11 @@ def play_template(view: dict[str, Any], player: str) -> str:
         "# Nothing sent: you play nothing.",
         "orders: []",
     ]
+    own = load_edition(view["game"]).hooks.card_plays   # the edition's own cards (England)
     for card in dict.fromkeys(hand):
-        if card in cards.lords:
+        if own is not None and card in own.cards:
+            lines += [(f"#  {code:<24}# {why}" if why else f"#  {code}") for code, why in own.template.get(card, ())]
+        elif card in cards.lords:
             lines += [f"#  - play: {card}", "#    in: Tours          # optional"]
             lines += [f"#    {k.name}: no" for k in load_edition(view["game"]).hooks.lord_card_keys]   # France: G.1.1
         elif card in ("good_weather", "good_harvest"):

@@ -38,9 +38,11 @@ class Income:
     tallage: dict[str, int] = field(default_factory=dict)   # fief -> deniers
     tithe: dict[int, int] = field(default_factory=dict)     # bishopric -> deniers
     queen: int = 0
+    extra: list[tuple[str, int]] = field(default_factory=list)   # the edition's own (England: Abbeys, 3.1)
 
     def total(self) -> int:
-        return self.towns + self.mills + sum(self.tallage.values()) + sum(self.tithe.values()) + self.queen
+        return (self.towns + self.mills + sum(self.tallage.values()) + sum(self.tithe.values()) + self.queen
+                + sum(v for _, v in self.extra))
 
 
 def resolve_income(state: FiefState, board: Board, rng: Rng) -> list[Event]:
@@ -48,9 +50,10 @@ def resolve_income(state: FiefState, board: Board, rng: Rng) -> list[Event]:
     ctrl = controllers(state, board)
     income = edition_of(state).income
     incomes: dict[str, Income] = defaultdict(Income)
+    rules = edition_of(state).hooks.income_rules   # the edition's own (England: R17, 2.5, 2.7)
     for town, family in ctrl.items():
-        if family and not is_besieged(state, town):
-            incomes[family].towns += income["town"]   # 3: per non-besieged town controlled
+        if family and not is_besieged(state, town):   # 3: per non-besieged town controlled
+            incomes[family].towns += rules.town(state, board, town) if rules is not None else income["town"]
     events += _tallages(state, board, incomes)
     collectors, tithe_events = tithe_collectors(state, board)
     events += tithe_events
@@ -59,6 +62,12 @@ def resolve_income(state: FiefState, board: Board, rng: Rng) -> list[Event]:
     for lord in state.lords.values():
         if lord.political in queens:
             incomes[lord.family].queen += income["queen"]
+    own = edition_of(state).hooks.income_parts
+    if own is not None:   # the edition's own incomes (England: the Abbeys and retainers, 3.1)
+        parts, used = own(state, board)
+        events += used
+        for family, items in parts.items():
+            incomes[family].extra += items
     public = edition_of(state).money_public   # France: wealth is public (3); else told to its owner only
     adjust = edition_of(state).hooks.income_total   # England 3.3: halved while Invaders are in England
     for player in state.turn_order():
@@ -71,6 +80,7 @@ def resolve_income(state: FiefState, board: Board, rng: Rng) -> list[Event]:
                             data={"player": player, "deniers": total, "towns": inc.towns,
                                   "mills": inc.mills, "tallage": inc.tallage,
                                   "tithe": {str(k): v for k, v in inc.tithe.items()}, "queen": inc.queen,
+                                  **({"extra": [[w, v] for w, v in inc.extra]} if inc.extra else {}),
                                   "treasury": state.families[player].deniers}))
     events += _discard_income_cards(state)
     return events
@@ -80,6 +90,7 @@ def _breakdown(inc: Income, board: Board) -> str:
     parts = [f"towns {inc.towns}", f"mills {inc.mills}"]
     parts += [f"tallage on the {board.fiefs[f].name} {v}" for f, v in inc.tallage.items()]
     parts += [f"tithe of bishopric {board.bishoprics[b].name} ({b}) {v}" for b, v in inc.tithe.items()]
+    parts += [f"{what} {v}" for what, v in inc.extra]
     if inc.queen:
         parts.append(f"queen {inc.queen}")
     return ", ".join(parts)
@@ -149,9 +160,13 @@ def _mills(state: FiefState, board: Board, ctrl: dict, collectors: dict[int, str
             continue
         number = board.towns[town].bishopric
         on = cards[str(number)]
-        if "famine" in on:
+        rules = edition_of(state).hooks.income_rules
+        if rules is not None:   # the edition's own (England: FAMINE and the fortune cards by Region)
+            value = here.mills * rules.mill(state, board, town)
+        elif "famine" in on:
             continue
-        value = here.mills * (edition_of(state).income["mill"] + ("good_weather" in on) + ("good_harvest" in on))
+        else:
+            value = here.mills * (edition_of(state).income["mill"] + ("good_weather" in on) + ("good_harvest" in on))
         if number in collectors:
             inc = incomes[collectors[number]]
             inc.tithe[number] = inc.tithe.get(number, 0) + value
@@ -163,8 +178,10 @@ def _discard_income_cards(state: FiefState) -> list[Event]:
     """3: once all incomes are received, good weather, good harvest and tax cards are discarded."""
     kept: list[BoardEffect] = []
     gone = 0
+    rules = edition_of(state).hooks.income_rules
+    leaving = rules.leave_after if rules is not None else INCOME_CARDS   # England: the TAX card stays (2.8)
     for effect in state.board_effects:
-        if effect.card in INCOME_CARDS:
+        if effect.card in leaving:
             state.events_discard.append("tax" if effect.card in TAX_CARDS else effect.card)
             gone += 1
         else:
@@ -172,5 +189,8 @@ def _discard_income_cards(state: FiefState) -> list[Event]:
     state.board_effects = kept
     if not gone:
         return []
+    if rules is not None:
+        return [Event("income_cards_discarded", f"{gone} fortune card(s) leave the board after Income (3).",
+                      data={"count": gone})]
     return [Event("income_cards_discarded", f"{gone} good weather, good harvest and tax card(s) "
                   "leave the board (3).", data={"count": gone})]

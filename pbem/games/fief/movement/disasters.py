@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from pbem.games.fief.edition import edition_of
+from pbem.games.fief.edition import edition_of, load_edition
 from pbem.games.fief.board import Board
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief.policies import loss_order
@@ -35,6 +35,9 @@ def bad_weather_in(board: Board, effects: Iterable[tuple[str, str]], town: str) 
 def no_battle_for_weather(board: Board, effects: Iterable[tuple[str, str]], town: str) -> str | None:
     """Why G.2.2 forbids a battle in ``town`` (None: it does not): read by the Battle Phase's
     order check (the view's board effects) and by its resolution (the state's)."""
+    own = load_edition(board.variant).hooks.weather
+    if own is not None:   # the edition's own (England: STORMS by Region, 2.5)
+        return own.forbids_battle(board, effects, town)
     number = bad_weather_in(board, effects, town)
     if number is None:
         return None

@@ -197,6 +197,10 @@ class MovementRun(Passage):
         army_steps = self.budget.army_steps(army)
         if not self.budget.can_step("L:" + army.leader, army_steps):
             return "cut_short", f"{army.leader} has no step left this round (5.1.1)"
+        weather = edition_of(self.state).hooks.weather
+        why = weather.blocks(self.state, self.board, cur, target) if weather is not None else None
+        if why:   # the edition's own (England: STORMS by Region, land and sea, 2.5)
+            return "cut_short", why
         naval = edition_of(self.state).hooks.naval
         if self.board.is_sea(target) or self.board.is_sea(cur):   # 5.3: the edition's naval step
             why = naval.blocked(self.board, army.cavalcade, cur, target) if naval else "this edition has no naval step"

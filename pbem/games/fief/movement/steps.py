@@ -132,6 +132,10 @@ class Run:
         log.steps.append((target, army.place[0] == "road", back))
         if underground:
             log.underground.append(len(log.steps) - 1)
+        weather = edition_of(self.state).hooks.weather
+        if weather is not None:   # the edition's own (England: PLAGUE by Region, 2.5, R22)
+            self._edition_plague(army, weather.enter, cur, target)
+            return
         number = enters_plague(self.board, self.plagued, cur, target)
         if number is not None:
             self._plague(army, number, log)
@@ -161,6 +165,14 @@ class Run:
             return "eliminated", f"{army.leader} was eliminated on the way (5.1.1)"
         return None
 
+    def _edition_plague(self, army: Army, enter, cur: str, target: str) -> None:
+        kinds = {pid: self.state.pawns[pid].kind for pid in army.pawns}
+        self.teller.add(enter(self.state, self.board, self.rng, cur, target, army.family, army.carried_lords(),
+                              list(army.pawns)))
+        lost = [pid for pid in army.pawns if pid not in self.state.pawns]
+        dead = [name for name in army.carried_lords() if name not in self.state.lords]
+        self._struck(army, lost, dead, kinds)
+
     def _plague(self, army: Army, number: int | str, log: MoveLog) -> None:
         kinds = {pid: self.state.pawns[pid].kind for pid in army.pawns}
         dead, lost, events = strike(self.state, self.board, self.rng, number, army.carried_lords(),
@@ -175,6 +187,10 @@ class Run:
                                     "lost": {"hidden": n} if self.teller.fog else kinds_of(self.state, lost, kinds)})
             else:
                 self.teller.add([e])
+        self._struck(army, lost, dead, kinds)
+
+    def _struck(self, army: Army, lost: list[str], dead: list[str], kinds: dict[str, str]) -> None:
+        """The pawns and lords a plague took leave the army (and the town, if none is left)."""
         for pid in lost:
             self.gone_kinds[pid] = kinds[pid]
             self.presence.remove("P:" + pid)

@@ -98,8 +98,8 @@ SURPRISE_POLICIES: dict[str, PolicyCheck] = {"surprise": _triggers, CALM_POLICY:
 
 def check_all_policies(view: Mapping[str, Any], player: str, doc: Any) -> tuple[dict, list[OrderError]]:
     """The `policies:` mapping of a mail, checked against the player's view (policies.check_policies
-    with the surprise policies)."""
-    return check_policies(view, player, doc, SURPRISE_POLICIES)
+    with the surprise policies and the edition's own, its `policies` hook)."""
+    return check_policies(view, player, doc, {**SURPRISE_POLICIES, **load_edition(view["game"]).hooks.policies})
 
 
 def describe_all_policies(policies: Mapping[str, Any], edition: Edition) -> list[str]:
