@@ -174,6 +174,20 @@ class Character:
 
 
 @dataclass(frozen=True)
+class AtOnceVerb:
+    """An edition's own action "at any time" (R41 for England), an item of a mail's `at_once:`
+    list named by its verb."""
+
+    # (view, player, the item, its line, problems) -> the canonical order, or None.
+    check: Callable[[dict, str, dict, "int | None", Any], "dict | None"]
+    # (state, board, player, the canonical order, rng) -> its events; what no longer holds is an
+    # event, never a raise.
+    act: Callable[["FiefState", "Board", str, dict, "Rng"], list["Event"]]
+    # The lines of the at-once template that show it: (the YAML, the comment).
+    template: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class Guard:
     """A royal guard pawn type (France 1.5.5: the king's retinue knights, the queen's retinue
     sergeants): given for free in place of a unit pawn of the lord's army, moving only with a
@@ -254,6 +268,9 @@ class Hooks:
     married: Callable[["FiefState", "Lord", "Lord"], list["Event"]] | None = None
     unmarried: Callable[["FiefState", "Lord"], list["Event"]] | None = None
     marriage_blocker: Callable[["Lord"], str | None] | None = None
+    # An edition's own at-once orders (England: hiring crossbowmen, Mata's exchange, relics):
+    # verb -> its ``AtOnceVerb``, beside the core's `play:` and `transfer:` (at_once.py).
+    at_once_verbs: Mapping[str, "AtOnceVerb"] = field(default_factory=dict)
     # The edition record's keys that only the edition's own code reads (England: `invaders`,
     # `dice`, `supply.abbeys`, ...): dotted key -> the shape its value must have, checked on load
     # (edition_reader.py ``_Reader.shaped``: ``int``, ``bool``, ``str``, ``("word", ...)``, ``[SHAPE]``,

@@ -15,6 +15,7 @@ from pbem.games.fief_england.disasters import resolve_disasters
 from pbem.games.fief_england.elections import ELECTIONS, married
 from pbem.games.fief_england.facts import ENGLAND
 from pbem.games.fief_england.invaders_step import INVADERS
+from pbem.games.fief_england import pigeons
 from pbem.games.fief_england.setup import SETUP
 from pbem.games.fief_england.titles import SOVEREIGN, has_garter, relic_marker_family
 from pbem.rules.api import Event
@@ -104,9 +105,10 @@ def after_elimination(state: FiefState, gone: Lord) -> list[Event]:
 
 def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, Any]:
     """What England adds to a view: the starting Regions rolled under 13.6 (public: rolled in
-    front of everyone) and the viewer's own."""
+    front of everyone) and the viewer's own; the carrier pigeons left and where they fly (2.15)."""
     rolled = (state.edition_state.get("setup") or {}).get("regions") or {}
-    return {"setup": {"regions": dict(rolled), "region": rolled.get(player or "")}} if rolled else {}
+    setup = {"setup": {"regions": dict(rolled), "region": rolled.get(player or "")}} if rolled else {}
+    return {**setup, **pigeons.view(state)}
 
 
 HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
@@ -115,4 +117,5 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
               view_parts=view_parts, disasters=resolve_disasters,
               empty_towns="fortress", placement="controlled",
-              queen_titles=("queen",))   # 3.0 (l.266): "2 Shillings for the Queen's Title" (R59)
+              queen_titles=("queen",),   # 3.0 (l.266): "2 Shillings for the Queen's Title" (R59)
+              at_once_verbs=pigeons.VERBS)   # 2.15: carrier pigeons

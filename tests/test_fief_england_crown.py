@@ -1,0 +1,209 @@
+"""Fief: England's Crown and messages (issue 11, part EP): the carrier pigeons (E 2.15, 9.0; R27,
+R42, R47), by mail an at-once order (`at_once: - pigeon: ...`) done when the judge reads the mail.
+"""
+from __future__ import annotations
+
+import copy
+import json
+
+from pbem.games import rules_for
+from pbem.games.fief.positions import build_position
+from pbem.orders.yamlsafe import load
+from pbem.rules.rng import Rng
+
+RULES = rules_for("fief_england")
+FOUR = ["ann", "bob", "cat", "dan"]
+
+
+class FixedD6(Rng):
+    def __init__(self, rolls: list[int]):
+        super().__init__("fixed")
+        self.rolls = list(rolls)
+
+    def d6(self, why: str = "d6") -> int:
+        return self.rolls.pop(0)
+
+
+def position(**data) -> dict:
+    data.setdefault("players", FOUR)
+    data.setdefault("phase", "movement")
+    data.setdefault("lords", {"Henri": {"family": "ann", "at": "London"},
+                              "Anabel": {"family": "bob", "at": "York"},
+                              "Hugh": {"family": "cat", "at": "London"},
+                              "Lucia": {"family": "dan", "at": "Oxford"}})
+    data.setdefault("towns", {"London": {"controller": "ann", "fortress": "stronghold"},
+                              "York": {"controller": "bob", "fortress": "city"}})
+    data.setdefault("deniers", {p: 5 for p in FOUR})
+    return build_position(data, "fief_england").to_json()
+
+
+def check(state: dict, player: str, text: str):
+    return RULES.check_at_once(RULES.view(state, player), player, load(text))
+
+
+def send(state: dict, player: str, text: str, rolls: list[int] | None = None) -> tuple[dict, list]:
+    result = check(state, player, text)
+    assert result.ok, result.errors
+    before = copy.deepcopy(state)
+    rng = FixedD6(rolls or [])
+    out = RULES.act(state, player, result.orders, rng)
+    assert state == before
+    assert not getattr(rng, "rolls", []), "a die scripted was not rolled"
+    return out.state, list(out.events)
+
+
+def errors(state: dict, player: str, text: str) -> str:
+    result = check(state, player, text)
+    assert not result.ok
+    return "\n".join(str(e) for e in result.errors)
+
+
+def pigeon(sender: str, to: str, shillings: int = 0, cards: str = "") -> str:
+    lines = ["at_once:", f"  - pigeon: {sender}", f"    to: {to}"]
+    if shillings:
+        lines.append(f"    shillings: {shillings}")
+    if cards:
+        lines.append(f"    cards: [{cards}]")
+    return "\n".join(lines) + "\n"
+
+
+def seen_by(events: list, player: str) -> str:
+    return "\n".join(e.text for e in events if e.audience.sees(player))
+
+
+# -- the same City (2.15, R27) ---------------------------------------------------------------------
+
+def test_in_the_same_city_any_shillings_and_cards_and_no_die() -> None:
+    state = position(hands={"ann": ["good_weather", "tax"]})
+    state, events = send(state, "ann", pigeon("Henri", "Hugh", 3, "good weather, tax"))   # no roll (R27)
+    assert state["families"]["ann"]["deniers"] == 2 and state["families"]["cat"]["deniers"] == 8
+    assert sorted(state["families"]["cat"]["hand"]) == ["good_weather", "tax"]
+    assert state["edition_state"]["pigeons"] == {"ann": 1}
+    assert "it arrives (2.15, R27)" in seen_by(events, "bob")
+
+
+def test_married_allies_in_one_city_need_no_pigeon() -> None:   # 9.0
+    lords = {"Henri": {"family": "ann", "at": "London", "spouse": "Lucia"},
+             "Lucia": {"family": "dan", "at": "London", "spouse": "Henri"},
+             "Anabel": {"family": "bob", "at": "York"}}
+    state = position(lords=lords, hands={"ann": ["tax"]})
+    state, events = send(state, "ann", pigeon("Henri", "Lucia", 2, "tax"))
+    assert state["families"]["dan"]["deniers"] == 7 and state["families"]["dan"]["hand"] == ["tax"]
+    assert not (state.get("edition_state") or {}).get("pigeons")
+    assert RULES.view(state, "bob")["pigeons"]["left"]["ann"] == 3
+
+
+# -- between two Cities (2.15) ---------------------------------------------------------------------
+
+def test_between_fortresses_one_card_and_shillings_arrive_on_1_to_5() -> None:
+    state = position(hands={"ann": ["good_weather"]})
+    state, events = send(state, "ann", pigeon("Henri", "Anabel", 1, "good weather"), rolls=[5])
+    assert state["families"]["bob"]["hand"] == ["good_weather"] and state["families"]["bob"]["deniers"] == 6
+    assert "rolls 5, it arrives" in seen_by(events, "cat")
+    assert RULES.view(state, "cat")["pigeons"]["left"] == {"ann": 2, "bob": 3, "cat": 3, "dan": 3}
+
+
+def test_a_6_loses_the_pigeon_the_card_discarded_unshown_the_shillings_kept() -> None:
+    state = position(hands={"ann": ["good_weather"]})
+    state, events = send(state, "ann", pigeon("Henri", "Anabel", 2, "good weather"), rolls=[6])
+    assert state["families"]["ann"]["hand"] == [] and state["families"]["bob"]["hand"] == []
+    assert state["families"]["ann"]["deniers"] == 5 and state["families"]["bob"]["deniers"] == 5
+    assert state["events_discard"] == ["good_weather"]
+    assert RULES.view(state, "bob")["piles"]["events_discard_top"] == "face_down"   # R42: not shown
+    assert "goes astray" in seen_by(events, "bob")
+    assert state["edition_state"]["pigeons"] == {"ann": 1}                 # spent whatever the result
+
+
+def test_between_cities_only_from_and_to_a_stronghold_fortified_city_or_abbey() -> None:
+    state = position()
+    assert "Lucia is in Oxford, not in a Stronghold" in errors(state, "ann", pigeon("Henri", "Lucia", 1))
+    abbey = position(edition_state={"abbeys": {"Oxford": {"abbey": "Abbey of the Autumn", "abbess": None}}})
+    send(abbey, "ann", pigeon("Henri", "Lucia", 1), rolls=[1])
+
+
+def test_between_cities_at_most_one_card() -> None:
+    state = position(hands={"ann": ["good_weather", "tax"]})
+    assert "at most 1 card" in errors(state, "ann", pigeon("Henri", "Anabel", 0, "good weather, tax"))
+
+
+def test_three_pigeons_for_the_game() -> None:
+    state = position(edition_state={"pigeons": {"ann": 3}})
+    assert "no carrier pigeon left" in errors(state, "ann", pigeon("Henri", "Hugh", 1))
+
+
+def test_the_hand_limit_refuses_the_whole_pigeon() -> None:   # R47
+    state = position(hands={"ann": ["tax"], "cat": ["good_weather", "good_weather", "tax"]})
+    assert "cat would hold 4 cards, more than 3 (2.15, R47)" in errors(state, "ann", pigeon("Henri", "Hugh", 2, "tax"))
+
+
+def test_errors_name_the_problem() -> None:
+    state = position(hands={"ann": ["tax"]})
+    assert "is not a noble of your family" in errors(state, "ann", pigeon("Anabel", "Hugh", 1))
+    assert "is not another family's noble" in errors(state, "ann", pigeon("Henri", "Henri", 1))
+    assert "carries nothing" in errors(state, "ann", pigeon("Henri", "Hugh"))
+    assert "you have 5 shillings, not 9" in errors(state, "ann", pigeon("Henri", "Hugh", 9))
+    assert "you do not hold good_weather" in errors(state, "ann", pigeon("Henri", "Hugh", 0, "good weather"))
+    assert "not a card" in errors(state, "ann", pigeon("Henri", "Hugh", 0, "dragon"))
+    assert "whole number" in errors(state, "ann", "at_once:\n  - pigeon: Henri\n    to: Hugh\n    shillings: lots\n")
+    captive = position(lords={"Henri": {"family": "ann", "at": "London", "captive_of": "cat"},
+                              "Hugh": {"family": "cat", "at": "London"}})
+    assert "a captive" in errors(captive, "ann", pigeon("Henri", "Hugh", 1))
+
+
+def test_what_changed_since_the_check_is_refused_not_raised() -> None:
+    state = position(hands={"ann": ["tax"]})
+    result = check(state, "ann", pigeon("Henri", "Hugh", 1, "tax"))
+    state["families"]["ann"]["hand"] = []
+    out = RULES.act(state, "ann", result.orders, FixedD6([]))
+    assert [e.kind for e in out.events] == ["pigeon_refused"] and out.state == state
+
+
+# -- who learns what (R42) -------------------------------------------------------------------------
+
+def test_what_a_pigeon_carries_is_told_to_the_two_players_only() -> None:
+    state = position(hands={"ann": ["good_weather"]})
+    after, events = send(state, "ann", pigeon("Henri", "Anabel", 4, "good weather"), rolls=[2])
+    for outsider in ("cat", "dan"):
+        seen = seen_by(events, outsider)
+        assert "4 shilling" not in seen and "GOOD WEATHER" not in seen.upper().replace("_", " ")
+        assert all("carried" not in e.data for e in events if e.audience.sees(outsider))
+        view = json.dumps(RULES.view(after, outsider))
+        assert "good_weather" not in view and '"deniers": 9' not in view
+    assert "4 shilling(s)" in seen_by(events, "bob") and "4 shilling(s)" in seen_by(events, "ann")
+
+
+def test_a_lost_pigeons_cargo_is_told_to_its_sender_only() -> None:
+    state = position(hands={"ann": ["good_weather"]})
+    _, events = send(state, "ann", pigeon("Henri", "Anabel", 4, "good weather"), rolls=[6])
+    assert "4 shilling(s)" in seen_by(events, "ann")
+    for other in ("bob", "cat", "dan"):
+        assert "shilling" not in seen_by(events, other) and "weather" not in seen_by(events, other).lower()
+
+
+# -- 2.9 Ex (l.187): Dave's shilling sent by pigeon ------------------------------------------------
+
+def test_ex_2_9_george_pays_dave_1_shilling_by_pigeon() -> None:
+    """George pays his ally Dave 1 Shilling via Carrier Pigeon for a GOOD WEATHER on the Marches
+    and "successfully sends" it: a roll of 1-5 between two fortresses."""
+    state = position(players=["george", "dave", "cat"], deniers={"george": 3, "dave": 0},
+                     lords={"William": {"family": "george", "at": "Durham"},
+                            "Edward": {"family": "dave", "at": "York"}},
+                     towns={"Durham": {"controller": "george", "fortress": "stronghold"},
+                            "York": {"controller": "dave", "fortress": "city"}})
+    state, events = send(state, "george", pigeon("William", "Edward", 1), rolls=[3])
+    assert state["families"]["dave"]["deniers"] == 1 and state["families"]["george"]["deniers"] == 2
+    assert "1 shilling(s)" not in seen_by(events, "cat")
+
+
+def test_the_template_shows_the_pigeon_order() -> None:
+    state = position()
+    assert "- pigeon: YOUR_NOBLE" in RULES.at_once_template(RULES.view(state, "ann"), "ann")
+
+
+def test_no_public_gift_of_secret_shillings() -> None:
+    """France's `diplomacy: - give:` is told to everyone (A.6): in England the shillings are
+    secret, so they go by pigeon (or between allies in one City) instead."""
+    state = position()
+    text = "diplomacy:\n  - give: 2\n    to: bob\n"
+    assert "money is secret" in errors(state, "ann", text)
+    assert "- pigeon:" in errors(state, "ann", text)
