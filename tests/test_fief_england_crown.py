@@ -78,7 +78,7 @@ def test_in_the_same_city_any_shillings_and_cards_and_no_die() -> None:
     state, events = send(state, "ann", pigeon("Henri", "Hugh", 3, "good weather, tax"))   # no roll (R27)
     assert state["families"]["ann"]["deniers"] == 2 and state["families"]["cat"]["deniers"] == 8
     assert sorted(state["families"]["cat"]["hand"]) == ["good_weather", "tax"]
-    assert state["edition_state"]["pigeons"] == {"ann": 1}
+    assert state["edition_state"]["pigeons"]["spent"] == {"ann": 1}
     assert "it arrives (2.15, R27)" in seen_by(events, "bob")
 
 
@@ -89,7 +89,7 @@ def test_married_allies_in_one_city_need_no_pigeon() -> None:   # 9.0
     state = position(lords=lords, hands={"ann": ["tax"]})
     state, events = send(state, "ann", pigeon("Henri", "Lucia", 2, "tax"))
     assert state["families"]["dan"]["deniers"] == 7 and state["families"]["dan"]["hand"] == ["tax"]
-    assert not (state.get("edition_state") or {}).get("pigeons")
+    assert not ((state.get("edition_state") or {}).get("pigeons") or {}).get("spent")
     assert RULES.view(state, "bob")["pigeons"]["left"]["ann"] == 3
 
 
@@ -111,7 +111,7 @@ def test_a_6_loses_the_pigeon_the_card_discarded_unshown_the_shillings_kept() ->
     assert state["events_discard"] == ["good_weather"]
     assert RULES.view(state, "bob")["piles"]["events_discard_top"] == "face_down"   # R42: not shown
     assert "goes astray" in seen_by(events, "bob")
-    assert state["edition_state"]["pigeons"] == {"ann": 1}                 # spent whatever the result
+    assert state["edition_state"]["pigeons"]["spent"] == {"ann": 1}                 # spent whatever the result
 
 
 def test_between_cities_only_from_and_to_a_stronghold_fortified_city_or_abbey() -> None:
@@ -127,7 +127,7 @@ def test_between_cities_at_most_one_card() -> None:
 
 
 def test_three_pigeons_for_the_game() -> None:
-    state = position(edition_state={"pigeons": {"ann": 3}})
+    state = position(edition_state={"pigeons": {"spent": {"ann": 3}}})
     assert "no carrier pigeon left" in errors(state, "ann", pigeon("Henri", "Hugh", 1))
 
 
@@ -207,3 +207,64 @@ def test_no_public_gift_of_secret_shillings() -> None:
     text = "diplomacy:\n  - give: 2\n    to: bob\n"
     assert "money is secret" in errors(state, "ann", text)
     assert "- pigeon:" in errors(state, "ann", text)
+
+
+# -- an exchange in one City: an offer and its mirror (2.15, R63) ----------------------------------
+
+def exchange(sender: str, to: str, give: str, take: str) -> str:
+    return (f"at_once:\n  - pigeon: {sender}\n    to: {to}\n    cards: [{give}]\n    take_cards: [{take}]\n"
+            "    take_shillings: 1\n" if sender == "Henri" else
+            f"at_once:\n  - pigeon: {sender}\n    to: {to}\n    cards: [{give}]\n    take_cards: [{take}]\n"
+            "    shillings: 1\n")
+
+
+def test_an_exchange_in_one_city_waits_for_the_mirror_order_and_spends_the_offerers_pigeon() -> None:
+    state = position(hands={"ann": ["tax"], "cat": ["good_weather"]})
+    state, events = send(state, "ann", exchange("Henri", "Hugh", "tax", "good weather"))
+    assert [e.kind for e in events] == ["pigeon_offer"] and events[0].audience.sees("cat")
+    assert not events[0].audience.sees("bob") and state["families"]["ann"]["hand"] == ["tax"]
+    assert RULES.view(state, "ann")["pigeons"]["left"]["ann"] == 3          # nothing flew yet
+    state, events = send(state, "cat", exchange("Hugh", "Henri", "good weather", "tax"))
+    assert state["families"]["ann"]["hand"] == ["good_weather"] and state["families"]["cat"]["hand"] == ["tax"]
+    assert state["families"]["ann"]["deniers"] == 6 and state["families"]["cat"]["deniers"] == 4
+    assert state["edition_state"]["pigeons"] == {"spent": {"ann": 1}, "offers": []}
+    public = seen_by(events, "bob")
+    assert "ann spends the pigeon" in public and "shilling" not in public and "tax" not in public.lower()
+
+
+def test_an_answer_that_is_not_the_mirror_is_an_offer_of_its_own() -> None:
+    state = position(hands={"ann": ["tax"], "cat": ["good_weather", "tax"]})
+    state, _ = send(state, "ann", exchange("Henri", "Hugh", "tax", "good weather"))
+    state, events = send(state, "cat", exchange("Hugh", "Henri", "tax", "tax"))
+    assert [e.kind for e in events] == ["pigeon_offer"] and len(state["edition_state"]["pigeons"]["offers"]) == 2
+
+
+def test_an_exchange_refused_when_the_offerer_no_longer_holds_the_card() -> None:
+    state = position(hands={"ann": ["tax"], "cat": ["good_weather"]})
+    state, _ = send(state, "ann", exchange("Henri", "Hugh", "tax", "good weather"))
+    state["families"]["ann"]["hand"] = []
+    state, events = send(state, "cat", exchange("Hugh", "Henri", "good weather", "tax"))
+    assert [e.kind for e in events] == ["pigeon_refused"] and events[0].audience.sees("ann")
+    assert state["families"]["cat"]["hand"] == ["good_weather"]
+
+
+def test_between_two_cities_a_pigeon_carries_one_way_only() -> None:
+    state = position(hands={"ann": ["tax"]})
+    text = "at_once:\n  - pigeon: Henri\n    to: Anabel\n    cards: [tax]\n    take_shillings: 2\n"
+    assert "carries one way" in errors(state, "ann", text)
+
+
+def test_the_hand_limit_counts_both_hands_of_an_exchange() -> None:   # R47
+    state = position(hands={"ann": ["tax", "tax", "tax"], "cat": ["good_weather"]})
+    text = "at_once:\n  - pigeon: Henri\n    to: Hugh\n    take_cards: [good weather]\n"
+    assert "ann would hold 4 cards, more than 3" in errors(state, "ann", text)
+
+
+def test_information_in_one_city_is_relayed_as_the_senders_words_to_the_two_only() -> None:
+    state = position()
+    text = 'at_once:\n  - pigeon: Henri\n    to: Hugh\n    message: "Meet me at Oxford."\n'
+    _, events = send(state, "ann", text)
+    said = [e for e in events if e.said is not None]
+    assert len(said) == 1 and said[0].said.text == "Meet me at Oxford." and said[0].said.by == "ann"
+    assert said[0].audience.sees("cat") and not said[0].audience.sees("bob")
+    assert "Oxford" not in seen_by(events, "bob")

@@ -7,6 +7,9 @@ the hooks' ``at_once_verbs``), done when the judge reads the mail:
         to: Anabel             # another family's noble
         shillings: 2           # any number (optional)
         cards: [good weather]  # cards of your hand (optional); between cities at most one
+        message: "..."         # same City only: information (the sender's words, to the two)
+        take_shillings: 1      # same City only: an exchange offer, done by the mirror order (R63)
+        take_cards: [tax]
 
 - both nobles in the same City: any number of shillings and cards, no die (R27); married allies
   there need no pigeon at all (9.0);
@@ -18,10 +21,12 @@ the hooks' ``at_once_verbs``), done when the judge reads the mail:
 Who learns what (R42): everyone, that a pigeon flew between the two nobles and whether it arrived
 (the die is public); what it carried, the sender and, if it arrived, the receiver only.
 
-State: ``edition_state["pigeons"] = {player: pigeons spent}`` (absent: none spent).
+State: ``edition_state["pigeons"] = {"spent": {player: pigeons spent}, "offers": [exchanges offered
+in one City, waiting for the mirror order]}`` (absent: none).
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from pbem.games.fief.board import Board
@@ -29,12 +34,13 @@ from pbem.games.fief.cards.deck import load_cards
 from pbem.games.fief.cards.effects import discard_face_down
 from pbem.games.fief.cards.orders import card_id
 from pbem.games.fief.cards.phase import card_name, is_character
+from pbem.games.fief.diplomacy.orders import MAX_TEXT
 from pbem.games.fief.edition import edition_of, load_edition
 from pbem.games.fief.hooks import AtOnceVerb
 from pbem.games.fief.state import FiefState
 from pbem.orders.reading import Problems, check_keys, suggest
 from pbem.orders.yamlsafe import line_of
-from pbem.rules.api import Audience, Event
+from pbem.rules.api import Audience, Event, Said
 from pbem.rules.rng import Rng
 
 KEY = "pigeons"
@@ -42,7 +48,7 @@ KEY = "pigeons"
 
 def pigeons_left(state: FiefState, player: str) -> int:
     """2.15: "3 per Player" for the whole game (the record's ``supply.carrier_pigeons``)."""
-    spent = (state.edition_state.get(KEY) or {}).get(player, 0)
+    spent = ((state.edition_state.get(KEY) or {}).get("spent") or {}).get(player, 0)
     return edition_of(state).extra["supply.carrier_pigeons"] - spent
 
 
@@ -66,38 +72,44 @@ def view(state: FiefState) -> dict[str, Any]:
     return {"pigeons": {"left": {p: pigeons_left(state, p) for p in state.players}, "posts": posts(state)}}
 
 
-def _amount(item: dict, line: int | None, problems: Problems) -> int | None:
-    value = item.get("shillings", 0)
+def _amount(item: dict, key: str, line: int | None, problems: Problems) -> int | None:
+    value = item.get(key, 0)
     if isinstance(value, str) and value.isdigit():
         value = int(value)
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
-    problems.add(line_of(item, "shillings") or line, f"`shillings: {value}` must be a whole number, 0 or more",
-                 "e.g. `shillings: 2`")
+    problems.add(line_of(item, key) or line, f"`{key}: {value}` must be a whole number, 0 or more",
+                 f"e.g. `{key}: 2`")
     return None
 
 
-def _cards(view: dict, item: dict, line: int | None, problems: Problems) -> list[str] | None:
-    given = item.get("cards") or []
+def _cards(view: dict, item: dict, key: str, line: int | None, problems: Problems) -> list[str] | None:
+    given = item.get(key) or []
     names = given if isinstance(given, list) else [given]
     cards = load_cards(view["game"])
     ids = [card_id(cards, n) for n in names]
     bad = [n for n, c in zip(names, ids, strict=True) if c is None]
     if bad:
-        problems.add(line_of(item, "cards") or line, f"`{bad[0]}` is not a card",
-                     "name cards as in your report, e.g. `cards: [good weather]`")
+        problems.add(line_of(item, key) or line, f"`{bad[0]}` is not a card",
+                     f"name cards as in your report, e.g. `{key}: [good weather]`")
         return None
-    hand = list(view.get("hand") or [])
-    for c in ids:
-        if c not in hand:
-            problems.add(line_of(item, "cards") or line, f"you do not hold {c}", "send only cards of your hand")
-            return None
-        hand.remove(c)
-    return [c for c in ids if c is not None]
+    return [c for c in ids if c is not None]   # every one, after the check above
+
+
+def _message(item: dict, line: int | None, problems: Problems) -> str | None:
+    text = item.get("message")
+    if text is None:
+        return ""
+    if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
+        problems.add(line_of(item, "message") or line, f"the message must be some text of at most {MAX_TEXT} "
+                     "characters", 'write it after `message:` in quotes')
+        return None
+    return text
 
 
 def check_pigeon(view: dict, player: str, item: dict, line: int | None, problems: Problems) -> dict | None:
-    check_keys(item, ("pigeon", "to", "shillings", "cards"), "a pigeon order", problems)
+    check_keys(item, ("pigeon", "to", "shillings", "cards", "message", "take_shillings", "take_cards"),
+               "a pigeon order", problems)
     lords = view["lords"]
     mine = sorted(n for n, l in lords.items() if l["family"] == player)
     theirs = sorted(n for n, l in lords.items() if l["family"] != player)
@@ -109,11 +121,17 @@ def check_pigeon(view: dict, player: str, item: dict, line: int | None, problems
         problems.add(line_of(item, "to") or line, f"`{receiver}` is not another family's noble",
                      suggest(str(receiver), theirs))
         return None
-    shillings, cards = _amount(item, line, problems), _cards(view, item, line, problems)
-    if shillings is None or cards is None:
+    parts = (_amount(item, "shillings", line, problems), _cards(view, item, "cards", line, problems),
+             _message(item, line, problems), _amount(item, "take_shillings", line, problems),
+             _cards(view, item, "take_cards", line, problems))
+    if any(p is None for p in parts):
         return None
-    order = {"from": sender, "to": receiver, "shillings": shillings, "cards": cards}
-    why = _why_not(view, player, order)
+    shillings, cards, text, take_shillings, take_cards = parts
+    order = {"from": sender, "to": receiver, "shillings": shillings, "cards": cards, "message": text,
+             "take_shillings": take_shillings, "take_cards": take_cards}
+    missing = Counter(cards) - Counter(view.get("hand") or [])
+    why = ((f"you do not hold {', '.join(missing)}", "send only cards of your hand") if missing
+           else _why_not(view, player, order))
     if why:
         problems.add(line, why[0], why[1])
         return None
@@ -122,23 +140,25 @@ def check_pigeon(view: dict, player: str, item: dict, line: int | None, problems
 
 def _why_not(view: dict, player: str, order: dict) -> tuple[str, str] | None:
     """Why this pigeon may not fly now (problem, fix), from a view (the mail's) or from the state
-    (``view_of``, as it is resolved)."""
+    (``_state_view``, as it is resolved)."""
     lords, s, r = view["lords"], view["lords"][order["from"]], view["lords"][order["to"]]
-    other = r["family"]
-    if not order["shillings"] and not order["cards"]:
+    other, families = r["family"], view["families"]
+    if not (order["shillings"] or order["cards"] or order["message"] or _takes(order)):
         return "this pigeon carries nothing", "give `shillings:`, `cards:` or both"
     if s["captive_of"] or r["captive_of"]:
         return (f"{order['from'] if s['captive_of'] else order['to']} is a captive: no pigeon reaches or "
-                "leaves a captive (2.15)", "send it between free nobles")
+                "leaves a captive (2.15, R61)", "send it between free nobles")
     if not s["location"] or not r["location"]:
         return "both nobles must be on the map", "send it to a noble on the map"
-    if order["shillings"] > view["families"][player]["deniers"]:
-        return (f"you have {view['families'][player]['deniers']} shillings, not {order['shillings']}",
+    if order["shillings"] > families[player]["deniers"]:
+        return (f"you have {families[player]['deniers']} shillings, not {order['shillings']}",
                 "send fewer shillings")
-    hand_after = view["families"][other]["hand_size"] + len(order["cards"])
     limit = load_edition(view["game"]).hand_limit
-    if hand_after > limit:   # R47: the whole exchange refused
-        return (f"{other} would hold {hand_after} cards, more than {limit} (2.15, R47)", "send fewer cards")
+    for who, gets, gives in ((other, order["cards"], order["take_cards"]),
+                             (player, order["take_cards"], order["cards"])):
+        after = families[who]["hand_size"] + len(gets) - len(gives)
+        if after > limit:   # R47: the whole exchange refused
+            return (f"{who} would hold {after} cards, more than {limit} (2.15, R47)", "exchange fewer cards")
     if s["location"] == r["location"]:
         if _allied_view(lords, player, other):
             return None      # 9.0: married allies in one City exchange freely
@@ -151,9 +171,16 @@ def _why_not(view: dict, player: str, order: dict) -> tuple[str, str] | None:
                     "send it when both nobles are in one, or in the same City")
         if len(order["cards"]) > 1:
             return "a pigeon between two Cities carries at most 1 card (2.15)", "send one card"
+        if _takes(order) or order["message"]:
+            return ("a pigeon between two Cities carries one way, a card and/or shillings only (2.15)",
+                    "leave out `take_shillings:`, `take_cards:` and `message:`, or meet in one City")
     if view["pigeons"]["left"][player] <= 0:
         return "your family has no carrier pigeon left (3 for the game, 2.15)", "exchange in person instead"
     return None
+
+
+def _takes(order: dict) -> bool:
+    return bool(order["take_shillings"] or order["take_cards"])
 
 
 def _allied_view(lords: dict, a: str, b: str) -> bool:
@@ -161,7 +188,7 @@ def _allied_view(lords: dict, a: str, b: str) -> bool:
                for l in lords.values())
 
 
-def _state_view(state: FiefState, player: str) -> dict:
+def _state_view(state: FiefState) -> dict:
     """What ``_why_not`` reads, from the state as it is now."""
     return {"game": state.variant,
             "lords": {n: {"family": l.family, "captive_of": l.captive_of, "location": l.location,
@@ -170,32 +197,97 @@ def _state_view(state: FiefState, player: str) -> dict:
             **view(state)}
 
 
+def _mirror(order: dict) -> dict:
+    return {"from": order["to"], "to": order["from"], "shillings": order["take_shillings"],
+            "cards": sorted(order["take_cards"]), "take_shillings": order["shillings"],
+            "take_cards": sorted(order["cards"])}
+
+
+def _same(a: dict, b: dict) -> bool:
+    return all(a[k] == b[k] for k in ("from", "to", "shillings", "take_shillings")) \
+        and sorted(a["cards"]) == sorted(b["cards"]) and sorted(a["take_cards"]) == sorted(b["take_cards"])
+
+
 def send_pigeon(state: FiefState, board: Board, player: str, order: dict, rng: Rng) -> list[Event]:
     sender, receiver = state.lords.get(order["from"]), state.lords.get(order["to"])
     if sender is None or receiver is None or sender.family != player:
         gone = order["from"] if sender is None or sender.family != player else order["to"]
         return [_refused(player, f"{gone} is no longer in play")]
-    fam, other = state.families[player], receiver.family
-    if any(order["cards"].count(c) > fam.hand.count(c) for c in order["cards"]):
+    other = receiver.family
+    if Counter(order["cards"]) - Counter(state.families[player].hand):
         return [_refused(player, "a card to send is no longer in your hand")]
-    why = _why_not(_state_view(state, player), player, order)
+    why = _why_not(_state_view(state), player, order)
     if why:
         return [_refused(player, why[0])]
+    if _takes(order):
+        return _offer_or_exchange(state, player, other, order)
+    return _fly(state, player, other, order, rng)
+
+
+def _offer_or_exchange(state: FiefState, player: str, other: str, order: dict) -> list[Event]:
+    """2.15 "In the Same City, any number of Shillings and Cards can be exchanged": by mail an
+    offer, kept until the other family sends the mirror order (R63), as France's card exchanges."""
+    offers = _offers(state)
+    theirs = next((o for o in offers if _same(o, _mirror(order))), None)
+    offers[:] = [o for o in offers if not (o["from"] == order["from"] and o["to"] == order["to"])]
     both = Audience.only(player, other)
-    what = _carried(state, order)
-    if sender.location == receiver.location and allied(state, player, other):
-        _deliver(state, player, other, order)   # 9.0: no pigeon between allies in one City
-        return [Event("allies_exchange", f"{order['from']} gives {order['to']} {what} in {sender.location} "
-                      "(allies, 9.0).", both, {**_public(order, player, other), "carried": what}),
-                Event("allies_exchange_public", f"{player} and {other}, allies, exchange in {sender.location} (9.0).",
-                      Audience.everyone(), _public(order, player, other))]
-    spent = state.edition_state.setdefault(KEY, {})
+    if theirs is None:
+        offers.append({k: order[k] for k in ("from", "to", "shillings", "cards", "take_shillings", "take_cards")})
+        return [Event("pigeon_offer", f"{order['from']} ({player}) offers {order['to']} ({other}) an exchange: "
+                      f"{_carried(state, order['shillings'], order['cards'])} for "
+                      f"{_carried(state, order['take_shillings'], order['take_cards'])}. It is done when {other} "
+                      "sends the mirror pigeon order (2.15).", both, {"from": order["from"], "to": order["to"]},
+                      _said(player, order))]
+    offers.remove(theirs)
+    back = state.families[other]
+    if theirs["shillings"] > back.deniers or Counter(theirs["cards"]) - Counter(back.hand):
+        return [_refused(player, f"{other} no longer holds what they offered", both)]
+    offerer = state.lords[theirs["from"]].family
+    if not allied(state, player, other):
+        _spend(state, offerer)                    # the offerer's pigeon carried the exchange
+    _deliver(state, player, other, order["shillings"], order["cards"])
+    _deliver(state, other, player, theirs["shillings"], theirs["cards"])
+    told = (f"{theirs['from']} ({offerer}) and {theirs['to']} exchange in {state.lords[order['from']].location}: "
+            f"{_carried(state, order['shillings'], order['cards'])} to {other}, "
+            f"{_carried(state, theirs['shillings'], theirs['cards'])} to {player} (2.15).")
+    return [Event("pigeon_carried", told, both, {"from": order["from"], "to": order["to"], "carried": told},
+                  _said(player, order)),
+            Event("pigeon_sent", f"{other} and {player} exchange by carrier pigeon in "
+                  f"{state.lords[order['from']].location}: {offerer} spends the pigeon (2.15, R27).",
+                  Audience.everyone(), {"players": [other, player], "payer": offerer, "arrived": True})]
+
+
+def _offers(state: FiefState) -> list[dict]:
+    return state.edition_state.setdefault(KEY, {}).setdefault("offers", [])
+
+
+def _spend(state: FiefState, player: str) -> None:
+    spent = state.edition_state.setdefault(KEY, {}).setdefault("spent", {})
     spent[player] = spent.get(player, 0) + 1       # 2.15: "removed from the game" whatever the result
+
+
+def _said(player: str, order: dict) -> Said | None:
+    # The player's words travel as `said`, never inside the judge's sentence.
+    return Said(player, order["message"]) if order.get("message") else None
+
+
+def _fly(state: FiefState, player: str, other: str, order: dict, rng: Rng) -> list[Event]:
+    sender, receiver, fam = state.lords[order["from"]], state.lords[order["to"]], state.families[player]
+    both = Audience.only(player, other)
+    what = _carried(state, order["shillings"], order["cards"])
     public = _public(order, player, other)
+    if sender.location == receiver.location and allied(state, player, other):
+        _deliver(state, player, other, order["shillings"], order["cards"])   # 9.0: no pigeon between allies
+        return [Event("allies_exchange", f"{order['from']} gives {order['to']} {what} in {sender.location} "
+                      "(allies, 9.0).", both, {**public, "carried": what}, _said(player, order)),
+                Event("allies_exchange_public", f"{player} and {other}, allies, exchange in {sender.location} (9.0).",
+                      Audience.everyone(), public)]
+    _spend(state, player)
     flight = f"{order['from']} ({player}) sends a carrier pigeon to {order['to']} ({other})"
     if sender.location == receiver.location:      # R27: in one City, no die
-        _deliver(state, player, other, order)
-        return [Event("pigeon_carried", f"{flight}: {what} (2.15).", both, {**public, "carried": what}),
+        _deliver(state, player, other, order["shillings"], order["cards"])
+        return [Event("pigeon_carried", f"{flight}: {what} (2.15).", both, {**public, "carried": what},
+                      _said(player, order)),
                 Event("pigeon_sent", f"{flight} in {sender.location}: it arrives (2.15, R27).",
                       Audience.everyone(), {**public, "arrived": True})]
     roll = rng.d6(f"carrier pigeon of {player} (2.15)")
@@ -209,7 +301,7 @@ def send_pigeon(state: FiefState, board: Board, player: str, order: dict, rng: R
                       + " (2.15).", Audience.only(player), {**public, "carried": what}),
                 Event("pigeon_sent", f"{flight} from {sender.location} to {receiver.location}: rolls {roll}, "
                       "it goes astray (2.15).", Audience.everyone(), {**public, "roll": roll, "arrived": False})]
-    _deliver(state, player, other, order)
+    _deliver(state, player, other, order["shillings"], order["cards"])
     return [Event("pigeon_carried", f"{flight}: {what} (2.15).", both, {**public, "carried": what}),
             Event("pigeon_sent", f"{flight} from {sender.location} to {receiver.location}: rolls {roll}, "
                   "it arrives (2.15).", Audience.everyone(), {**public, "roll": roll, "arrived": True})]
@@ -219,17 +311,17 @@ def _public(order: dict, player: str, other: str) -> dict:
     return {"from": order["from"], "to": order["to"], "players": [player, other]}
 
 
-def _carried(state: FiefState, order: dict) -> str:
-    parts = [f"{order['shillings']} shilling(s)"] if order["shillings"] else []
-    parts += [card_name(state.variant, c) for c in order["cards"]]
-    return " and ".join(parts)
+def _carried(state: FiefState, shillings: int, cards: list[str]) -> str:
+    parts = [f"{shillings} shilling(s)"] if shillings else []
+    parts += [card_name(state.variant, c) for c in cards]
+    return " and ".join(parts) or "nothing"
 
 
-def _deliver(state: FiefState, player: str, other: str, order: dict) -> None:
+def _deliver(state: FiefState, player: str, other: str, shillings: int, cards: list[str]) -> None:
     giver, taker = state.families[player], state.families[other]
-    giver.deniers -= order["shillings"]
-    taker.deniers += order["shillings"]
-    for card in order["cards"]:
+    giver.deniers -= shillings
+    taker.deniers += shillings
+    for card in cards:
         giver.hand.remove(card)
         taker.hand.append(card)
 
@@ -244,8 +336,9 @@ def _discard_unshown(state: FiefState, card: str) -> None:
         discard_face_down(state, card)
 
 
-def _refused(player: str, why: str) -> Event:
-    return Event("pigeon_refused", f"Your carrier pigeon does not fly: {why}.", Audience.only(player),
+def _refused(player: str, why: str, audience: Audience | None = None) -> Event:
+    return Event("pigeon_refused", f"The carrier pigeon of {player} does not fly: {why}.",
+                 audience or Audience.only(player),
                  {"player": player, "reason": why})
 
 
@@ -254,5 +347,6 @@ PIGEON = AtOnceVerb(check=check_pigeon, act=send_pigeon, template=(
     ("  to: THEIR_NOBLE", "same City: any shillings and cards, no die"),
     ("  shillings: 0", "between Strongholds, Fortified Cities, Abbeys:"),
     ("  cards: [CARD]", "one card, lost on a 6"),
+    ("  take_cards: [CARD]", "same City: an exchange, done by their mirror"),
 ))
 VERBS = {"pigeon": PIGEON}
