@@ -268,3 +268,119 @@ def test_information_in_one_city_is_relayed_as_the_senders_words_to_the_two_only
     assert len(said) == 1 and said[0].said.text == "Meet me at Oxford." and said[0].said.by == "ann"
     assert said[0].audience.sees("cat") and not said[0].audience.sees("bob")
     assert "Oxford" not in seen_by(events, "bob")
+
+
+# == Parliament and the Royal Tax (9.2, 9.3, R4) ==================================================
+
+def parliament_position(**more) -> dict:
+    more.setdefault("round", 2)
+    more.setdefault("phase", "hear_ye")
+    more.setdefault("lords", {"Henri": {"family": "ann", "at": "London", "titles": ["South East"]},
+                              "Philippa": {"family": "bob", "at": "York", "titles": ["North"]},
+                              "Hugh": {"family": "cat", "at": "Exeter", "titles": ["South West"]},
+                              "Lucia": {"family": "dan", "at": "Oxford", "titles": ["Midlands", "Wales"]}})
+    state = position(**more)
+    state["lords"]["Henri"]["political"] = "king"
+    state["phase"] = "parliament"
+    return state
+
+
+def sit(state: dict, mails: dict[str, str]) -> tuple[dict, list]:
+    orders = {}
+    for player in RULES.phase(state).deciders:
+        view = RULES.view(state, player)
+        if player in mails:
+            result = RULES.check_orders(view, player, load(mails[player]))
+            assert result.ok, result.errors
+            orders[player] = result.orders
+        else:
+            orders[player] = RULES.default_orders(view, player)
+    out = RULES.resolve(state, orders, Rng("t"))
+    return out.state, list(out.events)
+
+
+KING = "orders:\n  - convene: yes\n    share: {ann: 6, bob: 6}\n  - vote: for\n"
+FOR = "orders:\n  - vote: for\n"
+
+
+def test_parliament_comes_after_the_hear_ye_phase_from_round_2() -> None:
+    from pbem.games.fief.edition import load_edition
+    edition = load_edition("fief_england")
+    assert edition.after("hear_ye", 2) == "parliament" and edition.after("parliament", 2) == "cards"
+    assert edition.opening(1) != "parliament"
+
+
+def test_a_majority_of_all_votes_passes_the_royal_tax_shared_secretly() -> None:
+    state = parliament_position(deniers={p: 0 for p in FOUR})
+    assert RULES.phase(state).deciders == ("ann", "bob", "cat", "dan")
+    after, events = sit(state, {"ann": KING, "bob": FOR, "cat": FOR})   # 3 of 4 votes (dan: 1 noble)
+    assert "3 of 4 votes for: the Royal Tax passes" in seen_by(events, "dan")
+    assert after["families"]["ann"]["deniers"] == 6 and after["families"]["bob"]["deniers"] == 6
+    assert after["edition_state"]["parliament"] == {"round": 2, "passed": True}
+    assert after["edition_state"]["parliament_rebellion"] is True
+    assert RULES.view(after, "cat")["parliament"]["rebellion_side"] is True
+    assert after["phase"] == "cards"
+    # 9.2 "secretly": the shares are told to the Sovereign's family and each receiver only
+    for outsider in ("cat", "dan"):
+        assert "6" not in seen_by([e for e in events if e.kind.startswith("royal_tax")], outsider)
+    assert "You keep 6".lower() in seen_by(events, "ann").lower() and "gives you 6" in seen_by(events, "bob")
+
+
+def test_half_the_votes_is_no_majority() -> None:
+    state = parliament_position(deniers={p: 0 for p in FOUR})
+    after, events = sit(state, {"ann": KING, "bob": FOR})
+    assert "2 of 4 votes for: the Royal Tax is not levied" in texts(events)
+    assert after["families"]["ann"]["deniers"] == 0 and "parliament_rebellion" not in after["edition_state"]
+
+
+def test_an_archbishop_gives_2_votes_and_a_noble_with_two_titles_1() -> None:   # R4, 9.1's Ex
+    state = parliament_position(edition_state={"church": {"archbishops": ["Hugh"]}})
+    state["lords"]["Hugh"]["bishopric"] = 1
+    votes = RULES.view(state, "ann")["parliament"]["votes"]
+    assert votes == {"ann": 1, "bob": 1, "cat": 2, "dan": 1}
+
+
+def test_no_parliament_without_a_free_sovereign_nor_twice_a_round() -> None:
+    state = parliament_position()
+    state["lords"]["Henri"]["captive_of"] = "bob"
+    assert RULES.phase(state).deciders == ()
+    after, events = sit(state, {})
+    assert events == [] and after["phase"] == "cards"
+    again = parliament_position(edition_state={"parliament": {"round": 2, "passed": False}})
+    assert RULES.phase(again).deciders == ()
+    besieged = parliament_position(towns={"London": {"controller": "ann", "besieged_by": ["bob"]}})
+    assert RULES.phase(besieged).deciders == ()
+
+
+def test_the_sovereign_may_not_convene() -> None:
+    state = parliament_position()
+    after, events = sit(state, {"bob": FOR})
+    assert [e.kind for e in events] == ["parliament_not_convened"]
+    assert "parliament" not in after.get("edition_state", {})
+
+
+def test_parliament_errors_name_the_problem() -> None:
+    state = parliament_position()
+    def bad(player: str, text: str) -> str:
+        result = RULES.check_orders(RULES.view(state, player), player, load(text))
+        assert not result.ok
+        return "\n".join(str(e) for e in result.errors)
+    assert "only the King's or Sovereign Queen's family" in bad("bob", "orders:\n  - convene: yes\n")
+    assert "`vote:` is `for` or `against`" in bad("bob", "orders:\n  - vote: maybe\n")
+    assert "more than the 12 shillings" in bad("ann", "orders:\n  - convene: yes\n    share: {bob: 13}\n")
+    assert "not a player of this game" in bad("ann", "orders:\n  - convene: yes\n    share: {zed: 1}\n")
+    assert "a second `vote:`" in bad("bob", "orders:\n  - vote: for\n  - vote: against\n")
+
+
+def test_parliament_orders_echo_and_template() -> None:
+    state = parliament_position()
+    view = RULES.view(state, "ann")
+    result = RULES.check_orders(view, "ann", load(KING))
+    echoed = RULES.echo_orders(view, "ann", result.orders)
+    assert RULES.check_orders(view, "ann", load(echoed)).orders == result.orders
+    assert "convene: yes" in RULES.order_template(view, "ann")
+    assert "convene" not in RULES.order_template(RULES.view(state, "bob"), "bob")
+
+
+def texts(events) -> str:
+    return "\n".join(e.text for e in events)

@@ -75,6 +75,8 @@ class FiefRules:
         if not step.takes_orders:
             return ()
         active = [p for p in state.turn_order() if not state.families[p].eliminated]
+        if step.deciders is not None:   # an edition's own step (E)
+            return step.deciders(state, self._board(state.options), active)
         if step.name == "cards_play":   # 2.6: only a player holding a card to play
             return play_deciders(state)
         if step.name == "hear_ye_votes":   # 1.2: only a family with a vote or a candidate

@@ -87,6 +87,12 @@ class Step:
     check: Checker = _check_nothing
     default: Callable[[], dict] = lambda: {"orders": []}
     template: Callable[[JSON, Board, str], str] = lambda view, board, player: NOTHING_TO_ORDER
+    # An edition's own step (E): (state, board, the active players in turn order) -> those asked
+    # to send a mail now (none: the step resolves at once); without it every active player.
+    deciders: Callable[[FiefState, Board, list[str]], tuple[str, ...]] | None = None
+    # An edition's own step: (view, canonical orders) -> the order items written back (echo);
+    # without it the core's table of its phases (echo/orders.py).
+    echo: Callable[[dict, dict], list] | None = None
 
 
 def _draw(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:

@@ -15,7 +15,7 @@ from pbem.games.fief_england.disasters import resolve_disasters
 from pbem.games.fief_england.elections import ELECTIONS, married
 from pbem.games.fief_england.facts import ENGLAND
 from pbem.games.fief_england.invaders_step import INVADERS
-from pbem.games.fief_england import pigeons
+from pbem.games.fief_england import parliament, pigeons
 from pbem.games.fief_england.setup import SETUP
 from pbem.games.fief_england.titles import SOVEREIGN, has_garter, relic_marker_family
 from pbem.rules.api import Event
@@ -105,15 +105,16 @@ def after_elimination(state: FiefState, gone: Lord) -> list[Event]:
 
 def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, Any]:
     """What England adds to a view: the starting Regions rolled under 13.6 (public: rolled in
-    front of everyone) and the viewer's own; the carrier pigeons left and where they fly (2.15)."""
+    front of everyone) and the viewer's own; the carrier pigeons left and where they fly (2.15);
+    Parliament (9.2)."""
     rolled = (state.edition_state.get("setup") or {}).get("regions") or {}
     setup = {"setup": {"regions": dict(rolled), "region": rolled.get(player or "")}} if rolled else {}
-    return {**setup, **pigeons.view(state)}
+    return {**setup, **pigeons.view(state), **parliament.view(state, board)}
 
 
 HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
               lord_played=lord_played, after_elimination=after_elimination, married=married,
-              phases=(INVADERS,), record_keys=RECORD_KEYS, board_loader=load_england_board,
+              phases=(INVADERS, parliament.PARLIAMENT), record_keys=RECORD_KEYS, board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
               view_parts=view_parts, disasters=resolve_disasters,
               empty_towns="fortress", placement="controlled",

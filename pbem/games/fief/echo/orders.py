@@ -23,7 +23,9 @@ from pbem.orders.echo import write_orders
 def echo_orders(view: dict[str, Any], player: str, orders: dict[str, Any]) -> str:
     """The part of a mail below the envelope that gives ``orders`` (canonical, in the phase
     ``view`` shows): `orders:` (`[]` when there are none) and the `policies:` it gave."""
-    items = ITEMS.get(view["phase"], _nothing)(view, orders or {})
+    # an edition's own phase (its `phases` hook, E) writes its own back
+    own = next((s.echo for s in load_edition(view["game"]).hooks.phases if s.name == view["phase"] and s.echo), None)
+    items = (own or ITEMS.get(view["phase"], _nothing))(view, orders or {})
     document: dict[str, Any] = {"orders": items}
     policies = (orders or {}).get("policies")
     if policies:
