@@ -340,12 +340,21 @@ def test_an_archbishop_gives_2_votes_and_a_noble_with_two_titles_1() -> None:   
     assert votes == {"ann": 1, "bob": 1, "cat": 2, "dan": 1}
 
 
+def after_hear_ye(state: dict) -> str:
+    state = {**state, "phase": "hear_ye"}
+    orders = {p: RULES.default_orders(RULES.view(state, p), p) for p in FOUR}
+    return RULES.resolve(state, orders, Rng("t")).state["phase"]
+
+
 def test_no_parliament_without_a_free_sovereign_nor_twice_a_round() -> None:
     state = parliament_position()
     state["lords"]["Henri"]["captive_of"] = "bob"
     assert RULES.phase(state).deciders == ()
     after, events = sit(state, {})
     assert events == [] and after["phase"] == "cards"
+    assert after_hear_ye(state) == "cards"      # passed by: no mail, no resolution of its own
+    state["lords"]["Henri"]["captive_of"] = None
+    assert after_hear_ye(state) == "parliament"
     again = parliament_position(edition_state={"parliament": {"round": 2, "passed": False}})
     assert RULES.phase(again).deciders == ()
     besieged = parliament_position(towns={"London": {"controller": "ann", "besieged_by": ["bob"]}})

@@ -104,6 +104,8 @@ class FiefRules:
         events = list(step.resolve(st, board, orders, rng))
         if st.phase == step.name:    # the step did not move the game on by itself
             st.phase = edition_of(st).after(PART_OF.get(step.name, step.name), st.round)
+        while (nxt := step_of(st.phase, st.variant)) is not None and nxt.skip is not None and nxt.skip(st):
+            st.phase = edition_of(st).after(nxt.name, st.round)   # an edition's own step with nothing to do
         events += fire_phase_start(st, board)
         return Resolution(st.to_json(), tuple(events))
 

@@ -93,6 +93,9 @@ class Step:
     # An edition's own step: (view, canonical orders) -> the order items written back (echo);
     # without it the core's table of its phases (echo/orders.py).
     echo: Callable[[dict, dict], list] | None = None
+    # An edition's own step: (state) -> True when it has nothing to do now; the round passes it
+    # by without a mail or a resolution of its own (game.py ``resolve``).
+    skip: Callable[[FiefState], bool] | None = None
 
 
 def _draw(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:

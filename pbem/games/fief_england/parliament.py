@@ -9,7 +9,8 @@ its record's `round:`), one mail of sealed orders:
 
 - The mail is asked only when a Sovereign (King or Sovereign Queen) is in play, neither captive
   nor besieged (9.2), and no vote was taken this round ("Only one Parliamentary Vote is allowed
-  per Round"): of the Sovereign's family and every family with votes. Otherwise the step passes.
+  per Round"): of the Sovereign's family and every family with votes. Otherwise the round passes
+  the step by (``skip``): no mail, no resolution.
 - Votes as 9.1's marker (R4): 1 a non-captive, non-besieged Lord or Bishop, 2 an Archbishop, a
   noble counted once (England's election ``weights``). The BURGHER's 3 or 5 (11.2) are the
   cards part's (its card on the family board): not counted here yet.
@@ -203,4 +204,4 @@ def _share_out(state: FiefState, family: str, share: dict[str, int]) -> list[Eve
 PARLIAMENT = Step("parliament", "Hear Ye, Hear Ye! Phase (1), step C: Parliament",
                   "the Sovereign may convene Parliament; sealed votes on a Royal Tax", True, resolve,
                   listed_orders(check), lambda: {"convene": False, "share": {}, "vote": "against"},
-                  template, deciders=deciders, echo=echo)
+                  template, deciders=deciders, echo=echo, skip=lambda state: not _sits(state))
