@@ -393,3 +393,79 @@ def test_parliament_orders_echo_and_template() -> None:
 
 def texts(events) -> str:
     return "\n".join(e.text for e in events)
+
+
+# == The Crown's privileges (4.5, 4.6) ============================================================
+
+def purchase_position(**more) -> dict:
+    more.setdefault("phase", "purchase")
+    more.setdefault("lords", {"Henri": {"family": "ann", "at": "London"},
+                              "Anabel": {"family": "bob", "at": "Berwick"},
+                              "Hugh": {"family": "cat", "at": "Exeter"}})
+    more.setdefault("towns", {"Berwick": {"controller": "bob", "fortress": "stronghold"},
+                              "Durham": {"controller": "bob"}})
+    state = position(**more)
+    state["lords"]["Henri"]["political"] = "king"
+    return state
+
+
+WILL = "at_once:\n  - kings_will: Marches\n    to: Anabel\n    city: Berwick\n"
+
+
+def test_the_kings_will_gives_an_unclaimed_title_free() -> None:   # 4.5
+    state = purchase_position()
+    after, events = send(state, "ann", WILL)
+    assert after["lords"]["Anabel"]["fief_titles"] == ["marches"] and after["families"]["bob"]["deniers"] == 5
+    assert after["towns"]["Berwick"]["fortress"] == "city"            # 4.4
+    assert "By the King's Will Henri gives the title of the Barony of the Marches to Anabel" in seen_by(events, "cat")
+
+
+def test_the_kings_will_gives_any_number_of_titles() -> None:
+    towns = {"Berwick": {"controller": "bob", "fortress": "stronghold"}, "Durham": {"controller": "bob"},
+             "Cardiff": {"controller": "cat", "fortress": "stronghold"}, "Harlech": {"controller": "cat"}}
+    state = purchase_position(towns=towns)
+    text = WILL + "  - kings_will: Wales\n    to: Hugh\n    city: Cardiff\n"
+    after, _ = send(state, "ann", text)
+    assert after["lords"]["Hugh"]["fief_titles"] == ["wales"] and after["lords"]["Anabel"]["fief_titles"] == ["marches"]
+
+
+def test_the_kings_will_needs_the_sovereign_the_purchase_phase_and_4_3s_conditions() -> None:
+    state = purchase_position()
+    assert "only the King's or Sovereign Queen's family" in errors(state, "bob", WILL)
+    assert "only in the Purchase Phase" in errors({**state, "phase": "movement"}, "ann", WILL)
+    lacking = purchase_position(towns={"Berwick": {"controller": "bob", "fortress": "stronghold"}})
+    assert "bob does not control Durham" in errors(lacking, "ann", WILL)
+    bare = purchase_position(towns={"Berwick": {"controller": "bob"}, "Durham": {"controller": "bob"}})
+    assert "no Stronghold" in errors(bare, "ann", WILL)
+    assert "name with `city:` the Stronghold" in errors(state, "ann", WILL.replace("    city: Berwick\n", ""))
+    held = purchase_position(lords={"Henri": {"family": "ann", "at": "London"},
+                                    "Anabel": {"family": "bob", "at": "Berwick", "titles": ["Marches"]}})
+    assert "is held by Anabel" in errors(held, "ann", WILL)
+    assert "not a Region" in errors(state, "ann", WILL.replace("Marches", "Atlantis"))
+    assert "not a noble in play" in errors(state, "ann", WILL.replace("to: Anabel", "to: Zed"))
+
+
+HAND = "at_once:\n  - hand_title: Marches\n    to: Lucia\n"
+
+
+def test_a_lord_hands_a_smaller_title_to_a_noble_of_his_family() -> None:   # 4.6
+    lords = {"Henri": {"family": "ann", "at": "London", "titles": ["Midlands", "Marches"]},
+             "Lucia": {"family": "ann", "at": "London"}}
+    state = purchase_position(lords=lords)
+    after, events = send(state, "ann", HAND)
+    assert after["lords"]["Henri"]["fief_titles"] == ["midlands"]
+    assert after["lords"]["Lucia"]["fief_titles"] == ["marches"]
+    assert "Henri hands the title of the Barony of the Marches to Lucia (ann) (4.6)" in seen_by(events, "bob")
+
+
+def test_a_lord_keeps_his_largest_title() -> None:
+    lords = {"Henri": {"family": "ann", "at": "London", "titles": ["Midlands", "Marches"]},
+             "Lucia": {"family": "ann", "at": "London"}, "Anabel": {"family": "bob", "at": "York"}}
+    state = purchase_position(lords=lords)
+    assert "must keep the title of his largest Fiefdom" in errors(state, "ann", HAND.replace("Marches", "Midlands"))
+    assert "is not another noble of your family" in errors(state, "ann", HAND.replace("Lucia", "Anabel"))
+    assert "no Lord of your family holds" in errors(state, "bob", "at_once:\n  - hand_title: Marches\n    to: Anabel\n")
+    two_duchies = purchase_position(lords={**lords, "Henri": {"family": "ann", "at": "London",
+                                                              "titles": ["Midlands", "South East"]}})
+    after, _ = send(two_duchies, "ann", HAND.replace("Marches", "Midlands"))
+    assert after["lords"]["Henri"]["fief_titles"] == ["south_east"]

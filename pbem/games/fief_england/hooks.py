@@ -15,7 +15,7 @@ from pbem.games.fief_england.disasters import resolve_disasters
 from pbem.games.fief_england.elections import ELECTIONS, married
 from pbem.games.fief_england.facts import ENGLAND
 from pbem.games.fief_england.invaders_step import INVADERS
-from pbem.games.fief_england import parliament, pigeons
+from pbem.games.fief_england import crown, parliament, pigeons
 from pbem.games.fief_england.setup import SETUP
 from pbem.games.fief_england.titles import SOVEREIGN, has_garter, relic_marker_family
 from pbem.rules.api import Event
@@ -119,4 +119,4 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               view_parts=view_parts, disasters=resolve_disasters,
               empty_towns="fortress", placement="controlled",
               queen_titles=("queen",),   # 3.0 (l.266): "2 Shillings for the Queen's Title" (R59)
-              at_once_verbs=pigeons.VERBS)   # 2.15: carrier pigeons
+              at_once_verbs={**pigeons.VERBS, **crown.VERBS})   # 2.15: carrier pigeons; 4.5, 4.6

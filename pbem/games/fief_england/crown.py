@@ -1,0 +1,166 @@
+"""The Crown's privileges in the Purchase Phase (E 4.5, 4.6), by mail at-once orders (R41; the
+hooks' ``at_once_verbs``) done when the judge reads the mail while `round-N/purchase` is open:
+
+    at_once:
+      - kings_will: Midlands     # the Sovereign's family: an unclaimed Fiefdom Title, free (4.5)
+        to: Anabel               # any noble whose family controls every City of the Region, one
+        city: Nottingham         #   with a Stronghold; `city:` the Stronghold made its Fortified
+                                 #   City (4.4), when the Region has none yet
+      - hand_title: Marches      # a Lord of your family hands one of his titles (4.6)
+        to: Lucia                # to another noble of your family
+
+- King's Will (4.5): "If there is a King or Sovereign Queen, they may choose to give an unclaimed
+  Fiefdom Title to any Noble at no cost during this Phase" - any number (the rulebook sets no
+  limit), no captivity rule (4.5 has none); unclaimed: no noble holds it (never bought, or back
+  on the Titles Deck, 4.8). A price asked for it is an open dealing: the shillings go by pigeon.
+- Multiple Titles (4.6): a Lord with several Fiefdom Titles hands one to another noble of his
+  family, keeping one of the largest he holds (Duchy > County > Barony).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.fief.board import Board, load_board
+from pbem.games.fief.hear_ye.titles import PRESTIGE, grant_fief_title
+from pbem.games.fief.hooks import AtOnceVerb
+from pbem.games.fief.state import FiefState
+from pbem.games.fief.views import build_view
+from pbem.orders.reading import Problems, check_keys, suggest
+from pbem.orders.yamlsafe import line_of
+from pbem.rules.api import Audience, Event
+from pbem.rules.rng import Rng
+
+SOVEREIGN_TITLES = ("king", "sovereign_queen")
+
+
+def _board(view: dict) -> Board:
+    return load_board(view["game"], (view.get("options") or {}).get("board", "board"))
+
+
+def _read(view: dict, player: str, item: dict, verb: str, line: int | None, problems: Problems) -> dict | None:
+    check_keys(item, (verb, "to", "city"), f"a {verb} order", problems)
+    board = _board(view)
+    fief = board.find_fief(str(item.get(verb)))
+    if fief is None:
+        problems.add(line, f"`{item.get(verb)}` is not a Region of the board",
+                     suggest(str(item.get(verb)), [f.name for f in board.fiefs.values()]))
+        return None
+    to = item.get("to")
+    if to not in view["lords"]:
+        problems.add(line_of(item, "to") or line, f"`{to}` is not a noble in play",
+                     suggest(str(to), list(view["lords"])))
+        return None
+    city = item.get("city")
+    if city is not None and board.find_town(str(city)) is None:
+        problems.add(line_of(item, "city") or line, f"`{city}` is not a City of the board",
+                     suggest(str(city), list(board.towns)))
+        return None
+    order = {"fief": fief, "to": to, "city": board.find_town(str(city)) if city is not None else None}
+    why = (_will_problem if verb == "kings_will" else _hand_problem)(view, board, player, order)
+    if why:
+        problems.add(line, why[0], why[1])
+        return None
+    return order
+
+
+def _purchase(view: dict) -> tuple[str, str] | None:
+    if view["phase"] != "purchase":
+        return "this is done only in the Purchase Phase (4.5, 4.6)", "send it while round-N/purchase is open"
+    return None
+
+
+def _will_problem(view: dict, board: Board, player: str, order: dict) -> tuple[str, str] | None:
+    """4.5, with 4.3's conditions for the noble's family and 4.4's Fortified City."""
+    if _purchase(view):
+        return _purchase(view)
+    if not any(l["political"] in SOVEREIGN_TITLES and l["family"] == player for l in view["lords"].values()):
+        return "only the King's or Sovereign Queen's family gives a title by the King's Will (4.5)", "remove it"
+    info = view["fiefs"][order["fief"]]
+    if info["holder"]:
+        return f"the title of the {info['name']} is held by {info['holder']}", "give an unclaimed title (4.5)"
+    family = view["lords"][order["to"]]["family"]
+    lacking = [t for t in info["towns"] if view["towns"][t]["controller"] != family]
+    if lacking:
+        return (f"{family} does not control {', '.join(lacking)}",
+                "the noble's family must control every City of the Region (4.5)")
+    fortresses = {t: view["towns"][t]["fortress"] for t in info["towns"]}
+    if not any(f == "stronghold" for f in fortresses.values()) and "city" not in fortresses.values():
+        return f"there is no Stronghold in the {info['name']}", "a Stronghold must stand in the Region (4.5)"
+    if "city" not in fortresses.values():   # 4.4: a Stronghold of the new Fiefdom becomes its Fortified City
+        if order["city"] is None or fortresses.get(order["city"]) != "stronghold":
+            strongholds = [t for t, f in fortresses.items() if f == "stronghold"]
+            return ("name with `city:` the Stronghold that becomes the Fiefdom's Fortified City (4.4)",
+                    f"one of {', '.join(strongholds)}")
+    elif order["city"] is not None:
+        return f"the {info['name']} has its Fortified City already", "leave out `city:`"
+    return None
+
+
+def _hand_problem(view: dict, board: Board, player: str, order: dict) -> tuple[str, str] | None:
+    """4.6: "the Lord must keep the Title of the largest Fiefdom for themself"."""
+    if _purchase(view):
+        return _purchase(view)
+    fief = order["fief"]
+    holder = view["fiefs"][fief]["holder"]
+    if holder is None or view["lords"][holder]["family"] != player:
+        return f"no Lord of your family holds the title of the {view['fiefs'][fief]['name']}", "name a title you hold"
+    if order["city"] is not None:
+        return "a title handed on keeps its Fortified City", "leave out `city:`"
+    if order["to"] == holder or view["lords"][order["to"]]["family"] != player:
+        return f"{order['to']} is not another noble of your family", "hand it within your family (4.6)"
+    titles = view["lords"][holder]["fief_titles"]
+    rest = [f for f in titles if f != fief]
+    rank = PRESTIGE[board.fiefs[fief].rank]
+    if not rest or max(PRESTIGE[board.fiefs[f].rank] for f in rest) < rank:
+        return (f"{holder} must keep the title of his largest Fiefdom (4.6: Duchy > County > Barony)",
+                "hand one of his smaller titles")
+    return None
+
+
+def check_will(view: dict, player: str, item: dict, line: int | None, problems: Problems) -> dict | None:
+    return _read(view, player, item, "kings_will", line, problems)
+
+
+def check_hand(view: dict, player: str, item: dict, line: int | None, problems: Problems) -> dict | None:
+    return _read(view, player, item, "hand_title", line, problems)
+
+
+def kings_will(state: FiefState, board: Board, player: str, order: dict, rng: Rng) -> list[Event]:
+    why = _will_problem(build_view(state, board, player), board, player, order) if order["to"] in state.lords \
+        else (f"{order['to']} is no longer in play", "")
+    if why:
+        return [_refused(player, why[0])]
+    king = next(l for l in state.lords.values() if l.political in SOVEREIGN_TITLES and l.family == player)
+    if order["city"]:
+        state.towns[order["city"]].fortress = "city"   # 4.4
+    events = [Event("kings_will", f"By the King's Will {king.name} gives the title of the "
+                    f"{board.fiefs[order['fief']].name} to {order['to']} ({state.lords[order['to']].family}) at no "
+                    "cost" + (f"; {order['city']} becomes its Fortified City" if order["city"] else "") + " (4.5).",
+                    data={"sovereign": king.name, **order})]
+    return events + grant_fief_title(state, board, order["fief"], order["to"])
+
+
+def hand_title(state: FiefState, board: Board, player: str, order: dict, rng: Rng) -> list[Event]:
+    why = _hand_problem(build_view(state, board, player), board, player, order) if order["to"] in state.lords \
+        else (f"{order['to']} is no longer in play", "")
+    if why:
+        return [_refused(player, why[0])]
+    holder = state.fief_titles[order["fief"]]
+    return [Event("title_handed", f"{holder} hands the title of the {board.fiefs[order['fief']].name} to "
+                  f"{order['to']} ({player}) (4.6).", data={"from": holder, **order})] \
+        + grant_fief_title(state, board, order["fief"], order["to"])
+
+
+def _refused(player: str, why: str) -> Event:
+    return Event("crown_refused", f"Not done: {why}.", Audience.only(player), {"player": player, "reason": why})
+
+
+VERBS: dict[str, Any] = {
+    "kings_will": AtOnceVerb(check=check_will, act=kings_will, template=(
+        ("- kings_will: REGION", "the Sovereign's family, in the Purchase Phase: an"),
+        ("  to: NOBLE", "unclaimed title given free (4.5); `city:` its new"),
+        ("  city: STRONGHOLD_CITY", "Fortified City, if it has none (4.4)"))),
+    "hand_title": AtOnceVerb(check=check_hand, act=hand_title, template=(
+        ("- hand_title: REGION", "in the Purchase Phase: a Lord hands a title, not his"),
+        ("  to: NOBLE", "largest, to another noble of the family (4.6)"))),
+}
