@@ -469,3 +469,63 @@ def test_a_lord_keeps_his_largest_title() -> None:
                                                               "titles": ["Midlands", "South East"]}})
     after, _ = send(two_duchies, "ann", HAND.replace("Marches", "Midlands"))
     assert after["lords"]["Henri"]["fief_titles"] == ["south_east"]
+
+
+# -- the Royal Stronghold (4.9, R19) ---------------------------------------------------------------
+
+ROYAL = "at_once:\n  - royal_stronghold: Durham\n"
+
+
+def test_the_royal_stronghold_in_an_independent_city_for_5_shillings() -> None:
+    state = purchase_position(towns={})
+    after, events = send(state, "ann", ROYAL)
+    assert after["families"]["ann"]["deniers"] == 0
+    assert after["towns"]["Durham"] == {**after["towns"]["Durham"], "controller": "ann", "fortress": "stronghold"}
+    assert after["edition_state"]["royal_stronghold"] == {"city": "Durham", "family": "ann"}
+    assert "no longer part of the Barony of the Marches" in seen_by(events, "bob")
+    assert "5 shillings" not in seen_by(events, "bob")                       # the treasury stays secret
+    assert RULES.view(after, "bob")["royal_stronghold"]["city"] == "Durham"
+
+
+def test_the_royal_stronghold_city_leaves_its_region_for_the_title() -> None:   # R19
+    towns = {"Berwick": {"controller": "bob", "fortress": "stronghold"}, "Durham": {"controller": "ann",
+                                                                                  "fortress": "stronghold"}}
+    state = purchase_position(towns=towns, edition_state={"royal_stronghold": {"city": "Durham", "family": "ann"}})
+    after, _ = send(state, "ann", WILL)      # bob controls every City of the Marches left: Berwick
+    assert after["lords"]["Anabel"]["fief_titles"] == ["marches"]
+    view = RULES.view(state, "bob")
+    result = RULES.check_orders(view, "bob", load("orders:\n  - title: Marches\n    lord: Anabel\n    city: Berwick\n"))
+    assert result.ok, result.errors
+
+
+def test_the_royal_stronghold_needs_the_royal_family_a_free_city_and_the_lords_consent() -> None:
+    state = purchase_position(towns={})
+    assert "only the Royal Family" in errors(state, "bob", ROYAL)
+    assert "has a building already" in errors(purchase_position(), "ann", "at_once:\n  - royal_stronghold: Berwick\n")
+    poor = purchase_position(towns={}, deniers={p: 4 for p in FOUR})
+    assert "costs 5 shillings; you have 4" in errors(poor, "ann", ROYAL)
+    built = purchase_position(towns={}, edition_state={"royal_stronghold": {"city": "York", "family": "ann"}})
+    assert "stands in York already" in errors(built, "ann", ROYAL)
+    fief = purchase_position(towns={}, lords={"Henri": {"family": "ann", "at": "London"},
+                                              "Anabel": {"family": "bob", "at": "Berwick", "titles": ["Marches"]}})
+    assert "who has not consented" in errors(fief, "ann", ROYAL)
+    assert "not in a Fiefdom whose Lord is of your family" in errors(
+        fief, "cat", "at_once:\n  - consent_royal_stronghold: Durham\n")
+    fief, _ = send(fief, "bob", "at_once:\n  - consent_royal_stronghold: Durham\n")
+    after, _ = send(fief, "ann", ROYAL)
+    assert after["towns"]["Durham"]["controller"] == "ann"
+
+
+def test_the_royal_stronghold_changes_sides_with_the_sovereign() -> None:
+    from pbem.games.fief.state import FiefState
+    from pbem.games.fief_england.crown import follow_sovereign
+    state = purchase_position(towns={"Durham": {"controller": "ann", "fortress": "stronghold"}},
+                              units={"Durham": {"ann": {"man_at_arms": 2}}},
+                              edition_state={"royal_stronghold": {"city": "Durham", "family": "ann"}})
+    st = FiefState.from_json(state)
+    st.lords["Henri"].political = None
+    st.lords["Anabel"].political = "sovereign_queen"
+    events = follow_sovereign(st)
+    assert st.towns["Durham"].controller == "bob"
+    assert sorted(p.family for p in st.pawns.values() if p.location == "Durham") == ["bob", "bob"]
+    assert "changes sides with the Sovereign: bob now holds it" in events[0].text

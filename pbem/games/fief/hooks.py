@@ -271,6 +271,10 @@ class Hooks:
     # An edition's own at-once orders (England: hiring crossbowmen, Mata's exchange, relics):
     # verb -> its ``AtOnceVerb``, beside the core's `play:` and `transfer:` (at_once.py).
     at_once_verbs: Mapping[str, "AtOnceVerb"] = field(default_factory=dict)
+    # 4.4: (a player's view, fief, its towns on the board) -> the towns a title purchase needs
+    # (England 4.9, R19: the Royal Stronghold's City is no longer part of its Region). Without it
+    # the board's.
+    fief_towns: Callable[[dict[str, Any], str, tuple[str, ...]], tuple[str, ...]] | None = None
     # The edition record's keys that only the edition's own code reads (England: `invaders`,
     # `dice`, `supply.abbeys`, ...): dotted key -> the shape its value must have, checked on load
     # (edition_reader.py ``_Reader.shaped``: ``int``, ``bool``, ``str``, ``("word", ...)``, ``[SHAPE]``,

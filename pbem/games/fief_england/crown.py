@@ -24,7 +24,8 @@ from pbem.games.fief.board import Board, load_board
 from pbem.games.fief.hear_ye.titles import PRESTIGE, grant_fief_title
 from pbem.games.fief.hooks import AtOnceVerb
 from pbem.games.fief.state import FiefState
-from pbem.games.fief.views import build_view
+from pbem.games.fief.edition import edition_of, load_edition
+from pbem.games.fief.views import build_view, pool_left
 from pbem.orders.reading import Problems, check_keys, suggest
 from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import Audience, Event
@@ -79,11 +80,12 @@ def _will_problem(view: dict, board: Board, player: str, order: dict) -> tuple[s
     if info["holder"]:
         return f"the title of the {info['name']} is held by {info['holder']}", "give an unclaimed title (4.5)"
     family = view["lords"][order["to"]]["family"]
-    lacking = [t for t in info["towns"] if view["towns"][t]["controller"] != family]
+    towns = fief_towns(view, order["fief"], tuple(info["towns"]))   # R19
+    lacking = [t for t in towns if view["towns"][t]["controller"] != family]
     if lacking:
         return (f"{family} does not control {', '.join(lacking)}",
                 "the noble's family must control every City of the Region (4.5)")
-    fortresses = {t: view["towns"][t]["fortress"] for t in info["towns"]}
+    fortresses = {t: view["towns"][t]["fortress"] for t in towns}
     if not any(f == "stronghold" for f in fortresses.values()) and "city" not in fortresses.values():
         return f"there is no Stronghold in the {info['name']}", "a Stronghold must stand in the Region (4.5)"
     if "city" not in fortresses.values():   # 4.4: a Stronghold of the new Fiefdom becomes its Fortified City
@@ -151,11 +153,153 @@ def hand_title(state: FiefState, board: Board, player: str, order: dict, rng: Rn
         + grant_fief_title(state, board, order["fief"], order["to"])
 
 
+# -- the Royal Stronghold (4.9, R19) ---------------------------------------------------------------
+
+ROYAL = "royal_stronghold"
+ROYAL_FAMILY = ("king", "sovereign_queen", "queen")   # Definitions (l.892): the King, Queen (Prince of Wales)
+
+
+def royal_city(state: FiefState) -> str | None:
+    return (state.edition_state.get(ROYAL) or {}).get("city")
+
+
+def fief_towns(view: dict, fief: str, towns: tuple[str, ...]) -> tuple[str, ...]:
+    """4.9, R19: the Royal Stronghold's City "is no longer part of its Region"; the Region keeps
+    its title and cost (the core's title purchase reads this through the `fief_towns` hook)."""
+    city = (view.get(ROYAL) or {}).get("city")
+    return tuple(t for t in towns if t != city)
+
+
+def royal_view(state: FiefState) -> dict[str, Any]:
+    """Public: where the Royal Stronghold stands, and the Cities whose Lord consented to one."""
+    built = state.edition_state.get(ROYAL) or {}
+    return {ROYAL: {"city": built.get("city"), "consents": dict(built.get("consents") or {})}}
+
+
+def check_consent(view: dict, player: str, item: dict, line: int | None, problems: Problems) -> dict | None:
+    check_keys(item, ("consent_royal_stronghold",), "a consent order", problems)
+    board = _board(view)
+    city = board.find_town(str(item.get("consent_royal_stronghold")))
+    if city is None:
+        problems.add(line, f"`{item.get('consent_royal_stronghold')}` is not a City of the board",
+                     suggest(str(item.get("consent_royal_stronghold")), list(board.towns)))
+        return None
+    holder = view["fiefs"][board.towns[city].fief]["holder"]
+    if holder is None or view["lords"][holder]["family"] != player:
+        problems.add(line, f"{city} is not in a Fiefdom whose Lord is of your family",
+                     "only the Region's Lord consents (4.9)")
+        return None
+    return {"city": city}
+
+
+def consent(state: FiefState, board: Board, player: str, order: dict, rng: Rng) -> list[Event]:
+    """4.9: "if a City is part of a Fiefdom, its Lord must give their consent" - kept until used."""
+    holder = state.fief_titles.get(board.towns[order["city"]].fief)
+    if holder is None or state.lords[holder].family != player:
+        return [_refused(player, f"{order['city']} is no longer in a Fiefdom of your family")]
+    state.edition_state.setdefault(ROYAL, {"city": None}).setdefault("consents", {})[order["city"]] = holder
+    region = board.fiefs[board.towns[order["city"]].fief].name
+    return [Event("royal_stronghold_consent", f"{holder} ({player}), Lord of the {region}, consents to a Royal "
+                  f"Stronghold in {order['city']} (4.9).", data={"lord": holder, **order})]
+
+
+def _royal_problem(view: dict, board: Board, player: str, city: str) -> tuple[str, str] | None:
+    if _purchase(view):
+        return _purchase(view)
+    if not any(l["political"] in ROYAL_FAMILY and l["family"] == player for l in view["lords"].values()):
+        return "only the Royal Family (the King, the Queen) builds the Royal Stronghold (4.9)", "remove it"
+    built = view.get(ROYAL) or {}
+    if built.get("city"):
+        return f"the Royal Stronghold stands in {built['city']} already (one in the game)", "remove it"
+    here = view["towns"][city]
+    abbeys = view.get("abbeys") or {}
+    if here["fortress"] or city in abbeys:
+        return f"{city} has a building already (one a City, 4.2)", "choose a City without one"
+    fief = view["fiefs"][here["fief"]]
+    if fief["holder"] is not None:
+        if built.get("consents", {}).get(city) != fief["holder"]:
+            return (f"{city} is in the Fiefdom of {fief['holder']}, who has not consented (4.9)",
+                    f"their family orders `consent_royal_stronghold: {city}` first")
+    elif here["controller"] not in (None, player) and fief["governed"]:
+        return f"{city} is neither independent nor in an ungoverned Region (4.9)", "choose another City"
+    price = load_edition(view["game"]).extra["prices.royal_stronghold"]
+    if view["families"][player]["deniers"] < price:
+        return (f"the Royal Stronghold costs {price} shillings; you have {view['families'][player]['deniers']}",
+                "gather the shillings first")
+    return None
+
+
+def check_royal(view: dict, player: str, item: dict, line: int | None, problems: Problems) -> dict | None:
+    check_keys(item, ("royal_stronghold",), "a royal_stronghold order", problems)
+    board = _board(view)
+    city = board.find_town(str(item.get("royal_stronghold")))
+    if city is None:
+        problems.add(line, f"`{item.get('royal_stronghold')}` is not a City of the board",
+                     suggest(str(item.get("royal_stronghold")), list(board.towns)))
+        return None
+    why = _royal_problem(view, board, player, city)
+    if why:
+        problems.add(line, why[0], why[1])
+        return None
+    return {"city": city}
+
+
+def build_royal(state: FiefState, board: Board, player: str, order: dict, rng: Rng) -> list[Event]:
+    """4.9: 5 shillings; the Royal Family controls the City, which leaves its Region (R19)."""
+    view = {**build_view(state, board, player), "abbeys": state.edition_state.get("abbeys") or {}}
+    why = _royal_problem(view, board, player, order["city"])
+    if why:
+        return [_refused(player, why[0])]
+    price = edition_of(state).extra["prices.royal_stronghold"]
+    state.families[player].deniers -= price
+    town = state.towns[order["city"]]
+    town.fortress, town.controller = "stronghold", player
+    state.edition_state[ROYAL] = {"city": order["city"], "family": player}
+    region = board.fiefs[board.towns[order["city"]].fief].name
+    return [Event("royal_stronghold_built", f"{player} builds the Royal Stronghold in {order['city']}: the Royal "
+                  f"Family controls it and it is no longer part of the {region} (4.9, R19).",
+                  data={"player": player, "city": order["city"]}),
+            Event("royal_stronghold_paid", f"You pay {price} shillings for the Royal Stronghold (4.9).",
+                  Audience.only(player), {"shillings": price})]
+
+
+def follow_sovereign(state: FiefState) -> list[Event]:
+    """4.9: "If the Sovereign changes, the Troops in the Royal Stronghold change sides. Replace these
+    with the new Sovereign's Troops (as available)": the City and its troops become the new
+    Sovereign's family's (a troop its pool lacks leaves the board)."""
+    built = state.edition_state.get(ROYAL) or {}
+    king = next((l for l in state.lords.values() if l.political in SOVEREIGN_TITLES), None)
+    city = built.get("city")
+    if not city or king is None or built.get("family") == king.family:
+        return []
+    old, new = built.get("family"), king.family
+    left = pool_left(state, new)
+    moved = removed = 0
+    for pawn in [p for p in state.pawns.values() if p.location == city and p.family == old]:
+        if left.get(pawn.kind, 0) > 0:
+            left[pawn.kind] -= 1
+            pawn.family = new
+            moved += 1
+        else:
+            del state.pawns[pawn.id]
+            removed += 1
+    state.towns[city].controller = new
+    built["family"] = new
+    return [Event("royal_stronghold_changes_sides", f"The Royal Stronghold in {city} changes sides with the "
+                  f"Sovereign: {new} now holds it, {moved} troop(s) of {old} replaced by {new}'s"
+                  + (f", {removed} not available and removed" if removed else "") + " (4.9).",
+                  data={"city": city, "from": old, "to": new, "moved": moved, "removed": removed})]
+
+
 def _refused(player: str, why: str) -> Event:
     return Event("crown_refused", f"Not done: {why}.", Audience.only(player), {"player": player, "reason": why})
 
 
 VERBS: dict[str, Any] = {
+    "royal_stronghold": AtOnceVerb(check=check_royal, act=build_royal, template=(
+        ("- royal_stronghold: CITY", "the Royal Family, in the Purchase Phase: 5 shillings (4.9)"),)),
+    "consent_royal_stronghold": AtOnceVerb(check=check_consent, act=consent, template=(
+        ("- consent_royal_stronghold: CITY", "your Lord consents to a Royal Stronghold there (4.9)"),)),
     "kings_will": AtOnceVerb(check=check_will, act=kings_will, template=(
         ("- kings_will: REGION", "the Sovereign's family, in the Purchase Phase: an"),
         ("  to: NOBLE", "unclaimed title given free (4.5); `city:` its new"),

@@ -109,7 +109,7 @@ def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, 
     Parliament (9.2)."""
     rolled = (state.edition_state.get("setup") or {}).get("regions") or {}
     setup = {"setup": {"regions": dict(rolled), "region": rolled.get(player or "")}} if rolled else {}
-    return {**setup, **pigeons.view(state), **parliament.view(state, board)}
+    return {**setup, **pigeons.view(state), **parliament.view(state, board), **crown.royal_view(state)}
 
 
 HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
@@ -119,4 +119,5 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               view_parts=view_parts, disasters=resolve_disasters,
               empty_towns="fortress", placement="controlled",
               queen_titles=("queen",),   # 3.0 (l.266): "2 Shillings for the Queen's Title" (R59)
-              at_once_verbs={**pigeons.VERBS, **crown.VERBS})   # 2.15: carrier pigeons; 4.5, 4.6
+              at_once_verbs={**pigeons.VERBS, **crown.VERBS},   # 2.15: carrier pigeons; 4.5, 4.6, 4.9
+              fief_towns=crown.fief_towns)   # 4.9, R19
