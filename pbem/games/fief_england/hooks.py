@@ -16,6 +16,8 @@ from pbem.games.fief_england.elections import ELECTIONS, married
 from pbem.games.fief_england.facts import ENGLAND
 from pbem.games.fief_england.invaders_step import INVADERS
 from pbem.games.fief_england import crown, parliament, pigeons
+from pbem.games.fief_england.movement import sherwood
+from pbem.games.fief_england.movement.run import MOVEMENT
 from pbem.games.fief_england.setup import SETUP
 from pbem.games.fief_england.titles import SOVEREIGN, has_garter, relic_marker_family
 from pbem.rules.api import Event
@@ -109,15 +111,18 @@ def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, 
     Parliament (9.2)."""
     rolled = (state.edition_state.get("setup") or {}).get("regions") or {}
     setup = {"setup": {"regions": dict(rolled), "region": rolled.get(player or "")}} if rolled else {}
-    return {**setup, **pigeons.view(state), **parliament.view(state, board), **crown.royal_view(state)}
+    return {**setup, **sherwood.view(state),   # 13.4: who the bandits hold
+            **pigeons.view(state), **parliament.view(state, board), **crown.royal_view(state)}
 
 
 HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
               lord_played=lord_played, after_elimination=after_elimination, married=married,
-              phases=(INVADERS, parliament.PARLIAMENT), record_keys=RECORD_KEYS, board_loader=load_england_board,
+              phases=(INVADERS, parliament.PARLIAMENT), record_keys=RECORD_KEYS,
+              board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
               view_parts=view_parts, disasters=resolve_disasters,
-              empty_towns="fortress", placement="controlled",
+              empty_towns="fortress", placement="controlled", movement=MOVEMENT,
+              purchase_start=sherwood.purchase_start, units_off_map=sherwood.units_off_map,
               queen_titles=("queen",),   # 3.0 (l.266): "2 Shillings for the Queen's Title" (R59)
               at_once_verbs={**pigeons.VERBS, **crown.VERBS},   # 2.15: carrier pigeons; 4.5, 4.6, 4.9
               fief_towns=crown.fief_towns)   # 4.9, R19
