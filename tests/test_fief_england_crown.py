@@ -529,3 +529,24 @@ def test_the_royal_stronghold_changes_sides_with_the_sovereign() -> None:
     assert st.towns["Durham"].controller == "bob"
     assert sorted(p.family for p in st.pawns.values() if p.location == "Durham") == ["bob", "bob"]
     assert "changes sides with the Sovereign: bob now holds it" in events[0].text
+
+
+# -- the King's Interdiction (13.4): a pigeon frees a captive of the bandits -----------------------
+
+def test_the_kings_interdiction_spends_a_pigeon_and_frees_the_captive() -> None:
+    lords = {"Henri": {"family": "ann", "at": "London"}, "Hugh": {"family": "cat", "at": None},
+             "Anabel": {"family": "bob", "at": "York"}}
+    state = position(lords=lords, towns={"Exeter": {"controller": "cat"}},
+                     edition_state={"sherwood": {"captives": [{"noble": "Hugh", "family": "cat", "ransom": 2,
+                                                               "knights": []}]}})
+    state["lords"]["Henri"]["political"] = "king"
+    text = "at_once:\n  - interdiction: Hugh\n    by: Henri\n"
+    assert "not your family's King or Queen" in errors(state, "bob", text.replace("Henri", "Anabel"))
+    assert "not a captive of the bandits" in errors(state, "ann", text.replace("Hugh", "Anabel"))
+    after, events = send(state, "ann", text)
+    assert after["lords"]["Hugh"]["location"] == "Lincoln"           # the nearest friendly City (13.4)
+    assert not after["edition_state"].get("sherwood", {}).get("captives")
+    assert after["edition_state"]["pigeons"]["spent"] == {"ann": 1}
+    assert "carrier pigeon" in seen_by(events, "dan")
+    spent = {**state, "edition_state": {**state["edition_state"], "pigeons": {"spent": {"ann": 3}}}}
+    assert "no carrier pigeon left" in errors(spent, "ann", text)

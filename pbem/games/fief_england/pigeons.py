@@ -38,6 +38,10 @@ from pbem.games.fief.diplomacy.orders import MAX_TEXT
 from pbem.games.fief.edition import edition_of, load_edition
 from pbem.games.fief.hooks import AtOnceVerb
 from pbem.games.fief.state import FiefState
+from pbem.games.fief_england.board_loader import EnglandBoard
+from pbem.games.fief_england.movement import sherwood
+from pbem.games.fief_england.movement.sherwood import KING_OR_QUEEN
+from pbem.games.fief_england.movement.waters import waters_of
 from pbem.orders.reading import Problems, check_keys, suggest
 from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import Audience, Event, Said
@@ -342,6 +346,37 @@ def _refused(player: str, why: str, audience: Audience | None = None) -> Event:
                  {"player": player, "reason": why})
 
 
+def check_interdiction(view: dict, player: str, item: dict, line: int | None, problems: Problems) -> dict | None:
+    """13.4 "King's Interdiction": "the King or Queen can spend one of their Carrier Pigeons to have
+    a Captive of their choice immediately set free" (a captive of Sherwood's bandits)."""
+    check_keys(item, ("interdiction", "by"), "an interdiction order", problems)
+    noble, by = item.get("interdiction"), item.get("by")
+    royal = sorted(n for n, l in view["lords"].items() if l["family"] == player and l["political"] in KING_OR_QUEEN)
+    held = [c["noble"] for c in view.get("sherwood") or []]
+    if by not in royal:
+        problems.add(line_of(item, "by") or line, f"`{by}` is not your family's King or Queen",
+                     f"name {royal[0]}" if royal else "only the King or Queen frees a captive so (13.4)")
+        return None
+    if noble not in held:
+        problems.add(line, f"`{noble}` is not a captive of the bandits",
+                     suggest(str(noble), held) if held else "the bandits hold no one")
+        return None
+    if view["pigeons"]["left"][player] <= 0:
+        problems.add(line, "your family has no carrier pigeon left (3 for the game, 2.15)", "pay the ransom instead")
+        return None
+    return {"noble": noble, "by": by}
+
+
+def interdiction(state: FiefState, board: Board, player: str, order: dict, rng: Rng) -> list[Event]:
+    why = sherwood.interdiction_problem(state, order["by"], order["noble"])
+    if why is None and pigeons_left(state, player) <= 0:
+        why = "your family has no carrier pigeon left (2.15)"
+    if why:
+        return [_refused(player, why)]
+    _spend(state, player)   # 13.4: one of their Carrier Pigeons, removed from the game (2.15)
+    return sherwood.interdiction(state, board, waters_of(EnglandBoard.of(board)), order["by"], order["noble"])
+
+
 PIGEON = AtOnceVerb(check=check_pigeon, act=send_pigeon, template=(
     ("- pigeon: YOUR_NOBLE", "a carrier pigeon (2.15): to another family's noble"),
     ("  to: THEIR_NOBLE", "same City: any shillings and cards, no die"),
@@ -349,4 +384,6 @@ PIGEON = AtOnceVerb(check=check_pigeon, act=send_pigeon, template=(
     ("  cards: [CARD]", "one card, lost on a 6"),
     ("  take_cards: [CARD]", "same City: an exchange, done by their mirror"),
 ))
-VERBS = {"pigeon": PIGEON}
+VERBS = {"pigeon": PIGEON, "interdiction": AtOnceVerb(check=check_interdiction, act=interdiction, template=(
+    ("- interdiction: CAPTIVE", "the King or Queen frees a captive of the bandits"),
+    ("  by: KING_OR_QUEEN", "with a carrier pigeon (13.4)")))}
