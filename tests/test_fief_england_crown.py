@@ -10,18 +10,10 @@ from pbem.games import rules_for
 from pbem.games.fief.positions import build_position
 from pbem.orders.yamlsafe import load
 from pbem.rules.rng import Rng
+from test_fief_england_game import FixedD6
 
 RULES = rules_for("fief_england")
 FOUR = ["ann", "bob", "cat", "dan"]
-
-
-class FixedD6(Rng):
-    def __init__(self, rolls: list[int]):
-        super().__init__("fixed")
-        self.rolls = list(rolls)
-
-    def d6(self, why: str = "d6") -> int:
-        return self.rolls.pop(0)
 
 
 def position(**data) -> dict:

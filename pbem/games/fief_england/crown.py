@@ -25,7 +25,8 @@ from pbem.games.fief.hear_ye.titles import PRESTIGE, grant_fief_title
 from pbem.games.fief.hooks import AtOnceVerb
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.edition import edition_of, load_edition
-from pbem.games.fief.views import build_view, pool_left
+from pbem.games.fief.hear_ye.elimination import replace_troop
+from pbem.games.fief.views import build_view
 from pbem.orders.reading import Problems, check_keys, suggest
 from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import Audience, Event
@@ -176,14 +177,23 @@ def royal_view(state: FiefState) -> dict[str, Any]:
     return {ROYAL: {"city": built.get("city"), "consents": dict(built.get("consents") or {})}}
 
 
-def check_consent(view: dict, player: str, item: dict, line: int | None, problems: Problems) -> dict | None:
-    check_keys(item, ("consent_royal_stronghold",), "a consent order", problems)
+def _city(view: dict, item: dict, verb: str, line: int | None, problems: Problems) -> tuple[Board, str] | None:
+    """The City an order's verb names (checked with its keys), on the view's board."""
+    check_keys(item, (verb,), f"a {verb} order", problems)
     board = _board(view)
-    city = board.find_town(str(item.get("consent_royal_stronghold")))
+    city = board.find_town(str(item.get(verb)))
     if city is None:
-        problems.add(line, f"`{item.get('consent_royal_stronghold')}` is not a City of the board",
-                     suggest(str(item.get("consent_royal_stronghold")), list(board.towns)))
+        problems.add(line, f"`{item.get(verb)}` is not a City of the board",
+                     suggest(str(item.get(verb)), list(board.towns)))
         return None
+    return board, city
+
+
+def check_consent(view: dict, player: str, item: dict, line: int | None, problems: Problems) -> dict | None:
+    found = _city(view, item, "consent_royal_stronghold", line, problems)
+    if found is None:
+        return None
+    board, city = found
     holder = view["fiefs"][board.towns[city].fief]["holder"]
     if holder is None or view["lords"][holder]["family"] != player:
         problems.add(line, f"{city} is not in a Fiefdom whose Lord is of your family",
@@ -230,13 +240,10 @@ def _royal_problem(view: dict, board: Board, player: str, city: str) -> tuple[st
 
 
 def check_royal(view: dict, player: str, item: dict, line: int | None, problems: Problems) -> dict | None:
-    check_keys(item, ("royal_stronghold",), "a royal_stronghold order", problems)
-    board = _board(view)
-    city = board.find_town(str(item.get("royal_stronghold")))
-    if city is None:
-        problems.add(line, f"`{item.get('royal_stronghold')}` is not a City of the board",
-                     suggest(str(item.get("royal_stronghold")), list(board.towns)))
+    found = _city(view, item, "royal_stronghold", line, problems)
+    if found is None:
         return None
+    board, city = found
     why = _royal_problem(view, board, player, city)
     if why:
         problems.add(line, why[0], why[1])
@@ -273,16 +280,7 @@ def follow_sovereign(state: FiefState) -> list[Event]:
     if not city or king is None or built.get("family") == king.family:
         return []
     old, new = built.get("family"), king.family
-    left = pool_left(state, new)
-    moved = removed = 0
-    for pawn in [p for p in state.pawns.values() if p.location == city and p.family == old]:
-        if left.get(pawn.kind, 0) > 0:
-            left[pawn.kind] -= 1
-            pawn.family = new
-            moved += 1
-        else:
-            del state.pawns[pawn.id]
-            removed += 1
+    _, moved, removed = replace_troop(state, city, old, new)
     state.towns[city].controller = new
     built["family"] = new
     return [Event("royal_stronghold_changes_sides", f"The Royal Stronghold in {city} changes sides with the "
