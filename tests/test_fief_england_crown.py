@@ -201,7 +201,7 @@ def test_no_public_gift_of_secret_shillings() -> None:
     assert "- pigeon:" in errors(state, "ann", text)
 
 
-# -- an exchange in one City: an offer and its mirror (2.15, R73) ----------------------------------
+# -- an exchange in one City: an offer and its mirror (2.15, R101) ----------------------------------
 
 def exchange(sender: str, to: str, give: str, take: str) -> str:
     return (f"at_once:\n  - pigeon: {sender}\n    to: {to}\n    cards: [{give}]\n    take_cards: [{take}]\n"

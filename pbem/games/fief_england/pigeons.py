@@ -8,7 +8,7 @@ the hooks' ``at_once_verbs``), done when the judge reads the mail:
         shillings: 2           # any number (optional)
         cards: [good weather]  # cards of your hand (optional); between cities at most one
         message: "..."         # same City only: information (the sender's words, to the two)
-        take_shillings: 1      # same City only: an exchange offer, done by the mirror order (R73)
+        take_shillings: 1      # same City only: an exchange offer, done by the mirror order (R101)
         take_cards: [tax]
 
 - both nobles in the same City: any number of shillings and cards, no die (R27); married allies
@@ -151,7 +151,7 @@ def _why_not(view: dict, player: str, order: dict) -> tuple[str, str] | None:
         return "this pigeon carries nothing", "give `shillings:`, `cards:` or both"
     if s["captive_of"] or r["captive_of"]:
         return (f"{order['from'] if s['captive_of'] else order['to']} is a captive: no pigeon reaches or "
-                "leaves a captive (2.15, R71)", "send it between free nobles")
+                "leaves a captive (2.15, R99)", "send it between free nobles")
     if not s["location"] or not r["location"]:
         return "both nobles must be on the map", "send it to a noble on the map"
     if order["shillings"] > families[player]["deniers"]:
@@ -230,7 +230,7 @@ def send_pigeon(state: FiefState, board: Board, player: str, order: dict, rng: R
 
 def _offer_or_exchange(state: FiefState, player: str, other: str, order: dict) -> list[Event]:
     """2.15 "In the Same City, any number of Shillings and Cards can be exchanged": by mail an
-    offer, kept until the other family sends the mirror order (R73), as France's card exchanges."""
+    offer, kept until the other family sends the mirror order (R101), as France's card exchanges."""
     offers = _offers(state)
     theirs = next((o for o in offers if _same(o, _mirror(order))), None)
     offers[:] = [o for o in offers if not (o["from"] == order["from"] and o["to"] == order["to"])]
