@@ -216,7 +216,7 @@ def test_danegeld_and_intervention_orders_are_read():
     assert canonical == {"danegeld": [{"noble": "Henri", "army": "2"}],
                          "intervene": [{"cleric": "Godfrey", "army": None}]}
     from pbem.games.fief_england.invaders.orders import invader_items
-    assert invader_items(canonical) == [{"danegeld": "Henri", "army": 2}, {"intervene": "Godfrey"}]
+    assert invader_items({}, canonical) == [{"danegeld": "Henri", "army": 2}, {"intervene": "Godfrey"}]
 
 
 def test_nothing_sent_is_no_bribe_and_no_intervention():
@@ -536,11 +536,11 @@ def test_the_mail_is_asked_only_of_families_with_a_free_noble_when_invaders_are_
     state = position()
     lord(state, "Henri", "anna", "York")
     lord(state, "Carl", "bert", "York", captive_of="invaders")
-    assert invader_deciders(state, tuple(PLAYERS)) == ()                  # no Invaders, no card
+    assert invader_deciders(state, BOARD, list(PLAYERS)) == ()                  # no Invaders, no card
     state.board_effects.append(BoardEffect("invaders", "V"))
-    assert invader_deciders(state, tuple(PLAYERS)) == ("anna",)
+    assert invader_deciders(state, BOARD, list(PLAYERS)) == ("anna",)
     state.round = 1                                                        # round 1: they cannot land
-    assert invader_deciders(state, tuple(PLAYERS)) == ()
+    assert invader_deciders(state, BOARD, list(PLAYERS)) == ()
 
 
 def test_r22_an_army_entering_a_plague_region_suffers_it_once_a_round():

@@ -75,12 +75,12 @@ class FiefRules:
         if not step.takes_orders:
             return ()
         active = [p for p in state.turn_order() if not state.families[p].eliminated]
+        if step.deciders is not None:   # an edition's own step (E)
+            return step.deciders(state, self._board(state.options), active)
         if step.name == "cards_play":   # 2.6: only a player holding a card to play
             return play_deciders(state)
         if step.name == "hear_ye_votes":   # 1.2: only a family with a vote or a candidate
             return vote_deciders(state, self._board(state.options), active)
-        if step.deciders is not None:   # an edition's own phase says who orders in it
-            return step.deciders(state, tuple(active))
         if step.name != "movement":
             return tuple(active)
         # 5: only a family with a free lord in play, or forces offshore to bring ashore (5.3).
@@ -104,6 +104,8 @@ class FiefRules:
         events = list(step.resolve(st, board, orders, rng))
         if st.phase == step.name:    # the step did not move the game on by itself
             st.phase = edition_of(st).after(PART_OF.get(step.name, step.name), st.round)
+        while (nxt := step_of(st.phase, st.variant)) is not None and nxt.skip is not None and nxt.skip(st):
+            st.phase = edition_of(st).after(nxt.name, st.round)   # an edition's own step with nothing to do
         events += fire_phase_start(st, board)
         return Resolution(st.to_json(), tuple(events))
 

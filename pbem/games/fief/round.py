@@ -87,12 +87,15 @@ class Step:
     check: Checker = _check_nothing
     default: Callable[[], dict] = lambda: {"orders": []}
     template: Callable[[JSON, Board, str], str] = lambda view, board, player: NOTHING_TO_ORDER
-    # Who is asked for orders, of the players still in the game (an edition's own phase; England's
-    # Invaders: only families with a free noble when there are Invaders): None, every one of them.
-    deciders: Callable[[FiefState, tuple[str, ...]], tuple[str, ...]] | None = None
-    # Its canonical orders back as the mail's `orders:` items (echo/orders.py; an edition's own
-    # phase): None, a phase whose mail orders nothing.
-    echo: Callable[[dict], list] | None = None
+    # An edition's own step (E): (state, board, the active players in turn order) -> those asked
+    # to send a mail now (none: the step resolves at once); without it every active player.
+    deciders: Callable[[FiefState, Board, list[str]], tuple[str, ...]] | None = None
+    # An edition's own step: (view, canonical orders) -> the order items written back (echo);
+    # without it the core's table of its phases (echo/orders.py).
+    echo: Callable[[dict, dict], list] | None = None
+    # An edition's own step: (state) -> True when it has nothing to do now; the round passes it
+    # by without a mail or a resolution of its own (game.py ``resolve``).
+    skip: Callable[[FiefState], bool] | None = None
 
 
 def _draw(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:

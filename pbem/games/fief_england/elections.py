@@ -24,6 +24,7 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.hear_ye.elections import can_act
 from pbem.games.fief.hooks import Elections
 from pbem.games.fief.state import FiefState, Lord
+from pbem.games.fief_england.crown import follow_sovereign
 from pbem.games.fief_england.titles import besieged, is_abbess, is_archbishop, sovereign
 from pbem.rules.api import Event
 
@@ -120,13 +121,13 @@ def elect(state: FiefState, ballot: str, lord: Lord, why: str) -> list[Event]:
         text = f"{lord.name} ({lord.family}) is elected Sovereign Queen ({why}) (9.1)."
         if spouse is not None:
             text += f" Her husband {spouse.name} is Prince Consort and holds no title (9.1)."
-        return [Event("elected", text, data=data)]
+        return [Event("elected", text, data=data)] + follow_sovereign(state)   # 4.9
     lord.political = "king"
     text = f"{lord.name} ({lord.family}) is elected King ({why}) (9.1)."
     events = [Event("elected", text, data=data)]
     if spouse is not None:
         events += crown_queen(spouse)
-    return events
+    return events + follow_sovereign(state)   # 4.9: the Royal Stronghold changes sides
 
 
 def crown_queen(wife: Lord) -> list[Event]:

@@ -23,6 +23,7 @@ from pbem.games.fief_england.facts import ENGLAND
 from pbem.games.fief_england.invaders.income import halved_income
 from pbem.games.fief_england.invaders.step import INVADERS
 from pbem.games.fief_england.invaders.view import invaders_view
+from pbem.games.fief_england import crown, parliament, pigeons
 from pbem.games.fief_england.movement import sherwood
 from pbem.games.fief_england.movement.run import MOVEMENT
 from pbem.games.fief_england.setup import SETUP
@@ -114,16 +115,19 @@ def after_elimination(state: FiefState, gone: Lord) -> list[Event]:
 
 def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, Any]:
     """What England adds to a view: the starting Regions rolled under 13.6 (public: rolled in
-    front of everyone) and the viewer's own."""
+    front of everyone) and the viewer's own; the carrier pigeons left and where they fly (2.15);
+    Parliament (9.2)."""
     rolled = (state.edition_state.get("setup") or {}).get("regions") or {}
     setup = {"setup": {"regions": dict(rolled), "region": rolled.get(player or "")}} if rolled else {}
     return {**setup, **sherwood.view(state), **invaders_view(state, board, player),   # 13.4; 6.0: public
-            **cards_view(state)}   # the cards on the Regions and the treasures (2.4, 11.3)
+            **cards_view(state),   # the cards on the Regions and the treasures (2.4, 11.3)
+            **pigeons.view(state), **parliament.view(state, board), **crown.royal_view(state)}
 
 
 HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
               lord_played=lord_played, after_elimination=after_elimination, married=married,
-              phases=(INVADERS,), record_keys=RECORD_KEYS, board_loader=load_england_board,
+              phases=(INVADERS, parliament.PARLIAMENT), record_keys=RECORD_KEYS,
+              board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
               view_parts=view_parts, disasters=resolve_disasters, end_of_round=round_end,
               empty_towns="fortress", placement="controlled", movement=MOVEMENT, battle=BATTLE,
@@ -131,5 +135,7 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               income_total=halved_income,
               queen_titles=("queen",),   # 3.0 (l.266): "2 Shillings for the Queen's Title" (R59)
               card_plays=CARD_PLAYS, weather=WEATHER, income_rules=INCOME_RULES, income_parts=income_parts,
-              at_once_verbs={"scorch": SCORCH},
+              at_once_verbs={"scorch": SCORCH,   # 3.4
+                             **pigeons.VERBS, **crown.VERBS},   # 2.15: carrier pigeons; 4.5, 4.6, 4.9
+              fief_towns=crown.fief_towns,   # 4.9, R19
               policies={key: policy_checker(key) for key in (JOIN_POLICY, QUELL_POLICY)})

@@ -49,7 +49,11 @@ def check_diplomacy(view: dict, player: str, given: Any, problems: Problems) -> 
     for i, item in enumerate(given):
         line = line_of(given, i)
         verb = verb_of(item, VERBS, line, problems)
-        if verb == "give":
+        if verb == "give" and not load_edition(view["game"]).money_public:
+            # A gift is told to everyone (A.6); with secret money it would show a treasury.
+            problems.add(line, "money is secret in this game, so it is not given by a public `give:`",
+                         "send it with the edition's own order (Fief: England: `at_once:` `- pigeon:`, 2.15)")
+        elif verb == "give":
             check_keys(item, ("give", "to"), "a give order", problems)
             _give(item, line, others, out, problems)
         elif verb == "message":

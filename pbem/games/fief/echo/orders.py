@@ -16,7 +16,6 @@ from typing import Any, Callable
 from pbem.games.fief.cards.deck import load_cards
 from pbem.games.fief.echo.moves import battle_items, movement_items
 from pbem.games.fief.edition import load_edition
-from pbem.games.fief.round import step_of
 from pbem.games.fief.echo.policies import policies_document, surprise_play
 from pbem.orders.echo import write_orders
 
@@ -24,7 +23,9 @@ from pbem.orders.echo import write_orders
 def echo_orders(view: dict[str, Any], player: str, orders: dict[str, Any]) -> str:
     """The part of a mail below the envelope that gives ``orders`` (canonical, in the phase
     ``view`` shows): `orders:` (`[]` when there are none) and the `policies:` it gave."""
-    items = ITEMS.get(view["phase"], _own_phase)(view, orders or {})
+    # an edition's own phase (its `phases` hook, E) writes its own back
+    own = next((s.echo for s in load_edition(view["game"]).hooks.phases if s.name == view["phase"] and s.echo), None)
+    items = (own or ITEMS.get(view["phase"], _nothing))(view, orders or {})
     document: dict[str, Any] = {"orders": items}
     policies = (orders or {}).get("policies")
     if policies:
@@ -36,10 +37,6 @@ def _nothing(view: dict, orders: dict) -> list:
     return []
 
 
-def _own_phase(view: dict, orders: dict) -> list:
-    """An edition's own phase (its `phases` hook): the step's echo, if its mail orders anything."""
-    step = step_of(view["phase"], view["game"])
-    return step.echo(orders) if step is not None and step.echo is not None else []
 
 
 def _setup(view: dict, orders: dict) -> list:

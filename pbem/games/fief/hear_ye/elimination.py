@@ -62,13 +62,10 @@ def _rank(board: Board, fief: str) -> int:
     return PRESTIGE[board.fiefs[fief].rank]
 
 
-def _city_changes_hands(state: FiefState, board: Board, fief: str, old: str, new: str) -> list[Event]:
-    """D.4.2: "Any troop in the fief city which title has been transmitted is replaced by the
-    corresponding unit pawns of the new owning family (those which cannot be replaced are
-    removed from the board)". The city follows its troop: the new family controls it."""
-    city = city_of(state, board, fief)
-    if city is None:
-        return []
+def replace_troop(state: FiefState, city: str, old: str, new: str) -> tuple[int, int, int]:
+    """``old``'s troop in ``city`` replaced by ``new``'s unit pawns as its pool allows (the others
+    removed from the board), and the city's control with it (D.4.2; England 4.9's Royal
+    Stronghold). Returns (the troop's size, replaced, removed)."""
     troop = [p for p in state.pawns.values() if p.location == city and p.family == old]
     units = edition_of(state).units   # A.1: the new family's pool
     left = {kind: unit.pool - sum(1 for p in state.pawns.values() if p.family == new and p.kind == kind)
@@ -86,6 +83,17 @@ def _city_changes_hands(state: FiefState, board: Board, fief: str, old: str, new
     if here.controller == old:
         here.controller = new
     here.arrivals[:] = list(dict.fromkeys(new if f == old else f for f in here.arrivals))
+    return len(troop), replaced, removed
+
+
+def _city_changes_hands(state: FiefState, board: Board, fief: str, old: str, new: str) -> list[Event]:
+    """D.4.2: "Any troop in the fief city which title has been transmitted is replaced by the
+    corresponding unit pawns of the new owning family (those which cannot be replaced are
+    removed from the board)". The city follows its troop: the new family controls it."""
+    city = city_of(state, board, fief)
+    if city is None:
+        return []
+    troop, replaced, removed = replace_troop(state, city, old, new)
     if not troop:
         return []
     return [Event("troop_replaced", f"{old}'s troop in {city} is replaced by {new}'s pawns: {replaced} "

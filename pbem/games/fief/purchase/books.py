@@ -49,13 +49,14 @@ class Books:
     def from_view(cls, view: dict[str, Any], board: Board) -> Self:
         me = view["me"]
         fam = view["families"][me]
+        own = load_edition(view["game"]).hooks.fief_towns   # England 4.9, R19
         everyone = {n: dict(l) for n, l in view["lords"].items()}
         return cls(
             me=me, deniers=fam["deniers"], before_ransoms=fam["deniers"],
             lords={n: l for n, l in everyone.items() if l["family"] == me},   # the same entries
             towns={t: dict(v) for t, v in view["towns"].items()},
             fiefs={f: dict(v) for f, v in view["fiefs"].items()},
-            fief_towns={f: info.towns for f, info in board.fiefs.items()},
+            fief_towns={f: own(view, f, info.towns) if own else info.towns for f, info in board.fiefs.items()},
             pool=dict(fam["pool"]), supply=dict(view["supply"]), edition=load_edition(view["game"]),
             everyone=everyone,
             eliminated={p for p, f in view["families"].items() if f["eliminated"]},

@@ -81,7 +81,7 @@ def check_invader_orders(view: JSON, board: Board, player: str, items: list,
     return out, notes
 
 
-def invader_items(orders: dict) -> list[dict]:
+def invader_items(view: dict, orders: dict) -> list[dict]:
     """The canonical orders written back as a mail gives them (the echo)."""
     items = []
     for verb, who in VERBS.items():

@@ -5,6 +5,7 @@ policies every mail may give; asked only of the families with a free noble on th
 are Invaders in England or an INVASION card at sea (6.2); otherwise the phase is resolved at once."""
 from __future__ import annotations
 
+from pbem.games.fief.board import Board
 from pbem.games.fief.round import Step, listed_orders
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.invaders.armies import on_map
@@ -14,7 +15,7 @@ from pbem.games.fief_england.invaders.phase import resolve_invaders
 from pbem.games.fief_england.invaders.regions import INVASION
 
 
-def invader_deciders(state: FiefState, active: tuple[str, ...]) -> tuple[str, ...]:
+def invader_deciders(state: FiefState, board: Board, active: list[str]) -> tuple[str, ...]:
     if state.round <= 1 or not (on_map(state) or any(e.card == INVASION for e in state.board_effects)):
         return ()
     free = {l.family for l in state.lords.values() if l.location and not l.captive_of}

@@ -1,0 +1,138 @@
+"""The records of an edition's own parts of a round, for the hooks (hooks.py ``Hooks``): its sea
+moves (``Naval``) and movement (``Movement``), its battle (``BattleRules``), the disasters met on
+the move (``Weather``), its incomes (``IncomeRules``) and its own fortune and opportunity cards
+(``CardPlays``); and the tithe's and uprisings' defaults (``bishop_collects``, ``Calmer``). Each
+field says its signature and the rulebook section it answers; an edition without the record has
+the core's rule (docs/adding-a-game.md).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+
+if TYPE_CHECKING:
+    from pbem.games.fief.battle.context import Battle
+    from pbem.games.fief.battle.plan import BattleSetup
+    from pbem.games.fief.board import Board
+    from pbem.games.fief.state import FiefState, Lord
+    from pbem.rules.api import Event
+    from pbem.rules.rng import Rng
+
+@dataclass(frozen=True)
+class Naval:
+    """An edition's naval steps between its harbors and the board's seas (France: the off-shore
+    area, 5.3). The core reads a sea in a path (``Board.seas``) only for an edition that has them."""
+
+    # (board, from, to, the step's index, the path's length, where the move started) -> why a
+    # movement mail's step to or from a sea is not allowed (problem, fix), or None.
+    path_step: Callable[["Board", str, str, int, int, str], tuple[str, str] | None]
+    # (board, the army made a cavalcade, from, to) -> why the step to or from a sea stops the
+    # move as it is resolved, or None.
+    blocked: Callable[["Board", bool, str, str], str | None]
+    # The movement order form's lines on naval steps, and what it adds to a harbor's roads.
+    template: tuple[str, ...]
+    from_harbor: str
+
+
+@dataclass(frozen=True)
+class Movement:
+    """An edition's own movement on the core's (England: its six seas, Sherwood's bandit paths,
+    the permission to enter a fortress, the royal move; E 5.0-5.5, 13.4)."""
+
+    # (state, board, rng, cavalcade, before_move) -> the phase's run, a subclass of the core's
+    # ``MovementRun`` (movement/phase.py), made once per Movement Phase.
+    run: Callable[..., Any]
+    # (board, the move's start, the path as mailed, the move's `keys` that are yes) -> (the
+    # canonical path, the Moves it costs), or (the path's index, problem, fix).
+    read_path: Callable[["Board", str, list[Any], frozenset[str]],
+                        "tuple[list[str], int] | tuple[int, str, str]"]
+    # Yes/no keys a move order may carry beside the core's (England: `royal`, R50).
+    keys: tuple[str, ...] = ()
+    # The movement order form's lines on the edition's own moves.
+    template: tuple[str, ...] = ()
+
+
+# G.4.2.1: who tries to calm an uprising card: (the lord, the deniers he pays, the title he calms
+# as: "bishop" risks his life on a failed roll, a paid title does not).
+Calmer = tuple["Lord", int, str]
+
+
+def bishop_collects(lord: "Lord", target: str, number: int, governed: set[int]) -> int | None:
+    """G.3.3.2: only the bishop of a bishopric collects its tithe (an edition without other
+    church titles collecting it)."""
+    return 0 if target != "all" and lord.bishopric == number else None
+
+
+@dataclass(frozen=True)
+class BattleRules:
+    """An edition's own battle (England: projectiles then melee every round, E 7.1-7.5; sieges
+    with trebuchets, 7.9; pillage, 7.10), run by the core's engine and Battle Phase on the core's
+    sides, plans, coalitions, battle order and context (battle/context.py ``Battle``). Without it
+    an edition fights France's battle (battle/engine.py ``STEPS``, battle/after.py ``settle``,
+    battle/siege.py, battle/plunder.py)."""
+
+    # Each (section, what, step(Battle)), run in order until the battle has ended.
+    steps: tuple[tuple[str, str, Callable[["Battle"], None]], ...]
+    # What a battle leaves behind: captives freed, control, engines taken (France: after.settle).
+    settle: Callable[["Battle"], None]
+    # Why a declared battle is not fought as it stands (None: it is), once its sides are known
+    # (France: no battle die after the fortress penalty, 6.4.1 example 2).
+    declarable: Callable[["FiefState", "Board", "BattleSetup"], str | None]
+    # After the battles, in turn order: (state, board, orders, {player: towns where a stopped
+    # attack becomes a siege}) -> events (France: 6.4.1's siege engine markers, battle/siege.py).
+    sieges: Callable[["FiefState", "Board", Mapping[str, Any], Mapping[str, list[str]]], list["Event"]]
+    # Then (state, board, orders) -> events: plunder (France 6.5, battle/plunder.py).
+    plunder: Callable[["FiefState", "Board", Mapping[str, Any]], list["Event"]]
+    # (board, a player's declared battles) -> the order they are fought in (England R1: Region
+    # Number order, then the board's order of cities). None: the order of the mail.
+    battle_order: Callable[["Board", list], list] | None = None
+    # The edition's own battle-plan words, each with its checker (view, me, value, line,
+    # problems) -> the canonical value (battle/plan_orders.py ``check_plan``).
+    plan_words: Mapping[str, Callable[[dict, str, Any, "int | None", Any], Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Weather:
+    """An edition's own disasters met by moves and battles (England: STORMS and PLAGUE by Region,
+    land and sea, 2.5), in place of the core's bad weather and plague by bishopric (G.2.1.3, G.2.2)."""
+
+    # (state, board, from, to) -> why a step by road or sea is refused, or None.
+    blocks: Callable[["FiefState", "Board", str, str], str | None]
+    # (board, the board's cards as (card, target) pairs, town) -> why no battle is fought there.
+    forbids_battle: Callable[["Board", Iterable[tuple[str, str]], str], str | None]
+    # (state, board, rng, from, to, family, lords, pawn ids) -> events: an army entering a city
+    # (its forces already there); whom a plague strikes is gone from the state afterwards.
+    enter: Callable[["FiefState", "Board", "Rng", str, str, str, list[str], list[str]], list["Event"]]
+    # How to fight anyway, for the error of a battle order the weather forbids.
+    battle_hint: str = "remove this order"
+
+
+@dataclass(frozen=True)
+class IncomeRules:
+    """How an edition's towns and mills pay at Income and which cards leave after it, where they
+    differ from the core's (England: a Tallage takes its cities' 1 shilling, R17; the fortune
+    bonuses and FAMINE lie on Regions, 2.5, 2.7; the TAX card stays to the round's end, 2.8)."""
+
+    # (state, board, town) -> the income of a controlled town that is not besieged (3).
+    town: Callable[["FiefState", "Board", str], int]
+    # (state, board, town) -> the income of one mill of a town that is not besieged (3), 0 if none.
+    mill: Callable[["FiefState", "Board", str], int]
+    # The cards that leave the board once every income is collected (3).
+    leave_after: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CardPlays:
+    """An edition's own fortune and opportunity cards, read and played by its own rules (England:
+    BOUNTIFUL HARVEST, GOOD WEATHER and TAX on a Region, 2.7-2.8; the Opportunity cards,
+    10.0-10.5), in round-N/cards-play and, for those played at any time, in a mail's `at_once:`."""
+
+    cards: tuple[str, ...]     # card ids the edition plays itself in round-N/cards-play
+    at_once: tuple[str, ...]   # of them, those also played at once (R41 for England)
+    # (view, board, player, card, the `play:` item, its line, problems) -> the canonical play
+    # (with its "card"), or None; the edition checks the hand itself.
+    check: Callable[[dict, "Board", str, str, Any, "int | None", Any], "dict | None"]
+    # (state, board, player, the canonical play, rng) -> events; what no longer holds is an event.
+    play: Callable[["FiefState", "Board", str, Mapping[str, Any], "Rng"], list["Event"]]
+    # card -> the lines of the at-once template that show it: (the YAML, the comment).
+    template: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
