@@ -42,7 +42,7 @@ LAYERS = (
 REGISTRY = "pbem.games"
 # The games of one family: the core first, then its editions, which import the core (the core
 # never an edition). A game not listed here is a family of its own.
-FAMILIES = {"fief": ("pbem.games.fief", "pbem.games.fief_france")}
+FAMILIES = {"fief": ("pbem.games.fief", "pbem.games.fief_france", "pbem.games.fief_england")}
 
 MAX_LINES = 450
 # Modules over MAX_LINES let through while they are being split, each with why (none today:

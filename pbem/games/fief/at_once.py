@@ -26,10 +26,12 @@ from pbem.games.fief.surprise.control_transfer import check_transfer, transfer_c
 from pbem.games.fief.diplomacy.at_once import act_diplomacy
 from pbem.games.fief.diplomacy.orders import check_diplomacy, diplomacy_template
 from pbem.orders.reading import Problems, each_order
+from pbem.games.fief.edition import edition_of, load_edition
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.surprise.play import at_once, play_surprise
 from pbem.games.fief.surprise.phase_start import check_play
 from pbem.rules.api import Audience, Event, OrderCheck
+from pbem.rules.rng import Rng
 
 KEYS = ("diplomacy", "at_once")   # the mail keys done at once (FiefRules.at_once_keys)
 VERBS = ("play", "transfer")
@@ -51,7 +53,13 @@ def _check_items(view: dict, player: str, items: Any, problems: Problems) -> lis
                      "e.g. `at_once:` then `  - transfer: Tours` and `    to: bob`")
         return []
     out = []
-    for item, verb, line in each_order(items, VERBS, problems):
+    own = load_edition(view["game"]).hooks.at_once_verbs   # the edition's own (England: `hire:`, ...)
+    for item, verb, line in each_order(items, VERBS + tuple(own), problems):
+        if verb in own:
+            order = own[verb].check(view, player, item, line, problems)
+            if order is not None:
+                out.append({verb: order})
+            continue
         if verb == "transfer":
             order = check_transfer(view, player, item, problems)
             if order is not None:
@@ -67,10 +75,14 @@ def _check_items(view: dict, player: str, items: Any, problems: Problems) -> lis
     return out
 
 
-def act(state: FiefState, board: Board, player: str, action: Mapping[str, Any]) -> list[Event]:
+def act(state: FiefState, board: Board, player: str, action: Mapping[str, Any], rng: Rng) -> list[Event]:
     events = act_diplomacy(state, player, action["diplomacy"]) if "diplomacy" in action else []
+    own = edition_of(state).hooks.at_once_verbs
     for item in action.get("at_once", []):
-        if "transfer" in item:
+        verb = next((v for v in own if v in item), None)
+        if verb is not None:
+            events += own[verb].act(state, board, player, item[verb], rng)
+        elif "transfer" in item:
             events += transfer_control(state, board, player, item["transfer"])
         elif item["play"]["card"] not in state.families[player].hand:
             # checked against the hand a moment ago, but an earlier item (an exchange) moved it
@@ -94,6 +106,8 @@ def at_once_template(view: dict, player: str) -> str:
         out += [(f"  {k}", "") for k in keys.get(card, ["on: LORD"])]
     out += [("- transfer: TOWN", "the control of a town you control (5.2.2)"),
             ("  to: PLAYER", "a family with forces in that town")]
+    for verb in load_edition(view["game"]).hooks.at_once_verbs.values():   # the edition's own
+        out += list(verb.template)
     lines = ["# Done at once too, in the order written:", "# at_once:"]
     lines += [f"#   {code:<28}" + (f"# {why}" if why else "").rstrip() for code, why in out]
     lines = [line.rstrip() for line in lines]

@@ -131,7 +131,7 @@ class FiefRules:
 
     def act(self, state: JSON, player: str, action: JSON, rng: Rng) -> Resolution:
         st = FiefState.from_json(copy.deepcopy(state))   # never touch the caller's state
-        events = at_once.act(st, self._board(st.options), player, action)
+        events = at_once.act(st, self._board(st.options), player, action, rng)
         return Resolution(st.to_json(), tuple(events))
 
     def check_orders(self, view: JSON, player: str, document: Any) -> OrderCheck:

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from pbem.games.fief.round import Step
     from pbem.games.fief.state import FiefState, Lord
     from pbem.rules.api import Event
+    from pbem.rules.rng import Rng
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,27 @@ class Character:
     refused: Callable[["FiefState", str, Mapping[str, Any]], "Event | None"]
     # (state, board, player, the canonical play) -> the events of its effect, or why it has none.
     effect: Callable[["FiefState", "Board", str, Mapping[str, Any]], "list[Event] | str"]
+    # (view, board, player, card, the `play:` item, its line, problems) -> the canonical play, or
+    # None; reads the whole order itself instead of the core's `on: LORD` (England's BISHOP names
+    # a district, its MERCENARY no lord at all). Without it the core reads `on:` and ``problem``.
+    read: Callable[[dict, "Board", str, str, dict, "int | None", Any], "dict | None"] | None = None
+    # The effect puts the card where it lies (England: under the cleric, on the family board);
+    # a card that cannot take effect then stays in hand. Without it: France's frieze (G.4.1).
+    places_card: bool = False
+
+
+@dataclass(frozen=True)
+class AtOnceVerb:
+    """An edition's own action "at any time" (R41 for England), an item of a mail's `at_once:`
+    list named by its verb."""
+
+    # (view, player, the item, its line, problems) -> the canonical order, or None.
+    check: Callable[[dict, str, dict, "int | None", Any], "dict | None"]
+    # (state, board, player, the canonical order, rng) -> its events; what no longer holds is an
+    # event, never a raise.
+    act: Callable[["FiefState", "Board", str, dict, "Rng"], list["Event"]]
+    # The lines of the at-once template that show it: (the YAML, the comment).
+    template: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -181,3 +203,10 @@ class Hooks:
     married: Callable[["FiefState", "Lord", "Lord"], list["Event"]] | None = None
     unmarried: Callable[["FiefState", "Lord"], list["Event"]] | None = None
     marriage_blocker: Callable[["Lord"], str | None] | None = None
+    # (state, board, the viewer: a player, or None for the game master) -> the edition's own
+    # state as that viewer may see it (England: the Church, retainers, relics face down...),
+    # the view's ``edition`` entry. Without it the view has none.
+    edition_view: Callable[["FiefState", "Board", str | None], dict[str, Any]] | None = None
+    # An edition's own at-once orders (England: hiring crossbowmen, Mata's exchange, relics):
+    # verb -> its ``AtOnceVerb``, beside the core's `play:` and `transfer:` (at_once.py).
+    at_once_verbs: Mapping[str, "AtOnceVerb"] = field(default_factory=dict)
