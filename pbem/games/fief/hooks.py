@@ -203,10 +203,6 @@ class Hooks:
     married: Callable[["FiefState", "Lord", "Lord"], list["Event"]] | None = None
     unmarried: Callable[["FiefState", "Lord"], list["Event"]] | None = None
     marriage_blocker: Callable[["Lord"], str | None] | None = None
-    # (state, board, the viewer: a player, or None for the game master) -> the edition's own
-    # state as that viewer may see it (England: the Church, retainers, relics face down...),
-    # the view's ``edition`` entry. Without it the view has none.
-    edition_view: Callable[["FiefState", "Board", str | None], dict[str, Any]] | None = None
     # An edition's own at-once orders (England: hiring crossbowmen, Mata's exchange, relics):
     # verb -> its ``AtOnceVerb``, beside the core's `play:` and `transfer:` (at_once.py).
     at_once_verbs: Mapping[str, "AtOnceVerb"] = field(default_factory=dict)

@@ -103,8 +103,6 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
         "winners": list(state.winners),
         "result_text": state.result_text,
     }
-    if edition.hooks.edition_view is not None:   # the edition's own state, as this viewer sees it
-        view["edition"] = edition.hooks.edition_view(state, board, player)
     if gm:
         view["pawns"] = [_pawn(p) for p in state.pawns.values()]
         view["hands"] = {p: list(f.hand) for p, f in state.families.items()}

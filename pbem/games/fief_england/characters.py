@@ -33,8 +33,9 @@ PLAY_STEP = "cards_play"   # 2.6: the Cards phase's step D, round-N/cards-play
 
 
 def edition_part(view: Mapping[str, Any], key: str) -> Any:
-    """England's public state in a player's view (``view["edition"]``, hooks ``edition_view``)."""
-    return (view.get("edition") or {}).get(key) or {}
+    """England's Church and cards as a player's view shows them (``view["church"]``,
+    church_view.py, added by England's ``view_parts`` hook)."""
+    return (view.get("church") or {}).get(key) or {}
 
 
 def _allied(view: Mapping[str, Any], player: str) -> set[str]:
@@ -82,7 +83,7 @@ def read_cleric(view: dict, board: Board, player: str, card: str, item: dict, li
         return None
     lord = view["lords"][noble]
     held = None if not lord["bishopric"] else (
-        "archbishop" if noble in edition_part(view, "church").get("archbishops", []) else "bishop")
+        "archbishop" if noble in edition_part(view, "clergy").get("archbishops", []) else "bishop")
     why = clergy.appoint_problem(lord, card, held)
     if why:
         problems.add(line_of(item, "on") or line, f"{noble}: {why}")

@@ -68,8 +68,8 @@ def check_hire(view: dict, player: str, item: dict, line: int | None, problems: 
         problems.add(line, "say where the crossbowmen go", "add e.g. `in: Oxford`")
         return None
     city = _name(view, item["in"], list(view["towns"]), "a city", line_of(item, "in"), problems)
-    card = (view.get("edition") or {}).get("family_card", {}).get(player, "")
-    left = (view.get("edition") or {}).get("crossbowmen_on_card", {}).get(player, 0)
+    card = (view.get("church") or {}).get("family_card", {}).get(player, "")
+    left = (view.get("church") or {}).get("crossbowmen_on_card", {}).get(player, 0)
     money = view["families"][player].get("deniers", 0)
     why = ("you have no MERCENARY card on your family board (11.1)" if not str(card).startswith("mercenary")
            else f"only {left} crossbowmen lie on your MERCENARY card (11.1)" if count > left
@@ -103,7 +103,7 @@ def check_swap(view: dict, player: str, item: dict, line: int | None, problems: 
                   line_of(item, "with"), problems)
     if noble is None or other is None:
         return None
-    mine = (view.get("edition") or {}).get("retainers", {}).get(noble)
+    mine = (view.get("church") or {}).get("retainers", {}).get(noble)
     if mine is None or "swap_hand_card" not in mine["ability"]:
         problems.add(line_of(item, "by"), f"{noble}'s retainer cannot exchange cards (2.12: an entered "
                      "`swap_hand_card` retainer, as Mata)")
@@ -155,7 +155,7 @@ def act_give_retainer(state: FiefState, board: Board, player: str, order: dict, 
 
 def check_accept_retainer(view: dict, player: str, item: dict, line: int | None, problems: Problems) -> dict | None:
     check_keys(item, ("accept_retainer",), "an accept_retainer order", problems)
-    offers = (view.get("edition") or {}).get("retainer_offers", [])
+    offers = (view.get("church") or {}).get("retainer_offers", [])
     giver = next((o["giver"] for o in offers if fold(o["giver"]) == fold(str(item["accept_retainer"]))
                   and view["lords"].get(o["receiver"], {}).get("family") == player), None)
     if giver is None:

@@ -1,5 +1,6 @@
-"""What each viewer sees of England's Church, retainers, relics and family-board cards (the
-``edition_view`` hook's part for them; docs/fief-england.md "What each player sees").
+"""What each viewer sees of England's Church, retainers, relics and family-board cards: the
+view's ``church`` entry (England's ``view_parts`` hook; docs/fief-england.md "What each player
+sees").
 
 Public: the clergy and their districts, the Abbeys and Abbesses, the cards on the family boards
 and the crossbowmen left on them, each noble's retainer (face up beside them, l.202) and
@@ -23,7 +24,7 @@ def church_view(state: FiefState, player: str | None) -> dict[str, Any]:
     cards = england_cards().retainers
     of = retainers.offers_view(state, player)
     return {
-        "church": {"archbishops": list(church["archbishops"]),
+        "clergy": {"archbishops": list(church["archbishops"]),
                    "abbesses": {n: list(a) for n, a in church["abbesses"].items()},
                    "destroyed": dict(church["destroyed"])},
         "abbeys": {city: dict(a) for city, a in (state.edition_state.get(abbeys.KEY) or {}).items()},

@@ -114,7 +114,7 @@ def found(state: FiefState, board: Board, player: str, noble: str, city: str,
         return f"{noble} is no longer in play"
     families = clergy.allies(state, player)
     if lord.family not in families:
-        return f"{noble} is no longer of your family or of a family allied by marriage (2.13, 9.0)"
+        return f"{noble} is not of your family nor of a family allied to yours by marriage (2.13, 9.0)"
     why = abbess_problem(vars(lord)) or site_problem(state, board, {player, lord.family}, city)
     if why:
         return f"{noble}: {why}" if not why.startswith(city) else why

@@ -111,7 +111,7 @@ def appoint(state: FiefState, board: Board, player: str, rank: str, noble: str, 
     if lord is None:
         return f"{noble} is no longer in play"
     if lord.family not in allies(state, player):
-        return f"{noble} is no longer of your family or of a family allied by marriage (2.14, 9.0)"
+        return f"{noble} is not of your family nor of a family allied to yours by marriage (2.14, 9.0)"
     held = rank_of(state, noble)
     why = appoint_problem(vars(lord), rank, held) or district_problem(state, board, rank, number, noble)
     if why:
