@@ -605,3 +605,36 @@ def test_a_pillaged_abbeys_relics_go_to_the_pillager() -> None:
     st.lords["Lucia"].location = "Oxford"
     relics.leave(st, "ann", relic, "Lucia")
     assert "takes" in texts(relics.pillaged(st, "Oxford", "Hugh")) and relics.held_by(st, "Hugh") == [relic]
+
+
+# -- death (4.8) and pillage (7.10) ------------------------------------------------------------------
+
+def test_4_8_a_dead_noble_takes_retainer_title_and_heresy_with_them() -> None:
+    from pbem.games.fief_england.church.death import church_after_death
+    st = placed()
+    link(st, "Lucia", 1)
+    abbeys.found(st, board(), "ann", "Lucia", "Oxford")
+    st.lords["Lucia"].location = "York"
+    relics.discover(st, board(), "Lucia")
+    relic = relics.held_by(st, "Lucia")[0]
+    st.edition_state["heresy"] = "Lucia"
+    events = church_after_death(st, st.lords.pop("Lucia"))
+    assert {"retainer_removed", "abbess_title_discarded", "relic_dropped"} <= {e.kind for e in events}
+    assert relics.where(st, relic) == "York" and "heresy" not in st.edition_state
+    assert abbeys.abbey_in(st, "Oxford") == "Abbey of the Autumn"   # "An associated Abbey ... remains"
+
+
+def test_7_10_pillaging_an_abbey() -> None:
+    from pbem.games.fief_england.church.pillage import pillage_abbey
+    st = placed()
+    abbeys.found(st, board(), "ann", "Lucia", "Oxford")
+    assert "not in Oxford" in pillage_abbey(st, "bob", "Hugh", "Oxford")
+    st.lords["Hugh"].location = "Oxford"
+    st.lords["Godfrey"].location = "York"
+    assert "no Abbey stands in York" in pillage_abbey(st, "ann", "Godfrey", "York")
+    st.edition_state["heresy"] = "Henri"
+    events = pillage_abbey(st, "bob", "Hugh", "Oxford")
+    assert abbeys.abbey_in(st, "Oxford") is None and st.families["bob"].deniers == 20
+    assert st.edition_state["heresy"] == "Hugh" and "taken from Henri" in texts(events)
+    money = next(e for e in events if e.kind == "pillage_shillings")
+    assert money.audience.sees("bob") and not money.audience.sees("ann")   # shillings are secret
