@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from pbem.games.fief.board import load_board
-from pbem.games.fief.state import Family, FiefState, Lord, Pawn, Town
+from pbem.games.fief.state import Family, FiefState, Lord, Town
 from pbem.games.fief_england import card_data, hired, retainers
 from pbem.games.fief_england.church import abbeys, clergy, relics
 from pbem.rules.api import Event
