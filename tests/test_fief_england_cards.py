@@ -638,3 +638,258 @@ def test_7_10_pillaging_an_abbey() -> None:
     assert st.edition_state["heresy"] == "Hugh" and "taken from Henri" in texts(events)
     money = next(e for e in events if e.kind == "pillage_shillings")
     assert money.audience.sees("bob") and not money.audience.sees("ann")   # shillings are secret
+
+
+# -- the relics' powers (12.1-12.4, R56) -----------------------------------------------------------------
+
+def carrying(st: FiefState, noble: str, relic: str) -> None:
+    st.edition_state["relics"]["relics"][relic].update(holder=noble, city=None, face_up=True)
+
+
+def test_12_1_the_grail_protects_the_side_its_carrier_defends_with() -> None:
+    from pbem.games.fief_england.church.relic_powers import grail_defends
+    st = placed()
+    carrying(st, "Hugh", "holy_grail")
+    assert grail_defends(st, ["Alienor", "Hugh"]) and not grail_defends(st, ["Godfrey"])
+
+
+def test_12_2_the_chasuble_moves_storms_from_sea_iii_to_ii_or_iv() -> None:
+    # 12.2 Ex (l.792): "From Sea Region III a STORMS Card can be moved to Sea Region II or IV."
+    from pbem.games.fief.state import BoardEffect
+    from pbem.games.fief_england.church.relic_powers import move_storms
+    st = placed()
+    st.board_effects = [BoardEffect("storms", "III")]
+    assert "no noble of your family carries" in move_storms(st, board(), "ann", "III", "IV")
+    carrying(st, "Godfrey", "chasuble")
+    assert "does not touch Sea III" in move_storms(st, board(), "ann", "III", "VI")
+    assert "no STORMS card lies on Sea I" in move_storms(st, board(), "ann", "I", "II")
+    events = move_storms(st, board(), "ann", "III", "II")
+    assert "from Sea III to Sea II (12.2)" in texts(events) and st.board_effects[0].target == "II"
+    assert "moved this round already" in move_storms(st, board(), "ann", "II", "III")
+    st.round += 1
+    assert not isinstance(move_storms(st, board(), "ann", "II", "III"), str)   # a new round
+
+
+def test_12_4_the_shinbone_discards_famine_in_its_carriers_district() -> None:
+    from pbem.games.fief.state import BoardEffect
+    from pbem.games.fief_england.church.relic_powers import district_regions, shinbone_discard
+    st = placed()
+    carrying(st, "Hugh", "shinbone")   # in York: the Archbishopric of York is the Marches and the North
+    assert district_regions(board(), "York") == ["III", "IV"]
+    st.board_effects = [BoardEffect("famine", "III"), BoardEffect("famine", "IV"), BoardEffect("famine", "V")]
+    assert "no noble of your family carries" in shinbone_discard(st, board(), "ann")
+    events = shinbone_discard(st, board(), "bob")
+    assert "FAMINE on Sea III, Sea IV" in texts(events)
+    assert [e.target for e in st.board_effects] == ["V"] and st.events_discard == ["famine", "famine"]
+    assert "no FAMINE card lies" in shinbone_discard(st, board(), "bob")
+
+
+# -- by mail: the Cards phase's `play:` orders and the at-once orders -------------------------------------------
+
+def rules():
+    from pbem.games import rules_for
+    return rules_for("fief_england")
+
+
+def mail(st: FiefState | dict, player: str, text: str):
+    from pbem.orders.yamlsafe import load
+    js = st.to_json() if isinstance(st, FiefState) else st
+    return rules().check_orders(rules().view(js, player), player, load(text))
+
+
+def refused(st: FiefState | dict, player: str, text: str) -> str:
+    result = mail(st, player, text)
+    assert not result.ok
+    return " | ".join(str(e) for e in result.errors)
+
+
+def play(st: FiefState, player: str, text: str) -> tuple[dict, list[Event]]:
+    js = st.to_json()
+    result = mail(js, player, text)
+    assert result.ok, result.errors
+    r = rules()
+    orders = {p: r.default_orders(r.view(js, p), p) for p in r.phase(js).deciders}
+    orders[player] = result.orders
+    res = r.resolve(js, orders, Rng("play"))
+    return res.state, list(res.events)
+
+
+def at_once(st: FiefState | dict, player: str, text: str, seed: str = "now") -> tuple[dict, list[Event]]:
+    from pbem.orders.yamlsafe import load
+    js = st.to_json() if isinstance(st, FiefState) else st
+    r = rules()
+    check = r.check_at_once(r.view(js, player), player, load(text))
+    assert check.ok, check.errors
+    res = r.act(js, player, check.orders, Rng(seed))
+    return res.state, list(res.events)
+
+
+def at_once_refused(st: FiefState, player: str, text: str) -> str:
+    from pbem.orders.yamlsafe import load
+    js = st.to_json()
+    check = rules().check_at_once(rules().view(js, player), player, load(text))
+    assert not check.ok
+    return " | ".join(str(e) for e in check.errors)
+
+
+def holding(*cards: str, player: str = "ann", **more) -> FiefState:
+    st = state(LORDS, **more)
+    st.families[player].hand = list(cards)
+    return st
+
+
+def test_by_mail_a_bishop_and_an_abbess_in_the_cards_phase() -> None:
+    st = holding("archbishop", "abbess")
+    new, events = play(st, "ann", "orders:\n  - play: archbishop\n    on: Godfrey\n    district: Exeter\n"
+                                  "  - play: abbess\n    on: Lucia\n    in: Oxford\n    abbey: Autumn\n")
+    assert "Godfrey is Archbishop of Exeter (2.14)" in texts(events)
+    assert "Abbess of Abbey of the Autumn" in texts(events)
+    assert new["families"]["ann"]["hand"] == [] and new["lords"]["Godfrey"]["bishopric"] == district("Exeter")
+    view = rules().view(new, "bob")["church"]
+    assert view["clergy"]["archbishops"] == ["Godfrey"] and view["abbeys"]["Oxford"]["abbess"] == "Lucia"
+
+
+@pytest.mark.parametrize("text, why", [
+    ("  - play: bishop\n    on: Godfrey\n", "name the district"),
+    ("  - play: bishop\n    on: Godfrey\n    district: Paris\n", "there is no district 'Paris'"),
+    ("  - play: bishop\n    on: Lucia\n    district: York\n", "nobleman only"),
+    ("  - play: bishop\n    on: Hugh\n    district: York\n", "Hugh is of bob's family"),
+    ("  - play: bishop\n    district: York\n", "name the noble"),
+    ("  - play: bishop\n    on: Godfrey\n    district: York\n    in: York\n", "in"),
+    ("  - play: abbess\n    on: Lucia\n", "name the city of the new Abbey"),
+    ("  - play: abbess\n    on: Godfrey\n    in: Oxford\n", "noblewoman only"),
+    ("  - play: abbess\n    on: Lucia\n    in: Oxford\n    abbey: Winter\n", "there is no Abbey 'Winter'"),
+])
+def test_by_mail_clear_errors_naming_the_card_and_the_fix(text: str, why: str) -> None:
+    st = holding("bishop", "abbess")
+    assert why in refused(st, "ann", "orders:\n" + text)
+
+
+def test_by_mail_a_district_with_a_cleric_and_a_fortified_city_are_refused() -> None:
+    st = holding("bishop", "abbess")
+    st.lords["Hugh"].bishopric = district("York")
+    st.towns["Oxford"].fortress = "city"
+    assert "has a cleric already, Hugh" in refused(st, "ann", "orders:\n  - play: bishop\n    on: Godfrey\n"
+                                                              "    district: York\n")
+    assert "Oxford has a city already" in refused(st, "ann", "orders:\n  - play: abbess\n    on: Lucia\n"
+                                                           "    in: Oxford\n")
+
+
+def test_a_clerics_card_is_played_in_the_cards_phase_only() -> None:
+    st = holding("bishop", phase="movement")
+    assert "played in the Cards phase (2.6), not at once" in at_once_refused(
+        st, "ann", "at_once:\n  - play: bishop\n    on: Godfrey\n    district: York\n")
+
+
+def test_a_card_that_can_no_longer_take_effect_stays_in_hand() -> None:
+    st = holding("bishop")
+    st.families["bob"].hand = ["bishop"]
+    js = st.to_json()
+    r = rules()
+    orders = {p: r.default_orders(r.view(js, p), p) for p in r.phase(js).deciders}
+    orders["ann"] = mail(js, "ann", "orders:\n  - play: bishop\n    on: Godfrey\n    district: York\n").orders
+    orders["bob"] = mail(js, "bob", "orders:\n  - play: bishop\n    on: Hugh\n    district: York\n").orders
+    new = r.resolve(js, orders, Rng("x"))
+    assert "cannot play the BISHOP card" in texts(list(new.events))
+    assert new.state["families"]["bob"]["hand"] == ["bishop"]   # ann played first (turn order)
+
+
+def test_by_mail_mercenaries_at_once_and_hired_into_a_city() -> None:
+    st = holding("mercenary")
+    new, events = at_once(st, "ann", "at_once:\n  - play: mercenary\n")   # at any time (11.0, R41)
+    assert "French Mercenary Crossbowmen" in texts(events)
+    new, events = at_once(new, "ann", "at_once:\n  - hire: 2\n    in: Oxford\n")
+    assert "hires 2 mercenary crossbowmen into Oxford" in texts(events)
+    assert new["families"]["ann"]["deniers"] == 6
+    assert "only 1 crossbowmen lie" in at_once_refused(FiefState.from_json(new), "ann",
+                                                       "at_once:\n  - hire: 2\n    in: Oxford\n")
+    assert "no MERCENARY card" in at_once_refused(st, "bob", "at_once:\n  - hire: 1\n    in: York\n")
+    assert "'Paris' is not a city" in at_once_refused(FiefState.from_json(new), "ann",
+                                                      "at_once:\n  - hire: 1\n    in: Paris\n")
+
+
+def test_by_mail_a_burgher_needs_a_titled_lord() -> None:
+    st = holding("burgher")
+    assert "titled Lord" in refused(st, "ann", "orders:\n  - play: burgher\n")
+    st.lords["Godfrey"].fief_titles = ["i"]
+    new, events = play(st, "ann", "orders:\n  - play: burgher\n")
+    assert "BURGHER (3 votes)" in texts(events) and new["edition_state"]["family_card"] == {"ann": "burgher_1"}
+
+
+def test_by_mail_mata_and_its_secrets() -> None:
+    st = holding("tax", player="bob")
+    link(st, "Alienor", 1)
+    st.families["cid"].hand = ["justice"]
+    new, events = at_once(st, "bob", "at_once:\n  - swap_card: tax\n    by: Alienor\n    with: cid\n")
+    assert new["families"]["bob"]["hand"] == ["justice"] and new["families"]["cid"]["hand"] == ["tax"]
+    for other in ("ann",):
+        seen = [e for e in events if e.audience.sees(other)]
+        assert seen and "justice" not in json.dumps([e.text for e in seen] + [e.data for e in seen])
+        assert "tax" not in json.dumps([e.text for e in seen] + [e.data for e in seen])
+    assert rules().view(new, "ann")["church"]["retainers"]["Alienor"]["spent"] is True
+    assert "Spent until the End of Round" in at_once_refused(FiefState.from_json(new), "bob",
+                                                             "at_once:\n  - swap_card: justice\n    by: Alienor\n"
+                                                             "    with: cid\n")
+    st.families["ann"].hand = ["passage"]
+    assert "cannot exchange cards" in at_once_refused(st, "ann", "at_once:\n  - swap_card: passage\n    by: Lucia\n"
+                                                                 "    with: cid\n")
+
+
+def test_by_mail_retainers_change_hands_in_the_cards_phase() -> None:
+    st = state(LORDS)
+    link(st, "Godfrey", 1)
+    new, events = at_once(st, "ann", "at_once:\n  - give_retainer: Godfrey\n    to: Lucia\n")
+    assert new["edition_state"]["retainers"]["of"] == {"Lucia": 1}
+    new, events = at_once(new, "ann", "at_once:\n  - give_retainer: Lucia\n    to: Hugh\n    price: 2\n")
+    assert "accepts with `accept_retainer: Lucia`" in texts(events)
+    assert rules().view(new, "cid")["church"]["retainer_offers"] == []   # the two families only
+    new, events = at_once(new, "bob", "at_once:\n  - accept_retainer: Lucia\n")
+    assert new["edition_state"]["retainers"]["of"] == {"Hugh": 1}
+    st.phase = "movement"
+    assert "in the Cards phase (2.12)" in at_once_refused(st, "ann", "at_once:\n  - give_retainer: Godfrey\n"
+                                                                     "    to: Lucia\n")
+
+
+def test_a_noble_card_played_draws_a_retainer() -> None:
+    st = holding("Joan")
+    retainers.shuffle_deck(st, Rng("d"))
+    st.towns["Oxford"].controller = "ann"
+    new, events = play(st, "ann", "orders:\n  - play: Joan\n    in: Oxford\n")
+    assert "Joan draws the retainer" in texts(events) and "Joan" in new["edition_state"]["retainers"]["of"]
+
+
+def test_by_mail_relics_given_left_taken_and_the_chasuble() -> None:
+    from pbem.games.fief.state import BoardEffect
+    st = placed()
+    carrying(st, "Godfrey", "chasuble")
+    st.lords["Lucia"].location = "Exeter"
+    new, events = at_once(st, "ann", "at_once:\n  - give_relic: Chasuble of Thomas Becket\n    to: Lucia\n")
+    assert "gives The Chasuble of Thomas Becket to Lucia" in texts(events)
+    new, events = at_once(new, "ann", "at_once:\n  - leave_relic: chasuble\n")
+    new, events = at_once(new, "ann", "at_once:\n  - take_relic: chasuble\n    by: Godfrey\n")
+    assert new["edition_state"]["relics"]["relics"]["chasuble"]["holder"] == "Godfrey"
+    st = FiefState.from_json(new)
+    st.board_effects = [BoardEffect("storms", "III")]
+    new, events = at_once(st, "ann", "at_once:\n  - chasuble: III\n    to: IV\n")
+    assert new["board_effects"][0]["target"] == "IV"
+    assert "no STORMS card lies on Sea I" in at_once_refused(st, "ann", "at_once:\n  - chasuble: I\n    to: II\n")
+    assert "there is no relic" in at_once_refused(st, "ann", "at_once:\n  - leave_relic: Excalibur\n")
+
+
+def test_r36_leak_no_players_view_tells_which_relic_lies_where() -> None:
+    st = placed()
+    js = st.to_json()
+    for player in PLAYERS:
+        seen = json.dumps(rules().view(js, player)["church"])
+        assert not any(r in seen for r in card_data.england_cards().relics)
+        assert not any(n in seen for n in card_data.england_cards().relics.values())
+
+
+def test_a_dead_clerics_title_through_the_cores_elimination() -> None:
+    from pbem.games.fief.hear_ye.elimination import eliminate_lord
+    st = state(LORDS)
+    clergy.appoint(st, board(), "ann", "bishop", "Godfrey", district("Exeter"))
+    link(st, "Godfrey", 1)
+    events = eliminate_lord(st, board(), "Godfrey")
+    assert {"cleric_title_discarded", "retainer_removed"} <= {e.kind for e in events}
+    assert st.character_discard == ["bishop"] and st.edition_state["church"]["reshuffle"] is True

@@ -16,6 +16,9 @@
       - leave_relic: Holy Grail  # 12.0: left where its carrier stands (an Abbey: 3 a round)
       - take_relic: Holy Grail   # 12.0: picked up where it lies face up ...
         by: Lucia                #   ... by your noble there
+      - chasuble: III            # 12.2: the STORMS card on Sea III ...
+        to: IV                   #   ... moved to a contiguous Sea (once a round per card)
+      - shinbone: famine         # 12.4: discard the FAMINE cards of your carrier's District
 """
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ from pbem.games.fief.hooks import AtOnceVerb
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england import hired, retainers
 from pbem.games.fief_england.card_data import england_cards
-from pbem.games.fief_england.church import relics
+from pbem.games.fief_england.church import relic_powers, relics
 from pbem.orders.reading import Problems, check_keys, fold, suggest, whole_number, yes_no
 from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import Audience, Event
@@ -212,6 +215,53 @@ def act_take_relic(state: FiefState, board: Board, player: str, order: dict, rng
     return _done(player, "take_relic", relics.pick_up(state, player, order["relic"], order["by"]))
 
 
+# -- the relics' powers (12.2, 12.4) ---------------------------------------------------------------------
+
+NUMERALS = ("I", "II", "III", "IV", "V", "VI")
+
+
+def _sea(text: Any, line: int | None, problems: Problems) -> str | None:
+    """A Sea by its numeral or its name: `III`, `Sea III`, `3`."""
+    word = str(text).split()[-1].upper() if text is not None else ""
+    if word.isdigit() and 1 <= int(word) <= len(NUMERALS):
+        word = NUMERALS[int(word) - 1]
+    if word not in NUMERALS:
+        problems.add(line, f"{text!r} is not a Sea", "write its numeral, e.g. `III` (Sea III)")
+        return None
+    return word
+
+
+def check_chasuble(view: dict, player: str, item: dict, line: int | None, problems: Problems) -> dict | None:
+    check_keys(item, ("chasuble", "to"), "a chasuble order", problems)
+    frm = _sea(item["chasuble"], line_of(item, "chasuble") or line, problems)
+    if "to" not in item:
+        problems.add(line, "say to which Sea the STORMS card goes (`to:`)", "write e.g. `to: IV`")
+        return None
+    to = _sea(item["to"], line_of(item, "to"), problems)
+    if frm is None or to is None:
+        return None
+    if not any(e["card"] == "storms" and e["target"] == frm for e in view.get("board_effects") or []):
+        problems.add(line_of(item, "chasuble") or line, f"no STORMS card lies on Sea {frm}")
+        return None
+    return {"from": frm, "to": to}
+
+
+def act_chasuble(state: FiefState, board: Board, player: str, order: dict, rng: Rng) -> list[Event]:
+    return _done(player, "chasuble", relic_powers.move_storms(state, board, player, order["from"], order["to"]))
+
+
+def check_shinbone(view: dict, player: str, item: dict, line: int | None, problems: Problems) -> dict | None:
+    check_keys(item, ("shinbone",), "a shinbone order", problems)
+    if fold(str(item["shinbone"])) != "famine":
+        problems.add(line, "the Shinbone discards FAMINE cards (12.4)", "write `shinbone: famine`")
+        return None
+    return {}
+
+
+def act_shinbone(state: FiefState, board: Board, player: str, order: dict, rng: Rng) -> list[Event]:
+    return _done(player, "shinbone", relic_powers.shinbone_discard(state, board, player))
+
+
 VERBS = {
     "hire": AtOnceVerb(check_hire, act_hire, (("- hire: N", "MERCENARY crossbowmen, 2 shillings each (11.1)"),
                                               ("  in: CITY", ""))),
@@ -224,4 +274,7 @@ VERBS = {
                              (("- give_relic: RELIC", "to a noble in the same city (12.0)"), ("  to: NOBLE", ""))),
     "leave_relic": AtOnceVerb(_relic_check("leave_relic", (), None), act_leave_relic),
     "take_relic": AtOnceVerb(_relic_check("take_relic", ("by",), "by"), act_take_relic),
+    "chasuble": AtOnceVerb(check_chasuble, act_chasuble, (("- chasuble: SEA", "move a STORMS card (12.2)"),
+                                                          ("  to: SEA", ""))),
+    "shinbone": AtOnceVerb(check_shinbone, act_shinbone, (("- shinbone: famine", "12.4"),)),
 }

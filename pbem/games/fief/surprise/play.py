@@ -75,8 +75,7 @@ def play_surprise(state: FiefState, board: Board, player: str, play: Mapping[str
             return [Event("card_not_played", f"{player} cannot play the {character.name} card: {placed}; the card "
                           "stays in hand.", data={"player": player, "card": card})]
         hand.remove(card)
-        return [Event("surprise_played", f"{player} plays the {character.name} card.",
-                      data={"player": player, "card": card})] + placed
+        return placed   # its events say what was played, on whom
     hand.remove(card)
     name = character.name if character else AT_ONCE[card]
     events = [Event("surprise_played", f"{player} plays the {name} card (G.4).", data={"player": player, "card": card})]
