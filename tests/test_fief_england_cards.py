@@ -893,3 +893,52 @@ def test_a_dead_clerics_title_through_the_cores_elimination() -> None:
     events = eliminate_lord(st, board(), "Godfrey")
     assert {"cleric_title_discarded", "retainer_removed"} <= {e.kind for e in events}
     assert st.character_discard == ["bishop"] and st.edition_state["church"]["reshuffle"] is True
+
+
+# -- Income: the Abbeys, the retainers, the Tithe (3.0-3.2, R18) ---------------------------------------------
+
+def test_church_income_adds_abbeys_and_income_retainers(entered) -> None:
+    from pbem.games.fief_england.church.income import church_income
+    st = state(LORDS)
+    abbeys.found(st, board(), "ann", "Lucia", "Oxford")
+    link(st, "Hugh", 2)   # Steward: +2 shillings every round
+    income, used = church_income(st, board(), bonus=lambda c: 0)
+    assert dict(income["ann"])["Abbey of the Autumn"] == 2 and ("retainers", 2) in income["bob"]
+    assert used == []   # `always`: never Spent
+
+
+def test_a_mills_share_under_an_abbey_and_a_tithe() -> None:
+    from pbem.games.fief_england.church.income import mill_share, tithe_collectors
+    from pbem.games.fief.state import BoardEffect
+    b = board()
+    st = state(LORDS)
+    clergy.appoint(st, b, "bob", "archbishop", "Hugh", district("Norwich"))
+    st.board_effects = [BoardEffect("tithe", str(district("Norwich")), "bob", "Hugh")]
+    collectors = tithe_collectors(st)
+    assert collectors == {district("Norwich"): "bob"}
+    norwich = b.bishoprics[district("Norwich")].towns
+    assert mill_share(st, b, norwich[0], "cid", 3, collectors) == [("bob", 3, "tithe")]
+    abbeys.found(st, b, "cid", "Estrid", norwich[0])
+    assert mill_share(st, b, norwich[0], "ann", 2, collectors) == [("cid", 3, "abbey's mill")]   # not tithed
+    near = next(c for c in norwich if b.adjacent(c, norwich[0]))
+    assert mill_share(st, b, near, "ann", 2, collectors) == [("bob", 2, "tithe"), ("ann", 1, "abbey bonus")]
+    assert mill_share(st, b, near, "ann", 0, collectors) == []   # FAMINE: the Mill produces nothing
+    st.lords["Hugh"].bishopric = None   # FAQ l.866: a dead or removed cleric's Tithe is not collected
+    assert tithe_collectors(st) == {}
+
+
+def test_2_8_a_tithe_needs_the_districts_own_cleric_and_a_treasure() -> None:
+    from pbem.games.fief_england.church.income import play_tithe
+    b = board()
+    st = state(LORDS)
+    spent: list[tuple[str, str]] = []
+    def treasure(s, family, action):
+        spent.append((family, action))
+        return None if len(spent) < 3 else "both of your Treasure markers already lie on played cards"
+    clergy.appoint(st, b, "ann", "archbishop", "Godfrey", district("Exeter"))
+    assert "is not the Bishop or Archbishop of Norwich" in play_tithe(st, b, "ann", "Godfrey", district("Norwich"),
+                                                                        treasure)
+    assert "not a noble of your family" in play_tithe(st, b, "bob", "Godfrey", district("Exeter"), treasure)
+    events = play_tithe(st, b, "ann", "Godfrey", district("Exeter"), treasure)
+    assert "Archbishop of Exeter, tithes his district" in texts(events) and spent == [("ann", "tax_tithe")]
+    assert "already this round" in play_tithe(st, b, "ann", "Godfrey", district("Exeter"), treasure)
