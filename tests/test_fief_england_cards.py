@@ -942,3 +942,23 @@ def test_2_8_a_tithe_needs_the_districts_own_cleric_and_a_treasure() -> None:
     events = play_tithe(st, b, "ann", "Godfrey", district("Exeter"), treasure)
     assert "Archbishop of Exeter, tithes his district" in texts(events) and spent == [("ann", "tax_tithe")]
     assert "already this round" in play_tithe(st, b, "ann", "Godfrey", district("Exeter"), treasure)
+
+
+def test_r55_a_cleric_reveals_his_cathedrals_relic_when_appointed_there_or_by_order() -> None:
+    st = placed()
+    st.families["ann"].hand = ["bishop"]
+    st.lords["Godfrey"].location = "Norwich"
+    relic = relic_at(st, "Norwich")
+    new, events = play(st, "ann", "orders:\n  - play: bishop\n    on: Godfrey\n    district: Norwich\n")
+    assert new["edition_state"]["relics"]["relics"][relic]["holder"] == "Godfrey"
+    st = placed()
+    clergy.appoint(st, board(), "bob", "bishop", "Hugh", district("Canterbury"))
+    st.lords["Hugh"].location = "Canterbury"
+    relic = relic_at(st, "Canterbury")
+    new, events = at_once(st, "bob", "at_once:\n  - reveal_relic: Hugh\n")
+    assert relics.name(relic) in texts(events)
+    st.lords["Godfrey"].location = "York"
+    assert "no relic lies face down in Oxford" in at_once_refused(st, "ann", "at_once:\n  - reveal_relic: Lucia\n")
+    new, events = at_once(st, "ann", "at_once:\n  - reveal_relic: Godfrey\n")
+    assert "may not reveal a relic where they stand" in texts(events)
+    assert new["edition_state"]["relics"]["relics"][relic_at(st, "York")]["face_up"] is False

@@ -24,7 +24,7 @@ from pbem.games.fief.hooks import Character
 from pbem.games.fief.orders_common import town_name
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england import hired
-from pbem.games.fief_england.church import abbeys, clergy
+from pbem.games.fief_england.church import abbeys, clergy, relics
 from pbem.orders.reading import Problems, check_keys, fold, suggest
 from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import Event
@@ -114,7 +114,8 @@ def read_cleric(view: dict, board: Board, player: str, card: str, item: dict, li
 
 
 def cleric_effect(state: FiefState, board: Board, player: str, play: Mapping[str, Any]) -> list[Event] | str:
-    return clergy.appoint(state, board, player, play["card"], play["on"], int(play["district"]))
+    done = clergy.appoint(state, board, player, play["card"], play["on"], int(play["district"]))
+    return done if isinstance(done, str) else done + relics.discover(state, board, play["on"])   # R55
 
 
 # -- ABBESS (2.13) -------------------------------------------------------------------------------------
@@ -161,7 +162,8 @@ def read_abbess(view: dict, board: Board, player: str, card: str, item: dict, li
 
 
 def abbess_effect(state: FiefState, board: Board, player: str, play: Mapping[str, Any]) -> list[Event] | str:
-    return abbeys.found(state, board, player, play["on"], play["in"], play.get("abbey"))
+    done = abbeys.found(state, board, player, play["on"], play["in"], play.get("abbey"))
+    return done if isinstance(done, str) else done + relics.discover(state, board, play["on"])   # R55
 
 
 # -- MERCENARY CROSSBOWMEN, BURGHER (11.1, 11.2) --------------------------------------------------------

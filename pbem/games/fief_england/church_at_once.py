@@ -16,6 +16,7 @@
       - leave_relic: Holy Grail  # 12.0: left where its carrier stands (an Abbey: 3 a round)
       - take_relic: Holy Grail   # 12.0: picked up where it lies face up ...
         by: Lucia                #   ... by your noble there
+      - reveal_relic: Godfrey    # 12.0, R55: your Bishop in his cathedral city, or Abbess in any
       - chasuble: III            # 12.2: the STORMS card on Sea III ...
         to: IV                   #   ... moved to a contiguous Sea (once a round per card)
       - shinbone: famine         # 12.4: discard the FAMINE cards of your carrier's District
@@ -28,7 +29,7 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.cards.orders import card_id
 from pbem.games.fief.cards.deck import load_cards
 from pbem.games.fief.hooks import AtOnceVerb
-from pbem.games.fief.state import FiefState
+from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief_england import hired, retainers
 from pbem.games.fief_england.card_data import england_cards
 from pbem.games.fief_england.church import relic_powers, relics
@@ -37,7 +38,8 @@ from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
-CARDS_PHASE = ("cards_play",)   # 2.12: retainers change hands in Phase 2, step D
+CARDS_PHASE = ("cards_play",)
+_NOWHERE = Lord("", "", False, None)   # 2.12: retainers change hands in Phase 2, step D
 
 
 def _name(view: dict, text: Any, choices: list[str], what: str, line: int | None, problems: Problems) -> str | None:
@@ -211,6 +213,29 @@ def act_leave_relic(state: FiefState, board: Board, player: str, order: dict, rn
     return _done(player, "leave_relic", relics.leave(state, player, order["relic"], carrier))
 
 
+def check_reveal(view: dict, player: str, item: dict, line: int | None, problems: Problems) -> dict | None:
+    check_keys(item, ("reveal_relic",), "a reveal_relic order", problems)
+    noble = _name(view, item["reveal_relic"], _mine(view, player), "a noble of your family",
+                  line_of(item, "reveal_relic") or line, problems)
+    if noble is None:
+        return None
+    where = view["lords"][noble]["location"]
+    if where not in (view.get("church") or {}).get("relics", {}).get("face_down_in", []):
+        problems.add(line, f"no relic lies face down in {where}, where {noble} stands (12.0)",
+                     "face-down relics: " + ", ".join((view.get("church") or {}).get("relics", {})
+                                                      .get("face_down_in", [])))
+        return None
+    return {"noble": noble}
+
+
+def act_reveal(state: FiefState, board: Board, player: str, order: dict, rng: Rng) -> list[Event]:
+    noble = order["noble"]
+    if not relics.may_reveal(state, board, noble, (state.lords.get(noble) or _NOWHERE).location or ""):
+        return _void(player, "reveal_relic", f"{noble} may not reveal a relic where they stand (12.0: a Bishop or "
+                     "Archbishop in his own district's cathedral city, an Abbess in any)")
+    return relics.discover(state, board, noble) or _void(player, "reveal_relic", "no relic lies face down there")
+
+
 def act_take_relic(state: FiefState, board: Board, player: str, order: dict, rng: Rng) -> list[Event]:
     return _done(player, "take_relic", relics.pick_up(state, player, order["relic"], order["by"]))
 
@@ -274,6 +299,7 @@ VERBS = {
                              (("- give_relic: RELIC", "to a noble in the same city (12.0)"), ("  to: NOBLE", ""))),
     "leave_relic": AtOnceVerb(_relic_check("leave_relic", (), None), act_leave_relic),
     "take_relic": AtOnceVerb(_relic_check("take_relic", ("by",), "by"), act_take_relic),
+    "reveal_relic": AtOnceVerb(check_reveal, act_reveal, (("- reveal_relic: NOBLE", "your cleric there (12.0)"),)),
     "chasuble": AtOnceVerb(check_chasuble, act_chasuble, (("- chasuble: SEA", "move a STORMS card (12.2)"),
                                                           ("  to: SEA", ""))),
     "shinbone": AtOnceVerb(check_shinbone, act_shinbone, (("- shinbone: famine", "12.4"),)),
