@@ -75,7 +75,7 @@ def _noble(view: Mapping[str, Any], player: str, item: Mapping[str, Any], line: 
 def read_cleric(view: dict, board: Board, player: str, card: str, item: dict, line: int | None,
                 problems: Problems) -> dict | None:
     title = clergy.TITLE[card].upper()
-    check_keys(item, ("play", "on", "district"), f"a {title} card", problems)
+    check_keys(item, ("play", "on", "district"), f"{'an' if card == 'archbishop' else 'a'} {title} card", problems)
     if not _in_cards_phase(view, title, line, problems):
         return None
     noble = _noble(view, player, item, line, title, problems)
