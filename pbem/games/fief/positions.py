@@ -34,6 +34,7 @@ A position is a mapping (plain YAML data):
     policies: {marie: {safe_passage: {others: allow}}}
     king_offer_used: false
     plague_struck: [Quentin, p3]            # lords / pawn ids that suffered a plague this round
+    edition_state: {retainers: {...}}       # an edition's own state as it stores it (England)
 
 A town holding the forces of one family only is controlled by that family unless the position
 says otherwise; a town holding several families' forces must name its controller.
@@ -108,6 +109,7 @@ def build_position(data: dict[str, Any], variant: str = "fief_france") -> FiefSt
         state.events_pile = [str(c) for c in piles["events"]]
     state.king_offer_used = bool(data.get("king_offer_used", False))
     state.plague_struck = [str(x) for x in data.get("plague_struck") or []]
+    state.edition_state = dict(data.get("edition_state") or {})
     _default_control(state)
     return state
 
