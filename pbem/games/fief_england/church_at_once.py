@@ -28,6 +28,7 @@ from typing import Any, Callable
 from pbem.games.fief.board import Board
 from pbem.games.fief.cards.orders import card_id
 from pbem.games.fief.cards.deck import load_cards
+from pbem.games.fief.edition import load_edition
 from pbem.games.fief.hooks import AtOnceVerb
 from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief_england import hired, retainers
@@ -76,10 +77,11 @@ def check_hire(view: dict, player: str, item: dict, line: int | None, problems: 
     card = (view.get("church") or {}).get("family_card", {}).get(player, "")
     left = (view.get("church") or {}).get("crossbowmen_on_card", {}).get(player, 0)
     money = view["families"][player].get("deniers", 0)
+    each = int(load_edition(view["game"]).extra["hired_units"][hired.UNIT]["price"])   # 11.1
     why = ("you have no MERCENARY card on your family board (11.1)" if not str(card).startswith("mercenary")
            else f"only {left} crossbowmen lie on your MERCENARY card (11.1)" if count > left
-           else f"{count} crossbowmen cost {count * hired.PRICE} shillings (11.1: 2 each); you have {money}"
-           if money < count * hired.PRICE else None)
+           else f"{count} crossbowmen cost {count * each} shillings (11.1: {each} each); you have {money}"
+           if money < count * each else None)
     if why:
         problems.add(line_of(item, "hire") or line, why)
         return None

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState, Pawn
 from pbem.games.fief_england.card_data import england_cards
 from pbem.rules.api import Event
@@ -30,7 +31,6 @@ from pbem.rules.api import Event
 CARD = "family_card"
 MERCENARIES = "mercenaries"
 UNIT = "crossbowman"
-PRICE = 2   # 11.1 (l.745): "2 Shillings each"; edition.yaml `hired_units.crossbowman.price`
 
 
 def printed(card: str) -> list[str]:
@@ -116,6 +116,11 @@ def available(state: FiefState, family: str) -> int:
     return _mercs(state)[chosen]["on_card"] if chosen in _mercs(state) else 0
 
 
+def price(state: FiefState) -> int:
+    """11.1 (l.745): "2 Shillings each" (edition.yaml `hired_units.crossbowman.price`)."""
+    return int(edition_of(state).extra["hired_units"][UNIT]["price"])
+
+
 def hire_problem(state: FiefState, family: str, count: int, city: str) -> str | None:
     if not card_on(state, family) or not card_on(state, family).startswith("mercenary"):   # type: ignore[union-attr]
         return "you have no MERCENARY card on your family board (11.1)"
@@ -124,9 +129,9 @@ def hire_problem(state: FiefState, family: str, count: int, city: str) -> str | 
     left = available(state, family)
     if count > left:
         return f"only {left} crossbowmen lie on your MERCENARY card (11.1)"
-    money = state.families[family].deniers
-    if money < count * PRICE:
-        return f"{count} crossbowmen cost {count * PRICE} shillings (11.1: 2 each); you have {money}"
+    money, each = state.families[family].deniers, price(state)
+    if money < count * each:
+        return f"{count} crossbowmen cost {count * each} shillings (11.1: {each} each); you have {money}"
     return None
 
 
@@ -142,7 +147,7 @@ def hire(state: FiefState, family: str, count: int, city: str) -> list[Event] | 
         state.pawns[pid] = Pawn(pid, UNIT, family, city)
         merc["hired"].append(pid)
     merc["on_card"] -= count
-    state.families[family].deniers -= count * PRICE
+    state.families[family].deniers -= count * price(state)
     return [Event("crossbowmen_hired", f"{family} hires {count} mercenary crossbowm{'a' if count == 1 else 'e'}n "
                   f"into {city} (11.1).", data={"family": family, "count": count, "city": city})]
 
@@ -151,7 +156,7 @@ def hire_in_battle(state: FiefState, family: str, wanted: int, city: str) -> lis
     """R41, 11.1 ("They may be hired in middle of a Battle"): for the battle rules, the battle
     plan's standing order `hire_crossbowmen: N` carried out when the battle in ``city`` begins:
     as many as the card holds and the family can pay, up to ``wanted``."""
-    count = min(wanted, available(state, family), state.families[family].deniers // PRICE)
+    count = min(wanted, available(state, family), state.families[family].deniers // price(state))
     if count <= 0:
         return []
     done = hire(state, family, count, city)

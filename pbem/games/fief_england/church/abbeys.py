@@ -32,9 +32,6 @@ KEY = "abbeys"
 # is the elected King's counterpart, 9.1).
 ROYAL = ("king", "queen", "sovereign_queen", "prince_of_wales")
 PROTECTS = ("rebellion", "plague", "justice")   # 2.13 "Abbey's Powers and Effects"
-# 3.0, 3.1 (R18): the edition record's `income` keys, with the rulebook's numbers as fallback.
-INCOME = {"abbey": 2, "abbey_visitor": 2, "abbey_royal_visitor": 3, "abbey_relic": 3, "abbey_excalibur": 3,
-          "abbey_mill_bonus": 1}
 
 
 def _st(state: FiefState) -> dict[str, dict[str, Any]]:
@@ -143,8 +140,9 @@ def protected(state: FiefState, noble: str, danger: str) -> bool:
 # -- income (3.0, 3.1, R18) ---------------------------------------------------------------------------
 
 def _number(state: FiefState, key: str) -> int:
-    """The edition record's number (games/fief_england/edition.yaml `income:`)."""
-    return int(edition_of(state).income.get(key, INCOME[key]))
+    """3.0, 3.1: the edition record's number (games/fief_england/edition.yaml `income:`: abbey,
+    abbey_visitor, abbey_royal_visitor, abbey_relic, abbey_excalibur, abbey_mill_bonus)."""
+    return int(edition_of(state).extra[f"income.{key}"])
 
 
 def receiver(state: FiefState, board: Board, city: str) -> str | None:

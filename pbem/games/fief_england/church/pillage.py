@@ -3,11 +3,11 @@ destroyed, the pillaging noble's family collects 10 shillings, takes the relics 
 the noble is marked with the Heresy marker (JUSTICE may then strike them, 10.4)."""
 from __future__ import annotations
 
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.church import abbeys, relics
 from pbem.rules.api import Audience, Event
 
-PILLAGE = 10   # 7.10 (l.593): "Collect 10 Shillings per Abbey destroyed"; edition.yaml income.pillage_abbey
 HERESY = "heresy"   # the noble bearing the one Heresy marker (R31)
 
 
@@ -33,9 +33,10 @@ def pillage_abbey(state: FiefState, player: str, noble: str, city: str) -> list[
                     data={"player": player, "noble": noble, "city": city, "abbey": name})]
     events += abbeys.destroy(state, city, "pillaged")
     events += relics.pillaged(state, city, noble)
-    state.families[player].deniers += PILLAGE
-    events.append(Event("pillage_shillings", f"You collect {PILLAGE} shillings for the Abbey (7.10).",
-                        Audience.only(player), {"player": player, "shillings": PILLAGE}))
+    gain = int(edition_of(state).extra["income.pillage_abbey"])   # 7.10 (l.593): 10 shillings
+    state.families[player].deniers += gain
+    events.append(Event("pillage_shillings", f"You collect {gain} shillings for the Abbey (7.10).",
+                        Audience.only(player), {"player": player, "shillings": gain}))
     before = state.edition_state.get(HERESY)
     state.edition_state[HERESY] = noble
     was = f" (taken from {before})" if before and before != noble else ""
