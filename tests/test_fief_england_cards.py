@@ -508,6 +508,14 @@ def relic_at(st: FiefState, city: str) -> str:
     return next(r for r, i in st.edition_state["relics"]["relics"].items() if i["city"] == city)
 
 
+def abbess_with_yorks_relic(st: FiefState) -> str:
+    """Lucia, Abbess of an Abbey in Oxford, reveals York's relic there (12.0) and carries it."""
+    abbeys.found(st, board(), "ann", "Lucia", "Oxford")
+    st.lords["Lucia"].location = "York"
+    relics.discover(st, board(), "Lucia")
+    return relics.held_by(st, "Lucia")[0]
+
+
 def test_r36_one_relic_face_down_on_each_cathedral_city_at_random() -> None:
     cathedrals = sorted(b.chief_town for b in board().bishoprics.values())
     layouts = set()
@@ -555,10 +563,7 @@ def test_12_0_an_abbess_reveals_in_any_cathedral_city_and_a_plain_noble_never() 
 
 def test_relics_move_with_their_noble_are_given_left_and_picked_up() -> None:
     st = placed()
-    abbeys.found(st, board(), "ann", "Lucia", "Oxford")
-    st.lords["Lucia"].location = "York"
-    relic = relic_at(st, "York")
-    relics.discover(st, board(), "Lucia")
+    relic = abbess_with_yorks_relic(st)
     st.lords["Lucia"].location = "Oxford"
     assert relics.where(st, relic) == "Oxford" and relics.present_in(st, "Oxford") == 1
     assert "is not in Oxford" in relics.give(st, "ann", relic, "Lucia", "Hugh")
@@ -572,11 +577,8 @@ def test_relics_move_with_their_noble_are_given_left_and_picked_up() -> None:
 
 def test_the_first_relic_given_to_the_sovereign_earns_the_relic_marker() -> None:
     st = placed()
-    abbeys.found(st, board(), "ann", "Lucia", "Oxford")
-    st.lords["Lucia"].location = "York"
-    relics.discover(st, board(), "Lucia")
+    relic = abbess_with_yorks_relic(st)
     st.lords["Henri"].location, st.lords["Henri"].political = "York", "king"
-    relic = relics.held_by(st, "Lucia")[0]
     events = relics.give(st, "ann", relic, "Lucia", "Henri")
     assert "Relic marker (1 VP) is theirs" in texts(events)
     assert relics.relic_vp(st, "ann") == 1 and relics.relic_vp(st, "cid") == 0
@@ -585,10 +587,7 @@ def test_the_first_relic_given_to_the_sovereign_earns_the_relic_marker() -> None
 
 def test_a_lost_holders_relic_lies_where_they_fell_and_invaders_remove_relics() -> None:
     st = placed()
-    abbeys.found(st, board(), "ann", "Lucia", "Oxford")
-    st.lords["Lucia"].location = "York"
-    relics.discover(st, board(), "Lucia")
-    relic = relics.held_by(st, "Lucia")[0]
+    relic = abbess_with_yorks_relic(st)
     assert "lies in York" in texts(relics.holder_lost(st, "Lucia", "York"))
     assert relics.held_by(st, "Lucia") == [] and relics.where(st, relic) == "York"
     hidden = relic_at(st, "Norwich")
@@ -598,10 +597,7 @@ def test_a_lost_holders_relic_lies_where_they_fell_and_invaders_remove_relics() 
 
 def test_a_pillaged_abbeys_relics_go_to_the_pillager() -> None:
     st = placed()
-    abbeys.found(st, board(), "ann", "Lucia", "Oxford")
-    st.lords["Lucia"].location = "York"
-    relics.discover(st, board(), "Lucia")
-    relic = relics.held_by(st, "Lucia")[0]
+    relic = abbess_with_yorks_relic(st)
     st.lords["Lucia"].location = "Oxford"
     relics.leave(st, "ann", relic, "Lucia")
     assert "takes" in texts(relics.pillaged(st, "Oxford", "Hugh")) and relics.held_by(st, "Hugh") == [relic]
@@ -613,10 +609,7 @@ def test_4_8_a_dead_noble_takes_retainer_title_and_heresy_with_them() -> None:
     from pbem.games.fief_england.church.death import church_after_death
     st = placed()
     link(st, "Lucia", 1)
-    abbeys.found(st, board(), "ann", "Lucia", "Oxford")
-    st.lords["Lucia"].location = "York"
-    relics.discover(st, board(), "Lucia")
-    relic = relics.held_by(st, "Lucia")[0]
+    relic = abbess_with_yorks_relic(st)
     st.edition_state["heresy"] = "Lucia"
     events = church_after_death(st, st.lords.pop("Lucia"))
     assert {"retainer_removed", "abbess_title_discarded", "relic_dropped"} <= {e.kind for e in events}
