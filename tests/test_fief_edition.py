@@ -51,7 +51,7 @@ def test_france_reads_the_rulebook_numbers() -> None:
     assert e.ransom(2) == 6                                                            # 4.1 example
     assert e.income == {"town": 1, "mill": 2, "tallage_per_town": 2, "queen": 2, "plunder_per_mill": 2}
     assert (e.hand_limit, e.draws, e.disaster_track) == (3, 2, 3)
-    assert e.deck.lords + sum(e.deck.surprise_characters.values()) == 22               # B
+    assert e.deck.lords + sum(e.deck.other_characters.values()) == 22               # B
     assert sum(e.deck.fortune.values()) == 25 and sum(e.deck.disaster.values()) == 10  # B
     assert (e.victory.lone, e.victory.alliance, e.victory.alliance_players) == (3, 4, (4, 5, 6))
     assert e.round[0] == "hear_ye" and e.not_in_first_round == ("hear_ye",)

@@ -1,11 +1,21 @@
 """Standing policies (DESIGN.md): parsing with lines and fixes, merging, and the answers."""
 from __future__ import annotations
 
-from pbem.games.fief.policies import (DEFAULT_LOSS_ORDER, check_policies, describe, loss_order,
-                                      merge_policies, permits)
+from pbem.games.fief.edition import load_edition
+from pbem.games.fief.policies import (check_policies, default_loss_order, describe, loss_order, merge_policies,
+                                      permits)
 from pbem.orders.yamlsafe import load
 
-VIEW = {"turn_order": ["marc", "marie", "enguerand"], "me": "marc"}
+VIEW = {"game": "fief_france", "turn_order": ["marc", "marie", "enguerand"], "me": "marc"}
+FRANCE = load_edition("fief_france")
+DEFAULT_LOSS_ORDER = default_loss_order(FRANCE)
+
+
+def test_the_default_loss_order_is_frances_by_price_then_the_guard():
+    """The cheapest pawns die first (4.3), the royal guard last (1.5.5): from the edition record."""
+    assert DEFAULT_LOSS_ORDER == ("man_at_arms", "archer", "knight", "bombard", "queens_sergeant", "kings_knight")
+    assert default_loss_order(load_edition("fief_england")) == (
+        "man_at_arms", "archer", "knight", "bombard", "trebuchet")
 
 
 def check(text: str):
@@ -62,7 +72,7 @@ def test_permits_and_the_cautious_default():
     assert permits(policy, "safe_passage", "enguerand") is False
     assert permits(policy, "safe_passage", "olivier") is True
     assert permits(policy, "besieged_may_leave", "marie") is False
-    assert loss_order({}) == DEFAULT_LOSS_ORDER
+    assert loss_order({}, FRANCE) == DEFAULT_LOSS_ORDER
 
 
 def test_merge_keeps_what_is_not_given():
@@ -76,6 +86,6 @@ def test_merge_keeps_what_is_not_given():
 
 
 def test_describe_for_reports():
-    lines = describe({"safe_passage": {"allow": ["marie"], "refuse": [], "others": "refuse"}})
+    lines = describe({"safe_passage": {"allow": ["marie"], "refuse": [], "others": "refuse"}}, FRANCE)
     assert lines[0] == "safe_passage: allow marie; refuse everyone else"
     assert lines[1] == "besieged_may_leave: refuse everyone else"

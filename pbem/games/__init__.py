@@ -9,6 +9,7 @@ from pbem.rules.api import GameRules
 # GAME_TYPE -> "module:attribute" of the GameRules instance.
 GAME_TYPES: dict[str, str] = {
     "fief_france": "pbem.games.fief_france.rules:RULES",
+    "fief_england": "pbem.games.fief_england.rules:RULES",
     "kard_es_korona": "pbem.games.kard_es_korona.rules:RULES",
 }
 

@@ -129,7 +129,8 @@ class Board:
         return {
             "variant": self.variant,
             "file": Path(self.source).name,
-            **({"offshore": {"name": self.seas[0], "connects": list(self.harbors)}} if self.seas else {}),
+            **({"offshore": {"name": self.seas[0], "connects": list(self.harbors)}} if self.seas == (OFFSHORE,)
+               else {"seas": list(self.seas)} if self.seas else {}),
             "towns": {t: {"fief": i.fief, "bishopric": i.bishopric, "chief": i.chief,
                           "harbor": i.harbor, "sourced": i.sourced, "guesses": list(i.guesses),
                           "neighbours": list(self._neighbours[t])} for t, i in self.towns.items()},
@@ -163,7 +164,32 @@ def load_board_file(path: Path, variant: str) -> Board:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise BoardError(f"{path}: cannot read the board data: {exc}") from None
-    return build_board(data, str(path), load_edition(variant).hooks.board_facts, variant)
+    hooks = load_edition(variant).hooks
+    build = hooks.board_loader or build_board   # an edition whose board file has its own shape (England)
+    return build(data, str(path), hooks.board_facts, variant)
+
+
+def check_board(board: Board, facts: BoardFacts) -> None:
+    """A board built by an edition's own loader (``Hooks.board_loader``) held to the rulebook's
+    facts as France's is: the fiefs and their ranks, the bishoprics and their chief towns, the
+    towns the rulebook names, the harbors, the memberships and the roads it states."""
+    def fail(message: str) -> BoardError:
+        return BoardError(f"{board.source}: {message}")
+
+    if set(board.fiefs) != set(facts.fiefs):
+        raise fail(f"the fiefs must be exactly {', '.join(sorted(facts.fiefs))}, not {', '.join(sorted(board.fiefs))}")
+    for fid, (name, rank) in facts.fiefs.items():
+        if (board.fiefs[fid].name, board.fiefs[fid].rank) != (name, rank):
+            raise fail(f"fief {fid} must be the {name} (a {rank}), not the {board.fiefs[fid].name} "
+                       f"(a {board.fiefs[fid].rank}); a fief's rank follows its size")
+    if set(board.bishoprics) != set(facts.bishoprics):
+        raise fail("the bishoprics must be numbered exactly " + ", ".join(map(str, sorted(facts.bishoprics))))
+    for number, (name, chief) in facts.bishoprics.items():
+        if (board.bishoprics[number].name, board.bishoprics[number].chief_town) != (name, chief):
+            raise fail(f"bishopric {number} must be {name} with its chief town {chief}")
+    _check_towns(board.towns, facts, {n: b.chief_town for n, b in board.bishoprics.items()}, fail)
+    _check_memberships(board.fiefs, board.bishoprics, facts, fail)
+    _check_roads(board, facts, fail)
 
 
 def build_board(data: Any, where: str, facts: BoardFacts, variant: str) -> Board:

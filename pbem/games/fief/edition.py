@@ -13,64 +13,23 @@ The rules find the edition of a state from its game type (``edition_of(state)``,
 """
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 import yaml
 
-from pbem.orders.reading import suggest
+from pbem.games.fief.edition_reader import (EDITION_FILE, OTHER_STEPS, PHASES, Deck, EditionError, Unit, Victory,
+                                            read_record)
+from pbem.games.fief.hooks import Hooks, TitleBonus
 from pbem.paths import games_dir
 from pbem.rules.api import OptionSpec
-
-from pbem.games.fief.hooks import Hooks, TitleBonus
 
 if TYPE_CHECKING:
     from pbem.games.fief.state import FiefState
 
-__all__ = ["Edition", "EditionError", "Hooks", "TitleBonus", "PHASES", "OTHER_STEPS", "edition_of",
-           "load_edition"]
-
-EDITION_FILE = "edition.yaml"
-# The round's phases the core knows (round.py ROUND), in the order E lists them for France; an
-# edition's `round:` is a selection of them, in its own order.
-PHASES = ("hear_ye", "cards", "cards_play", "income", "purchase", "movement", "battle", "end_of_round")
-# The core's steps outside the round (round.py): an edition's own phase may not take their names.
-OTHER_STEPS = ("setup", "hear_ye_votes", "over")
-
-
-class EditionError(Exception):
-    """Edition data that cannot be used, with where and how to fix it."""
-
-
-@dataclass(frozen=True)
-class Unit:
-    """One unit pawn type (4.3, 6.2.3.1, A.1)."""
-
-    price: int
-    combat_points: int
-    pool: int       # the most pawns of the type a family can have on the board
-
-
-@dataclass(frozen=True)
-class Deck:
-    """The card counts the rulebook states, which the card data (cards.yaml) must match."""
-
-    lords: int
-    women: int
-    surprise_characters: dict[str, int]
-    fortune: dict[str, int]
-    disaster: dict[str, int]
-
-
-@dataclass(frozen=True)
-class Victory:
-    lone: int                            # VP of a lone victory (7.1)
-    alliance: int                        # VP of two allied families together (7.2)
-    alliance_players: tuple[int, ...]    # player counts in which an alliance victory counts (7.2)
-    married_lone_players: tuple[int, ...]   # player counts in which a married family may win alone (7.1)
-    from_round: int                      # the first round whose end checks victory (7)
+__all__ = ["Edition", "EditionError", "Deck", "Unit", "Victory", "Hooks", "TitleBonus", "PHASES", "OTHER_STEPS",
+           "edition_of", "load_edition"]
 
 
 @dataclass(frozen=True)
@@ -87,13 +46,14 @@ class Edition:
     mills: int
     siege_engines: int                   # markers per family
     diplomacy_pawns: int                 # per family
-    captive_markers: int                 # in the game: a lord is taken captive only with one left
+    # In the game: a lord is taken captive only with one left (France B, 6.3); None: no such limit.
+    captive_markers: int | None
     mills_per_town: int
     lords_per_family: int
     new_units_per_town: int              # pawns placed in one town in one Purchase Phase
     fief_titles_per_lord: int
     steps_per_round: int                 # steps a lord or unit pawn moves in one round
-    prices: dict[str, int]               # stronghold, mill, title_per_town, cardinal_title, ransom_*
+    prices: dict[str, int]               # stronghold, mill, title_per_town, ransom_*, and cardinal_title
     income: dict[str, int]               # town, mill, tallage_per_town, queen, plunder_per_mill
     hand_limit: int
     draws: int
@@ -104,6 +64,18 @@ class Edition:
     not_in_first_round: tuple[str, ...]
     options: tuple[OptionSpec, ...]
     hooks: Hooks
+    money_unit: str = "denier"           # the coin's name, singular (France: denier; England: shilling)
+    # Families a player runs, by player count (England 13.7: two allied families at 2 players).
+    families_per_player: dict[int, int] | None = None
+    character_draws: int | None = None   # character cards among a Cards Phase's draws at most (E 2.0)
+    # The two-player game's hand limit, draws and character draws (England 13.7), if it differs.
+    two_player_cards: dict[str, int] | None = None
+    buildings_per_town: int = 1          # fortresses (and England's abbeys) a town holds (4.2)
+    # Unit pawns always lie face down (England 4.1); otherwise only with the option `fog_of_war` (F I.2).
+    always_fog_of_war: bool = False
+    # The keys an edition's own code reads, declared by its hooks (``Hooks.record_keys``) and checked
+    # by them: dotted key ("invaders", "supply.abbeys") -> value. The core never reads them.
+    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def unit_types(self) -> tuple[str, ...]:
@@ -129,6 +101,56 @@ class Edition:
         later = self.round[self.round.index(phase) + 1:]
         skipped = self.not_in_first_round if round_number == 1 else ()
         return next((p for p in later if p not in skipped), self.opening(round_number + 1))
+
+    def money_text(self, amount: int) -> str:
+        """An amount in the edition's coin (`money.unit`): "1 denier", "5 shillings"."""
+        return f"{amount} {self.money_unit}{'' if amount == 1 else 's'}"
+
+    def unit_word(self, kind: str, count: int) -> str:
+        """A unit pawn kind (or a royal guard pawn's, 1.5.5) as the reports write ``count`` of them:
+        the record's `units:` name and plural (France: "man-at-arms", "men-at-arms")."""
+        if kind in self.units:
+            return self.units[kind].name if count == 1 else self.units[kind].plural
+        guard = self.hooks.royal_guard[kind]
+        return guard.word if count == 1 else guard.plural
+
+    def unit_text(self, kind: str, count: int) -> str:
+        """``count`` pawns of ``kind`` as the reports write them ("1 knight", "3 men-at-arms")."""
+        return f"{count} {self.unit_word(kind, count)}"
+
+    def pawn_kinds(self) -> tuple[str, ...]:
+        """Every pawn kind of the edition: its unit types, then its royal guard's (1.5.5)."""
+        return self.unit_types + tuple(self.hooks.royal_guard)
+
+    def unit_kind(self, text: Any) -> str | None:
+        """A pawn kind named in an order: its id, name or plural, folded ("Men-at-arms", "knights",
+        "king's retinue knight", "kings_knight"), or None."""
+        if not isinstance(text, str):
+            return None
+        return self._kind_words.get(_word(text))
+
+    @property
+    def _kind_words(self) -> dict[str, str]:
+        words: dict[str, str] = {}
+        for kind in self.pawn_kinds():
+            for text in (kind, kind + "s", self.unit_word(kind, 1), self.unit_word(kind, 2)):
+                words[_word(text)] = kind
+        if "man_at_arms" in self.units:
+            words["man"] = "man_at_arms"   # France's mails have said `man` for a man-at-arms
+        return words
+
+    def fog(self, options: Mapping[str, Any]) -> bool:
+        """F I.2, E 4.1: whether other players see how many unit pawns, not which types."""
+        return self.always_fog_of_war or bool(options.get("fog_of_war"))
+
+    def families_of(self, players: int) -> int:
+        """The families each player runs in a game of ``players`` (1 unless the record says)."""
+        return (self.families_per_player or {}).get(players, 1)
+
+    def may_marry(self, players: int) -> bool:
+        """9.0, 13.8: whether families may marry in a game of ``players``."""
+        allowed = self.victory.marriage_players
+        return allowed is None or players in allowed
 
     def bonus(self, titles: Iterable[str | None]) -> TitleBonus | None:
         """G.4.1.1: the bonus a lord of an army (or battle side) with these political titles
@@ -165,233 +187,10 @@ def load_edition_file(path: Path, type_name: str) -> Edition:
                            f"edition needs games/{type_name}/{EDITION_FILE} (docs/adding-a-game.md)") from None
     except yaml.YAMLError as exc:
         raise EditionError(f"{path}: not valid YAML ({str(exc).splitlines()[0]}); fix the line it names") from None
-    return _Reader(str(path)).edition(data, type_name)
+    return Edition(**read_record(data, str(path), type_name))
 
 
-# -- the schema -------------------------------------------------------------------------------
-_TOP = ("title", "hooks", "players", "money", "units", "start", "supply", "limits", "prices", "income",
-        "cards", "deck", "victory", "round", "not_in_first_round", "options")
-_PRICES = ("stronghold", "mill", "title_per_town", "cardinal_title", "ransom_base", "ransom_per_title")
-_INCOME = ("town", "mill", "tallage_per_town", "queen", "plunder_per_mill")
 
-
-class _Reader:
-    """Reads the YAML of one edition, each value checked where it is read."""
-
-    def __init__(self, where: str):
-        self.where = where
-
-    def fail(self, key: str, problem: str, fix: str) -> EditionError:
-        return EditionError(f"{self.where}: `{key}`: {problem}; {fix}")
-
-    def mapping(self, data: Any, key: str, keys: tuple[str, ...] | None) -> dict[str, Any]:
-        """A mapping; with ``keys``, exactly those keys."""
-        if not isinstance(data, dict):
-            raise self.fail(key or "(the file)", f"must be a mapping, not {_kind(data)}",
-                            f"write `{keys[0] if keys else 'NAME'}: ...` lines under it")
-        if keys is not None:
-            for name in data:
-                if name not in keys:
-                    raise self.fail(_join(key, str(name)), "unknown key",
-                                    suggest(str(name), keys))
-            for name in keys:
-                if name not in data:
-                    raise self.fail(_join(key, name), "missing",
-                                    f"add `{name}:` (see games/fief_france/{EDITION_FILE})")
-        return data
-
-    def whole(self, data: dict[str, Any], key: str, name: str, least: int = 0) -> int:
-        value = data[name]
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(_join(key, name), f"must be a whole number, not {_kind(value)}",
-                            "write the number the rulebook gives, e.g. `3`")
-        if value < least:
-            raise self.fail(_join(key, name), f"must be at least {least}, not {value}",
-                            "write the number the rulebook gives")
-        return value
-
-    def flag(self, data: dict[str, Any], key: str, name: str) -> bool:
-        value = data[name]
-        if not isinstance(value, bool):
-            raise self.fail(_join(key, name), f"must be true or false, not {_kind(value)}", "write `true` or `false`")
-        return value
-
-    def text(self, data: dict[str, Any], key: str, name: str) -> str:
-        value = data[name]
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(_join(key, name), f"must be a text, not {_kind(value)}", "write it in quotes")
-        return value
-
-    def counts(self, data: Any, key: str, least: int = 0) -> dict[str, int]:
-        """A mapping of names to whole numbers (a pool, a deck's cards)."""
-        found = self.mapping(data, key, None)
-        return {str(name): self.whole(found, key, name, least) for name in found}
-
-    def numbers(self, data: Any, key: str, names: tuple[str, ...], least: int = 0) -> dict[str, int]:
-        """The section ``key`` (its value ``data``): exactly ``names``, each a whole number."""
-        found = self.mapping(data, key, names)
-        return {name: self.whole(found, key, name, least) for name in names}
-
-    def whole_list(self, data: dict[str, Any], key: str, name: str) -> tuple[int, ...]:
-        value = data[name]
-        if not isinstance(value, list):
-            raise self.fail(_join(key, name), f"must be a list of player counts, not {_kind(value)}",
-                            "write e.g. `[4, 5, 6]`, or `[]` for none")
-        return tuple(self.whole({name: v}, key, name, 1) for v in value)
-
-    def phases(self, data: dict[str, Any], name: str, within: tuple[str, ...]) -> tuple[str, ...]:
-        value = data[name]
-        if not isinstance(value, list):
-            raise self.fail(name, f"must be a list of phases, not {_kind(value)}",
-                            f"write e.g. `[{', '.join(within[:3])}]`")
-        for item in value:
-            if item not in within:
-                raise self.fail(name, f"{item!r} is not a phase here",
-                                suggest(str(item), within))
-        if len(set(value)) != len(value):
-            raise self.fail(name, "names a phase twice", "name each phase once")
-        return tuple(value)
-
-    def own_phases(self, hooks: Hooks) -> tuple[str, ...]:
-        """The names of the edition's own phases (its `phases` hook), none a core step's."""
-        names = tuple(step.name for step in hooks.phases)
-        for name in names:
-            if name in PHASES + OTHER_STEPS or names.count(name) > 1:
-                raise self.fail("hooks", f"the edition's own phase {name!r} is already a phase",
-                                "give each of the edition's own phases (its `phases` hook) a name of its own")
-        return names
-
-    def first_round(self, data: dict[str, Any], round_: tuple[str, ...]) -> tuple[str, ...]:
-        skipped = self.phases(data, "not_in_first_round", round_)
-        if not round_ or set(round_) <= set(skipped):
-            raise self.fail("round", "leaves the first round without a phase",
-                            "list the round's phases in `round`, and only some of them in `not_in_first_round`")
-        return skipped
-
-    # -- the sections ---------------------------------------------------------------------
-    def edition(self, data: Any, type_name: str) -> Edition:
-        top = self.mapping(data, "", _TOP)
-        players = self.numbers(top["players"], "players", ("min", "max"), 1)
-        if players["min"] > players["max"]:
-            raise self.fail("players", f"min {players['min']} is more than max {players['max']}",
-                            "swap them, or correct the one that is wrong")
-        money = self.mapping(top["money"], "money", ("starting", "public"))
-        units = self.units(top["units"])
-        start = self.mapping(top["start"], "start", ("units",))
-        start_units = self.counts(start["units"], "start.units")
-        for kind, count in start_units.items():
-            if kind not in units:
-                raise self.fail(f"start.units.{kind}", "not a unit type of `units`",
-                                suggest(kind, tuple(units)))
-            if count > units[kind].pool:
-                raise self.fail(f"start.units.{kind}", f"{count} is more than the pool of {units[kind].pool}",
-                                f"a family starts with at most its pool (`units.{kind}.pool`)")
-        supply = self.numbers(top["supply"], "supply", ("strongholds", "mills", "siege_engines", "diplomacy_pawns",
-                                                        "captive_markers"))
-        limits = self.numbers(top["limits"], "limits", ("mills_per_town", "lords_per_family", "new_units_per_town",
-                                                        "fief_titles_per_lord", "steps_per_round"), 1)
-        cards = self.numbers(top["cards"], "cards", ("hand_limit", "draws", "disaster_track"))
-        hooks = self.hooks(top["hooks"])
-        own = self.own_phases(hooks)
-        return Edition(
-            type_name=type_name, title=self.text(top, "", "title"),
-            min_players=players["min"], max_players=players["max"],
-            money_public=self.flag(money, "money", "public"),
-            starting_money=self.whole(money, "money", "starting"),
-            units=units, start_units=start_units,
-            strongholds=supply["strongholds"], mills=supply["mills"], siege_engines=supply["siege_engines"],
-            diplomacy_pawns=supply["diplomacy_pawns"], captive_markers=supply["captive_markers"],
-            mills_per_town=limits["mills_per_town"], lords_per_family=limits["lords_per_family"],
-            new_units_per_town=limits["new_units_per_town"], fief_titles_per_lord=limits["fief_titles_per_lord"],
-            steps_per_round=limits["steps_per_round"],
-            prices=self.numbers(top["prices"], "prices", _PRICES),
-            income=self.numbers(top["income"], "income", _INCOME),
-            hand_limit=cards["hand_limit"], draws=cards["draws"], disaster_track=cards["disaster_track"],
-            deck=self.deck(top["deck"]), victory=self.victory(top["victory"], players["min"], players["max"]),
-            round=(rnd := self.phases(top, "round", PHASES + own)),
-            not_in_first_round=self.first_round(top, rnd),
-            options=self.options(top["options"]), hooks=hooks)
-
-    def units(self, data: Any) -> dict[str, Unit]:
-        found = self.mapping(data, "units", None)
-        if not found:
-            raise self.fail("units", "names no unit type", "list each unit pawn type with its price, "
-                            "combat_points and pool")
-        out = {}
-        for kind in found:
-            key = f"units.{kind}"
-            nums = self.numbers(found[kind], key, ("price", "combat_points", "pool"))
-            out[str(kind)] = Unit(nums["price"], nums["combat_points"], nums["pool"])
-        return out
-
-    def deck(self, data: Any) -> Deck:
-        found = self.mapping(data, "deck", ("lords", "women", "surprise_characters", "fortune", "disaster"))
-        deck = Deck(self.whole(found, "deck", "lords", 1), self.whole(found, "deck", "women"),
-                    self.counts(found["surprise_characters"], "deck.surprise_characters", 1),
-                    self.counts(found["fortune"], "deck.fortune", 1),
-                    self.counts(found["disaster"], "deck.disaster", 1))
-        if deck.women > deck.lords:
-            raise self.fail("deck.women", f"{deck.women} women among {deck.lords} lords",
-                            "women are counted among the lords: at most `lords`")
-        return deck
-
-    def victory(self, data: Any, least: int, most: int) -> Victory:
-        """The victory rule; its player counts among the edition's (``least`` to ``most``)."""
-        keys = ("lone", "alliance", "alliance_players", "married_lone_players", "from_round")
-        found = self.mapping(data, "victory", keys)
-        for name in ("alliance_players", "married_lone_players"):
-            for count in self.whole_list(found, "victory", name):
-                if not least <= count <= most:
-                    raise self.fail(f"victory.{name}", f"{count} players is outside `players` ({least} to {most})",
-                                    "list only player counts the edition is played by")
-        return Victory(self.whole(found, "victory", "lone", 1), self.whole(found, "victory", "alliance", 1),
-                       self.whole_list(found, "victory", "alliance_players"),
-                       self.whole_list(found, "victory", "married_lone_players"),
-                       self.whole(found, "victory", "from_round", 1))
-
-    def options(self, data: Any) -> tuple[OptionSpec, ...]:
-        if not isinstance(data, list):
-            raise self.fail("options", f"must be a list, not {_kind(data)}",
-                            "write one `- {name: NAME, default: false, text: \"...\"}` line per option")
-        out = []
-        for n, entry in enumerate(data, 1):
-            key = f"options[{n}]"
-            found = self.mapping(entry, key, ("name", "default", "text"))
-            out.append(OptionSpec(self.text(found, key, "name"), self.text(found, key, "text"),
-                                  self.flag(found, key, "default")))
-        names = [o.name for o in out]
-        if len(set(names)) != len(names) or "board" in names:
-            raise self.fail("options", "names an option twice, or `board` (the core's own option)",
-                            "name each option once")
-        return tuple(out)
-
-    def hooks(self, value: Any) -> Hooks:
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail("hooks", f"must be a module path, not {_kind(value)}",
-                            "write the module of the edition's hooks, e.g. `pbem.games.fief_france.hooks`")
-        try:
-            module = importlib.import_module(value)
-        except ImportError as exc:
-            raise self.fail("hooks", f"cannot import {value} ({exc})",
-                            "name a module that defines `HOOKS = Hooks(...)` (pbem/games/fief/hooks.py)") from None
-        hooks = getattr(module, "HOOKS", None)
-        if not isinstance(hooks, Hooks):
-            raise self.fail("hooks", f"{value} defines no `HOOKS` of type Hooks",
-                            "add `HOOKS = Hooks(...)` to it (pbem/games/fief/hooks.py)")
-        return hooks
-
-
-def _join(key: str, name: str) -> str:
-    return f"{key}.{name}" if key else name
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "empty"
-    if isinstance(value, bool):
-        return f"`{str(value).lower()}`"
-    if isinstance(value, (int, float)):
-        return f"the number {value}"
-    if isinstance(value, str):
-        return f"the text {value!r}"
-    return f"a {'list' if isinstance(value, list) else 'mapping' if isinstance(value, dict) else type(value).__name__}"
+def _word(text: str) -> str:
+    """An order's word for a pawn kind, folded: "King's retinue knight" -> "kings_retinue_knight"."""
+    return text.strip().lower().replace("'", "").replace("-", "_").replace(" ", "_")

@@ -59,7 +59,9 @@ class FiefRules:
             raise ValueError(f"{self.title} is played by {self.min_players} to {self.max_players} players, "
                              f"not {len(players)}")
         board = self._board(options)
-        state, _ = new_game(self.type_name, dict(options), players, board, load_cards(self.type_name), rng)
+        own = self.edition.hooks.setup   # an edition's own Game Setup (England, X14), else A
+        start = own.new_game if own is not None else new_game
+        state, _ = start(self.type_name, dict(options), players, board, load_cards(self.type_name), rng)
         return state.to_json()
 
     def _step(self, state: FiefState) -> Step:

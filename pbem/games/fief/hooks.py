@@ -6,10 +6,11 @@ applies; a hook with a default is a rule an edition may go without (the default:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 if TYPE_CHECKING:
     from pbem.games.fief.board import Board
+    from pbem.games.fief.cards.deck import CardSet
     from pbem.games.fief.facts import BoardFacts
     from pbem.games.fief.round import Step
     from pbem.games.fief.state import FiefState, Lord
@@ -48,6 +49,9 @@ class Elections:
     elect: Callable[["FiefState", str, "Lord", str], list["Event"]]
     # (state, ballot, the votes mail's orders) -> events after a ballot (France: the new pope, 1.4).
     after: Callable[["FiefState", str, Mapping[str, Any]], list["Event"]]
+    # Whether a player may name a lord of another family as a candidate (England 9.1: "any
+    # non-Clergy Lord", R20); France: only one's own (1.2).
+    any_family: bool = False
 
 
 @dataclass(frozen=True)
@@ -145,6 +149,18 @@ class Guard:
     combat_points: int        # 6.2.3.1
     size: int                 # the most pawns given (France: 2, 1.5.5.1-2)
     word: str                 # one pawn, as the reports name it: "king's retinue knight"
+    plural: str               # several: "king's retinue knights"
+
+
+@dataclass(frozen=True)
+class EditionSetup:
+    """An edition's own Game Setup (England: two nobles a family, a Region each, X14), in place of
+    the core's (A: a lord drawn, a starting town chosen; setup/rules.py)."""
+
+    # (game type, options, players, board, cards, rng) -> (the state, in its "setup" phase or on,
+    # and the events)
+    new_game: Callable[[str, dict, Sequence[str], "Board", "CardSet", "Rng"], tuple["FiefState", list["Event"]]]
+    step: "Step"   # the "setup" phase: its resolution, mail checker, default orders and template
 
 
 @dataclass(frozen=True)
@@ -206,3 +222,28 @@ class Hooks:
     # An edition's own at-once orders (England: hiring crossbowmen, Mata's exchange, relics):
     # verb -> its ``AtOnceVerb``, beside the core's `play:` and `transfer:` (at_once.py).
     at_once_verbs: Mapping[str, "AtOnceVerb"] = field(default_factory=dict)
+    # The edition record's keys that only the edition's own code reads (England: `invaders`,
+    # `dice`, `supply.abbeys`, ...): dotted key -> the shape its value must have, checked on load
+    # (edition.py ``_Reader.shaped``: ``int``, ``bool``, ``str``, ``[SHAPE]``, ``{NAME: SHAPE}``,
+    # ``{"*": SHAPE}``) and kept in ``Edition.extra``. Without them a key the core does not read
+    # is refused.
+    record_keys: Mapping[str, Any] = field(default_factory=dict)
+    # A: (the board file's data, its path, the board facts, the game type) -> the Board, for an
+    # edition whose board file has a shape of its own (England's regions, cities, districts and
+    # seas: pbem/games/fief_england/board_loader.py), held to the facts (board.py ``check_board``).
+    # Without it the core reads France's shape (board.py ``build_board``).
+    board_loader: Callable[[Any, str, "BoardFacts", str], "Board"] | None = None
+    # B: (the card file's data, its path, the game type) -> the CardSet, for an edition whose card
+    # file has a shape of its own (England: pbem/games/fief_england/cards.py), checked against the
+    # record's `deck:`. Without it the core reads France's shape (cards/deck.py).
+    cards_loader: Callable[[Any, str, str], "CardSet"] | None = None
+    # 8.1: (state, family) -> victory points the family holds besides its lords' titles (England:
+    # the Relic VP marker, 12.0). Without it none.
+    family_points: Callable[["FiefState", str], int] | None = None
+    # A: the edition's own Game Setup (England: pbem/games/fief_england/setup.py). Without it the
+    # core's (setup/rules.py: France's A.2-A.6).
+    setup: EditionSetup | None = None
+    # (state, board, the viewer or None for the game master) -> what the edition adds to a
+    # player's view (England: the Region rolled at setup, 13.6), under keys the core's view
+    # does not use; it must keep to the viewer's knowledge, like the core's view.
+    view_parts: Callable[["FiefState", "Board", str | None], dict[str, Any]] | None = None

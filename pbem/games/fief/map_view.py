@@ -19,15 +19,13 @@ from typing import Any
 import yaml
 
 from pbem.games.fief.board import Board, load_board
+from pbem.games.fief.edition import load_edition
 from pbem.games.fief.state import OFFSHORE
 from pbem.paths import games_dir
 from pbem.rules.api import JSON, MapUnavailable
 
 GEOGRAPHY_FILE = "geography.yaml"
 
-# Unit pawns (A.1) as the map writes them: letter, name.
-UNIT_LETTERS = {"man_at_arms": ("M", "man-at-arms"), "archer": ("A", "archer"),
-                "knight": ("K", "knight"), "bombard": ("B", "bombard")}
 MARKERS = (   # what a town may carry (4.2, 4.4, 5.3.2, 6.4), in drawing order
     {"id": "stronghold", "letter": "S", "label": "stronghold (4.2)"},
     {"id": "city", "letter": "C", "label": "city: a fortified town (4.4)"},
@@ -117,14 +115,16 @@ def map_drawing(view: JSON, variant: str, title: str) -> JSON:
         "families": [{"id": p, "label": p + (" (eliminated)" if view["families"][p]["eliminated"] else "")}
                      for p in view["players"]],
         "pieces": [p for p in pieces if p["lords"] or p["units"] or p["hidden"] or p["captives"]],
-        "piece_kinds": [{"id": k, "letter": letter, "label": label} for k, (letter, label) in UNIT_LETTERS.items()],
+        # A.1: the unit pawns as the map writes them (the edition record's `units:` letter and name)
+        "piece_kinds": [{"id": k, "letter": u.letter, "label": u.name}
+                        for k, u in load_edition(view["game"]).units.items()],
         "marker_kinds": list(MARKERS),
         "legend": LEGEND,
         "sieges": [{"at": name, "by": sorted(town["besiegers"])} for name, town in view["towns"].items()
                    if town["besieged"]],
         "titles": _titles(view, board),
         "notes": ["fog of war (I.2): other families' pawns lie face down, drawn as ?n"]
-                 if view.get("options", {}).get("fog_of_war") and me is not None else [],
+                 if load_edition(view["game"]).fog(view.get("options", {})) and me is not None else [],
     }
 
 

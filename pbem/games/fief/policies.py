@@ -19,6 +19,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
+from pbem.games.fief.edition import Edition, load_edition
 from pbem.games.fief.orders_common import view_rules_version
 from pbem.orders.reading import suggest
 from pbem.orders.yamlsafe import YSeq, line_of
@@ -38,24 +39,14 @@ ANSWERS = ("allow", "refuse")
 # The cautious answers (DESIGN.md): nobody passes, no besieged army leaves; the cheapest pawns
 # die first (price order, 4.3), the royal guard last since it cannot be replaced (1.5.5).
 DEFAULT_ANSWER = "refuse"
-DEFAULT_LOSS_ORDER = ("man_at_arms", "archer", "knight", "bombard", "queens_sergeant", "kings_knight")
-
-UNIT_WORDS = {
-    "man_at_arms": "man_at_arms", "men_at_arms": "man_at_arms", "man": "man_at_arms",
-    "archer": "archer", "archers": "archer",
-    "knight": "knight", "knights": "knight",
-    "bombard": "bombard", "bombards": "bombard",
-    "kings_knight": "kings_knight", "kings_knights": "kings_knight",
-    "queens_sergeant": "queens_sergeant", "queens_sergeants": "queens_sergeant",
-}
 
 
-def unit_kind(text: Any) -> str | None:
-    """'Men-at-arms', 'knights', "king's knight" -> the pawn kind of state.py, or None."""
-    if not isinstance(text, str):
-        return None
-    word = text.strip().lower().replace("'", "").replace("-", "_").replace(" ", "_")
-    return UNIT_WORDS.get(word)
+def default_loss_order(edition: Edition) -> tuple[str, ...]:
+    """The edition's unit types by price, then its royal guard by Combat Points (France: men-at-arms,
+    archers, knights, bombards, the queen's sergeants, the king's knights)."""
+    units = sorted(edition.unit_types, key=edition.unit_price)   # stable: the record's order on ties
+    guards = sorted(edition.hooks.royal_guard, key=lambda k: edition.hooks.royal_guard[k].combat_points)
+    return tuple(units) + tuple(guards)
 
 
 def find_player(text: Any, players: list[str]) -> str | None:
@@ -97,7 +88,7 @@ def check_policies(view: Mapping[str, Any], player: str, doc: Any,
             if got is not None:
                 canonical[key] = got
         elif key == LOSS_POLICY:
-            got_order = _check_loss_order(value, line, errors)
+            got_order = _check_loss_order(value, line, errors, load_edition(view["game"]))
             if got_order is not None:
                 canonical[key] = got_order
         elif key in more:   # a policy of the rules above (surprise/policies.py: G.4)
@@ -157,17 +148,17 @@ def _check_permission(key: str, value: Any, line: int | None, players: list[str]
     return result
 
 
-def _check_loss_order(value: Any, line: int | None, errors: list[OrderError]) -> list[str] | None:
+def _check_loss_order(value: Any, line: int | None, errors: list[OrderError], edition: Edition) -> list[str] | None:
     if not isinstance(value, list) or not value:
         errors.append(OrderError(line, "`plague_losses` is a list of unit kinds, first to die first",
                                  "write e.g. `plague_losses: [man_at_arms, archer, knight, bombard]`"))
         return None
     order: list[str] = []
     for i, word in enumerate(value):
-        kind = unit_kind(word)
+        kind = edition.unit_kind(word)
         where = line_of(value, i)
         if kind is None:
-            hint = suggest(str(word), DEFAULT_LOSS_ORDER)
+            hint = suggest(str(word), default_loss_order(edition))
             errors.append(OrderError(where, f"unknown unit kind {word!r}", hint))
             return None
         if kind in order:
@@ -175,7 +166,7 @@ def _check_loss_order(value: Any, line: int | None, errors: list[OrderError]) ->
             return None
         order.append(kind)
     # Kinds not listed die after the listed ones, in the default order.
-    return order + [k for k in DEFAULT_LOSS_ORDER if k not in order]
+    return order + [k for k in default_loss_order(edition) if k not in order]
 
 
 def merge_policies(stored: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
@@ -196,12 +187,12 @@ def permits(policies: Mapping[str, Any], key: str, asker: str) -> bool:
     return policy.get("others", DEFAULT_ANSWER) == "allow"
 
 
-def loss_order(policies: Mapping[str, Any]) -> tuple[str, ...]:
+def loss_order(policies: Mapping[str, Any], edition: Edition) -> tuple[str, ...]:
     order = policies.get(LOSS_POLICY)
-    return tuple(order) if order else DEFAULT_LOSS_ORDER
+    return tuple(order) if order else default_loss_order(edition)
 
 
-def describe(policies: Mapping[str, Any]) -> list[str]:
+def describe(policies: Mapping[str, Any], edition: Edition) -> list[str]:
     """One line per policy of this module, for reports and templates (all of them:
     surprise/policies.py, describe_all_policies)."""
     lines = []
@@ -214,9 +205,9 @@ def describe(policies: Mapping[str, Any]) -> list[str]:
             parts.append("refuse " + ", ".join(p["refuse"]))
         parts.append(f"{p.get('others', DEFAULT_ANSWER)} everyone else")
         lines.append(f"{key}: " + "; ".join(parts))
-    lines.append(f"{LOSS_POLICY}: " + ", ".join(loss_order(policies)))
+    lines.append(f"{LOSS_POLICY}: " + ", ".join(loss_order(policies, edition)))
     return lines
 
 
-__all__ = ["check_policies", "merge_policies", "permits", "loss_order", "describe", "unit_kind",
+__all__ = ["check_policies", "merge_policies", "permits", "loss_order", "describe", "default_loss_order",
            "find_player", "POLICY_NAMES", "PolicyCheck"]

@@ -26,7 +26,7 @@ from pbem.games.fief.end_of_round.phase import resolve_end_of_round
 from pbem.games.fief.hear_ye.phase import resolve_hear_ye, resolve_votes
 from pbem.games.fief.hear_ye.orders import check_first, check_votes, empty_first
 from pbem.games.fief.hear_ye.template import first_template, votes_template
-from pbem.games.fief.income.phase import money, resolve_income
+from pbem.games.fief.income.phase import resolve_income
 from pbem.games.fief.movement.phase import resolve_movement
 from pbem.games.fief.movement.orders import check_movement_orders
 from pbem.games.fief.movement.template import movement_template
@@ -65,7 +65,7 @@ def _check_nothing(view: JSON, board: Board, player: str, document: dict,
     return {"policies": policies}, ()
 
 
-def _listed(check: ListChecker) -> Checker:
+def listed_orders(check: ListChecker) -> Checker:
     """A phase whose mail is an `orders:` list beside the standing `policies:`."""
     def checker(view: JSON, board: Board, player: str, document: dict,
                 problems: Problems) -> tuple[dict, tuple[str, ...]]:
@@ -122,7 +122,7 @@ def _check_purchase(view: JSON, board: Board, player: str, items: list,
     bought, left = check_purchase_orders(view, board, items, problems)
     notes: tuple[str, ...] = ()
     if not problems:
-        notes = (f"after ransoms and these orders you will have {money(left)} left"
+        notes = (f"after ransoms and these orders you will have {load_edition(view['game']).money_text(left)} left"
                  if bought else "you buy nothing this phase",)
         if any("offer" in o for o in bought):
             notes += ("that count supposes your lower ransom offer refused (the full ransoms "
@@ -164,39 +164,39 @@ def _check_play(view: JSON, board: Board, player: str, items: list,
 
 ROUND: tuple[Step, ...] = (
     Step("hear_ye", "Hear Ye, Hear Ye! Phase (1)", "marriages, the pope's acts, candidates", True,
-         resolve_hear_ye, _listed(lambda v, b, p, i, pr: (check_first(v, b, p, i, pr), ())),
+         resolve_hear_ye, listed_orders(lambda v, b, p, i, pr: (check_first(v, b, p, i, pr), ())),
          empty_first,                                        # no marriage, no candidacy (1)
          lambda v, b, p: first_template(v, p)),
     Step("cards", "Cards Phase (2), steps A-C", "discard and draw cards; then the disasters", True,
-         _draw, _listed(_check_draw),                        # 2.1-2.5
+         _draw, listed_orders(_check_draw),                        # 2.1-2.5
          lambda: {"discard": [], "draw": [], "if_first": {}},    # 2.1, 2.2: nothing
          lambda v, b, p: draw_template(v, p)),
     Step("cards_play", "Cards Phase (2), step D", "play lord, good weather, good harvest and tax cards",
-         True, resolve_play, _listed(_check_play),           # 2.6
+         True, resolve_play, listed_orders(_check_play),           # 2.6
          lambda: {"play": []},                               # 2.6: nothing
          lambda v, b, p: play_template(v, p)),
     Step("income", "Income Phase (3)", "every family collects its income", False,
          lambda s, b, o, r: resolve_income(s, b, r)),
     Step("purchase", "Purchase Phase (4)", "pay ransoms; buy strongholds, mills, units and fief titles",
-         True, lambda s, b, o, r: resolve_purchase(s, b, o, build_view), _listed(_check_purchase),
+         True, lambda s, b, o, r: resolve_purchase(s, b, o, build_view), listed_orders(_check_purchase),
          lambda: {"orders": []},                             # buy nothing (ransoms are forced, 4.1)
          lambda v, b, p: purchase_template(v, b)),
     Step("movement", "Movement Phase (5)", "move your lords and their armies", True, _movement,
          _check_movement, lambda: {"moves": [], "land": None},   # hold
          lambda v, b, p: movement_template(v, p)),
     Step("battle", "Battle Phase (6)", "declare battles, sieges and plunder", True, _battle,
-         _listed(_check_battle), empty_orders,               # no battle, sieges go on, no plunder
+         listed_orders(_check_battle), empty_orders,               # no battle, sieges go on, no plunder
          lambda v, b, p: battle_template(v, p)),
     Step("end_of_round", "End of Round Phase (7)", "victory check", False,
          lambda s, b, o, r: resolve_end_of_round(s, b)),
 )
 # 1.2: the second mail of the Hear Ye phase, only when a ballot has a candidate (hear_ye/phase.py).
 HEAR_YE_VOTES = Step("hear_ye_votes", "Hear Ye, Hear Ye! Phase (1): the ballots", "sealed votes", True,
-                     resolve_votes, _listed(lambda v, b, p, i, pr: (check_votes(v, p, i, pr), ())),
+                     resolve_votes, listed_orders(lambda v, b, p, i, pr: (check_votes(v, p, i, pr), ())),
                      lambda: {"votes": {}},                  # abstain (1.2)
                      lambda v, b, p: votes_template(v, p))
 SETUP = Step("setup", "Setup: starting towns (A.5)", "choose your starting town", True,
-             lambda s, b, o, r: resolve_starting_towns(s, b, dict(o)), _listed(_check_setup),
+             lambda s, b, o, r: resolve_starting_towns(s, b, dict(o)), listed_orders(_check_setup),
              lambda: {"towns": []},                          # the default town (A.5)
              lambda v, b, p: setup_template(v, b))
 BY_PHASE = {s.name: s for s in ROUND + (HEAR_YE_VOTES, SETUP)}
@@ -208,9 +208,12 @@ AFTER_THE_GAME = Step("over", "The game is over", "", False, lambda s, b, o, r: 
 def step_of(phase: str, type_name: str) -> Step | None:
     """The step of ``phase`` in a game of ``type_name``: the core's, or one of the edition's own
     phases (its `phases` hook, E); None for neither (a game over)."""
+    hooks = load_edition(type_name).hooks
+    if phase == SETUP.name and hooks.setup is not None:   # the edition's own Game Setup
+        return hooks.setup.step
     if phase in BY_PHASE:
         return BY_PHASE[phase]
-    return next((s for s in load_edition(type_name).hooks.phases if s.name == phase), None)
+    return next((s for s in hooks.phases if s.name == phase), None)
 
 
 def _check_policies(view: JSON, player: str, given: Any, problems: Problems, board: Board) -> dict:

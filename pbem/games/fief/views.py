@@ -66,7 +66,7 @@ def supply(state: FiefState) -> dict[str, int]:
 def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, Any]:
     gm = player is None
     edition = edition_of(state)
-    fog = bool(state.options.get("fog_of_war"))
+    fog = edition.fog(state.options)
     forces = forces_by_town(state)
     view: dict[str, Any] = {
         "game": state.variant,
@@ -103,6 +103,8 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
         "winners": list(state.winners),
         "result_text": state.result_text,
     }
+    if edition.hooks.view_parts is not None:   # the edition's own (England: the Regions rolled, 13.6)
+        view.update(edition.hooks.view_parts(state, board, player))
     if gm:
         view["pawns"] = [_pawn(p) for p in state.pawns.values()]
         view["hands"] = {p: list(f.hand) for p, f in state.families.items()}
@@ -116,7 +118,7 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
         view["hand"] = list(state.families[player].hand) if player in state.families else []
         # a deep copy: whatever a caller does with the view must not reach the state
         view["policies"] = copy.deepcopy(state.families[player].policies) if player in state.families else {}
-        view["policies_text"] = describe_all_policies(view["policies"]) + \
+        view["policies_text"] = describe_all_policies(view["policies"], edition) + \
             describe_battle_policies(view["policies"])   # for the report
         # F: an exchange offer is between the two players of the private talk only.
         view["exchange_offers"] = [copy.deepcopy(o) for o in state.exchange_offers

@@ -37,8 +37,9 @@ TITLE_BONUS = {"darc": TitleBonus(steps=3, dice=1, title="D'Arc", section="G.4.1
 # 1.5.5: the royal guard, "2 king's retinue knights" / "2 queen's retinue sergeants" given in
 # place of 2 knights / men-at-arms of the king's (queen's) army; worth a knight (3 CP) and a
 # man-at-arms (1 CP), 6.2.3.1; the regent queen keeps the queen's.
-ROYAL_GUARD = {"kings_knight": Guard(("king",), "knight", 3, 2, "king's retinue knight"),
-               "queens_sergeant": Guard(("queen", "regent_queen"), "man_at_arms", 1, 2, "queen's retinue sergeant")}
+ROYAL_GUARD = {"kings_knight": Guard(("king",), "knight", 3, 2, "king's retinue knight", "king's retinue knights"),
+               "queens_sergeant": Guard(("queen", "regent_queen"), "man_at_arms", 1, 2, "queen's retinue sergeant",
+                                        "queen's retinue sergeants")}
 
 
 HOOKS = Hooks(board_facts=FRANCE, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,

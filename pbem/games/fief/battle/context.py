@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.battle.dice import Penalty, Roll
 from pbem.games.fief.battle.forces import Side
 from pbem.games.fief.battle.losses import Losses, lone_bombards
@@ -96,7 +97,8 @@ class Battle:
         for fam in side.families:
             units = kinds_count(self.state, self.units_of(side, fam))
             lords = self.lords_of(side, fam)
-            what = ", ".join(filter(None, [", ".join(lords), units_text(units) if units else ""]))
+            troops = units_text(edition_of(self.state), units) if units else ""
+            what = ", ".join(filter(None, [", ".join(lords), troops]))
             parts.append(f"{fam}: {what or 'nothing'}")
         return f"{side.role} side ({'; '.join(parts)})"
 

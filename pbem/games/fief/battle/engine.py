@@ -71,8 +71,9 @@ def open_battle(b: Battle) -> None:
            f"{', '.join(b.defender.families)}.",
            {"town": s.town, "kind": kind, "attacker_side": list(b.attacker.families),
             "defender_side": list(b.defender.families)})
-    if b.state.options.get("fog_of_war"):
-        shown = "; ".join(f"{side.role} {fam}: {units_text(kinds_count(b.state, b.units_of(side, fam)))}"
+    if edition_of(b.state).fog(b.state.options):
+        edition = edition_of(b.state)
+        shown = "; ".join(f"{side.role} {fam}: {units_text(edition, kinds_count(b.state, b.units_of(side, fam)))}"
                           for side in (b.attacker, b.defender) for fam in side.families)
         b.tell("battle_revealed", f"Fog of war lifts on the battle in {s.town} (I.2): {shown}.",
                {"town": s.town, "units": {fam: kinds_count(b.state, b.units_of(side, fam))

@@ -17,7 +17,8 @@ from typing import Any
 
 from pbem.games.fief.battle.plan import LOSS_KINDS, BattlePlan, plan_from_data
 from pbem.orders.reading import Problems, suggest, whole_number, fold
-from pbem.games.fief.policies import find_player, unit_kind
+from pbem.games.fief.edition import Edition, load_edition
+from pbem.games.fief.policies import find_player
 from pbem.orders.yamlsafe import line_of
 
 CONDITION_KEYS = ("always", "after_round", "cp_at_most", "outnumbered")
@@ -46,7 +47,7 @@ def check_plan(view: dict, me: str, value: Any, line: int | None, problems: Prob
             if towns is not None:
                 out["towns"] = towns
         elif key == "losses":
-            out[key] = _losses(item, where, problems)
+            out[key] = _losses(load_edition(view["game"]), item, where, problems)
         elif key == "surrender":
             out[key] = _condition(item, where, "surrender", problems)
         elif key in ("stop", "switch", "continue_fighting"):
@@ -103,14 +104,14 @@ def _town(view: dict, text: Any) -> str | None:
     return next((t for t in view["towns"] if fold(t) == fold(text)), None)
 
 
-def _losses(item: Any, line: int | None, problems: Problems) -> list[str]:
+def _losses(edition: Edition, item: Any, line: int | None, problems: Problems) -> list[str]:
     if not isinstance(item, list) or not item:
         problems.add(line, "`losses` is a list of unit kinds, lost first to last",
                      "write e.g. `losses: [man_at_arms, archer, knight]`")
         return []
     out: list[str] = []
     for i, word in enumerate(item):
-        kind = unit_kind(word)
+        kind = edition.unit_kind(word)
         where = line_of(item, i)
         if kind not in LOSS_KINDS:
             problems.add(where, f"{word!r} is not a kind a leader chooses to lose (6.2.3.4)",

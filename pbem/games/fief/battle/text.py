@@ -2,6 +2,7 @@
 movement reports' names for unit kinds."""
 from __future__ import annotations
 
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.battle.forces import kinds_count
 from pbem.games.fief.battle.losses import Losses
 from pbem.games.fief.movement.events import units_text
@@ -14,7 +15,7 @@ def losses_text(state: FiefState, losses: Losses) -> str:
     """Called before the losses are applied (the pawns are still in the state)."""
     parts = []
     if losses.pawns:
-        parts.append(units_text(dict(sorted(kinds_count(state, losses.pawns).items()))))
+        parts.append(units_text(edition_of(state), dict(sorted(kinds_count(state, losses.pawns).items()))))
     if losses.lords:
         parts.append("the lord" + ("s " if len(losses.lords) > 1 else " ") + ", ".join(losses.lords))
     out = " and ".join(parts) or "nothing"

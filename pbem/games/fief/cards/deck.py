@@ -35,7 +35,7 @@ class LordCard:
 @dataclass(frozen=True)
 class CardSet:
     lords: dict[str, LordCard]
-    surprise_characters: dict[str, int]
+    other_characters: dict[str, int]   # the character cards that are not lords (France: surprise, G.4.1)
     fortune: dict[str, int]
     disaster: dict[str, int]     # every disaster card of each kind, with the dice icon or not
     # 2.5: how many cards of each disaster kind have no dice icon (they strike the offshore area)
@@ -43,7 +43,7 @@ class CardSet:
 
     def character_cards(self) -> list[str]:
         cards = list(self.lords)
-        for kind, count in self.surprise_characters.items():
+        for kind, count in self.other_characters.items():
             cards += [kind] * count
         return cards
 
@@ -95,6 +95,9 @@ def load_cards_file(path: Path, variant: str) -> CardSet:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise CardError(f"{where}: cannot read the card data: {exc}") from None
+    hooks = load_edition(variant).hooks
+    if hooks.cards_loader is not None:   # an edition whose card file has its own shape (England)
+        return hooks.cards_loader(data, where, variant)
     want = load_edition(variant).deck   # the counts the rulebook states (B; G.1-G.4)
     try:
         lords = {str(c["name"]): LordCard(str(c["name"]), bool(c["female"]), str(c["start"]))
@@ -112,7 +115,7 @@ def load_cards_file(path: Path, variant: str) -> CardSet:
     women = sum(1 for c in lords.values() if c.female)
     if women != want.women:
         raise CardError(f"{where}: {women} women among the lords; the rulebook has {want.women} (B)")
-    for key in ("surprise_characters", "fortune", "disaster"):
+    for key in ("other_characters", "fortune", "disaster"):
         if getattr(cards, key) != getattr(want, key):
             raise CardError(f"{where}: the {key} cards must be {getattr(want, key)} (B, G), not {getattr(cards, key)}")
     return cards

@@ -47,12 +47,12 @@ def card_id(cards: CardSet, text: Any) -> str | None:
     if lord:
         return lord
     word = card_word(text)
-    kinds = list(cards.surprise_characters) + list(cards.fortune) + list(cards.disaster)
+    kinds = list(cards.other_characters) + list(cards.fortune) + list(cards.disaster)
     return word if word in kinds else None
 
 
 def all_cards(cards: CardSet) -> list[str]:
-    return list(cards.lords) + list(cards.surprise_characters) + list(cards.fortune)
+    return list(cards.lords) + list(cards.other_characters) + list(cards.fortune)
 
 
 # -- round-N/cards-draw ----------------------------------------------------------------------

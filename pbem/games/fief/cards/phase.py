@@ -210,7 +210,7 @@ def _play_lord(state: FiefState, board: Board, cards: CardSet, player: str, play
 # -- shared ----------------------------------------------------------------------------------
 
 def is_character(cards: CardSet, card: str) -> bool:
-    return card in cards.lords or card in cards.surprise_characters
+    return card in cards.lords or card in cards.other_characters
 
 
 def card_name(card: str) -> str:

@@ -14,14 +14,19 @@ DISASTERS = ("plague", "bad_weather", "famine")
 
 
 def victory_points(state: FiefState, family: str) -> int:
-    """7: 1 VP per fief title in the family, and what the edition's other titles bring (France:
-    1 for the king and 1 for the pope unless offshore; the hook ``title_points``)."""
-    title_points = edition_of(state).hooks.title_points
+    """7: 1 VP per fief title in the family (`victory.fief_title_vp`), and what the edition's other
+    titles bring (France: 1 for the king and 1 for the pope unless offshore; the hook
+    ``title_points``) and what the family holds itself (England 8.1: the Relic VP marker; the hook
+    ``family_points``)."""
+    edition = edition_of(state)
+    title_points = edition.hooks.title_points
     vp = 0
     for lord in state.lords.values():
         if lord.family != family:
             continue
-        vp += len(lord.fief_titles) + title_points(state, lord)
+        vp += edition.victory.fief_title_vp * len(lord.fief_titles) + title_points(state, lord)
+    if edition.hooks.family_points is not None:
+        vp += edition.hooks.family_points(state, family)
     return vp
 
 
@@ -42,6 +47,17 @@ def winners(state: FiefState, board: Board) -> tuple[tuple[str, ...], str] | Non
         return None
     players = [p for p in state.players if not state.families[p].eliminated]
     vp = {p: victory_points(state, p) for p in players}
+    found = _victory(state, board, players, vp)
+    if found is None and victory.last_round is not None and state.round >= victory.last_round:
+        return _most_points(state, board, players, vp)   # England 8.5: the game ends "no matter what"
+    return found
+
+
+def _victory(state: FiefState, board: Board, players: list[str],
+             vp: dict[str, int]) -> tuple[tuple[str, ...], str] | None:
+    """7.1-7.3 (England 8.2-8.3): a lone or an alliance victory, the tiebreaker among several."""
+    edition = edition_of(state)
+    victory = edition.victory
     married_may_win = len(state.players) in victory.married_lone_players   # 7.1: France's 3-player game
     lone = [(p,) for p in players
             if vp[p] >= victory.lone and (married_may_win or spouse_family(state, p) is None)]   # 7.1
@@ -53,18 +69,12 @@ def winners(state: FiefState, board: Board) -> tuple[tuple[str, ...], str] | Non
             if q and q in vp and frozenset((p, q)) not in seen and vp[p] + vp[q] >= victory.alliance:
                 seen.add(frozenset((p, q)))
                 alliances.append(tuple(sorted((p, q), key=state.players.index)))
-    candidates = lone or alliances   # 7.3: a lone victory always prevails on an alliance victory
+    # 7.3: a lone victory always prevails on an alliance victory
+    candidates: list[tuple[str, ...]] = list(lone or alliances)
     if not candidates:
         return None
     kind = "lone" if lone else "alliance"
-    ctrl = controllers(state, board)
-    towns_held: dict[str, int] = {}
-    for family in ctrl.values():
-        if family:
-            towns_held[family] = towns_held.get(family, 0) + 1
-    keys = {c: edition.hooks.tiebreak(state, c, towns_held) for c in candidates}   # 7.3
-    top = max(keys.values())
-    best = [c for c in candidates if keys[c] == top]
+    best = _tiebreak(state, board, candidates)   # 7.3
     who = tuple(p for c in best for p in c)
     scores = ", ".join(f"{' & '.join(c)} {sum(vp[p] for p in c)} VP" for c in candidates)
     if kind == "lone":
@@ -77,6 +87,44 @@ def winners(state: FiefState, board: Board) -> tuple[tuple[str, ...], str] | Non
             text += "; still tied after every tiebreaker, they share the victory (ruling)"   # ruling 10
     else:
         text += f" with {scores}"
+    return who, text + "."
+
+
+def _tiebreak(state: FiefState, board: Board, candidates: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """7.3 (England 8.5, R44): the candidates the edition's tiebreak ranks first."""
+    towns_held: dict[str, int] = {}
+    for family in controllers(state, board).values():
+        if family:
+            towns_held[family] = towns_held.get(family, 0) + 1
+    keys = {c: edition_of(state).hooks.tiebreak(state, c, towns_held) for c in candidates}
+    top = max(keys.values())
+    return [c for c in candidates if keys[c] == top]
+
+
+def _most_points(state: FiefState, board: Board, players: list[str],
+                 vp: dict[str, int]) -> tuple[tuple[str, ...], str]:
+    """England 8.5: after the last round the player or alliance with the most VP wins (a married
+    pair counted together where alliances count, 8.3), then the tiebreak (R44); still tied, they
+    share the victory (R44)."""
+    victory = edition_of(state).victory
+    sides: list[tuple[str, ...]] = []
+    for p in players:
+        q = spouse_family(state, p) if len(state.players) in victory.alliance_players else None
+        side = tuple(sorted((p, q), key=state.players.index)) if q in vp else (p,)
+        if side not in sides:
+            sides.append(side)
+    score = {side: sum(vp[p] for p in side) for side in sides}
+    top = max(score.values())
+    leaders = [side for side in sides if score[side] == top]
+    best = _tiebreak(state, board, leaders) if len(leaders) > 1 else leaders
+    who = tuple(p for side in best for p in side)
+    text = (f"The last round ({victory.last_round}) is over: {' and '.join(who)} win{'s' if len(who) == 1 else ''} "
+            f"with the most victory points, {top} (8.5)")
+    if len(leaders) > 1:
+        text += (", after the tiebreak among " + ", ".join(" & ".join(side) for side in leaders)
+                 + " (8.5: the Order of the Garter, the Sovereign, Duchies, Counties, Baronies; R44)")
+        if len(best) > 1:
+            text += "; still tied, they share the victory (R44)"
     return who, text + "."
 
 

@@ -97,9 +97,10 @@ def captive_markers_left(state: FiefState) -> int:
     """6.3, B: the captive markers not on a captive lord's card. From rules version 2 a lord is
     taken captive only with a marker left (ruling 39); version 1 had no cap: every lord in play
     could be taken."""
-    if state.rules_version < 2:
+    markers = edition_of(state).captive_markers
+    if state.rules_version < 2 or markers is None:   # no cap (England has no captive markers, 7.6)
         return len(state.lords)
-    return edition_of(state).captive_markers - sum(1 for lo in state.lords.values() if lo.captive_of)
+    return markers - sum(1 for lo in state.lords.values() if lo.captive_of)
 
 
 def capture_lord(state: FiefState, board: Board, name: str, jailer: str) -> list[Event]:

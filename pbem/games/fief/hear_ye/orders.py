@@ -74,6 +74,7 @@ def check_first(view: dict, board: Board, player: str, items: list, problems: Pr
     out = empty_first()
     is_pope = any(v["pope"] and v["family"] == player for v in view["lords"].values())
     open_ = list(view["hear_ye"]["possible"])
+    any_family = load_edition(view["game"]).hooks.elections.any_family   # England 9.1: any Lord stands
     for item, verb, _line in each_order(items, FIRST_VERBS, problems):
         check_keys(item, FIRST_KEYS[verb], f"a `{verb}` order", problems)
         at = line_of(item, verb)
@@ -107,7 +108,7 @@ def check_first(view: dict, board: Board, player: str, items: list, problems: Pr
                 problems.add(at, f"{name} is not excommunicated")
             else:
                 out["pope"]["lift"] = name
-        elif lord["family"] != player:
+        elif lord["family"] != player and not (verb == "candidate" and any_family):
             problems.add(at, f"{name} is not a lord of yours",
                          "name one of: " + ", ".join(view["families"][player]["lords"]))
         elif verb == "annul":

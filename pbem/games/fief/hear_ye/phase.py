@@ -40,7 +40,8 @@ def resolve_hear_ye(state: FiefState, board: Board, orders: Mapping[str, Any], r
         named = []
         for player in state.turn_order():   # 1.2: in turn order
             lord = ((orders.get(player) or {}).get("candidates") or {}).get(ballot)
-            if not lord or lord not in state.lords or state.lords[lord].family != player:
+            if not lord or lord not in state.lords or lord in named or \
+                    (state.lords[lord].family != player and not elections.any_family):   # England 9.1
                 continue
             why = elections.eligible(state.lords[lord], ballot)
             if why and not elections.also_stands(orders, player, lord, ballot):

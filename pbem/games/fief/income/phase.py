@@ -23,8 +23,9 @@ from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
 
-def money(n: int) -> str:
-    return f"{n} denier{'' if n == 1 else 's'}"
+def money(state: FiefState, n: int) -> str:
+    """``n`` in the game's coin (France: deniers; England: shillings)."""
+    return edition_of(state).money_text(n)
 
 TAX_CARDS = ("tallage", "tithe")
 INCOME_CARDS = ("good_weather", "good_harvest") + TAX_CARDS   # discarded after income (3)
@@ -61,7 +62,7 @@ def resolve_income(state: FiefState, board: Board, rng: Rng) -> list[Event]:
     for player in state.turn_order():
         inc = incomes[player]
         state.families[player].deniers += inc.total()
-        events.append(Event("income", f"{player} collects {money(inc.total())} ({_breakdown(inc, board)}) "
+        events.append(Event("income", f"{player} collects {money(state, inc.total())} ({_breakdown(inc, board)}) "
                             f"and now has {state.families[player].deniers} (3).",
                             Audience.everyone() if public else Audience.only(player),
                             data={"player": player, "deniers": inc.total(), "towns": inc.towns,

@@ -10,7 +10,6 @@ from typing import Any
 
 from pbem.games.fief.movement.events import units_text
 from pbem.games.fief.movement.paths import PathChecker
-from pbem.games.fief.policies import unit_kind
 from pbem.games.fief.state import OFFSHORE
 from pbem.orders.reading import fold, suggest, whole_number
 from pbem.orders.yamlsafe import line_of
@@ -85,7 +84,7 @@ class ArmyChecker(PathChecker):
             count = 1
             if count_text is None and isinstance(word, str) and (counted := _COUNTED.match(word)):
                 count_text, word = counted.groups()
-            kind = unit_kind(word)
+            kind = self.edition.unit_kind(word)
             if kind is None or kind not in self.edition.unit_types:
                 guard = kind is not None
                 self.problems.add(where, f"{word!r} is not a unit kind you can move by name",
@@ -140,8 +139,8 @@ class ArmyChecker(PathChecker):
         short = _shift(here, with_, army)
         if short:
             kind, n = short
-            self.problems.add(line, f"{name} takes {units_text({kind: n})} from {start}, but you have only "
-                              f"{here[kind]} there (after your moves above)",
+            self.problems.add(line, f"{name} takes {units_text(self.edition, {kind: n})} from {start}, but you "
+                              f"have only {here[kind]} there (after your moves above)",
                               f"take at most {here[kind]}, or use `with: all`")
             return
         for town in path[:-1]:
@@ -149,16 +148,16 @@ class ArmyChecker(PathChecker):
                 short = _shift(army, leave[town], self.pawns.setdefault(town, Counter()))
                 if short:
                     kind, n = short
-                    self.problems.add(line, f"{name} cannot leave {units_text({kind: n})} in {town}: the army has "
-                                      f"only {army[kind]}", f"leave at most {army[kind]}")
+                    self.problems.add(line, f"{name} cannot leave {units_text(self.edition, {kind: n})} in {town}: "
+                                      f"the army has only {army[kind]}", f"leave at most {army[kind]}")
                     return
             if town in pick_up:
                 there = self.pawns.setdefault(town, Counter())
                 short = _shift(there, pick_up[town], army)
                 if short:
                     kind, n = short
-                    self.problems.add(line, f"{name} cannot pick up {units_text({kind: n})} in {town}: you have "
-                                      f"only {there[kind]} there", f"pick up at most {there[kind]}")
+                    self.problems.add(line, f"{name} cannot pick up {units_text(self.edition, {kind: n})} in {town}: "
+                                      f"you have only {there[kind]} there", f"pick up at most {there[kind]}")
                     return
         self.pawns.setdefault(path[-1], Counter()).update(army)
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.board import Board
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
-from pbem.games.fief.movement.events import SINGULAR
 from pbem.games.fief.policies import loss_order
 from pbem.games.fief.state import OFFSHORE, FiefState
 from pbem.rules.api import Event
@@ -110,13 +110,13 @@ def strike(state: FiefState, board: Board, rng: Rng, number: int | str, lords: I
                             data={"lord": name, "roll": roll, "bishopric": number,
                                   "eliminated": roll <= 3}))
     fresh = [pid for pid in pawns if pid not in struck and pid in state.pawns]
-    order = loss_order(state.families[family].policies)
+    order = loss_order(state.families[family].policies, edition_of(state))
     rank = {kind: i for i, kind in enumerate(order)}
     fresh.sort(key=lambda pid: (rank.get(state.pawns[pid].kind, len(rank)), pid))
     lost = fresh[: len(fresh) // 2]
     state.plague_struck.extend(fresh)
     if fresh:
-        kinds = ", ".join(SINGULAR[state.pawns[pid].kind] for pid in lost) or "nothing"
+        kinds = ", ".join(edition_of(state).unit_word(state.pawns[pid].kind, 1) for pid in lost) or "nothing"
         events.append(Event("plague_troop", f"Plague in {place_text(number)}: {family}'s army of "
                             f"{len(fresh)} unit pawns loses {len(lost)} ({kinds}) (G.2.1.2).",
                             data={"family": family, "bishopric": number, "lost": lost,

@@ -9,14 +9,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Callable, Iterable
 
+from pbem.games.fief.edition import Edition, edition_of
 from pbem.games.fief.movement.presence import Place
 from pbem.games.fief.state import OFFSHORE, FiefState
 from pbem.rules.api import Audience, Event
 
-PLURAL = {"man_at_arms": "men-at-arms", "archer": "archers", "knight": "knights", "bombard": "bombards",
-          "kings_knight": "king's retinue knights", "queens_sergeant": "queen's retinue sergeants"}
-SINGULAR = {"man_at_arms": "man-at-arms", "archer": "archer", "knight": "knight", "bombard": "bombard",
-            "kings_knight": "king's retinue knight", "queens_sergeant": "queen's retinue sergeant"}
 
 
 def kinds_of(state: FiefState, pawn_ids: Iterable[str], kinds: dict[str, str] | None = None) -> dict[str, int]:
@@ -29,10 +26,11 @@ def kinds_of(state: FiefState, pawn_ids: Iterable[str], kinds: dict[str, str] | 
     return dict(sorted(counts.items()))
 
 
-def units_text(units: dict[str, int]) -> str:
+def units_text(edition: Edition, units: dict[str, int]) -> str:
+    """Pawns by kind as the reports write them (the edition record's words: "1 knight, 3 men-at-arms")."""
     if not units:
         return "no unit pawns"
-    return ", ".join(f"{n} {SINGULAR[k] if n == 1 else PLURAL[k]}" for k, n in units.items())
+    return ", ".join(edition.unit_text(k, n) for k, n in units.items())
 
 
 def hidden_text(units: dict[str, int]) -> str:
@@ -40,14 +38,15 @@ def hidden_text(units: dict[str, int]) -> str:
     return "no unit pawns" if n == 0 else f"{n} unit pawn{'s' if n != 1 else ''}"
 
 
-def hide(value: Any) -> Any:
-    """Replace every kind -> count mapping in event data with {"hidden": n} (I.2)."""
+def hide(value: Any, kinds: tuple[str, ...]) -> Any:
+    """Replace every kind -> count mapping in event data with {"hidden": n} (I.2); ``kinds``: the
+    edition's pawn kinds."""
     if isinstance(value, dict):
-        if value and all(k in SINGULAR for k in value) and all(isinstance(v, int) for v in value.values()):
+        if value and all(k in kinds for k in value) and all(isinstance(v, int) for v in value.values()):
             return {"hidden": sum(value.values())}
-        return {k: hide(v) for k, v in value.items()}
+        return {k: hide(v, kinds) for k, v in value.items()}
     if isinstance(value, list):
-        return [hide(v) for v in value]
+        return [hide(v, kinds) for v in value]
     return value
 
 
@@ -56,7 +55,7 @@ class Teller:
 
     def __init__(self, state: FiefState):
         self.state = state
-        self.fog = bool(state.options.get("fog_of_war"))
+        self.fog = edition_of(state).fog(state.options)
         self.events: list[Event] = []
 
     def public(self, kind: str, family: str, text: str, hidden: str, data: dict,
@@ -70,7 +69,8 @@ class Teller:
         self.events.append(Event(kind, text, Audience.only(family), data))
         if others:
             self.events.append(Event(kind, hidden, Audience.only(*others),
-                                     hide(data if hidden_data is None else hidden_data)))
+                                     hide(data if hidden_data is None else hidden_data,
+                                          edition_of(self.state).pawn_kinds())))
 
     def private(self, kind: str, players: Iterable[str], text: str, data: dict) -> None:
         self.events.append(Event(kind, text, Audience.only(*players), data))

@@ -31,12 +31,13 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fief.board import load_board
+from pbem.games.fief.edition import load_edition
 from pbem.games.fief.movement.army_orders import ArmyChecker
 from pbem.orders.reading import Problems, check_keys, suggest, verb_of
 from pbem.games.fief.movement.template import movement_template  # the tests import it from here too
 from pbem.games.fief.movement.underground import CARD as UNDERGROUND, check_underground
 from pbem.games.fief.orders_common import view_rules_version
-from pbem.games.fief.policies import find_player, unit_kind
+from pbem.games.fief.policies import find_player
 from pbem.games.fief.surprise.policies import check_all_policies
 from pbem.games.fief.state import OFFSHORE
 from pbem.orders.yamlsafe import line_of
@@ -162,8 +163,8 @@ class _Checker(ArmyChecker):
             # 5.2.4: an army "made up of knight pawns and lords exclusively" (`with: all` is
             # checked when the cavalcade is fought, against the pawns then in the army).
             with_ = item.get("with")
-            kinds = {unit_kind(k) or k for k in with_} if isinstance(with_, dict) else \
-                ({unit_kind(k) or k for k in with_} if isinstance(with_, list) else set())
+            edition = load_edition(self.view["game"])
+            kinds = {edition.unit_kind(k) or k for k in with_} if isinstance(with_, (dict, list)) else set()
             if kinds - {"knight"} or item.get("pick_up"):
                 self.problems.add(line_of(item, "if_refused"),
                                   "a cavalcade is made by an army of knights and lords only (5.2.4)",

@@ -26,6 +26,7 @@ blocked.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Mapping
 
 from pbem.games.fief.board import Board
@@ -97,7 +98,8 @@ class MovementRun(Passage):
         where = "in" if place[0] == "town" else "next to"
         why = "the harbor they chose" if chosen else "by default: no lord carries them and no `land:` order"
         self.teller.public("troop_landed", player,
-                           f"{player}'s troop of {units_text(units)} lands {where} {harbor} ({why}, 5.3).",
+                           f"{player}'s troop of {units_text(edition_of(self.state), units)} lands {where} {harbor} "
+                           f"({why}, 5.3).",
                            f"{player}'s troop of {hidden_text(units)} lands {where} {harbor} (5.3).",
                            {"family": player, "harbor": harbor, "units": units})
 
@@ -180,7 +182,8 @@ class MovementRun(Passage):
                  if m.startswith("P:") and guard_follows(self.state, self.state.pawns[m[2:]].kind, army.all_lords())]
         army.pawns += [pid for pid in guard if pid not in army.pawns]
         for kind, n in short.items():
-            log.notes.append(f"{units_text({kind: n})} asked for could not come (not there, or no step left)")
+            log.notes.append(f"{units_text(edition_of(self.state), {kind: n})} asked for could not come "
+                             "(not there, or no step left)")
         log.units = kinds_of(self.state, army.pawns)
 
     def _step(self, army: Army, order: Mapping[str, Any], target: str, log: MoveLog,
@@ -240,7 +243,9 @@ class MovementRun(Passage):
         lead = f"{army.family}'s {army.leader}"
         if army.lords:
             lead += " with " + ", ".join(army.lords)
-        full = log.text(lead, units_text(log.units), units_text, outcome, reason, forced, log.notes)
+        edition = edition_of(self.state)
+        full = log.text(lead, units_text(edition, log.units), partial(units_text, edition), outcome, reason, forced,
+                        log.notes)
         # Notes name unit kinds: under fog of war only the owner reads them (I.2).
         hidden = log.text(lead, hidden_text(log.units), hidden_text, outcome, reason, forced, [])
         hidden_data = {k: v for k, v in data.items() if k != "notes"}

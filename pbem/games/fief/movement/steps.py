@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.board import Board
 from pbem.games.fief.movement.army import Army, StepBudget, guard_follows, pick_pawns
 from pbem.games.fief.movement.control import enter_town, left_town, may_enter
@@ -73,7 +74,7 @@ class Run:
                 army.pawns += taken
                 log.picked[town] = kinds_of(self.state, taken)
             for kind, n in short.items():
-                log.notes.append(f"{units_text({kind: n})} to pick up in {town} could not come "
+                log.notes.append(f"{units_text(edition_of(self.state), {kind: n})} to pick up in {town} could not come "
                                  "(not there, or no step left)")
 
     def _join_arrivals(self, town: str, fam: str) -> list[Event]:
@@ -104,8 +105,8 @@ class Run:
         for pid in list(army.pawns):
             if not self.budget.can_step("P:" + pid, army_steps):
                 army.pawns.remove(pid)
-                log.notes.append(f"{units_text({self.state.pawns[pid].kind: 1})} has no step left and stays "
-                                 f"{where_text(army.place)}")
+                alone = units_text(edition_of(self.state), {self.state.pawns[pid].kind: 1})
+                log.notes.append(f"{alone} has no step left and stays {where_text(army.place)}")
         for other in list(army.lords) + list(army.captives):
             if not self.budget.can_step("L:" + other, army_steps):
                 (army.lords if other in army.lords else army.captives).remove(other)

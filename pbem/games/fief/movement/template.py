@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from pbem.games.fief.edition import Edition, load_edition
 from pbem.games.fief.board import load_board
-from pbem.games.fief.edition import load_edition
 from pbem.games.fief.movement.events import units_text
 from pbem.games.fief.surprise.policies import describe_all_policies
 from pbem.games.fief.state import OFFSHORE
@@ -50,8 +50,9 @@ def movement_template(view: dict[str, Any], player: str) -> str:
     if not mine:
         lines.append("# You have no free lord on the board: nothing can move this phase.")
     lines.append("orders:")
+    edition = load_edition(view["game"])
     for name, lord in mine:
-        lines += _lord_block(board, name, lord, units_at)
+        lines += _lord_block(edition, board, name, lord, units_at)
         others = [n for n, lo in mine if lo["location"] == lord["location"] and n != name]
         captives = [n for n, where in held.items() if where == lord["location"]]
         if others:
@@ -62,10 +63,10 @@ def movement_template(view: dict[str, Any], player: str) -> str:
             lines.append(_key("underground: if_needed", "or a town of the path (G.4.2.2)"))
     at_sea = units_at.get(OFFSHORE)
     if at_sea and not any(lo["location"] == OFFSHORE for _, lo in mine):
-        lines += [f"  # Your troop at sea ({_units(at_sea)}) must land in a harbor this phase (5.3):",
+        lines += [f"  # Your troop at sea ({_units(edition, at_sea)}) must land in a harbor this phase (5.3):",
                   f"  # - land: {board.harbors[0]}        # one of: {', '.join(board.harbors)}"]
     lines += ["", "# Standing policies, kept until changed (yours now):"]
-    lines += [f"#   {line}" for line in describe_all_policies(view.get("policies") or {})]
+    lines += [f"#   {line}" for line in describe_all_policies(view.get("policies") or {}, edition)]
     others = [p for p in view.get("turn_order", []) if p != player]
     lines += [
         "# policies:",
@@ -78,7 +79,7 @@ def movement_template(view: dict[str, Any], player: str) -> str:
     return "\n".join(lines)
 
 
-def _lord_block(board, name: str, lord: dict, units_at: dict[str, Counter]) -> list[str]:
+def _lord_block(edition: Edition, board, name: str, lord: dict, units_at: dict[str, Counter]) -> list[str]:
     where = lord["location"]
     edition = load_edition(board.variant)
     bonus = edition.bonus([lord.get("political")])   # G.4.1.1 (France: D'Arc), 5.1.1
@@ -95,7 +96,7 @@ def _lord_block(board, name: str, lord: dict, units_at: dict[str, Counter]) -> l
         example = nbrs[0] if nbrs else where
         place = f"in {where}"
     return [
-        f"  # {name} is {place} with {_units(here)} of yours there;",
+        f"  # {name} is {place} with {_units(edition, here)} of yours there;",
         f"  #   {roads}.",
         f"  # - move: {name}",
         _key("with: all", "or e.g. {knight: 1, man_at_arms: 2}, or none"),
@@ -109,5 +110,5 @@ def _key(text: str, comment: str) -> str:
     return f"  #   {text:<26} # {comment}"
 
 
-def _units(counts: Counter) -> str:
-    return units_text({k: n for k, n in sorted(counts.items()) if n})
+def _units(edition: Edition, counts: Counter) -> str:
+    return units_text(edition, {k: n for k, n in sorted(counts.items()) if n})

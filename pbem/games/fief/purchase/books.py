@@ -60,7 +60,7 @@ class Books:
             everyone=everyone,
             eliminated={p for p, f in view["families"].items() if f["eliminated"]},
             king_offer_used=bool(view["king_offer_used"]),
-            cardinal_holder=view["cardinal_title"]["holder"])
+            cardinal_holder=(view["cardinal_title"] or {}).get("holder"))
 
     def _pay(self, cost: int, what: str) -> Failure | None:
         if cost > self.deniers:

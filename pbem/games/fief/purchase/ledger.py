@@ -10,16 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.games.fief.edition import Edition
 from pbem.games.fief.purchase.books import Failure
 from pbem.games.fief.purchase.title_ledger import TitlePurchases
 from pbem.games.fief.state import OFFSHORE
 
-UNIT_LABEL = {"man_at_arms": ("man-at-arms", "men-at-arms"), "archer": ("archer", "archers"),
-              "knight": ("knight", "knights"), "bombard": ("bombard", "bombards")}
-
-
-def unit_words(kind: str, count: int) -> str:
-    return f"{count} {UNIT_LABEL[kind][0 if count == 1 else 1]}"
 
 
 class Ledger(TitlePurchases):
@@ -124,9 +119,9 @@ class Ledger(TitlePurchases):
             return Failure("four_per_town", f"at most {most} new unit pawns may be placed in "
                            f"{town} this phase; room is left for {room}", "place the others in another town (4.3)")
         if self.pool[kind] < count:
-            return Failure("pool", f"your pool has {self.pool[kind]} {UNIT_LABEL[kind][1]} left (A.1)")
+            return Failure("pool", f"your pool has {self.pool[kind]} {self.edition.unit_word(kind, 2)} left (A.1)")
         cost = self.edition.unit_price(kind) * count   # 4.3
-        fail = self._pay(cost, unit_words(kind, count))
+        fail = self._pay(cost, self.edition.unit_text(kind, count))
         if fail:
             return fail
         self.deniers -= cost
@@ -162,13 +157,13 @@ class Ledger(TitlePurchases):
         return None
 
 
-def describe(order: dict[str, Any], hide_town: bool = False) -> str:
+def describe(order: dict[str, Any], edition: Edition, hide_town: bool = False) -> str:
     where = "" if hide_town else f" in {order.get('town')}"
     if "build" in order:
         count = order.get("count", 1)
         return f"to build {'a stronghold' if order['build'] == 'stronghold' else f'{count} mill(s)'}{where}"
     if "buy" in order:
-        return f"to buy {unit_words(order['buy'], order['count'])}{where}"
+        return f"to buy {edition.unit_text(order['buy'], order['count'])}{where}"
     if "title" in order:
         return f"to buy the {order['title']} title for {order['lord']}"
     if "cardinal" in order:

@@ -41,10 +41,6 @@ KEYS = {"ransom": ("ransom", "place"), "offer": ("offer", "for"), "build": ("bui
         "buy": ("buy", "in", "count"), "title": ("title", "lord", "city", "heir", "only_if_offered"),
         "offer_title": ("offer_title", "to"), "cardinal": ("cardinal",)}
 RESOLUTION_ONLY = ("deniers", "offered")   # a title's price and offer, settled when it resolves
-UNIT_NAMES = {"man at arms": "man_at_arms", "men at arms": "man_at_arms", "archer": "archer",
-              "archers": "archer", "knight": "knight", "knights": "knight", "bombard": "bombard",
-              "bombards": "bombard"}
-
 
 def check_purchase_orders(view: dict[str, Any], board: Board, items: list,
                           problems: Problems) -> tuple[list[dict], int]:
@@ -64,7 +60,7 @@ def check_purchase_orders(view: dict[str, Any], board: Board, items: list,
     for index, (order, line) in sorted(enumerate(parsed), key=lambda p: "offer_title" not in p[1][0]):
         failure = ledger.try_order(order)
         if failure:
-            problems.add(line, f"cannot {describe(order)[3:]}: {failure.message}", failure.hint)
+            problems.add(line, f"cannot {describe(order, ledger.edition)[3:]}: {failure.message}", failure.hint)
             continue
         done[index] = {k: v for k, v in order.items() if k not in RESOLUTION_ONLY}
     return [done[i] for i in sorted(done)], ledger.deniers
@@ -125,8 +121,9 @@ def _parse(verb: str, item: dict, view: dict, board: Board, problems: Problems) 
             if kind == "mill":
                 order["count"] = count
             return order if town and count else None
-        kind = UNIT_NAMES.get(what) or UNIT_NAMES.get(what.rstrip("s"))
-        if kind is None:
+        edition = load_edition(view["game"])
+        kind = edition.unit_kind(what)   # the record's `units:` words (4.3)
+        if kind not in edition.unit_types:
             problems.add(line_of(item, "buy"), f"{item[verb]!r} is not a unit type",
                          suggest(str(item[verb]), load_edition(view["game"]).unit_types)
                          + " (strongholds and mills: `build:`)")

@@ -14,7 +14,7 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.captives.ransom import accepts_offer
 from pbem.games.fief.income.phase import money
 from pbem.games.fief.edition import edition_of
-from pbem.games.fief.purchase.ledger import Failure, Ledger, describe, unit_words
+from pbem.games.fief.purchase.ledger import Failure, Ledger, describe
 from pbem.games.fief.purchase.titles import (Offer, buy_cardinal_title, offer_announced, offer_taken,
                                             offer_void, privilege_lord)
 from pbem.games.fief.state import FiefState, Pawn
@@ -59,7 +59,7 @@ def _king_offer(state: FiefState, board: Board, mail, view_of: ViewOf) -> tuple[
         ledger = Ledger.from_view(view_of(state, board, player), board)
         failure = ledger.try_order(dict(order))
         if failure:
-            return None, [Event("title_offer_failed", f"{player}'s order {describe(order)} fails: "
+            return None, [Event("title_offer_failed", f"{player}'s order {describe(order, ledger.edition)} fails: "
                                 f"{failure.message}.", data={"player": player, "reason": failure.code})]
         king = privilege_lord(ledger.everyone)
         assert king is not None   # try_order: only the family of the king (or regent queen) offers
@@ -70,7 +70,7 @@ def _king_offer(state: FiefState, board: Board, mail, view_of: ViewOf) -> tuple[
 
 def _player_purchases(state: FiefState, board: Board, player: str, orders: list,
                       offer: Offer | None, view_of: ViewOf) -> list[Event]:
-    fog = bool(state.options.get("fog_of_war"))
+    fog = edition_of(state).fog(state.options)
     ledger = Ledger.from_view(view_of(state, board, player), board)
     mine = offer if offer and offer.to == player else None
     ledger.offered = mine.fief if mine else None
@@ -84,8 +84,8 @@ def _player_purchases(state: FiefState, board: Board, player: str, orders: list,
         failure = ledger.try_order(order)
         if failure:
             private = fog and "buy" in order
-            events.append(Event("purchase_failed", f"{player}'s order {describe(order, private)} fails: "
-                                f"{failure.message}.",
+            what = describe(order, ledger.edition, private)
+            events.append(Event("purchase_failed", f"{player}'s order {what} fails: {failure.message}.",
                                 Audience.only(player) if private else _told(state, player, failure),
                                 {"player": player, "order": order, "reason": failure.code}))
             if mine and not mine.done and order.get("title") == mine.fief:
@@ -190,13 +190,14 @@ def _apply(state: FiefState, board: Board, player: str, order: dict[str, Any], f
             here.arrivals.append(player)
         cost = edition_of(state).unit_price(kind) * count   # 4.3
         data = {"player": player, "kind": kind, "count": count, "deniers": cost}
+        units = edition_of(state).unit_text(kind, count)
         if not fog:
-            return [Event("units_bought", f"{player} buys {unit_words(kind, count)} ({money(cost)}) "
+            return [Event("units_bought", f"{player} buys {units} ({money(state, cost)}) "
                           f"and places {'it' if count == 1 else 'them'} in {town} (4.3).", data={**data, "town": town})]
         # I.2: the purchase is shown to all, where the pawns go only to their owner.
-        return [Event("units_bought", f"{player} buys {unit_words(kind, count)} ({money(cost)}) "
+        return [Event("units_bought", f"{player} buys {units} ({money(state, cost)}) "
                       f"and places {'it' if count == 1 else 'them'} face down (4.3, I.2).", data=data),
-                Event("units_placed", f"You place your {unit_words(kind, count)} in {town}.",
+                Event("units_placed", f"You place your {units} in {town}.",
                       Audience.only(player), {**data, "town": town})]
     if "cardinal" in order:
         return buy_cardinal_title(state, board, player, order["cardinal"])
@@ -204,7 +205,8 @@ def _apply(state: FiefState, board: Board, player: str, order: dict[str, Any], f
     state.towns[city].fortress = "city"
     price = order["deniers"]
     how = "receives the offered" if order.get("offered") else "buys the"
+    paid = money(state, price) if price else "nothing"
     events = [Event("title_bought", f"{player} {how} title of the {board.fiefs[fief].name} for "
-                    f"{money(price) if price else 'nothing'}; the stronghold of {city} becomes its city (4.4).",
+                    f"{paid}; the stronghold of {city} becomes its city (4.4).",
                     data={"player": player, "fief": fief, "lord": order["lord"], "city": city, "deniers": price})]
     return events + grant_fief_title(state, board, fief, order["lord"], order.get("heir"))

@@ -58,8 +58,11 @@ def cardinal_title_holder(state: FiefState) -> str | None:
     return name
 
 
-def cardinal_title_view(state: FiefState) -> dict[str, Any]:
-    """Public (the tile lies on the board or above a lord card)."""
+def cardinal_title_view(state: FiefState) -> dict[str, Any] | None:
+    """Public (the tile lies on the board or above a lord card); None for an edition that sells
+    no cardinal title (England: no `prices.cardinal_title`)."""
+    if "cardinal_title" not in edition_of(state).prices:
+        return None
     holder = cardinal_title_holder(state)
     return {"for_sale": holder is None, "holder": holder, "price": edition_of(state).price("cardinal_title")}
 

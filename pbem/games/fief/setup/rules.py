@@ -41,7 +41,7 @@ def new_game(variant: str, options: dict[str, Any], players: Sequence[str], boar
     events: list[Event] = []
     for player in state.turn_order():
         card = pile.pop()
-        while card in cards.surprise_characters:   # A.2: a Cardinal or D'Arc is put aside, draw again
+        while card in cards.other_characters:   # A.2: a Cardinal or D'Arc is put aside, draw again
             aside.append(card)
             card = pile.pop()
         info = cards.lords[card]

@@ -99,7 +99,7 @@ def _title_lines(view: dict[str, Any], me: str) -> list[str]:
             lines.append("#   to take it only as a gift.")
     sale = view["cardinal_title"]
     bishops = [n for n, l in view["lords"].items() if not cardinal_target_problem(l)]
-    if sale["for_sale"] and bishops:
+    if sale and sale["for_sale"] and bishops:
         lines.append(f"# Cardinal title (4.5): {sale['price']} deniers, for any bishop in play (any family): "
                      f"{', '.join(bishops)}.")
         lines.append("#   A pope of another family may refuse it (his `new_cardinal` policy).")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from pbem.games.fief.edition import Edition
 from pbem.games.fief.orders_common import view_rules_version
 from pbem.games.fief.policies import PolicyCheck, check_policies, describe, find_player
 from pbem.games.fief.surprise.triggers import check_triggers, describe_triggers
@@ -93,6 +94,6 @@ def check_all_policies(view: Mapping[str, Any], player: str, doc: Any) -> tuple[
     return check_policies(view, player, doc, SURPRISE_POLICIES)
 
 
-def describe_all_policies(policies: Mapping[str, Any]) -> list[str]:
+def describe_all_policies(policies: Mapping[str, Any], edition: Edition) -> list[str]:
     """One line per standing policy, for reports and templates."""
-    return describe(policies) + [describe_calm(policies)] + describe_triggers(policies)   # G.4.2.1, G.4
+    return describe(policies, edition) + [describe_calm(policies)] + describe_triggers(policies)   # G.4.2.1, G.4

@@ -1,0 +1,111 @@
+"""Fief: England's own rules that are code, reached by the Fief core through the edition record
+(games/fief_england/edition.yaml names this module; pbem/games/fief/hooks.py, ``Hooks``).
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from pbem.games.fief.board import Board, load_board
+from pbem.games.fief.edition import load_edition
+from pbem.games.fief.hooks import Hooks
+from pbem.games.fief.state import FiefState, Lord
+from pbem.games.fief_england.board_loader import load_england_board
+from pbem.games.fief_england.cards import load_england_cards
+from pbem.games.fief_england.elections import ELECTIONS, married
+from pbem.games.fief_england.facts import ENGLAND
+from pbem.games.fief_england.invaders_step import INVADERS
+from pbem.games.fief_england.setup import SETUP
+from pbem.games.fief_england.titles import SOVEREIGN, has_garter, relic_marker_family
+from pbem.rules.api import Event
+
+# The keys of the edition record that England's own modules read (docs/fief-england.md, "Edition
+# record"), each with the shape its value must have (edition.py ``_Reader.shaped``).
+_WHOLE = int
+_ROLLS = [int]
+RECORD_KEYS: dict[str, Any] = {
+    "hired_units": {"*": {"price": _WHOLE, "combat_points": _WHOLE, "per_card": _WHOLE}},       # 11.1
+    "royal_guard": {"*": {"combat_points": _WHOLE, "count": _WHOLE, "melee_hits": _WHOLE}},     # 13.1
+    "invaders": {"armies": _WHOLE, "foot_soldiers": _WHOLE, "leader_combat_points": _WHOLE,     # 6.0-6.10
+                 "foot_combat_points": _WHOLE, "reinforcements": _WHOLE, "moves": _WHOLE,
+                 "ransom_base": _WHOLE, "ransom_per_title": _WHOLE, "danegeld": _WHOLE,
+                 "church_intervention_leaves": _ROLLS},
+    "bandit_ransom": {"untitled": _WHOLE, "lord": _WHOLE, "clergy": _WHOLE, "clergy_lord": _WHOLE,  # 13.4
+                      "sovereign": _WHOLE},
+    "dice": {"battle_die": _ROLLS, "battle_dice_by_strength": {"*": _WHOLE},                    # 7.1-7.8 and others
+             **{k: _WHOLE for k in ("stronghold_penalty", "fortified_city_penalty", "cavalcade_defence_bonus",
+                                    "archer_volley_bonus_from", "archers_vs_stronghold",
+                                    "archers_vs_fortified_city", "trebuchet_dice", "second_trebuchet_bonus",
+                                    "deadlock_rounds")},
+             **{k: _ROLLS for k in ("plague_death", "pigeon_lost", "bandits_capture", "quell_rebellion_stops",
+                                    "excalibur_own", "excalibur_arthur")}},
+    "moves": {"royal_to_abbey_or_stronghold": _WHOLE, "naval_seas": _WHOLE},                     # 4.9, 5.4
+    "no_disasters_in_round": _ROLLS,                                                           # 2.4
+    "money.shared_purse_two_player": bool,                                                     # 13.7
+    "start.strongholds": _WHOLE, "start.nobles": {"male": _WHOLE, "female": _WHOLE},            # X14, Setup
+    "start.nobles_set_aside": {"male": _WHOLE, "female": _WHOLE},                              # Setup (l.31)
+    **{f"supply.{k}": _WHOLE for k in ("abbeys", "royal_strongholds", "carrier_pigeons", "treasures", "garter",
+                                       "relics")},
+    "supply.shillings": {"*": _WHOLE},
+    **{f"limits.{k}": _WHOLE for k in ("retainers_per_noble", "marriages_per_player", "invader_armies_on_map")},
+    **{f"prices.{k}": _WHOLE for k in ("royal_stronghold", "trebuchet_construction", "quell_rebellion",
+                                       "royal_tax", "abbey_rebuild")},
+    **{f"income.{k}": _WHOLE for k in ("abbey", "fortune_bonus", "tithe_per_mill", "abbey_visitor",
+                                       "abbey_royal_visitor", "abbey_relic", "abbey_excalibur", "abbey_mill_bonus",
+                                       "invaders_divisor", "scorched_earth_per_mill", "pillage_abbey")},
+    "victory.relic_vp": _WHOLE, "victory.sovereign_vp": _WHOLE, "victory.tiebreak": [str],       # 8.1, 8.5
+}
+
+
+def title_points(state: FiefState, lord: Lord) -> int:
+    """8.1 (R2): the Sovereign is worth `victory.sovereign_vp` (0); fiefdom titles are counted by
+    the core (1 each)."""
+    sovereign_vp = load_edition(state.variant).extra["victory.sovereign_vp"]
+    return sovereign_vp if lord.political in SOVEREIGN else 0
+
+
+def family_points(state: FiefState, family: str) -> int:
+    """8.1: 1 VP for the Relic VP marker (12.0: the player who first gave a relic to the Sovereign)."""
+    return load_edition(state.variant).extra["victory.relic_vp"] if relic_marker_family(state) == family else 0
+
+
+RANK_ORDER = ("duchy", "county", "barony")
+
+
+def tiebreak(state: FiefState, families: tuple[str, ...], towns_held: dict[str, int]) -> tuple:
+    """8.5, R44: the Order of the Garter, then the King or Sovereign Queen, then the number of
+    Duchies, then Counties, then Baronies (Ex 8-2: "A Duke, with the Order of the Garter, beats
+    the King")."""
+    board = load_board(state.variant, state.options.get("board", "board"))
+    lords = [l for l in state.lords.values() if l.family in families]
+    ranks = [board.fiefs[f].rank for l in lords for f in l.fief_titles]
+    return (any(has_garter(state, l) for l in lords), any(l.political in SOVEREIGN for l in lords),
+            *(ranks.count(r) for r in RANK_ORDER))
+
+
+def lord_played(state: FiefState, player: str, name: str, play: Mapping[str, Any]) -> list[Event]:
+    """2.11: a noble card played brings no title with it in England."""
+    return []
+
+
+def after_elimination(state: FiefState, gone: Lord) -> list[Event]:
+    """4.8, FAQ: "the Noble's card ... removed from the game": a dead noble's card does not go to
+    the character discards (the core put it there) and never comes back."""
+    if gone.name in state.character_discard:
+        state.character_discard.remove(gone.name)
+    out = state.edition_state.setdefault("setup", {}).setdefault("out_of_game", [])
+    out.append(gone.name)
+    return [Event("noble_card_removed", f"{gone.name}'s card leaves the game (4.8).", data={"lord": gone.name})]
+
+
+def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, Any]:
+    """What England adds to a view: the starting Regions rolled under 13.6 (public: rolled in
+    front of everyone) and the viewer's own."""
+    rolled = (state.edition_state.get("setup") or {}).get("regions") or {}
+    return {"setup": {"regions": dict(rolled), "region": rolled.get(player or "")}} if rolled else {}
+
+
+HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
+              lord_played=lord_played, after_elimination=after_elimination, married=married,
+              phases=(INVADERS,), record_keys=RECORD_KEYS, board_loader=load_england_board,
+              cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
+              view_parts=view_parts)
