@@ -955,3 +955,64 @@ def test_r55_a_cleric_reveals_his_cathedrals_relic_when_appointed_there_or_by_or
     new, events = at_once(st, "ann", "at_once:\n  - reveal_relic: Godfrey\n")
     assert "may not reveal a relic where they stand" in texts(events)
     assert new["edition_state"]["relics"]["relics"][relic_at(st, "York")]["face_up"] is False
+
+
+# -- through the phases: setup, the draws, Income, the election, the End of Round ---------------------------
+
+def resolved(st: FiefState, seed: str = "phase") -> tuple[dict, list[Event]]:
+    js = st.to_json()
+    r = rules()
+    orders = {p: r.default_orders(r.view(js, p), p) for p in r.phase(js).deciders}
+    res = r.resolve(js, orders, Rng(seed))
+    return res.state, list(res.events)
+
+
+def test_setup_deals_a_retainer_to_each_noble_and_lays_the_relics_face_down() -> None:
+    js = rules().setup({}, PLAYERS, Rng("setup"))
+    st = FiefState.from_json(js)
+    assert sorted(retainers.linked(st)) == sorted(st.lords) and retainers.deck_size(st) == 23 - len(st.lords)
+    assert len(st.edition_state["relics"]["relics"]) == 4
+    for player in PLAYERS:   # R36: no view names a face-down relic
+        seen = json.dumps(rules().view(js, player))
+        assert not any(n in seen for n in card_data.england_cards().relics.values())
+
+
+def test_income_adds_the_abbeys_and_the_retainers(entered) -> None:
+    st = state(LORDS, phase="income")
+    abbeys.found(st, board(), "ann", "Lucia", "Oxford")
+    st.towns["Oxford"].controller = "ann"
+    link(st, "Hugh", 2)   # Steward: +2 a round
+    new, events = resolved(st)
+    ann = next(e for e in events if e.kind == "income" and e.data["player"] == "ann")
+    assert "Abbey of the Autumn 2" in ann.text and "Lucia visiting (Abbey of the Autumn) 2" in ann.text
+    assert ann.audience.sees("ann") and not ann.audience.sees("bob")   # shillings are secret
+    bob = next(e for e in events if e.kind == "income" and e.data["player"] == "bob")
+    assert "retainers 2" in bob.text and bob.data["extra"] == [["retainers", 2]]
+
+
+def test_the_end_of_round_turns_retainers_up_and_brings_crossbowmen_home() -> None:
+    st = state(LORDS, phase="end_of_round")
+    link(st, "Alienor", 1)
+    st.edition_state["retainers"]["spent"] = [1]
+    hired.place(st, "ann", "mercenary")
+    hired.hire(st, "ann", 2, "Oxford")
+    new, events = resolved(st)
+    assert new["edition_state"]["retainers"]["spent"] == [] and "crossbowmen_return" in {e.kind for e in events}
+    assert not new["pawns"] and new["edition_state"]["mercenaries"]["mercenary_1"]["on_card"] == 3
+
+
+def test_r52_the_draw_reshuffles_the_character_deck_after_a_clerics_death() -> None:
+    st = state(LORDS, phase="cards", character_pile=["Joan"], character_discard=["bishop"])
+    st.edition_state["church"] = {"archbishops": [], "abbesses": {}, "destroyed": {}, "reshuffle": True}
+    new, events = resolved(st)
+    assert "character_deck_reshuffled" in {e.kind for e in events}
+    assert sorted(new["character_pile"]) == ["Joan", "bishop"] and new["character_discard"] == []
+    assert new["edition_state"]["church"]["reshuffle"] is False
+
+
+def test_the_sovereigns_election_counts_a_votes_retainer(entered) -> None:
+    from pbem.games.fief_england.elections import weights
+    st = state(LORDS)
+    st.lords["Hugh"].fief_titles = ["iv"]
+    link(st, "Hugh", 6)   # Chaplain: +1 vote in both
+    assert weights(st, board(), "sovereign", set())[0]["bob"] == 2

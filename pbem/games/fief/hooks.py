@@ -222,6 +222,15 @@ class Hooks:
     # An edition's own at-once orders (England: hiring crossbowmen, Mata's exchange, relics):
     # verb -> its ``AtOnceVerb``, beside the core's `play:` and `transfer:` (at_once.py).
     at_once_verbs: Mapping[str, "AtOnceVerb"] = field(default_factory=dict)
+    # 3: (state, board) -> (family -> [(what, amount)], events): incomes of the edition's own
+    # (England: the Abbeys and the retainers, 3.1), added to the family's total and breakdown.
+    income_parts: Callable[["FiefState", "Board"], tuple[dict[str, list[tuple[str, int]]], list["Event"]]] | None = None
+    # 7 (England 8.0): (state, board) -> events: the edition's own End of Round actions (England:
+    # Spent retainers face up, crossbowmen back on their card), before the victory check.
+    end_of_round: Callable[["FiefState", "Board"], list["Event"]] | None = None
+    # 2.2 (England 2.0): (state, rng) -> events, before the draws of the Cards phase (England: the
+    # Character Deck reshuffled after a cleric's death, 4.8, R52).
+    before_draws: Callable[["FiefState", "Rng"], list["Event"]] | None = None
     # The edition record's keys that only the edition's own code reads (England: `invaders`,
     # `dice`, `supply.abbeys`, ...): dotted key -> the shape its value must have, checked on load
     # (edition.py ``_Reader.shaped``: ``int``, ``bool``, ``str``, ``[SHAPE]``, ``{NAME: SHAPE}``,

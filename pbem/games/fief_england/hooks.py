@@ -9,8 +9,14 @@ from pbem.games.fief.board import Board, load_board
 from pbem.games.fief.edition import load_edition
 from pbem.games.fief.hooks import Hooks
 from pbem.games.fief.state import FiefState, Lord
+from pbem.games.fief_england import retainers
 from pbem.games.fief_england.board_loader import load_england_board
 from pbem.games.fief_england.cards import load_england_cards
+from pbem.games.fief_england.characters import CHARACTERS
+from pbem.games.fief_england.church.death import church_after_death
+from pbem.games.fief_england.church_at_once import VERBS
+from pbem.games.fief_england.church_hooks import before_draws, end_of_round, income_parts
+from pbem.games.fief_england.church_view import church_view
 from pbem.games.fief_england.elections import ELECTIONS, married
 from pbem.games.fief_england.facts import ENGLAND
 from pbem.games.fief_england.invaders_step import INVADERS
@@ -83,8 +89,9 @@ def tiebreak(state: FiefState, families: tuple[str, ...], towns_held: dict[str, 
 
 
 def lord_played(state: FiefState, player: str, name: str, play: Mapping[str, Any]) -> list[Event]:
-    """2.11: a noble card played brings no title with it in England."""
-    return []
+    """2.11: a noble card played brings no title with it in England; 2.12: a retainer is drawn for
+    the new noble."""
+    return retainers.draw_for(state, name)
 
 
 def after_elimination(state: FiefState, gone: Lord) -> list[Event]:
@@ -94,18 +101,21 @@ def after_elimination(state: FiefState, gone: Lord) -> list[Event]:
         state.character_discard.remove(gone.name)
     out = state.edition_state.setdefault("setup", {}).setdefault("out_of_game", [])
     out.append(gone.name)
-    return [Event("noble_card_removed", f"{gone.name}'s card leaves the game (4.8).", data={"lord": gone.name})]
+    return [Event("noble_card_removed", f"{gone.name}'s card leaves the game (4.8).",
+                  data={"lord": gone.name})] + church_after_death(state, gone)
 
 
 def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, Any]:
     """What England adds to a view: the starting Regions rolled under 13.6 (public: rolled in
     front of everyone) and the viewer's own."""
     rolled = (state.edition_state.get("setup") or {}).get("regions") or {}
-    return {"setup": {"regions": dict(rolled), "region": rolled.get(player or "")}} if rolled else {}
+    out = {"setup": {"regions": dict(rolled), "region": rolled.get(player or "")}} if rolled else {}
+    return {**out, "church": church_view(state, player)}   # the Church, retainers, relics, family cards
 
 
 HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
               lord_played=lord_played, after_elimination=after_elimination, married=married,
               phases=(INVADERS,), record_keys=RECORD_KEYS, board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
-              view_parts=view_parts)
+              view_parts=view_parts, characters=CHARACTERS, at_once_verbs=VERBS, income_parts=income_parts,
+              end_of_round=end_of_round, before_draws=before_draws)

@@ -129,7 +129,8 @@ def _most_points(state: FiefState, board: Board, players: list[str],
 
 
 def resolve_end_of_round(state: FiefState, board: Board) -> list[Event]:
-    events: list[Event] = []
+    own = edition_of(state).hooks.end_of_round
+    events: list[Event] = own(state, board) if own is not None else []   # England 8.0
     kept = []
     for effect in state.board_effects:
         if effect.card in DISASTERS:   # on the offshore area: a card without the dice icon (2.5)

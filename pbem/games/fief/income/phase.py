@@ -38,9 +38,11 @@ class Income:
     tallage: dict[str, int] = field(default_factory=dict)   # fief -> deniers
     tithe: dict[int, int] = field(default_factory=dict)     # bishopric -> deniers
     queen: int = 0
+    extra: list[tuple[str, int]] = field(default_factory=list)   # the edition's own (England: Abbeys, 3.1)
 
     def total(self) -> int:
-        return self.towns + self.mills + sum(self.tallage.values()) + sum(self.tithe.values()) + self.queen
+        return (self.towns + self.mills + sum(self.tallage.values()) + sum(self.tithe.values()) + self.queen
+                + sum(v for _, v in self.extra))
 
 
 def resolve_income(state: FiefState, board: Board, rng: Rng) -> list[Event]:
@@ -58,6 +60,12 @@ def resolve_income(state: FiefState, board: Board, rng: Rng) -> list[Event]:
     for lord in state.lords.values():
         if lord.political in ("queen", "regent_queen"):
             incomes[lord.family].queen += income["queen"]   # 3, D.3.2
+    own = edition_of(state).hooks.income_parts
+    if own is not None:   # the edition's own incomes (England: the Abbeys and retainers, 3.1)
+        parts, used = own(state, board)
+        events += used
+        for family, items in parts.items():
+            incomes[family].extra += items
     public = edition_of(state).money_public   # France: wealth is public (3); else told to its owner only
     for player in state.turn_order():
         inc = incomes[player]
@@ -68,6 +76,7 @@ def resolve_income(state: FiefState, board: Board, rng: Rng) -> list[Event]:
                             data={"player": player, "deniers": inc.total(), "towns": inc.towns,
                                   "mills": inc.mills, "tallage": inc.tallage,
                                   "tithe": {str(k): v for k, v in inc.tithe.items()}, "queen": inc.queen,
+                                  **({"extra": [[w, v] for w, v in inc.extra]} if inc.extra else {}),
                                   "treasury": state.families[player].deniers}))
     events += _discard_income_cards(state)
     return events
@@ -77,6 +86,7 @@ def _breakdown(inc: Income, board: Board) -> str:
     parts = [f"towns {inc.towns}", f"mills {inc.mills}"]
     parts += [f"tallage on the {board.fiefs[f].name} {v}" for f, v in inc.tallage.items()]
     parts += [f"tithe of bishopric {board.bishoprics[b].name} ({b}) {v}" for b, v in inc.tithe.items()]
+    parts += [f"{what} {v}" for what, v in inc.extra]
     if inc.queen:
         parts.append(f"queen {inc.queen}")
     return ", ".join(parts)
