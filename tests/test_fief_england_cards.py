@@ -1016,3 +1016,11 @@ def test_the_sovereigns_election_counts_a_votes_retainer(entered) -> None:
     st.lords["Hugh"].fief_titles = ["iv"]
     link(st, "Hugh", 6)   # Chaplain: +1 vote in both
     assert weights(st, board(), "sovereign", set())[0]["bob"] == 2
+
+
+def test_a_view_never_changes_the_state_it_is_built_from() -> None:
+    js = state(LORDS).to_json()
+    before = json.dumps(js, sort_keys=True)
+    for player in [*PLAYERS, None]:
+        rules().view(js, player)
+    assert json.dumps(js, sort_keys=True) == before

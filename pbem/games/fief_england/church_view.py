@@ -11,6 +11,8 @@ pending retainer offer (the two families only).
 """
 from __future__ import annotations
 
+import copy
+from dataclasses import replace
 from typing import Any
 
 from pbem.games.fief.state import FiefState
@@ -19,7 +21,10 @@ from pbem.games.fief_england.card_data import england_cards
 from pbem.games.fief_england.church import abbeys, clergy, relics
 
 
-def church_view(state: FiefState, player: str | None) -> dict[str, Any]:
+def church_view(original: FiefState, player: str | None) -> dict[str, Any]:
+    # The readers below fill in empty parts of the edition's state: on a copy, so that a view
+    # never changes the stored state it is built from.
+    state = replace(original, edition_state=copy.deepcopy(original.edition_state))
     church = clergy.church_state(state)
     cards = england_cards().retainers
     of = retainers.offers_view(state, player)
