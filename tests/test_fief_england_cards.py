@@ -1019,7 +1019,9 @@ def test_the_sovereigns_election_counts_a_votes_retainer(entered) -> None:
 
 
 def test_a_view_never_changes_the_state_it_is_built_from() -> None:
-    js = state(LORDS).to_json()
+    st = state(LORDS)
+    st.edition_state["heresy"] = "Hugh"   # an England state already holding something of its own
+    js = st.to_json()
     before = json.dumps(js, sort_keys=True)
     for player in [*PLAYERS, None]:
         rules().view(js, player)
