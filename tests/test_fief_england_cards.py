@@ -1026,3 +1026,16 @@ def test_a_view_never_changes_the_state_it_is_built_from() -> None:
     for player in [*PLAYERS, None]:
         rules().view(js, player)
     assert json.dumps(js, sort_keys=True) == before
+
+
+def test_by_mail_a_destroyed_abbey_is_rebuilt_in_the_purchase_phase() -> None:
+    st = state(LORDS, phase="battle")
+    abbeys.found(st, board(), "ann", "Lucia", "Oxford")
+    abbeys.destroy(st, "Oxford", "pillaged")
+    assert "rebuilt in the Purchase phase" in at_once_refused(st, "ann", "at_once:\n  - rebuild_abbey: Autumn\n"
+                                                                     "    in: York\n")
+    st.phase, st.round = "purchase", 3
+    assert "not a destroyed Abbey" in at_once_refused(st, "ann", "at_once:\n  - rebuild_abbey: Spring\n    in: York\n")
+    new, events = at_once(st, "ann", "at_once:\n  - rebuild_abbey: Autumn\n    in: York\n")
+    assert "rebuilds Abbey of the Autumn in York, free of charge" in texts(events)
+    assert new["edition_state"]["abbeys"]["York"]["abbess"] == "Lucia"

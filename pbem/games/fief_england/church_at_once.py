@@ -17,6 +17,8 @@
       - take_relic: Holy Grail   # 12.0: picked up where it lies face up ...
         by: Lucia                #   ... by your noble there
       - reveal_relic: Godfrey    # 12.0, R55: your Bishop in his cathedral city, or Abbess in any
+      - rebuild_abbey: Autumn    # 2.13: in the Purchase phase after its destruction, free, by
+        in: York                 #   its Abbess, in any city without a Building
       - chasuble: III            # 12.2: the STORMS card on Sea III ...
         to: IV                   #   ... moved to a contiguous Sea (once a round per card)
       - shinbone: famine         # 12.4: discard the FAMINE cards of your carrier's District
@@ -33,7 +35,7 @@ from pbem.games.fief.hooks import AtOnceVerb
 from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief_england import hired, retainers
 from pbem.games.fief_england.card_data import england_cards
-from pbem.games.fief_england.church import relic_powers, relics
+from pbem.games.fief_england.church import abbeys, relic_powers, relics
 from pbem.orders.reading import Problems, check_keys, fold, suggest, whole_number, yes_no
 from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import Audience, Event
@@ -238,6 +240,29 @@ def act_reveal(state: FiefState, board: Board, player: str, order: dict, rng: Rn
     return relics.discover(state, board, noble) or _void(player, "reveal_relic", "no relic lies face down there")
 
 
+def check_rebuild(view: dict, player: str, item: dict, line: int | None, problems: Problems) -> dict | None:
+    check_keys(item, ("rebuild_abbey", "in"), "a rebuild_abbey order", problems)
+    if view["phase"] != "purchase":
+        problems.add(line, "an Abbey is rebuilt in the Purchase phase (2.13)", "send it while round-N/purchase is open")
+        return None
+    destroyed = list((view.get("church") or {}).get("clergy", {}).get("destroyed", {}))
+    abbey = next((a for a in destroyed if fold(str(item["rebuild_abbey"])) in (fold(a), fold(a.rsplit(" ", 1)[-1]))),
+                 None)
+    if abbey is None:
+        problems.add(line_of(item, "rebuild_abbey") or line, f"{item['rebuild_abbey']!r} is not a destroyed Abbey "
+                     "its Abbess may rebuild", "destroyed: " + (", ".join(destroyed) or "none"))
+        return None
+    if "in" not in item:
+        problems.add(line, "say in which city (`in:`)", "write e.g. `in: York`")
+        return None
+    city = _name(view, item["in"], list(view["towns"]), "a city", line_of(item, "in"), problems)
+    return None if city is None else {"abbey": abbey, "in": city}
+
+
+def act_rebuild(state: FiefState, board: Board, player: str, order: dict, rng: Rng) -> list[Event]:
+    return _done(player, "rebuild_abbey", abbeys.rebuild(state, player, order["abbey"], order["in"]))
+
+
 def act_take_relic(state: FiefState, board: Board, player: str, order: dict, rng: Rng) -> list[Event]:
     return _done(player, "take_relic", relics.pick_up(state, player, order["relic"], order["by"]))
 
@@ -302,6 +327,8 @@ VERBS = {
     "leave_relic": AtOnceVerb(_relic_check("leave_relic", (), None), act_leave_relic),
     "take_relic": AtOnceVerb(_relic_check("take_relic", ("by",), "by"), act_take_relic),
     "reveal_relic": AtOnceVerb(check_reveal, act_reveal, (("- reveal_relic: NOBLE", "your cleric there (12.0)"),)),
+    "rebuild_abbey": AtOnceVerb(check_rebuild, act_rebuild, (("- rebuild_abbey: ABBEY", "2.13, Purchase phase"),
+                                                              ("  in: CITY", ""))),
     "chasuble": AtOnceVerb(check_chasuble, act_chasuble, (("- chasuble: SEA", "move a STORMS card (12.2)"),
                                                           ("  to: SEA", ""))),
     "shinbone": AtOnceVerb(check_shinbone, act_shinbone, (("- shinbone: famine", "12.4"),)),
