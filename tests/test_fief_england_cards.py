@@ -1039,3 +1039,13 @@ def test_by_mail_a_destroyed_abbey_is_rebuilt_in_the_purchase_phase() -> None:
     new, events = at_once(st, "ann", "at_once:\n  - rebuild_abbey: Autumn\n    in: York\n")
     assert "rebuilds Abbey of the Autumn in York, free of charge" in texts(events)
     assert new["edition_state"]["abbeys"]["York"]["abbess"] == "Lucia"
+
+
+def test_a_captive_drops_the_relics_they_carried_where_they_were_taken() -> None:
+    from pbem.games.fief.hear_ye.elimination import capture_lord
+    st = placed()
+    relic = abbess_with_yorks_relic(st)
+    events = capture_lord(st, board(), "Lucia", "bob")
+    assert "lies in York" in texts(events) and relics.holder_of(st, relic) is None
+    st.lords["Hugh"].location = "York"
+    assert not isinstance(relics.pick_up(st, "bob", relic, "Hugh"), str)   # 12.0: recovered there

@@ -228,6 +228,9 @@ class Hooks:
     # 7 (England 8.0): (state, board) -> events: the edition's own End of Round actions (England:
     # Spent retainers face up, crossbowmen back on their card), before the victory check.
     end_of_round: Callable[["FiefState", "Board"], list["Event"]] | None = None
+    # 6.3: (state, the lord just taken captive) -> events (England 12.0: the relics they carried lie
+    # in the city for another noble to recover). Without it nothing more happens.
+    captured: Callable[["FiefState", "Lord"], list["Event"]] | None = None
     # 2.2 (England 2.0): (state, rng) -> events, before the draws of the Cards phase (England: the
     # Character Deck reshuffled after a cleric's death, 4.8, R52).
     before_draws: Callable[["FiefState", "Rng"], list["Event"]] | None = None

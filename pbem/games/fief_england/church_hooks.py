@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from pbem.games.fief.board import Board
-from pbem.games.fief.state import FiefState
+from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief_england import hired, retainers
 from pbem.games.fief_england.board_loader import EnglandBoard
-from pbem.games.fief_england.church import clergy
+from pbem.games.fief_england.church import clergy, relics
 from pbem.games.fief_england.church.income import church_income
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
@@ -31,6 +31,12 @@ def end_of_round(state: FiefState, board: Board) -> list[Event]:
     """8.0: the Spent retainers turned face up; 11.1: crossbowmen back on their card; 11.2: a
     BURGHER without a titled Lord in the family discarded."""
     return retainers.end_of_round(state) + hired.end_of_round(state)
+
+
+def captured(state: FiefState, lord: Lord) -> list[Event]:
+    """12.0: "A Relic can be recovered by another Noble in the same City, if the one who held it
+    is ... taken captive": the relics the captive carried lie where they were taken."""
+    return relics.holder_lost(state, lord.name, lord.location)
 
 
 def before_draws(state: FiefState, rng: Rng) -> list[Event]:

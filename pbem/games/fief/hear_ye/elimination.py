@@ -106,4 +106,6 @@ def captive_markers_left(state: FiefState) -> int:
 def capture_lord(state: FiefState, board: Board, name: str, jailer: str) -> list[Event]:
     """6.3: flip the lord to 'captive'; they stay where they stand, with their jailer's forces."""
     state.lords[name].captive_of = jailer
-    return royal_guard_replaced(state, name)
+    events = royal_guard_replaced(state, name)
+    captured = edition_of(state).hooks.captured   # England 12.0: the relics they carried drop there
+    return (events + captured(state, state.lords[name])) if captured is not None else events
