@@ -263,9 +263,9 @@ def test_3_1_abbey_income_r18() -> None:
     st = state(LORDS)
     abbeys.found(st, board(), "ann", "Lucia", "Oxford")
     st.lords["Hugh"].location = "Oxford"        # a Lord visiting: 2
-    st.lords["Hugh"].fief_titles = ["iv"]
+    st.lords["Hugh"].fief_titles = ["north"]
     st.lords["Henri"].location = "Oxford"       # the King visiting: 3, once (R18)
-    st.lords["Henri"].political, st.lords["Henri"].fief_titles = "king", ["v"]
+    st.lords["Henri"].political, st.lords["Henri"].fief_titles = "king", ["midlands"]
     st.lords["Estrid"].location = "Oxford"      # a noble without title: nothing
     income = abbeys.abbey_income(st, board(), bonus=lambda c: 1, relics_at=lambda c: 2, excalibur_at="Oxford")
     parts = dict(income["ann"])
@@ -474,13 +474,13 @@ def test_r41_hiring_in_the_middle_of_a_battle_for_the_battle_rules() -> None:
 def test_11_2_a_burgher_needs_a_titled_lord_and_adds_its_votes() -> None:
     st = state(LORDS)
     assert "titled Lord" in hired.place(st, "bob", "burgher")
-    st.lords["Hugh"].fief_titles = ["iv"]
+    st.lords["Hugh"].fief_titles = ["north"]
     hired.place(st, "bob", "burgher")
     assert hired.burgher_votes(st, "bob") == 3 and hired.card_on(st, "bob") == "burgher_1"   # R58
-    st.lords["Henri"].fief_titles = ["v"]
+    st.lords["Henri"].fief_titles = ["midlands"]
     hired.place(st, "cid", "burgher")
     assert hired.burgher_votes(st, "cid") == 5
-    st.lords["Godfrey"].fief_titles = ["i"]
+    st.lords["Godfrey"].fief_titles = ["south_west"]
     assert "both BURGHER cards" in hired.place(st, "ann", "burgher")
     st.lords["Hugh"].fief_titles = []   # 11.2: "and remain in play"
     assert "no titled Lord" in texts(hired.burghers_check(st)) and hired.burgher_votes(st, "bob") == 0
@@ -488,7 +488,7 @@ def test_11_2_a_burgher_needs_a_titled_lord_and_adds_its_votes() -> None:
 
 def test_a_new_card_replaces_the_one_on_the_space() -> None:
     st = state(LORDS)
-    st.lords["Godfrey"].fief_titles = ["i"]
+    st.lords["Godfrey"].fief_titles = ["south_west"]
     hired.place(st, "ann", "mercenary")
     hired.hire(st, "ann", 1, "Exeter")
     events = hired.place(st, "ann", "burgher")
@@ -804,7 +804,7 @@ def test_by_mail_mercenaries_at_once_and_hired_into_a_city() -> None:
 def test_by_mail_a_burgher_needs_a_titled_lord() -> None:
     st = holding("burgher")
     assert "titled Lord" in refused(st, "ann", "orders:\n  - play: burgher\n")
-    st.lords["Godfrey"].fief_titles = ["i"]
+    st.lords["Godfrey"].fief_titles = ["south_west"]
     new, events = play(st, "ann", "orders:\n  - play: burgher\n")
     assert "BURGHER (3 votes)" in texts(events) and new["edition_state"]["family_card"] == {"ann": "burgher_1"}
 
@@ -1013,7 +1013,7 @@ def test_r52_the_draw_reshuffles_the_character_deck_after_a_clerics_death() -> N
 def test_the_sovereigns_election_counts_a_votes_retainer(entered) -> None:
     from pbem.games.fief_england.elections import weights
     st = state(LORDS)
-    st.lords["Hugh"].fief_titles = ["iv"]
+    st.lords["Hugh"].fief_titles = ["north"]
     link(st, "Hugh", 6)   # Chaplain: +1 vote in both
     assert weights(st, board(), "sovereign", set())[0]["bob"] == 2
 
@@ -1049,3 +1049,29 @@ def test_a_captive_drops_the_relics_they_carried_where_they_were_taken() -> None
     assert "lies in York" in texts(events) and relics.holder_of(st, relic) is None
     st.lords["Hugh"].location = "York"
     assert not isinstance(relics.pick_up(st, "bob", relic, "Hugh"), str)   # 12.0: recovered there
+
+
+def test_12_3_the_skull_saves_a_chosen_noble_once_a_game() -> None:
+    from pbem.games.fief.hear_ye.elimination import eliminate_lord
+    st = placed()
+    carrying(st, "Godfrey", "skull")
+    st.lords["Lucia"].fief_titles = ["midlands"]
+    new, events = at_once(st, "ann", "at_once:\n  - skull: family\n")
+    assert events[0].audience.sees("ann") and not events[0].audience.sees("bob")   # the choice is ann's secret
+    st = FiefState.from_json(new)
+    events = eliminate_lord(st, board(), "Lucia")
+    assert "rises again in Oxford and keeps every title" in texts(events)
+    assert "Lucia" in st.lords and st.lords["Lucia"].fief_titles == ["midlands"]
+    assert "lord_eliminated" in {e.kind for e in eliminate_lord(st, board(), "Lucia")}   # once a game
+    assert "Lucia" not in st.lords
+
+
+def test_the_skull_saves_only_whom_its_controller_chose() -> None:
+    from pbem.games.fief.hear_ye.elimination import eliminate_lord
+    st = placed()
+    carrying(st, "Godfrey", "skull")
+    new, _ = at_once(st, "ann", "at_once:\n  - skull: [Henri]\n")   # another family's noble may be chosen
+    st = FiefState.from_json(new)
+    assert "lord_eliminated" in {e.kind for e in eliminate_lord(st, board(), "Lucia")}
+    assert "skull_used" in {e.kind for e in eliminate_lord(st, board(), "Henri")}
+    assert "'Merlin' is not a noble in play" in at_once_refused(st, "ann", "at_once:\n  - skull: [Merlin]\n")

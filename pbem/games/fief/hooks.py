@@ -228,6 +228,9 @@ class Hooks:
     # 7 (England 8.0): (state, board) -> events: the edition's own End of Round actions (England:
     # Spent retainers face up, crossbowmen back on their card), before the victory check.
     end_of_round: Callable[["FiefState", "Board"], list["Event"]] | None = None
+    # D.4: (state, the lord about to be eliminated) -> the events of his being spared (he stays in
+    # play as he is), or None: he is eliminated (England 12.3: the Skull of Saint Caradoc).
+    spared: Callable[["FiefState", str], list["Event"] | None] | None = None
     # 6.3: (state, the lord just taken captive) -> events (England 12.0: the relics they carried lie
     # in the city for another noble to recover). Without it nothing more happens.
     captured: Callable[["FiefState", "Lord"], list["Event"]] | None = None

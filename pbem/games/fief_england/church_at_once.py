@@ -21,6 +21,8 @@
         in: York                 #   its Abbess, in any city without a Building
       - chasuble: III            # 12.2: the STORMS card on Sea III ...
         to: IV                   #   ... moved to a contiguous Sea (once a round per card)
+      - skull: [Godfrey, Lucia]  # 12.3, R61: the nobles the Skull saves from death while you
+                                 #   control it (`family`: all yours; `[]`: none), once a game
       - shinbone: famine         # 12.4: discard the FAMINE cards of your carrier's District
 """
 from __future__ import annotations
@@ -36,7 +38,7 @@ from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief_england import hired, retainers
 from pbem.games.fief_england.card_data import england_cards
 from pbem.games.fief_england.church import abbeys, relic_powers, relics
-from pbem.orders.reading import Problems, check_keys, fold, suggest, whole_number, yes_no
+from pbem.orders.reading import Problems, as_seq, check_keys, fold, suggest, whole_number, yes_no
 from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
@@ -314,6 +316,24 @@ def act_shinbone(state: FiefState, board: Board, player: str, order: dict, rng: 
     return _done(player, "shinbone", relic_powers.shinbone_discard(state, board, player))
 
 
+def check_skull(view: dict, player: str, item: dict, line: int | None, problems: Problems) -> dict | None:
+    check_keys(item, ("skull",), "a skull order", problems)
+    given = item["skull"]
+    if isinstance(given, str) and fold(given) == relic_powers.FAMILY:
+        return {"nobles": [relic_powers.FAMILY]}
+    names = []
+    for text in as_seq(given, line_of(item, "skull") or line, "skull", problems) if given is not None else []:
+        found = _name(view, text, list(view["lords"]), "a noble in play", line_of(item, "skull") or line, problems)
+        if found is None:
+            return None
+        names.append(found)
+    return {"nobles": names}
+
+
+def act_skull(state: FiefState, board: Board, player: str, order: dict, rng: Rng) -> list[Event]:
+    return relic_powers.choose_skull(state, player, order["nobles"])
+
+
 VERBS = {
     "hire": AtOnceVerb(check_hire, act_hire, (("- hire: N", "MERCENARY crossbowmen, 2 shillings each (11.1)"),
                                               ("  in: CITY", ""))),
@@ -331,5 +351,6 @@ VERBS = {
                                                               ("  in: CITY", ""))),
     "chasuble": AtOnceVerb(check_chasuble, act_chasuble, (("- chasuble: SEA", "move a STORMS card (12.2)"),
                                                           ("  to: SEA", ""))),
+    "skull": AtOnceVerb(check_skull, act_skull, (("- skull: [NOBLE, ...]", "saved from death once (12.3)"),)),
     "shinbone": AtOnceVerb(check_shinbone, act_shinbone, (("- shinbone: famine", "12.4"),)),
 }

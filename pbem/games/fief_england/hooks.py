@@ -14,6 +14,7 @@ from pbem.games.fief_england.board_loader import load_england_board
 from pbem.games.fief_england.cards import load_england_cards
 from pbem.games.fief_england.characters import CHARACTERS
 from pbem.games.fief_england.church.death import church_after_death
+from pbem.games.fief_england.church.relic_powers import skull_spares
 from pbem.games.fief_england.church_at_once import VERBS
 from pbem.games.fief_england.church_hooks import before_draws, captured, end_of_round, income_parts
 from pbem.games.fief_england.church_view import church_view
@@ -118,4 +119,5 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               phases=(INVADERS,), record_keys=RECORD_KEYS, board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
               view_parts=view_parts, characters=CHARACTERS, at_once_verbs=VERBS, income_parts=income_parts,
-              end_of_round=end_of_round, before_draws=before_draws, captured=captured)
+              end_of_round=end_of_round, before_draws=before_draws, captured=captured,
+              spared=skull_spares)

@@ -25,6 +25,10 @@ from pbem.rules.api import Event
 
 def eliminate_lord(state: FiefState, board: Board, name: str) -> list[Event]:
     """Remove a lord from play and settle D.4 and 1.5.5."""
+    spare = edition_of(state).hooks.spared
+    saved = spare(state, name) if spare is not None else None
+    if saved is not None:   # England 12.3: the Skull of Saint Caradoc
+        return saved
     events = royal_guard_replaced(state, name)
     lord = state.lords.pop(name)
     state.character_discard.append(name)

@@ -7,7 +7,9 @@ of the noble carrying it (R56; one lying in a city or an Abbey has no power).
   a round for each STORMS card, in any phase - the at-once order `chasuble:`.
 - Saint Eanswith's Shinbone (12.4): its carrier discards the FAMINE cards of the Ecclesiastic
   District they stand in, as often as needed - the at-once order `shinbone:`.
-- The Skull of Saint Caradoc (12.3) is not applied yet (docs/fief-england.md "Relics").
+- The Skull of Saint Caradoc (12.3): once a game, a noble about to die is spared, as its
+  controller chose in advance with the at-once order `skull:` (R61) - ``skull_spares``, the
+  core's ``spared`` hook.
 
 The disasters lie as the fortune part lays them: ``BoardEffect("storms" | "famine", numeral)``,
 the numeral of the Region whose Sea holds the card (pbem/games/fief_england/regions.py).
@@ -20,9 +22,10 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.board_loader import EnglandBoard, sea_name
 from pbem.games.fief_england.church import relics
-from pbem.rules.api import Event
+from pbem.rules.api import Audience, Event
 
-GRAIL, CHASUBLE, SHINBONE = "holy_grail", "chasuble", "shinbone"
+GRAIL, CHASUBLE, SKULL, SHINBONE = "holy_grail", "chasuble", "skull", "shinbone"
+FAMILY = "family"   # `skull: family`: every noble of the controller's family
 
 
 def grail_defends(state: FiefState, defenders: Iterable[str]) -> bool:
@@ -109,3 +112,35 @@ def shinbone_discard(state: FiefState, board: Board, player: str) -> list[Event]
     return [Event("famine_discarded", f"{noble.name} ({player}), with Saint Eanswith's Shinbone, discards the "
                   f"FAMINE on {seas} (12.4).", data={"player": player, "noble": noble.name,
                                                      "regions": [e.target for e in gone]})]
+
+
+# -- the Skull (12.3, R61) ------------------------------------------------------------------------------------
+
+def _skull(state: FiefState) -> dict:
+    return state.edition_state.setdefault(relics.KEY, {}).setdefault("skull_saves", {})
+
+
+def choose_skull(state: FiefState, player: str, nobles: list[str]) -> list[Event]:
+    """R61: the nobles the Skull will save if they die while ``player``'s family controls it
+    (``["family"]``: every noble of the family; ``[]``: none). Told to the player alone."""
+    _skull(state)[player] = list(nobles)
+    said = "every noble of your family" if nobles == [FAMILY] else (", ".join(nobles) or "no one")
+    return [Event("skull_choice", f"The Skull of Saint Caradoc, while you control it, will save {said} (12.3, R61).",
+                  Audience.only(player), {"player": player, "nobles": list(nobles)})]
+
+
+def skull_spares(state: FiefState, name: str) -> list[Event] | None:
+    """12.3: "The Player that controls the Skull can use it once per game to resurrect any Noble
+    in the City where they just died ... who then remains alive and retains all of their
+    Titles. The Skull then becomes inactive." None: the noble is not saved."""
+    lord = state.lords.get(name)
+    owner = relics.controller_of(state, SKULL) if SKULL in _relics(state) else None
+    if lord is None or owner is None or (state.edition_state.get(relics.KEY) or {}).get("skull_used"):
+        return None
+    chosen = _skull(state).get(owner, [])
+    if name not in chosen and not (FAMILY in chosen and lord.family == owner):
+        return None
+    state.edition_state[relics.KEY]["skull_used"] = True
+    return [Event("skull_used", f"{owner} uses the Skull of Saint Caradoc: {name} ({lord.family}) rises again in "
+                  f"{lord.location} and keeps every title; the Skull is now inactive (12.3).",
+                  data={"player": owner, "noble": name, "city": lord.location})]
