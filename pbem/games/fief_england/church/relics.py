@@ -223,4 +223,5 @@ def relics_view(state: FiefState) -> dict[str, Any]:
             face_down.append(info["city"])
         else:
             known[name(relic)] = {"carried_by": info["holder"], "lies_in": info["city"]}
-    return {"face_down_in": sorted(face_down), "face_up": known, "relic_marker": _st(state)["vp_marker"]}
+    return {"face_down_in": sorted(face_down), "face_up": known, "relic_marker": _st(state)["vp_marker"],
+            "skull_used": bool(_st(state).get("skull_used"))}   # 12.3: "inactive" is seen
