@@ -533,7 +533,7 @@ def test_r36_leak_which_relic_lies_where_is_in_no_view_nor_event() -> None:
     events = relics.place_at_setup(st, board(), Rng("relics"))
     seen = json.dumps(relics.relics_view(st)) + json.dumps([e.text for e in events] + [e.data for e in events])
     for relic_id, relic_name in card_data.england_cards().relics.items():
-        assert relic_id not in seen and relic_name not in seen
+        assert f"\"{relic_id}\"" not in seen and relic_name not in seen   # the id as a JSON string
     assert relics.relics_view(st)["face_down_in"] == sorted(b.chief_town for b in board().bishoprics.values())
 
 
@@ -874,7 +874,7 @@ def test_r36_leak_no_players_view_tells_which_relic_lies_where() -> None:
     js = st.to_json()
     for player in PLAYERS:
         seen = json.dumps(rules().view(js, player)["church"])
-        assert not any(r in seen for r in card_data.england_cards().relics)
+        assert not any(f"\"{r}\"" in seen for r in card_data.england_cards().relics)   # ids as JSON strings
         assert not any(n in seen for n in card_data.england_cards().relics.values())
 
 
