@@ -1075,3 +1075,10 @@ def test_the_skull_saves_only_whom_its_controller_chose() -> None:
     assert "lord_eliminated" in {e.kind for e in eliminate_lord(st, board(), "Lucia")}
     assert "skull_used" in {e.kind for e in eliminate_lord(st, board(), "Henri")}
     assert "'Merlin' is not a noble in play" in at_once_refused(st, "ann", "at_once:\n  - skull: [Merlin]\n")
+
+
+def test_hired_crossbowmen_have_words_in_the_reports() -> None:
+    from pbem.games.fief.edition import load_edition
+    england = load_edition("fief_england")
+    assert england.unit_text("crossbowman", 1) == "1 crossbowman"
+    assert england.unit_text("crossbowman", 3) == "3 crossbowmen"

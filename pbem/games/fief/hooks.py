@@ -231,6 +231,9 @@ class Hooks:
     # D.4: (state, the lord about to be eliminated) -> the events of his being spared (he stays in
     # play as he is), or None: he is eliminated (England 12.3: the Skull of Saint Caradoc).
     spared: Callable[["FiefState", str], list["Event"] | None] | None = None
+    # Pawn kinds that are neither bought units (`units:`) nor royal guards: kind -> (one, several),
+    # as the reports write them (England: the hired crossbowmen, 11.1). Without it none.
+    other_pawns: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     # 6.3: (state, the lord just taken captive) -> events (England 12.0: the relics they carried lie
     # in the city for another noble to recover). Without it nothing more happens.
     captured: Callable[["FiefState", "Lord"], list["Event"]] | None = None

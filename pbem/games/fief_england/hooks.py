@@ -9,7 +9,7 @@ from pbem.games.fief.board import Board, load_board
 from pbem.games.fief.edition import load_edition
 from pbem.games.fief.hooks import Hooks
 from pbem.games.fief.state import FiefState, Lord
-from pbem.games.fief_england import retainers
+from pbem.games.fief_england import hired, retainers
 from pbem.games.fief_england.board_loader import load_england_board
 from pbem.games.fief_england.cards import load_england_cards
 from pbem.games.fief_england.characters import CHARACTERS
@@ -120,4 +120,4 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
               view_parts=view_parts, characters=CHARACTERS, at_once_verbs=VERBS, income_parts=income_parts,
               end_of_round=end_of_round, before_draws=before_draws, captured=captured,
-              spared=skull_spares)
+              spared=skull_spares, other_pawns={hired.UNIT: ("crossbowman", "crossbowmen")})
