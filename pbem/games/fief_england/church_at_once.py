@@ -43,8 +43,8 @@ from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
-CARDS_PHASE = ("cards_play",)
-_NOWHERE = Lord("", "", False, None)   # 2.12: retainers change hands in Phase 2, step D
+CARDS_PHASE = ("cards_play",)   # 2.12: retainers change hands in Phase 2, step D
+_NOWHERE = Lord("", "", False, None)
 
 
 def _name(view: dict, text: Any, choices: list[str], what: str, line: int | None, problems: Problems) -> str | None:
