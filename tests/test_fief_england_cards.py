@@ -1082,3 +1082,15 @@ def test_hired_crossbowmen_have_words_in_the_reports() -> None:
     england = load_edition("fief_england")
     assert england.unit_text("crossbowman", 1) == "1 crossbowman"
     assert england.unit_text("crossbowman", 3) == "3 crossbowmen"
+
+
+def test_one_function_says_what_shields_a_noble(entered) -> None:
+    from pbem.games.fief_england.church.protection import shielded
+    st = state(LORDS)
+    abbeys.found(st, board(), "ann", "Lucia", "Oxford")
+    link(st, "Hugh", 5)   # Physician: once, immune to plague
+    assert "in the Abbey of Oxford" in shielded(st, "Lucia", "justice")[0]
+    assert shielded(st, "Lucia", "ambush") is None and shielded(st, "Hugh", "rebellion") is None
+    why, used = shielded(st, "Hugh", "plague")
+    assert "Physician protects them from plague" in why and used[0].kind == "retainer_used_up"
+    assert shielded(st, "Hugh", "plague") is None   # `once`: gone
