@@ -1094,3 +1094,22 @@ def test_one_function_says_what_shields_a_noble(entered) -> None:
     why, used = shielded(st, "Hugh", "plague")
     assert "Physician protects them from plague" in why and used[0].kind == "retainer_used_up"
     assert shielded(st, "Hugh", "plague") is None   # `once`: gone
+
+
+def test_income_gives_the_abbeys_mill_to_its_abbess_untithed_and_the_bonus_next_door() -> None:
+    st = state(LORDS, phase="income")
+    b = board()
+    clergy.appoint(st, b, "bob", "bishop", "Hugh", district("Norwich"))
+    norwich = list(b.bishoprics[district("Norwich")].towns)
+    near = next(c for c in norwich if b.adjacent(c, norwich[0]))
+    abbeys.found(st, b, "cid", "Estrid", norwich[0])
+    for city in (norwich[0], near):
+        st.towns[city].mills, st.towns[city].controller = 1, "ann"
+    st.families["bob"].hand = ["tax"]
+    from pbem.games.fief.state import BoardEffect
+    st.board_effects = [BoardEffect("tithe", str(district("Norwich")), "bob", "Hugh")]
+    new, events = resolved(st)
+    income = {e.data["player"]: e.data for e in events if e.kind == "income"}
+    assert income["cid"]["mills"] == 3                      # the Abbey's city's Mill: 2 + 1, to its Abbess
+    assert income["bob"]["tithe"] == {str(district("Norwich")): 2}   # the other Mill's 2, tithed
+    assert income["ann"]["mills"] == 1                      # its +1 from the Abbey next door stays (R18)

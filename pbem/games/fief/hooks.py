@@ -225,6 +225,12 @@ class Hooks:
     # 3: (state, board) -> (family -> [(what, amount)], events): incomes of the edition's own
     # (England: the Abbeys and the retainers, 3.1), added to the family's total and breakdown.
     income_parts: Callable[["FiefState", "Board"], tuple[dict[str, list[tuple[str, int]]], list["Event"]]] | None = None
+    # 3: (state, board, town, its controller, its Mills' income, bishopric -> the family taking
+    # its tithe) -> [(family, shillings, "tithe" | why)]: who receives a town's Mill income
+    # (England: an Abbey's city's Mill to its Abbess and not tithed, +1 a Mill next to an Abbey,
+    # 2.13, 3.1, R18). Without it the controller, or the tithe's collector.
+    mill_share: Callable[["FiefState", "Board", str, str | None, int, dict[int, str]],
+                         list[tuple[str | None, int, str]]] | None = None
     # 7 (England 8.0): (state, board) -> events: the edition's own End of Round actions (England:
     # Spent retainers face up, crossbowmen back on their card), before the victory check.
     end_of_round: Callable[["FiefState", "Board"], list["Event"]] | None = None

@@ -14,6 +14,7 @@ from pbem.games.fief_england.board_loader import load_england_board
 from pbem.games.fief_england.cards import load_england_cards
 from pbem.games.fief_england.characters import CHARACTERS
 from pbem.games.fief_england.church.death import church_after_death
+from pbem.games.fief_england.church.income import mill_share
 from pbem.games.fief_england.church.relic_powers import skull_spares
 from pbem.games.fief_england.church_at_once import VERBS
 from pbem.games.fief_england.church_hooks import before_draws, captured, end_of_round, income_parts
@@ -120,4 +121,4 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
               view_parts=view_parts, characters=CHARACTERS, at_once_verbs=VERBS, income_parts=income_parts,
               end_of_round=end_of_round, before_draws=before_draws, captured=captured,
-              spared=skull_spares, other_pawns={hired.UNIT: ("crossbowman", "crossbowmen")})
+              spared=skull_spares, mill_share=mill_share, other_pawns={hired.UNIT: ("crossbowman", "crossbowmen")})
