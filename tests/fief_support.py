@@ -65,4 +65,4 @@ def build_with(data: dict, extra: dict):
             data[key] = {**data[key], **value}
         else:
             data[key] = value
-    return build_position(data)
+    return build_position(data, "fief_france")

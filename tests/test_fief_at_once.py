@@ -16,7 +16,7 @@ UNITS = {"Tours": {"ann": {"knight": 1}, "bob": {"man_at_arms": 1}}, "Lyon": {"c
 
 def position(phase: str = "movement", **more) -> dict:
     return build_position({"players": PLAYERS, "phase": phase, "lords": LORDS, "units": UNITS,
-                           "towns": {"Tours": {"controller": "ann"}}, **more}).to_json()
+                           "towns": {"Tours": {"controller": "ann"}}, **more}, "fief_france").to_json()
 
 
 def refused(state: dict, player: str, text: str) -> str:

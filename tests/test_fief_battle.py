@@ -88,7 +88,7 @@ def test_marie_at_limoges_needs_her_siege(engine, dice) -> None:
             "units": {"Limoges": {"marie": {"knight": 1}, "philippe": {"man_at_arms": 1}}},
             "towns": {"Limoges": {"controller": "philippe", "fortress": "stronghold",
                                   "besieged_by": {"marie": engine} if engine else {}}}}
-    state = build_position(spec)
+    state = build_position(spec, "fief_france")
     before = state.to_json()
     got = opening_dice(state, BOARD, BattleSetup("Limoges", "marie", "philippe", ("marie",), ("philippe",)))
     assert got == {"attacker": dice, "defender": 1}
@@ -228,7 +228,7 @@ def _random_battle(seed: int):
     state = build_position({"players": FAMILIES, "phase": "battle", "options": options, "lords": lords,
                             "units": units,
                             "towns": {town: {"controller": controller, "fortress": fortress, "mills": r.randint(0, 2),
-                                             "besieged_by": besieged}}})
+                                             "besieged_by": besieged}}}, "fief_france")
     plans = {}
     for fam in FAMILIES:
         kinds = list(LOSS_KINDS)
@@ -328,4 +328,4 @@ def _position(units: dict, lords: dict, controller: str | None = None):
     spec = {"players": ["a", "b", "c"], "phase": "battle", "units": units, "lords": lords}
     if controller:
         spec["towns"] = {"Lyon": {"controller": controller}}
-    return build_position(spec)
+    return build_position(spec, "fief_france")

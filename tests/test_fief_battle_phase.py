@@ -27,7 +27,7 @@ BASE = {
 def state_of(**changes) -> dict:
     data = copy.deepcopy(BASE)
     data.update(changes)
-    return build_position(data).to_json()
+    return build_position(data, "fief_france").to_json()
 
 
 def check(state: dict, player: str, text: str):
@@ -187,7 +187,7 @@ def test_a_battle_made_impossible_by_an_earlier_one_is_not_fought() -> None:
     data = copy.deepcopy(BASE)
     data["units"]["Tours"] = {"ann": {"knight": 3}, "bob": {"man_at_arms": 1}, "cid": {"knight": 1}}
     data["lords"]["Gauvain"]["at"] = "Poitiers"
-    state = build_position(data).to_json()
+    state = build_position(data, "fief_france").to_json()
     orders = _orders(state, {"ann": "orders:\n  - attack: bob\n    in: Tours\n",
                              "cid": "orders:\n  - attack: bob\n    in: Tours\n"})
     result = RULES.resolve(state, orders, FixedRng({"battle": [1, 0, 0]}))
@@ -217,7 +217,7 @@ def test_the_template_offers_the_battle_triggers_of_the_cards_in_hand() -> None:
 def test_templates_offer_captive_orders_and_lower_ransoms() -> None:
     data = copy.deepcopy(BASE)
     data["lords"]["Arthur"] = {"family": "cid", "at": "Tours", "captive_of": "ann"}
-    state = build_position(data).to_json()
+    state = build_position(data, "fief_france").to_json()
     view = RULES.view(state, "ann")
     template = RULES.order_template(view, "ann")
     assert "# - release: Arthur" in template and "# - transfer: Arthur" in template
@@ -225,7 +225,7 @@ def test_templates_offer_captive_orders_and_lower_ransoms() -> None:
     edited = template.replace("  # - release: Arthur", "  - release: Arthur")
     assert RULES.check_orders(view, "ann", load(edited)).orders["captives"] == [{"release": True, "lord": "Arthur"}]
     data["phase"] = "purchase"
-    state = build_position(data).to_json()
+    state = build_position(data, "fief_france").to_json()
     view = RULES.view(state, "cid")
     template = RULES.order_template(view, "cid")
     assert "#   - offer: 1\n#     for: [Arthur]" in template
@@ -249,7 +249,7 @@ def test_a_lower_ransom_offer_is_acknowledged_with_its_two_outcomes() -> None:
     data = copy.deepcopy(BASE)
     data.update(phase="purchase", deniers={"cid": 8})
     data["lords"]["Arthur"] = {"family": "cid", "at": "Tours", "captive_of": "ann", "titles": ["cardinal"]}
-    state = build_position(data).to_json()
+    state = build_position(data, "fief_france").to_json()
     got = check(state, "cid", "orders:\n  - offer: 2\n    for: Arthur\n")
     assert got.ok, errors(got)
     assert got.orders["orders"] == [{"offer": 2, "for": ["Arthur"]}]
@@ -295,10 +295,10 @@ def test_the_template_offers_no_attack_where_the_rules_forbid_it() -> None:
     assert "attack:" not in RULES.order_template(RULES.view(weather, "ann"), "ann")
     data = copy.deepcopy(BASE)
     data["units"]["Tours"]["ann"] = {"bombard": 1}      # a lord with a bombard only: no army (5.1)
-    lone = build_position(data).to_json()
+    lone = build_position(data, "fief_france").to_json()
     assert "attack:" not in RULES.order_template(RULES.view(lone, "ann"), "ann")
     data["options"] = {"rules_version": 1}              # a game stored before issue 9
-    old = build_position(data).to_json()
+    old = build_position(data, "fief_france").to_json()
     assert "# - attack: bob" in RULES.order_template(RULES.view(old, "ann"), "ann")
     got = check(old, "ann", "orders:\n  - attack: bob\n    in: Tours\n")
     assert got.ok, errors(got)
@@ -320,13 +320,13 @@ def test_an_ambush_trigger_waits_while_no_captive_marker_is_left() -> None:
     data["lords"]["Aliénor"] = {"family": "cid", "at": "Poitiers", "captive_of": "bob"}
     data["policies"] = {"ann": {"surprise": [{"trigger": "ambush", "town": "Tours", "lord": "Gauvain", "round": 0}]}}
     data["hands"] = {"ann": ["ambush"]}
-    state = build_position(data).to_json()
+    state = build_position(data, "fief_france").to_json()
     orders = _orders(state, {"ann": "orders:\n  - attack: bob\n    in: Tours\n"})
     result = RULES.resolve(state, orders, Rng("ambush"))
     assert not [e for e in result.events if e.kind in ("surprise_played", "ambush_failed", "lord_captured")]
     assert result.state["families"]["ann"]["hand"] == ["ambush"]
     assert result.state["families"]["ann"]["policies"] == data["policies"]["ann"]
     data["options"] = {"rules_version": 1}          # no cap before issue 9: the ambush is played
-    state = build_position(data).to_json()
+    state = build_position(data, "fief_france").to_json()
     result = RULES.resolve(state, _orders(state, {"ann": "orders:\n  - attack: bob\n    in: Tours\n"}), Rng("ambush"))
     assert any(e.kind == "lord_captured" and e.data["lord"] == "Gauvain" for e in result.events)

@@ -17,7 +17,7 @@ def test_titles_go_to_another_lord_of_the_family() -> None:
     state = build_position({"players": ["ann", "bob", "cid"], "lords": {
         "Eric": {"family": "ann", "at": "Rennes", "titles": ["bretagne", "poitou"]},
         "Blanche": {"family": "ann", "at": "Tours", "titles": ["normandie"]}},
-        "towns": {"Nantes": {"fortress": "city", "controller": "ann"}}})
+        "towns": {"Nantes": {"fortress": "city", "controller": "ann"}}}, "fief_france")
     events = eliminate_lord(state, BOARD, "Eric")
     assert "Eric" not in state.lords and state.character_discard[-1] == "Eric"
     # Blanche can take one more title (2 at most): the more prestigious county first (Poitou),
@@ -32,7 +32,7 @@ def test_last_married_lord_titles_go_to_the_spouse_and_the_city_troop_is_replace
         "Eric": {"family": "ann", "at": "Rennes", "titles": ["bretagne"], "spouse": "Blanche"},
         "Blanche": {"family": "bob", "at": "Lyon", "spouse": "Eric"}},
         "units": {"Nantes": {"ann": {"man_at_arms": 2, "bombard": 1}}, "Lyon": {"bob": {"bombard": 1}}},
-        "towns": {"Nantes": {"fortress": "city", "controller": "ann"}}})
+        "towns": {"Nantes": {"fortress": "city", "controller": "ann"}}}, "fief_france")
     events = eliminate_lord(state, BOARD, "Eric")
     assert state.lords["Blanche"].fief_titles == ["bretagne"] and state.lords["Blanche"].spouse is None
     # bob's pool has no second bombard: that pawn cannot be replaced and is removed.
@@ -46,7 +46,7 @@ def test_last_unmarried_lord_leaves_the_titles_vacant() -> None:
     state = build_position({"players": ["ann", "bob", "cid"], "lords": {
         "Eric": {"family": "ann", "at": "Rennes", "titles": ["bretagne"]}},
         "units": {"Nantes": {"ann": {"man_at_arms": 1}}},
-        "towns": {"Nantes": {"fortress": "city", "controller": "ann"}}})
+        "towns": {"Nantes": {"fortress": "city", "controller": "ann"}}}, "fief_france")
     events = eliminate_lord(state, BOARD, "Eric")
     assert state.fief_titles["bretagne"] is None
     assert any(e.kind == "title_vacant" and "unmarried" in e.text for e in events)
@@ -56,7 +56,7 @@ def test_last_unmarried_lord_leaves_the_titles_vacant() -> None:
 def test_the_kings_guard_is_replaced_when_he_is_captured() -> None:
     state = build_position({"players": ["ann", "bob", "cid"], "lords": {
         "Eric": {"family": "ann", "at": "Paris", "titles": ["king"]}},
-        "units": {"Paris": {"ann": {"kings_knight": 2, "knight": 7}}}})
+        "units": {"Paris": {"ann": {"kings_knight": 2, "knight": 7}}}}, "fief_france")
     events = capture_lord(state, BOARD, "Eric", "bob")
     assert state.lords["Eric"].captive_of == "bob"
     # 8 knights in the pool, 7 on the board: one guard becomes a knight, the other is removed.
@@ -73,7 +73,7 @@ def test_a_spouse_holding_two_titles_passes_the_least_prestigious_on() -> None:
         "Blanche": {"family": "bob", "at": "Rennes", "titles": ["bretagne", "normandie"], "spouse": "Eric"},
         "Henry": {"family": "bob", "at": "Rouen"}},
         "units": {"Lyon": {"ann": {"knight": 1}}},
-        "towns": {"Lyon": {"fortress": "city", "controller": "ann"}}})
+        "towns": {"Lyon": {"fortress": "city", "controller": "ann"}}}, "fief_france")
     events = eliminate_lord(state, BOARD, "Eric")
     assert sorted(state.lords["Blanche"].fief_titles) == ["bourgogne", "normandie"]
     assert state.lords["Henry"].fief_titles == ["bretagne"]

@@ -86,7 +86,7 @@ def run_phase(seed: int) -> list[str]:
     """The kinds of the events of one seeded random Battle Phase, and "mail refused" once for
     each player's mail the checker refused."""
     r = random.Random(seed)
-    state = build_position(random_position(r)).to_json()
+    state = build_position(random_position(r), "fief_france").to_json()
     orders, declared, refused = {}, 0, 0
     for player in PLAYERS:
         view = RULES.view(state, player)

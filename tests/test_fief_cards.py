@@ -25,7 +25,7 @@ class Dice(Rng):
 
 
 def position(**more) -> dict:
-    return build_position({"players": PLAYERS, "phase": "cards", "lords": LORDS, **more}).to_json()
+    return build_position({"players": PLAYERS, "phase": "cards", "lords": LORDS, **more}, "fief_france").to_json()
 
 
 def resolve(state: dict, sent: dict[str, str], rng: Rng | None = None):
@@ -127,7 +127,7 @@ def test_playing_lord_cards() -> None:
     lords = {**LORDS, "Charles": {"family": "bob", "at": "Paris", "titles": ["king"], "spouse": "Blanche"},
              "Blanche": {"family": "ann", "at": "Tours", "titles": ["queen"], "spouse": "Charles"}}
     state = build_position({"players": PLAYERS, "phase": "cards", "lords": lords,
-                            "hands": {"ann": ["Quentin", "Henry", "ambush"]}}).to_json()
+                            "hands": {"ann": ["Quentin", "Henry", "ambush"]}}, "fief_france").to_json()
     state, _ = resolve(state, {})
     assert RULES.phase(state).id == "round-1/cards-play" and RULES.phase(state).deciders == ("ann",)
     template = RULES.order_template(RULES.view(state, "ann"), "ann")
@@ -147,7 +147,7 @@ def test_a_family_has_four_lords_at_most() -> None:
     lords = {**LORDS, "Blanche": {"family": "ann", "at": "Tours"}, "Eric": {"family": "ann", "at": "Tours"},
              "Henry": {"family": "ann", "at": "Tours"}}
     state = build_position({"players": PLAYERS, "phase": "cards", "lords": lords,
-                            "hands": {"ann": ["Quentin"]}}).to_json()
+                            "hands": {"ann": ["Quentin"]}}, "fief_france").to_json()
     state, _ = resolve(state, {})
     state, events = resolve(state, {"ann": "orders:\n  - play: Quentin\n"})
     assert "Quentin" not in state["lords"] and state["families"]["ann"]["hand"] == ["Quentin"]
@@ -156,7 +156,7 @@ def test_a_family_has_four_lords_at_most() -> None:
 
 def test_crown_prince_is_yes_or_no() -> None:
     state = build_position({"players": PLAYERS, "phase": "cards", "lords": LORDS,
-                            "hands": {"ann": ["Quentin"]}}).to_json()
+                            "hands": {"ann": ["Quentin"]}}, "fief_france").to_json()
     state, _ = resolve(state, {})
     text = errors(state, "ann", "orders:\n  - play: Quentin\n    crown_prince: maybe\n")
     assert "line 3: `crown_prince:` is yes or no, not 'maybe'" in text and "write `crown_prince: yes`" in text
@@ -166,7 +166,7 @@ def test_crown_prince_is_yes_or_no() -> None:
 def test_tax_orders_name_a_lord_who_may_collect() -> None:
     lords = {**LORDS, "Beaudouin": {"family": "ann", "at": "Tours", "titles": ["poitou", "bishop 2"]}}
     state = build_position({"players": PLAYERS, "phase": "cards", "lords": lords,
-                            "hands": {"ann": ["tax"], "bob": ["tax"]}}).to_json()
+                            "hands": {"ann": ["tax"], "bob": ["tax"]}}, "fief_france").to_json()
     state, _ = resolve(state, {})
     assert check(state, "ann", "orders:\n  - play: tax\n    tallage: Poitou\n").orders["play"] == [
         {"card": "tax", "tax": "tallage", "target": "poitou", "lord": "Beaudouin"}]
@@ -198,7 +198,7 @@ def test_one_cardinal_tithe_marker_per_cardinal() -> None:
     def at_play(version: int = 2) -> dict:
         state = build_position({"players": PLAYERS, "phase": "cards", "lords": lords,
                                 "options": {"rules_version": version},
-                                "hands": {"ann": ["tax", "tax", "tax"]}}).to_json()
+                                "hands": {"ann": ["tax", "tax", "tax"]}}, "fief_france").to_json()
         return resolve(state, {})[0]
 
     state = at_play()

@@ -111,7 +111,7 @@ def test_a_new_game_shuffles_the_cards_of_its_card_file(printed_cards) -> None:
 def position(**more) -> dict:
     lords = {"Beaudouin": {"family": "ann", "at": "Tours"}, "Charles": {"family": "bob", "at": "offshore"},
              "Arthur": {"family": "cid", "at": "Lyon"}}
-    return build_position({"players": PLAYERS, "lords": lords, **{"phase": "cards", **more}}).to_json()
+    return build_position({"players": PLAYERS, "lords": lords, **{"phase": "cards", **more}}, "fief_france").to_json()
 
 
 def test_a_drawn_card_without_the_icon_goes_face_down_to_the_track(printed_cards) -> None:
@@ -168,7 +168,7 @@ def test_a_second_disaster_of_a_kind_offshore_is_discarded() -> None:
 def movement(**more) -> dict:
     lords = {"Quentin": {"family": "ann", "at": "Nantes"}, "Charles": {"family": "bob", "at": "Paris"}}
     return build_position({"players": PLAYERS[:2], "phase": "movement", "lords": lords,
-                           "units": {"Nantes": {"ann": {"man_at_arms": 2}}}, **more}).to_json()
+                           "units": {"Nantes": {"ann": {"man_at_arms": 2}}}, **more}, "fief_france").to_json()
 
 
 def sail(state: dict, rng: Rng) -> tuple[dict, list]:
@@ -196,6 +196,6 @@ def test_bad_weather_and_famine_offshore_change_nothing() -> None:
     assert not any("weather" in e.text for e in events)
     income = build_position({"players": PLAYERS[:2], "phase": "income", "effects": effects,
                              "lords": {"Quentin": {"family": "ann", "at": "Nantes"}},
-                             "towns": {"Nantes": {"controller": "ann", "mills": 1}}}).to_json()
+                             "towns": {"Nantes": {"controller": "ann", "mills": 1}}}, "fief_france").to_json()
     income, _ = resolve(income, {})
     assert income["families"]["ann"]["deniers"] == 5 + 1 + 2      # the town and its mill

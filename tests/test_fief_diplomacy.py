@@ -17,7 +17,7 @@ MIRROR = "diplomacy:\n  - exchange: [tax]\n    with: ann\n    take: [good weathe
 
 
 def position(**more) -> dict:
-    return build_position({"players": PLAYERS, "phase": "purchase", "lords": LORDS, **more}).to_json()
+    return build_position({"players": PLAYERS, "phase": "purchase", "lords": LORDS, **more}, "fief_france").to_json()
 
 
 def refused(state: dict, player: str, text: str) -> str:
@@ -174,7 +174,7 @@ def test_diplomacy_is_done_in_any_phase():
     with no orders to give in it); the rules act on it the same way."""
     for phase in ("movement", "battle", "cards", "income", "end_of_round"):
         state = build_position({"players": PLAYERS, "phase": phase, "lords": LORDS,
-                                "deniers": {"cid": 6}}).to_json()
+                                "deniers": {"cid": 6}}, "fief_france").to_json()
         after, events = act(state, "cid", "diplomacy:\n  - give: 6\n    to: ann\n")
         assert after["families"]["cid"]["deniers"] == 0, phase
         assert events[0].kind == "diplomacy_gift" and after["phase"] == phase

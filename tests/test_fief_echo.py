@@ -182,7 +182,8 @@ def test_an_order_set_written_as_the_echo_writes_it_is_echoed_as_written(phase, 
                                       "Paris": {"ann": {"knight": 1}, "bob": {"archer": 1}},
                                       "Rennes": {"ann": {"archer": 1}}, "Nantes": {"ann": {"archer": 1}}},
                             "towns": {"Tours": {"controller": "bob"}, "Paris": {"controller": "ann"},
-                                      "Rennes": {"controller": "ann", "fortress": "stronghold"}}}).to_json()
+                                      "Rennes": {"controller": "ann", "fortress": "stronghold"}}},
+                           "fief_france").to_json()
     view = RULES.view(state, "ann")
     check = RULES.check_orders(view, "ann", load(mail))
     assert check.ok, [str(e) for e in check.errors]

@@ -228,7 +228,7 @@ def test_setup_gives_the_editions_money_pawns_and_round(edited) -> None:
 
 def test_hidden_money_stays_out_of_other_players_views(edited) -> None:
     edited(money_public=False)
-    state = build_position({"players": PLAYERS, "deniers": {"anne": 7, "bruno": 3, "carl": 4}}).to_json()
+    state = build_position({"players": PLAYERS, "deniers": {"anne": 7, "bruno": 3, "carl": 4}}, "fief_france").to_json()
     view = RULES.view(state, "bruno")
     assert view["families"]["bruno"]["deniers"] == 3
     assert "deniers" not in view["families"]["anne"] and "deniers" not in view["families"]["carl"]
@@ -243,7 +243,7 @@ def test_hidden_money_is_told_to_its_owner_only(edited) -> None:
     position = {"players": PLAYERS, "phase": "income", "deniers": {"anne": 17, "bruno": 3, "carl": 4},
                 "lords": {"Quentin": {"family": "anne", "at": "Nantes"}},
                 "units": {"Nantes": {"anne": {"man_at_arms": 1}}}}
-    state, events = resolve(build_position(position).to_json(), {})
+    state, events = resolve(build_position(position, "fief_france").to_json(), {})
     income = [e for e in events if e.kind == "income"]
     assert income and all(e.audience.sees(e.data["player"]) and not e.audience.sees(other)
                           for e in income for other in PLAYERS if other != e.data["player"])
@@ -263,7 +263,7 @@ def test_hidden_money_stays_out_of_purchase_failures(edited) -> None:
               "bruno": {"orders": [{"offer": 1, "for": ["Rémi"]}]}}
 
     def failures() -> list[Event]:
-        _, events = resolve(build_position(position).to_json(), orders)
+        _, events = resolve(build_position(position, "fief_france").to_json(), orders)
         found = [e for e in events if e.kind in ("purchase_failed", "ransom_offer_refused")]
         assert len(found) == 2 and all(e.data["reason"] == "deniers" for e in found)
         return found
@@ -278,7 +278,7 @@ def test_hidden_money_stays_out_of_purchase_failures(edited) -> None:
 def test_hidden_money_stays_out_of_a_refused_gift(edited) -> None:
     """A gift above the treasury is refused in public in France (A.6); with money secret, the
     refusal (which names the treasury) is told to the giver only."""
-    state = build_position({"players": PLAYERS, "phase": "purchase", "deniers": {"anne": 4}}).to_json()
+    state = build_position({"players": PLAYERS, "phase": "purchase", "deniers": {"anne": 4}}, "fief_france").to_json()
     action = {"diplomacy": {"give": [{"to": "bruno", "deniers": 5}], "messages": [], "exchanges": []}}
 
     def refusal() -> Event:
@@ -292,7 +292,7 @@ def test_hidden_money_stays_out_of_a_refused_gift(edited) -> None:
 
 
 def test_public_money_is_in_every_view() -> None:
-    state = build_position({"players": PLAYERS, "deniers": {"anne": 7}}).to_json()
+    state = build_position({"players": PLAYERS, "deniers": {"anne": 7}}, "fief_france").to_json()
     assert RULES.view(state, "bruno")["families"]["anne"]["deniers"] == 7   # A.6
 
 
@@ -300,20 +300,20 @@ def test_purchase_prices_and_limits_come_from_the_edition(edited) -> None:
     position = {"players": PLAYERS, "phase": "purchase", "deniers": {"anne": 7},
                 "lords": {"Quentin": {"family": "anne", "at": "Nantes"}},
                 "units": {"Nantes": {"anne": {"man_at_arms": 1}}}}
-    state = build_position(position).to_json()
+    state = build_position(position, "fief_france").to_json()
     assert "costs 10 deniers" in errors(state, "anne", "orders:\n  - build: stronghold\n    in: Nantes\n")
     edited(prices={**load_edition("fief_france").prices, "stronghold": 7})
-    state = build_position(position).to_json()
+    state = build_position(position, "fief_france").to_json()
     assert send(state, "anne", "orders:\n  - build: stronghold\n    in: Nantes\n").ok
 
 
 def test_victory_points_needed_come_from_the_edition(edited) -> None:
     position = {"players": PLAYERS, "phase": "end_of_round",
                 "lords": {"Quentin": {"family": "anne", "at": "Nantes", "titles": ["bretagne", "poitou"]}}}
-    state, events = resolve(build_position(position).to_json(), {})
+    state, events = resolve(build_position(position, "fief_france").to_json(), {})
     assert state["phase"] != "over"          # 2 VP: France wants 3 (7.1)
     edited(victory=replace(load_edition("fief_france").victory, lone=2))
-    state, events = resolve(build_position(position).to_json(), {})
+    state, events = resolve(build_position(position, "fief_france").to_json(), {})
     assert state["phase"] == "over" and state["winners"] == ["anne"]
 
 
@@ -322,7 +322,7 @@ def test_income_comes_from_the_edition(edited) -> None:
     position = {"players": PLAYERS, "phase": "income", "deniers": {"anne": 0},
                 "lords": {"Quentin": {"family": "anne", "at": "Nantes"}},
                 "units": {"Nantes": {"anne": {"man_at_arms": 1}}}}
-    state, _ = resolve(build_position(position).to_json(), {})
+    state, _ = resolve(build_position(position, "fief_france").to_json(), {})
     assert state["families"]["anne"]["deniers"] == 3
 
 
@@ -335,7 +335,7 @@ def test_steps_per_round_come_from_the_edition(edited) -> None:
                 "lords": {"Quentin": {"family": "anne", "at": "Nantes"}},
                 "units": {"Nantes": {"anne": {"man_at_arms": 1}}}}
     mail = "orders:\n  - move: Quentin\n    path: [Rennes, Cherbourg]\n"
-    state = build_position(position).to_json()
+    state = build_position(position, "fief_france").to_json()
     assert send(state, "anne", mail).ok                       # 5.1.1: 2 steps
     edited(steps_per_round=1)
     assert "Quentin has 1 steps" in errors(state, "anne", mail)
@@ -359,7 +359,7 @@ def test_an_editions_own_ballots_run_through_the_core(edited) -> None:
     position = {"players": PLAYERS, "phase": "hear_ye", "round": 2,
                 "lords": {"Quentin": {"family": "anne", "at": "Nantes"},
                           "Arthur": {"family": "bruno", "at": "Tours"}}}
-    state = build_position(position).to_json()
+    state = build_position(position, "fief_france").to_json()
     assert RULES.view(state, "carl")["hear_ye"]["possible"] == ["sovereign"]
     mail = send(state, "anne", "orders:\n  - candidate: Quentin\n    for: Sovereign\n")
     assert mail.ok and mail.orders["candidates"] == {"sovereign": "Quentin"}
@@ -382,7 +382,7 @@ def test_succession_and_lord_cards_are_the_editions(edited) -> None:
     play = {"anne": {"play": [{"card": "Henry", "town": None, "crown_prince": True}]}}
 
     def crown_prince_then_king_dies() -> tuple[str | None, str | None]:
-        state = {**build_position(position).to_json(), "phase": "cards_play"}
+        state = {**build_position(position, "fief_france").to_json(), "phase": "cards_play"}
         state, _ = resolve(state, play)
         after = FiefState.from_json(state)
         prince = after.lords["Henry"].political
@@ -398,7 +398,7 @@ def test_succession_and_lord_cards_are_the_editions(edited) -> None:
 def test_combat_points_come_from_the_edition(edited) -> None:
     position = {"players": PLAYERS, "lords": {"Quentin": {"family": "anne", "at": "Nantes"}},
                 "units": {"Nantes": {"anne": {"knight": 2, "man_at_arms": 1}}}}
-    state = build_position(position)
+    state = build_position(position, "fief_france")
     assert combat_points(state, "knight") == 3 and combat_points(state, "kings_knight") == 3   # 6.2.3.1, 1.5.5
     france = load_edition("fief_france")
     edited(units={**france.units, "knight": replace(france.units["knight"], combat_points=2)})
@@ -418,22 +418,22 @@ def test_a_titles_steps_and_dice_are_the_editions(edited) -> None:
               "towns": {"Lyon": {"controller": "bruno"}}}
 
     def steps_and_dice() -> tuple[int, int, int]:
-        state = build_position(position).to_json()
+        state = build_position(position, "fief_france").to_json()
         template = RULES.order_template(RULES.view(state, "anne"), "anne")
         check = send(state, "anne", mail)
         moved = 0
         if check.ok:
             after, _ = resolve(state, {"anne": check.orders})
             moved = after["lords"]["Mireille"]["steps"]
-        fight = build_position(battle)
+        fight = build_position(battle, "fief_france")
         side = build_sides(fight, BattleSetup("Lyon", "anne", "bruno", ("anne",), ("bruno",)))[0]
         return moved, base_dice(fight, side, 13), int("up to 3 towns" in template)
 
     assert steps_and_dice() == (3, 4, 1)
     edited(hooks=replace(load_edition("fief_france").hooks, title_bonus={}))
     assert steps_and_dice() == (0, 3, 0)
-    assert "Mireille has 2 steps (5.1.1); this path needs 3" in errors(build_position(position).to_json(),
-                                                                        "anne", mail)
+    assert "Mireille has 2 steps (5.1.1); this path needs 3" in errors(
+        build_position(position, "fief_france").to_json(), "anne", mail)
 
 
 # -- an edition's own phases (E; England's Invaders phase) ----------------------------------------
@@ -498,7 +498,8 @@ def test_an_editions_own_phase_runs_through_the_judge(tmp_path: Path, edited) ->
     reports = [str(m.get_body(("plain",)).get_content()) for m in judge.sent()[before:]]
     assert any("Round 1: the families muster (the test edition's own phase)." in r for r in reports)
     assert "there is nothing to order in the muster phase" in errors(
-        {**build_position({"players": PLAYERS}).to_json(), "phase": "muster"}, "anne", "orders:\n  - buy: mill\n")
+        {**build_position({"players": PLAYERS}, "fief_france").to_json(), "phase": "muster"}, "anne",
+        "orders:\n  - buy: mill\n")
 
 
 def test_a_lord_cards_own_keys_are_the_editions(edited) -> None:
@@ -506,7 +507,7 @@ def test_a_lord_cards_own_keys_are_the_editions(edited) -> None:
     an edition without the key refuses it as unknown, and its order form and echo leave it out."""
     position = {"players": PLAYERS, "phase": "cards", "hands": {"anne": ["Henry"]},
                 "lords": {"Blanche": {"family": "anne", "at": "Tours"}}}
-    state = {**build_position(position).to_json(), "phase": "cards_play"}
+    state = {**build_position(position, "fief_france").to_json(), "phase": "cards_play"}
     view = RULES.view(state, "anne")
     mail = "orders:\n  - play: Henry\n    crown_prince: yes\n"
     check = send(state, "anne", mail)
@@ -530,7 +531,7 @@ def test_naval_steps_are_the_editions(edited, tmp_path: Path) -> None:
     position = {"players": PLAYERS, "phase": "movement",
                 "lords": {"Quentin": {"family": "anne", "at": "Nantes"}},
                 "units": {"Nantes": {"anne": {"man_at_arms": 1}}}}
-    state = build_position(position).to_json()
+    state = build_position(position, "fief_france").to_json()
     mail = "orders:\n  - move: Quentin\n    path: [offshore]\n"
     assert load_board("fief_france").seas == ("offshore",)
     check = send(state, "anne", mail)
@@ -563,7 +564,7 @@ def test_the_tithes_collectors_are_the_editions(edited) -> None:
                 "effects": [{"card": "tithe", "target": "3", "player": "anne", "lord": "Baudoin"},
                             {"card": "tithe", "target": "1", "player": "anne", "lord": "Baudoin"},
                             {"card": "tithe", "target": "all", "player": "bruno", "lord": "Arthur"}]}
-    state = build_position(position)
+    state = build_position(position, "fief_france")
     board = load_board("fief_france")
     assert tithe_collectors(state, board)[0] == {3: "anne", 1: "anne"}   # bishop; a cardinal before the pope
     edited(hooks=replace(load_edition("fief_france").hooks, tithe_rank=bishop_collects))
@@ -579,7 +580,7 @@ def test_cardinals_calm_uprisings_only_by_the_editions_hook(edited) -> None:
              "Charles": {"family": "bruno", "at": "Paris", "titles": ["bishop 4", "cardinal"]}}
     state = build_position({"players": PLAYERS, "deniers": {"bruno": 5}, "lords": lords,
                             "policies": {"anne": {"calm_uprisings": "as_bishop"},
-                                         "bruno": {"calm_uprisings": "also_as_cardinal"}}})
+                                         "bruno": {"calm_uprisings": "also_as_cardinal"}}}, "fief_france")
     raisers = frozenset({"carl"})
     henry, charles = state.lords["Henry"], state.lords["Charles"]
     assert _calmer(state, 2, raisers) == (henry, 0, "bishop")
@@ -596,7 +597,7 @@ def test_character_cards_are_the_editions(edited) -> None:
     position = {"players": PLAYERS, "phase": "cards", "hands": {"anne": ["darc", "cardinal"]},
                 "lords": {"Mireille": {"family": "anne", "at": "Tours", "female": True},
                           "Charles": {"family": "bruno", "at": "Paris", "titles": ["bishop 4"]}}}
-    state = {**build_position(position).to_json(), "phase": "cards_play"}
+    state = {**build_position(position, "fief_france").to_json(), "phase": "cards_play"}
     mail = "orders:\n  - play: D'Arc\n    on: Mireille\n  - play: Cardinal\n    on: Charles\n"
     check = send(state, "anne", mail)
     after, events = resolve(state, {"anne": check.orders})
@@ -624,12 +625,12 @@ def test_the_royal_guard_is_the_editions(edited) -> None:
                 "units": {"Tours": {"anne": {"man_at_arms": 3}}}}
 
     def kinds_after_crowning() -> list[str]:
-        state = build_position(position)
+        state = build_position(position, "fief_france")
         crown_queen(state, state.lords["Blanche"])
         return sorted(p.kind for p in state.pawns.values())
 
     assert kinds_after_crowning() == ["man_at_arms", "queens_sergeant", "queens_sergeant"]
-    state = build_position(position)
+    state = build_position(position, "fief_france")
     assert combat_points(state, "queens_sergeant") == 1
     assert not guard_follows(state, "queens_sergeant", ["Blanche"])           # not queen yet
     edited(hooks=replace(load_edition("fief_france").hooks, royal_guard={}))
@@ -640,7 +641,8 @@ def test_what_a_marriage_does_to_titles_is_the_editions(edited) -> None:
     """1.1.2, 1.5.4, D.3.2, G.4.1.1: in France the king's spouse becomes queen, an annulment takes
     her title and the D'Arc lord cannot marry (the `married`, `unmarried` and `marriage_blocker`
     hooks); an edition without them marries the same lords and changes no title."""
-    from pbem.games.fief.hear_ye.royal import annulments, marriages
+    from pbem.games.fief.hear_ye.royal import marriages
+    from pbem.games.fief_france.hear_ye import annulments
 
     position = {"players": PLAYERS,
                 "lords": {"Charles": {"family": "anne", "at": "Paris", "titles": ["king"]},
@@ -651,12 +653,12 @@ def test_what_a_marriage_does_to_titles_is_the_editions(edited) -> None:
            "bruno": {"marry": {"lord": "Blanche", "to": "Charles"}}}
 
     def titles_after() -> tuple[str | None, str | None, str | None]:
-        state = build_position(position)
+        state = build_position(position, "fief_france")
         marriages(state, wed)
         queen = state.lords["Blanche"].political
         state.lords["Blanche"].political = "queen"     # as France's marriage made her
         annulments(state, {"bruno": {"annul": "Blanche"}, "carl": {"annulments": "grant"}})
-        darc = build_position(position)
+        darc = build_position(position, "fief_france")
         darc.lords["Charles"].political = None
         events = marriages(darc, {"anne": {"marry": {"lord": "Charles", "to": "Jeanne"}},
                                   "carl": {"marry": {"lord": "Jeanne", "to": "Charles"}}})

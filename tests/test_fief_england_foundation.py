@@ -77,6 +77,8 @@ def test_an_own_key_of_the_wrong_shape_is_refused(tmp_path: Path) -> None:
            "must be a whole number, not the text 'five'")
     broken(tmp_path, lambda d: d["dice"].update(plague_death=3), "`dice.plague_death`", "must be a list")
     broken(tmp_path, lambda d: d["invaders"].pop("moves"), "`invaders.moves`", "missing")
+    broken(tmp_path, lambda d: d["victory"].update(tiebreak=["garter", "dukes"]), "`victory.tiebreak`",
+           "'dukes' is not one of garter, sovereign, duke, count, baron", "did you mean `duke`?")
 
 
 def test_a_key_neither_the_core_nor_the_hooks_know_is_refused(tmp_path: Path) -> None:

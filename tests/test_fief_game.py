@@ -70,18 +70,18 @@ def test_a_whole_round_from_setup_through_movement() -> None:
 
 
 def test_later_phases_say_what_happened() -> None:
-    cards = build_position({"players": PLAYERS, "phase": "cards"}).to_json()
+    cards = build_position({"players": PLAYERS, "phase": "cards"}, "fief_france").to_json()
     assert RULES.phase(cards).deciders == tuple(PLAYERS)     # 2.2: everyone may draw (C1)
     state, events = resolve(cards, {p: RULES.default_orders(RULES.view(cards, p), p) for p in PLAYERS})
     assert RULES.phase(state).id == "round-1/cards-play" and RULES.phase(state).deciders == ()
-    hear = build_position({"players": PLAYERS, "phase": "hear_ye", "round": 2}).to_json()
+    hear = build_position({"players": PLAYERS, "phase": "hear_ye", "round": 2}, "fief_france").to_json()
     assert RULES.phase(hear).deciders == tuple(PLAYERS)   # 1: marriages, the pope, candidates
     state, events = resolve(hear, {})
     assert events[0].kind == "no_election" and state["phase"] == "cards"   # no ballot: no second mail
 
 
 def test_orders_in_a_phase_without_orders() -> None:
-    state = build_position({"players": PLAYERS, "phase": "income"}).to_json()
+    state = build_position({"players": PLAYERS, "phase": "income"}, "fief_france").to_json()
     check = send(state, "ann", "orders:\n  - buy: knight\n")
     assert not check.ok and "nothing to order in the income phase" in str(check.errors[0])
     check = send(state, "ann", "policies:\n  safe_passage: {others: allow}\n")
@@ -94,7 +94,7 @@ def test_movement_deciders_have_a_free_lord() -> None:
     state = build_position({"players": PLAYERS, "phase": "movement",
                             "lords": {"Henry": {"family": "ann", "at": "Tours"},
                                       "Othon": {"family": "bob", "at": "Tours", "captive_of": "ann"}},
-                            "units": {"Tours": {"ann": {"knight": 1}}}}).to_json()
+                            "units": {"Tours": {"ann": {"knight": 1}}}}, "fief_france").to_json()
     assert RULES.phase(state).deciders == ("ann",)
 
 
@@ -102,7 +102,8 @@ def test_game_over_result() -> None:
     state = build_position({"players": PLAYERS, "phase": "end_of_round",
                             "lords": {"Henry": {"family": "bob", "at": "Tours",
                                                 "titles": ["bretagne", "poitou"]},
-                                      "Othon": {"family": "bob", "at": "Tours", "titles": ["normandie"]}}}).to_json()
+                                      "Othon": {"family": "bob", "at": "Tours", "titles": ["normandie"]}}},
+                           "fief_france").to_json()
     state, _ = resolve(state, {})
     result = RULES.result(state)
     assert result is not None and result.winners == ("bob",) and "Lone victory" in result.text
@@ -112,7 +113,7 @@ def test_game_over_result() -> None:
 def test_default_orders() -> None:
     setup = RULES.setup({}, PLAYERS, Rng("d"))
     assert RULES.default_orders(RULES.view(setup, "ann"), "ann") == {"towns": [], "policies": {}}
-    purchase = build_position({"players": PLAYERS, "phase": "purchase"}).to_json()
+    purchase = build_position({"players": PLAYERS, "phase": "purchase"}, "fief_france").to_json()
     assert RULES.default_orders(RULES.view(purchase, "ann"), "ann") == {"orders": [], "policies": {}}
 
 
@@ -131,19 +132,19 @@ def test_default_orders_of_every_phase_match_the_docs() -> None:
         "over": {"orders": []},
     }
     for phase, orders in expected.items():
-        state = {**build_position({"players": PLAYERS, "phase": "income"}).to_json(), "phase": phase}
+        state = {**build_position({"players": PLAYERS, "phase": "income"}, "fief_france").to_json(), "phase": phase}
         assert RULES.default_orders(RULES.view(state, "ann"), "ann") == {**orders, "policies": {}}, phase
 
 
 def test_a_game_over_has_nothing_to_order() -> None:
-    state = {**build_position({"players": PLAYERS, "phase": "end_of_round"}).to_json(), "phase": "over"}
+    state = {**build_position({"players": PLAYERS, "phase": "end_of_round"}, "fief_france").to_json(), "phase": "over"}
     check = send(state, "ann", "orders:\n  - buy: knight\n")
     assert not check.ok and "nothing to order in the over phase" in str(check.errors[0])
     assert RULES.order_template(RULES.view(state, "ann"), "ann").startswith("# Nothing to order in this phase.")
 
 
 def test_an_unknown_policy_is_told_every_policy_name() -> None:
-    state = build_position({"players": PLAYERS, "phase": "income"}).to_json()
+    state = build_position({"players": PLAYERS, "phase": "income"}, "fief_france").to_json()
     text = str(send(state, "ann", "policies:\n  bribes: {others: allow}\n").errors[0])
     assert "unknown policy `bribes`" in text
     assert all(name in text for name in ("safe_passage", "new_cardinal", "plague_losses", "surprise",
@@ -189,7 +190,7 @@ def test_a_seeded_game_replays_exactly() -> None:
 def test_the_reply_says_what_is_left() -> None:
     state = build_position({"players": PLAYERS, "phase": "purchase", "deniers": {"ann": 7},
                             "lords": {"Henry": {"family": "ann", "at": "Tours"}},
-                            "units": {"Tours": {"ann": {"knight": 1}}}}).to_json()
+                            "units": {"Tours": {"ann": {"knight": 1}}}}, "fief_france").to_json()
     check = send(state, "ann", "orders:\n  - buy: knight\n    count: 2\n    in: Tours\n")
     assert check.ok and check.notes == ("after ransoms and these orders you will have 1 denier left",)
     assert send(state, "ann", "orders:\n").notes == ("you buy nothing this phase",)

@@ -20,7 +20,7 @@ PLAYERS = ["maximilien", "marie", "enguerand"]
 
 def position(lords: dict, units: dict | None = None, **more) -> dict:
     return build_position({"players": PLAYERS, "round": 2, "phase": "hear_ye", "lords": lords,
-                           "units": units or {}, **more}).to_json()
+                           "units": units or {}, **more}, "fief_france").to_json()
 
 
 def mail(state: dict, texts: dict[str, str]) -> dict:
@@ -37,7 +37,7 @@ def test_lisieux_enguerand_gives_5_votes() -> None:
     # ecclesiastical lords: a cardinal's 3 (only his most prestigious title counts).
     units = {t: {"enguerand": {"man_at_arms": 1}} for t in ("Lisieux", "Rennes", "Nantes", "Tours")}
     st = build_position({"players": PLAYERS, "round": 2, "phase": "hear_ye", "units": units,
-                         "lords": {"Lambert": {"family": "enguerand", "at": "Lisieux"}}})
+                         "lords": {"Lambert": {"family": "enguerand", "at": "Lisieux"}}}, "fief_france")
     assert bishop_votes(st, BOARD, 2, controllers(st, BOARD), set()) == {"enguerand": 5}
     st.lords["Lambert"].bishopric, st.lords["Lambert"].cardinal = 4, True
     assert bishop_votes(st, BOARD, 2, controllers(st, BOARD), set()) == {"enguerand": 8}
@@ -95,7 +95,7 @@ def test_excommunication_removes_titles_and_candidacy() -> None:
     assert send(state, "marie", "orders:\n  - lift: Lambert\n  - excommunicate: Henry\n").ok
     # the pope's elimination lifts the excommunication (D.2.3.1)
     st = build_position({"players": PLAYERS, "round": 2, "phase": "hear_ye", "lords": {
-        **lords, "Lambert": {"family": "enguerand", "at": "Reims", "excommunicated": True}}})
+        **lords, "Lambert": {"family": "enguerand", "at": "Reims", "excommunicated": True}}}, "fief_france")
     events = eliminate_lord(st, BOARD, "François")
     assert not st.lords["Lambert"].excommunicated and any(e.kind == "excommunication_lifted" for e in events)
 
@@ -146,7 +146,7 @@ def test_the_crown_prince_inherits_the_king_title() -> None:
         "Henry": {"family": "maximilien", "at": "Rouen", "titles": ["king"], "spouse": "Blanche"},
         "Blanche": {"family": "enguerand", "at": "Limoges", "titles": ["queen"], "spouse": "Henry"},
         "Quentin": {"family": "enguerand", "at": "Nantes", "titles": ["crown_prince"]}},
-        "units": {"Nantes": {"enguerand": {"knight": 2}}}})
+        "units": {"Nantes": {"enguerand": {"knight": 2}}}}, "fief_france")
     events = eliminate_lord(st, BOARD, "Henry")
     assert st.lords["Quentin"].political == "king" and st.lords["Blanche"].political is None
     assert sum(1 for p in st.pawns.values() if p.kind == "kings_knight") == 2
@@ -219,16 +219,16 @@ def test_random_elections_always_resolve() -> None:
 
 
 def test_justice_immunity_and_the_regent_queen() -> None:
-    from pbem.games.fief.hear_ye.elections import justice_immune
+    from pbem.games.fief_france.royal import justice_immune
     st = build_position({"players": PLAYERS, "round": 2, "phase": "hear_ye", "lords": {
         "Henry": {"family": "maximilien", "at": "Rouen", "titles": ["king"], "spouse": "Blanche"},
         "Blanche": {"family": "enguerand", "at": "Limoges", "titles": ["queen"], "spouse": "Henry"},
         "François": {"family": "marie", "at": "Avignon", "titles": ["bishop 5", "pope"]},
-        "Lambert": {"family": "marie", "at": "Reims", "titles": ["bishop 4", "cardinal"]}}})
-    assert [n for n, l in st.lords.items() if justice_immune(l)] == ["Henry", "Blanche", "François"]
+        "Lambert": {"family": "marie", "at": "Reims", "titles": ["bishop 4", "cardinal"]}}}, "fief_france")
+    assert [n for n, l in st.lords.items() if justice_immune(vars(l))] == ["Henry", "Blanche", "François"]
     eliminate_lord(st, BOARD, "Henry")   # no crown prince: the widow is regent queen
     assert st.lords["Blanche"].political == "regent_queen" and st.lords["Blanche"].spouse is None
-    assert justice_immune(st.lords["Blanche"])
+    assert justice_immune(vars(st.lords["Blanche"]))
     # 1.1.2: the regent queen's new spouse does not become king through the marriage
     st.lords["Othon"] = type(st.lords["Lambert"])(name="Othon", family="maximilien", female=False,
                                                    location="Rouen", fief_titles=["normandie"])
@@ -270,7 +270,7 @@ def test_king_and_pope_vp_only_on_the_board() -> None:
     from pbem.games.fief.end_of_round.phase import victory_points
     st = build_position({"players": PLAYERS, "round": 2, "phase": "hear_ye", "lords": {
         "Henry": {"family": "maximilien", "at": "Rouen", "titles": ["king"]},
-        "François": {"family": "marie", "at": "Avignon", "titles": ["bishop 5", "pope"]}}})
+        "François": {"family": "marie", "at": "Avignon", "titles": ["bishop 5", "pope"]}}}, "fief_france")
     assert (victory_points(st, "maximilien"), victory_points(st, "marie")) == (1, 1)   # D, 7
     st.lords["Henry"].location = st.lords["François"].location = "offshore"
     assert (victory_points(st, "maximilien"), victory_points(st, "marie")) == (0, 0)

@@ -25,7 +25,7 @@ POSITION = {
 
 
 def view_of(player: str = "marc", position: dict | None = None) -> dict:
-    state = build_position(position or POSITION).to_json()
+    state = build_position(position or POSITION, "fief_france").to_json()
     return RULES.view(state, player)
 
 
@@ -181,7 +181,7 @@ def test_template_for_a_troop_at_sea():
 
 
 def test_the_game_uses_this_template_and_checker_in_the_movement_phase():
-    state = build_position(POSITION).to_json()
+    state = build_position(POSITION, "fief_france").to_json()
     view = RULES.view(state, "marc")
     assert RULES.order_template(view, "marc") == movement_template(view, "marc")
     check = RULES.check_orders(view, "marc", load("orders:\n  - move: Eric\n    path: [Nantes]\n"))

@@ -104,7 +104,7 @@ def run_movement_phase(seed: int) -> Counter:
     returns what happened (mails written and accepted, orders given, lords moved)."""
     rnd = random.Random(seed)
     tally: Counter = Counter()
-    state = build_position(random_position(rnd)).to_json()
+    state = build_position(random_position(rnd), "fief_france").to_json()
     check_consistent(FiefState.from_json(state))
     orders = {}
     for player in RULES.phase(state).deciders:

@@ -26,7 +26,7 @@ AGREE = {"bob": {"placement": {"allow": ["ann"], "refuse": [], "others": "refuse
 def position(phase: str = "cards", options: dict | None = None, **more) -> dict:
     data = {"players": PLAYERS, "phase": phase, "lords": LORDS, "units": UNITS,
             "options": V2 if options is None else options, **more}
-    state = build_position(data).to_json()
+    state = build_position(data, "fief_france").to_json()
     if phase == "cards":   # on to step D, where lord cards are played
         orders = {p: RULES.default_orders(RULES.view(state, p), p) for p in RULES.phase(state).deciders}
         state, _ = resolve(state, orders)
@@ -97,14 +97,14 @@ def test_a_released_captive_is_placed_with_the_agreement_when_no_town_is_empty()
     agree = {"cid": {"placement": {"allow": [], "refuse": [], "others": "allow"}}}
     data = {"players": PLAYERS, "phase": "battle", "lords": lords, "units": every_town_held_by_cid(),
             "options": V2}
-    state = build_position({**data, "policies": agree}).to_json()
+    state = build_position({**data, "policies": agree}, "fief_france").to_json()
     sent = check(state, "cid", "orders:\n  - release: Beaudouin\n")
     assert sent.ok, sent.errors
     after, events = resolve(state, {"cid": sent.orders})
     first = next(iter(load_board("fief_france").towns))
     assert after["lords"]["Beaudouin"]["location"] == first and after["towns"][first]["controller"] == "cid"
     assert any(e.kind == "lord_placed" and "cid who agrees" in e.text for e in events)
-    refused = build_position(data).to_json()
+    refused = build_position(data, "fief_france").to_json()
     after, events = resolve(refused, {"cid": sent.orders})
     assert after["lords"]["Beaudouin"]["location"] is None
     assert any(e.kind == "lord_unplaced" for e in events)

@@ -15,4 +15,4 @@ from pbem.games.fief.positions import PositionError, build_position
 def test_a_town_key_left_empty_is_named(section: str, body: str) -> None:
     data = yaml.safe_load(f"players: [alice, bob, carol]\n{section}:\n  ~: {{{body}}}\n")
     with pytest.raises(PositionError, match=f"{section}: a town name is missing"):
-        build_position(data)
+        build_position(data, "fief_france")

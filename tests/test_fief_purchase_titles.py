@@ -11,6 +11,7 @@ from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief_france.rules import RULES
 from pbem.games.fief.positions import build_position
 from pbem.games.fief.purchase.titles import cardinal_title_holder, privilege_lord
+from pbem.games.fief_france.royal import PRIVILEGED
 from pbem.games.fief.state import FiefState
 from pbem.judge.render import render
 
@@ -33,7 +34,7 @@ def _bretagne(**extra) -> dict:
         "towns": {"Nantes": {"fortress": "stronghold"}},
     }
     position.update(extra)
-    return build_position(position).to_json()
+    return build_position(position, "fief_france").to_json()
 
 
 def _kinds(events) -> list[str]:
@@ -117,8 +118,8 @@ def test_the_regent_queen_holds_the_privilege_when_there_is_no_king() -> None:
 
 def test_the_king_comes_before_the_regent_queen() -> None:
     lords = {"Anne": {"political": "regent_queen", "family": "a"}, "Louis": {"political": "king", "family": "b"}}
-    assert privilege_lord(lords) == "Louis"
-    assert privilege_lord({"X": {"political": "queen", "family": "a"}}) is None
+    assert privilege_lord(lords, PRIVILEGED) == "Louis"
+    assert privilege_lord({"X": {"political": "queen", "family": "a"}}, PRIVILEGED) is None
 
 
 def test_a_captive_king_may_offer() -> None:
@@ -225,7 +226,7 @@ def _bishops(**extra) -> dict:
                   "Reims": {"marc": {"man_at_arms": 1}}},
     }
     position.update(extra)
-    return build_position(position).to_json()
+    return build_position(position, "fief_france").to_json()
 
 
 def test_the_first_buyer_in_turn_order_gets_the_single_title() -> None:

@@ -228,7 +228,7 @@ def check_forces(state: dict, expect: dict, told: str) -> None:
 
 def run_battle(scenario: dict) -> None:
     """A `battle:` scenario: see the module docstring."""
-    state = build_position(scenario["position"])
+    state = build_position(scenario["position"], "fief_france")
     board = load_board("fief_france", state.options.get("board", "board"))
     plans = {fam: plan_from_data(plan) for fam, plan in (scenario.get("plans") or {}).items()}
     rng = FixedRng(scenario.get("dice"))

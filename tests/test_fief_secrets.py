@@ -53,7 +53,7 @@ def purchase_position() -> dict:
                   "Eric": {"family": "cid", "at": "Lyon"}},
         "units": {"Tours": {"ann": {"knight": 2}, "bob": {"man_at_arms": 2}}, "Lyon": {"cid": {"archer": 1}}},
         "towns": {"Tours": {"controller": "bob"}},
-    }).to_json()
+    }, "fief_france").to_json()
 
 
 def seen_by(events: list, player: str) -> list:
@@ -90,7 +90,7 @@ def plague_position(olivier_units: dict) -> dict:
         "lords": {"Arthur": {"family": "olivier", "at": "Lyon"}, "Charles": {"family": "marie", "at": "Paris"}},
         "units": {"Lyon": {"olivier": olivier_units}, "Paris": {"marie": {"man_at_arms": 3}}},
         "disasters_track": ["plague"],
-    }).to_json()
+    }, "fief_france").to_json()
 
 
 def test_under_fog_of_war_the_plague_of_the_cards_phase_tells_the_others_how_many_not_which() -> None:
@@ -116,7 +116,7 @@ def test_a_disaster_discarded_face_down_is_named_to_nobody() -> None:
     def drawn(card: str) -> tuple[dict, list]:
         state = build_position({"players": PLAYERS, "phase": "cards", "disasters_track": ["famine"] * 3,
                                 "piles": {"events": ["tax", card]},
-                                "lords": {"Henry": {"family": "ann", "at": "Tours"}}}).to_json()
+                                "lords": {"Henry": {"family": "ann", "at": "Tours"}}}, "fief_france").to_json()
         orders = {p: RULES.default_orders(RULES.view(state, p), p) for p in RULES.phase(state).deciders}
         orders["ann"] = check(state, "ann", "orders:\n  - draw: events\n").orders
         return resolve(state, orders, FixedRng({"d6": [1, 2, 3]}))   # the 3 famines strike bishoprics 1-3

@@ -14,7 +14,7 @@ PLAYERS = ["ann", "bob", "cid"]
 
 def at_play(lords: dict, hands: dict, **more) -> dict:
     state = build_position({"players": PLAYERS, "phase": "cards", "lords": lords, "hands": hands,
-                            **more}).to_json()
+                            **more}, "fief_france").to_json()
     res = RULES.resolve(state, {p: RULES.default_orders(RULES.view(state, p), p)
                                 for p in RULES.phase(state).deciders}, Dice())
     assert RULES.phase(res.state).id == "round-1/cards-play"

@@ -18,7 +18,7 @@ LORDS = {"Henry": {"family": "ann", "at": "Tours"}, "Mireille": {"family": "ann"
 
 def purchase(hands: dict, policies: dict | None = None, **more) -> dict:
     return build_position({"players": PLAYERS, "phase": "purchase", "hands": hands, "lords": LORDS,
-                           "policies": policies or {}, **more}).to_json()
+                           "policies": policies or {}, **more}, "fief_france").to_json()
 
 
 def resolve(state: dict, rng: Rng | None = None):
@@ -116,7 +116,7 @@ def test_an_underground_escape_at_a_phase_start() -> None:
             "play": {"card": "underground", "free": ["Charles"], "town": None}}
     state = build_position({"players": PLAYERS, "phase": "movement", "hands": {"bob": ["underground"]},
                             "lords": lords, "policies": {"bob": {"surprise": [free]}},
-                            "units": {"Tours": {"ann": {"knight": 1}}}}).to_json()
+                            "units": {"Tours": {"ann": {"knight": 1}}}}, "fief_france").to_json()
     got = check(state, "bob", policy("battle\n      play: underground\n      free: Charles\n"))
     assert got.ok and got.orders["policies"]["surprise"] == [free]
     state, events = resolve(state)
@@ -133,7 +133,7 @@ def test_phase_start_triggers_are_private() -> None:
 def test_the_next_rounds_hear_ye_starts_when_the_end_of_round_is_resolved() -> None:
     state = build_position({"players": PLAYERS, "phase": "end_of_round", "hands": {"ann": ["assassination"]},
                             "lords": LORDS, "policies": {"ann": {"surprise": [assassinate(phase="hear_ye", rnd=2)]}}
-                            }).to_json()
+                            }, "fief_france").to_json()
     state, events = resolve(state)
     assert RULES.phase(state).id == "round-2/hear-ye"
     assert "Charles" not in state["lords"] and "assassination" in [e.kind for e in events]

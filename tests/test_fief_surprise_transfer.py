@@ -23,7 +23,7 @@ def position(phase: str = "purchase", tours: dict | None = None, units: dict | N
     return build_position({"players": PLAYERS, "phase": phase, "lords": lords,
                            "units": units or {"Tours": {"ann": {"knight": 1}, "bob": {"man_at_arms": 1}},
                                               "Lyon": {"cid": {"knight": 1}}},
-                           "towns": {"Tours": {"controller": "ann", **(tours or {})}}, **more}).to_json()
+                           "towns": {"Tours": {"controller": "ann", **(tours or {})}}, **more}, "fief_france").to_json()
 
 
 def checked(state: dict, player: str, text: str) -> tuple[dict | None, str]:

@@ -20,7 +20,7 @@ def position(hands: dict, policies: dict | None = None, fortress: str | None = N
                                      "Charles": {"family": "bob", "at": "Tours"},
                                      "Arthur": {"family": "bob", "at": "Paris"}},
                            "units": {"Tours": {"ann": {"knight": 2}, "bob": {"man_at_arms": 3}}},
-                           "towns": towns}).to_json()
+                           "towns": towns}, "fief_france").to_json()
 
 
 def test_trigger_orders_are_checked_against_the_hand_and_the_board() -> None:
@@ -84,7 +84,7 @@ def test_an_ambush_waits_while_its_lord_is_only_watching_the_battle() -> None:
         "lords": {"Henry": {"family": "ann", "at": "Tours"}, "Charles": {"family": "bob", "at": "Tours"},
                   "Blanche": {"family": "cid", "at": "Tours"}},
         "units": {"Tours": {"ann": {"knight": 2}, "bob": {"man_at_arms": 3}, "cid": {"knight": 1}}},
-        "towns": {"Tours": {"controller": "bob"}}}).to_json()
+        "towns": {"Tours": {"controller": "bob"}}}, "fief_france").to_json()
     orders = {p: RULES.default_orders(RULES.view(state, p), p) for p in ("ann", "bob", "cid")}
     orders["ann"] = check(state, "ann", "orders:\n  - attack: bob\n    in: Tours\n").orders
     res = RULES.resolve(state, orders, Rng("t"))

@@ -33,7 +33,8 @@ def battle(hands: dict, policies: dict, bob_units: dict, fortress: str | None = 
     return build_position({
         "players": PLAYERS, "phase": "battle", "hands": hands, "policies": policies, "effects": effects or [],
         "lords": lords, "units": {"Tours": {"ann": {"knight": 2}, "bob": bob_units}},
-        "towns": {"Tours": {"controller": "bob", **({"fortress": fortress} if fortress else {})}}}).to_json()
+        "towns": {"Tours": {"controller": "bob", **({"fortress": fortress} if fortress else {})}}},
+        "fief_france").to_json()
 
 
 def attack(state: dict, rng: Rng):
@@ -206,7 +207,7 @@ def taxed(lords: dict, policies: dict, effects: list, hands: dict | None = None,
     return build_position({
         "players": PLAYERS, "phase": phase, "options": {"rules_version": version},
         "hands": hands or {"ann": ["uprising"]}, "policies": policies, "effects": effects, "lords": lords,
-        "deniers": deniers or {}, "units": {"Tours": {"bob": {"man_at_arms": 3}}}}).to_json()
+        "deniers": deniers or {}, "units": {"Tours": {"bob": {"man_at_arms": 3}}}}, "fief_france").to_json()
 
 
 WHEN_TAXED_TOURS = {"trigger": "uprising_when_taxed", "town": "Tours", "targets": [], "underground": False}
@@ -292,7 +293,8 @@ def test_the_mover_killed_by_an_uprising_before_his_move_does_not_move() -> None
         "policies": {"marie": {"surprise": [{"trigger": "uprising_before_move", "town": "Poitiers", "targets": [],
                                              "underground": False, "against": []}]}},
         "lords": {"Eric": {"family": "marc", "at": "Poitiers"}, "Guenièvre": {"family": "marie", "at": "Tours"}},
-        "units": {"Poitiers": {"marc": {"man_at_arms": 1}}, "Tours": {"marie": {"knight": 1}}}}).to_json()
+        "units": {"Poitiers": {"marc": {"man_at_arms": 1}}, "Tours": {"marie": {"knight": 1}}}},
+        "fief_france").to_json()
     marc = check(state, "marc", "orders:\n  - move: Eric\n    with: all\n    path: [La Rochelle]\n")
     marie = check(state, "marie", "orders:\n  - move: Guenièvre\n    path: [Poitiers]\n")
     res = RULES.resolve(state, {"marc": marc.orders, "marie": marie.orders}, Dice(battle=(0,)))
@@ -367,7 +369,8 @@ def test_an_uprising_during_movement_spares_the_forces_on_a_road_to_the_town() -
                                            "underground": False, "against": ["marie"]}]}},
         "lords": {"Eric": {"family": "marc", "at": "Poitiers"}, "Guenièvre": {"family": "marie", "at": "Tours"},
                   "Arthur": {"family": "cid", "at": "Lyon"}},
-        "units": {"Poitiers": {"marc": {"man_at_arms": 2}}, "Tours": {"marie": {"man_at_arms": 1}}}}).to_json()
+        "units": {"Poitiers": {"marc": {"man_at_arms": 2}}, "Tours": {"marie": {"man_at_arms": 1}}}},
+        "fief_france").to_json()
     marc = check(state, "marc", "orders:\n  - move: Eric\n    with: all\n    path: [Tours]\n")
     marie = check(state, "marie", "orders:\n  - move: Guenièvre\n    with: all\n    path: [Rennes]\n")
     res = RULES.resolve(state, {"marc": marc.orders, "marie": marie.orders, "cid": {"moves": [], "land": None}},
@@ -381,7 +384,7 @@ def test_an_uprising_during_movement_spares_the_forces_on_a_road_to_the_town() -
 
 def test_the_draw_template_offers_the_famine_trigger_to_an_uprising_holder_only() -> None:
     state = build_position({"players": PLAYERS, "phase": "cards", "hands": {"ann": ["uprising"]},
-                            "lords": {"Henry": {"family": "ann", "at": "Tours"}}}).to_json()
+                            "lords": {"Henry": {"family": "ann", "at": "Tours"}}}, "fief_france").to_json()
     template = RULES.order_template(RULES.view(state, "ann"), "ann")
     assert "uprising_on_famine: TOWN" in template
     # A `surprise:` list replaces the standing triggers: the template says so, lest it cost an ambush.

@@ -26,7 +26,7 @@ POSITION = {
 
 
 def state() -> dict:
-    return build_position(POSITION).to_json()
+    return build_position(POSITION, "fief_france").to_json()
 
 
 def text_of(view) -> str:
@@ -82,7 +82,7 @@ def _unit_keys(view, family) -> set:
 
 def test_no_fog_shows_types() -> None:
     data = dict(POSITION, options={})
-    view = RULES.view(build_position(data).to_json(), "marc")
+    view = RULES.view(build_position(data, "fief_france").to_json(), "marc")
     assert view["towns"]["Nantes"]["forces"]["marie"]["units"] == {"archer": 1, "knight": 2}
 
 

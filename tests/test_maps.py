@@ -49,7 +49,7 @@ def position(**changes) -> dict:
                   "Nantes": {"controller": "enguerand"}},
     }
     data.update(changes)
-    return build_position(data).to_json()
+    return build_position(data, "fief_france").to_json()
 
 
 def drawing(state: dict, player: str | None) -> dict:

@@ -97,7 +97,7 @@ def test_the_complete_order_mail_of_docs_orders_md_is_accepted():
     assert not errors and (envelope.game, envelope.player, envelope.phase) == ("loire", "marie", "round-1/purchase")
     state = build_position({"players": ["marie", "marc", "olivier"], "phase": "purchase", "deniers": {"marie": 20},
                             "lords": {"Quentin": {"family": "marie", "at": "Tours"}},
-                            "units": {"Tours": {"marie": {"man_at_arms": 1}}}}).to_json()
+                            "units": {"Tours": {"marie": {"man_at_arms": 1}}}}, "fief_france").to_json()
     check = RULES.check_orders(RULES.view(state, "marie"), "marie", envelope.body)
     assert check.ok, check.errors
     assert RULES.phase(state).id == envelope.phase

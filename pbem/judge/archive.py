@@ -4,12 +4,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from pbem.judge import engine
 from pbem.judge.render import event_text
-from pbem.judge.store import Store, unpack_state
+from pbem.judge.store import Store, dumps, unpack_state
 from pbem.rules.api import acts_at_once
 from pbem.rules.rng import Rng
 
@@ -21,6 +22,11 @@ class ReplayResult:
     message: str
 
 
+def stored(state: Any) -> Any:
+    """A state as the store gives it back (pbem.judge.store.dumps: keys in order)."""
+    return json.loads(dumps(state))
+
+
 def replay(store: Store, game: engine.Game) -> ReplayResult:
     """Re-run the game from its setup with the stored orders, at-once actions and the game's
     seed, and compare every resulting state hash with the stored one. Stops at the first
@@ -28,7 +34,9 @@ def replay(store: Store, game: engine.Game) -> ReplayResult:
     names = [p["name"] for p in engine.players(store, game.id)]
     options = json.loads(game.row["options"])
     setup_rng = Rng.for_phase(game.row["seed"], "setup", engine.game_dice(game))
-    state = game.rules.setup(options, names, setup_rng)
+    # Each state as the judge stores and loads it (canonical JSON: mappings in key order), so that
+    # rules iterating a mapping meet it in the order they met it when the game was played.
+    state = stored(game.rules.setup(options, names, setup_rng))
     rows = store.all("SELECT * FROM phases WHERE game_id=? ORDER BY seq", game.id)
     if rows and engine.state_hash(state) != engine.state_hash(json.loads(unpack_state(rows[0]["state_before"]))):
         return ReplayResult(False, 0, "setup: the replayed starting position differs from the stored one")
@@ -40,7 +48,8 @@ def replay(store: Store, game: engine.Game) -> ReplayResult:
                                               f"the archive has {row['phase_id']!r}")
         for action in engine.actions_of(store, game.id, row["seq"]):
             rng = engine.action_rng(game, row["seq"], row["phase_id"], action["n"])
-            state = acts_at_once(game.rules).act(state, action["player"], json.loads(action["canonical"]), rng).state
+            state = stored(acts_at_once(game.rules).act(state, action["player"], json.loads(action["canonical"]),
+                                                        rng).state)
             if engine.state_hash(state) != action["state_after_hash"]:
                 return ReplayResult(False, count, f"phase {row['seq']} ({row['phase_id']}), at-once action "
                                                   f"{action['n']} of {action['player']}: the replayed state "
@@ -48,7 +57,7 @@ def replay(store: Store, game: engine.Game) -> ReplayResult:
         if row["resolved_at"] is None:
             break
         rng = engine.phase_rng(game, row["seq"], row["phase_id"])
-        state = game.rules.resolve(state, json.loads(row["orders_used"]), rng).state
+        state = stored(game.rules.resolve(state, json.loads(row["orders_used"]), rng).state)
         if engine.state_hash(state) != row["state_after_hash"]:
             return ReplayResult(False, count, f"phase {row['seq']} ({row['phase_id']}): the replayed state "
                                               f"differs from the archived one")

@@ -17,9 +17,10 @@ import yaml
 
 from pbem.games.fief.edition import load_edition
 from pbem.games.fief.facts import RANK_SIZE, BoardFacts
-from pbem.games.fief.state import OFFSHORE
 from pbem.orders.reading import fold
 from pbem.paths import games_dir
+
+OFFSHORE = "offshore"   # 5.3.1: France's board file names its one sea area so (`offshore:` below)
 
 DEFAULT_BOARD = "board"
 

@@ -10,6 +10,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from pbem.games.fief.board import Board
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState
 
 
@@ -52,7 +53,7 @@ def controller(state: FiefState, board: Board, town: str,
     if here.controller:
         return here.controller
     occupied = forces is not None and any(not f.empty() for f in forces.get(town, {}).values())
-    if not occupied:
+    if not occupied and edition_of(state).hooks.empty_towns == "fief":   # 5.2.2 (England: R30)
         return holder_family(state, board.towns[town].fief)
     return None
 

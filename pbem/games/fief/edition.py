@@ -67,7 +67,7 @@ class Edition:
     money_unit: str = "denier"           # the coin's name, singular (France: denier; England: shilling)
     # Families a player runs, by player count (England 13.7: two allied families at 2 players).
     families_per_player: dict[int, int] | None = None
-    character_draws: int | None = None   # character cards among a Cards Phase's draws at most (E 2.0)
+    character_draws: int = 1             # character cards among a Cards Phase's draws at most (F 2.2, E 2.0)
     # The two-player game's hand limit, draws and character draws (England 13.7), if it differs.
     two_player_cards: dict[str, int] | None = None
     buildings_per_town: int = 1          # fortresses (and England's abbeys) a town holds (4.2)

@@ -127,8 +127,13 @@ class _Reader:
 
     def shaped(self, value: Any, key: str, shape: Any) -> Any:
         """An edition's own value checked against its declared shape (``Hooks.record_keys``):
-        ``int`` a whole number, ``bool``, ``str``, ``[SHAPE]`` a list, ``{NAME: SHAPE}`` a mapping
-        of exactly those keys, ``{"*": SHAPE}`` a mapping of any keys."""
+        ``int`` a whole number, ``bool``, ``str``, ``("a", "b")`` one of those words, ``[SHAPE]`` a
+        list, ``{NAME: SHAPE}`` a mapping of exactly those keys, ``{"*": SHAPE}`` a mapping of any
+        keys."""
+        if isinstance(shape, tuple):
+            if value not in shape:
+                raise self.fail(key, f"{value!r} is not one of {', '.join(shape)}", suggest(str(value), shape))
+            return value
         if shape is bool:
             return self.flag({key: value}, "", key)
         if shape is int:
@@ -274,7 +279,7 @@ class _Reader:
             prices=self.numbers(top["prices"], "prices", _PRICES, 0, ("cardinal_title",)),
             income=self.numbers(top["income"], "income", _INCOME),
             hand_limit=cards["hand_limit"], draws=cards["draws"], disaster_track=cards["disaster_track"],
-            character_draws=cards.get("character_draws"), two_player_cards=two_player,
+            character_draws=cards.get("character_draws", 1), two_player_cards=two_player,
             deck=self.deck(top["deck"]), victory=self.victory(top["victory"], least, most),
             round=(rnd := self.phases(top, "round", PHASES + own)),
             not_in_first_round=self.first_round(top, rnd),

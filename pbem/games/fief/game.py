@@ -21,7 +21,7 @@ from pbem.orders.reading import Problems, check_keys
 from pbem.games.fief.policies import merge_policies
 from pbem.games.fief.round import AFTER_THE_GAME, PART_OF, Step, step_of
 from pbem.games.fief.setup.rules import new_game
-from pbem.games.fief.state import OFFSHORE, RULES_VERSION, FiefState
+from pbem.games.fief.state import RULES_VERSION, FiefState
 from pbem.games.fief.surprise.phase_start import fire_phase_start
 from pbem.games.fief.views import NOBODY, build_view, phase_id
 from pbem.rules.api import JSON, GameResult, OptionSpec, OrderCheck, OrderError, Phase, Resolution
@@ -83,7 +83,7 @@ class FiefRules:
             return tuple(active)
         # 5: only a family with a free lord in play, or forces offshore to bring ashore (5.3).
         movers = {l.family for l in state.lords.values() if l.location and not l.captive_of}
-        movers |= {p.family for p in state.pawns.values() if p.location == OFFSHORE}
+        movers |= {p.family for p in state.pawns.values() if p.location in self._board(state.options).seas}
         return tuple(p for p in active if p in movers)
 
     def phase(self, state: JSON) -> Phase:

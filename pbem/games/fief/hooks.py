@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 if TYPE_CHECKING:
+    from pbem.orders.reading import Problems
     from pbem.games.fief.board import Board
     from pbem.games.fief.cards.deck import CardSet
     from pbem.games.fief.facts import BoardFacts
@@ -55,6 +56,36 @@ class Elections:
 
 
 @dataclass(frozen=True)
+class HearYeOrders:
+    """An edition's own orders in the two Hear Ye mails besides the core's marriages, candidacies
+    and votes (France: the pope's excommunications and the annulments, 1.1, 1.4, D.2.3). They come
+    first in the first mail and after the votes in the second; what they do is resolved by the
+    ``Elections`` hooks ``before`` and ``after``."""
+
+    # The first mail: verb -> its keys; a new copy of the canonical orders' entries when nothing
+    # is ordered.
+    first_verbs: Mapping[str, tuple[str, ...]]
+    first_defaults: Callable[[], dict[str, Any]]
+    # (view, board, player, verb, item, the canonical orders so far, problems): reads one order of
+    # the first mail into the canonical orders, or adds why not.
+    check_first: Callable[[dict[str, Any], "Board", str, str, Any, dict[str, Any], "Problems"], None]
+    # The second mail: its verbs, the canonical entries, and (view, player, verb, item, canonical,
+    # problems) reading one order.
+    vote_verbs: tuple[str, ...]
+    vote_defaults: Callable[[], dict[str, Any]]
+    check_vote: Callable[[dict[str, Any], str, str, Any, dict[str, Any], "Problems"], None]
+    # canonical orders -> the order items written back (echo), in each mail.
+    echo_first: Callable[[Mapping[str, Any]], list[dict[str, Any]]]
+    echo_votes: Callable[[Mapping[str, Any]], list[dict[str, Any]]]
+    # The order forms: the acts as the first form's heading names them; (view, player) -> what
+    # they default to (added to "no marriage, no candidacy"), the lines before the marriage's and
+    # after them; (view, player) -> the second form's lines after the votes'.
+    heading: str
+    template_first: Callable[[dict[str, Any], str], tuple[str, list[str], list[str]]]
+    template_votes: Callable[[dict[str, Any], str], list[str]]
+
+
+@dataclass(frozen=True)
 class TitleBonus:
     """What a lord's political title adds to the army he is in (France: D'Arc, G.4.1.1)."""
 
@@ -98,6 +129,31 @@ def bishop_collects(lord: "Lord", target: str, number: int, governed: set[int]) 
     """G.3.3.2: only the bishop of a bishopric collects its tithe (an edition without other
     church titles collecting it)."""
     return 0 if target != "all" and lord.bishopric == number else None
+
+
+@dataclass(frozen=True)
+class DisasterStrike:
+    """Where a disaster card revealed from the track strikes (2.5), as the edition's
+    ``disaster_target`` hook says; ``target`` None: a false alarm, the card is discarded."""
+
+    target: str | None        # the BoardEffect's target: a bishopric's number, a sea's name
+    place: int | str          # what a plague strikes at once (G.2.1): a bishopric's number, a sea's name
+    how: str                  # how it was chosen, opening the report's clause: "anne rolls 4: "
+    where: str                # the place as the report names it: "bishopric Reims (4)"
+    data: dict[str, Any]      # the event's data besides the card: {"roll": 4, "bishopric": 4}
+
+
+def die_names_a_bishopric(state: "FiefState", board: "Board", name: str, dice_icon: bool,
+                          rng: "Rng") -> DisasterStrike:
+    """2.5: the first player's d6 names the bishopric struck; a roll naming none (France's 6, its
+    board having 5) is a false alarm. The dice icon is not read: a card without it is the
+    edition's rule (France: the offshore area)."""
+    first = state.players[state.first_player]
+    roll = rng.d6(f"disaster {name}: bishopric (2.5)")
+    if roll not in board.bishoprics:
+        return DisasterStrike(None, roll, f"{first} rolls a {roll}: ", "", {"roll": roll})
+    return DisasterStrike(str(roll), roll, f"{first} rolls {roll}: ",
+                          f"bishopric {board.bishoprics[roll].name} ({roll})", {"roll": roll, "bishopric": roll})
 
 
 @dataclass(frozen=True)
@@ -244,12 +300,12 @@ class Hooks:
     # in the city for another noble to recover). Without it nothing more happens.
     captured: Callable[["FiefState", "Lord"], list["Event"]] | None = None
     # 2.2 (England 2.0): (state, rng) -> events, before the draws of the Cards phase (England: the
-    # Character Deck reshuffled after a cleric's death, 4.8, R52).
+    # Character Deck reshuffled after a cleric's death, 4.8, R60).
     before_draws: Callable[["FiefState", "Rng"], list["Event"]] | None = None
     # The edition record's keys that only the edition's own code reads (England: `invaders`,
     # `dice`, `supply.abbeys`, ...): dotted key -> the shape its value must have, checked on load
-    # (edition.py ``_Reader.shaped``: ``int``, ``bool``, ``str``, ``[SHAPE]``, ``{NAME: SHAPE}``,
-    # ``{"*": SHAPE}``) and kept in ``Edition.extra``. Without them a key the core does not read
+    # (edition_reader.py ``_Reader.shaped``: ``int``, ``bool``, ``str``, ``("word", ...)``, ``[SHAPE]``,
+    # ``{NAME: SHAPE}``, ``{"*": SHAPE}``) and kept in ``Edition.extra``. Without them a key the core does not read
     # is refused.
     record_keys: Mapping[str, Any] = field(default_factory=dict)
     # A: (the board file's data, its path, the board facts, the game type) -> the Board, for an
@@ -271,3 +327,43 @@ class Hooks:
     # player's view (England: the Region rolled at setup, 13.6), under keys the core's view
     # does not use; it must keep to the viewer's knowledge, like the core's view.
     view_parts: Callable[["FiefState", "Board", str | None], dict[str, Any]] | None = None
+    # G.4.2.4: (a lord's fields by name: a view's lord, or ``vars(Lord)``) -> why the justice card
+    # may not strike him for his titles (France: the king, the queen, regent or not, the crown
+    # prince and the pope), or None. Without it no title protects a lord from justice.
+    justice_immune: Callable[[Mapping[str, Any]], str | None] | None = None
+    # 4.4: the political titles holding the privilege to offer a fief title once a round, first
+    # the one that holds it when both are in play (France: the king, else the regent queen).
+    # Without them no one offers a title.
+    privileged: tuple[str, ...] = ()
+    # 3: the political titles whose lord brings his family the record's `income.queen` each
+    # Income Phase (France: the queen and the regent queen, D.3.2). Without them no title does.
+    queen_titles: tuple[str, ...] = ()
+    # 2.5: (state, board, the disaster's name, whether its card bears the dice icon, rng) -> where
+    # a disaster card revealed from the track strikes, or a false alarm. France: the d6 names a
+    # bishopric, a 6 is a false alarm, a card without the icon strikes the offshore area
+    # (pbem/games/fief_france/naval.py). Without it the d6 names a bishopric, a roll naming none
+    # is a false alarm.
+    # D.2.2: the cardinals outside the elections and the cards (the ``characters``, ``tithe_rank``
+    # and ``uprising_calmer`` hooks): the single cardinal title for sale and the `cardinal:`
+    # purchase order (4.5), each cardinal's one tithe marker (G.3.3.2), the `as_cardinal` words of
+    # the `calm_uprisings` policy (G.4.2.1). France has them; without them none of these exist.
+    cardinals: bool = False
+    # 1.1, 1.4, D.2.3: the edition's own orders of the Hear Ye mails (France: `excommunicate`,
+    # `lift`, `annulments`, `annul`, and `excommunicate` + `if_pope` with the votes;
+    # pbem/games/fief_france/hear_ye.py). Without them the mails hold marriages, candidacies and
+    # votes only.
+    hear_ye_orders: HearYeOrders | None = None
+    disaster_target: Callable[["FiefState", "Board", str, bool, "Rng"], DisasterStrike] = die_names_a_bishopric
+    # 2.5: the Cards Phase's step C, the disasters of the track revealed and solved (England 2.4:
+    # the d6 names a Region, round 1's wait for round 2; pbem/games/fief_england/disasters.py).
+    # Without it the core's (cards/effects.py: the d6 names a bishopric, 6 a false alarm).
+    disasters: Callable[["FiefState", "Board", "CardSet", "Rng"], list["Event"]] | None = None
+    # Who holds a town no one stands in: "fief" (France 5.2.2: an empty town of a governed fief is
+    # its title holder's family's; one left empty by its controller is control free otherwise) or
+    # "fortress" (England 5.1, Ex 5-1, R30: a town left empty is lost, unless it holds a fortress,
+    # which stays its controller's until another family occupies the town).
+    empty_towns: str = "fief"
+    # 4.3: where a family places the units it buys: "lord" (France: a town with one of its free
+    # lords, not besieged, or a non-besieged fortress its forces hold) or "controlled" (England
+    # 4.0: any City it controls that is not besieged, 7.9).
+    placement: str = "lord"

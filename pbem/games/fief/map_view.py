@@ -20,7 +20,6 @@ import yaml
 
 from pbem.games.fief.board import Board, load_board
 from pbem.games.fief.edition import load_edition
-from pbem.games.fief.state import OFFSHORE
 from pbem.paths import games_dir
 from pbem.rules.api import JSON, MapUnavailable
 
@@ -90,7 +89,8 @@ def map_drawing(view: JSON, variant: str, title: str) -> JSON:
     me = view.get("me")
     places = [_town_place(name, town, geo) for name, town in view["towns"].items()]
     sea_points = [geo.xy(lon, lat) for _, lon, lat in geo.sea_labels]
-    places += [{"id": f"{OFFSHORE}:{i}", "label": label, "kind": "sea", "x": x, "y": y,
+    sea = board.seas[0] if board.seas else "sea"   # 5.3 (France: the one off-shore area)
+    places += [{"id": f"{sea}:{i}", "label": label, "kind": "sea", "x": x, "y": y,
                 "emphasis": False, "markers": [], "controller": None}
                for i, ((label, _, _), (x, y)) in enumerate(zip(geo.sea_labels, sea_points, strict=True))]
     links = [{"between": sorted(r), "kind": "road"} for r in sorted(board.roads, key=sorted)]
@@ -98,10 +98,10 @@ def map_drawing(view: JSON, variant: str, title: str) -> JSON:
         hx, hy = geo.xy(*geo.towns[harbor])
         nearest = min(range(len(sea_points)),
                       key=lambda i: (sea_points[i][0] - hx) ** 2 + (sea_points[i][1] - hy) ** 2)
-        links.append({"between": [harbor, f"{OFFSHORE}:{nearest}"], "kind": "sea"})
+        links.append({"between": [harbor, f"{sea}:{nearest}"], "kind": "sea"})
     pieces = [_pieces(name, fam, forces) for name, town in view["towns"].items()
               for fam, forces in town["forces"].items()]
-    pieces += [_pieces(f"{OFFSHORE}:0", fam, forces) for fam, forces in view["offshore"]["forces"].items()]
+    pieces += [_pieces(f"{sea}:0", fam, forces) for fam, forces in view["offshore"]["forces"].items()]
     # The title names no reader: readers whose views draw the same (no fog of war) get one
     # picture (the judge draws it once per report round); the mail and the CLI say whose it is.
     return {

@@ -14,7 +14,7 @@ A position is a mapping (plain YAML data):
     lords:                                  # every lord in play
       Baudoin:
         family: enguerand
-        at: Tours                           # a town, "offshore", or null (off the board)
+        at: Tours                           # a town, a sea of the board ("offshore"), or null (off the board)
         female: false                       # default: from the lord cards, else false
         titles: [bretagne, bishop 2, cardinal, pope, king]   # fief id or name, "bishop N",
                                             # cardinal, pope, king, queen, regent_queen, crown_prince, darc
@@ -34,7 +34,7 @@ A position is a mapping (plain YAML data):
     policies: {marie: {safe_passage: {others: allow}}}
     king_offer_used: false
     plague_struck: [Quentin, p3]            # lords / pawn ids that suffered a plague this round
-    edition_state: {retainers: {...}}       # an edition's own state as it stores it (England)
+    edition_state: {garter: [Henri]}        # the edition's own state (FiefState.edition_state)
 
 A town holding the forces of one family only is controlled by that family unless the position
 says otherwise; a town holding several families' forces must name its controller.
@@ -47,11 +47,11 @@ from pbem.games.fief.board import Board, load_board
 from pbem.games.fief.cards.deck import load_cards
 from pbem.games.fief.setup.rules import empty_state
 from pbem.games.fief.edition import edition_of
-from pbem.games.fief.state import OFFSHORE, RULES_VERSION, BoardEffect, FiefState, Lord, Pawn
+from pbem.games.fief.state import RULES_VERSION, BoardEffect, FiefState, Lord, Pawn
 from pbem.rules.api import RULES_VERSION_KEY
 
 PHASES = ("setup", "hear_ye", "cards", "income", "purchase", "movement", "battle", "end_of_round")
-POLITICAL = ("king", "queen", "regent_queen", "crown_prince", "darc")
+POLITICAL = ("king", "queen", "regent_queen", "crown_prince", "darc", "sovereign_queen")   # England 9.1
 ROYAL_GUARD = ("kings_knight", "queens_sergeant")
 
 
@@ -65,7 +65,9 @@ def scenario_state(data: dict[str, Any], game_type: str) -> dict[str, Any]:
     return build_position(data, game_type).to_json()
 
 
-def build_position(data: dict[str, Any], variant: str = "fief_france") -> FiefState:
+def build_position(data: dict[str, Any], variant: str) -> FiefState:
+    """The state of a short position (the format above) in a game of ``variant`` (its game type:
+    the edition whose board, cards and record it is played with)."""
     if not isinstance(data, dict) or not isinstance(data.get("players"), list):
         raise PositionError("a position needs `players: [names in seating order]`")
     options = dict(data.get("options") or {})
@@ -130,8 +132,8 @@ def _fief(board: Board, text: str) -> str:
 def _town(board: Board, text: Any) -> str | None:
     if text is None:
         return None
-    if str(text) == OFFSHORE:
-        return OFFSHORE
+    if str(text) in board.seas:   # 5.3 (France: `offshore`)
+        return str(text)
     town = board.find_town(str(text))
     if town is None:
         raise PositionError(f"{text!r} is not a town of the board")
@@ -223,10 +225,10 @@ def _towns(state: FiefState, board: Board, towns: dict) -> None:
 def _default_control(state: FiefState) -> None:
     present: dict[str, list[str]] = {}
     for lord in state.lords.values():
-        if lord.location and lord.location != OFFSHORE and not lord.captive_of:
+        if lord.location in state.towns and not lord.captive_of:   # not at sea (5.3)
             present.setdefault(lord.location, []).append(lord.family)
     for pawn in state.pawns.values():
-        if pawn.location != OFFSHORE:
+        if pawn.location in state.towns:
             present.setdefault(pawn.location, []).append(pawn.family)
     for name, families in present.items():
         town = state.towns[name]

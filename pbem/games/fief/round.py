@@ -10,7 +10,7 @@ triggers are handed to the phases that reach them (G.4: BATTLE_START, before_mov
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping
 
 from pbem.games.fief.battle.orders import (BATTLE_POLICIES, check_battle_orders, check_battle_policies,
@@ -162,11 +162,14 @@ def _check_play(view: JSON, board: Board, player: str, items: list,
     return canonical, () if problems or canonical["play"] else ("you play no card this round",)
 
 
+# 1: the first Hear Ye mail; an edition's own orders in it (its `hear_ye_orders` hook; France: the
+# pope's acts) add to its summary and its defaults (step_of).
+HEAR_YE = Step("hear_ye", "Hear Ye, Hear Ye! Phase (1)", "marriages, candidates", True,
+               resolve_hear_ye, listed_orders(lambda v, b, p, i, pr: (check_first(v, b, p, i, pr), ())),
+               empty_first,                                  # no marriage, no candidacy (1)
+               lambda v, b, p: first_template(v, p))
 ROUND: tuple[Step, ...] = (
-    Step("hear_ye", "Hear Ye, Hear Ye! Phase (1)", "marriages, the pope's acts, candidates", True,
-         resolve_hear_ye, listed_orders(lambda v, b, p, i, pr: (check_first(v, b, p, i, pr), ())),
-         empty_first,                                        # no marriage, no candidacy (1)
-         lambda v, b, p: first_template(v, p)),
+    HEAR_YE,
     Step("cards", "Cards Phase (2), steps A-C", "discard and draw cards; then the disasters", True,
          _draw, listed_orders(_check_draw),                        # 2.1-2.5
          lambda: {"discard": [], "draw": [], "if_first": {}},    # 2.1, 2.2: nothing
@@ -206,11 +209,18 @@ AFTER_THE_GAME = Step("over", "The game is over", "", False, lambda s, b, o, r: 
 
 
 def step_of(phase: str, type_name: str) -> Step | None:
-    """The step of ``phase`` in a game of ``type_name``: the core's, or one of the edition's own
-    phases (its `phases` hook, E); None for neither (a game over)."""
+    """The step of ``phase`` in a game of ``type_name``: the core's (the first Hear Ye mail with the
+    edition's own orders, its `hear_ye_orders` hook), or one of the edition's own phases (its
+    `phases` hook, E); None for neither (a game over)."""
     hooks = load_edition(type_name).hooks
     if phase == SETUP.name and hooks.setup is not None:   # the edition's own Game Setup
         return hooks.setup.step
+    if phase == HEAR_YE.name:
+        own = hooks.hear_ye_orders
+        if own is None:
+            return HEAR_YE
+        return replace(HEAR_YE, summary=f"marriages, {own.heading}, candidates",
+                       default=lambda: {**own.first_defaults(), **empty_first()})
     if phase in BY_PHASE:
         return BY_PHASE[phase]
     return next((s for s in hooks.phases if s.name == phase), None)

@@ -23,7 +23,6 @@ RULES_VERSION = 2
 
 # France's numbers (prices, pools, supplies, limits) are in its edition record
 # (games/fief_france/edition.yaml, pbem/games/fief/edition.py), not here.
-OFFSHORE = "offshore"  # 5.3.1: the single sea zone; a location like a town name
 
 
 def added_later(default: Any = None, *, factory: Any = None) -> Any:
@@ -59,7 +58,7 @@ class Lord:
     name: str
     family: str
     female: bool
-    location: str | None            # a town name, OFFSHORE, or None while not on the board
+    location: str | None            # a town name, a sea of the board (5.3), or None while not on the board
     captive_of: str | None = None   # the jailer family (6.3)
     fief_titles: list[str] = field(default_factory=list)   # fief ids, at most 2 (D)
     bishopric: int | None = None    # bishop title: bishopric number (D.2.1)
@@ -89,7 +88,7 @@ class Pawn:
     id: str
     kind: str
     family: str
-    location: str                   # town name or OFFSHORE
+    location: str                   # town name or a sea of the board (5.3)
     steps: int = 0                  # steps moved this round (5.1.1)
 
 

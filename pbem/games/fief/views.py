@@ -82,7 +82,7 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
         "families": {p: _family(state, p, gm or p == player, edition.money_public) for p in state.players},
         "lords": {n: _lord(state, n) for n in state.lords},
         "towns": {t: _town(state, board, t, forces, player, fog) for t in board.towns},
-        "offshore": {"forces": _forces_map(forces.get("offshore", {}), player, fog)},
+        "offshore": {"forces": _forces_map(_at_sea(forces, board), player, fog)},   # 5.3
         "fiefs": {f: _fief(state, board, f) for f in board.fiefs},
         "bishoprics": {str(n): {"name": b.name, "chief_town": b.chief_town, "towns": list(b.towns),
                                 "bishop": next((l.name for l in state.lords.values()
@@ -95,7 +95,8 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
                   "characters_discard_top": state.character_discard[-1] if state.character_discard else None,
                   "events_discard_top": _events_top(state)},
         "supply": supply(state),
-        "king_offer_used": state.king_offer_used,    # 4.4: the king title's side is public
+        # 4.4: the king title's side is public; null in an edition without the privilege (`privileged`)
+        "king_offer_used": state.king_offer_used if edition.hooks.privileged else None,
         "cardinal_title": cardinal_title_view(state),  # 4.5: the tile for sale, or its holder
         # 1.2: the ballots this phase may hold and, once named, their public candidates; the
         # votes are orders, never in the state, so never here before they are revealed.
@@ -175,6 +176,20 @@ def _titles(lord) -> list[str]:
     out += [t for t, on in (("cardinal", lord.cardinal), ("pope", lord.pope)) if on]
     if lord.political:
         out.append(lord.political)
+    return out
+
+
+def _at_sea(forces: dict[str, dict[str, Forces]], board: Board) -> dict[str, Forces]:
+    """5.3: each family's forces at the board's seas (France: the one off-shore area), together."""
+    if len(board.seas) == 1:
+        return forces.get(board.seas[0], {})
+    out: dict[str, Forces] = {}
+    for sea in board.seas:
+        for family, f in forces.get(sea, {}).items():
+            into = out.setdefault(family, Forces())
+            into.lords += f.lords
+            into.captives += f.captives
+            into.units.update(f.units)
     return out
 
 

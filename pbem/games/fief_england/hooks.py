@@ -19,6 +19,7 @@ from pbem.games.fief_england.church.relic_powers import skull_spares
 from pbem.games.fief_england.church_at_once import VERBS
 from pbem.games.fief_england.church_hooks import before_draws, captured, end_of_round, income_parts
 from pbem.games.fief_england.church_view import church_view
+from pbem.games.fief_england.disasters import resolve_disasters
 from pbem.games.fief_england.elections import ELECTIONS, married
 from pbem.games.fief_england.facts import ENGLAND
 from pbem.games.fief_england.invaders_step import INVADERS
@@ -60,7 +61,8 @@ RECORD_KEYS: dict[str, Any] = {
     **{f"income.{k}": _WHOLE for k in ("abbey", "fortune_bonus", "tithe_per_mill", "abbey_visitor",
                                        "abbey_royal_visitor", "abbey_relic", "abbey_excalibur", "abbey_mill_bonus",
                                        "invaders_divisor", "scorched_earth_per_mill", "pillage_abbey")},
-    "victory.relic_vp": _WHOLE, "victory.sovereign_vp": _WHOLE, "victory.tiebreak": [str],       # 8.1, 8.5
+    "victory.relic_vp": _WHOLE, "victory.sovereign_vp": _WHOLE,                                # 8.1
+    "victory.tiebreak": [("garter", "sovereign", "duke", "count", "baron")],                   # 8.5, R44
 }
 
 
@@ -76,18 +78,21 @@ def family_points(state: FiefState, family: str) -> int:
     return load_edition(state.variant).extra["victory.relic_vp"] if relic_marker_family(state) == family else 0
 
 
-RANK_ORDER = ("duchy", "county", "barony")
+# 8.5: the record's `victory.tiebreak` words: the fiefdom ranks by their titles' names.
+RANKS = {"duke": "duchy", "count": "county", "baron": "barony"}
 
 
 def tiebreak(state: FiefState, families: tuple[str, ...], towns_held: dict[str, int]) -> tuple:
-    """8.5, R44: the Order of the Garter, then the King or Sovereign Queen, then the number of
-    Duchies, then Counties, then Baronies (Ex 8-2: "A Duke, with the Order of the Garter, beats
-    the King")."""
+    """8.5, R44, in the order of the record's `victory.tiebreak` (garter, sovereign, duke, count,
+    baron): holding the Order of the Garter, then the King or Sovereign Queen, then the number of
+    Duchies, Counties, Baronies (Ex 8-2: "A Duke, with the Order of the Garter, beats the King")."""
     board = load_board(state.variant, state.options.get("board", "board"))
     lords = [l for l in state.lords.values() if l.family in families]
     ranks = [board.fiefs[f].rank for l in lords for f in l.fief_titles]
-    return (any(has_garter(state, l) for l in lords), any(l.political in SOVEREIGN for l in lords),
-            *(ranks.count(r) for r in RANK_ORDER))
+    keys = {"garter": any(has_garter(state, l) for l in lords),
+            "sovereign": any(l.political in SOVEREIGN for l in lords),
+            **{word: ranks.count(rank) for word, rank in RANKS.items()}}
+    return tuple(keys[word] for word in load_edition(state.variant).extra["victory.tiebreak"])
 
 
 def lord_played(state: FiefState, player: str, name: str, play: Mapping[str, Any]) -> list[Event]:
@@ -119,6 +124,7 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               lord_played=lord_played, after_elimination=after_elimination, married=married,
               phases=(INVADERS,), record_keys=RECORD_KEYS, board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
-              view_parts=view_parts, characters=CHARACTERS, at_once_verbs=VERBS, income_parts=income_parts,
-              end_of_round=end_of_round, before_draws=before_draws, captured=captured,
+              view_parts=view_parts, disasters=resolve_disasters,
+              empty_towns="fortress", placement="controlled", characters=CHARACTERS, at_once_verbs=VERBS,
+              income_parts=income_parts, end_of_round=end_of_round, before_draws=before_draws, captured=captured,
               spared=skull_spares, mill_share=mill_share, other_pawns={hired.UNIT: ("crossbowman", "crossbowmen")})

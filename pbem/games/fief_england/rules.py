@@ -4,12 +4,31 @@ geography.yaml, each read by England's own loaders) and its own rules (hooks.py,
 record). The rest of the rules are the family's core (pbem/games/fief/)."""
 from __future__ import annotations
 
+from pbem.games.fief.demo import demo_done
 from pbem.games.fief.edition import load_edition
 from pbem.games.fief.game import FiefRules
-from pbem.rules.api import ActsAtOnce, DrawsMap, EchoesOrders, GameRules, ShowsPublicView
+from pbem.games.fief_england import demo
+from pbem.rules.api import JSON, ActsAtOnce, DrawsMap, EchoesOrders, GameRules, PlaysDemo, ShowsPublicView
 
 ENGLAND = load_edition("fief_england")
-RULES = FiefRules(ENGLAND)
+
+
+class EnglandRules(FiefRules):
+    """The Fief family's rules with England's edition, and England's demo players."""
+
+    demo_players: tuple[str, ...] = demo.PLAYERS
+
+    def demo_orders(self, view: JSON, player: str) -> str:
+        return demo.demo_orders(view, player)
+
+    def demo_done(self, first: JSON, state: JSON) -> bool:
+        return demo_done(first, state)
+
+    def report_template(self) -> str:
+        return "fief_england/position.txt.j2"   # the core's report in England's words
+
+
+RULES = EnglandRules(ENGLAND)
 
 # The rules contract (pbem/rules/api.py), checked by mypy in .ci/run: a method of FiefRules
 # whose signature drifts from GameRules or an optional part it has fails CI on these lines.
@@ -17,4 +36,5 @@ _GAME_RULES: GameRules = RULES
 _ACTS_AT_ONCE: ActsAtOnce = RULES
 _DRAWS_MAP: DrawsMap = RULES
 _ECHOES_ORDERS: EchoesOrders = RULES
+_PLAYS_DEMO: PlaysDemo = RULES
 _SHOWS_PUBLIC_VIEW: ShowsPublicView = RULES

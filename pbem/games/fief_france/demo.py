@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from pbem.games.fief.board import load_board
+from pbem.games.fief.demo import free_lord, no_orders
 
 PLAYERS = ("alice", "bob", "carol", "dave")
 # A.5: each player's wishes for a starting town, best first (resolved in turn order).
@@ -19,21 +20,7 @@ START_WISHES = {
 
 
 def demo_orders(view: dict[str, Any], player: str) -> str:
-    return _SCRIPTS.get(view["phase_id"].split("/")[-1], _no_orders)(view, player)
-
-
-def demo_done(first: dict[str, Any], state: dict[str, Any]) -> bool:
-    """A full round has resolved: the round after the first one the demo saw (setup is round 0)."""
-    start = max(first.get("round", 0), 1)
-    return state.get("round", 0) > start
-
-
-def _my_lord(view: dict[str, Any], player: str) -> tuple[str, str] | None:
-    for lord in view["families"][player]["lords"]:
-        info = view["lords"][lord]
-        if info["location"] and not info.get("captive_of"):
-            return lord, info["location"]
-    return None
+    return _SCRIPTS.get(view["phase_id"].split("/")[-1], no_orders)(view, player)
 
 
 def _setup_orders(view: dict[str, Any], player: str) -> str:
@@ -41,7 +28,7 @@ def _setup_orders(view: dict[str, Any], player: str) -> str:
 
 
 def _purchase_orders(view: dict[str, Any], player: str) -> str:
-    found = _my_lord(view, player)
+    found = free_lord(view, player)
     if found is None:
         return "orders: []\n"
     _, town = found
@@ -50,7 +37,7 @@ def _purchase_orders(view: dict[str, Any], player: str) -> str:
 
 
 def _movement_orders(view: dict[str, Any], player: str) -> str:
-    found = _my_lord(view, player)
+    found = free_lord(view, player)
     if found is None:
         return "orders: []\n"
     lord, town = found
@@ -59,11 +46,6 @@ def _movement_orders(view: dict[str, Any], player: str) -> str:
         return "orders: []\n"
     return (f"orders:\n  - move: {lord}\n    with: {{man_at_arms: 2}}\n    path: [{empty[0]}]\n"
             f"policies:\n  safe_passage: {{others: refuse}}\n")
-
-
-def _no_orders(view: dict[str, Any], player: str) -> str:
-    """The demo families keep the peace: no battle declared, standing policies unchanged."""
-    return "orders: []\n"
 
 
 _SCRIPTS: dict[str, Callable[[dict[str, Any], str], str]] = {

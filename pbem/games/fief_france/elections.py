@@ -21,6 +21,7 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.control import controllers
 from pbem.games.fief.hooks import Elections
 from pbem.games.fief.hear_ye.elections import can_act, count, ecclesiastical, pope_lord
+from pbem.games.fief_france.hear_ye import annulments
 from pbem.games.fief_france.royal import crown_king, lose_queen
 from pbem.games.fief.state import FiefState, Lord
 from pbem.orders.reading import fold
@@ -259,6 +260,11 @@ def new_pope_acts(state: FiefState, ballot: str, orders: Mapping[str, Any]) -> l
     return excommunicate(state, pope, target)
 
 
-ELECTIONS = Elections(ballot_named=ballot_named, ballot_names=BALLOT_NAMES, before=pope_acts,
+def before_ballots(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:
+    """1.1, D.2.3: the pope's acts, then the annulments he grants or refuses."""
+    return pope_acts(state, orders) + annulments(state, orders)
+
+
+ELECTIONS = Elections(ballot_named=ballot_named, ballot_names=BALLOT_NAMES, before=before_ballots,
                       possible=ballots_possible, eligible=eligible, also_stands=also_stands,
                       not_held=not_held, weights=weights, winner=winner, elect=elect, after=new_pope_acts)

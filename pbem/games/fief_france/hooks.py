@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from pbem.games.fief.hooks import Guard, Hooks, LordCardKey, TitleBonus
-from pbem.games.fief.state import OFFSHORE, FiefState, Lord
+from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief_france.characters import CHARACTERS
 from pbem.games.fief_france.church import tithe_rank, uprising_calmer
 from pbem.games.fief_france.elections import ELECTIONS
 from pbem.games.fief_france.facts import FRANCE
-from pbem.games.fief_france.naval import NAVAL
-from pbem.games.fief_france.royal import (lord_played, marriage_blocker, married, titles_after_elimination,
-                                         unmarried)
+from pbem.games.fief_france.hear_ye import HEAR_YE_ORDERS
+from pbem.games.fief_france.naval import NAVAL, OFFSHORE, disaster_target
+from pbem.games.fief_france.royal import (PRIVILEGED, QUEEN_TITLES, justice_immune, lord_played, marriage_blocker,
+                                         married, titles_after_elimination, unmarried)
 
 
 def title_points(state: FiefState, lord: Lord) -> int:
@@ -46,4 +47,6 @@ HOOKS = Hooks(board_facts=FRANCE, title_points=title_points, tiebreak=tiebreak, 
               lord_played=lord_played, after_elimination=titles_after_elimination, title_bonus=TITLE_BONUS,
               lord_card_keys=(LordCardKey("crown_prince", "G.1.1"),), naval=NAVAL, tithe_rank=tithe_rank,
               uprising_calmer=uprising_calmer, characters=CHARACTERS,
-              royal_guard=ROYAL_GUARD, married=married, unmarried=unmarried, marriage_blocker=marriage_blocker)
+              royal_guard=ROYAL_GUARD, married=married, unmarried=unmarried, marriage_blocker=marriage_blocker,
+              justice_immune=justice_immune, privileged=PRIVILEGED, queen_titles=QUEEN_TITLES,
+              disaster_target=disaster_target, cardinals=True, hear_ye_orders=HEAR_YE_ORDERS)

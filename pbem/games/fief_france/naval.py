@@ -1,13 +1,27 @@
 """Fief: France's naval steps (5.3), the edition's ``naval`` hook: one off-shore area (the board's
 one sea, ``offshore``, 5.3.1) joined to every harbor town (5.3.2). A naval step goes from a
 harbor to the area, where the move ends, or from the area to a harbor; forces at sea since
-before the Movement Phase must land (the core's movement lands them, movement/naval.py).
+before the Movement Phase must land (the core's movement lands them, movement/naval.py). The
+disasters without the dice icon strike the area (2.5; the ``disaster_target`` hook).
 """
 from __future__ import annotations
 
 from pbem.games.fief.board import Board
-from pbem.games.fief.hooks import Naval
-from pbem.games.fief.state import OFFSHORE
+from pbem.games.fief.hooks import DisasterStrike, Naval, die_names_a_bishopric
+from pbem.games.fief.state import FiefState
+from pbem.rules.rng import Rng
+
+OFFSHORE = "offshore"   # 5.3.1: "a single zone in which all forces traveling by sea are placed" (board.yaml)
+
+
+def disaster_target(state: FiefState, board: Board, name: str, dice_icon: bool, rng: Rng) -> DisasterStrike:
+    """2.5: "If there is a dice icon on a disaster card, the first player rolls the D6 to determine
+    which bishopric is affected by this disaster. A 6 means a false alarm" (the core's rule, France
+    having 5 bishoprics); "If there is no dice icon on the disaster card, this means the card
+    affects the offshore area" (ruling 41)."""
+    if dice_icon:
+        return die_names_a_bishopric(state, board, name, dice_icon, rng)
+    return DisasterStrike(OFFSHORE, OFFSHORE, "it has no dice icon: ", "the offshore area", {"offshore": True})
 
 
 def path_step(board: Board, here: str, town: str, index: int, length: int, start: str) -> tuple[str, str] | None:

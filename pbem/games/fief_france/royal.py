@@ -11,6 +11,24 @@ from pbem.games.fief.state import FiefState, Lord
 from pbem.rules.api import Event
 
 
+# G.4.2.4: justice targets a lord "other than the king, the queen (regent or not), the crown
+# prince, or the pope" (D.2.3, D.3.1-D.3.3).
+JUSTICE_IMMUNE = ("king", "queen", "regent_queen", "crown_prince")
+
+# 4.4: the king's privilege to offer a fief title; "The regent queen title operates the same way".
+PRIVILEGED = ("king", "regent_queen")
+
+# 3: "2 deniers for the queen or regent queen title if she is in their family" (D.3.2).
+QUEEN_TITLES = ("queen", "regent_queen")
+
+
+def justice_immune(lord: Mapping[str, Any]) -> str | None:
+    """G.4.2.4: the royal family and the pope are immune to the justice card."""
+    if lord["political"] in JUSTICE_IMMUNE or lord["pope"]:
+        return "the king, the queen (regent or not), the crown prince and the pope are immune (G.4.2.4)"
+    return None
+
+
 def crown_queen(state: FiefState, lord: Lord) -> list[Event]:
     """1.5.4: the king's spouse is queen; a regent queen keeps being queen, no longer regent."""
     lord.political = "queen"

@@ -4,6 +4,7 @@ geography.yaml) and its own rules (hooks.py, named by the record). The rest of t
 the family's core (pbem/games/fief/)."""
 from __future__ import annotations
 
+from pbem.games.fief.demo import demo_done
 from pbem.games.fief.edition import load_edition
 from pbem.games.fief.game import FiefRules
 from pbem.games.fief_france import demo
@@ -22,7 +23,7 @@ class FranceRules(FiefRules):
         return demo.demo_orders(view, player)
 
     def demo_done(self, first: JSON, state: JSON) -> bool:
-        return demo.demo_done(first, state)
+        return demo_done(first, state)
 
 
 RULES = FranceRules(FRANCE)

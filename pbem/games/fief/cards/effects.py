@@ -3,17 +3,19 @@ cards played from a hand. Each effect becomes a ``BoardEffect`` exactly as the i
 (income/phase.py) and the movement rules (movement/disasters.py) read it.
 
 Which disaster cards carry the dice icon (2.5) is a field of the card data (cards.yaml,
-cards/deck.py): a card with it strikes the bishopric the first player's d6 names (6: false alarm),
-one without strikes the offshore area (ruling 41). The shipped data gives every card the icon
+cards/deck.py); where a card strikes is the edition's `disaster_target` hook (France: a card with
+the icon strikes the bishopric the first player's d6 names, 6: false alarm, one without strikes
+the offshore area, ruling 41). The shipped data gives every card the icon
 (ruling 17). The beginners' option (2.5, ruling 40) discards the 1st round's disasters unseen.
 """
 from __future__ import annotations
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.cards.deck import CardSet, has_dice_icon
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.movement.disasters import place_text, strike
 from pbem.games.fief.movement.events import Teller
-from pbem.games.fief.state import OFFSHORE, BoardEffect, FiefState
+from pbem.games.fief.state import BoardEffect, FiefState
 from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
@@ -24,7 +26,6 @@ NAMES = {"plague": "plague", "bad_weather": "bad weather", "famine": "famine",
 # bishopric where the other disaster lies.
 CANCELS = {"good_weather": "bad_weather", "good_harvest": "famine"}
 BLOCKED_BY = {"good_weather": "famine", "good_harvest": "bad_weather"}
-FALSE_ALARM = 6   # 2.5
 
 
 def effect_on(state: FiefState, card: str, target: str) -> BoardEffect | None:
@@ -33,7 +34,6 @@ def effect_on(state: FiefState, card: str, target: str) -> BoardEffect | None:
 
 def resolve_disasters(state: FiefState, board: Board, cards: CardSet, rng: Rng) -> list[Event]:
     """2.5, step C: flip the track's cards and solve them left to right."""
-    first = state.players[state.first_player]
     track, state.disasters_track = list(state.disasters_track), []
     if track and state.options.get("beginners") and state.round == 1:
         return [_ignore(state, track)]
@@ -41,22 +41,14 @@ def resolve_disasters(state: FiefState, board: Board, cards: CardSet, rng: Rng) 
     for card in track:
         kind = cards.disaster_kind(card) or card
         name = NAMES.get(kind, kind)
-        if has_dice_icon(card):
-            die = rng.d6(f"disaster {name}: bishopric (2.5)")
-            roll: int | None = die
-            if roll == FALSE_ALARM:
-                state.events_discard.append(card)
-                events.append(Event("disaster_false_alarm", f"A {name} card is revealed; {first} rolls a 6: "
-                                    "false alarm, the card is discarded (2.5).",
-                                    data={"card": card, "roll": roll}))
-                continue
-            target = str(roll)
-            where = f"bishopric {board.bishoprics[die].name} ({roll})"
-            how = f"{first} rolls {roll}: "
-            data: dict = {"card": card, "roll": roll, "bishopric": roll}
-        else:   # 2.5: no dice icon: the card affects the offshore area
-            roll, target, where, how = None, OFFSHORE, "the offshore area", "it has no dice icon: "
-            data = {"card": card, "offshore": True}
+        strike = edition_of(state).hooks.disaster_target(state, board, name, has_dice_icon(card), rng)   # 2.5
+        data = {"card": card, **strike.data}
+        target, how, where = strike.target, strike.how, strike.where
+        if target is None:
+            state.events_discard.append(card)
+            events.append(Event("disaster_false_alarm", f"A {name} card is revealed; {how}false alarm, the card "
+                                "is discarded (2.5).", data=data))
+            continue
         if effect_on(state, kind, target):
             state.events_discard.append(card)
             events.append(Event("disaster_duplicate", f"A {name} card is revealed; {how}{where} already "
@@ -66,7 +58,7 @@ def resolve_disasters(state: FiefState, board: Board, cards: CardSet, rng: Rng) 
         events.append(Event("disaster", f"A {name} card is revealed; {how}it strikes {where} until the "
                             "end of the round (2.5).", data=data))
         if kind == "plague":
-            events += plague(state, board, rng, roll if roll is not None else OFFSHORE)   # G.2.1: at once
+            events += plague(state, board, rng, strike.place)   # G.2.1: at once
     return events
 
 
@@ -88,13 +80,13 @@ def discard_face_down(state: FiefState, card: str) -> None:
 
 
 def plague(state: FiefState, board: Board, rng: Rng, number: int | str) -> list[Event]:
-    """G.2.1.1-2: a d6 per lord in the bishopric (``number``; OFFSHORE: the offshore area, 2.5),
+    """G.2.1.1-2: a d6 per lord in the bishopric (``number``; or a sea of the board, 2.5),
     and half of each family's troop in each town (the owner's `plague_losses` policy choosing
     the pawns), in turn order (H.3). Every lord and pawn struck is recorded in
     ``plague_struck`` (G.2.1.3)."""
     teller = Teller(state)
     order = state.turn_order()
-    places = [OFFSHORE] if number == OFFSHORE else board.bishoprics[int(number)].towns
+    places = [number] if number in board.seas else board.bishoprics[int(number)].towns
     for town in places:
         for family in order:
             lords = [l.name for l in state.lords.values() if l.location == town and l.family == family]
@@ -183,7 +175,7 @@ def play_tax(state: FiefState, board: Board, player: str, kind: str, target: str
     if problem is None and any(e.card == kind and e.target == target and e.player == player
                                for e in state.board_effects):
         problem = "your family already plays that tax there this round"
-    if problem is None and kind == "tithe" and state.rules_version >= 2:
+    if problem is None and kind == "tithe" and state.rules_version >= 2 and edition_of(state).hooks.cardinals:
         problem = marker_problem(lord, target, player, _bishop_families(state),
                                  [(e.card, e.target, e.player, e.lord) for e in state.board_effects])
     if problem:

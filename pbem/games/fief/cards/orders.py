@@ -74,7 +74,8 @@ def check_draw_orders(view: dict, player: str, items: list, problems: Problems) 
             out["discard"] = _discards(cards, hand, item, line, problems)
         else:
             check_keys(item, ("draw", "if_first"), "a draw order", problems)
-            out["draw"], out["if_first"] = _draw(cards, edition.draws, item, line, problems)
+            out["draw"], out["if_first"] = _draw(cards, edition.draws, edition.character_draws, item, line,
+                                                 problems)
             draw_line = line
     room = edition.hand_limit - (sum(hand.values()) - len(out["discard"]))
     most = max(len(out["draw"]), edition.draws if any(v != "none" for v in out["if_first"].values()) else 0)
@@ -99,8 +100,10 @@ def _discards(cards: CardSet, hand: Counter, item: dict, line, problems: Problem
     return out
 
 
-def _draw(cards: CardSet, draws: int, item: dict, line, problems: Problems) -> tuple[list[str], dict[str, str]]:
-    """2.2: ``draws`` cards at most."""
+def _draw(cards: CardSet, draws: int, characters: int, item: dict, line,
+          problems: Problems) -> tuple[list[str], dict[str, str]]:
+    """2.2: ``draws`` cards at most, ``characters`` of them character cards (`cards.character_draws`,
+    France 2.2 and England 2.0: 1)."""
     piles = []
     for text in as_seq(item.get("draw"), line_of(item, "draw"), "draw", problems):
         pile = PILES.get(fold(str(text)))
@@ -110,8 +113,9 @@ def _draw(cards: CardSet, draws: int, item: dict, line, problems: Problems) -> t
         piles.append(pile)
     if len(piles) > draws:
         problems.add(line_of(item, "draw"), f"you may draw {draws} cards at most (2.2), not {len(piles)}")
-    if piles.count("character") > 1:
-        problems.add(line_of(item, "draw"), "you may draw 1 character card at most (2.2)",
+    if piles.count("character") > characters:
+        plural = "s" if characters != 1 else ""
+        problems.add(line_of(item, "draw"), f"you may draw {characters} character card{plural} at most (2.2)",
                      "write e.g. `draw: [character, events]`")
     if_first: dict[str, str] = {}
     given = item.get("if_first")
@@ -172,8 +176,9 @@ def check_play_orders(view: dict, board: Board, player: str, items: list, proble
             continue
         left[card] -= 1
         play = _play(view, board, cards, player, card, item, line, problems)
-        if play is not None and play.get("tax") == "tithe" and view_rules_version(view) >= 2:
-            why = _marker_in_use(view, player, play, plays)   # G.3.3.2, ruling 34
+        if play is not None and play.get("tax") == "tithe" and view_rules_version(view) >= 2 \
+                and load_edition(view["game"]).hooks.cardinals:
+            why = _marker_in_use(view, player, play, plays)   # G.3.3.2, ruling 34: a cardinal's marker
             if why:
                 problems.add(line_of(item, "tithe"), why, "a cardinal's other tithes go on bishoprics your "
                              "family's bishops hold, or name another cardinal with `lord:`")

@@ -21,7 +21,7 @@ from pbem.games.fief.cards.deck import CardSet, load_cards
 from pbem.games.fief.cards.effects import NAMES, discard_face_down, play_tax, play_weather, resolve_disasters
 from pbem.games.fief.surprise.play import at_once, play_surprise
 from pbem.games.fief.surprise.uprising import UprisingStep
-from pbem.games.fief.edition import edition_of
+from pbem.games.fief.edition import edition_of, load_edition
 from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief.hear_ye.titles import come_into_play, family_lords
 from pbem.rules.api import Audience, Event
@@ -36,12 +36,13 @@ def resolve_draw(state: FiefState, board: Board, orders: Mapping[str, Any], rng:
     cards = load_cards(state.variant)
     active = [p for p in state.turn_order() if not state.families[p].eliminated]
     before = edition_of(state).hooks.before_draws
-    events: list[Event] = before(state, rng) if before is not None else []   # England: 4.8, R52
+    events: list[Event] = before(state, rng) if before is not None else []   # England: 4.8, R60
     for player in active:                                        # 2.1: step A, in turn order
         events += _discard(state, cards, player, (orders.get(player) or {}).get("discard") or [])
     for player in active:                                        # 2.2: step B, in turn order
         events += _draws(state, cards, player, orders.get(player) or {}, rng)
-    events += resolve_disasters(state, board, cards, rng)       # 2.5: step C
+    own = edition_of(state).hooks.disasters                      # England: by Region (2.4)
+    events += (own or resolve_disasters)(state, board, cards, rng)   # 2.5: step C
     return events
 
 
@@ -55,7 +56,8 @@ def _discard(state: FiefState, cards: CardSet, player: str, wanted: list[str]) -
             done.append(card)
     if not done:
         return []
-    return [Event("cards_discarded", f"{player} discards {', '.join(card_name(c) for c in done)} (2.1).",
+    names = ", ".join(card_name(state.variant, c) for c in done)
+    return [Event("cards_discarded", f"{player} discards {names} (2.1).",
                   data={"player": player, "cards": done})]
 
 
@@ -71,7 +73,7 @@ def _draws(state: FiefState, cards: CardSet, player: str, order: Mapping[str, An
             pile = second_pile(cards, drawn[0], order.get("if_first") or {}, pile)
         if pile is None or len(hand) >= edition.hand_limit:   # 2.2
             break
-        if pile == "character" and any(is_character(cards, c) for c in drawn):
+        if pile == "character" and sum(is_character(cards, c) for c in drawn) >= edition.character_draws:
             break   # 2.2: one character card at most (the orders were checked for it)
         card, more = draw_one(state, cards, player, pile, rng)
         events += more
@@ -80,7 +82,8 @@ def _draws(state: FiefState, cards: CardSet, player: str, order: Mapping[str, An
         hand.append(card)
         drawn.append(card)
     if drawn:
-        events.append(Event("cards_drawn", f"You draw {', '.join(card_name(c) for c in drawn)} (2.2).",
+        names = ", ".join(card_name(state.variant, c) for c in drawn)
+        events.append(Event("cards_drawn", f"You draw {names} (2.2).",
                             Audience.only(player), {"player": player, "cards": drawn}))
     piles = [("characters" if is_character(cards, c) else "events") for c in drawn]
     text = (f"{player} draws {len(drawn)} card(s)" + (f" ({', '.join(piles)})" if drawn else "")
@@ -175,8 +178,8 @@ def _play(state: FiefState, board: Board, cards: CardSet, player: str, play: Map
     card = play["card"]
     hand = state.families[player].hand
     if card not in hand:
-        return [Event("card_not_played", f"{player} no longer holds a {card_name(card)} card: that order is "
-                      "void.", audience=Audience.only(player), data={"player": player, "card": card})]
+        return [Event("card_not_played", f"{player} no longer holds a {card_name(state.variant, card)} card: "
+                      "that order is void.", audience=Audience.only(player), data={"player": player, "card": card})]
     if card in cards.lords:
         return _play_lord(state, board, cards, player, play)
     if card in at_once(state.variant):   # G.4: surprise cards played at once
@@ -214,5 +217,9 @@ def is_character(cards: CardSet, card: str) -> bool:
     return card in cards.lords or card in cards.other_characters
 
 
-def card_name(card: str) -> str:
-    return NAMES.get(card, {"darc": "D'Arc", "cardinal": "Cardinal"}.get(card, card))
+def card_name(game: str, card: str) -> str:
+    """A card's printed name: the core's fortune and disaster cards, the edition's character
+    cards (its `characters` hook; France: D'Arc, Cardinal, G.4.1), else the card's id (a lord's
+    name, a surprise card's)."""
+    character = load_edition(game).hooks.characters.get(card)
+    return NAMES.get(card) or (character.name if character else card)

@@ -11,7 +11,7 @@ from pbem.games.fief.surprise.play import at_once
 
 
 def _hand(view: dict[str, Any]) -> str:
-    return ", ".join(card_name(c) for c in view.get("hand") or []) or "no card"
+    return ", ".join(card_name(view["game"], c) for c in view.get("hand") or []) or "no card"
 
 
 def draw_template(view: dict[str, Any], player: str) -> str:
@@ -87,5 +87,5 @@ def play_template(view: dict[str, Any], player: str) -> str:
                                                  "uprising": "#    in: TOWN            # famine or tax there"}.get(
                 card, "#    on: NAME            # the target lord")]
         elif not playable(cards, card):
-            lines.append(f"#  ({card_name(card)}: a surprise card, kept in hand)")
+            lines.append(f"#  ({card_name(view['game'], card)}: a surprise card, kept in hand)")
     return "\n".join(lines + [""])

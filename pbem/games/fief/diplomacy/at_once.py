@@ -93,8 +93,8 @@ def _message(state: FiefState, player: str, message: dict) -> list[Event]:
                   Audience.everyone(), {"from": player, "to": list(to)})]
 
 
-def _names(cards: list[str]) -> str:
-    return ", ".join(card_name(c) for c in cards) or "nothing"
+def _names(state: FiefState, cards: list[str]) -> str:
+    return ", ".join(card_name(state.variant, c) for c in cards) or "nothing"
 
 
 def _exchange(state: FiefState, player: str, ex: dict) -> list[Event]:
@@ -116,8 +116,8 @@ def _exchange(state: FiefState, player: str, ex: dict) -> list[Event]:
         return _swap(state, partner, player, theirs["give"], ex["give"])
     offers.append({"from": player, "with": partner, "give": list(ex["give"]), "take": list(ex["take"])})
     return [Event("diplomacy_offer", f"{player} offers {partner} a card exchange: {player} gives "
-                  f"{_names(ex['give'])} and takes {_names(ex['take'])}. It is done as soon as {partner} "
-                  f"sends the mirror order (it stands until the end of the round) (F).", both,
+                  f"{_names(state, ex['give'])} and takes {_names(state, ex['take'])}. It is done as soon as "
+                  f"{partner} sends the mirror order (it stands until the end of the round) (F).", both,
                   {"from": player, "with": partner, "give": list(ex["give"]), "take": list(ex["take"])})]
 
 
@@ -139,8 +139,8 @@ def _swap(state: FiefState, first: str, second: str, first_gives: list[str], sec
         for card in gives[p]:
             hands[p].remove(card)
             hands[other].append(card)
-    return [Event("diplomacy_exchange", f"{first} gives {second} {_names(first_gives)}; {second} gives "
-                  f"{first} {_names(second_gives)} (F).", both,
+    return [Event("diplomacy_exchange", f"{first} gives {second} {_names(state, first_gives)}; {second} gives "
+                  f"{first} {_names(state, second_gives)} (F).", both,
                   {"players": [first, second], "cards": {first: first_gives, second: second_gives}}),
             Event("diplomacy_exchange_public", f"{first} and {second} exchange cards "
                   f"({len(first_gives)} for {len(second_gives)}"

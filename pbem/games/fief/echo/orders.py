@@ -41,14 +41,9 @@ def _setup(view: dict, orders: dict) -> list:
 
 
 def _hear_ye(view: dict, orders: dict) -> list:
-    # hear_ye_orders.check_first: the pope lifts before he excommunicates (1 marker, 1.1)
-    items: list[dict[str, Any]] = []
-    pope = orders.get("pope") or {}
-    items += [{verb: pope[verb]} for verb in ("lift", "excommunicate") if pope.get(verb)]
-    if orders.get("annulments") == "grant":   # refuse is what the pope leaves out (D.2.3)
-        items.append({"annulments": "grant"})
-    if orders.get("annul"):
-        items.append({"annul": orders["annul"]})
+    # hear_ye_orders.check_first: the edition's own orders first (France: the pope's, annulments)
+    own = load_edition(view["game"]).hooks.hear_ye_orders
+    items: list[dict[str, Any]] = own.echo_first(orders) if own else []
     if orders.get("marry"):
         items.append({"marry": orders["marry"]["lord"], "to": orders["marry"]["to"]})
     # in the order given: a candidate for pope not yet a bishop comes after his bishop candidacy
@@ -57,12 +52,10 @@ def _hear_ye(view: dict, orders: dict) -> list:
 
 
 def _votes(view: dict, orders: dict) -> list:
-    # hear_ye_orders.check_votes (1.2), and the new pope's excommunication asked in advance (1.4)
+    # hear_ye_orders.check_votes (1.2), then the edition's own (France: the new pope's act, 1.4)
     items = [{"vote": ballot, **marks} for ballot, marks in (orders.get("votes") or {}).items()]
-    asked = orders.get("new_pope_excommunicates")
-    if asked:
-        items.append({"excommunicate": asked["lord"], "if_pope": asked["pope"]})
-    return items
+    own = load_edition(view["game"]).hooks.hear_ye_orders
+    return items + (own.echo_votes(orders) if own else [])
 
 
 def _draw(view: dict, orders: dict) -> list:

@@ -43,7 +43,7 @@ def _calm(value: Any) -> Any:
     # surprise/policies.check_calm: a short form kept as written, or the mapping
     if isinstance(value, str):
         return value
-    out = {"as_bishop": value["as_bishop"], "as_cardinal": value["as_cardinal"]}
+    out = {k: value[k] for k in ("as_bishop", "as_cardinal") if k in value}   # as_cardinal: France's
     if value.get("except_raised_by"):   # rules version 2 only (ruling 33): never written empty
         out["except_raised_by"] = value["except_raised_by"]
     return out

@@ -4,13 +4,11 @@ victory check (7.1 lone, 7.2 alliance, 7.3 tiebreaker), then the first player ca
 from __future__ import annotations
 
 from pbem.games.fief.board import Board
-from pbem.games.fief.cards.deck import offshore_card
+from pbem.games.fief.cards.deck import load_cards, offshore_card
 from pbem.games.fief.control import controllers
 from pbem.games.fief.edition import edition_of
-from pbem.games.fief.state import OFFSHORE, FiefState
+from pbem.games.fief.state import FiefState
 from pbem.rules.api import Audience, Event
-
-DISASTERS = ("plague", "bad_weather", "famine")
 
 
 def victory_points(state: FiefState, family: str) -> int:
@@ -132,9 +130,10 @@ def resolve_end_of_round(state: FiefState, board: Board) -> list[Event]:
     own = edition_of(state).hooks.end_of_round
     events: list[Event] = own(state, board) if own is not None else []   # England 8.0
     kept = []
+    disasters = load_cards(state.variant).disaster   # France: plague, bad weather, famine (G.2)
     for effect in state.board_effects:
-        if effect.card in DISASTERS:   # on the offshore area: a card without the dice icon (2.5)
-            state.events_discard.append(offshore_card(effect.card) if effect.target == OFFSHORE else effect.card)
+        if effect.card in disasters:   # on the offshore area: a card without the dice icon (2.5)
+            state.events_discard.append(offshore_card(effect.card) if effect.target in board.seas else effect.card)
         else:
             kept.append(effect)
     if len(kept) != len(state.board_effects):

@@ -35,13 +35,3 @@ def count(tally: dict[str, int]) -> tuple[str | None, str]:
     if best * 2 <= cast:
         return None, f"{leaders[0]} has {best} of {cast} votes, not a majority"
     return leaders[0], f"{best} of {cast} votes"
-
-
-# -- Titles (D) ----------------------------------------------------------------------------
-JUSTICE_IMMUNE = ("king", "queen", "regent_queen", "crown_prince")   # D.2.3, D.3.1-D.3.3, G.4.2.4
-
-
-def justice_immune(lord: Lord) -> bool:
-    """G.4.2.4: the justice card never targets the king, the queen (regent or not), the crown
-    prince or the pope (for the cards' rules)."""
-    return lord.pope or lord.political in JUSTICE_IMMUNE

@@ -1,12 +1,10 @@
-"""The Hear Ye, Hear Ye! Phase orders (1) as mailed, checked against the player's view.
+"""The Hear Ye, Hear Ye! Phase orders (1) as mailed, checked against the player's view. The
+edition's own orders come first in the first mail and after the votes in the second (its
+`hear_ye_orders` hook; France's excommunications and annulments: pbem/games/fief_france/hear_ye.py).
 
 First mail, ``round-N/hear-ye``:
 
     orders:
-      - excommunicate: Gauvain     # the pope's family only (1.1, D.2.3.1); one marker in play
-      - lift: Arthur               # the pope's family only: lift that excommunication
-      - annulments: grant          # the pope's family only: grant the requests of this phase (default refuse)
-      - annul: Aliénor             # a spouse of yours asks the pope for an annulment (D.2.3)
       - marry: Quentin             # 1.1: happens only if the other family orders the same pair
         to: Aliénor
       - candidate: François        # 1.2: one candidate of yours per ballot
@@ -18,8 +16,6 @@ Second mail, ``round-N/hear-ye-votes`` (sealed until the resolution reveals ever
       - vote: bishop 5             # a ballot of the announced list
         for: François              # optional: your `for` marker (all your votes)
         decoy: Gauvain             # optional: your decoy marker (no vote)
-      - excommunicate: Gauvain     # 1.4: if your candidate is elected pope, he excommunicates
-        if_pope: François          #      at once (before the king's ballot)
 """
 from __future__ import annotations
 
@@ -31,22 +27,30 @@ from pbem.games.fief.edition import load_edition
 from pbem.games.fief.state import Lord
 from pbem.orders.yamlsafe import line_of
 
-FIRST_VERBS = ("excommunicate", "lift", "annulments", "annul", "marry", "candidate")
-FIRST_KEYS = {"excommunicate": ("excommunicate",), "lift": ("lift",), "annulments": ("annulments",),
-              "annul": ("annul",), "marry": ("marry", "to"), "candidate": ("candidate", "for")}
+FIRST_KEYS = {"marry": ("marry", "to"), "candidate": ("candidate", "for")}
 
 
 def empty_first() -> dict[str, Any]:
-    """Defaults (docs): no marriage, no candidacy; the pope neither excommunicates nor lifts
-    and refuses annulments."""
-    return {"pope": {}, "annulments": "refuse", "annul": None, "marry": None, "candidates": {}}
+    """Defaults (docs): no marriage, no candidacy (and the edition's own orders' defaults: its
+    `hear_ye_orders` hook's ``first_defaults``, which come first)."""
+    return {"marry": None, "candidates": {}}
 
 
-def _lord(view: dict, board: Board, text: Any, line: int | None, problems: Problems) -> str | None:
+def lord_named(view: dict, text: Any, line: int | None, problems: Problems) -> str | None:
     names = {fold(n): n for n in view["lords"]}
     name = names.get(fold(str(text))) if isinstance(text, str) else None
     if name is None:
         problems.add(line, f"there is no lord called {text!r} in play", suggest(str(text), view["lords"]))
+    return name
+
+
+def own_lord(view: dict, player: str, text: Any, line: int | None, problems: Problems) -> str | None:
+    """The lord of ``player``'s family a mail names, or None with the problem added."""
+    name = lord_named(view, text, line, problems)
+    if name is not None and view["lords"][name]["family"] != player:
+        problems.add(line, f"{name} is not a lord of yours",
+                     "name one of: " + ", ".join(view["families"][player]["lords"]))
+        return None
     return name
 
 
@@ -71,52 +75,25 @@ def ballot_id(view: dict, text: Any, line: int | None, problems: Problems, open_
 
 
 def check_first(view: dict, board: Board, player: str, items: list, problems: Problems) -> dict[str, Any]:
-    out = empty_first()
-    is_pope = any(v["pope"] and v["family"] == player for v in view["lords"].values())
+    own = load_edition(view["game"]).hooks.hear_ye_orders   # France: the pope's acts, annulments
+    out = {**(own.first_defaults() if own else {}), **empty_first()}
+    keys = {**(own.first_verbs if own else {}), **FIRST_KEYS}
     open_ = list(view["hear_ye"]["possible"])
     any_family = load_edition(view["game"]).hooks.elections.any_family   # England 9.1: any Lord stands
-    for item, verb, _line in each_order(items, FIRST_VERBS, problems):
-        check_keys(item, FIRST_KEYS[verb], f"a `{verb}` order", problems)
+    for item, verb, _line in each_order(items, keys, problems):
+        check_keys(item, keys[verb], f"a `{verb}` order", problems)
+        if verb not in FIRST_KEYS:
+            assert own is not None
+            own.check_first(view, board, player, verb, item, out, problems)
+            continue
         at = line_of(item, verb)
-        if verb in ("excommunicate", "lift", "annulments") and not is_pope:
-            problems.add(at, f"only the pope's family may order `{verb}` (D.2.3)", "remove this order")
-            continue
-        if verb == "annulments":
-            answer = fold(str(item[verb]))
-            if answer not in ("grant", "refuse"):
-                problems.add(at, f"`annulments:` is `grant` or `refuse`, not {item[verb]!r}")
-            else:
-                out["annulments"] = answer
-            continue
-        name = _lord(view, board, item[verb], at, problems)
+        if verb == "candidate" and any_family:   # England 9.1: any non-clergy Lord (R20)
+            name = lord_named(view, item[verb], at, problems)
+        else:
+            name = own_lord(view, player, item[verb], at, problems)
         if name is None:
             continue
-        lord = view["lords"][name]
-        if verb == "excommunicate":
-            if lord["pope"] or lord["excommunicated"]:
-                problems.add(at, f"{name} cannot be excommunicated: "
-                             + ("the pope himself" if lord["pope"] else "already excommunicated"))
-            elif "excommunicate" in out["pope"]:
-                problems.add(at, "the pope excommunicates 1 lord at most (1.1)")
-            elif any(l["excommunicated"] for n, l in view["lords"].items() if n != out["pope"].get("lift")):
-                problems.add(at, "the excommunicated marker is in play (1.1: only 1)",
-                             "lift that excommunication in the same mail (`- lift: NAME`) first")
-            else:
-                out["pope"]["excommunicate"] = name
-        elif verb == "lift":
-            if not lord["excommunicated"]:
-                problems.add(at, f"{name} is not excommunicated")
-            else:
-                out["pope"]["lift"] = name
-        elif lord["family"] != player and not (verb == "candidate" and any_family):
-            problems.add(at, f"{name} is not a lord of yours",
-                         "name one of: " + ", ".join(view["families"][player]["lords"]))
-        elif verb == "annul":
-            if not lord["spouse"]:
-                problems.add(at, f"{name} is not married")
-            else:
-                out["annul"] = name
-        elif verb == "marry":
+        if verb == "marry":
             _check_marry(view, board, player, name, item, problems, out)
         else:
             ballot = ballot_id(view, item.get("for"), line_of(item, "for"), problems, open_)
@@ -141,12 +118,14 @@ def _check_marry(view, board, player, name, item, problems, out) -> None:
     if "to" not in item:
         problems.add(at, "a marriage needs `to:` the other spouse", "add `to: NAME` under `- marry:`")
         return
-    other = _lord(view, board, item["to"], line_of(item, "to"), problems)
+    other = lord_named(view, item["to"], line_of(item, "to"), problems)
     if other is None:
         return
     a, b = view["lords"][name], view["lords"][other]
     why = None
-    if b["family"] == player:
+    if not load_edition(view["game"]).may_marry(len(view["players"])):
+        why = f"no marriage in a {len(view['players'])}-player game (England 13.8)"
+    elif b["family"] == player:
         why = "both spouses are of your family: a marriage joins two families (1.1.2)"
     elif a["female"] == b["female"]:
         why = "the spouses must be a man and a woman"
@@ -171,14 +150,16 @@ def _check_marry(view, board, player, name, item, problems, out) -> None:
 
 
 def check_votes(view: dict, player: str, items: list, problems: Problems) -> dict[str, Any]:
-    """1.2 step 2: per ballot, a `for` marker and/or a `decoy` marker on its candidates."""
+    """1.2 step 2: per ballot, a `for` marker and/or a `decoy` marker on its candidates; and the
+    edition's own orders of this mail (France: the new pope's excommunication, 1.4)."""
+    own = load_edition(view["game"]).hooks.hear_ye_orders
     ballots = {b["id"]: b["candidates"] for b in view["hear_ye"]["ballots"]}
     votes: dict[str, dict] = {}
-    out: dict[str, Any] = {"votes": votes, "new_pope_excommunicates": None}
-    for item, verb, _line in each_order(items, ("vote", "excommunicate"), problems):
-        if verb == "excommunicate":
-            _check_new_pope(view, player, item, ballots.get("pope", []), problems, out)
+    out: dict[str, Any] = {"votes": votes, **(own.vote_defaults() if own else {})}
+    for item, verb, _line in each_order(items, ("vote",) + (own.vote_verbs if own else ()), problems):
         if verb != "vote":
+            assert own is not None
+            own.check_vote(view, player, verb, item, out, problems)
             continue
         check_keys(item, ("vote", "for", "decoy"), "a `vote` order", problems)
         ballot = ballot_id(view, item["vote"], line_of(item, "vote"), problems, list(ballots))
@@ -201,27 +182,3 @@ def check_votes(view: dict, player: str, items: list, problems: Problems) -> dic
                 marks[key] = name
         votes[ballot] = marks
     return out
-
-
-def _check_new_pope(view: dict, player: str, item: Any, candidates: list[str], problems: Problems,
-                    out: dict[str, Any]) -> None:
-    """1.4 "Election results": the new pope may excommunicate a lord at once; asked in advance,
-    `if_pope:` naming your candidate (done only if he is elected and the marker is free)."""
-    check_keys(item, ("excommunicate", "if_pope"), "an `excommunicate` order", problems)
-    at = line_of(item, "excommunicate")
-    mine = [c for c in candidates if view["lords"][c]["family"] == player]
-    names = {fold(c): c for c in mine}
-    pope = names.get(fold(str(item.get("if_pope") or "")))
-    if pope is None:
-        problems.add(line_of(item, "if_pope") or at, "`excommunicate:` in this mail needs `if_pope:` naming "
-                     "your candidate for pope (1.4: the new pope may excommunicate at once)",
-                     ("your candidate: " + ", ".join(mine)) if mine else "you have no candidate for pope")
-        return
-    target = {fold(n): n for n in view["lords"]}.get(fold(str(item["excommunicate"])))
-    if target is None or target == pope:
-        problems.add(at, f"{item['excommunicate']!r} cannot be excommunicated by {pope}",
-                     "name another lord in play")
-    elif out["new_pope_excommunicates"]:
-        problems.add(at, "the new pope excommunicates 1 lord at most")
-    else:
-        out["new_pope_excommunicates"] = {"pope": pope, "lord": target}

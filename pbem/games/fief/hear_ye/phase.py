@@ -2,9 +2,9 @@
 sealed votes).
 
 ``round-N/hear-ye`` (every player): the edition's acts before the ballots (France: the pope
-excommunicates and lifts, 1.1, D.2.3.1) and the pope's answer to annulment requests (D.2.3);
-marriages happen when both families order the same pair (1.1); every player names their
-candidates for the ballots of this phase (1.2 step 1).
+excommunicates and lifts, 1.1, D.2.3.1, and answers the annulment requests, D.2.3: its own Hear
+Ye orders, pbem/games/fief_france/hear_ye.py); marriages happen when both families order the
+same pair (1.1); every player names their candidates for the ballots of this phase (1.2 step 1).
 ``round-N/hear-ye-votes`` (only when a ballot has a candidate): the candidates are public;
 each player places a `for` and a `decoy` marker per ballot. The orders are never in the
 state, so no one sees a vote before this resolution reveals them all (1.2 step 3).
@@ -21,7 +21,7 @@ from typing import Any, Mapping
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.edition import edition_of
-from pbem.games.fief.hear_ye.royal import annulments, marriages
+from pbem.games.fief.hear_ye.royal import marriages
 from pbem.games.fief.state import FiefState
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
@@ -31,8 +31,7 @@ from pbem.rules.rng import Rng
 
 def resolve_hear_ye(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
     elections = edition_of(state).hooks.elections
-    events = elections.before(state, orders)   # France: the pope's acts (1.1, D.2.3.1)
-    events += annulments(state, orders)
+    events = elections.before(state, orders)   # France: the pope's acts (1.1, D.2.3.1), annulments (D.2.3)
     events += marriages(state, orders)
     possible = elections.possible(state, board)
     ballots = []

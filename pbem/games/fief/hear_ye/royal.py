@@ -1,51 +1,23 @@
-"""Marriages and annulments (1.1, D.2.3): the Hear Ye phase's first mail; the royal guard given
-and replaced when its lord leaves (1.5.5; which guard: the edition's `royal_guard` hook). What a
-marriage or an annulment does to titles, who may not marry (the edition's `married`,
-`unmarried` and `marriage_blocker` hooks), France's queen (1.5.4, D.3.2), succession (D.3.3) and
-crown prince (G.1.1) are France's own: pbem/games/fief_france/royal.py."""
+"""Marriages (1.1): the Hear Ye phase's first mail; the royal guard given and replaced when its
+lord leaves (1.5.5; which guard: the edition's `royal_guard` hook). What a marriage or an
+annulment does to titles, who may not marry (the edition's `married`, `unmarried` and
+`marriage_blocker` hooks), France's queen (1.5.4, D.3.2), succession (D.3.3) and crown prince
+(G.1.1) are France's own: pbem/games/fief_france/royal.py; its annulments (D.2.3) are its own
+Hear Ye orders (pbem/games/fief_france/hear_ye.py)."""
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.games.fief.hear_ye.elections import ecclesiastical, pope_lord
+from pbem.games.fief.hear_ye.elections import ecclesiastical
 from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState, Lord
 from pbem.rules.api import Event
 
 
-
-def annulments(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:
-    """D.2.3: a spouse asks; the pope grants or refuses (default: refuses), never when a crown
-    prince of the couple came into play."""
-    pope = pope_lord(state)
-    grant = pope is not None and (orders.get(pope.family) or {}).get("annulments") == "grant"
-    events = []
-    for player in state.turn_order():
-        name = (orders.get(player) or {}).get("annul")
-        lord = state.lords.get(name or "")
-        if lord is None or lord.family != player or not lord.spouse or lord.spouse not in state.lords:
-            continue
-        couple = sorted([lord.name, lord.spouse])
-        if pope is None or not grant or couple in state.crown_prince_couples:
-            why = ("there is no pope" if pope is None else
-                   "a crown prince of this couple came into play" if couple in state.crown_prince_couples
-                   else f"pope {pope.name} refuses")
-            events.append(Event("annulment_refused", f"{lord.name} asks for the annulment of the marriage "
-                                f"with {lord.spouse}: {why} (D.2.3).", data={"couple": couple}))
-            continue
-        spouse = state.lords[lord.spouse]
-        lord.spouse = spouse.spouse = None
-        unmarried = edition_of(state).hooks.unmarried   # France D.3.2: the queen is the king's spouse
-        for one in (lord, spouse):
-            events += unmarried(state, one) if unmarried else []
-        events.append(Event("annulment", f"Pope {pope.name} annuls the marriage of {couple[0]} and "
-                            f"{couple[1]}; each family takes back its marriage pawn (1.1.3).",
-                            data={"couple": couple}))
-    return events
-
-
 def marriage_blocker(state: FiefState, lord: Lord) -> str | None:
     """Why ``lord`` cannot marry now (1.1.2, D.2, D.3.4), or None."""
+    if not edition_of(state).may_marry(len(state.players)):
+        return f"no marriage in a {len(state.players)}-player game (England 13.8)"
     if lord.spouse:
         return f"{lord.name} is already married"
     if ecclesiastical(lord):

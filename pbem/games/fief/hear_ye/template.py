@@ -4,22 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.games.fief.edition import load_edition
+
 
 def first_template(view: dict[str, Any], player: str) -> str:
     mine = view["families"][player]["lords"]
-    is_pope = any(l["pope"] and l["family"] == player for l in view["lords"].values())
     possible = view["hear_ye"]["possible"]
-    lines = ["# Hear Ye, Hear Ye! (1), first mail: marriages, the pope's acts, candidates.",
-             "# Default (nothing sent): no marriage, no candidacy"
-             + ("; as pope: no excommunication, keep the current one, refuse annulments." if is_pope else "."),
+    own = load_edition(view["game"]).hooks.hear_ye_orders   # France: the pope's acts, annulments
+    default, before, after = own.template_first(view, player) if own else ("", [], [])
+    lines = [f"# Hear Ye, Hear Ye! (1), first mail: marriages, {own.heading + ', ' if own else ''}candidates.",
+             f"# Default (nothing sent): no marriage, no candidacy{default}.",
              "# Votes come in a second mail, once the candidates are known.", "orders:"]
-    if is_pope:
-        lines += ["#  - excommunicate: NAME        # 1 lord; lift the current one first (1 marker)",
-                  "#  - lift: NAME                 # lift an excommunication (D.2.3.1)",
-                  "#  - annulments: refuse         # or grant: the annulments asked this phase (D.2.3)"]
+    lines += before
     lines += [f"#  - marry: {(mine[0] if mine else 'YOUR_LORD'):<19} # happens only if the other family",
-              "#    to: THEIR_LORD              # orders the same pair (1.1)",
-              "#  - annul: YOUR_MARRIED_LORD    # ask the pope for an annulment (D.2.3)"]
+              "#    to: THEIR_LORD              # orders the same pair (1.1)"]
+    lines += after
     if possible:
         lines.append("# Ballots this phase: " + ", ".join(possible) + " (1 candidate of yours per ballot;")
         lines.append("# a candidate for a bishopric may also stand for pope, 1.4.1)")
@@ -39,9 +38,6 @@ def votes_template(view: dict[str, Any], player: str) -> str:
         lines += [f"#  - vote: {ballot['id']}", f"#    for: {ballot['candidates'][0]}",
                   f"#    decoy: {ballot['candidates'][-1]}",
                   "#    # candidates: " + ", ".join(ballot["candidates"])]
-    mine = [c for b in view["hear_ye"]["ballots"] if b["id"] == "pope" for c in b["candidates"]
-            if view["lords"][c]["family"] == player]
-    if mine:   # 1.4: the new pope may excommunicate at once
-        lines += [f"#  - excommunicate: NAME         # done only if {mine[0]} is elected pope",
-                  f"#    if_pope: {mine[0]}"]
+    own = load_edition(view["game"]).hooks.hear_ye_orders   # France: the new pope's act (1.4)
+    lines += own.template_votes(view, player) if own else []
     return "\n".join(lines) + "\n"

@@ -57,9 +57,10 @@ def resolve_income(state: FiefState, board: Board, rng: Rng) -> list[Event]:
     collectors, tithe_events = tithe_collectors(state, board)
     events += tithe_events
     _mills(state, board, ctrl, collectors, incomes)
+    queens = edition_of(state).hooks.queen_titles   # 3 (France: the queen and regent queen, D.3.2)
     for lord in state.lords.values():
-        if lord.political in ("queen", "regent_queen"):
-            incomes[lord.family].queen += income["queen"]   # 3, D.3.2
+        if lord.political in queens:
+            incomes[lord.family].queen += income["queen"]
     own = edition_of(state).hooks.income_parts
     if own is not None:   # the edition's own incomes (England: the Abbeys and retainers, 3.1)
         parts, used = own(state, board)

@@ -10,7 +10,6 @@ from typing import Any
 
 from pbem.games.fief.movement.events import units_text
 from pbem.games.fief.movement.paths import PathChecker
-from pbem.games.fief.state import OFFSHORE
 from pbem.orders.reading import fold, suggest, whole_number
 from pbem.orders.yamlsafe import line_of
 
@@ -106,7 +105,7 @@ class ArmyChecker(PathChecker):
         if not isinstance(value, dict):
             self.problems.add(line, f"`{key}` maps towns to units", f"write e.g. `{key}: {{{path[0]}: {{knight: 1}}}}`")
             return None
-        passed = [t for t in path[:-1] if t != OFFSHORE]
+        passed = [t for t in path[:-1] if t not in self.board.seas]
         out: dict[str, Any] = {}
         for text, units_value in value.items():
             where = line_of(value, text)

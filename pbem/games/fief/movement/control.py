@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.control import holder_family
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.movement.presence import Presence, town_place
-from pbem.games.fief.state import OFFSHORE, FiefState
+from pbem.games.fief.state import FiefState
 from pbem.games.fief.hear_ye.titles import family_lords, grant_fief_title
 from pbem.rules.api import Event
 
@@ -23,7 +24,7 @@ def effective_controller(state: FiefState, board: Board, presence: Presence, tow
     here = state.towns[town]
     if here.controller:
         return here.controller
-    if not presence.families_in(town):
+    if not presence.families_in(town) and edition_of(state).hooks.empty_towns == "fief":   # 5.2.2
         return holder_family(state, board.towns[town].fief)
     return None
 
@@ -33,8 +34,8 @@ def may_enter(state: FiefState, board: Board, presence: Presence, town: str, fam
     are placed on the town; in a town controlled and occupied by another family they stay on
     the road. (A town occupied by others but control free, which a consistent state never
     holds, is treated like an occupied one: the newcomer waits on the road.)"""
-    if town == OFFSHORE:
-        return True   # 5.3.1: a single zone, no control, no battle
+    if town in board.seas:
+        return True   # 5.3.1: a sea: no control, no battle
     others = presence.families_in(town) - {family}
     return not others or effective_controller(state, board, presence, town) == family
 
@@ -42,7 +43,7 @@ def may_enter(state: FiefState, board: Board, presence: Presence, town: str, fam
 def enter_town(state: FiefState, board: Board, presence: Presence, town: str, family: str,
                lord: str | None) -> list[Event]:
     """Forces of ``family`` have just been placed in ``town`` (may_enter was true)."""
-    if town == OFFSHORE:
+    if town in board.seas:
         return []
     here = state.towns[town]
     if family not in here.arrivals:
@@ -58,7 +59,7 @@ def enter_town(state: FiefState, board: Board, presence: Presence, town: str, fa
 def left_town(state: FiefState, board: Board, presence: Presence, town: str, family: str,
               preferences: list[str]) -> list[Event]:
     """Some forces of ``family`` have just left ``town``."""
-    if town == OFFSHORE:
+    if town in board.seas:
         return []
     here = state.towns[town]
     events: list[Event] = []
@@ -85,6 +86,15 @@ def left_town(state: FiefState, board: Board, presence: Presence, town: str, fam
         chosen = next((f for f in here.arrivals if f in present), None)
     if chosen is None and present:
         chosen = sorted(present)[0]
+    if chosen is None and edition_of(state).hooks.empty_towns == "fortress":
+        if here.fortress:   # England 5.1, R30: a fortress stays its controller's while empty
+            events.append(Event("town_control", f"{town} is left empty; its {here.fortress} keeps it "
+                                f"{family}'s (5.1, R30).", data={"town": town, "controller": family}))
+        else:               # England 5.1, Ex 5-1: an emptied City is lost
+            here.controller = None
+            events.append(Event("town_control", f"{town} is left empty: {family} no longer controls it (5.1).",
+                                data={"town": town, "controller": None}))
+        return events
     if chosen is None:
         here.controller = None
         holder = holder_family(state, board.towns[town].fief)

@@ -10,7 +10,7 @@ from pbem.games.fief.edition import edition_of
 from pbem.games.fief.board import Board
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief.policies import loss_order
-from pbem.games.fief.state import OFFSHORE, FiefState
+from pbem.games.fief.state import FiefState
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
@@ -43,20 +43,24 @@ def no_battle_for_weather(board: Board, effects: Iterable[tuple[str, str]], town
 
 
 def bishopric_of(board: Board, town: str) -> int | None:
-    return None if town == OFFSHORE else board.towns[town].bishopric
+    return None if town in board.seas else board.towns[town].bishopric
 
 
-def plagued_places(state: FiefState) -> set[int | str]:
-    """Where a plague lies: bishopric numbers, and OFFSHORE for a plague card without the dice
-    icon (2.5: "a disaster affects all the lords and all the troops ... located in the
+def plagued_places(state: FiefState, board: Board) -> set[int | str]:
+    """Where a plague lies: bishopric numbers, and the seas a plague card without the dice icon
+    strikes (2.5: "a disaster affects all the lords and all the troops ... located in the
     bishopric or the offshore area")."""
     return bishoprics_with(state, "plague") | {
-        OFFSHORE for e in state.board_effects if e.card == "plague" and e.target == OFFSHORE}
+        e.target for e in state.board_effects if e.card == "plague" and e.target in board.seas}
 
 
 def place_text(number: int | str) -> str:
-    """A disaster's place in the players' words: "bishopric 3", "the offshore area"."""
-    return "the offshore area" if number == OFFSHORE else f"bishopric {number}"
+    """A disaster's place in the players' words: a bishopric by its number ("bishopric 3"), France's
+    sea by its id ("the offshore area"), or the name an edition gives it (England: "York, North
+    (IV)", "Sea IV")."""
+    if isinstance(number, int) or number.isdigit():
+        return f"bishopric {number}"
+    return f"the {number} area" if number.isidentifier() and number.islower() else number
 
 
 def bad_weather_blocks(board: Board, bad: set[int], frm: str, to: str) -> int | None:
@@ -73,7 +77,7 @@ def enters_plague(board: Board, plagued: set[int | str], frm: str, to: str) -> i
     """G.2.1.3: the step enters a plagued bishopric (from another bishopric or from sea), or a
     plagued offshore area (ruling 41: the offshore area is struck as a bishopric is, 2.5)."""
     def place(town: str) -> int | str | None:
-        return OFFSHORE if town == OFFSHORE else bishopric_of(board, town)
+        return town if town in board.seas else bishopric_of(board, town)
     number = place(to)
     if number in plagued and place(frm) != number:
         return number
@@ -82,7 +86,7 @@ def enters_plague(board: Board, plagued: set[int | str], frm: str, to: str) -> i
 
 def strike(state: FiefState, board: Board, rng: Rng, number: int | str, lords: Iterable[str],
            pawns: Iterable[str], family: str) -> tuple[list[str], list[str], list[Event]]:
-    """G.2.1.3: an army enters plagued bishopric ``number`` (or OFFSHORE), or G.2.1: the plague
+    """G.2.1.3: an army enters plagued bishopric ``number`` (or a sea), or G.2.1: the plague
     strikes where it stands: a d6 per lord not struck yet this round (1-3: eliminated, G.2.1.1;
     from rules version 2 a captive lord is spared, 6.3), then half its pawns not struck yet are
     lost, rounded down, the owner's `plague_losses` policy saying which go first (G.2.1.2).

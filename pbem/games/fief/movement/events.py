@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterable
 
 from pbem.games.fief.edition import Edition, edition_of
 from pbem.games.fief.movement.presence import Place
-from pbem.games.fief.state import OFFSHORE, FiefState
+from pbem.games.fief.state import FiefState
 from pbem.rules.api import Audience, Event
 
 
@@ -111,10 +111,11 @@ class MoveLog:
         return "; ".join(parts) + "."
 
 
-def where_text(place: Place) -> str:
+def where_text(place: Place, seas: tuple[str, ...]) -> str:
+    """Where an army stands, in a report: "in Tours", at a sea its name ("offshore", 5.3), on a road."""
     if place[0] == "town":
-        return "offshore" if place[1] == OFFSHORE else f"in {place[1]}"
-    if place[1] == OFFSHORE:
+        return place[1] if place[1] in seas else f"in {place[1]}"
+    if place[1] in seas:
         return f"outside {place[2]}, held by another family (placed there at the end of the phase)"
     return (f"on the road from {place[1]} to {place[2]} (placed in {place[2]} at the end of the "
             "phase, 5)")

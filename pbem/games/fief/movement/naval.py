@@ -1,4 +1,5 @@
-"""The offshore area at the start of the Movement Phase (5.3).
+"""The seas at the start of the Movement Phase (5.3; France: the one off-shore area, the board's
+``seas``).
 
 "Every lord and their armies cannot stay in the offshore area during 2 consecutive rounds:
 forces that are in the offshore area at the beginning of the Movement Phase must be relocated
@@ -11,22 +12,23 @@ from __future__ import annotations
 from pbem.games.fief.board import Board
 from pbem.games.fief.movement.control import effective_controller
 from pbem.games.fief.movement.presence import Presence
-from pbem.games.fief.state import OFFSHORE, FiefState
+from pbem.games.fief.state import FiefState
 
 
-
-def offshore_lords(state: FiefState) -> dict[str, list[str]]:
+def lords_at_sea(state: FiefState, board: Board) -> dict[str, list[str]]:
+    """Per family, its free lords at a sea of the board."""
     out: dict[str, list[str]] = {}
     for lord in state.lords.values():
-        if lord.location == OFFSHORE and not lord.captive_of:
+        if lord.location in board.seas and not lord.captive_of:
             out.setdefault(lord.family, []).append(lord.name)
     return out
 
 
-def offshore_pawns(state: FiefState) -> dict[str, list[str]]:
+def pawns_at_sea(state: FiefState, board: Board) -> dict[str, list[str]]:
+    """Per family, its unit pawns at a sea of the board."""
     out: dict[str, list[str]] = {}
     for pawn in state.pawns.values():
-        if pawn.location == OFFSHORE:
+        if pawn.location in board.seas:
             out.setdefault(pawn.family, []).append(pawn.id)
     return out
 

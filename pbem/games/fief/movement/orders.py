@@ -39,7 +39,6 @@ from pbem.games.fief.movement.underground import CARD as UNDERGROUND, check_unde
 from pbem.games.fief.orders_common import view_rules_version
 from pbem.games.fief.policies import find_player
 from pbem.games.fief.surprise.policies import check_all_policies
-from pbem.games.fief.state import OFFSHORE
 from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import OrderError
 
@@ -85,7 +84,7 @@ class _Checker(ArmyChecker):
 
     def _land(self, item: dict, line: int | None) -> None:
         check_keys(item, ("land",), "a `land` order", self.problems)
-        at_sea = self.view.get("offshore", {}).get("forces", {}).get(self.me)
+        at_sea = self.view["offshore"]["forces"].get(self.me)   # 5.3: at the board's seas
         if not at_sea:
             self.problems.add(line, "you have no forces offshore to land",
                               "remove the `land` order; it is for forces at sea (5.3)")
@@ -124,9 +123,10 @@ class _Checker(ArmyChecker):
         give = self._give_control(item, start, path)
         underground: dict | None = {}
         if UNDERGROUND in item:
-            underground, cards = check_underground(item, start, path, self.hand, self._town, self.problems)
+            underground, cards = check_underground(item, start, path, self.hand, self._town, self.board.seas,
+                                                   self.problems)
             self.cards_named += cards
-        if if_refused == "cavalcade" and (start == OFFSHORE or OFFSHORE in path):
+        if if_refused == "cavalcade" and ({start, *path} & set(self.board.seas)):
             self.problems.add(line_of(item, "if_refused"),
                               "an army making a naval step cannot make a cavalcade (5.3)",
                               "write `if_refused: back` or `if_refused: stay`")

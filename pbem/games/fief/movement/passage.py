@@ -68,7 +68,7 @@ class Passage(Run):
         mode = order.get("if_refused", "back")
         if mode == "cavalcade" and army.naval:
             return "stopped", reason + ("; an army that made a naval step cannot make a cavalcade (5.3); "
-                                        f"{army.leader} stops {where_text(army.place)}")
+                                        f"{army.leader} stops {where_text(army.place, self.board.seas)}")
         if mode == "cavalcade" and self.cavalcade is not None:
             # 5.2.4: also "to leave a besieged fortress, or to eliminate forces that try to
             # block a road" - so on the first step too.
@@ -98,7 +98,7 @@ class Passage(Run):
             # The card placed the army here directly: there is no road it came by, crossed, to
             # go back along (ruling in docs/fief-france-movement-rulings.md).
             return "stopped", reason + (f"; {army.leader} came by an underground card, not by a road, "
-                                        f"and stops {where_text(army.place)}")
+                                        f"and stops {where_text(army.place, self.board.seas)}")
         # The leader always has a step left here: _step stops a lord with none before crossing.
         if mode == "back" and army.came_from is not None:
             # 5.2.3.1: back spending 1 step; no force may stay, own forces there may come along.
@@ -106,7 +106,7 @@ class Passage(Run):
             back_to = army.came_from
             self._advance(army, order, cur, back_to, log, back=True)
             return "back", reason + f"; {army.leader} goes back to {back_to}"
-        return "stopped", reason + f"; {army.leader} stops {where_text(army.place)}"
+        return "stopped", reason + f"; {army.leader} stops {where_text(army.place, self.board.seas)}"
 
     def _crossed(self, refusers: list[str], cur: str, target: str, first: bool,
                  besieged: bool) -> tuple[str, ...]:

@@ -36,12 +36,12 @@ from pbem.games.fief.movement.disasters import bad_weather_blocks
 from pbem.games.fief.movement.end import lone_bombards, place_road_forces
 from pbem.games.fief.movement.events import MoveLog, hidden_text, kinds_of, units_text
 from pbem.games.fief.movement.hooks import BeforeMove, CavalcadeRequest, CavalcadeResolver, CavalcadeResult
-from pbem.games.fief.movement.naval import default_harbor, offshore_lords, offshore_pawns
+from pbem.games.fief.movement.naval import default_harbor, lords_at_sea, pawns_at_sea
 from pbem.games.fief.movement.passage import Passage
 from pbem.games.fief.movement.presence import road_place
 from pbem.games.fief.movement.steps import town_of
 from pbem.games.fief.movement.underground import ALWAYS, IF_NEEDED, mode_for
-from pbem.games.fief.state import OFFSHORE, FiefState
+from pbem.games.fief.state import FiefState
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
@@ -53,8 +53,8 @@ def resolve_movement(state: FiefState, board: Board, orders: Mapping[str, Any], 
         lord.steps = 0
     for pawn in state.pawns.values():
         pawn.steps = 0
-    at_sea_lords = offshore_lords(state)   # 5.3: offshore at the beginning of the phase
-    at_sea_pawns = offshore_pawns(state)
+    at_sea_lords = lords_at_sea(state, board)   # 5.3: at sea at the beginning of the phase
+    at_sea_pawns = pawns_at_sea(state, board)
     for player in state.turn_order():
         if state.families[player].eliminated:
             continue
@@ -78,22 +78,23 @@ class MovementRun(Passage):
         # pawns still at sea; a lordless troop at sea lands in one harbor of the owner's choice.
         for name in sea_lords:
             lord = self.state.lords.get(name)
-            if lord and lord.location == OFFSHORE and not lord.captive_of and lord.family == player:
+            if lord and lord.location in self.board.seas and not lord.captive_of and lord.family == player:
                 harbor = default_harbor(self.state, self.board, self.presence, player, orders.get("land"))
                 self.move(player, {"lord": name, "with": "all", "path": [harbor], "if_refused": "stay"},
                           forced=True)
-        left = [pid for pid in sea_pawns if pid in self.state.pawns and self.state.pawns[pid].location == OFFSHORE
-                and self.state.pawns[pid].steps == 0]
-        if left:
-            harbor = default_harbor(self.state, self.board, self.presence, player, orders.get("land"))
-            self.land_troop(player, left, harbor, chosen=orders.get("land") == harbor)
+        for sea in self.board.seas:   # a lordless troop per sea (France: the one off-shore area)
+            left = [pid for pid in sea_pawns if pid in self.state.pawns and self.state.pawns[pid].location == sea
+                    and self.state.pawns[pid].steps == 0]
+            if left:
+                harbor = default_harbor(self.state, self.board, self.presence, player, orders.get("land"))
+                self.land_troop(player, left, sea, harbor, chosen=orders.get("land") == harbor)
 
-    def land_troop(self, player: str, pawn_ids: list[str], harbor: str, chosen: bool) -> None:
+    def land_troop(self, player: str, pawn_ids: list[str], sea: str, harbor: str, chosen: bool) -> None:
         members = ["P:" + pid for pid in pawn_ids]
         for m in members:
             self.budget.step(m, False)
-            self.presence.put(m, player, road_place(OFFSHORE, harbor))   # the sea lane to the harbor
-        place = self._arrive(player, members, OFFSHORE, harbor, None)
+            self.presence.put(m, player, road_place(sea, harbor))   # the sea lane to the harbor
+        place = self._arrive(player, members, sea, harbor, None)
         units = kinds_of(self.state, pawn_ids)
         where = "in" if place[0] == "town" else "next to"
         why = "the harbor they chose" if chosen else "by default: no lord carries them and no `land:` order"
@@ -150,7 +151,7 @@ class MovementRun(Passage):
         (surprise/uprising_triggers.py). Forces on a road to that town are not in it. True if the
         lord did not survive it."""
         place = self.presence.where.get("L:" + name)
-        if (self.before_move is None or place is None or place[0] != "town" or place[1] == OFFSHORE
+        if (self.before_move is None or place is None or place[0] != "town" or place[1] in self.board.seas
                 or self.state.lords[name].steps):
             return False
         events = self.before_move(self.state, self.board, self.rng, place[1], player, name,

@@ -16,7 +16,7 @@ from pbem.games.fief.movement.events import MoveLog, Teller, kinds_of, units_tex
 from pbem.games.fief.movement.hooks import BeforeMove, CavalcadeResolver
 from pbem.games.fief.movement.presence import Place, Presence, road_place, town_place
 from pbem.games.fief.movement.underground import play_card
-from pbem.games.fief.state import OFFSHORE, FiefState
+from pbem.games.fief.state import FiefState
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
@@ -32,7 +32,7 @@ class Run:
         self.budget = StepBudget(state)
         self.teller = Teller(state)
         self.bad_weather = bishoprics_with(state, "bad_weather")
-        self.plagued = plagued_places(state)   # the offshore area too (2.5, ruling 41)
+        self.plagued = plagued_places(state, board)   # the seas too (France: offshore, 2.5, ruling 41)
         self.gone_kinds: dict[str, str] = {}   # kinds of pawns lost on the way, for the reports
 
     def _forget_fallen(self) -> None:
@@ -106,16 +106,16 @@ class Run:
             if not self.budget.can_step("P:" + pid, army_steps):
                 army.pawns.remove(pid)
                 alone = units_text(edition_of(self.state), {self.state.pawns[pid].kind: 1})
-                log.notes.append(f"{alone} has no step left and stays {where_text(army.place)}")
+                log.notes.append(f"{alone} has no step left and stays {where_text(army.place, self.board.seas)}")
         for other in list(army.lords) + list(army.captives):
             if not self.budget.can_step("L:" + other, army_steps):
                 (army.lords if other in army.lords else army.captives).remove(other)
-                log.notes.append(f"{other} has no step left and stays {where_text(army.place)}")
+                log.notes.append(f"{other} has no step left and stays {where_text(army.place, self.board.seas)}")
         members = ["L:" + n for n in army.all_lords()] + ["P:" + p for p in army.pawns]
         for m in members + ["L:" + c for c in army.captives]:
             self.budget.step(m, army_steps)
         army.steps += 1
-        if cur == OFFSHORE or target == OFFSHORE:
+        if cur in self.board.seas or target in self.board.seas:
             army.naval = True
         for c in army.captives:
             self.state.lords[c].location = target
@@ -155,7 +155,7 @@ class Run:
         return road_place(cur, target)
 
     def _after_step(self, army: Army, target: str) -> tuple[str, str] | None:
-        if target == OFFSHORE:
+        if target in self.board.seas:
             return "at_sea", "the movement of an army ends as soon as it enters the offshore area (5.3)"
         if army.leader not in self.state.lords:
             return "eliminated", f"{army.leader} was eliminated on the way (5.1.1)"

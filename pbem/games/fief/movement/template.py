@@ -12,7 +12,6 @@ from pbem.games.fief.edition import Edition, load_edition
 from pbem.games.fief.board import load_board
 from pbem.games.fief.movement.events import units_text
 from pbem.games.fief.surprise.policies import describe_all_policies
-from pbem.games.fief.state import OFFSHORE
 
 
 def movement_template(view: dict[str, Any], player: str) -> str:
@@ -59,10 +58,10 @@ def movement_template(view: dict[str, Any], player: str) -> str:
             lines.append(_key(f"lords: [{', '.join(others)}]", "your lords here who may go along"))
         if captives:
             lines.append(_key(f"captives: [{', '.join(captives)}]", "captives you hold here (6.3)"))
-        if cards and lord["location"] != OFFSHORE:
+        if cards and lord["location"] not in board.seas:
             lines.append(_key("underground: if_needed", "or a town of the path (G.4.2.2)"))
-    at_sea = units_at.get(OFFSHORE)
-    if at_sea and not any(lo["location"] == OFFSHORE for _, lo in mine):
+    at_sea = sum((units_at.get(sea, Counter()) for sea in board.seas), Counter())   # 5.3
+    if at_sea and not any(lo["location"] in board.seas for _, lo in mine):
         lines += [f"  # Your troop at sea ({_units(edition, at_sea)}) must land in a harbor this phase (5.3):",
                   f"  # - land: {board.harbors[0]}        # one of: {', '.join(board.harbors)}"]
     lines += ["", "# Standing policies, kept until changed (yours now):"]
@@ -85,7 +84,7 @@ def _lord_block(edition: Edition, board, name: str, lord: dict, units_at: dict[s
     bonus = edition.bonus([lord.get("political")])   # G.4.1.1 (France: D'Arc), 5.1.1
     steps = max(bonus.steps, edition.steps_per_round) if bonus else edition.steps_per_round
     here = units_at.get(where, Counter())
-    if where == OFFSHORE:
+    if where in board.seas:
         roads = "land in a harbor: " + ", ".join(board.harbors)
         example = board.harbors[0]
         place = "at sea (must land this phase, 5.3)"

@@ -26,7 +26,7 @@ from pbem.games.fief.movement.army import Army
 from pbem.games.fief.movement.disasters import bad_weather_blocks
 from pbem.games.fief.movement.events import Teller
 from pbem.orders.reading import Problems
-from pbem.games.fief.state import OFFSHORE, FiefState
+from pbem.games.fief.state import FiefState
 from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import Event
 
@@ -52,21 +52,21 @@ def _mode(text: Any) -> str | None:
     return word if word in MODES else None
 
 
-def land_steps(start: str, path: list[str]) -> list[str]:
-    """The towns reached by the land steps of a path (not a naval step to or from offshore, 5.3)."""
+def land_steps(start: str, path: list[str], seas: tuple[str, ...]) -> list[str]:
+    """The towns reached by the land steps of a path (not a naval step to or from a sea, 5.3)."""
     out, here = [], start
     for town in path:
-        if town != OFFSHORE and here != OFFSHORE:
+        if town not in seas and here not in seas:
             out.append(town)
         here = town
     return out
 
 
 def check_underground(item: Mapping[str, Any], start: str, path: list[str], hand: list[str],
-                      find_town: Callable[[Any, int | None], str | None],
+                      find_town: Callable[[Any, int | None], str | None], seas: tuple[str, ...],
                       problems: Problems) -> tuple[dict | None, list[int | None]]:
     """The canonical `underground:` of a move, and one line per card it always plays (so the
-    caller can count them against the hand). (None, []) after an error."""
+    caller can count them against the hand). (None, []) after an error. ``seas``: the board's."""
     value, line = item[CARD], line_of(item, CARD)
     if CARD not in hand:
         problems.add(line, "you hold no underground card (G.4.2.2)",
@@ -75,7 +75,7 @@ def check_underground(item: Mapping[str, Any], start: str, path: list[str], hand
     raw = _entries(value, line, problems)
     if raw is None:
         return None, []
-    reached = land_steps(start, path)
+    reached = land_steps(start, path, seas)
     plan: dict[str, str] = {}
     for key, mode_text, where in raw:
         mode = _mode(mode_text)
@@ -96,7 +96,7 @@ def check_underground(item: Mapping[str, Any], start: str, path: list[str], hand
         town = find_town(key, where)
         if town is None:
             return None, []
-        problem = _step_problem(town, start, path, reached)
+        problem = _step_problem(town, start, path, reached, seas)
         if problem:
             problems.add(where, *problem)
             return None, []
@@ -131,10 +131,11 @@ def _entries(value: Any, line: int | None, problems: Problems) -> list[tuple[Any
     return None
 
 
-def _step_problem(town: str, start: str, path: list[str], reached: list[str]) -> tuple[str, str] | None:
+def _step_problem(town: str, start: str, path: list[str], reached: list[str],
+                  seas: tuple[str, ...]) -> tuple[str, str] | None:
     if town in reached:
         return None
-    if town == OFFSHORE or town in path:
+    if town in seas or town in path:
         return (f"the step to {town} is a naval step (5.3): an underground card moves an army by "
                 "road to an adjacent town (G.4.2.2)", "naval steps need no card")
     if town == start:

@@ -13,7 +13,6 @@ from typing import Any
 from pbem.games.fief.edition import Edition
 from pbem.games.fief.purchase.books import Failure
 from pbem.games.fief.purchase.title_ledger import TitlePurchases
-from pbem.games.fief.state import OFFSHORE
 
 
 
@@ -97,9 +96,13 @@ class Ledger(TitlePurchases):
         """4.3: towns with one of my non-captive lords (besiegers included, not the besieged),
         or where my forces control a non-besieged fortress."""
         with_lord = {l["location"] for l in self.lords.values()
-                     if not l["captive_of"] and l["location"] not in (None, OFFSHORE)}
+                     if not l["captive_of"] and l["location"] in self.towns}   # not at sea (5.3)
         out = []
         for town, here in self.towns.items():
+            if self.edition.hooks.placement == "controlled":   # England 4.0: any City controlled, not besieged
+                if here["controller"] == self.me and not here["besieged"]:
+                    out.append(town)
+                continue
             besieged_here = here["besieged"] and here["controller"] == self.me   # 6.4.2
             fortress_held = here["fortress"] and here["controller"] == self.me and not here["besieged"] \
                 and self.me in here["forces"]
@@ -111,6 +114,8 @@ class Ledger(TitlePurchases):
         kind, count, town = order["buy"], order["count"], order["town"]
         if town not in self.placement_towns():
             return Failure("placement", f"you cannot place new units in {town}",
+                           "place them in a City you control that is not besieged (4.0)"
+                           if self.edition.hooks.placement == "controlled" else
                            "place them where one of your lords stands (not besieged in a fortress), "
                            "or in a non-besieged fortress your forces control (4.3)")
         most = self.edition.new_units_per_town   # 4.3

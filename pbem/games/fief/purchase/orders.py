@@ -169,7 +169,12 @@ def _offer_title(fief: str, item: dict, view: dict, problems: Problems) -> dict 
 
 
 def _cardinal(item: dict, view: dict, problems: Problems) -> dict | None:
-    """4.5: `- cardinal: LORD`, any bishop in play, of any family (G.4.1.2)."""
+    """4.5: `- cardinal: LORD`, any bishop in play, of any family (G.4.1.2); only in an edition
+    with cardinals (its `cardinals` hook)."""
+    if not load_edition(view["game"]).hooks.cardinals:
+        problems.add(line_of(item, "cardinal"), "there is no cardinal title for sale in this game (4.5 is not "
+                     "among its rules)", "remove the `cardinal:` order")
+        return None
     lords = list(view["lords"])
     name = next((n for n in lords if fold(n) == fold(str(item["cardinal"]))), None)
     if name is None:

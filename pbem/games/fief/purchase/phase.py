@@ -61,7 +61,7 @@ def _king_offer(state: FiefState, board: Board, mail, view_of: ViewOf) -> tuple[
         if failure:
             return None, [Event("title_offer_failed", f"{player}'s order {describe(order, ledger.edition)} fails: "
                                 f"{failure.message}.", data={"player": player, "reason": failure.code})]
-        king = privilege_lord(ledger.everyone)
+        king = privilege_lord(ledger.everyone, edition_of(state).hooks.privileged)
         assert king is not None   # try_order: only the family of the king (or regent queen) offers
         offer = Offer(king, player, order["offer_title"], order["to"])
         return offer, [offer_announced(state, board, offer)]

@@ -67,7 +67,11 @@ class TitlePurchases(Books):
         """4.4: the king (the regent queen when there is no king) offers 1 ungoverned fief title a
         round. Whether the beneficiary is able to purchase it is judged when their order comes."""
         fief, to = order["offer_title"], order["to"]
-        holder = privilege_lord(self.everyone)
+        privileged = self.edition.hooks.privileged
+        if not privileged:
+            return Failure("privilege", "no title brings the privilege to offer a fief title in this game "
+                           "(4.4 is not among its rules)", "buy the title with a `title:` order")
+        holder = privilege_lord(self.everyone, privileged)
         if holder is None or self.everyone[holder]["family"] != self.me:
             who = f"; {holder} ({self.everyone[holder]['family']}) holds it" if holder else "; no one holds it now"
             return Failure("privilege", "only the king, or the regent queen when there is no king, may offer "

@@ -23,14 +23,12 @@ from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState
 from pbem.rules.api import Event
 
-PRIVILEGED = ("king", "regent_queen")       # 4.4: "The regent queen title operates the same way"
-
-
-def privilege_lord(lords: Mapping[str, Mapping[str, Any]]) -> str | None:
-    """The lord holding the privilege to offer a fief title (4.4): the king if in play, else the
-    regent queen (1.5.3: a regent queen is no longer regent once a king is elected). A captive
-    or offshore king keeps it: neither 4.4 nor D.3.1 restricts it (ruling)."""
-    for title in PRIVILEGED:
+def privilege_lord(lords: Mapping[str, Mapping[str, Any]], privileged: tuple[str, ...]) -> str | None:
+    """The lord holding the privilege to offer a fief title (4.4): the first of the edition's
+    ``privileged`` titles in play (its `privileged` hook; France: the king, else the regent
+    queen, 1.5.3: a regent queen is no longer regent once a king is elected). A captive or
+    offshore king keeps it: neither 4.4 nor D.3.1 restricts it (ruling)."""
+    for title in privileged:
         found = next((n for n, l in lords.items() if l["political"] == title), None)
         if found:
             return found
@@ -59,9 +57,9 @@ def cardinal_title_holder(state: FiefState) -> str | None:
 
 
 def cardinal_title_view(state: FiefState) -> dict[str, Any] | None:
-    """Public (the tile lies on the board or above a lord card); None for an edition that sells
-    no cardinal title (England: no `prices.cardinal_title`)."""
-    if "cardinal_title" not in edition_of(state).prices:
+    """Public (the tile lies on the board or above a lord card); None in an edition without
+    cardinals (its `cardinals` hook)."""
+    if not edition_of(state).hooks.cardinals:
         return None
     holder = cardinal_title_holder(state)
     return {"for_sale": holder is None, "holder": holder, "price": edition_of(state).price("cardinal_title")}

@@ -87,7 +87,7 @@ def purchase_template(view: dict[str, Any], board: Board) -> str:
 def _title_lines(view: dict[str, Any], me: str) -> list[str]:
     """The king's privilege (4.4) and the cardinal title for sale (4.5), where they apply."""
     lines = []
-    king = privilege_lord(view["lords"])
+    king = privilege_lord(view["lords"], load_edition(view["game"]).hooks.privileged)
     if king and not view["king_offer_used"]:
         family = view["lords"][king]["family"]
         lines.append(f"# The king's privilege (4.4): {king} ({family}) may offer 1 ungoverned fief title this")

@@ -61,7 +61,7 @@ def check_surprise(view: dict, board: Board, player: str, card: str, item: dict,
     if character is not None:
         why = character.problem(info)
     elif card == "justice":
-        why = justice_problem(info, view_rules_version(view))
+        why = justice_problem(info, view_rules_version(view), load_edition(view["game"]).hooks)
     elif info["family"] == player:
         why = "the assassination card never targets a lord of your own family (G.4.2.3)"
     if why:

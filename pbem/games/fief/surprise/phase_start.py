@@ -4,7 +4,7 @@ transfers the control of a town (5.2.2), when a phase starts.
 
     policies:
       surprise:
-        - at_phase_start: movement   # a phase name (PHASES)
+        - at_phase_start: movement   # a phase name (trigger_phases: the core's, the edition's own)
           round: 3                   # optional: only in that round (default: the first time)
           play: assassination        # the same keys as a `play:` order of round-N/cards-play:
           on: Charles                #   darc/cardinal/justice `on:`, assassination `on:` and
@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fief.board import Board, load_board
+from pbem.games.fief.edition import load_edition
 from pbem.orders.reading import Problems, fold, suggest, whole_number
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.orders_common import card_word
@@ -41,15 +42,26 @@ PHASES = ("hear_ye", "hear_ye_votes", "cards_play", "income", "purchase", "movem
 OWN_KEYS = (KIND, "round")
 
 
+def trigger_phases(game: str) -> tuple[str, ...]:
+    """The phases of ``game`` a trigger may wait for: the core's of its round (PHASES; the second
+    Hear Ye mail with the first), then the edition's own (its `phases` hook, in its round:
+    England's Invaders phase)."""
+    edition = load_edition(game)
+    core = tuple(p for p in PHASES if p in edition.round or (p == "hear_ye_votes" and "hear_ye" in edition.round))
+    own = {s.name for s in edition.hooks.phases}
+    return core + tuple(p for p in edition.round if p in own)
+
+
 def check_phase_start(view: dict, player: str, item: dict, where: int | None, problems: Problems) -> dict | None:
     phase = fold(str(item[KIND])).replace("-", "_").replace(" ", "_")
     if phase in ("cards", "cards_draw"):
         problems.add(where, "no surprise card may be played during the cards draw (G.4)",
                      "write `at_phase_start: cards_play` (after the draw) or another phase")
         return None
-    if phase not in PHASES:
+    phases = trigger_phases(view["game"])
+    if phase not in phases:
         problems.add(where, f"{item[KIND]!r} is not a phase a trigger may wait for",
-                     suggest(phase, PHASES))
+                     suggest(phase, phases))
         return None
     rnd = None
     if "round" in item:
@@ -97,7 +109,7 @@ def check_play(view: dict, player: str, item: YMap, where: int | None, problems:
 
 def fire_phase_start(state: FiefState, board: Board) -> list[Event]:
     """The phase ``state.phase`` starts: its `at_phase_start` triggers fire, in turn order (H.3)."""
-    if state.phase not in PHASES:
+    if state.phase not in trigger_phases(state.variant):
         return []
     events: list[Event] = []
     for player in state.turn_order():

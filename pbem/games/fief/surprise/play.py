@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterable, Mapping
 from pbem.games.fief.board import Board
 from pbem.games.fief.edition import edition_of, load_edition
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
+from pbem.games.fief.hooks import Hooks
 from pbem.games.fief.policies import permits
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.hear_ye.titles import come_into_play
@@ -25,7 +26,6 @@ AT_ONCE = {"assassination": "assassination",
            # uprising: surprise/uprising.py
            "justice": "justice", "underground": "underground", "uprising": "uprising"}
 CARDINAL_POLICY = "new_cardinal"   # the pope's standing answer (D.2.3), default refuse
-IMMUNE = ("king", "queen", "regent_queen", "crown_prince")   # G.4.2.4, D.3
 ASSASSIN_MARKERS = 2   # B: "Assassin: 2 markers"
 
 
@@ -36,13 +36,15 @@ def at_once(game: str) -> dict[str, str]:
     return {**{card: c.name for card, c in characters.items()}, **AT_ONCE}
 
 
-def justice_problem(lord: Mapping[str, Any], version: int) -> str | None:
-    """G.4.2.4: a lord with an assassin marker, not the king, queen, crown prince or pope; from
-    rules version 2 not a captive (6.3, ruling 35). ``version``: the game's rules version."""
+def justice_problem(lord: Mapping[str, Any], version: int, hooks: Hooks) -> str | None:
+    """G.4.2.4: a lord with an assassin marker, not one whose titles make him immune (the
+    edition's `justice_immune` hook; France: the king, queen, crown prince or pope); from rules
+    version 2 not a captive (6.3, ruling 35). ``version``: the game's rules version."""
     if not lord["assassin"]:
         return "the justice card targets a lord with an assassin marker only (G.4.2.4)"
-    if lord["political"] in IMMUNE or lord["pope"]:
-        return "the king, the queen (regent or not), the crown prince and the pope are immune (G.4.2.4)"
+    immune = hooks.justice_immune(lord) if hooks.justice_immune else None
+    if immune:
+        return immune
     if version >= 2 and lord["captive_of"]:
         return (f"a captive lord (of {lord['captive_of']}) cannot be eliminated, except with an assassination "
                 "card or in an uprising (6.3)")
@@ -135,7 +137,7 @@ def _assassination(state: FiefState, board: Board, player: str, play) -> list[Ev
 
 
 def _justice(state: FiefState, board: Board, player: str, play) -> list[Event] | str:
-    lord = eligible(state, play, lambda lo: justice_problem(lo, state.rules_version))
+    lord = eligible(state, play, lambda lo: justice_problem(lo, state.rules_version, edition_of(state).hooks))
     if isinstance(lord, str):
         return lord
     return [Event("justice", f"{player} plays justice on {lord.name} ({lord.family}) (G.4.2.4).",

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from pbem.games.fief.edition import Edition
+from pbem.games.fief.edition import load_edition
 from pbem.games.fief.orders_common import view_rules_version
 from pbem.games.fief.policies import PolicyCheck, check_policies, describe, find_player
 from pbem.games.fief.surprise.triggers import check_triggers, describe_triggers
@@ -24,26 +25,32 @@ from pbem.rules.api import OrderError
 
 CALM_KEYS = ("as_bishop", "as_cardinal", "except_raised_by")
 CALM_EXAMPLE = "write e.g. `calm_uprisings: {as_bishop: yes, as_cardinal: yes, except_raised_by: [marc]}`"
+CALM_EXAMPLE_BISHOP = "write e.g. `calm_uprisings: {as_bishop: yes, except_raised_by: [marc]}`"
 
 
 def check_calm(value: Any, line: int | None, players: list[str], version: int,
-               errors: list[OrderError]) -> Any:
+               errors: list[OrderError], cardinals: bool) -> Any:
     """`calm_uprisings` (G.4.2.1, D.2.1, D.2.2): a short form (never, as_bishop,
     also_as_cardinal), kept as written, or the mapping {as_bishop: yes|no, as_cardinal: yes|no,
-    except_raised_by: [players]}; `except_raised_by` acts from rules version 2 (ruling 33)."""
+    except_raised_by: [players]}; `except_raised_by` acts from rules version 2 (ruling 33).
+    ``cardinals``: the edition has cardinals (its `cardinals` hook); without them the
+    `as_cardinal` words are unknown."""
+    choices = CALM_CHOICES if cardinals else tuple(c for c in CALM_CHOICES if "cardinal" not in c)
+    keys = CALM_KEYS if cardinals else tuple(k for k in CALM_KEYS if k != "as_cardinal")
     if isinstance(value, str):
         answer = value.strip().lower()
-        if answer in CALM_CHOICES:
+        if answer in choices:
             return answer
     if not isinstance(value, dict):
-        errors.append(OrderError(line, f"`calm_uprisings` is one of {', '.join(CALM_CHOICES)} or a mapping, "
-                                 f"not {value!r}", CALM_EXAMPLE))
+        errors.append(OrderError(line, f"`calm_uprisings` is one of {', '.join(choices)} or a mapping, "
+                                 f"not {value!r}", CALM_EXAMPLE if cardinals else CALM_EXAMPLE_BISHOP))
         return None
-    result: dict[str, Any] = {"as_bishop": False, "as_cardinal": False, "except_raised_by": []}
+    result: dict[str, Any] = {"as_bishop": False, **({"as_cardinal": False} if cardinals else {}),
+                              "except_raised_by": []}
     problems = Problems()
     for sub, item in value.items():
         sub_line = line_of(value, sub)
-        if sub in ("as_bishop", "as_cardinal"):
+        if sub in ("as_bishop", "as_cardinal") and sub in keys:
             result[sub] = bool(yes_no(value, sub, problems))
         elif sub == "except_raised_by" and version < 2:
             problems.add(sub_line, "`except_raised_by` is not used in this game: it was created under rules "
@@ -57,7 +64,7 @@ def check_calm(value: Any, line: int | None, players: list[str], version: int,
                 elif found not in result[sub]:
                     result[sub].append(found)
         else:
-            problems.add(sub_line, f"unknown key `{sub}` in `calm_uprisings`", suggest(sub, CALM_KEYS))
+            problems.add(sub_line, f"unknown key `{sub}` in `calm_uprisings`", suggest(sub, keys))
     if problems:
         errors.extend(problems)
         return None
@@ -69,8 +76,9 @@ def describe_calm(policies: Mapping[str, Any]) -> str:
     value = policies.get("calm_uprisings") or "never"
     if isinstance(value, str):
         return f"calm_uprisings: {value}"
-    parts = [f"as_bishop {'yes' if value['as_bishop'] else 'no'}",
-             f"as_cardinal {'yes (3 deniers an attempt)' if value['as_cardinal'] else 'no'}"]
+    parts = [f"as_bishop {'yes' if value['as_bishop'] else 'no'}"]
+    if "as_cardinal" in value:   # an edition with cardinals (its `cardinals` hook)
+        parts.append(f"as_cardinal {'yes (3 deniers an attempt)' if value['as_cardinal'] else 'no'}")
     if value.get("except_raised_by"):
         parts.append("never against " + ", ".join(value["except_raised_by"]))
     return "calm_uprisings: " + "; ".join(parts)
@@ -78,7 +86,8 @@ def describe_calm(policies: Mapping[str, Any]) -> str:
 
 def _calm(view: Mapping[str, Any], player: str, value: Any, line: int | None, errors: list[OrderError]) -> Any:
     players = [p for p in view.get("turn_order", []) if p != player]
-    return check_calm(value, line, players, view_rules_version(view), errors)
+    return check_calm(value, line, players, view_rules_version(view), errors,
+                      load_edition(view["game"]).hooks.cardinals)
 
 
 def _triggers(view: Mapping[str, Any], player: str, value: Any, line: int | None, errors: list[OrderError]) -> Any:
