@@ -1058,6 +1058,8 @@ def test_12_3_the_skull_saves_a_chosen_noble_once_a_game() -> None:
     st.lords["Lucia"].fief_titles = ["midlands"]
     new, events = at_once(st, "ann", "at_once:\n  - skull: family\n")
     assert events[0].audience.sees("ann") and not events[0].audience.sees("bob")   # the choice is ann's secret
+    assert rules().view(new, "ann")["church"]["skull_choice"] == ["family"]
+    assert rules().view(new, "bob")["church"]["skull_choice"] == []
     st = FiefState.from_json(new)
     events = eliminate_lord(st, board(), "Lucia")
     assert "rises again in Oxford and keeps every title" in texts(events)

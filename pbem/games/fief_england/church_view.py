@@ -7,7 +7,7 @@ and the crossbowmen left on them, each noble's retainer (face up beside them, l.
 whether it is Spent (l.203), the relics face up and who carries them, the Relic marker and the
 Heresy marker. Secret: which relic lies face down where (R36; every viewer, the game master
 included in a player's mail, sees only "a face-down relic"), the retainer deck's order, a
-pending retainer offer (the two families only).
+pending retainer offer (the two families only), whom the Skull is to save (its chooser only).
 """
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ def church_view(original: FiefState, player: str | None) -> dict[str, Any]:
     church = clergy.church_state(state)
     cards = england_cards().retainers
     of = retainers.offers_view(state, player)
+    skulls = (state.edition_state.get(relics.KEY) or {}).get("skull_saves") or {}
     return {
         "clergy": {"archbishops": list(church["archbishops"]),
                    "abbesses": {n: list(a) for n, a in church["abbesses"].items()},
@@ -42,4 +43,6 @@ def church_view(original: FiefState, player: str | None) -> dict[str, Any]:
         "retainer_offers": of,
         "relics": relics.relics_view(state),
         "heresy": state.edition_state.get("heresy"),
+        # R69: whom the Skull saves, as the viewer chose (their own secret; the game master: all)
+        "skull_choice": (dict(skulls) if player is None else skulls.get(player, [])),
     }
