@@ -157,6 +157,22 @@ class FixedD6(Rng):
         return self.rolls.pop(0)
 
 
+# -- income (3.0) ----------------------------------------------------------------------------------
+def test_the_queens_title_brings_2_shillings_and_the_sovereign_queen_none() -> None:
+    """3.0 (l.266), R59: the King's wife, holding the Queen's title, brings her family 2 shillings;
+    a Sovereign Queen holds the Sovereign's title, not the Queen's."""
+    state = position(phase="income", players=["ann", "bob", "cat", "dan"],
+                     lords={"Edward": {"family": "ann", "at": "York", "titles": ["king"], "spouse": "Joan"},
+                            "Joan": {"family": "bob", "at": "London", "female": True, "titles": ["queen"],
+                                     "spouse": "Edward"},
+                            "Matilda": {"family": "cat", "at": "Exeter", "female": True,
+                                        "titles": ["sovereign_queen"]}},
+                     units={"York": {"ann": {"knight": 1}}, "London": {"bob": {"knight": 1}},
+                            "Exeter": {"cat": {"knight": 1}}})
+    after, _ = play(state)
+    assert {p: after["families"][p]["deniers"] for p in ("ann", "bob", "cat")} == {"ann": 6, "bob": 8, "cat": 6}
+
+
 # -- marriage (13.8) ------------------------------------------------------------------------------
 def test_no_marriage_at_three_players() -> None:
     state = position(phase="hear_ye", round=2,

@@ -300,7 +300,7 @@ class Hooks:
     # in the city for another noble to recover). Without it nothing more happens.
     captured: Callable[["FiefState", "Lord"], list["Event"]] | None = None
     # 2.2 (England 2.0): (state, rng) -> events, before the draws of the Cards phase (England: the
-    # Character Deck reshuffled after a cleric's death, 4.8, R60).
+    # Character Deck reshuffled after a cleric's death, 4.8, R61).
     before_draws: Callable[["FiefState", "Rng"], list["Event"]] | None = None
     # The edition record's keys that only the edition's own code reads (England: `invaders`,
     # `dice`, `supply.abbeys`, ...): dotted key -> the shape its value must have, checked on load

@@ -125,6 +125,8 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               phases=(INVADERS,), record_keys=RECORD_KEYS, board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
               view_parts=view_parts, disasters=resolve_disasters,
-              empty_towns="fortress", placement="controlled", characters=CHARACTERS, at_once_verbs=VERBS,
-              income_parts=income_parts, end_of_round=end_of_round, before_draws=before_draws, captured=captured,
-              spared=skull_spares, mill_share=mill_share, other_pawns={hired.UNIT: ("crossbowman", "crossbowmen")})
+              empty_towns="fortress", placement="controlled",
+              queen_titles=("queen",),   # 3.0 (l.266): "2 Shillings for the Queen's Title" (R59)
+              characters=CHARACTERS, at_once_verbs=VERBS, income_parts=income_parts, end_of_round=end_of_round,
+              before_draws=before_draws, captured=captured, spared=skull_spares, mill_share=mill_share,
+              other_pawns={hired.UNIT: ("crossbowman", "crossbowmen")})
