@@ -1,5 +1,5 @@
 """England's character cards, the Church, the retainers and the relics (E 2.12-2.14, 3.1, 3.2,
-4.8, 11.1, 11.2, 12.0; rulings R3, R18, R36, R48, R49, R60-R70): each card, each error, each
+4.8, 11.1, 11.2, 12.0; rulings R3, R18, R36, R48, R49, R70-R80): each card, each error, each
 ruling, and the leak tests of the relics' places and of the hands Mata swaps."""
 from __future__ import annotations
 
@@ -162,7 +162,7 @@ def test_4_8_a_dead_clerics_card_is_discarded_and_the_deck_reshuffled() -> None:
     assert "ARCHBISHOP card is discarded" in texts(events)
     assert st.character_discard == ["Matilda", "archbishop"] and st.edition_state["church"]["archbishops"] == []
     rng = Rng("reshuffle")
-    events = clergy.reshuffle_if_due(st, rng)   # R61: before the next draw, with the seeded generator
+    events = clergy.reshuffle_if_due(st, rng)   # R71: before the next draw, with the seeded generator
     assert "reshuffled (4.8)" in texts(events)
     assert sorted(st.character_pile) == ["Joan", "Matilda", "Robert", "abbess", "archbishop"]
     assert st.character_discard == [] and clergy.reshuffle_if_due(st, rng) == []
@@ -200,7 +200,7 @@ def test_the_tithe_is_collected_in_the_clerics_own_district_only() -> None:
     assert clergy.tithe_collector(st, district("York")) is None
 
 
-# -- Abbesses and Abbeys (2.13, 3.1, R18, R62) ------------------------------------------------------------
+# -- Abbesses and Abbeys (2.13, 3.1, R18, R72) ------------------------------------------------------------
 
 def test_2_13_lucia_abbess_of_the_autumn() -> None:
     # 2.13 Ex (l.213): "Lucia is appointed Abbess of the Autumn".
@@ -321,7 +321,7 @@ def test_a_destroyed_abbey_is_rebuilt_free_in_the_next_purchase_phase() -> None:
     assert st.families["ann"].deniers == 10 and abbeys.abbey_in(st, "York") == "Abbey of the Autumn"
 
 
-# -- Retainers (2.12, R48, R60) ---------------------------------------------------------------------------
+# -- Retainers (2.12, R48, R70) ---------------------------------------------------------------------------
 
 def test_each_new_noble_draws_a_retainer_linked_to_them() -> None:
     st = state(LORDS)
@@ -432,7 +432,7 @@ def test_mata_errors() -> None:
     assert "not another player" in retainers.swap_problem(st, "bob", "Alienor", "tax", "bob")
 
 
-# -- MERCENARY CROSSBOWMEN and BURGHER (11.1, 11.2, R67) -----------------------------------------------------
+# -- MERCENARY CROSSBOWMEN and BURGHER (11.1, 11.2, R77) -----------------------------------------------------
 
 def test_11_1_crossbowmen_hired_at_two_shillings_and_back_on_the_card_at_round_end() -> None:
     st = state(LORDS)
@@ -476,7 +476,7 @@ def test_11_2_a_burgher_needs_a_titled_lord_and_adds_its_votes() -> None:
     assert "titled Lord" in hired.place(st, "bob", "burgher")
     st.lords["Hugh"].fief_titles = ["north"]
     hired.place(st, "bob", "burgher")
-    assert hired.burgher_votes(st, "bob") == 3 and hired.card_on(st, "bob") == "burgher_1"   # R67
+    assert hired.burgher_votes(st, "bob") == 3 and hired.card_on(st, "bob") == "burgher_1"   # R77
     st.lords["Henri"].fief_titles = ["midlands"]
     hired.place(st, "cid", "burgher")
     assert hired.burgher_votes(st, "cid") == 5
@@ -496,7 +496,7 @@ def test_a_new_card_replaces_the_one_on_the_space() -> None:
     assert not st.pawns and st.character_discard == ["mercenary"]
 
 
-# -- Relics (12.0-12.4, R10, R36, R64, R65) -------------------------------------------------------------------
+# -- Relics (12.0-12.4, R10, R36, R74, R75) -------------------------------------------------------------------
 
 def placed(lords: dict | None = None, seed: str = "relics") -> FiefState:
     st = state(lords or LORDS)
@@ -633,7 +633,7 @@ def test_7_10_pillaging_an_abbey() -> None:
     assert money.audience.sees("bob") and not money.audience.sees("ann")   # shillings are secret
 
 
-# -- the relics' powers (12.1-12.4, R65) -----------------------------------------------------------------
+# -- the relics' powers (12.1-12.4, R75) -----------------------------------------------------------------
 
 def carrying(st: FiefState, noble: str, relic: str) -> None:
     st.edition_state["relics"]["relics"][relic].update(holder=noble, city=None, face_up=True)

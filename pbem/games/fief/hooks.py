@@ -120,6 +120,24 @@ class Naval:
     from_harbor: str
 
 
+@dataclass(frozen=True)
+class Movement:
+    """An edition's own movement on the core's (England: its six seas, Sherwood's bandit paths,
+    the permission to enter a fortress, the royal move; E 5.0-5.5, 13.4)."""
+
+    # (state, board, rng, cavalcade, before_move) -> the phase's run, a subclass of the core's
+    # ``MovementRun`` (movement/phase.py), made once per Movement Phase.
+    run: Callable[..., Any]
+    # (board, the move's start, the path as mailed, the move's `keys` that are yes) -> (the
+    # canonical path, the Moves it costs), or (the path's index, problem, fix).
+    read_path: Callable[["Board", str, list[Any], frozenset[str]],
+                        "tuple[list[str], int] | tuple[int, str, str]"]
+    # Yes/no keys a move order may carry beside the core's (England: `royal`, R50).
+    keys: tuple[str, ...] = ()
+    # The movement order form's lines on the edition's own moves.
+    template: tuple[str, ...] = ()
+
+
 # G.4.2.1: who tries to calm an uprising card: (the lord, the deniers he pays, the title he calms
 # as: "bishop" risks his life on a failed roll, a paid title does not).
 Calmer = tuple["Lord", int, str]
@@ -249,6 +267,9 @@ class Hooks:
     # G.1: the yes/no keys a lord card's `play` order may carry besides `in:` (France:
     # `crown_prince`, G.1.1). Without them a lord card takes `in:` only.
     lord_card_keys: tuple[LordCardKey, ...] = ()
+    # 5: the edition's own movement on the core's (England, E 5.0-5.5, 13.4). Without it the
+    # core's: a path of towns, one step each, and ``naval`` for the seas.
+    movement: Movement | None = None
     # 5.3: naval steps (France: the off-shore area). Without them no move reaches the board's
     # seas, and a disaster card without the dice icon (which strikes the sea, 2.5) is refused.
     naval: Naval | None = None
@@ -300,7 +321,7 @@ class Hooks:
     # in the city for another noble to recover). Without it nothing more happens.
     captured: Callable[["FiefState", "Lord"], list["Event"]] | None = None
     # 2.2 (England 2.0): (state, rng) -> events, before the draws of the Cards phase (England: the
-    # Character Deck reshuffled after a cleric's death, 4.8, R61).
+    # Character Deck reshuffled after a cleric's death, 4.8, R71).
     before_draws: Callable[["FiefState", "Rng"], list["Event"]] | None = None
     # The edition record's keys that only the edition's own code reads (England: `invaders`,
     # `dice`, `supply.abbeys`, ...): dotted key -> the shape its value must have, checked on load
@@ -367,3 +388,11 @@ class Hooks:
     # lords, not besieged, or a non-besieged fortress its forces hold) or "controlled" (England
     # 4.0: any City it controls that is not besieged, 7.9).
     placement: str = "lord"
+    # 4: (state, board) -> the events of what the edition settles at the beginning of the
+    # Purchase phase, before anyone buys (England 13.4: the bandits' ransoms paid, their captives
+    # freed). Without it nothing.
+    purchase_start: Callable[["FiefState", "Board"], list["Event"]] | None = None
+    # A.1: (state, family) -> unit kind -> how many of the family's units are off the map but
+    # not back in its stockpile (England 13.4: knights held with their nobles in Sherwood).
+    # Without it every unit is on the map or in the stockpile.
+    units_off_map: Callable[["FiefState", str], Mapping[str, int]] | None = None

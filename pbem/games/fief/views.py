@@ -52,7 +52,10 @@ def phase_id(state: FiefState) -> str:
 def pool_left(state: FiefState, family: str) -> dict[str, int]:
     """A.1: pawns of each type the family may still put on the board."""
     used = Counter(p.kind for p in state.pawns.values() if p.family == family)
-    return {kind: unit.pool - used[kind] for kind, unit in edition_of(state).units.items()}
+    edition = edition_of(state)
+    if edition.hooks.units_off_map is not None:   # England: knights held in Sherwood (13.4)
+        used.update(edition.hooks.units_off_map(state, family))
+    return {kind: unit.pool - used[kind] for kind, unit in edition.units.items()}
 
 
 def supply(state: FiefState) -> dict[str, int]:

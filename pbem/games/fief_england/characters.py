@@ -115,7 +115,7 @@ def read_cleric(view: dict, board: Board, player: str, card: str, item: dict, li
 
 def cleric_effect(state: FiefState, board: Board, player: str, play: Mapping[str, Any]) -> list[Event] | str:
     done = clergy.appoint(state, board, player, play["card"], play["on"], int(play["district"]))
-    return done if isinstance(done, str) else done + relics.discover(state, board, play["on"])   # R64
+    return done if isinstance(done, str) else done + relics.discover(state, board, play["on"])   # R74
 
 
 # -- ABBESS (2.13) -------------------------------------------------------------------------------------
@@ -163,7 +163,7 @@ def read_abbess(view: dict, board: Board, player: str, card: str, item: dict, li
 
 def abbess_effect(state: FiefState, board: Board, player: str, play: Mapping[str, Any]) -> list[Event] | str:
     done = abbeys.found(state, board, player, play["on"], play["in"], play.get("abbey"))
-    return done if isinstance(done, str) else done + relics.discover(state, board, play["on"])   # R64
+    return done if isinstance(done, str) else done + relics.discover(state, board, play["on"])   # R74
 
 
 # -- MERCENARY CROSSBOWMEN, BURGHER (11.1, 11.2) --------------------------------------------------------

@@ -16,12 +16,12 @@
       - leave_relic: Holy Grail  # 12.0: left where its carrier stands (an Abbey: 3 a round)
       - take_relic: Holy Grail   # 12.0: picked up where it lies face up ...
         by: Lucia                #   ... by your noble there
-      - reveal_relic: Godfrey    # 12.0, R64: your Bishop in his cathedral city, or Abbess in any
+      - reveal_relic: Godfrey    # 12.0, R74: your Bishop in his cathedral city, or Abbess in any
       - rebuild_abbey: Autumn    # 2.13: in the Purchase phase after its destruction, free, by
         in: York                 #   its Abbess, in any city without a Building
       - chasuble: III            # 12.2: the STORMS card on Sea III ...
         to: IV                   #   ... moved to a contiguous Sea (once a round per card)
-      - skull: [Godfrey, Lucia]  # 12.3, R70: the nobles the Skull saves from death while you
+      - skull: [Godfrey, Lucia]  # 12.3, R80: the nobles the Skull saves from death while you
                                  #   control it (`family`: all yours; `[]`: none), once a game
       - shinbone: famine         # 12.4: discard the FAMINE cards of your carrier's District
 """

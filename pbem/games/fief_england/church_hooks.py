@@ -40,5 +40,5 @@ def captured(state: FiefState, lord: Lord) -> list[Event]:
 
 
 def before_draws(state: FiefState, rng: Rng) -> list[Event]:
-    """4.8, R61: the Character Deck reshuffled after a cleric's death, before the next draw."""
+    """4.8, R71: the Character Deck reshuffled after a cleric's death, before the next draw."""
     return clergy.reshuffle_if_due(state, rng)

@@ -43,6 +43,6 @@ def church_view(original: FiefState, player: str | None) -> dict[str, Any]:
         "retainer_offers": of,
         "relics": relics.relics_view(state),
         "heresy": state.edition_state.get("heresy"),
-        # R70: whom the Skull saves, as the viewer chose (their own secret; the game master: all)
+        # R80: whom the Skull saves, as the viewer chose (their own secret; the game master: all)
         "skull_choice": (dict(skulls) if player is None else skulls.get(player, [])),
     }

@@ -1,4 +1,4 @@
-"""The Character Opportunity cards on a family board (E 11.0-11.2, rulings R41, R67, R68): MERCENARY
+"""The Character Opportunity cards on a family board (E 11.0-11.2, rulings R41, R77, R78): MERCENARY
 CROSSBOWMEN and BURGHER. Played at any time but during the Draw action (by mail: an at-once
 order, or in the Cards phase's `play:` orders), a card goes onto the family board's right-hand
 space, replacing (and discarding) the one there.
@@ -76,7 +76,7 @@ def _free(state: FiefState, card: str) -> list[str]:
 
 def place(state: FiefState, family: str, card: str) -> list[Event] | str:
     """11.0: the card goes onto the family board's right-hand space; the card there before (and
-    its crossbowmen still on it or on the map) is discarded (11.1, 11.2). R67: the printed card
+    its crossbowmen still on it or on the map) is discarded (11.1, 11.2). R77: the printed card
     placed is the first of its kind not on a board (cards.yaml order)."""
     why = place_problem(state, family, card)
     if why:

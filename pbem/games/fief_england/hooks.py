@@ -23,6 +23,8 @@ from pbem.games.fief_england.disasters import resolve_disasters
 from pbem.games.fief_england.elections import ELECTIONS, married
 from pbem.games.fief_england.facts import ENGLAND
 from pbem.games.fief_england.invaders_step import INVADERS
+from pbem.games.fief_england.movement import sherwood
+from pbem.games.fief_england.movement.run import MOVEMENT
 from pbem.games.fief_england.setup import SETUP
 from pbem.games.fief_england.titles import SOVEREIGN, has_garter, relic_marker_family
 from pbem.rules.api import Event
@@ -116,8 +118,9 @@ def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, 
     """What England adds to a view: the starting Regions rolled under 13.6 (public: rolled in
     front of everyone) and the viewer's own."""
     rolled = (state.edition_state.get("setup") or {}).get("regions") or {}
-    out = {"setup": {"regions": dict(rolled), "region": rolled.get(player or "")}} if rolled else {}
-    return {**out, "church": church_view(state, player)}   # the Church, retainers, relics, family cards
+    setup = {"setup": {"regions": dict(rolled), "region": rolled.get(player or "")}} if rolled else {}
+    # 13.4: who the bandits hold; the Church, retainers, relics and family-board cards
+    return {**setup, **sherwood.view(state), "church": church_view(state, player)}
 
 
 HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
@@ -125,7 +128,8 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               phases=(INVADERS,), record_keys=RECORD_KEYS, board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
               view_parts=view_parts, disasters=resolve_disasters,
-              empty_towns="fortress", placement="controlled",
+              empty_towns="fortress", placement="controlled", movement=MOVEMENT,
+              purchase_start=sherwood.purchase_start, units_off_map=sherwood.units_off_map,
               queen_titles=("queen",),   # 3.0 (l.266): "2 Shillings for the Queen's Title" (R59)
               characters=CHARACTERS, at_once_verbs=VERBS, income_parts=income_parts, end_of_round=end_of_round,
               before_draws=before_draws, captured=captured, spared=skull_spares, mill_share=mill_share,

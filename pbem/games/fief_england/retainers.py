@@ -1,4 +1,4 @@
-"""Retainers (E 2.12, rulings R48, R60, R66): the deck of 23, one drawn for each new noble and
+"""Retainers (E 2.12, rulings R48, R70, R76): the deck of 23, one drawn for each new noble and
 linked to them, Spent (face down) after use until the End of Round (8.0), given, exchanged or
 sold in the Cards phase, removed from the game with their noble (4.8).
 
@@ -52,7 +52,7 @@ def describe(card: Retainer) -> str:
 def draw_for(state: FiefState, noble: str) -> list[Event]:
     """2.12: "When a new Noble is placed on its Family Board, a Retainer is drawn ... and placed
     on the space to the right of the newly placed Noble Card" - face up, so public. R48: none
-    left, none drawn. R60: the two nobles dealt at setup draw one each too."""
+    left, none drawn. R70: the two nobles dealt at setup draw one each too."""
     st = _st(state)
     if noble in st["of"]:
         return []

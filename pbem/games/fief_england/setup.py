@@ -83,7 +83,7 @@ def new_game(variant: str, options: dict[str, Any], players: Sequence[str], boar
                                 "starting Region (13.6).", data={"player": player, "fief": fief}))
     state.edition_state["setup"] = own
     state.phase = "setup"
-    retainers.shuffle_deck(state, rng)   # 2.12, R60: the dealt nobles draw theirs too
+    retainers.shuffle_deck(state, rng)   # 2.12, R70: the dealt nobles draw theirs too
     for name in list(state.lords):
         events += retainers.draw_for(state, name)
     events += relics.place_at_setup(state, board, rng)   # 12.0, R36

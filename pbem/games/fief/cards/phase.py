@@ -36,7 +36,7 @@ def resolve_draw(state: FiefState, board: Board, orders: Mapping[str, Any], rng:
     cards = load_cards(state.variant)
     active = [p for p in state.turn_order() if not state.families[p].eliminated]
     before = edition_of(state).hooks.before_draws
-    events: list[Event] = before(state, rng) if before is not None else []   # England: 4.8, R61
+    events: list[Event] = before(state, rng) if before is not None else []   # England: 4.8, R71
     for player in active:                                        # 2.1: step A, in turn order
         events += _discard(state, cards, player, (orders.get(player) or {}).get("discard") or [])
     for player in active:                                        # 2.2: step B, in turn order

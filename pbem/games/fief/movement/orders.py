@@ -76,7 +76,8 @@ class _Checker(ArmyChecker):
         if verb == "land":
             self._land(item, line)
         elif verb == "move":
-            check_keys(item, MOVE_KEYS, "a `move` order", self.problems)
+            own = self.edition.hooks.movement
+            check_keys(item, MOVE_KEYS + (own.keys if own else ()), "a `move` order", self.problems)
             before = len(self.problems)
             move = self._move(item, line)
             if move is not None and len(self.problems) == before:
@@ -138,6 +139,7 @@ class _Checker(ArmyChecker):
         for lord in [name] + lords + captives:
             self.lord_at[lord] = path[-1]
         move: dict[str, Any] = {"lord": name, "with": with_, "path": path, "if_refused": if_refused}
+        move.update(dict.fromkeys(sorted(self.flags), True))   # the edition's own (England: `royal`)
         for key, value in (("lords", lords), ("captives", captives), ("leave", leave),
                            ("pick_up", pick_up), ("give_control", give), (UNDERGROUND, underground)):
             if value:

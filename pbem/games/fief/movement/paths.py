@@ -10,7 +10,8 @@ from typing import Any
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.edition import load_edition
-from pbem.orders.reading import Problems, suggest
+from pbem.games.fief.hooks import Movement
+from pbem.orders.reading import Problems, suggest, yes_no
 from pbem.orders.yamlsafe import line_of
 
 
@@ -31,6 +32,7 @@ class PathChecker:
         self.lord_at = {n: l["location"] for n, l in view["lords"].items()}
         self.hand = list(view.get("hand") or [])
         self.cards_named: list[int | None] = []   # one line per underground card always played
+        self.flags: frozenset[str] = frozenset()  # the edition's yes/no keys of the last move read
 
     def _town(self, text: Any, line: int | None) -> str | None:
         sea = self.board.find_sea(text) if self.edition.hooks.naval else None
@@ -53,6 +55,9 @@ class PathChecker:
             return None
         raw = item["path"] if isinstance(item["path"], list) else [item["path"]]
         path_line = line_of(item, "path")
+        own = self.edition.hooks.movement
+        if own is not None:   # the edition's own path (England: seas, Sherwood, E 5.4, 13.4)
+            return self._own_path(own, item, name, start, raw, lords)
         path: list[str] = []
         here = start
         for i, text in enumerate(raw):
@@ -69,15 +74,36 @@ class PathChecker:
         if not path:
             self.problems.add(path_line, "the path is empty", "name at least one town")
             return None
-        # 5.1.1; more in the army of a lord whose title gives steps (France: D'Arc, G.4.1.1).
-        bonus = self.edition.bonus(self.view["lords"][n].get("political") for n in [name] + lords)
-        allowed = max(bonus.steps, self.edition.steps_per_round) if bonus else self.edition.steps_per_round
+        allowed, bonus = self._allowed(name, lords)
         if len(path) > allowed:
             extra = f" (the {bonus.title} lord, {bonus.section})" if bonus else " (5.1.1)"
             self.problems.add(path_line, f"{name} has {allowed} steps{extra}; this path needs {len(path)}",
                               f"shorten the path to {allowed} towns")
             return None
         return path
+
+    def _own_path(self, own: Movement, item: dict, name: str, start: str, raw: list,
+                  lords: list[str]) -> list[str] | None:
+        self.flags = frozenset(k for k in own.keys if k in item and yes_no(item, k, self.problems))
+        read = own.read_path(self.board, start, raw, self.flags)
+        if len(read) == 3:
+            index, problem, fix = read
+            where = line_of(raw, index) if isinstance(item["path"], list) else line_of(item, "path")
+            self.problems.add(where, problem, fix)
+            return None
+        path, moves = read
+        allowed, _ = self._allowed(name, lords)
+        if moves > allowed:
+            self.problems.add(line_of(item, "path"), f"{name} has {allowed} Moves; this path needs {moves}",
+                              f"shorten the path to {allowed} Moves")
+            return None
+        return path
+
+    def _allowed(self, name: str, lords: list[str]) -> tuple[int, Any]:
+        """5.1.1: the steps of the move; more in the army of a lord whose title gives steps
+        (France: D'Arc, G.4.1.1), with that title's bonus (or None)."""
+        bonus = self.edition.bonus(self.view["lords"][n].get("political") for n in [name] + lords)
+        return (max(bonus.steps, self.edition.steps_per_round) if bonus else self.edition.steps_per_round), bonus
 
     def _step_problem(self, here: str, town: str, index: int, length: int, start: str) -> tuple[str, str] | None:
         naval = self.edition.hooks.naval

@@ -48,7 +48,8 @@ from pbem.rules.rng import Rng
 
 def resolve_movement(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng,
                      cavalcade: CavalcadeResolver | None = None, before_move: BeforeMove | None = None) -> list[Event]:
-    run = MovementRun(state, board, rng, cavalcade, before_move)
+    own = edition_of(state).hooks.movement   # an edition's own movement (England's, E 5.0-5.5)
+    run = (own.run if own else MovementRun)(state, board, rng, cavalcade, before_move)
     for lord in state.lords.values():      # 5.1.1: steps are counted per round
         lord.steps = 0
     for pawn in state.pawns.values():

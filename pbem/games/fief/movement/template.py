@@ -35,6 +35,7 @@ def movement_template(view: dict[str, Any], player: str) -> str:
         "# `if_refused: back` (1 step back, the default), `stay` (on the road; a battle may follow)",
         "# or `cavalcade` (an army of knights and lords only fights its way through now, 5.2.4).",
         *(edition.hooks.naval.template if edition.hooks.naval else ()),   # 5.3 (France: the off-shore area)
+        *(edition.hooks.movement.template if edition.hooks.movement else ()),   # the edition's own moves
         "# Remove the `# ` in front of the lines you want.",
     ]
     cards = (view.get("hand") or []).count("underground")

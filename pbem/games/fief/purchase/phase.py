@@ -30,7 +30,10 @@ def resolve_purchase(state: FiefState, board: Board, orders: Mapping[str, Any], 
     def mail(player: str) -> list:
         return (orders.get(player) or {}).get("orders") or []
 
-    offer, events = _king_offer(state, board, mail, view_of)
+    start = edition_of(state).hooks.purchase_start   # the edition's own (England: bandits' ransoms, 13.4)
+    events = start(state, board) if start else []
+    offer, offered = _king_offer(state, board, mail, view_of)
+    events += offered
     for player in state.turn_order():
         if state.families[player].eliminated:
             continue

@@ -1,4 +1,4 @@
-"""Abbesses and their Abbeys (E 2.13, 3.0, 3.1, rulings R18, R62, R63).
+"""Abbesses and their Abbeys (E 2.13, 3.0, 3.1, rulings R18, R72, R73).
 
 An ABBESS card, played in the Cards phase (2.6), founds an Abbey in a city controlled by the
 player's family (or the noblewoman's, an ally's) or an Independent City, where no Building stands
@@ -131,7 +131,7 @@ def found(state: FiefState, board: Board, player: str, noble: str, city: str,
 # -- protection (2.13) ------------------------------------------------------------------------------
 
 def protected(state: FiefState, noble: str, danger: str) -> bool:
-    """2.13: a noble in an Abbey's city is safe from REBELLION, PLAGUE and JUSTICE (R62: every
+    """2.13: a noble in an Abbey's city is safe from REBELLION, PLAGUE and JUSTICE (R72: every
     noble in the city is in its one Building, as in a Stronghold); their troops are not."""
     lord = state.lords.get(noble)
     return bool(lord and danger in PROTECTS and lord.location and abbey_in(state, lord.location))

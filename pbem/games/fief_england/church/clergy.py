@@ -1,4 +1,4 @@
-"""Bishops and Archbishops from cards (E 2.14, rulings R3, R49, R61), their Tithe (2.8, 3.2)
+"""Bishops and Archbishops from cards (E 2.14, rulings R3, R49, R71), their Tithe (2.8, 3.2)
 and a dead cleric's title card (4.8).
 
 A BISHOP or ARCHBISHOP card is played in the Cards phase (2.6) on an unmarried, free nobleman
@@ -135,7 +135,7 @@ def appoint(state: FiefState, board: Board, player: str, rank: str, noble: str, 
 def cleric_died(state: FiefState, lord: Lord) -> list[Event]:
     """4.8: "A Bishop, Archbishop, or Abbess Title is discarded. Then all cards in the Character
     Deck are reshuffled." The card goes to the character discard; the reshuffle waits for the
-    judge's next shuffle with the seeded generator (``reshuffle_if_due``, R61)."""
+    judge's next shuffle with the seeded generator (``reshuffle_if_due``, R71)."""
     st = church_state(state)
     if not lord.bishopric:
         return []
@@ -155,7 +155,7 @@ def due_reshuffle(state: FiefState) -> None:
 
 
 def reshuffle_if_due(state: FiefState, rng: Rng) -> list[Event]:
-    """R61: the Character Deck (its face-down cards and the face-up ones under it) shuffled into
+    """R71: the Character Deck (its face-down cards and the face-up ones under it) shuffled into
     one face-down deck, before the next card is drawn from it."""
     st = church_state(state)
     if not st["reshuffle"]:

@@ -11,7 +11,7 @@ from pbem.rules.api import Event
 
 def church_after_death(state: FiefState, gone: Lord) -> list[Event]:
     """4.8: the retainer is removed from the game (R48); a Bishop's, Archbishop's or Abbess's title
-    card is discarded and the whole Character Deck reshuffled (R61), the Abbey staying; 12.0: the
+    card is discarded and the whole Character Deck reshuffled (R71), the Abbey staying; 12.0: the
     relics they carried lie where they died; R31: the Heresy marker leaves with its bearer."""
     events = retainers.remove_with(state, gone.name)
     events += clergy.cleric_died(state, gone)

@@ -1,4 +1,4 @@
-"""What shields a noble from a danger (E 2.13, 2.12; R62): an Abbey in their city (REBELLION,
+"""What shields a noble from a danger (E 2.13, 2.12; R72): an Abbey in their city (REBELLION,
 PLAGUE, JUSTICE) or an entered retainer's `immune` effect (plague, rebellion, justice, ambush,
 assassination, bandits). One function for the parts whose rules strike nobles (the fortune and
 Opportunity cards, the disasters, the Bandits)."""
