@@ -2,7 +2,8 @@
 games at 3 and 4 players, as tests/test_leaks.py does for France. For every player B and every
 position reached, changing what B may not see — another family's shillings (FAQ l.857), its hand,
 its unit types (always face down, 4.1), the order of the piles, the nobles set aside at setup
-(l.31) — changes neither B's view nor B's report. The two positions compared must really differ."""
+(l.31), which relic lies face down where (R36) and the retainer deck's order (2.12) — changes
+neither B's view nor B's report. The two positions compared must really differ."""
 from __future__ import annotations
 
 import copy
@@ -110,8 +111,20 @@ def other_set_aside(state, viewer, rnd):
     return state, changed
 
 
+def other_relics(state, viewer, rnd):
+    """R36: which relic lies face down on which cathedral city; the retainer deck's order."""
+    changed = copy.deepcopy(state)
+    relics = changed["edition_state"]["relics"]["relics"]
+    down = sorted(r for r, info in relics.items() if not info["face_up"])
+    cities = [relics[r]["city"] for r in down]
+    for relic, city in zip(down, cities[1:] + cities[:1], strict=True):
+        relics[relic]["city"] = city
+    rnd.shuffle(changed["edition_state"]["retainers"]["deck"])
+    return state, changed
+
+
 SECRETS = {"shillings": other_money, "hands": other_hand, "unit types": other_unit_types,
-           "piles": reshuffled_piles, "nobles set aside": other_set_aside}
+           "piles": reshuffled_piles, "nobles set aside": other_set_aside, "relics and retainer deck": other_relics}
 
 
 def report(state, player):

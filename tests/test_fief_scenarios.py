@@ -36,6 +36,11 @@ Scenario format (YAML):
           views:                               # what one player (or `gm`) sees: dotted paths
             olivier: {towns.Tours.forces.cedric.units: {hidden: 11}}
         resolve: true                          # false: only check the orders (default true)
+      - at_once:                               # or: mails' at-once parts (Fief's `at_once:` list,
+          bob: |                               # `diplomacy:`), checked against the player's view
+            at_once:                           # and done at once, in the order written; the
+              - hire: 2                        # step's `expect` reads their events and the state
+                in: Oxford                     # after them (no phase is resolved)
 
 A Fief: England `rounds:` scenario fights battle rounds on England's pure round functions, an
 `england_battle:` scenario one battle through the engine (tests/england_battle_rounds.py says
@@ -152,6 +157,8 @@ def unit_counts(state: dict) -> dict:
 def run_step(rules: GameRules, state: Any, step: dict, dice: dict | None) -> tuple[Any, Counter]:
     """Plays one step; returns the state after it and the faces it rolled of each kind."""
     expect = step.get("expect") or {}
+    if "at_once" in step:
+        return act_step(rules, state, step, dice)
     phase = rules.phase(state)
     if "phase_before" in expect:
         assert phase.id == expect["phase_before"]
@@ -179,13 +186,42 @@ def run_step(rules: GameRules, state: Any, step: dict, dice: dict | None) -> tup
     rng = FixedRng(dice)
     resolution = rules.resolve(state, orders, rng)
     assert repr(state) == before, "resolve changed its input state"
-    events = list(resolution.events)
+    check_expected(rules, resolution.state, list(resolution.events), expect)
+    return resolution.state, rng.used
+
+
+def act_step(rules: GameRules, state: Any, step: dict, dice: dict | None) -> tuple[Any, Counter]:
+    """A step of `at_once:` mails (docs at the top): each player's at-once part, checked against
+    their view and done at once, in the order written; no phase is resolved."""
+    expect = step.get("expect") or {}
+    want_errors = expect.get("errors") or {}
+    rng = FixedRng(dice)
+    events: list = []
+    for player, text in step["at_once"].items():
+        check = rules.check_at_once(rules.view(state, player), player, load(text))   # type: ignore[attr-defined]
+        messages = " | ".join(str(e) for e in check.errors)
+        if player in want_errors:
+            assert not check.ok, f"{player}'s at-once mail should be rejected"
+            for fragment in want_errors[player]:
+                assert fragment in messages, f"{fragment!r} not in {messages!r}"
+            continue
+        assert check.ok, f"{player}'s at-once mail rejected: {messages}"
+        before = repr(state)
+        done = rules.act(state, player, check.orders, rng)   # type: ignore[attr-defined]
+        assert repr(state) == before, "act changed its input state"
+        state = done.state
+        events += list(done.events)
+    check_expected(rules, state, events, expect)
+    return state, rng.used
+
+
+def check_expected(rules: GameRules, new: Any, events: list, expect: dict) -> None:
+    """A step's `events`, `no_events`, `phase`, `state`, `forces` and `views` expectations."""
     told = "\n".join(f"  [{e.kind}] {e.text} ({e.audience.to_json()})" for e in events)
     for want in expect.get("events") or []:
         assert any(event_matches(e, want) for e in events), f"no event like {want} among\n{told}"
     for kind in expect.get("no_events") or []:
         assert not any(e.kind == kind for e in events), f"unexpected {kind} event among\n{told}"
-    new = resolution.state
     if "phase" in expect:
         assert rules.phase(new).id == expect["phase"]
     for path, value in (expect.get("state") or {}).items():
@@ -195,7 +231,6 @@ def run_step(rules: GameRules, state: Any, step: dict, dice: dict | None) -> tup
         view = rules.view(new, None if who == "gm" else who)
         for path, value in paths.items():
             assert dig(view, path) == value, f"{who} sees {path} = {dig(view, path)!r}, not {value!r}"
-    return new, rng.used
 
 
 def check_forces(state: dict, expect: dict, told: str) -> None:

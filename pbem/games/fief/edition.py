@@ -111,6 +111,9 @@ class Edition:
         the record's `units:` name and plural (France: "man-at-arms", "men-at-arms")."""
         if kind in self.units:
             return self.units[kind].name if count == 1 else self.units[kind].plural
+        if kind in self.hooks.other_pawns:   # England: the hired crossbowmen (11.1)
+            one, several = self.hooks.other_pawns[kind]
+            return one if count == 1 else several
         guard = self.hooks.royal_guard[kind]
         return guard.word if count == 1 else guard.plural
 

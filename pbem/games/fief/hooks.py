@@ -147,6 +147,13 @@ class Character:
     refused: Callable[["FiefState", str, Mapping[str, Any]], "Event | None"]
     # (state, board, player, the canonical play) -> the events of its effect, or why it has none.
     effect: Callable[["FiefState", "Board", str, Mapping[str, Any]], "list[Event] | str"]
+    # (view, board, player, card, the `play:` item, its line, problems) -> the canonical play, or
+    # None; reads the whole order itself instead of the core's `on: LORD` (England's BISHOP names
+    # a district, its MERCENARY no lord at all). Without it the core reads `on:` and ``problem``.
+    read: Callable[[dict, "Board", str, str, dict, "int | None", Any], "dict | None"] | None = None
+    # The effect puts the card where it lies (England: under the cleric, on the family board);
+    # a card that cannot take effect then stays in hand. Without it: France's frieze (G.4.1).
+    places_card: bool = False
 
 
 @dataclass(frozen=True)
@@ -254,6 +261,24 @@ class Hooks:
     # (England 4.9, R19: the Royal Stronghold's City is no longer part of its Region). Without it
     # the board's.
     fief_towns: Callable[[dict[str, Any], str, tuple[str, ...]], tuple[str, ...]] | None = None
+    # 3: (state, board, town, its controller, its Mills' income, bishopric -> the family taking
+    # its tithe) -> [(family, shillings, "tithe" | why)]: who receives a town's Mill income
+    # (England: an Abbey's city's Mill to its Abbess and not tithed, +1 a Mill next to an Abbey,
+    # 2.13, 3.1, R18). Without it the controller, or the tithe's collector.
+    mill_share: Callable[["FiefState", "Board", str, str | None, int, dict[int, str]],
+                         list[tuple[str | None, int, str]]] | None = None
+    # D.4: (state, the lord about to be eliminated) -> the events of his being spared (he stays in
+    # play as he is), or None: he is eliminated (England 12.3: the Skull of Saint Caradoc).
+    spared: Callable[["FiefState", str], list["Event"] | None] | None = None
+    # Pawn kinds that are neither bought units (`units:`) nor royal guards: kind -> (one, several),
+    # as the reports write them (England: the hired crossbowmen, 11.1). Without it none.
+    other_pawns: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # 6.3: (state, the lord just taken captive) -> events (England 12.0: the relics they carried lie
+    # in the city for another noble to recover). Without it nothing more happens.
+    captured: Callable[["FiefState", "Lord"], list["Event"]] | None = None
+    # 2.2 (England 2.0): (state, rng) -> events, before the draws of the Cards phase (England: the
+    # Character Deck reshuffled after a cleric's death, 4.8, R71).
+    before_draws: Callable[["FiefState", "Rng"], list["Event"]] | None = None
     # The edition record's keys that only the edition's own code reads (England: `invaders`,
     # `dice`, `supply.abbeys`, ...): dotted key -> the shape its value must have, checked on load
     # (edition_reader.py ``_Reader.shaped``: ``int``, ``bool``, ``str``, ``("word", ...)``, ``[SHAPE]``,

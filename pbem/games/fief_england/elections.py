@@ -25,6 +25,7 @@ from pbem.games.fief.hear_ye.elections import can_act
 from pbem.games.fief.hooks import Elections
 from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief_england.crown import follow_sovereign
+from pbem.games.fief_england.retainers import vote_bonus
 from pbem.games.fief_england.titles import besieged, is_abbess, is_archbishop, sovereign
 from pbem.rules.api import Event
 
@@ -92,8 +93,9 @@ def weights(state: FiefState, board: Board, ballot: str,
             elected_now: set[str]) -> tuple[dict[str, int], dict[str, list[Lord]]]:
     """9.1: a Lord or Bishop 1 vote, an Archbishop 2; a noble with several titles counted once."""
     lords_of = voters(state)
-    return ({family: sum(2 if is_archbishop(state, l) else 1 for l in lords) for family, lords in lords_of.items()},
-            lords_of)
+    # + what the family's retainers add (the vocabulary's `votes`, docs/fief-england.md "Retainers")
+    return ({family: sum(2 if is_archbishop(state, l) else 1 for l in lords) + vote_bonus(state, family, "election")
+             for family, lords in lords_of.items()}, lords_of)
 
 
 def winner(state: FiefState, ballot: str, tally: dict[str, int], markers: dict[str, dict],

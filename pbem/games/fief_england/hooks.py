@@ -12,12 +12,21 @@ from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief_england.battle.rules import BATTLE
 from pbem.games.fief_england.board_loader import load_england_board
 from pbem.games.fief_england.cards import load_england_cards
-from pbem.games.fief_england.cards_round import cards_view, round_end
+from pbem.games.fief_england.cards_round import cards_view, round_end as cards_round_end
 from pbem.games.fief_england.disasters import WEATHER, resolve_disasters
-from pbem.games.fief_england.fortune import INCOME_RULES, income_parts
+from pbem.games.fief_england.fortune import INCOME_RULES, income_parts as fortune_income
 from pbem.games.fief_england.scorch import SCORCH
 from pbem.games.fief_england.opportunity.orders import CARD_PLAYS
 from pbem.games.fief_england.opportunity.rebellion import JOIN_POLICY, QUELL_POLICY, policy_checker
+from pbem.games.fief_england import hired, retainers
+from pbem.games.fief_england.characters import CHARACTERS
+from pbem.games.fief_england.church.death import church_after_death
+from pbem.games.fief_england.church.income import mill_share
+from pbem.games.fief_england.church.relic_powers import skull_spares
+from pbem.games.fief_england.church_at_once import VERBS as CHURCH_VERBS
+from pbem.games.fief_england.church_hooks import before_draws, captured
+from pbem.games.fief_england.church_hooks import end_of_round as church_round_end, income_parts as church_income
+from pbem.games.fief_england.church_view import church_view
 from pbem.games.fief_england.elections import ELECTIONS, married
 from pbem.games.fief_england.facts import ENGLAND
 from pbem.games.fief_england.invaders.income import halved_income
@@ -99,8 +108,9 @@ def tiebreak(state: FiefState, families: tuple[str, ...], towns_held: dict[str, 
 
 
 def lord_played(state: FiefState, player: str, name: str, play: Mapping[str, Any]) -> list[Event]:
-    """2.11: a noble card played brings no title with it in England."""
-    return []
+    """2.11: a noble card played brings no title with it in England; 2.12: a retainer is drawn for
+    the new noble."""
+    return retainers.draw_for(state, name)
 
 
 def after_elimination(state: FiefState, gone: Lord) -> list[Event]:
@@ -110,7 +120,8 @@ def after_elimination(state: FiefState, gone: Lord) -> list[Event]:
         state.character_discard.remove(gone.name)
     out = state.edition_state.setdefault("setup", {}).setdefault("out_of_game", [])
     out.append(gone.name)
-    return [Event("noble_card_removed", f"{gone.name}'s card leaves the game (4.8).", data={"lord": gone.name})]
+    return [Event("noble_card_removed", f"{gone.name}'s card leaves the game (4.8).",
+                  data={"lord": gone.name})] + church_after_death(state, gone)
 
 
 def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, Any]:
@@ -121,7 +132,27 @@ def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, 
     setup = {"setup": {"regions": dict(rolled), "region": rolled.get(player or "")}} if rolled else {}
     return {**setup, **sherwood.view(state), **invaders_view(state, board, player),   # 13.4; 6.0: public
             **cards_view(state),   # the cards on the Regions and the treasures (2.4, 11.3)
-            **pigeons.view(state), **parliament.view(state, board), **crown.royal_view(state)}
+            **pigeons.view(state), **parliament.view(state, board), **crown.royal_view(state),
+            "church": church_view(state, player)}   # the Church, retainers, relics, family-board cards
+
+
+def income_parts(state: FiefState, board: Board) -> tuple[dict[str, list[tuple[str, int]]], list[Event]]:
+    """3: England's own incomes, the fortune cards' (the Tallage, 2.8) then the Church's (the
+    Abbeys and retainers, 3.1), as the core's `income_parts` hook takes them."""
+    parts: dict[str, list[tuple[str, int]]] = {}
+    events: list[Event] = []
+    for part in (fortune_income, church_income):
+        more, told = part(state, board)
+        for family, items in more.items():
+            parts.setdefault(family, []).extend(items)
+        events += told
+    return parts, events
+
+
+def end_of_round(state: FiefState, board: Board) -> list[Event]:
+    """8.0: England's own End of Round, the cards' (cards on the Regions discarded, Treasures back,
+    2.10, 11.3) then the Church's (Spent retainers face up, crossbowmen back on their card)."""
+    return cards_round_end(state, board) + church_round_end(state, board)
 
 
 HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
@@ -129,13 +160,17 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               phases=(INVADERS, parliament.PARLIAMENT), record_keys=RECORD_KEYS,
               board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
-              view_parts=view_parts, disasters=resolve_disasters, end_of_round=round_end,
+              view_parts=view_parts, disasters=resolve_disasters,
               empty_towns="fortress", placement="controlled", movement=MOVEMENT, battle=BATTLE,
               purchase_start=sherwood.purchase_start, units_off_map=sherwood.units_off_map,
               income_total=halved_income,
               queen_titles=("queen",),   # 3.0 (l.266): "2 Shillings for the Queen's Title" (R59)
               card_plays=CARD_PLAYS, weather=WEATHER, income_rules=INCOME_RULES, income_parts=income_parts,
               at_once_verbs={"scorch": SCORCH,   # 3.4
-                             **pigeons.VERBS, **crown.VERBS},   # 2.15: carrier pigeons; 4.5, 4.6, 4.9
+                             **pigeons.VERBS, **crown.VERBS,   # 2.15: carrier pigeons; 4.5, 4.6, 4.9
+                             **CHURCH_VERBS},   # 2.12-2.14, 11.1, 12.0: the Church's, retainers', relics'
               fief_towns=crown.fief_towns,   # 4.9, R19
-              policies={key: policy_checker(key) for key in (JOIN_POLICY, QUELL_POLICY)})
+              policies={key: policy_checker(key) for key in (JOIN_POLICY, QUELL_POLICY)},
+              characters=CHARACTERS, end_of_round=end_of_round,
+              before_draws=before_draws, captured=captured, spared=skull_spares, mill_share=mill_share,
+              other_pawns={hired.UNIT: ("crossbowman", "crossbowmen")})

@@ -30,6 +30,8 @@ from pbem.games.fief.round import Step, listed_orders
 from pbem.games.fief.setup.orders import check_setup_orders
 from pbem.games.fief.setup.rules import empty_state
 from pbem.games.fief.state import FiefState, Lord, Pawn
+from pbem.games.fief_england import retainers
+from pbem.games.fief_england.church import relics
 from pbem.games.fief_england.board_loader import EnglandBoard
 from pbem.orders.reading import Problems
 from pbem.rules.api import JSON, Audience, Event
@@ -81,6 +83,10 @@ def new_game(variant: str, options: dict[str, Any], players: Sequence[str], boar
                                 "starting Region (13.6).", data={"player": player, "fief": fief}))
     state.edition_state["setup"] = own
     state.phase = "setup"
+    retainers.shuffle_deck(state, rng)   # 2.12, R70: the dealt nobles draw theirs too
+    for name in list(state.lords):
+        events += retainers.draw_for(state, name)
+    events += relics.place_at_setup(state, board, rng)   # 12.0, R36
     return state, events
 
 

@@ -35,7 +35,8 @@ PLAYABLE = ("good_weather", "good_harvest", "tax")   # fortune cards without the
 def resolve_draw(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
     cards = load_cards(state.variant)
     active = [p for p in state.turn_order() if not state.families[p].eliminated]
-    events: list[Event] = []
+    before = edition_of(state).hooks.before_draws
+    events: list[Event] = before(state, rng) if before is not None else []   # England: 4.8, R71
     for player in active:                                        # 2.1: step A, in turn order
         events += _discard(state, cards, player, (orders.get(player) or {}).get("discard") or [])
     for player in active:                                        # 2.2: step B, in turn order

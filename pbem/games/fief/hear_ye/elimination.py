@@ -25,6 +25,10 @@ from pbem.rules.api import Event
 
 def eliminate_lord(state: FiefState, board: Board, name: str) -> list[Event]:
     """Remove a lord from play and settle D.4 and 1.5.5."""
+    spare = edition_of(state).hooks.spared
+    saved = spare(state, name) if spare is not None else None
+    if saved is not None:   # England 12.3: the Skull of Saint Caradoc
+        return saved
     events = royal_guard_replaced(state, name)
     lord = state.lords.pop(name)
     state.character_discard.append(name)
@@ -114,4 +118,6 @@ def captive_markers_left(state: FiefState) -> int:
 def capture_lord(state: FiefState, board: Board, name: str, jailer: str) -> list[Event]:
     """6.3: flip the lord to 'captive'; they stay where they stand, with their jailer's forces."""
     state.lords[name].captive_of = jailer
-    return royal_guard_replaced(state, name)
+    events = royal_guard_replaced(state, name)
+    captured = edition_of(state).hooks.captured   # England 12.0: the relics they carried drop there
+    return (events + captured(state, state.lords[name])) if captured is not None else events

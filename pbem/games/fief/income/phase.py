@@ -167,6 +167,14 @@ def _mills(state: FiefState, board: Board, ctrl: dict, collectors: dict[int, str
             continue
         else:
             value = here.mills * (edition_of(state).income["mill"] + ("good_weather" in on) + ("good_harvest" in on))
+        share = edition_of(state).hooks.mill_share
+        if share is not None:   # the edition's own (England: an Abbey's Mill and its +1, 2.13, 3.1, R18)
+            for family, amount, why in share(state, board, town, ctrl[town], value, collectors):
+                if family and why == "tithe":
+                    incomes[family].tithe[number] = incomes[family].tithe.get(number, 0) + amount
+                elif family:
+                    incomes[family].mills += amount
+            continue
         if number in collectors:
             inc = incomes[collectors[number]]
             inc.tithe[number] = inc.tithe.get(number, 0) + value

@@ -48,6 +48,9 @@ def check_surprise(view: dict, board: Board, player: str, card: str, item: dict,
     if card == "underground":
         check_keys(item, ("play", "free", "also", "in"), "an underground card", problems)
         return _underground(view, board, item, line, problems)
+    character = load_edition(view["game"]).hooks.characters.get(card)   # G.4.1 (France: D'Arc, cardinal)
+    if character is not None and character.read is not None:   # an edition's card reading its own keys
+        return character.read(view, board, player, card, item, line, problems)
     keys = ("play", "on", "sponsor") if card == "assassination" else ("play", "on")
     check_keys(item, keys, f"a {at_once(view['game'])[card]} card", problems)
     target = _lord(lords, item.get("on"), line_of(item, "on") or line, "`on:` the target lord", problems)
@@ -55,7 +58,6 @@ def check_surprise(view: dict, board: Board, player: str, card: str, item: dict,
         return None
     info = lords[target]
     why = None
-    character = load_edition(view["game"]).hooks.characters.get(card)   # G.4.1 (France: D'Arc, cardinal)
     if character is not None:
         why = character.problem(info)
     elif card == "justice":

@@ -71,6 +71,13 @@ def play_surprise(state: FiefState, board: Board, player: str, play: Mapping[str
     refused = character.refused(state, player, play) if character else None
     if refused is not None:   # France D.2.3: the card cannot be played; it stays in hand
         return [refused]
+    if character and character.places_card:   # the edition's effect puts the card where it lies
+        placed = character.effect(state, board, player, play)
+        if isinstance(placed, str):
+            return [Event("card_not_played", f"{player} cannot play the {character.name} card: {placed}; the card "
+                          "stays in hand.", data={"player": player, "card": card})]
+        hand.remove(card)
+        return placed   # its events say what was played, on whom
     hand.remove(card)
     name = character.name if character else AT_ONCE[card]
     events = [Event("surprise_played", f"{player} plays the {name} card (G.4).", data={"player": player, "card": card})]
