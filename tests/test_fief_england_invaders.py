@@ -273,6 +273,21 @@ def test_an_empty_port_reached_from_inland_means_leaving_england():
     assert kinds(events)[:3] == ["invaders_reinforced", "invaders_move", "invaders_leave"]
 
 
+def test_r10_the_invaders_destroy_an_abbey_and_take_the_relics_lying_there():
+    """R10, 2.13, 12.0: a city the Invaders take loses its Abbey, and a relic lying there is
+    revealed and removed from the game; a relic carried by a noble elsewhere stays."""
+    state = position(armies={"1": {"city": "King's Lynn"}})
+    state.edition_state["abbeys"] = {"Lincoln": {"abbey": "Abbey of the Spring", "abbess": "Joan", "royal": False}}
+    state.edition_state["relics"] = {"relics": {"skull": {"holder": None, "city": "Lincoln", "revealed": False},
+                                                "chasuble": {"holder": "Henri", "city": None, "revealed": True}},
+                                     "vp_marker": None, "skull_used": False, "chasuble_round": {}}
+    events = run(state, Script(compass=["S", "N", "W"]))
+    assert "Lincoln" not in state.edition_state["abbeys"]
+    assert list(state.edition_state["relics"]["relics"]) == ["chasuble"]
+    assert {"abbey_destroyed", "relic_lost"} <= set(kinds(events))
+    lost = next(e for e in events if e.kind == "relic_lost")
+    assert lost.data == {"relic": "skull", "city": "Lincoln"} and lost.audience.kind == "all"   # revealed
+
 def test_a_port_to_port_move_is_no_leaving():
     # Plymouth's only road goes to Exeter (inland): the rule is for a move from inland only
     state = position(armies={"1": {"city": "Plymouth"}})
