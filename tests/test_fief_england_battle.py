@@ -762,5 +762,5 @@ def test_no_battle_under_storms() -> None:
     setup = BattleSetup(town="London", attacker="dave", defender="george", attacker_side=("dave",),
                         defender_side=("george",))
     assert declarable(state, BOARD, setup) is None
-    state.board_effects.append(BoardEffect("storms", BOARD.towns["Canterbury"].fief))   # the South East
+    state.board_effects.append(BoardEffect("storms", "VI"))   # the South East, as the disasters step lays it
     assert "STORMS lie on the Duchy of the South East" in (declarable(state, BOARD, setup) or "")

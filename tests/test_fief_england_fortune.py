@@ -16,6 +16,11 @@ from pbem.games.fief_england.regions import region_cities, region_of
 BOARD = england_board()
 
 
+def abbey(abbess: str) -> dict:
+    """An Abbey as the Church part records it (church/abbeys.py: city -> {abbey, abbess, royal})."""
+    return {"abbey": "Abbey of the Autumn", "abbess": abbess, "royal": False}
+
+
 def kinds(events):
     return [e.kind for e in events]
 
@@ -74,7 +79,7 @@ def test_plague_nobles_die_on_1_to_3_and_the_abbey_protects():
     state = position(["a", "b"], lords={"Hugh": {"family": "a", "at": "London"},
                                         "Henri": {"family": "a", "at": "Oxford"},
                                         "Lucia": {"family": "b", "at": "Canterbury", "female": True}},
-                     edition_state={"abbeys": {"Canterbury": {"abbess": "Lucia"}}})
+                     edition_state={"abbeys": {"Canterbury": abbey("Lucia")}})
     events = disasters._strike(state, BOARD, Dice(d6=[3, 4]), "plague", "VI", "test")
     assert "Hugh" not in state.lords and "Henri" in state.lords and "Lucia" in state.lords
     assert "plague_abbey" in kinds(events)
@@ -148,7 +153,7 @@ def test_blocked_placements():
 
 def test_harvest_and_weather_stack_on_mills_and_abbeys():
     """2.9 Ex (Harvest + Weather on the Marches), R9: +2 per Mill and per Abbey."""
-    state = position(["george", "dave"], edition_state={"abbeys": {"Durham": {"abbess": "X"}}})
+    state = position(["george", "dave"], edition_state={"abbeys": {"Durham": abbey("X")}})
     fortune.play_bonus_card(state, BOARD, "george", "bountiful_harvest", "III")
     fortune.play_bonus_card(state, BOARD, "dave", "good_weather", "III")
     assert fortune.fortune_bonus(state, BOARD, "Berwick") == 2
@@ -286,7 +291,7 @@ def test_rebellion_spares_a_fortified_city_and_nobles_in_an_abbey_r29():
     assert "rebellion_over" in kinds(events)          # 2 rebellions (card + Parliament) - 2 cancelled
     state = position(["a", "b"], lords={"Hugh": {"family": "b", "at": "York"}},
                      towns={"York": {"controller": "b", "mills": 1}}, hands={"a": ["rebellion"]},
-                     edition_state={"parliament_rebellion": True, "abbeys": {"York": {"abbess": "Z"}}})
+                     edition_state={"parliament_rebellion": True, "abbeys": {"York": abbey("Z")}})
     events = opp.rebellion(state, BOARD, Dice(battle=[0, 0]), "a", {"in": "York"})
     assert "Hugh" in state.lords and "York" not in state.edition_state["abbeys"]   # R34 no troops; 2.13
     assert state.towns["York"].mills == 0
@@ -349,7 +354,7 @@ def test_justice_only_on_the_heresy_bearer_never_royal_never_in_an_abbey():
     state.lords["Hugh"].political = "king"
     assert "beyond JUSTICE" in opp.justice_problem(state, state.lords["Hugh"])
     state.lords["Hugh"].political = None
-    state.edition_state["abbeys"] = {"York": {"abbess": "Z"}}
+    state.edition_state["abbeys"] = {"York": abbey("Z")}
     assert "Abbey" in opp.justice_problem(state, state.lords["Hugh"])
     del state.edition_state["abbeys"]
     events = opp.justice(state, BOARD, "a", {"on": "Hugh"})

@@ -16,6 +16,7 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.hooks import IncomeRules
 from pbem.games.fief.state import BoardEffect, FiefState
 from pbem.games.fief_england.disasters import lying
+from pbem.games.fief_england.church import income as church_income
 from pbem.games.fief_england.reading import abbey_in
 from pbem.games.fief.edition import edition_of
 from pbem.games.fief_england.regions import record, region_cities, region_fief, region_name, region_of
@@ -96,32 +97,14 @@ def play_tallage(state: FiefState, board: Board, player: str, lord: str, target:
                        data={"player": player, "card": "tax", "tax": "tallage", "region": target, "lord": lord})
 
 
-def tithe_problem(state: FiefState, board: Board, player: str, lord: str, district: int) -> str | None:
-    """2.8: a Bishop or Archbishop on his own district (even as a captive), once per district a
-    round (2.9), and a Treasure marker (11.3)."""
-    who = state.lords.get(lord)
-    if who is None or who.family != player:
-        return f"{lord} is not a noble of your family in play"
-    name = board.bishoprics[district].name
-    if who.bishopric != district:
-        return f"{lord} is not the Bishop or Archbishop of {name} (2.8: only on his own district)"
-    if any(e.card == "tithe" and e.target == str(district) for e in state.board_effects):
-        return f"a Tithe lies on {name} already this round (2.9)"
-    return treasure_problem(state, player, "tax_tithe")
-
-
 def play_tithe(state: FiefState, board: Board, player: str, lord: str, district: int) -> tuple[bool, Event]:
-    """2.8: the TAX card with a Treasure marker on its Tithe icon: at Income the district's mills
-    pay ``lord``'s family (the Church part's income, 3.2)."""
-    name = board.bishoprics[district].name
-    why = tithe_problem(state, board, player, lord, district)
-    if why:
-        return _refused(player, "tax", f"a Tithe on {name} by {lord}: {why}")
-    spend_treasure(state, player, "tax_tithe")
-    state.board_effects.append(BoardEffect("tithe", str(district), player, lord))
-    return True, Event("card_played", f"{player} plays a TAX card: {lord} levies a Tithe on {name}, a Treasure "
-                       "marker on its icon: its mills pay him at Income, Abbeys and their Mills excepted (2.8, 11.3).",
-                       data={"player": player, "card": "tax", "tax": "tithe", "district": district, "lord": lord})
+    """2.8, 11.3: the TAX card with a Treasure marker on its Tithe icon — the Church part's rule
+    (church/income.py ``play_tithe``: a Bishop or Archbishop on his own district, once a round),
+    paid with this part's Treasure markers; at Income the district's mills pay ``lord``'s family."""
+    played = church_income.play_tithe(state, board, player, lord, district, spend_treasure)
+    if isinstance(played, str):
+        return _refused(player, "tax", f"a Tithe on {board.bishoprics[district].name} by {lord}: {played}")
+    return True, played[0]
 
 
 # -- Income (3.0-3.4): what this part adds to England's Income phase -----------------------

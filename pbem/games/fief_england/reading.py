@@ -5,6 +5,7 @@ format is one change here.
 from __future__ import annotations
 
 from pbem.games.fief.state import FiefState, Lord
+from pbem.games.fief_england.church import abbeys
 
 ABBEYS = "abbeys"   # the Church's: city -> its abbey (2.13)
 HERESY = "heresy"   # the Church's: the name of the noble bearing the Heresy marker (R31), or absent
@@ -15,8 +16,8 @@ ROYAL_FAMILY = ("king", "sovereign_queen", "queen", "prince_of_wales")
 
 def abbey_in(state: FiefState, city: str) -> bool:
     """2.13: an Abbey stands in ``city`` (it protects the nobles there from plague, rebellion
-    and justice)."""
-    return city in (state.edition_state.get(ABBEYS) or {})
+    and justice); the Church part's record (church/abbeys.py)."""
+    return abbeys.abbey_in(state, city) is not None
 
 
 def heresy_bearer(state: FiefState) -> str | None:
@@ -48,11 +49,6 @@ def abbess_of(state: FiefState, lord: Lord) -> bool:
 def cleric(state: FiefState, lord: Lord) -> bool:
     """10.1: an Abbess, Bishop or Archbishop (who may quell a rebellion)."""
     return bool(lord.bishopric) or abbess_of(state, lord)
-
-
-def destroy_abbey(state: FiefState, city: str) -> bool:
-    abbeys = state.edition_state.get(ABBEYS) or {}
-    return abbeys.pop(city, None) is not None
 
 
 def parliament_rebellion(state: FiefState) -> bool:

@@ -13,6 +13,7 @@ from pbem.games.fief_england.battle.rounds import archers, bombards, trebuchets
 from pbem.games.fief_england.battle.siege import resolve_sieges
 from pbem.games.fief_england.battle.sides import force_of_units
 from pbem.games.fief_england.battle.steps import STEPS, settle
+from pbem.games.fief_england.disasters import storms_at
 
 
 def declarable(state: FiefState, board: Board, setup: BattleSetup) -> str | None:
@@ -21,7 +22,7 @@ def declarable(state: FiefState, board: Board, setup: BattleSetup) -> str | None
     no projectile able to fire does not attack: "if they do not have enough SPs to roll at least
     1 Battle Die" they besiege."""
     region = board.towns[setup.town].fief
-    if any(e.card == "storms" and e.target == region for e in state.board_effects):
+    if storms_at(state, board, setup.town):   # the card as the disasters step lays it (its Region's numeral)
         return (f"STORMS lie on the {board.fiefs[region].name}: no battle is allowed in the Region until "
                 "the end of the round (2.5), unless GOOD WEATHER sends them away")
     attacker, defender = build_sides(state, setup)

@@ -23,7 +23,8 @@ from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief.movement.events import Teller
 from pbem.games.fief.policies import loss_order
 from pbem.games.fief.state import FiefState
-from pbem.games.fief_england.reading import abbey_in, cleric, destroy_abbey, parliament_rebellion
+from pbem.games.fief_england.church import abbeys
+from pbem.games.fief_england.reading import abbey_in, cleric, parliament_rebellion
 from pbem.games.fief_england.regions import record, region_name, region_of
 from pbem.games.fief_england.troops import hits_to_defeat, troops_text
 from pbem.rules.api import Event, OrderError
@@ -216,13 +217,16 @@ def _no_captives(state: FiefState, board: Board, city: str) -> list[Event]:
     gone: list[str] = []
     if town.mills:
         town.mills, gone = 0, gone + ["Mill"]
-    if destroy_abbey(state, city):
+    abbey_lost = (abbeys.destroy(state, city, "a REBELLION, 10.1")   # 2.13: its Abbess may rebuild it
+                  if abbeys.abbey_in(state, city) else [])
+    if abbey_lost:
         gone.append("Abbey")
     if town.fortress == "stronghold":
         town.fortress, gone = None, gone + ["Stronghold"]
     if gone:
         events.append(Event("rebellion_destroys", f"The rebels destroy the {' and '.join(gone)} of {city} (10.1, R29).",
                             data={"city": city, "destroyed": gone}))
+    events += abbey_lost
     return events
 
 
