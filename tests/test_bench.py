@@ -2,6 +2,7 @@
 nobody runs rots. Counts only: the benchmark's times are never asserted."""
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -54,6 +55,14 @@ def test_the_smtp_bench_delivers_every_mail_of_both_sides(mail_servers):
     peer(mail_servers, mails(mail_servers, 6, "peer"))
     pbem(mail_servers, mails(mail_servers, 6, "pbem"), concurrency=3)
     assert delivered(mail_servers) - before == 12
+
+
+def test_the_smtp_bench_with_a_delivery_time_sends_every_mail_of_both_sides_to_the_sink():
+    from bench.smtp import SinkServers, runs
+    with SinkServers(delay_ms=1) as servers:
+        rows, expected = runs(servers, argparse.Namespace(mails=5, concurrency=[2, 3]))
+        assert [name for name, _ in rows][1:] == ["pbem SmtpSender, concurrency 2", "pbem SmtpSender, concurrency 3"]
+        assert servers.sink.mails == expected == 15
 
 
 @pytest.mark.e2e
