@@ -101,3 +101,15 @@ def test_the_bench_runs_ticks_until_every_game_is_resolved(monkeypatch, tmp_path
     monkeypatch.setattr(run, "progress", lambda home: {
         "games": 3, "resolved_games": 2 if len(ticks) < 2 else 3, "inbox_pending": 0, "outbox_pending": 0})
     assert run.run_ticks(tmp_path)["ticks"] == 2
+
+
+def test_the_goals_bench_measures_the_maildir_smtp_and_disk_goals_at_a_small_size(tmp_path):
+    from bench.goals import disk_row, maildir_rows, smtp_row
+    rows = maildir_rows(tmp_path, 10, history=20, idle_runs=1) + [smtp_row(4, 1), disk_row(tmp_path, 2, 1)]
+    assert [row.goal.split(",")[0].split(" (")[0] for row in rows] == [
+        "10 games' phase in one tick", "t(10 games) / t(1 games)", "peak memory of a tick",
+        "idle tick / pbem --help", "sending", "store per game per ordered phase"]
+    assert all(row.value > 0 for row in rows)
+    # The verdict follows the goal's direction, whatever the times measured were.
+    assert [(row.at_most, row.limit) for row in rows] == [
+        (True, 60), (True, 11), (True, 200), (True, 1.2), (False, 5), (True, 15)]
