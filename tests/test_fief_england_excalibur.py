@@ -343,3 +343,16 @@ def test_the_grail_with_the_attacker_protects_no_one() -> None:   # 12.1 "not pa
     state = grail_battle("Edward")
     outcome = fight(state, "dave", "george", Dice(2, 0))
     assert outcome.winner == "attacker" and outcome.captives == [("Henri", "dave")]
+
+
+def test_holder_taken_captive_by_the_invaders_drops_the_sword_and_the_relics() -> None:   # 13.2, 12.0
+    from pbem.games.fief_england.invaders.armies import new_army, record
+    from pbem.games.fief_england.invaders.captives import capture
+    lords = {"Henri": {"family": "ann", "at": "Oxford"}}
+    st = held(FiefState.from_json(position(lords=lords, edition_state=copy.deepcopy(RELICS))), "Henri")
+    st.edition_state["relics"]["relics"]["skull"].update(holder="Henri", city=None, face_up=True)
+    record(st)["armies"]["1"] = new_army("Oxford")
+    events = capture(st, "1", "Henri")
+    assert st.edition_state["excalibur"]["holder"] is None and excalibur.where(st) == "Oxford"
+    assert st.edition_state["relics"]["relics"]["skull"] == {"city": "Oxford", "holder": None, "face_up": True}
+    assert [e.kind for e in events] == ["invaders_captive", "relic_dropped", "excalibur_left"]
