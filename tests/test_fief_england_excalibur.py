@@ -16,9 +16,9 @@ from pbem.games.fief_england.church import abbeys
 from pbem.games.fief_england.hooks import income_parts
 from pbem.games.fief_england.opportunity.cards import ambush
 from pbem.orders.yamlsafe import load
-from pbem.rules.rng import Rng
 from test_fief_england_battle import Dice, fight
 from test_fief_england_battle import position as battle_position
+from test_fief_england_crown import sit
 from test_fief_england_game import FixedD6
 
 RULES = rules_for("fief_england")
@@ -255,19 +255,10 @@ RELICS = {"relics": {"relics": {"holy_grail": {"city": "York", "holder": None, "
                      "vp_marker": None, "skull_used": False, "chasuble_round": {}}}
 
 
-def moved(lords: dict, mails: dict[str, str]) -> tuple[dict, list]:
-    state = position(lords=lords, towns={"London": {"controller": "ann"}}, edition_state=copy.deepcopy(RELICS))
-    orders = {}
-    for player in RULES.phase(state).deciders:
-        view = RULES.view(state, player)
-        if player in mails:
-            result = RULES.check_orders(view, player, load(mails[player]))
-            assert result.ok, result.errors
-            orders[player] = result.orders
-        else:
-            orders[player] = RULES.default_orders(view, player)
-    out = RULES.resolve(state, orders, Rng("relics"))
-    return out.state, list(out.events)
+def moved(lords: dict, mails: dict[str, str], **edition_state) -> tuple[dict, list]:
+    """The Movement mails of ``mails`` (the others' defaults) resolved by the rules."""
+    return sit(position(lords=lords, towns={"London": {"controller": "ann"}},
+                        edition_state={**copy.deepcopy(RELICS), **edition_state}), mails)
 
 
 def go(noble: str, *path: str) -> str:
@@ -295,13 +286,11 @@ def test_passing_through_his_cathedral_city_reveals_it_too() -> None:   # 12.0 "
 def test_an_abbess_reveals_in_any_cathedral_city_a_bishop_only_in_his_own() -> None:
     lords = {"Lucia": {"family": "ann", "at": "London", "female": True},
              "Godfrey": {"family": "bob", "at": "London", "titles": ["bishop 1"]}}
-    position_with_abbess = position(lords=lords, towns={"London": {"controller": "ann"}}, edition_state={
-        **copy.deepcopy(RELICS), "church": {"abbesses": {"Lucia": ["Oxford"]}}})
-    orders = {p: RULES.default_orders(RULES.view(position_with_abbess, p), p) for p in FOUR}
-    for player, text in (("ann", go("Lucia", "Canterbury")), ("bob", go("Godfrey", "Canterbury"))):
-        orders[player] = RULES.check_orders(RULES.view(position_with_abbess, player), player, load(text)).orders
-    state = RULES.resolve(position_with_abbess, orders, Rng("relics")).state
+    state, _ = moved(lords, {"ann": go("Lucia", "Canterbury"), "bob": go("Godfrey", "Canterbury")},
+                     church={"abbesses": {"Lucia": ["Oxford"]}})
     assert relic(state, "chasuble")["holder"] == "Lucia"
+    alone, _ = moved({"Godfrey": lords["Godfrey"]}, {"bob": go("Godfrey", "Canterbury")})
+    assert relic(alone, "chasuble")["holder"] is None, "Godfrey is the Bishop of Exeter, not of Canterbury"
 
 
 def test_moving_reveals_nothing_to_a_layman_and_no_event_names_a_face_down_relic() -> None:   # R36
