@@ -59,11 +59,6 @@ def _st(state: FiefState) -> dict[str, Any]:
     return state.edition_state[KEY]
 
 
-def holder(state: FiefState) -> str | None:
-    """The noble carrying Excalibur (None while it is in the stone)."""
-    return (state.edition_state.get(KEY) or {}).get("holder")
-
-
 def where(state: FiefState) -> str | None:
     """The City Excalibur is in: its holder's, or the stone's (the board's start until drawn)."""
     data = state.edition_state.get(KEY)

@@ -170,7 +170,8 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               card_plays=CARD_PLAYS, weather=WEATHER, income_rules=INCOME_RULES, income_parts=income_parts,
               at_once_verbs={"scorch": SCORCH,   # 3.4
                              **pigeons.VERBS, **crown.VERBS,   # 2.15: carrier pigeons; 4.5, 4.6, 4.9
-                             **CHURCH_VERBS, **excalibur.VERBS},   # ...; 13.2   # 2.12-2.14, 11.1, 12.0: the Church's, retainers', relics'
+                             **CHURCH_VERBS,   # 2.12-2.14, 11.1, 12.0: the Church's, retainers', relics'
+                             **excalibur.VERBS},   # 13.2: drawing Excalibur
               fief_towns=crown.fief_towns,   # 4.9, R19
               policies={key: policy_checker(key) for key in (JOIN_POLICY, QUELL_POLICY)},
               characters=CHARACTERS, end_of_round=end_of_round,
