@@ -345,3 +345,39 @@ def test_holder_taken_captive_by_the_invaders_drops_the_sword_and_the_relics() -
     assert st.edition_state["excalibur"]["holder"] is None and excalibur.where(st) == "Oxford"
     assert st.edition_state["relics"]["relics"]["skull"] == {"city": "Oxford", "holder": None, "face_up": True}
     assert [e.kind for e in events] == ["invaders_captive", "relic_dropped", "excalibur_left"]
+
+
+# -- through the judge, by mail -----------------------------------------------------------------------------------
+
+def test_drawing_excalibur_by_mail_the_roll_is_in_everyones_report(tmp_path) -> None:
+    import json
+
+    from pbem.judge import engine
+
+    from judge_support import Judge
+
+    judge = Judge(tmp_path)
+    judge.new_game(name="camelot", players=("alice", "bob", "carol"), game_type="fief_england", seed="camelot")
+    judge.tick()
+    store = judge.store()
+    try:   # a test's shortcut: alice's nobleman put in Winchester in round 2's Movement Phase
+        game = engine.load_game(store, "camelot")
+        st = game.state
+        noble = next(n for n, lo in sorted(st["lords"].items()) if lo["family"] == "alice" and not lo["female"])
+        st["round"], st["phase"] = 2, "movement"
+        st["lords"][noble]["location"] = "Winchester"
+        store.run("UPDATE games SET state=? WHERE id=?", json.dumps(st), game.id)
+    finally:
+        store.close()
+    judge.orders("camelot", "alice", "round-2/movement", f"at_once:\n  - draw_excalibur: {noble}\n")
+    judge.tick()
+    store = judge.store()
+    try:
+        sword = engine.load_game(store, "camelot").state["edition_state"]["excalibur"]
+    finally:
+        store.close()
+    assert sword["tried"] == {"round": 2, "movement": [noble]}
+    line = f"{noble} (alice) tries to draw Excalibur from the stone in Winchester: the d6 shows"
+    for player in ("alice", "bob", "carol"):
+        told = "\n".join(m.get_body(("plain",)).get_content() for m in judge.sent_to(f"{player}@pbem.test"))
+        assert line in told, player
