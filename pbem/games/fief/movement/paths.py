@@ -31,7 +31,7 @@ class PathChecker:
                 self.pawns.setdefault(p["location"], Counter())[p["kind"]] += 1
         self.lord_at = {n: l["location"] for n, l in view["lords"].items()}
         self.hand = list(view.get("hand") or [])
-        self.cards_named: list[int | None] = []   # one line per underground card always played
+        self.cards_named: list[tuple[int | None, str]] = []   # (line, source) per card always played
         self.flags: frozenset[str] = frozenset()  # the edition's yes/no keys of the last move read
 
     def _town(self, text: Any, line: int | None) -> str | None:
