@@ -103,7 +103,11 @@ class PathChecker:
         """5.1.1: the steps of the move; more in the army of a lord whose title gives steps
         (France: D'Arc, G.4.1.1), with that title's bonus (or None)."""
         bonus = self.edition.bonus(self.view["lords"][n].get("political") for n in [name] + lords)
-        return (max(bonus.steps, self.edition.steps_per_round) if bonus else self.edition.steps_per_round), bonus
+        steps = max(bonus.steps, self.edition.steps_per_round) if bonus else self.edition.steps_per_round
+        own = self.edition.hooks.movement
+        if own is not None and own.extra_moves is not None:   # the edition's (England: a retainer, 2.12)
+            steps = max(steps, self.edition.steps_per_round + own.extra_moves(self.view, [name] + lords))
+        return steps, bonus
 
     def _step_problem(self, here: str, town: str, index: int, length: int, start: str) -> tuple[str, str] | None:
         naval = self.edition.hooks.naval
