@@ -148,3 +148,66 @@ def test_a_retainer_not_needed_is_not_spent(swift):
     s = step(start(RIDER), {"kirsten": "orders:\n  - move: Anabel\n    with: all\n    path: [Exeter]\n"},
              {"no_events": ["retainer_spent"]})
     assert s["edition_state"]["retainers"]["spent"] == []
+
+
+# -- the BURGHER's votes in Parliament (9.2, 11.2, 11.3; Ex 9-2 is a scenario) --------------------
+
+SITTING = {"players": ["george", "dave", "kirsten"], "phase": "parliament",
+           "lords": {"Henri": {"family": "george", "at": "London", "titles": ["king", "south_east"]},
+                     "Philippa": {"family": "dave", "at": "York", "female": True, "titles": ["north"]},
+                     "Hugh": {"family": "kirsten", "at": "Exeter", "titles": ["south_west"]}},
+           "edition_state": {"family_card": {"dave": "burgher_2"}}}
+DAVE_BURGHER = "orders:\n  - vote: for\n    burgher: yes\n"
+
+
+def test_the_burgher_votes_only_when_parliament_sits_and_no_treasure_is_spent_otherwise():
+    s = step(start(SITTING), {"george": "orders:\n  - vote: against\n", "dave": DAVE_BURGHER},
+             {"events": [{"kind": "parliament_not_convened"}], "no_events": ["burgher_votes"]})
+    assert "treasures" not in s["edition_state"]
+
+
+def test_the_second_burgher_card_adds_5_votes_and_carries_the_tax():
+    s = start(SITTING)
+    assert RULES.view(s, "kirsten")["parliament"]["burghers"] == {"dave": 5}   # the card lies face up
+    step(s, {"george": "orders:\n  - convene: yes\n  - vote: against\n", "dave": DAVE_BURGHER},
+         {"events": [{"kind": "parliament_vote", "text": ["dave 6 (BURGHER 5) FOR", "6 of 8 votes for"]}]})
+
+
+def test_a_treasure_spent_since_the_mail_leaves_the_burgher_silent():
+    s = start(SITTING)
+    check = RULES.check_orders(RULES.view(s, "dave"), "dave", load(DAVE_BURGHER))
+    assert check.ok, check.errors
+    s["edition_state"]["treasures"] = {"dave": ["tax_tallage", "burgher_rebellion"]}   # played at once since
+    king = RULES.check_orders(RULES.view(s, "george"), "george", load("orders:\n  - convene: yes\n"))
+    out = RULES.resolve(s, {"george": king.orders, "dave": check.orders,
+                            "kirsten": RULES.default_orders(RULES.view(s, "kirsten"), "kirsten")}, None)
+    lost = [e for e in out.events if e.kind == "burgher_votes_lost"]
+    assert lost and "both of your Treasure markers" in lost[0].text and lost[0].audience.sees("dave") \
+        and not lost[0].audience.sees("kirsten")
+    assert "1 of 3 votes for" in next(e.text for e in out.events if e.kind == "parliament_vote")
+
+
+def test_no_burgher_no_treasure_refused_in_the_mail():
+    s = start({**SITTING, "edition_state": {"family_card": {"dave": "burgher_1"},
+                                            "treasures": {"dave": ["tax_tallage", "tax_tithe"]}}})
+    assert "both of your Treasure markers already lie on played cards" in errors(s, "dave", DAVE_BURGHER)
+
+
+@pytest.fixture
+def heralds(monkeypatch):
+    """Retainer 2 adds 2 votes in Parliament, retainer 3 2 votes in elections only."""
+    cards = england_cards()
+    herald = Retainer(2, "Retainer 2", True, "per_round", ({"effect": "votes", "votes": 2, "in": "parliament"},))
+    crier = Retainer(3, "Retainer 3", True, "per_round", ({"effect": "votes", "votes": 2, "in": "election"},))
+    monkeypatch.setattr(retainers, "england_cards",
+                        lambda: dataclasses.replace(cards, retainers={**cards.retainers, 2: herald, 3: crier}))
+
+
+def test_a_retainers_parliament_votes_count_in_parliament_and_an_election_ones_do_not(heralds):
+    s = start({**SITTING, "edition_state": {"retainers": {"deck": [], "of": {"Philippa": 2, "Hugh": 3},
+                                                          "spent": []}}})
+    assert RULES.view(s, "george")["parliament"]["votes"] == {"george": 1, "dave": 3, "kirsten": 1}
+    s = step(s, {"george": "orders:\n  - convene: yes\n", "dave": "orders:\n  - vote: for\n"},
+             {"events": [{"kind": "parliament_vote", "text": "3 of 5 votes for"},
+                         {"kind": "retainer_spent", "text": "Philippa's retainer Retainer 2 is Spent"}]})
+    assert s["edition_state"]["retainers"]["spent"] == [2]
