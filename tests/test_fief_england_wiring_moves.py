@@ -211,3 +211,69 @@ def test_a_retainers_parliament_votes_count_in_parliament_and_an_election_ones_d
              {"events": [{"kind": "parliament_vote", "text": "3 of 5 votes for"},
                          {"kind": "retainer_spent", "text": "Philippa's retainer Retainer 2 is Spent"}]})
     assert s["edition_state"]["retainers"]["spent"] == [2]
+
+
+# -- REBELLION, AMBUSH and ASSASSINATION against the Invaders (6.11-6.13; scenarios 6.11, 6.13) ---
+
+def invaders(**armies: dict) -> dict:
+    rec = {str(i): {"city": None, "leader": True, "foot": 0, "captives": [], "holds": False, "follows": None}
+           for i in range(1, 5)}
+    for army_id, spec in armies.items():
+        rec[army_id.lstrip("a")].update(spec)
+    return {"armies": rec, "gone": [], "destroyed": [], "plague": {"round": 0, "armies": []}}
+
+
+def besieged_york(**more) -> dict:
+    """Kirsten's Hugh and 2 men-at-arms in famished York, Invader army 1 (Leader + 2) outside."""
+    return {"players": ["kirsten", "dave"], "phase": "movement", "hands": {"dave": ["rebellion"]},
+            "lords": {"Hugh": {"family": "kirsten", "at": "York"}, "William": {"family": "dave", "at": "Norwich"}},
+            "units": {"York": {"kirsten": {"man_at_arms": 2}}, "Norwich": {"dave": {"knight": 1}}},
+            "effects": [{"card": "famine", "target": "IV"}],
+            "edition_state": {"invaders": invaders(a1={"city": "York", "foot": 2})}, **more}
+
+
+def rebel(state, text: str, battle: list[int], expect: dict):
+    new, _ = run_step(RULES, state, {"at_once": {"dave": text}, "expect": expect}, {"battle": battle})
+    return new
+
+
+REBEL = "at_once:\n  - play: rebellion\n    in: York\n"
+
+
+def test_a_rebellion_strikes_the_citys_controller_first_then_the_invaders():
+    s = rebel(start(besieged_york()), REBEL, [2], {"events": [
+        {"kind": "rebellion_losses", "text": "kirsten loses 2 of 2 troops"},
+        {"kind": "invaders_rebellion", "text": "1 hits, 0 Foot Soldiers fall"}],
+        "no_events": ["rebellion_slays"]})   # the Invaders are troops left in the city: Hugh lives
+    assert s["edition_state"]["invaders"]["armies"]["1"]["foot"] == 2 and "Hugh" in s["lords"]
+
+
+def test_invaders_first_targets_the_invaders():
+    s = rebel(start(besieged_york()), REBEL + "    invaders_first: yes\n", [2], {"events": [
+        {"kind": "invaders_rebellion", "text": "3 hits, 1 Foot Soldier fall"},
+        {"kind": "rebellion_losses", "text": "kirsten loses 1 of 2 troops"}]})
+    assert s["edition_state"]["invaders"]["armies"]["1"]["foot"] == 1
+
+
+def test_when_every_troop_and_invader_falls_the_nobles_there_die():
+    s = start(besieged_york(hands={"dave": ["rebellion", "rebellion"]}))
+    s["edition_state"]["invaders"]["armies"]["1"]["foot"] = 1
+    s = rebel(s, REBEL + "    cards: 2\n", [3, 3], {"events": [
+        {"kind": "rebellion_roll", "text": "= 8 hits"},
+        {"kind": "invaders_leader_lost", "text": "falls to the rebels of York"},
+        {"kind": "invaders_gone", "text": "Invader army 1 is out of the game for good"},
+        {"kind": "rebellion_slays", "text": "the rebels slay Hugh"}]})
+    assert "Hugh" not in s["lords"]
+
+
+def test_an_ambush_on_a_leader_not_in_the_nobles_city_is_refused_at_once():
+    s = start({"players": ["kirsten", "dave"], "phase": "movement", "hands": {"dave": ["ambush"]},
+               "lords": {"William": {"family": "dave", "at": "Norwich"}, "Hugh": {"family": "kirsten", "at": "York"}},
+               "units": {"Norwich": {"dave": {"knight": 1}}},
+               "edition_state": {"invaders": invaders(a1={"city": "Norwich", "foot": 5, "holds": True})}})
+    check = RULES.check_at_once(RULES.view(s, "dave"), "dave",
+                                load("at_once:\n  - play: ambush\n    leader: 1\n    by: William\n"))
+    assert "holds the Fortified City of Norwich: its Leader cannot be ambushed" in " ".join(map(str, check.errors))
+    check = RULES.check_at_once(RULES.view(s, "dave"), "dave",
+                                load("at_once:\n  - play: ambush\n    leader: 5\n    by: William\n"))
+    assert "`leader:` must name an Invader army by its number" in " ".join(map(str, check.errors))
