@@ -277,3 +277,42 @@ def test_an_ambush_on_a_leader_not_in_the_nobles_city_is_refused_at_once():
     check = RULES.check_at_once(RULES.view(s, "dave"), "dave",
                                 load("at_once:\n  - play: ambush\n    leader: 5\n    by: William\n"))
     assert "`leader:` must name an Invader army by its number" in " ".join(map(str, check.errors))
+
+
+# -- 2.7 Ex: GOOD WEATHER cancels STORMS during Movement, by the Movement mail (R41) ----------------
+
+def test_good_weather_and_the_invasion_in_one_movement_mail(tmp_path):
+    """2.7 Ex (l.168): the judge does the mail's `at_once:` first and checks its `orders:`
+    against the position it leaves (one mail, all or nothing); Lucia then moves into the Region
+    the STORMS held when the phase resolves. (The scenario movement-2.7-ex-* plays it too.)"""
+    import json
+
+    from judge_support import Judge
+    from pbem.judge import engine
+
+    judge = Judge(tmp_path)
+    judge.new_game(name="isle", players=("kirsten", "dave", "george"), game_type=GAME)
+    position = start({"players": ["kirsten", "dave", "george"], "phase": "movement",
+                      "hands": {"kirsten": ["good_weather"]},
+                      "lords": {"Lucia": {"family": "kirsten", "at": "Oxford", "female": True},
+                                "William": {"family": "dave", "at": "London"},
+                                "Henri": {"family": "george", "at": "York"}},
+                      "units": {"Oxford": {"kirsten": {"knight": 2}}, "London": {"dave": {"man_at_arms": 1}},
+                                "York": {"george": {"knight": 1}}},
+                      "effects": [{"card": "storms", "target": "VI"}]})
+    store = judge.store()
+    game = engine.load_game(store, "isle")
+    store.run("UPDATE games SET state=? WHERE id=?", json.dumps(position), game.id)
+    phase = engine.current_phase(engine.load_game(store, "isle")).id
+    store.close()
+    judge.orders("isle", "kirsten", phase, "at_once:\n  - play: good_weather\n    on: VI\n"
+                 "orders:\n  - move: Lucia\n    with: all\n    path: [Winchester]\n")
+    for other in ("dave", "george"):
+        judge.orders("isle", other, phase, "orders: []\n")
+    judge.tick()
+    store = judge.store()
+    after = engine.load_game(store, "isle").state
+    store.close()
+    assert after["board_effects"] == [] and after["lords"]["Lucia"]["location"] == "Winchester"
+    told = " ".join(m.get_body(("plain",)).get_content() for m in judge.sent_to("dave@pbem.test"))
+    assert "it cancels the STORMS" in told and "Oxford -> Winchester" in told
