@@ -316,3 +316,52 @@ def test_good_weather_and_the_invasion_in_one_movement_mail(tmp_path):
     assert after["board_effects"] == [] and after["lords"]["Lucia"]["location"] == "Winchester"
     told = " ".join(m.get_body(("plain",)).get_content() for m in judge.sent_to("dave@pbem.test"))
     assert "it cancels the STORMS" in told and "Oxford -> Winchester" in told
+
+
+# -- PASSAGE on a naval move (10.2: "If any of these moves are from a Port City, a Naval Move (5.4)
+#    may be made") --------------------------------------------------------------------------------
+
+SAILORS = {"players": ["kirsten", "dave"], "phase": "movement",
+           "lords": {"Anabel": {"family": "kirsten", "at": "Whitby", "female": True},
+                     "William": {"family": "dave", "at": "London"}},
+           "units": {"Whitby": {"kirsten": {"knight": 2}}, "London": {"dave": {"knight": 1}}},
+           "effects": [{"card": "storms", "target": "V"}]}
+SAIL = "orders:\n  - move: Anabel\n    with: all\n    path: [Sea V, King's Lynn]\n"
+
+
+def test_storms_on_the_sea_stop_a_naval_move_without_passage():
+    step(start(SAILORS), {"kirsten": SAIL}, {"events": [{"kind": "lord_held", "text": "STORMS on Region V"}],
+                                             "forces": {"Whitby": {"kirsten": {"knight": 2}}}})
+
+
+def test_a_passage_named_by_its_landing_port_sails_through_the_storms():
+    s = step(start({**SAILORS, "hands": {"kirsten": ["passage"]}}), {"kirsten": SAIL + "    passage: King's Lynn\n"},
+             {"events": [{"kind": "passage", "text": "storms"},
+                         {"kind": "lord_moved", "text": "Whitby -> King's Lynn (passage); by Sea V"}],
+              "forces": {"King's Lynn": {"kirsten": {"knight": 2}}}})
+    assert s["families"]["kirsten"]["hand"] == []
+
+
+def test_a_besieged_port_is_left_by_sea_only_with_the_besiegers_leave_or_a_passage():
+    """5.0: "may not leave a Stronghold or Fortified City that is under Siege except with the
+    besieging Player's permission or by playing a PASSAGE Card" - by sea too."""
+    siege = {**SAILORS, "effects": [],
+             "units": {"Whitby": {"kirsten": {"knight": 2}, "dave": {"man_at_arms": 3}},
+                       "London": {"dave": {"knight": 1}}},
+             "towns": {"Whitby": {"controller": "kirsten", "fortress": "stronghold", "besieged_by": ["dave"]}}}
+    step(start(siege), {"kirsten": SAIL}, {"events": [{"kind": "safe_passage_refused"},
+                                                      {"kind": "lord_held", "data": {"outcome": "refused"}}]})
+    step(start({**siege, "hands": {"kirsten": ["passage"]}}), {"kirsten": SAIL + "    passage: if_needed\n"},
+         {"events": [{"kind": "passage", "text": "escape siege"},
+                     {"kind": "passage_move", "text": "escapes from the besieged Whitby to King's Lynn"}],
+          "forces": {"King's Lynn": {"kirsten": {"knight": 2}}}})
+
+
+def test_no_passage_makes_a_naval_move_after_a_road():
+    """5.4, Ex 5-6: a PASSAGE does not make the army one that began the round in the port."""
+    s = start({**SAILORS, "effects": [], "hands": {"kirsten": ["passage"]},
+               "lords": {**SAILORS["lords"], "Anabel": {"family": "kirsten", "at": "York", "female": True}},
+               "units": {"York": {"kirsten": {"knight": 2}}, "London": {"dave": {"knight": 1}}}})
+    assert "a naval move begins in the port the army began the round in" in errors(
+        s, "kirsten", "orders:\n  - move: Anabel\n    with: all\n    path: [Whitby, Sea V, King's Lynn]\n"
+                      "    passage: if_needed\n")

@@ -59,6 +59,7 @@ class MoveCard:
     # card spent, the play told); False (the player told why) when it cannot be played now.
     play: Callable[..., bool]
     sources: tuple[str, ...] = ("card",)   # the first is the default of ``by``
+    naval: bool = False      # also played on a naval move, named by its landing port (England 10.2)
 
     def example(self) -> str:
         town = "Poitiers" if self.key == CARD else "TOWN"
@@ -114,7 +115,7 @@ def check_underground(item: Mapping[str, Any], start: str, path: list[str], view
     raw = _entries(card, value, line, problems)
     if raw is None:
         return None, []
-    reached = land_steps(start, path, seas)
+    reached = [town for town in path if town not in seas] if card.naval else land_steps(start, path, seas)
     plan: dict[str, str] = {}
     for key, mode_text, where in raw:
         mode = _mode(mode_text)

@@ -16,6 +16,11 @@ and the core decides at each step whether to play it. 10.2's three uses in Movem
   from" - and, for the fortification 10.2's note names ("locals helping you into an Opponent's
   Fortification"), entering a Stronghold, Fortified City or Abbey without its owner's leave (5.0).
 
+"If any of these moves are from a Port City, a Naval Move (5.4) may be made": the card plays on
+a naval move too, named by the port it lands at (`passage: London`), out of STORMS, out of a
+besieged port, past an army that arrived there (R23) or into the landing port's fortress; it
+does not let sail an army that did not begin the round in the port.
+
 One PASSAGE makes one step, whatever of these stopped it (R115). The card is spent through the
 cards part's ``use_passage`` (the PASSAGE from the hand, or the BURGHER's Passage action and a
 Treasure marker, 11.3); the step is the core's underground step: the army is placed directly in
@@ -52,10 +57,10 @@ def held(view: Mapping[str, Any], player: str, by: str) -> tuple[int, str, str]:
             "remove `passage:`; the markers return at the end of the round")
 
 
-def _use(run: Any, army: Army, cur: str, target: str, first: bool) -> tuple[str, str]:
+def _use(run: Any, army: Army, cur: str, target: str, first: bool, why: str) -> tuple[str, str]:
     """Which of 10.2's Movement uses this step makes, and how the report says it."""
     weather = edition_of(run.state).hooks.weather
-    if weather is not None and weather.blocks(run.state, run.board, cur, target):
+    if why.startswith("STORMS") or weather is not None and weather.blocks(run.state, run.board, cur, target):
         return "storms", f"moves through the STORMS from {cur} to {target}"
     town = run.state.towns[cur]
     if first and town.besiegers and army.family not in town.besiegers:
@@ -68,7 +73,7 @@ def _use(run: Any, army: Army, cur: str, target: str, first: bool) -> tuple[str,
 def play(run: Any, army: Army, cur: str, target: str, first: bool, why: str, by: str) -> bool:
     """``MoveCard.play``: spend the PASSAGE (10.2) or the BURGHER's Passage action (11.2) and
     tell it; False, the player told why, when none can be spent now (an earlier play used it)."""
-    use, how = _use(run, army, cur, target, first)
+    use, how = _use(run, army, cur, target, first, why)
     spent, events = use_passage(run.state, army.family, use, by)
     if not spent:
         run.teller.add(events)
@@ -87,4 +92,4 @@ def play(run: Any, army: Army, cur: str, target: str, first: bool, why: str, by:
     return True
 
 
-PASSAGE = MoveCard(KEY, "PASSAGE card", "10.2", held, play, sources=(CARD, BURGHER))
+PASSAGE = MoveCard(KEY, "PASSAGE card", "10.2", held, play, sources=(CARD, BURGHER), naval=True)

@@ -31,6 +31,7 @@ from pbem.games.fief.movement.hooks import BeforeMove, CavalcadeResolver
 from pbem.games.fief.movement.phase import MovementRun
 from pbem.games.fief.movement.presence import Place, road_place
 from pbem.games.fief.movement.steps import town_of
+from pbem.games.fief.movement.underground import ALWAYS, BY, IF_NEEDED, mode_for
 from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief_england import retainers
 from pbem.games.fief_england.movement import cavalcade, naval, permission, royal, sherwood
@@ -191,17 +192,29 @@ class EnglandRun(MovementRun):
         moved = [n for n in members if self.state.lords[n].steps] + \
             [pid for pid in army.pawns if self.state.pawns[pid].steps]
         arrived = [f for f, _ in self.entered.get(cur, [])]
-        why = naval.sail_problem(self.state, self.waters, army.family, cur, [Leg(SEA, s, 1) for s in seas],
-                                 moved, self.storms, arrived)
-        if why:
-            return "cut_short", why
+        legs = [Leg(SEA, s, 1) for s in seas]
+        why = naval.sail_problem(self.state, self.waters, army.family, cur, legs, moved, self.storms, arrived)
+        refused = self._crossing(army, cur, port, first)   # 7.9: out of a besieged port, the besiegers' leave
+        if refused and not why:
+            why = self._tell_refusal(army, refused, cur, port, first)
+        if naval.sail_problem(self.state, self.waters, army.family, cur, legs, moved, set(), []):
+            return "cut_short", why   # 5.4: only forces that began the round in the port sail; no PASSAGE helps
+        # 10.2: "If any of these moves are from a Port City, a Naval Move (5.4) may be made"
+        mode = mode_for(order, port, PASSAGE.key)
+        if not why and mode == IF_NEEDED:
+            why = self._entry_refused(army, port)
+            mode = mode if why else None
+        carded = bool(mode) and (bool(why) or mode == ALWAYS) and \
+            PASSAGE.play(self, army, cur, port, first, why or "as ordered", (order.get(PASSAGE.key) or {}).get(BY, "card"))
+        if why and not carded:
+            return ("refused", why) if refused else ("cut_short", why)
         army_steps = self.budget.army_steps(army)
         left = self.budget.limit("L:" + army.leader, army_steps) - self.budget.made("L:" + army.leader)
         if left < len(seas):
             return "cut_short", f"the naval move through {len(seas)} seas needs {len(seas)} Moves (5.4)"
         if not first:
             self._drop_and_pick(army, order, cur, log, done, leave=True)
-        self._advance(army, order, cur, port, log)
+        self._advance(army, order, cur, port, log, underground=carded)
         for _ in seas[1:]:   # 5.4: "Each move into a new Sea counts as one move"
             for m in ["L:" + n for n in army.carried_lords()] + ["P:" + p for p in army.pawns]:
                 self.budget.step(m, army_steps)
