@@ -72,6 +72,29 @@ def test_passage_if_needed_is_not_played_where_the_step_needs_none():
     assert s["families"]["kirsten"]["hand"] == ["passage"]
 
 
+def test_an_unplayed_passage_stays_secret_and_a_played_one_is_public():
+    """A hand is secret: a PASSAGE ordered `if_needed` and not needed tells no one; played, it is
+    public (10.0: a played card is discarded face up), the reason it was needed only to its
+    player."""
+    from pbem.games.fief.movement.phase import resolve_movement
+    from pbem.games.fief.board import load_board
+    from pbem.games.fief.positions import build_position
+    from pbem.rules.rng import Rng
+    board = load_board(GAME)
+    order = {"lord": "Anabel", "with": "all", "path": ["Canterbury"], "if_refused": "back",
+             "passage": {"others": "if_needed"}}
+    quiet = build_position({**FORTRESS, "round": 2, "hands": {"kirsten": ["passage"]},
+                            "policies": {"dave": {"safe_passage": {"others": "allow"}}}}, GAME)
+    seen = [e for e in resolve_movement(quiet, board, {"kirsten": {"moves": [order]}}, Rng("t"))
+            if e.audience.sees("dave")]
+    assert not any("passage" in (e.text + e.kind).lower() for e in seen)
+    loud = build_position({**FORTRESS, "round": 2, "hands": {"kirsten": ["passage"]}}, GAME)
+    events = resolve_movement(loud, board, {"kirsten": {"moves": [order]}}, Rng("t"))
+    assert any(e.kind == "passage" and e.audience.sees("dave") for e in events)
+    fired = [e for e in events if e.kind == "trigger_fired"]
+    assert fired and not fired[0].audience.sees("dave")
+
+
 def test_passage_by_burgher_needs_the_card_on_the_family_board_and_a_treasure():
     s = start(FORTRESS)
     assert "you have no BURGHER card on your family board (11.2)" in errors(
