@@ -88,8 +88,9 @@ def view(state: FiefState, board: Board) -> dict[str, Any]:
     """Public: whether Parliament may sit, each family's votes (R4) and the votes its BURGHER
     card may add (11.2: the card lies face up on the family board), the card's side (9.3)."""
     votes = votes_of(state, board)
+    burghers = {p: n for p in state.players if (n := burgher_votes(state, p))}
     return {"parliament": {"may_sit": _sits(state), "votes": {p: votes.get(p, 0) for p in state.players},
-                           "burghers": {p: n for p in state.players if (n := burgher_votes(state, p))},
+                           **({"burghers": burghers} if burghers else {}),   # only while a card is played
                            "rebellion_side": rebellion_side(state)}}
 
 
