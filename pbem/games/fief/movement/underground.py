@@ -60,6 +60,8 @@ class MoveCard:
     play: Callable[..., bool]
     sources: tuple[str, ...] = ("card",)   # the first is the default of ``by``
     naval: bool = False      # also played on a naval move, named by its landing port (England 10.2)
+    # the fix when a path has no step the card plays on
+    no_step: str = "naval steps need no card: they ignore safe passage and bad weather (5.3)"
 
     def example(self) -> str:
         town = "Poitiers" if self.key == CARD else "TOWN"
@@ -120,8 +122,7 @@ def check_underground(item: Mapping[str, Any], start: str, path: list[str], view
     for key, mode_text, where in raw:
         mode = _mode(mode_text)
         if mode is None:
-            problems.add(where, f"an {card.key} step is `always` or `if_needed`, not {mode_text!r}"
-                         if card.key == CARD else f"a {card.name} step is `always` or `if_needed`, not {mode_text!r}",
+            problems.add(where, f"each step of `{card.key}:` is `always` or `if_needed`, not {mode_text!r}",
                          card.example())
             return None, []
         if isinstance(key, str) and key.strip().lower() == OTHERS:
@@ -130,9 +131,7 @@ def check_underground(item: Mapping[str, Any], start: str, path: list[str], view
                              "name the towns where the card is always played")
                 return None, []
             if not reached:
-                problems.add(where, f"this path has no land step for {_a(card)} ({card.section})",
-                             "naval steps need no card: they ignore safe passage and bad weather (5.3)"
-                             if card.key == CARD else "name a step by road")
+                problems.add(where, f"this path has no land step for {_a(card)} ({card.section})", card.no_step)
                 return None, []
             plan[OTHERS] = mode
             continue
@@ -204,7 +203,7 @@ def _step_problem(card: MoveCard, town: str, start: str, path: list[str], reache
                 f"road to an adjacent town ({card.section})", "naval steps need no card")
     if town == start:
         return (f"{town} is where the move starts",
-                "name the town the underground step reaches: " + (", ".join(reached) or "none on this path"))
+                f"name the town the {card.key} step reaches: " + (", ".join(reached) or "none on this path"))
     return (f"{town} is not on this path",
             "the towns its land steps reach: " + (", ".join(reached) or "none"))
 

@@ -92,4 +92,5 @@ def play(run: Any, army: Army, cur: str, target: str, first: bool, why: str, by:
     return True
 
 
-PASSAGE = MoveCard(KEY, "PASSAGE card", "10.2", held, play, sources=(CARD, BURGHER), naval=True)
+PASSAGE = MoveCard(KEY, "PASSAGE card", "10.2", held, play, sources=(CARD, BURGHER), naval=True,
+                   no_step="name a city the path reaches")
