@@ -17,7 +17,7 @@ its record's `round:`), one mail of sealed orders:
   (2.12, Spent once counted). A family's BURGHER card (11.2, the family board's card:
   ``hired.burgher_votes``) adds its 3 or 5 when the family's vote says `burgher: yes`: a
   BURGHER action, so a Treasure marker is placed on it (11.3), and only if Parliament sits
-  (R116); with no Treasure left then, the votes are not added and the family is told.
+  (R121); with no Treasure left then, the votes are not added and the family is told.
 - The tax passes with FOR votes over half of all votes; the Sovereign's family then receives 12
   shillings (the record's `prices.royal_tax`) and shares them as its `share:` says, the rest its
   own; each family is told only its own share (9.2 "secretly"). Without `share:` all 12 stay.
@@ -225,7 +225,7 @@ def resolve(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng)
 
 def _burghers(state: FiefState, orders: Mapping[str, Any], events: list[Event]) -> dict[str, int]:
     """11.2, 11.3, Ex 9-2: the BURGHER votes of each family whose vote says `burgher: yes`,
-    each for a Treasure marker placed now (R116); told to the family when it cannot be."""
+    each for a Treasure marker placed now (R121); told to the family when it cannot be."""
     out: dict[str, int] = {}
     for p in state.turn_order():
         if not (orders.get(p) or {}).get("burgher"):

@@ -21,7 +21,7 @@ a naval move too, named by the port it lands at (`passage: London`), out of STOR
 besieged port, past an army that arrived there (R23) or into the landing port's fortress; it
 does not let sail an army that did not begin the round in the port.
 
-One PASSAGE makes one step, whatever of these stopped it (R115). The card is spent through the
+One PASSAGE makes one step, whatever of these stopped it (R120). The card is spent through the
 cards part's ``use_passage`` (the PASSAGE from the hand, or the BURGHER's Passage action and a
 Treasure marker, 11.3); the step is the core's underground step: the army is placed directly in
 the city, crossing nobody, entering its fortress or Abbey.

@@ -69,7 +69,7 @@ def assassination_problem(state: FiefState, player: str, target: Lord | None, sp
 def leader_problem(state: FiefState, player: str, army_id: str, by: Lord | None) -> str | None:
     """6.11, 6.12: why the Leader of Invader army ``army_id`` cannot be assassinated (``by``
     None) or ambushed by ``by`` now: he must be on the map; an ambush needs the player's free
-    noble in his city, and not a Leader inside the Fortified City his army holds (10.5, R118)."""
+    noble in his city, and not a Leader inside the Fortified City his army holds (10.5, R123)."""
     army = on_map(state).get(army_id)
     if army is None or not army["leader"]:
         return f"the Leader of {army_name(army_id)} is no longer in England"
@@ -80,7 +80,7 @@ def leader_problem(state: FiefState, player: str, army_id: str, by: Lord | None)
     if by.location != army["city"]:
         return f"the Leader of {army_name(army_id)} is in {army['city']}, not in {by.location} with {by.name} (10.5)"
     if army.get("holds"):
-        return f"{army_name(army_id)} holds the Fortified City of {army['city']}: its Leader is inside it (10.5, R118)"
+        return f"{army_name(army_id)} holds the Fortified City of {army['city']}: its Leader is inside it (10.5, R123)"
     return None
 
 

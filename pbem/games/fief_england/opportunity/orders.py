@@ -7,7 +7,7 @@ cards"). Each item of the mail's `at_once:` list:
       cards: 1                  #   optional: REBELLION cards from your hand (default 1; 0 with burgher)
       burgher: yes              #   optional: your BURGHER's Rebellion action (a Treasure, 11.3)
       passage: card             #   optional: ignore the Stronghold/Fortified City (card | burgher)
-      invaders_first: yes       #   optional: the Invaders in the city take the hits first (6.13, R117)
+      invaders_first: yes       #   optional: the Invaders in the city take the hits first (6.13, R122)
     - play: passage
       free: Estrid              # a captive of any family escapes (10.2)
       to: Lincoln               #   optional: where (else the nearest city of their family)
@@ -201,7 +201,7 @@ def _invader_leader(view: Mapping[str, Any], player: str, item: Mapping[str, Any
         problems.add(line, f"the Leader of Invader army {army} is in {city}, not with {play['by']} (10.5)", "")
     elif armies[army].get("holds"):
         problems.add(line, f"Invader army {army} holds the Fortified City of {city}: its Leader cannot be "
-                     "ambushed inside it (10.5, R118)", "")
+                     "ambushed inside it (10.5, R123)", "")
 
 
 def _tax(view: Mapping[str, Any], board: Board, player: str, item: Mapping[str, Any], line: int | None,

@@ -11,7 +11,7 @@ By mail (R41) the Rebellion is raised by one player's at-once order with every c
 they add; other players add theirs through the standing policy `join_rebellions`
 (``supporters``). Invaders in the city are struck too (6.13, 10.1 "REBELLIONs can target
 Invaders"): as one more family, first when they hold the city or the raiser's play says
-`invaders_first: yes`, else after the players' troops (R117); the Invaders part takes their
+`invaders_first: yes`, else after the players' troops (R122); the Invaders part takes their
 losses (``invaders.rebellion.rebellion_hits``) and "all Troops defeated" counts theirs.
 """
 from __future__ import annotations
@@ -48,7 +48,7 @@ class Rising:
     raiser: str
     sources: list[tuple[str, str]] = field(default_factory=list)   # (player, "rebellion"|"burgher"|"parliament")
     passage: str | None = None   # who ignores the fortress's cancellations (a PASSAGE card or BURGHER action)
-    invaders_first: bool = False   # the raiser targets the Invaders in the city first (10.1, R117)
+    invaders_first: bool = False   # the raiser targets the Invaders in the city first (10.1, R122)
 
 
 def taxers(state: FiefState, board: Board, city: str) -> set[str]:
@@ -176,7 +176,7 @@ def raise_rebellion(state: FiefState, board: Board, rng: Rng, rising: Rising) ->
 
 def _hits(state: FiefState, board: Board, city: str, hits: int, invaders_first: bool = False) -> list[Event]:
     """7.5 by 10.1: the hits strike the troops in the city, family by family from its
-    controller in turn order (R91), the Invaders there as one more (6.13, R117); then "No
+    controller in turn order (R91), the Invaders there as one more (6.13, R122); then "No
     Captives" if none is left (R34)."""
     events: list[Event] = []
     worth = hits_to_defeat(state)
