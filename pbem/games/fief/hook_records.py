@@ -50,6 +50,12 @@ class Movement:
     keys: tuple[str, ...] = ()
     # The movement order form's lines on the edition's own moves.
     template: tuple[str, ...] = ()
+    # The card played on a step (movement/underground.py ``MoveCard``; England's PASSAGE, 10.2),
+    # None: the core's underground card (G.4.2.2).
+    card: Any = None
+    # (view, the nobles of a move) -> the Moves they may take beyond the edition's (England: a
+    # retainer's `extra_moves`, 2.12), or None.
+    extra_moves: Callable[[dict, list[str]], int] | None = None
 
 
 # G.4.2.1: who tries to calm an uprising card: (the lord, the deniers he pays, the title he calms

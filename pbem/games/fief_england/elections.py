@@ -90,11 +90,12 @@ def voters(state: FiefState) -> dict[str, list[Lord]]:
 
 
 def weights(state: FiefState, board: Board, ballot: str,
-            elected_now: set[str]) -> tuple[dict[str, int], dict[str, list[Lord]]]:
-    """9.1: a Lord or Bishop 1 vote, an Archbishop 2; a noble with several titles counted once."""
+            elected_now: set[str], sitting: str = "election") -> tuple[dict[str, int], dict[str, list[Lord]]]:
+    """9.1: a Lord or Bishop 1 vote, an Archbishop 2; a noble with several titles counted once.
+    ``sitting``: the retainers' `votes` of an ``election`` or of ``parliament`` (9.2)."""
     lords_of = voters(state)
     # + what the family's retainers add (the vocabulary's `votes`, docs/fief-england.md "Retainers")
-    return ({family: sum(2 if is_archbishop(state, l) else 1 for l in lords) + vote_bonus(state, family, "election")
+    return ({family: sum(2 if is_archbishop(state, l) else 1 for l in lords) + vote_bonus(state, family, sitting)
              for family, lords in lords_of.items()}, lords_of)
 
 
