@@ -24,6 +24,7 @@ to players (in every other game nothing here changes anything):
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any, Callable, Mapping, Sequence
 
 from pbem.orders.reading import Problems, check_keys, suggest
@@ -45,10 +46,15 @@ def to_players(owners: Mapping[str, str], events: Sequence[Event]) -> tuple[Even
     if not owners:
         return tuple(events)
     out = []
+    told: dict[tuple[str, str], set[str]] = {}   # what each player was told already, by kind and facts
     for e in events:
         if e.audience.kind == "players":
-            e = Event(e.kind, e.text, Audience.only(*(owners.get(p, p) for p in e.audience.players)),
-                      e.data, e.said)
+            # one fact told to a family in its own words and to the others face down (fog of war)
+            # reaches a player once: in the words of their own family, the first told
+            key = (e.kind, json.dumps(e.data, sort_keys=True, default=str))
+            players = {owners.get(p, p) for p in e.audience.players}
+            e = Event(e.kind, e.text, Audience.only(*(players - told.get(key, set()))), e.data, e.said)
+            told.setdefault(key, set()).update(players)
         out.append(e)
     return tuple(out)
 
