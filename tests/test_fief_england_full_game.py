@@ -37,7 +37,8 @@ NOTHING = "orders: []\n"
 # 13.7: each family's own start, and the champion player's families' Cities and titles.
 STARTS_2P = {"alice": "Berwick", "alice-2": "Cardiff", "bob": "London", "bob-2": "Norwich"}
 ROUTES_2P = {"alice": (GOALS, TITLES),
-             "alice-2": (["Harlech", "Bristol", "Exeter", "Plymouth"], [("wales", "Cardiff"), ("south_west", "Bristol")])}
+             "alice-2": (["Harlech", "Bristol", "Exeter", "Plymouth"],
+                         [("wales", "Cardiff"), ("south_west", "Bristol")])}
 
 
 def my_noble(view: dict, player: str) -> tuple[str | None, str | None]:

@@ -264,9 +264,6 @@ def run_battle(scenario: dict) -> None:
         assert got == value, f"outcome {key}: {got!r} != {value!r}\n{told}"
     for want in expect.get("events") or []:
         assert any(event_matches(e, want) for e in outcome.events), f"no event like {want} among\n{told}"
-    found = [next((i for i, e in enumerate(events) if event_matches(e, want)), None)
-             for want in expect.get("events_in_order") or []]
-    assert None not in found and found == sorted(found), f"not in this order: {expect['events_in_order']}\n{told}"
     for kind in expect.get("no_events") or []:
         assert not any(e.kind == kind for e in outcome.events), f"unexpected {kind} event among\n{told}"
     data = state.to_json()
