@@ -117,8 +117,7 @@ class FiefRules:
     def result(self, state: JSON) -> GameResult | None:
         if state.get("phase") != "over":
             return None
-        return GameResult(fam.players_of(state.get("family_players") or {}, state.get("winners", ())),
-                          state.get("result_text", ""))
+        return GameResult(tuple(state.get("winners", ())), state.get("result_text", ""))   # players (13.7)
 
     # -- per player -------------------------------------------------------------------------
     def view(self, state: JSON, player: str | None) -> JSON:

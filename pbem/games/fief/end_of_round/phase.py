@@ -191,9 +191,10 @@ def resolve_end_of_round(state: FiefState, board: Board) -> list[Event]:
                         + " (7).", data={"vp": scores}))
     result = winners(state, board)
     if result:
-        state.winners, state.result_text = list(result[0]), result[1]
+        # the winners are players (13.7: a player's two families win as one player)
+        state.winners, state.result_text = list(dict.fromkeys(state.player_of(f) for f in result[0])), result[1]
         state.phase = "over"
-        events.append(Event("game_won", result[1], data={"winners": list(result[0])}))
+        events.append(Event("game_won", result[1], data={"winners": list(state.winners)}))
         return events
     passing = state.player_of(state.players[state.first_player])
     state.first_player = (state.first_player + 1) % len(state.players)   # 7: to the player on the left
