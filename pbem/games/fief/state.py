@@ -8,10 +8,11 @@ player runs one family, named by the player's name, and ``FiefState.family_playe
 13.7 a player runs two, the player's name and ``NAME-2``, and ``family_players`` maps each family
 to its player (``player_of``, ``families_of``). Inside the rules everything (``players``, the
 seating order, ``Lord.family``, ``Pawn.family``, orders, events) is keyed by family; the game's
-border with the judge (game.py) turns families into players and back. A lord by their card name (unique while in
-play: 2.4 says a reshuffled lord card is "another lord with the same name", which can only
-appear after the first one was eliminated); a unit pawn by a short id ("p17") so movement can
-track how many steps each pawn made (5.1.1: every unit pawn moves at most 2 steps a round).
+border with the judge (game.py, families.py) turns families into players and back. A lord is
+named by their card name (unique while in play: 2.4 says a reshuffled lord card is "another lord
+with the same name", which can only appear after the first one was eliminated); a unit pawn by a
+short id ("p17") so movement can track how many steps each pawn made (5.1.1: every unit pawn
+moves at most 2 steps a round).
 """
 from __future__ import annotations
 
