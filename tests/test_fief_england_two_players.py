@@ -2,7 +2,7 @@
 apart from the player (the player's name and NAME-2; FiefState.family_players), ordered by one
 mail (`families:`), with one purse and one hand, turns one family after the other, the first
 player marker passing to the opponent, marriage only between the player's own families and
-victory counted by the player (R25, R115-R118). Ex 13-2 and Ex 13-3 are scenarios
+victory counted by the player (R25, R124-R127). Ex 13-2 and Ex 13-3 are scenarios
 (tests/scenarios/fief_england/two-players-*.yaml); the full game is in
 tests/test_fief_england_full_game.py."""
 from __future__ import annotations
@@ -41,7 +41,7 @@ def test_two_players_are_four_families_with_one_purse_each_player() -> None:
     assert st.players == ["alice", "alice-2", "bob", "bob-2"]
     assert st.families_of("alice") == ["alice", "alice-2"] and st.player_of("bob-2") == "bob"
     assert all(len([l for l in st.lords.values() if l.family == f]) == 2 for f in st.players)   # l.31
-    assert st.families["alice"].deniers == st.families["alice-2"].deniers == 10   # R117: 5 + 5
+    assert st.families["alice"].deniers == st.families["alice-2"].deniers == 10   # R126: 5 + 5
     assert st.players[st.first_player] in ("alice", "bob")   # a player's first family
     assert set(RULES.phase(state).deciders) == {"alice", "bob"}
 
@@ -82,7 +82,7 @@ def test_the_first_player_marker_passes_to_the_opponent_each_round() -> None:
 
 
 def test_the_hand_holds_five_and_each_family_draws_its_share() -> None:
-    """13.7 (l.848): one hand of up to 5, up to 4 drawn, no more than 2 Character cards: R116,
+    """13.7 (l.848): one hand of up to 5, up to 4 drawn, no more than 2 Character cards: R125,
     2 a family (1 Character), so both families draw 4 at most, 2 Character at most."""
     state = position(phase="cards", round=2, hands={"alice": ["tax", "passage", "justice"]})
     ok = check(state, "alice", "families:\n  - family: alice\n    orders:\n      - draw: [events, characters]\n"
@@ -245,7 +245,7 @@ def _titled(married: bool, rnd: int, bob_titles: list[str] | None = None) -> dic
 
 
 def test_four_vp_win_only_once_the_two_families_are_married() -> None:
-    """13.7 (l.850), R25, R115: 4 VP from round 5 win once married; unmarried, not yet."""
+    """13.7 (l.850), R25, R124: 4 VP from round 5 win once married; unmarried, not yet."""
     won = RULES.resolve(_titled(True, 5), {}, Rng("x")).state
     assert RULES.result(won).winners == ("alice",)
     assert "two families allied through marriage" in RULES.result(won).text
@@ -254,7 +254,7 @@ def test_four_vp_win_only_once_the_two_families_are_married() -> None:
 
 
 def test_no_solo_victory_at_two_players() -> None:
-    """R115: 3 VP of one family win nothing at 13.7 (only the married 4 VP do)."""
+    """R124: 3 VP of one family win nothing at 13.7 (only the married 4 VP do)."""
     state = _titled(False, 5, bob_titles=["midlands", "south_east", "marches"])
     assert RULES.result(RULES.resolve(state, {}, Rng("x")).state) is None
 

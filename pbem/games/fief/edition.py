@@ -146,7 +146,7 @@ class Edition:
         """The edition as a game whose players run ``families`` families each plays it (England
         13.7, l.848: one Hand of up to 5 Cards, up to 4 drawn, at most 2 Character Cards). The
         hand is the player's, shared by the families (FiefState.link_purses); the draws are the
-        families' in turn, each its share (R116: 4 = 2 + 2, 2 Character = 1 + 1)."""
+        families' in turn, each its share (R125: 4 = 2 + 2, 2 Character = 1 + 1)."""
         if families == 1 or not self.two_player_cards:
             return self
         key = (id(self), families)

@@ -18,7 +18,7 @@ docs/fief-england.md), through the edition's ``setup`` hook:
 Two players (13.7, l.842): "set up like a four-Player game", each player running two families
 side by side: the player's name and ``NAME-2`` (FiefState.family_players). Each family is dealt
 its nobles, chooses its City and gets its troops as a player of a four-player game would; the
-two families' shillings are one pot from the start (5 + 5, R117) and their hands one hand.
+two families' shillings are one pot from the start (5 + 5, R126) and their hands one hand.
 """
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ def new_game(variant: str, options: dict[str, Any], players: Sequence[str], boar
 def two_families_state(variant: str, options: dict[str, Any], players: Sequence[str], board: Board,
                        apart: int) -> FiefState:
     """13.7: four families for two players, each player's side by side (the player's name, then
-    ``NAME-2``), one pot of shillings and one hand a player (R117: the pot holds what the
+    ``NAME-2``), one pot of shillings and one hand a player (R126: the pot holds what the
     families' boards would have held, 5 each)."""
     names = [p if i == 0 else f"{p}-{i + 1}" for p in players for i in range(apart)]
     clash = sorted(set(names[i] for i in range(len(names)) if names[i] in players and i % apart))
@@ -109,7 +109,7 @@ def two_families_state(variant: str, options: dict[str, Any], players: Sequence[
     state.family_players = {name: players[i // apart] for i, name in enumerate(names)}
     for player in players:
         first, *others = state.families_of(player)
-        state.families[first].deniers += sum(state.families[f].deniers for f in others)   # R117
+        state.families[first].deniers += sum(state.families[f].deniers for f in others)   # R126
     state.link_purses()
     return state
 

@@ -92,7 +92,7 @@ def _victory(state: FiefState, board: Board, players: list[str],
 
 def _two_families_victory(state: FiefState, board: Board, players: list[str],
                           vp: dict[str, int]) -> tuple[tuple[str, ...], str] | None:
-    """England 13.7 (l.850, R25, R115): a player counts the VP of both families. From round 5 a
+    """England 13.7 (l.850, R25, R124): a player counts the VP of both families. From round 5 a
     player wins with the alliance's VP (4) once the two families are allied through marriage (no
     Solo Victory: 13.7 names only this one); unmarried, the player waits. After the last round the
     player with the most VP wins, married or not (8.5: "no matter what"), then the tiebreak (R44)."""
