@@ -2,13 +2,15 @@
 fief_england`): each writes orders from their own view only, as a person reading their report
 would — a starting City in a Region of their own (X14), two men-at-arms and a mill, one step
 along a road to an empty City with a man-at-arms left behind (an emptied City is lost, 5.1), and
-peace (no battle declared)."""
+peace (no battle declared). At two players (`pbem demo --game fief_england --players 2`, 13.7)
+alice and bob each run two families and one mail orders both (`families:`)."""
 from __future__ import annotations
 
 from typing import Any, Callable
 
 from pbem.games.fief.board import load_board
 from pbem.games.fief.demo import free_lord, no_orders
+from pbem.games.fief.families import families_apart, family_view, indented
 
 PLAYERS = ("alice", "bob", "carol", "dave")
 # X14: each player's wishes for a starting City, best first (resolved in turn order, one a Region).
@@ -17,10 +19,14 @@ START_WISHES = {
     "bob": ["York", "Whitby"],
     "carol": ["Exeter", "Bristol"],
     "dave": ["Norwich", "Coventry"],
+    "alice-2": ["Exeter", "Bristol"],   # 13.7: a player's second family
+    "bob-2": ["Norwich", "Coventry"],
 }
 
 
 def demo_orders(view: dict[str, Any], player: str) -> str:
+    if families_apart(view):   # 13.7: one item of `families:` per family ordering now
+        return "families:\n" + "".join(indented(demo_orders(family_view(view, f), f), f) for f in view["ordering"])
     return _SCRIPTS.get(view["phase_id"].split("/")[-1], no_orders)(view, player)
 
 

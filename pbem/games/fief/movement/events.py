@@ -65,8 +65,9 @@ class Teller:
         if not self.fog:
             self.events.append(Event(kind, text, Audience.everyone(), data))
             return
-        others = [p for p in self.state.players if p != family]
-        self.events.append(Event(kind, text, Audience.only(family), data))
+        mine = self.state.families_of(self.state.player_of(family))   # 13.7: the player's own families
+        others = [p for p in self.state.players if p not in mine]
+        self.events.append(Event(kind, text, Audience.only(*mine), data))
         if others:
             self.events.append(Event(kind, hidden, Audience.only(*others),
                                      hide(data if hidden_data is None else hidden_data,
