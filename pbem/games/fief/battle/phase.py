@@ -88,12 +88,15 @@ def fight(state: FiefState, board: Board, player: str, target: str, town: str, r
     # 6.4.2: the besieged family attacking from its besieged town leaves the fortress.
     leaving = bool(here.besiegers) and here.controller == player
     attackers, defenders, events = form_coalition(state, town, player, target)
+    own = edition_of(state).hooks.battle
+    if own and own.coalition:   # an edition's own bar on confederates (England 13.3)
+        attackers, barred = own.coalition(state, town, attackers, defenders)
+        events += barred
     events = uprising + events
     setup = BattleSetup(town=town, attacker=player, defender=target, attacker_side=tuple(attackers),
                         defender_side=tuple(defenders), leaving_fortress=leaving)
     setup, fired = start.cards(state, board, setup)   # G.4.2.2, G.4.2.5: surprise triggers
     events += fired
-    own = edition_of(state).hooks.battle
     problem = own.declarable(state, board, setup) if own else no_battle_die(state, board, setup)
     if problem:
         return events + [_not_fought(player, target, town, problem)]
