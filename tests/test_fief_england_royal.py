@@ -454,3 +454,23 @@ def test_the_guard_leaves_a_noble_ambushed_or_taken_by_the_invaders() -> None:
     events = capture(state, "1", "Joan")
     assert not [p for p in state.pawns.values() if p.kind == "royal_man_at_arms"]
     assert "Joan's 2 Royal Men-at-Arms return to the supply" in texts(events)
+
+
+def test_the_position_report_says_who_holds_what() -> None:
+    """All public: the Sovereign and the Prince Consort, the Prince of Wales, each guard, the
+    Garter's holders and the eligible Lords, in every player's report."""
+    from pbem.judge.render import render
+    lords = {"Lucia": {"family": "ann", "at": "Norwich", "female": True, "titles": ["Midlands"], "spouse": "Hugh"},
+             "Hugh": {"family": "bob", "at": "York", "spouse": "Lucia"}}
+    state = crowned(lords, king="Lucia")
+    _placed(state, "Richard", "ann")
+    state.edition_state["garter"] = ["Lucia"]
+    text = render(RULES.report_template(), view=RULES.view(state.to_json(), "cat"), me="cat")
+    assert "  Sovereign Queen: Lucia (ann); Prince Consort Hugh (bob)\n" in text
+    assert "  Prince of Wales: Richard (ann)\n" in text
+    assert "  Lucia's royal guard: 2 Royal Knights (13.1)\n" in text
+    assert "  Hugh's royal guard: 2 Royal Men-at-Arms (13.1)\n" in text
+    assert "  Order of the Garter: Lucia; 3 marker(s) left; none given this round.\n" in text
+    quiet = state_of(lords=COUPLE).to_json()
+    assert "No King or Sovereign Queen reigns" in render(RULES.report_template(), view=RULES.view(quiet, "cat"),
+                                                         me="cat")
