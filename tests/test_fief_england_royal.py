@@ -218,7 +218,8 @@ def _placed(state: FiefState, name: str, family: str, female: bool = False, at: 
 
 def test_the_queens_new_son_is_the_prince_of_wales() -> None:
     state = crowned(COUPLE)
-    assert _placed(state, "Isabella", "bob", female=True) == [] or state.lords["Isabella"].political is None
+    _placed(state, "Isabella", "bob", female=True)      # a daughter is no Prince of Wales
+    assert state.lords["Isabella"].political is None
     events = _placed(state, "Richard", "bob")
     assert state.lords["Richard"].political == "prince_of_wales"
     assert "Richard (bob), the Queen's son, is the Prince of Wales (9.0)." in texts(events)
@@ -262,6 +263,15 @@ def test_the_prince_of_wales_succeeds_the_dead_king_and_his_wife_is_queen() -> N
     assert state.lords["Cecily"].political == "queen" and guard_kinds(state, "Cecily") == ["royal_man_at_arms"] * 2
     assert state.lords["Joan"].political is None
     assert "Richard (bob) succeeds Edward as the Prince of Wales (9.0) and becomes King." in texts(events)
+
+
+def test_the_prince_of_wales_stays_so_when_his_mother_dies_before_the_king_r118() -> None:
+    state = crowned(COUPLE)
+    _placed(state, "Richard", "bob")
+    eliminate_lord(state, BOARD, "Joan")
+    assert state.lords["Richard"].political == "prince_of_wales"
+    eliminate_lord(state, BOARD, "Edward")
+    assert state.lords["Richard"].political == "king"
 
 
 def test_the_prince_of_wales_succeeds_his_mother_the_sovereign_queen() -> None:
@@ -322,6 +332,9 @@ def test_r28_eligible_lords_and_the_award_by_mail() -> None:
     state = garter_position()
     assert RULES.view(state, "bob")["royal"]["garter"]["eligible"] == {
         "Hugh": "sent an Invader army away by Church Intervention"}
+    captive = FiefState.from_json(state)                 # R120: a captive Sovereign gives it too
+    captive.lords["Edward"].captive_of = "ann"
+    assert RULES.check_at_once(RULES.view(captive.to_json(), "cat"), "cat", load("at_once:\n  - garter: Hugh\n")).ok
     state, events = send(state, "cat", "at_once:\n  - garter: Hugh\n")
     assert state["edition_state"]["garter"] == ["Hugh"]
     assert events[0].kind == "garter" and events[0].audience.everyone

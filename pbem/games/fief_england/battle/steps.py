@@ -17,10 +17,10 @@ from pbem.games.fief.battle.losses import Losses as PawnLosses
 from pbem.games.fief_england.battle.after import END_TEXT, defeated, settle
 from pbem.games.fief_england.battle.numbers import ENGINES
 from pbem.games.fief_england.battle.plan import LEADER
-from pbem.games.fief_england.royal.guard import guard_of
 from pbem.games.fief_england.battle.rounds import SIDES, Losses, RoundResult, Volley, battle_round
 from pbem.games.fief_england.battle.sides import (decider, force_of, forces_text, numbers, own_plan, round_setup,
                                                   units_text)
+from pbem.games.fief_england.royal.guard import guard_of
 
 __all__ = ["STEPS", "settle"]
 
