@@ -1,5 +1,5 @@
 """Fief: England's royal family and the Order of the Garter (issue 11, part ER; E 9.0, 9.1, 13.1,
-13.3, 4.8, FAQ l.869; rulings R8, R21, R28, R44, R115-R122): the royal guard given, kept with its
+13.3, 4.8, FAQ l.869; rulings R8, R21, R28, R44, R115-R121): the royal guard given, kept with its
 noble, counted in battle and removed; the Queen, the Prince Consort and the widow; the Prince of
 Wales and succession; Excalibur's King; the Garter's deeds, award by mail, errors, loss and the
 battles its holder may not fight."""

@@ -1,4 +1,4 @@
-"""The Order of the Garter (E 13.3; rulings R28, R44, R119-R122).
+"""The Order of the Garter (E 13.3; rulings R28, R44, R119-R121).
 
 "This Title is given to a Lord (not just a Noble) by their Sovereign King or Queen ... for
 services rendered against Invaders. Said Lord either: Defeated an Invader Army, alone or as the

@@ -1,5 +1,5 @@
 """The Sovereign, the Queen, the Prince Consort, the widow and the Prince of Wales (E 9.0, 9.1,
-13.1, 13.2, 4.8, FAQ l.869, Definitions l.886-892; rulings R21, R59, R115-R120).
+13.1, 13.2, 4.8, FAQ l.869, Definitions l.886-892; rulings R21, R59, R115-R118).
 
 - A new Sovereign (elected, 9.1; the Prince of Wales succeeding, 9.0; Excalibur, 13.2) receives
   the 2 Royal Knights (13.1, R21); the defeated markers are back in the supply first.
