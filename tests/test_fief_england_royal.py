@@ -487,3 +487,11 @@ def test_the_position_report_says_who_holds_what() -> None:
     quiet = state_of(lords=COUPLE).to_json()
     assert "No King or Sovereign Queen reigns" in render(RULES.report_template(), view=RULES.view(quiet, "cat"),
                                                          me="cat")
+
+
+def test_a_garter_given_by_mail_is_the_first_tiebreak_r44() -> None:
+    """8.5, R44: the victory's tiebreak reads the Garter the Sovereign gave."""
+    from pbem.games.fief_england.hooks import tiebreak
+    state, _ = send(garter_position(), "cat", "at_once:\n  - garter: Hugh\n")
+    st = FiefState.from_json(state)
+    assert tiebreak(st, ("dan",), {})[0] is True and tiebreak(st, ("cat",), {})[:2] == (False, True)
