@@ -495,3 +495,33 @@ def test_a_garter_given_by_mail_is_the_first_tiebreak_r44() -> None:
     state, _ = send(garter_position(), "cat", "at_once:\n  - garter: Hugh\n")
     st = FiefState.from_json(state)
     assert tiebreak(st, ("dan",), {})[0] is True and tiebreak(st, ("cat",), {})[:2] == (False, True)
+
+
+def test_the_king_rides_a_cavalcade_with_his_royal_knights_not_the_queen_with_her_men_at_arms() -> None:
+    """5.2: a cavalcade of "Nobles and Knights": the Royal Knights that never leave the King (13.1)
+    ride with him (the core's `cavalcade_kinds` hook); Royal Men-at-Arms are no knights."""
+    from pbem.games.fief.battle.phase import _no_cavalcade
+    from pbem.games.fief.movement.army import Army, StepBudget
+    state = crowned(COUPLE, units={"London": {"cat": {"knight": 1}}})
+    budget = StepBudget(state)
+    king = Army("cat", "Edward", ("town", "London"),
+                pawns=[p.id for p in state.pawns.values() if p.location == "London"])
+    assert _no_cavalcade(state, king, ("ann",), budget) is None
+    queen = Army("bob", "Joan", ("town", "Oxford"), pawns=guard.guard_of(state, "Joan"))
+    assert "only knights and lords may make a cavalcade" in str(_no_cavalcade(state, queen, ("ann",), budget))
+
+
+def test_r121_a_garter_lord_rides_no_cavalcade_against_the_sovereign() -> None:
+    """13.3: a cavalcade (5.2) is an attack too: not fought, told why; the battle rules' hook."""
+    from pbem.games.fief.battle.phase import resolve_cavalcade
+    from pbem.games.fief.movement.army import Army, StepBudget
+    from pbem.games.fief.movement.hooks import CavalcadeRequest
+    state = crowned(COUPLE, units={"London": {"cat": {"man_at_arms": 1}}, "Canterbury": {"ann": {"knight": 2}}})
+    state.lords["Henri"].location = "Canterbury"
+    state.edition_state["garter"] = ["Henri"]
+    army = Army("ann", "Henri", ("town", "Canterbury"),
+                pawns=[p.id for p in state.pawns.values() if p.location == "Canterbury"])
+    request = CavalcadeRequest(army, ("cat",), "London", ("London", "Oxford"), StepBudget(state))
+    result = resolve_cavalcade(state, BOARD, request, Rng("c"))
+    assert not result.won and result.events[0].kind == "cavalcade_impossible"
+    assert "Henri, of the Order of the Garter, may not attack the King Edward (13.3)" in result.events[0].text

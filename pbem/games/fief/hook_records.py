@@ -95,6 +95,9 @@ class BattleRules:
     # how to fix it), or None (England 13.3: a Lord of the Garter attacking the Sovereign). None: no
     # such check.
     attack_check: Callable[[dict, str, str, str], tuple[str, str] | None] | None = None
+    # (state, town, the cavalcade's lords, the family refusing it) -> why the cavalcade is not fought
+    # (England 13.3: a Lord of the Garter rides against the Sovereign), or None. None: no such bar.
+    cavalcade_barred: Callable[["FiefState", str, list[str], str], str | None] | None = None
     # The edition's own battle-plan words, each with its checker (view, me, value, line,
     # problems) -> the canonical value (battle/plan_orders.py ``check_plan``).
     plan_words: Mapping[str, Callable[[dict, str, Any, "int | None", Any], Any]] = field(default_factory=dict)

@@ -251,6 +251,9 @@ class Hooks:
     # place of the guard's `titles` (England 13.1: each marker is given to one noble, and the
     # Prince Consort's holds no title). Without it a guard serves every lord of its titles.
     guard_serves: Callable[["FiefState", "Pawn", str], bool] | None = None
+    # 5.2.4: the pawn kinds a cavalcade's army may hold besides its lords (England 5.2, 13.1: its
+    # knights and the Royal Knights that never leave the King's side).
+    cavalcade_kinds: tuple[str, ...] = ("knight",)
     # 1.1: (state, the two spouses) -> what a marriage brings besides the couple (France: the
     # king's spouse is queen, 1.1.2, 1.5.4); (state, a former spouse) -> what an annulment takes
     # (France: the queen's title, D.3.2); (lord) -> why he may not marry besides the core's

@@ -185,4 +185,5 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               characters=CHARACTERS, end_of_round=end_of_round,
               before_draws=before_draws, captured=captured_hook, spared=skull_spares, mill_share=mill_share,
               other_pawns={hired.UNIT: ("crossbowman", "crossbowmen")},
-              royal_guard=guard.GUARDS, guard_serves=guard.serves)   # 13.1
+              royal_guard=guard.GUARDS, guard_serves=guard.serves,   # 13.1
+              cavalcade_kinds=("knight", guard.KNIGHTS))   # 5.2: "Nobles and Knights"; the King's guard rides too

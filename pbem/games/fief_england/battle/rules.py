@@ -14,7 +14,7 @@ from pbem.games.fief_england.battle.siege import resolve_sieges
 from pbem.games.fief_england.battle.sides import force_of_units
 from pbem.games.fief_england.battle.steps import STEPS, settle
 from pbem.games.fief_england.disasters import storms_at
-from pbem.games.fief_england.royal.garter import attack_check, attack_problem, coalition
+from pbem.games.fief_england.royal.garter import attack_check, attack_problem, cavalcade_barred, coalition
 
 
 def declarable(state: FiefState, board: Board, setup: BattleSetup) -> str | None:
@@ -58,4 +58,5 @@ def battle_order(board: Board, battles: list) -> list:
 
 BATTLE = BattleRules(steps=STEPS, settle=settle, declarable=declarable, sieges=resolve_sieges,
                      plunder=resolve_pillage, battle_order=battle_order, plan_words=PLAN_WORDS,
-                     coalition=coalition, attack_check=attack_check)   # 13.3: no Garter Lord attacks the Sovereign
+                     coalition=coalition, attack_check=attack_check,   # 13.3: no Garter Lord attacks the Sovereign
+                     cavalcade_barred=cavalcade_barred)

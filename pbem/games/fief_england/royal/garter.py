@@ -162,6 +162,18 @@ def attack_problem(state: FiefState, town: str, attackers: list[str], defenders:
     return f"{why[0]}: {why[1]}" if why else None
 
 
+def cavalcade_barred(state: FiefState, town: str, lords: list[str], against: str) -> str | None:
+    """The battle's `cavalcade_barred` hook: a cavalcade is an attack too (5.2); its riders stand
+    in ``town`` as it is fought."""
+    fields = _fields(state)
+    riders = [n for n in lords if n in fields]
+    for name in riders:
+        fields[name] = {**fields[name], "location": town}
+    families = sorted({fields[n]["family"] for n in riders})
+    why = _barred(fields, [n for n in holders(state) if n in riders], town, families, [against])
+    return f"{why[0]}" if why else None
+
+
 def attack_check(view_: dict, me: str, target: str, town: str) -> tuple[str, str] | None:
     """The battle mail's check (the battle's `attack_check` hook): the same, from the player's view."""
     return _barred(view_["lords"], list(view_["royal"]["garter"]["holders"]), town, [me], [target])
