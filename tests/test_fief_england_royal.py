@@ -525,3 +525,21 @@ def test_r121_a_garter_lord_rides_no_cavalcade_against_the_sovereign() -> None:
     result = resolve_cavalcade(state, BOARD, request, Rng("c"))
     assert not result.won and result.events[0].kind == "cavalcade_impossible"
     assert "Henri, of the Order of the Garter, may not attack the King Edward (13.3)" in result.events[0].text
+
+
+def test_a_prince_consort_held_by_the_bandits_loses_his_guard_and_the_army_goes_on_without_it() -> None:
+    """13.4, 13.1: held by the bandits is taken captive; his Royal Men-at-Arms return to the supply
+    and do not go on with the free nobles."""
+    from pbem.games.fief_england.movement import sherwood
+    from test_fief_england_movement import CAPTURE, RANSOM, Dice, no_clergy
+    lords = {"Lucia": {"family": "ann", "at": "Norwich", "female": True, "titles": ["Midlands"], "spouse": "Hugh"},
+             "Hugh": {"family": "bob", "at": "York", "spouse": "Lucia"},
+             "Edith": {"family": "bob", "at": "York", "female": True, "titles": ["North"]}}
+    state = crowned(lords, king="Lucia", units={"York": {"bob": {"knight": 1}}}, deniers={"bob": 4})
+    units = [p.id for p in state.pawns.values() if p.location == "York"]
+    got = sherwood.pass_sherwood(state, Dice(1), "bob", ["Edith", "Hugh"], units, RANSOM, no_clergy,
+                                 ("York", "King's Lynn"), CAPTURE)
+    assert got.held == ["Hugh"] and len(got.guards) == 2
+    assert not [p for p in state.pawns.values() if p.kind == "royal_man_at_arms"]
+    assert "Hugh's 2 Royal Men-at-Arms return to the supply: Hugh is held by the bandits (13.1)." in texts(got.events)
+    assert guard.supply(state, guard.MEN_AT_ARMS) == 2   # returned, not defeated
