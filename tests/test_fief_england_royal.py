@@ -543,3 +543,13 @@ def test_a_prince_consort_held_by_the_bandits_loses_his_guard_and_the_army_goes_
     assert not [p for p in state.pawns.values() if p.kind == "royal_man_at_arms"]
     assert "Hugh's 2 Royal Men-at-Arms return to the supply: Hugh is held by the bandits (13.1)." in texts(got.events)
     assert guard.supply(state, guard.MEN_AT_ARMS) == 2   # returned, not defeated
+
+
+def test_a_widowed_prince_consort_made_king_trades_his_men_at_arms_for_knights() -> None:
+    lords = {"Lucia": {"family": "ann", "at": "Norwich", "female": True, "titles": ["Midlands"], "spouse": "Hugh"},
+             "Hugh": {"family": "bob", "at": "York", "spouse": "Lucia", "titles": ["North"]}}
+    state = crowned(lords, king="Lucia")
+    eliminate_lord(state, BOARD, "Lucia")
+    events = succession.crown(state, "Hugh", None)
+    assert guard_kinds(state, "Hugh") == ["royal_knight"] * 2 and guard.guards(state)["Hugh"]["kind"] == "royal_knight"
+    assert "Hugh's 2 Royal Men-at-Arms return to the supply: Hugh becomes the Sovereign (13.1)." in texts(events)

@@ -35,8 +35,8 @@ def crown(state: FiefState, noble: str, how: str | None) -> list[Event]:
         title = "Sovereign Queen" if lord.female else "King"
         events.append(Event("crowned", f"{noble} ({lord.family}) {how} and becomes {title}.",
                             data={"lord": noble, "family": lord.family, "title": title}))
-    if lord.political == QUEEN:   # 9.0: the widow elected Sovereign Queen gives back her guard
-        events += guard.remove(state, noble, "she becomes Sovereign Queen (9.0)")
+    if noble in guard.guards(state):   # 9.0: the widow (or widower, R117) made Sovereign gives back that guard
+        events += guard.remove(state, noble, f"{noble} becomes the Sovereign")
     lord.political = "sovereign_queen" if lord.female else "king"
     guard.new_reign(state)
     events += guard.give(state, noble, guard.KNIGHTS)
