@@ -1,5 +1,5 @@
 """Fief: England's royal family and the Order of the Garter (issue 11, part ER; E 9.0, 9.1, 13.1,
-13.3, 4.8, FAQ l.869; rulings R8, R21, R28, R44, R115-R121): the royal guard given, kept with its
+13.3, 4.8, FAQ l.869; rulings R8, R21, R28, R44, R128-R134): the royal guard given, kept with its
 noble, counted in battle and removed; the Queen, the Prince Consort and the widow; the Prince of
 Wales and succession; Excalibur's King; the Garter's deeds, award by mail, errors, loss and the
 battles its holder may not fight."""
@@ -229,7 +229,7 @@ def test_the_queens_new_son_is_the_prince_of_wales() -> None:
 
 
 def test_a_sovereign_queens_son_is_prince_of_wales_too_but_not_a_widows() -> None:
-    """Definitions (l.891): "... or if his 'mother', as the Sovereign Queen, dies"; R118: a widowed
+    """Definitions (l.891): "... or if his 'mother', as the Sovereign Queen, dies"; R131: a widowed
     Queen bears no Prince of Wales (the King he would succeed is dead)."""
     state = crowned({"Lucia": {"family": "ann", "at": "Norwich", "female": True, "titles": ["Midlands"]}}, king="Lucia")
     _placed(state, "Richard", "ann")
@@ -332,7 +332,7 @@ def test_r28_eligible_lords_and_the_award_by_mail() -> None:
     state = garter_position()
     assert RULES.view(state, "bob")["royal"]["garter"]["eligible"] == {
         "Hugh": "sent an Invader army away by Church Intervention"}
-    captive = FiefState.from_json(state)                 # R120: a captive Sovereign gives it too
+    captive = FiefState.from_json(state)                 # R133: a captive Sovereign gives it too
     captive.lords["Edward"].captive_of = "ann"
     assert RULES.check_at_once(RULES.view(captive.to_json(), "cat"), "cat", load("at_once:\n  - garter: Hugh\n")).ok
     state, events = send(state, "cat", "at_once:\n  - garter: Hugh\n")

@@ -23,7 +23,7 @@ def declarable(state: FiefState, board: Board, setup: BattleSetup) -> str | None
     no projectile able to fire does not attack: "if they do not have enough SPs to roll at least
     1 Battle Die" they besiege."""
     region = board.towns[setup.town].fief
-    knight = attack_problem(state, setup.town, [setup.attacker], list(setup.defender_side))   # 13.3, R121
+    knight = attack_problem(state, setup.town, [setup.attacker], list(setup.defender_side))   # 13.3, R134
     if knight:
         return knight
     if storms_at(state, board, setup.town):   # the card as the disasters step lays it (its Region's numeral)

@@ -180,7 +180,7 @@ def _apply(state: FiefState, board: Board, city: str, family: str, mover: str,
         if army["city"] == city and not army["leader"] and not army["foot"]:
             events += gone_for_good(state, army_id)
     beaten = [a for a in order if a in standing and not armies[a]["leader"] and not armies[a]["foot"]]
-    for army_id in beaten:   # 13.3 (R119): the family's nobles there defeated it
+    for army_id in beaten:   # 13.3 (R132): the family's nobles there defeated it
         invaders_defeated(state, [l.name for l in state.lords.values()
                                   if l.family == family and l.location == city and not l.captive_of], army_id)
     return _Lost("; ".join(texts) or "no loss", events, bool(texts))

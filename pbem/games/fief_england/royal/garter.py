@@ -1,4 +1,4 @@
-"""The Order of the Garter (E 13.3; rulings R28, R44, R119-R121).
+"""The Order of the Garter (E 13.3; rulings R28, R44, R132-R134).
 
 "This Title is given to a Lord (not just a Noble) by their Sovereign King or Queen ... for
 services rendered against Invaders. Said Lord either: Defeated an Invader Army, alone or as the
@@ -10,8 +10,8 @@ Sovereign or take part in a coalition attack against their Sovereign." 4 markers
 - The deeds: a Danegeld paid or a Church Intervention that sent an army away is the Invaders
   part's record (``edition_state["invaders"]["sent_away"]``, 6.9, 6.10); an Invader army defeated
   is recorded here by ``invaders_defeated``, which the Invaders' battles call (and the players'
-  battles against Invaders, when they come), for the side's nobles in the City (R119).
-- By mail (R120): the at-once order `garter: LORD` of the Sovereign's family, in any phase, once a
+  battles against Invaders, when they come), for the side's nobles in the City (R132).
+- By mail (R133): the at-once order `garter: LORD` of the Sovereign's family, in any phase, once a
   round; the Lord must hold a fiefdom title then (R28) and have done a deed (any round before).
 - State: ``edition_state["garter"]`` the holders' names (the victory's tiebreak reads it, R44);
   ``edition_state["royal"]["garter_deeds"]`` [{"round", "army", "lord", "by": "defeat"}] and
@@ -43,7 +43,7 @@ def holders(state: FiefState) -> list[str]:
 def invaders_defeated(state: FiefState, nobles: list[str], army: str) -> None:
     """13.3 "Defeated an Invader Army, alone or as the head of a coalition": the nobles of the side
     that destroyed Invader army ``army`` (its family's, or its coalition leader's, in the City;
-    R119). Called by the Invaders' battles."""
+    R132). Called by the Invaders' battles."""
     deeds = record(state).setdefault("garter_deeds", [])
     for name in nobles:
         deeds.append({"round": state.round, "army": army, "lord": name, "by": "defeat"})
@@ -137,7 +137,7 @@ def award(state: FiefState, board: Board, player: str, order: dict, rng: Rng) ->
 
 def _barred(lords: Mapping[str, Mapping[str, Any]], knights: list[str], town: str, attackers: list[str],
             defenders: list[str]) -> tuple[str, str] | None:
-    """13.3 (R121) on the nobles' fields (a view's or the state's): a Garter Lord free in ``town`` on
+    """13.3 (R134) on the nobles' fields (a view's or the state's): a Garter Lord free in ``town`` on
     the attacking side while the Sovereign is there with a defending family."""
     king = next((n for n, l in lords.items() if l["political"] in SOVEREIGN), None)
     if king is None or lords[king]["location"] != town or lords[king]["family"] not in defenders:
@@ -180,7 +180,7 @@ def attack_check(view_: dict, me: str, target: str, town: str) -> tuple[str, str
 
 
 def coalition(state: FiefState, town: str, attackers: list[str], defenders: list[str]) -> tuple[list[str], list[Event]]:
-    """The battle's `coalition` hook (13.3, R121): a confederate whose Garter Lord stands in the
+    """The battle's `coalition` hook (13.3, R134): a confederate whose Garter Lord stands in the
     City does not join an attack on the Sovereign there; the declaring family's own attack is
     refused by the declaration check (``attack_problem``)."""
     kept, events = [attackers[0]], []

@@ -1,4 +1,4 @@
-"""The royal guard (E 13.1; 9.0, 9.1; rulings R8, R70, R76, R115-R117).
+"""The royal guard (E 13.1; 9.0, 9.1; rulings R8, R70, R76, R128-R130).
 
 "When a Lord becomes the Sovereign King or Queen, they immediately receive 2 Royal Knight
 Markers" (3 SP, 3 hits); "The King's Queen wife or the Sovereign Queen's husband receives 2
@@ -72,11 +72,11 @@ def supply(state: FiefState, kind: str) -> int:
 
 def give(state: FiefState, noble: str, kind: str) -> list[Event]:
     """13.1: ``noble`` receives the guard markers of ``kind`` the supply has (at most 2), in their
-    City; a captive (or a noble off the board) receives none (R116: they would be removed at once)."""
+    City; a captive (or a noble off the board) receives none (R129: they would be removed at once)."""
     lord = state.lords[noble]
     if lord.captive_of or lord.location is None:
         return [Event("royal_guard_none", f"{noble} ({lord.family}) is a captive and receives no "
-                      f"{WORDS[kind][1]} (13.1, R116).", data={"lord": noble, "kind": kind})]
+                      f"{WORDS[kind][1]} (13.1, R129).", data={"lord": noble, "kind": kind})]
     count = min(int(numbers(state, "royal_guard")[kind]["count"]), supply(state, kind))
     if not count:
         return [Event("royal_guard_none", f"No {WORDS[kind][1]} are left in the supply for {noble} ({lord.family}): "

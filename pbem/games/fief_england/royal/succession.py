@@ -1,5 +1,5 @@
 """The Sovereign, the Queen, the Prince Consort, the widow and the Prince of Wales (E 9.0, 9.1,
-13.1, 13.2, 4.8, FAQ l.869, Definitions l.886-892; rulings R21, R59, R115-R118).
+13.1, 13.2, 4.8, FAQ l.869, Definitions l.886-892; rulings R21, R59, R128-R131).
 
 - A new Sovereign (elected, 9.1; the Prince of Wales succeeding, 9.0; Excalibur, 13.2) receives
   the 2 Royal Knights (13.1, R21); the defeated markers are back in the supply first.
@@ -7,11 +7,11 @@
   Prince Consort and holds no title (9.1); either receives the 2 Royal Men-at-Arms.
 - The widow (9.0): "If the King dies, his wife retains her Royal Guard (13.1) until a new Queen
   is crowned (9.0) or if she is elected Sovereign Queen (9.1)" - and her Queen's title with it
-  (R59). A widowed Prince Consort keeps his the same way (R117).
+  (R59). A widowed Prince Consort keeps his the same way (R130).
 - The Prince of Wales (FAQ l.869, Definitions l.891): a new male noble placed on the Queen's
   family board - the King's wife's or a Sovereign Queen's - while none is in play; if the Queen is
   captive he is a captive with her (7.6). He becomes King when the King dies, or his mother as
-  Sovereign Queen (R118). With no Prince of Wales the throne is vacant until an election (9.1)
+  Sovereign Queen (R131). With no Prince of Wales the throne is vacant until an election (9.1)
   or Excalibur (13.2).
 """
 from __future__ import annotations
@@ -35,7 +35,7 @@ def crown(state: FiefState, noble: str, how: str | None) -> list[Event]:
         title = "Sovereign Queen" if lord.female else "King"
         events.append(Event("crowned", f"{noble} ({lord.family}) {how} and becomes {title}.",
                             data={"lord": noble, "family": lord.family, "title": title}))
-    if noble in guard.guards(state):   # 9.0: the widow (or widower, R117) made Sovereign gives back that guard
+    if noble in guard.guards(state):   # 9.0: the widow (or widower, R130) made Sovereign gives back that guard
         events += guard.remove(state, noble, f"{noble} becomes the Sovereign")
     lord.political = "sovereign_queen" if lord.female else "king"
     guard.new_reign(state)
@@ -61,7 +61,7 @@ def crown_spouse(state: FiefState, spouse: Lord) -> list[Event]:
                             data={"lord": spouse.name, "family": spouse.family}))
     for name, given in list(guard.guards(state).items()):
         if name != spouse.name and given["kind"] == guard.MEN_AT_ARMS:
-            events += guard.remove(state, name, f"{spouse.name} now guards the Sovereign's side (9.0, R117)")
+            events += guard.remove(state, name, f"{spouse.name} now guards the Sovereign's side (9.0, R130)")
     widows = [l for l in state.lords.values() if spouse.female and l.political == QUEEN and l.name != spouse.name]
     for widow in widows:
         widow.political = None   # 9.0: "until a new Queen is crowned"
