@@ -54,7 +54,8 @@ from pbem.games.fief.state import RULES_VERSION, BoardEffect, FiefState, Lord, P
 from pbem.rules.api import RULES_VERSION_KEY
 
 PHASES = ("setup", "hear_ye", "cards", "income", "purchase", "movement", "battle", "end_of_round")
-POLITICAL = ("king", "queen", "regent_queen", "crown_prince", "darc", "sovereign_queen")   # England 9.1
+POLITICAL = ("king", "queen", "regent_queen", "crown_prince", "darc", "sovereign_queen",   # England 9.1
+             "prince_of_wales")   # England 9.0
 ROYAL_GUARD = ("kings_knight", "queens_sergeant")
 
 

@@ -181,7 +181,7 @@ class MovementRun(Passage):
                                   order.get("with") or {}, army_steps, set())
         army.pawns += taken
         guard = [m[2:] for m in self.presence.members_at(army.place, army.family)
-                 if m.startswith("P:") and guard_follows(self.state, self.state.pawns[m[2:]].kind, army.all_lords())]
+                 if m.startswith("P:") and guard_follows(self.state, self.state.pawns[m[2:]], army.all_lords())]
         army.pawns += [pid for pid in guard if pid not in army.pawns]
         for kind, n in short.items():
             log.notes.append(f"{units_text(edition_of(self.state), {kind: n})} asked for could not come "

@@ -55,7 +55,7 @@ class Run:
         if leave and town in (order.get("leave") or {}):
             wanted = order["leave"][town]
             pool = [pid for pid in army.pawns if not guard_follows(
-                self.state, self.state.pawns[pid].kind, army.all_lords())]
+                self.state, self.state.pawns[pid], army.all_lords())]
             drop = _select(self.state, pool, wanted)
             for pid in drop:
                 army.pawns.remove(pid)

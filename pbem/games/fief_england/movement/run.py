@@ -246,7 +246,7 @@ class EnglandRun(MovementRun):
         self.teller.add(crossing.events)
         for name in crossing.held:
             self.presence.remove("L:" + name)
-        for pid in crossing.deserted + crossing.knights:
+        for pid in crossing.deserted + crossing.knights + crossing.guards:
             self.presence.remove("P:" + pid)
             army.pawns.remove(pid)
         free = crossing.goes_on(army.all_lords())

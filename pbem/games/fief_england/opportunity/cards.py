@@ -25,6 +25,7 @@ from pbem.games.fief_england.opportunity.scatter import release_captives, scatte
 from pbem.games.fief_england.reading import (abbey_in, burgher, give_heresy, heresy_bearer, parliament_rebellion,
                                              royal)
 from pbem.games.fief_england.treasure import spend_treasure, treasure_problem, treasures_left
+from pbem.games.fief_england.royal import guard
 from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
@@ -207,6 +208,7 @@ def ambush(state: FiefState, board: Board, player: str, play: Mapping[str, Any])
     events.append(Event("ambush", f"{player} plays AMBUSH: {by.name} captures {target.name} ({target.family}) "
                         f"in {city} (10.5).", data={"player": player, "by": by.name, "lord": target.name,
                                                      "city": city}))
+    events += guard.remove(state, target.name, f"{target.name} is taken captive")   # 13.1, before the troops scatter
     events += captured(state, target)   # 12.0, 13.2: the relics and Excalibur they carried
     events += scatter(state, board, target.family, city, "AMBUSH", player)
     return events + release_captives(state, board, target.family, city, "AMBUSH")
