@@ -106,3 +106,72 @@ def test_a_rebellion_that_defeats_every_troop_destroys_the_royal_stronghold() ->
     assert "royal_stronghold_destroyed" in kinds(events), seen_by(events, "bob")
     assert state["towns"]["Lincoln"]["fortress"] is None
     assert "royal_stronghold" not in state.get("edition_state", {})
+
+
+# -- 1. Trebuchets under construction paid in the next Purchase (7.9) -------------------------------
+
+def besieging(phase: str = "purchase", deniers: int = 12, **more) -> dict:
+    """Round 3: ann besieges bob's Stronghold of York since round 2's Battle Phase, a trebuchet
+    'Under Construction' (7.9)."""
+    more.setdefault("edition_state", {"sieges": {"York": {"ann": {"building": 1, "declared": 2}}}})
+    return position(phase=phase, round=3, deniers={"ann": deniers, "bob": 5, "cat": 5},
+                    lords={"Henri": {"family": "ann", "at": "York"}, "Anabel": {"family": "bob", "at": "York"}},
+                    units={"York": {"ann": {"knight": 2, "man_at_arms": 2}, "bob": {"man_at_arms": 3}},
+                           "London": {"ann": {"man_at_arms": 1}}},
+                    towns={"York": {"controller": "bob", "fortress": "stronghold", "besieged_by": {"ann": 1}},
+                           "London": {"controller": "ann"}}, **more)
+
+
+def trebuchets(state: dict, family: str, city: str) -> int:
+    return sum(1 for p in state["pawns"].values()
+               if p["kind"] == "trebuchet" and p["family"] == family and p["location"] == city)
+
+
+def test_the_besieger_pays_for_its_trebuchets_in_the_purchase_mail_and_the_siege_goes_on() -> None:
+    """7.9: "In the next Round during Phase 4 - Purchasing, the Besieger must pay 5 Shilling to construct
+    the Trebuchet ... a second 'Active' Trebuchet by paying an additional 5 Shillings"."""
+    state = besieging()
+    assert "construct: York" in RULES.order_template(RULES.view(state, "ann"), "ann")
+    result = check(state, "ann", "orders:\n  - construct: York\n    count: 2\n")
+    assert result.ok and "2 shillings left" in " ".join(result.notes).replace("deniers", "shillings")
+    assert "construct: York" in RULES.echo_orders(RULES.view(state, "ann"), "ann", result.orders)
+    state, events = play(state, {"ann": "orders:\n  - construct: York\n    count: 2\n"})
+    assert "trebuchets_built" in kinds(events) and "siege_lifted" not in kinds(events)
+    assert state["families"]["ann"]["deniers"] == 2 and trebuchets(state, "ann", "York") == 2
+    assert state["towns"]["York"]["besiegers"] == {"ann": 1}
+    assert state["edition_state"]["sieges"] == {"York": {"ann": {"building": 0, "declared": 2}}}
+    while RULES.phase(state).id != "round-3/battle":
+        state, events = play(state)
+    state, events = play(state)
+    assert state["towns"]["York"]["besiegers"] == {"ann": 1}, "paid: the siege holds through the Battle Phase"
+
+
+def test_unpaid_the_trebuchet_is_removed_and_the_siege_lifts_at_the_end_of_the_purchase() -> None:
+    """7.9: "If the Besieger does not pay for any Trebuchet, it is removed from the Map and the Siege is
+    lifted" - at the end of the Purchase phase, not later."""
+    state, events = play(besieging())
+    assert kinds(events)[-2:] == ["siege_marker_removed", "siege_lifted"]
+    assert state["towns"]["York"]["besiegers"] == {} and state["edition_state"]["sieges"] == {}
+
+
+def test_construct_errors_name_the_problem() -> None:
+    state = besieging(deniers=7)
+    assert "2 trebuchets at York costs 10" in errors(state, "ann", "orders:\n  - construct: York\n    count: 2\n")
+    assert "1 or 2 trebuchets" in errors(state, "ann", "orders:\n  - construct: York\n    count: 3\n")
+    assert "no trebuchet under construction at London" in errors(state, "ann", "orders:\n  - construct: London\n")
+    assert "names the City you besiege" in errors(state, "ann", "orders:\n  - construct: Yrok\n")
+    assert "no trebuchet under construction" in errors(state, "ann",
+                                                        "orders:\n  - construct: York\n  - construct: York\n")
+    early = besieging(edition_state={"sieges": {"York": {"ann": {"building": 1, "declared": 3}}}})
+    assert "declared this round" in errors(early, "ann", "orders:\n  - construct: York\n")
+
+
+def test_what_the_besieger_pays_is_its_own_and_the_trebuchets_public() -> None:
+    """FAQ l.857: shillings are secret; the trebuchets built are public (the marker is turned on the
+    board, 7.9). A mail spending more than the family holds is refused with the count."""
+    state = besieging(deniers=7)
+    assert "you have 2 left" in errors(state, "ann", "orders:\n  - construct: York\n  - buy: knight\n    in: London\n")
+    state, events = play(state, {"ann": "orders:\n  - construct: York\n"})
+    assert "ann builds 1 trebuchet at the siege of York (7.9)" in seen_by(events, "bob")
+    assert RULES.view(state, "bob")["families"]["ann"].get("deniers") is None
+    assert RULES.view(state, "bob")["sieges"] == {"York": {"ann": {"building": 0, "declared": 2}}}

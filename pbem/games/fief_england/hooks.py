@@ -9,6 +9,7 @@ from pbem.games.fief.board import Board, load_board
 from pbem.games.fief.edition import load_edition
 from pbem.games.fief.hooks import Hooks
 from pbem.games.fief.state import FiefState, Lord
+from pbem.games.fief_england.battle.construction import CONSTRUCT, lift_unpaid, sieges_view
 from pbem.games.fief_england.battle.rules import BATTLE
 from pbem.games.fief_england.board_loader import load_england_board
 from pbem.games.fief_england.cards import load_england_cards
@@ -133,6 +134,7 @@ def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, 
     return {**setup, **sherwood.view(state), **invaders_view(state, board, player),   # 13.4; 6.0: public
             **cards_view(state),   # the cards on the Regions and the treasures (2.4, 11.3)
             **pigeons.view(state), **parliament.view(state, board), **crown.royal_view(state),
+            **sieges_view(state),   # 7.9: the trebuchets under construction (public)
             "church": church_view(state, player)}   # the Church, retainers, relics, family-board cards
 
 
@@ -163,6 +165,7 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               view_parts=view_parts, disasters=resolve_disasters,
               empty_towns="fortress", placement="controlled", movement=MOVEMENT, battle=BATTLE,
               purchase_start=sherwood.purchase_start, units_off_map=sherwood.units_off_map,
+              purchase_verbs={"construct": CONSTRUCT}, purchase_end=lift_unpaid,   # 7.9
               income_total=halved_income,
               queen_titles=("queen",),   # 3.0 (l.266): "2 Shillings for the Queen's Title" (R59)
               card_plays=CARD_PLAYS, weather=WEATHER, income_rules=INCOME_RULES, income_parts=income_parts,
