@@ -175,3 +175,63 @@ def test_what_the_besieger_pays_is_its_own_and_the_trebuchets_public() -> None:
     assert "ann builds 1 trebuchet at the siege of York (7.9)" in seen_by(events, "bob")
     assert RULES.view(state, "bob")["families"]["ann"].get("deniers") is None
     assert RULES.view(state, "bob")["sieges"] == {"York": {"ann": {"building": 0, "declared": 2}}}
+
+
+# -- 3. An Abbey pillaged after the battles (2.13, 7.10, 12.0, R31, R116) ---------------------------
+
+def abbey_position(**more) -> dict:
+    """ann's Henri holds Norwich, where cat's Abbess Lucia has her Abbey and a relic lies face down."""
+    data = dict(phase="battle", deniers={"ann": 1, "bob": 5, "cat": 5},
+                lords={"Henri": {"family": "ann", "at": "Norwich"},
+                       "Lucia": {"family": "cat", "at": "York", "female": True}},
+                units={"Norwich": {"ann": {"knight": 1}}},
+                towns={"Norwich": {"controller": "ann", "mills": 1}},
+                edition_state={"abbeys": {"Norwich": {"abbey": "Abbey of the Autumn", "abbess": "Lucia",
+                                                      "royal": False}},
+                               "church": {"archbishops": [], "abbesses": {"Lucia": ["Abbey of the Autumn"]},
+                                          "destroyed": {}},
+                               "relics": {"relics": {"chasuble": {"city": "Norwich", "holder": None,
+                                                                  "face_up": False}},
+                                          "vp_marker": None, "skull_used": False, "chasuble_round": {}}})
+    return position(**{**data, **more})
+
+
+PILLAGE = "orders:\n  - plunder: Norwich\n    mills: 0\n    abbey: Henri\n"
+
+
+def test_the_battle_mail_pillages_an_abbey_10_shillings_its_relics_and_the_heresy_marker() -> None:
+    """7.10: "Abbeys can be destroyed. Collect 10 Shillings per Abbey destroyed, take any Relics located
+    in the Abbey (12.0), and mark the pillaging Noble with a Heresy Marker"; 2.13: the Abbess may rebuild."""
+    state = abbey_position()
+    assert "abbey: Henri" in RULES.echo_orders(RULES.view(state, "ann"), "ann", check(state, "ann", PILLAGE).orders)
+    state, events = play(state, {"ann": PILLAGE})
+    assert state["families"]["ann"]["deniers"] == 11 and state["towns"]["Norwich"]["mills"] == 1, "mills: 0 spares it"
+    assert "Norwich" not in state["edition_state"]["abbeys"]
+    assert state["edition_state"]["relics"]["relics"]["chasuble"] == {"city": None, "holder": "Henri", "face_up": True}
+    assert state["edition_state"]["heresy"] == "Henri"
+    assert "You collect 10 shillings" in seen_by(events, "ann") and "10 shillings" not in seen_by(events, "bob")
+    assert "Henri (ann) pillages Abbey of the Autumn in Norwich (7.10)" in seen_by(events, "bob")
+    assert "bears the Heresy marker" in seen_by(events, "cat")
+
+
+def test_pillage_errors_name_the_problem() -> None:
+    state = abbey_position()
+    assert "names the noble of your family who leads the pillage, not 'Lucia'" in errors(
+        state, "ann", "orders:\n  - plunder: Norwich\n    abbey: Lucia\n")
+    assert "not a free noble of yours in Norwich" in errors(
+        abbey_position(lords={"Henri": {"family": "ann", "at": "York"}}), "ann", PILLAGE)
+    no_abbey = abbey_position(edition_state={})
+    assert "no Abbey stands in Norwich" in errors(no_abbey, "ann", PILLAGE)
+    assert "has no mill to plunder" in errors(abbey_position(towns={"Norwich": {"controller": "ann"}}), "ann",
+                                              "orders:\n  - plunder: Norwich\n")
+
+
+def test_an_abbey_pillage_the_battles_made_impossible_is_told() -> None:
+    """The Pillage comes after every battle (7.10): a pillage led by a noble no longer there fails with
+    an event naming why, never silently."""
+    state = abbey_position()
+    result = check(state, "ann", PILLAGE)
+    state["lords"]["Henri"]["location"] = "York"   # as if a battle had moved him (R76's withdrawal)
+    out = RULES.resolve(state, {"ann": result.orders, "bob": {}, "cat": {}}, Rng("t"))
+    assert "Henri is not in Norwich" in seen_by(list(out.events), "ann")
+    assert "Norwich" in out.state["edition_state"]["abbeys"]

@@ -89,6 +89,12 @@ class BattleRules:
     # The edition's own battle-plan words, each with its checker (view, me, value, line,
     # problems) -> the canonical value (battle/plan_orders.py ``check_plan``).
     plan_words: Mapping[str, Callable[[dict, str, Any, "int | None", Any], Any]] = field(default_factory=dict)
+    # The edition's own keys of a `plunder:` order (England: `abbey: NOBLE`, the Abbey pillaged,
+    # 2.13, 7.10), each with its checker (view, me, the town, value, line, problems) -> the canonical
+    # value, kept in the order's canonical form under its key; with one of them given, a town
+    # without a mill may be plundered and `mills: 0` spares its mill.
+    plunder_keys: Mapping[str, Callable[[dict, str, str, Any, "int | None", Any], Any]] = field(
+        default_factory=dict)
 
 
 @dataclass(frozen=True)

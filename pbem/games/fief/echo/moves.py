@@ -45,5 +45,6 @@ def battle_items(orders: dict[str, Any]) -> list[dict[str, Any]]:
         item: dict[str, Any] = {"plunder": plunder["town"]}
         if plunder.get("mills") is not None:
             item["mills"] = plunder["mills"]
+        item.update({k: v for k, v in plunder.items() if k not in ("town", "mills")})   # an edition's own keys
         items.append(item)
     return items

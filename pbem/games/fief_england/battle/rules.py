@@ -11,6 +11,7 @@ from pbem.games.fief_england.battle.pillage import resolve_pillage
 from pbem.games.fief_england.battle.plan import PLAN_WORDS
 from pbem.games.fief_england.battle.rounds import archers, bombards, trebuchets
 from pbem.games.fief_england.battle.siege import resolve_sieges
+from pbem.games.fief_england.church.pillage import check_abbey_key
 from pbem.games.fief_england.battle.sides import force_of_units
 from pbem.games.fief_england.battle.steps import STEPS, settle
 from pbem.games.fief_england.disasters import storms_at
@@ -53,4 +54,5 @@ def battle_order(board: Board, battles: list) -> list:
 
 
 BATTLE = BattleRules(steps=STEPS, settle=settle, declarable=declarable, sieges=resolve_sieges,
-                     plunder=resolve_pillage, battle_order=battle_order, plan_words=PLAN_WORDS)
+                     plunder=resolve_pillage, battle_order=battle_order, plan_words=PLAN_WORDS,
+                     plunder_keys={"abbey": check_abbey_key})   # 2.13, 7.10: an Abbey pillaged
