@@ -235,3 +235,63 @@ def test_an_abbey_pillage_the_battles_made_impossible_is_told() -> None:
     out = RULES.resolve(state, {"ann": result.orders, "bob": {}, "cat": {}}, Rng("t"))
     assert "Henri is not in Norwich" in seen_by(list(out.events), "ann")
     assert "Norwich" in out.state["edition_state"]["abbeys"]
+
+
+# -- 2. Mercenary crossbowmen hired in the middle of a battle (11.1, R41) ---------------------------
+
+MERCENARY = {"family_card": {"bob": "mercenary_1"}, "mercenaries": {"mercenary_1": {"on_card": 3, "hired": []}}}
+
+
+def crossbow_position(deniers: int = 5, **more) -> dict:
+    """ann's Henri and a man-at-arms attack bob's lone Anabel in York; bob has a MERCENARY card."""
+    data = dict(phase="battle", deniers={"ann": 5, "bob": deniers, "cat": 5},
+                lords={"Henri": {"family": "ann", "at": "York"},
+                       "Anabel": {"family": "bob", "at": "York", "female": True}},
+                units={"York": {"ann": {"man_at_arms": 1}}}, towns={"York": {"controller": "bob"}},
+                edition_state=copy.deepcopy(MERCENARY))
+    return position(**{**data, **more})
+
+
+ATTACK = "orders:\n  - attack: bob\n    in: York\n"
+HIRE = "policies:\n  battle_plan:\n    hire_crossbowmen: {n}\n"
+
+
+def test_a_battle_plan_hires_crossbowmen_as_the_battle_begins_and_pays_at_once() -> None:
+    """11.1: "They may be hired in middle of a Battle" (R41: a standing battle-plan order): bob's 2
+    crossbowmen, 2 shillings each, join his side before his lone Anabel would be captured (7.5), and
+    their volley fells ann's man-at-arms: Henri is taken."""
+    state = crossbow_position()
+    state, events = play(state, {"ann": ATTACK, "bob": HIRE.format(n=2)}, Script(battle=[1]))
+    assert "bob hires 2 mercenary crossbowmen into York (11.1)" in seen_by(events, "ann")
+    assert "You pay 4 shillings for 2 crossbowmen" in seen_by(events, "bob")
+    assert "4 shillings" not in seen_by(events, "ann")
+    assert state["families"]["bob"]["deniers"] == 1
+    assert state["edition_state"]["mercenaries"]["mercenary_1"]["on_card"] == 1
+    assert state["lords"]["Henri"]["captive_of"] == "bob", texts(events)
+    assert sum(1 for p in state["pawns"].values() if p["kind"] == "crossbowman" and p["location"] == "York") == 2
+
+
+def test_fewer_crossbowmen_than_the_plan_says_are_told_to_their_family_alone() -> None:
+    """At the battle the card or the purse may hold less than when the mail was read: as many as they
+    allow are hired, and the family alone is told why not all."""
+    state = crossbow_position()
+    result = check(state, "bob", HIRE.format(n=2))
+    state["families"]["bob"]["deniers"] = 3
+    orders = {"ann": check(state, "ann", ATTACK).orders, "bob": result.orders, "cat": {}}
+    out = RULES.resolve(state, orders, Script(battle=[1]))
+    told = seen_by(list(out.events), "bob")
+    assert "1 hired - you have 3 shillings: a crossbowman costs 2 (11.1)" in told
+    assert "you have 3 shillings" not in seen_by(list(out.events), "ann")
+
+
+def test_hire_crossbowmen_errors_name_the_problem() -> None:
+    state = crossbow_position()
+    assert "only 3 crossbowmen lie on your MERCENARY card" in errors(state, "bob", HIRE.format(n=4))
+    assert "3 crossbowmen cost 6 shillings (11.1: 2 each); you have 5" in errors(state, "bob", HIRE.format(n=3))
+    assert "you have no MERCENARY card on your family board" in errors(state, "ann", HIRE.format(n=1))
+    assert "must be a whole number" in errors(state, "bob", HIRE.format(n="many"))
+    assert check(state, "bob", HIRE.format(n=0)).ok, "0: hire none"
+
+
+def texts(events: list) -> str:
+    return "\n".join(e.text for e in events)
