@@ -295,3 +295,77 @@ def test_hire_crossbowmen_errors_name_the_problem() -> None:
 
 def texts(events: list) -> str:
     return "\n".join(e.text for e in events)
+
+
+# -- 4. Players attacking the Invaders in the Battle phase (7.0, 6.8, 13.3, R117) ------------------
+
+def invaded(**more) -> dict:
+    """Invader army 1 (a Leader and 1 Foot Soldier) stands in York, which it took; ann's Henri and 3
+    knights are there with it (6.8: "could be attacked by Players in Phase 7 - Battles")."""
+    data = dict(phase="battle", lords={"Henri": {"family": "ann", "at": "York"}},
+                units={"York": {"ann": {"knight": 3}}},
+                edition_state={"invaders": {"armies": {"1": {**new_army("York"), "foot": 1},
+                                                       **{a: new_army() for a in ("2", "3", "4")}},
+                                            "gone": [], "destroyed": [], "sent_away": [],
+                                            "plague": {"round": 0, "armies": []}}})
+    return position(**{**data, **more})
+
+
+ATTACK_INVADERS = "orders:\n  - attack_invaders: York\n"
+
+
+def test_until_now_a_player_could_not_attack_an_invader_army() -> None:
+    """The core's `attack:` names another player: the Invaders are none (checked, the reason a verb of
+    England's own is needed)."""
+    assert "no other player 'invaders'" in errors(invaded(), "ann", "orders:\n  - attack: invaders\n    in: York\n")
+
+
+def test_a_player_attacks_the_invaders_and_destroys_the_army_for_the_garter() -> None:
+    """7.0, 7.3: ann's 10 SP roll 2 dice ('fff', 'ff': 5 hits: the Foot Soldier's 2, then the Leader's 3,
+    6.4), the Invaders' 5 SP one (a blank). The army is destroyed; ann takes York back (5.1); the defeat
+    is recorded for the Order of the Garter (13.3, R28)."""
+    state = invaded()
+    view = RULES.view(state, "ann")
+    assert "attack_invaders: York" in RULES.order_template(view, "ann")
+    result = check(state, "ann", ATTACK_INVADERS)
+    assert RULES.echo_orders(view, "ann", result.orders).strip().endswith("- attack_invaders: York")
+    state, events = play(state, {"ann": ATTACK_INVADERS}, Script(battle=[3, 2, 0]))
+    told = seen_by(events, "cat")
+    assert "ann attacks Invader army 1 in York (7.0, 6.8)" in told
+    assert "ann defeats Invader army 1 in York (Henri fighting) (7.8, 13.3)" in told, told
+    assert state["edition_state"]["invaders"]["defeated"] == [
+        {"round": 2, "city": "York", "family": "ann", "armies": ["1"], "lords": ["Henri"]}]
+    assert state["towns"]["York"]["controller"] == "ann"
+    from pbem.games.fief_england.invaders.defeats import defeats
+    assert defeats(FiefState.from_json(state), 2)[0]["lords"] == ["Henri"]
+
+
+def test_beaten_by_the_invaders_the_nobles_are_their_captives() -> None:
+    """7.5, 7.6, 6.7: ann's last troop falls; Henri is the Invaders' captive, with his ransom."""
+    state = invaded(units={"York": {"ann": {"man_at_arms": 1}}})
+    state, events = play(state, {"ann": ATTACK_INVADERS}, Script(battle=[0, 1]))
+    assert state["lords"]["Henri"]["captive_of"] == "invaders", seen_by(events, "ann")
+    assert "defeated" not in state["edition_state"]["invaders"]
+
+
+def test_attack_invaders_errors_name_the_problem() -> None:
+    assert "no Invader army is in London" in errors(invaded(), "ann", "orders:\n  - attack_invaders: London\n")
+    assert "you have no troop in York" in errors(invaded(units={}), "ann", ATTACK_INVADERS)
+    assert "you have no free noble in York" in errors(invaded(), "bob", ATTACK_INVADERS)
+    storms = invaded(effects=[{"card": "storms", "target": "IV"}])
+    assert "STORMS" in errors(storms, "ann", ATTACK_INVADERS)
+
+
+def test_a_family_destroying_the_invaders_who_attack_it_in_phase_6_is_recorded_for_the_garter() -> None:
+    """13.3, R28: "Defeated an Invader Army": a Leader with his 3 new Foot Soldiers (6.1) attacks ann's
+    knight and man-at-arms in Lincoln (6.4); her 2 trebuchets ('fff' 'fff' +1: 7 hits) fell the three
+    Foot Soldiers, then her melee die's 'fff' the Leader (the Invaders' die a blank)."""
+    state = FiefState.from_json(position(
+        phase="invaders", lords={"Henri": {"family": "ann", "at": "Lincoln"}},
+        units={"Lincoln": {"ann": {"knight": 1, "man_at_arms": 1, "trebuchet": 2}}},
+        towns={"Lincoln": {"controller": "ann"}}))
+    record(state)["armies"]["1"] = {**new_army("Lincoln"), "foot": 0}
+    from pbem.games.fief_england.invaders.phase import resolve_invaders
+    events = resolve_invaders(state, BOARD, {}, Script(battle=[3, 3, 0, 3]), COMPASS)
+    assert "ann defeats Invader army 1 in Lincoln (Henri fighting)" in "\n".join(e.text for e in events)
+    assert record(state)["defeated"][0]["family"] == "ann"

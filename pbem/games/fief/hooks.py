@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from pbem.games.fief.hook_records import (  # noqa: F401 (re-exported)
-    BattleRules, Calmer, CardPlays, IncomeRules, Movement, Naval, Weather, bishop_collects)
+    BattleRules, BattleVerb, Calmer, CardPlays, IncomeRules, Movement, Naval, Weather, bishop_collects)
 
 if TYPE_CHECKING:
     from pbem.orders.reading import Problems

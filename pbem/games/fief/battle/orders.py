@@ -55,7 +55,12 @@ def check_battle_orders(view: dict, board: Board, player: str, items: list, prob
     out = empty_orders()
     del out["policies"]
     seen_towns: dict[str, int | None] = {}
-    for item, verb, line in each_order(items, VERBS, problems):
+    rules = load_edition(view["game"]).hooks.battle
+    own_verbs = rules.verbs if rules else {}   # an edition's own (England: `attack_invaders:`)
+    for item, verb, line in each_order(items, VERBS + tuple(own_verbs), problems):
+        if verb in own_verbs:
+            _own(view, board, player, item, verb, own_verbs[verb], line, out, problems)
+            continue
         if verb in ("release", "transfer"):
             check_captive_order(view, player, verb, item, line, out, problems)
             continue
@@ -79,6 +84,17 @@ def check_battle_orders(view: dict, board: Board, player: str, items: list, prob
             _plunder(view, player, item, town, line, out, problems, own)
     _engines_left(view, player, out, problems)
     return out
+
+
+def _own(view: dict, board: Board, me: str, item: dict, verb: str, own: Any, line: int | None, out: dict,
+         problems: Problems) -> None:
+    check_keys(item, own.keys, f"a `{verb}` order", problems)
+    town = town_name(board, item[verb], line_of(item, verb) or line, problems)
+    if town is None:
+        return
+    got = own.check(view, board, me, item, town, line, problems)
+    if got is not None:
+        out.setdefault("own", []).append({"verb": verb, "town": town, **got})
 
 
 def _attack(view: dict, board: Board, me: str, item: dict, town: str | None, line: int | None,

@@ -39,6 +39,8 @@ def battle_items(orders: dict[str, Any]) -> list[dict[str, Any]]:
         else:
             items.append({"transfer": captive["lord"], "to": captive["transfer"]})
     items += [{"attack": b["target"], "in": b["town"]} for b in orders.get("battles") or []]
+    items += [{o["verb"]: o["town"], **{k: v for k, v in o.items() if k not in ("verb", "town")}}
+              for o in orders.get("own") or []]                      # an edition's own (BattleVerb)
     items += [{"lift": town} for town in orders.get("lifts") or []]    # 6.4.1: lifts are done first
     items += [{"siege": town} for town in orders.get("sieges") or []]
     for plunder in orders.get("plunder") or []:                      # 6.5: mills None = every mill
