@@ -369,3 +369,18 @@ def test_a_family_destroying_the_invaders_who_attack_it_in_phase_6_is_recorded_f
     events = resolve_invaders(state, BOARD, {}, Script(battle=[3, 3, 0, 3]), COMPASS)
     assert "ann defeats Invader army 1 in Lincoln (Henri fighting)" in "\n".join(e.text for e in events)
     assert record(state)["defeated"][0]["family"] == "ann"
+
+
+def test_against_the_invaders_the_plan_hires_crossbowmen_and_may_stop_alone() -> None:
+    """R117, R118: ann's plan hires a crossbowman into the battle (11.1) and ends it after the first
+    roll (7.8; the Invaders cannot move in Phase 7): both stay in York."""
+    state = invaded(units={"York": {"ann": {"knight": 1}}},
+                    edition_state={**invaded()["edition_state"],
+                                   "family_card": {"ann": "mercenary_1"},
+                                   "mercenaries": {"mercenary_1": {"on_card": 3, "hired": []}}})
+    mail = ATTACK_INVADERS + "policies:\n  battle_plan:\n    hire_crossbowmen: 1\n    stop: {when: {after_round: 1}}\n"
+    state, events = play(state, {"ann": mail}, Script(battle=[0, 0, 0]))   # a blank for each volley
+    told = seen_by(events, "bob")
+    assert "ann hires 1 mercenary crossbowman into York (11.1)" in told
+    assert "ann ends the battle against the Invaders in York after round 1" in told
+    assert state["edition_state"]["invaders"]["armies"]["1"]["city"] == "York"

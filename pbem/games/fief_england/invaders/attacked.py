@@ -28,7 +28,7 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.hooks import BattleVerb
 from pbem.games.fief.movement.disasters import no_battle_for_weather
 from pbem.games.fief.state import FiefState
-from pbem.games.fief_england.battle.hire import hire_into
+from pbem.games.fief_england.battle.hire import WORD as HIRE, hire_into
 from pbem.games.fief_england.battle.numbers import england_numbers
 from pbem.games.fief_england.battle.plan import LEADER, PLAN_WORDS, england_plan
 from pbem.games.fief_england.battle.rounds import DEFAULT_ORDER, Setup, battle_round
@@ -96,7 +96,7 @@ def fight(state: FiefState, board: Board, player: str, order: dict, rng: Rng) ->
                       data={"player": player, "target": "invaders", "town": city, "reason": why})]
     numbers = england_numbers()
     policies = state.families[player].policies
-    plan, core = england_plan(policies, city), plan_for(policies, city, tuple(PLAN_WORDS))
+    plan, core = england_plan(policies, city), plan_for(policies, city, (*PLAN_WORDS, HIRE))   # England's words apart
     armies = in_city(state, city)
     held = state.towns[city].fortress == "city" and any(record(state)["armies"][a]["holds"] for a in armies)
     events = [Event("invaders_attacked", f"{player} attacks {' and '.join(army_name(a) for a in armies)} in {city} "
@@ -120,8 +120,9 @@ def fight(state: FiefState, board: Board, player: str, order: dict, rng: Rng) ->
         result = battle_round(before, setup, numbers,
                               lambda why: rng.die(numbers.faces, f"battle against the Invaders in {city}: {why}"))
         mover = in_city(state, city)[0]
-        lost = _apply(state, board, city, player, mover, {"attacker": before["defender"], "defender": before["attacker"]},
-                      {"attacker": result.forces["defender"], "defender": result.forces["attacker"]})
+        swapped = {"attacker": "defender", "defender": "attacker"}   # _apply's roles: the Invaders attacking
+        lost = _apply(state, board, city, player, mover, {swapped[r]: f for r, f in before.items()},
+                      {swapped[r]: f for r, f in result.forces.items()})
         events.append(Event("invaders_battle_round", f"Battle round {rounds} in {city}, {player} against the Invaders: "
                             + _told(result.steps, names) + f"; {lost.text} (7.1-7.5).",
                             data={"city": city, "family": player, "round": rounds}))
