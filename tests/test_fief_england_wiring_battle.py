@@ -15,6 +15,7 @@ from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.invaders.armies import new_army, record
 from pbem.orders.yamlsafe import load
 from pbem.rules.rng import Rng
+from test_fief_england_game import play
 from test_fief_england_invaders import COMPASS, Script
 
 RULES = rules_for("fief_england")
@@ -36,24 +37,6 @@ def errors(state: dict, player: str, text: str) -> str:
     result = check(state, player, text)
     assert not result.ok, "the mail was accepted"
     return "\n".join(str(e) for e in result.errors)
-
-
-def play(state: dict, mails: dict[str, str] | None = None, rng: Rng | None = None) -> tuple[dict, list]:
-    """The phase resolved as the judge does: each mail checked against its player's view, the other
-    deciders' default orders."""
-    orders = {}
-    for player in RULES.phase(state).deciders:
-        view = RULES.view(state, player)
-        if mails and player in mails:
-            result = RULES.check_orders(view, player, load(mails[player]))
-            assert result.ok, result.errors
-            orders[player] = result.orders
-        else:
-            orders[player] = RULES.default_orders(view, player)
-    before = copy.deepcopy(state)
-    result = RULES.resolve(state, orders, rng or Rng("t"))
-    assert state == before
-    return result.state, list(result.events)
 
 
 def at_once(state: dict, player: str, text: str, rng: Rng | None = None) -> tuple[dict, list]:

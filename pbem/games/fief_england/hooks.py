@@ -3,6 +3,7 @@
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from pbem.games.fief.board import Board, load_board
@@ -30,6 +31,7 @@ from pbem.games.fief_england.church_hooks import end_of_round as church_round_en
 from pbem.games.fief_england.church_view import church_view
 from pbem.games.fief_england.elections import ELECTIONS, married
 from pbem.games.fief_england.facts import ENGLAND
+from pbem.games.fief_england.invaders.attacked import ATTACK_INVADERS, VERB as ATTACK
 from pbem.games.fief_england.invaders.income import halved_income
 from pbem.games.fief_england.invaders.step import INVADERS
 from pbem.games.fief_england.invaders.view import invaders_view
@@ -163,7 +165,8 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
               view_parts=view_parts, disasters=resolve_disasters,
-              empty_towns="fortress", placement="controlled", movement=MOVEMENT, battle=BATTLE,
+              empty_towns="fortress", placement="controlled", movement=MOVEMENT,
+              battle=replace(BATTLE, verbs={ATTACK: ATTACK_INVADERS}),   # 7.0, 6.8: players attack the Invaders
               purchase_start=sherwood.purchase_start, units_off_map=sherwood.units_off_map,
               purchase_verbs={"construct": CONSTRUCT}, purchase_end=lift_unpaid,   # 7.9
               income_total=halved_income,

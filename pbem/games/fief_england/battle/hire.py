@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fief.battle.context import Battle
+from pbem.games.fief.edition import load_edition
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england import hired
 from pbem.games.fief_england.battle.sides import own_plan
@@ -39,17 +40,16 @@ def check_hire(view: dict, me: str, value: Any, line: int | None, problems: Prob
     if wanted > left:
         problems.add(line, f"only {left} crossbowmen lie on your MERCENARY card (11.1)", f"write `{WORD}: {left}`")
         return 0
-    price = view["families"][me]["deniers"]
+    money = view["families"][me]["deniers"]
     each = _price(view)
-    if price < wanted * each:
+    if money < wanted * each:
         problems.add(line, f"{wanted} crossbowmen cost {wanted * each} shillings (11.1: {each} each); you have "
-                     f"{price}", f"write `{WORD}: {price // each}`, or send the word when you can pay")
+                     f"{money}", f"write `{WORD}: {money // each}`, or send the word when you can pay")
         return 0
     return wanted
 
 
 def _price(view: dict) -> int:
-    from pbem.games.fief.edition import load_edition
     return int(load_edition(view["game"]).extra["hired_units"][hired.UNIT]["price"])
 
 

@@ -16,7 +16,6 @@ from pbem.games.fief_england.church.pillage import check_abbey_key
 from pbem.games.fief_england.battle.sides import force_of_units
 from pbem.games.fief_england.battle.steps import STEPS, settle
 from pbem.games.fief_england.disasters import storms_at
-from pbem.games.fief_england.invaders.attacked import ATTACK_INVADERS, VERB
 
 
 def declarable(state: FiefState, board: Board, setup: BattleSetup) -> str | None:
@@ -58,5 +57,6 @@ def battle_order(board: Board, battles: list) -> list:
 BATTLE = BattleRules(steps=STEPS, settle=settle, declarable=declarable, sieges=resolve_sieges,
                      plunder=resolve_pillage, battle_order=battle_order,
                      plan_words={**PLAN_WORDS, HIRE: check_hire},   # 11.1, R41: crossbowmen hired in battle
-                     plunder_keys={"abbey": check_abbey_key},   # 2.13, 7.10: an Abbey pillaged
-                     verbs={VERB: ATTACK_INVADERS})   # 7.0, 6.8: players attacking the Invaders (R117)
+                     plunder_keys={"abbey": check_abbey_key})   # 2.13, 7.10: an Abbey pillaged
+# The Battle mail's `attack_invaders:` (7.0, 6.8, R117) is the Invaders' part's (invaders/attacked.py,
+# which reads this package): England's hooks add it to BATTLE's `verbs`.
