@@ -54,13 +54,13 @@ def kinds(events: list) -> list[str]:
     return [e.kind for e in events]
 
 
-# -- 5. The Royal Stronghold destroyed (4.9, 6.5, 10.1, R10, R29, R115) -----------------------------
+# -- 5. The Royal Stronghold destroyed (4.9, 6.5, 10.1, R10, R29, R135) -----------------------------
 
 ROYAL = {"royal_stronghold": {"city": "Lincoln", "family": "ann"}}
 
 
 def test_the_invaders_taking_its_city_destroy_the_royal_stronghold() -> None:
-    """4.9: "The Royal Stronghold can be destroyed by ... Invaders (6.5)"; R115: its marker goes back
+    """4.9: "The Royal Stronghold can be destroyed by ... Invaders (6.5)"; R135: its marker goes back
     to the supply and the City is part of its Region again."""
     state = FiefState.from_json(position(
         phase="invaders", lords={"Henri": {"family": "ann", "at": "London", "political": "king"}},
@@ -160,7 +160,7 @@ def test_what_the_besieger_pays_is_its_own_and_the_trebuchets_public() -> None:
     assert RULES.view(state, "bob")["sieges"] == {"York": {"ann": {"building": 0, "declared": 2}}}
 
 
-# -- 3. An Abbey pillaged after the battles (2.13, 7.10, 12.0, R31, R116) ---------------------------
+# -- 3. An Abbey pillaged after the battles (2.13, 7.10, 12.0, R31, R136) ---------------------------
 
 def abbey_position(**more) -> dict:
     """ann's Henri holds Norwich, where cat's Abbess Lucia has her Abbey and a relic lies face down."""
@@ -280,7 +280,7 @@ def texts(events: list) -> str:
     return "\n".join(e.text for e in events)
 
 
-# -- 4. Players attacking the Invaders in the Battle phase (7.0, 6.8, 13.3, R117) ------------------
+# -- 4. Players attacking the Invaders in the Battle phase (7.0, 6.8, 13.3, R137) ------------------
 
 def invaded(**more) -> dict:
     """Invader army 1 (a Leader and 1 Foot Soldier) stands in York, which it took; ann's Henri and 3
@@ -355,7 +355,7 @@ def test_a_family_destroying_the_invaders_who_attack_it_in_phase_6_is_recorded_f
 
 
 def test_against_the_invaders_the_plan_hires_crossbowmen_and_may_stop_alone() -> None:
-    """R117, R118: ann's plan hires a crossbowman into the battle (11.1) and ends it after the first
+    """R137, R138: ann's plan hires a crossbowman into the battle (11.1) and ends it after the first
     roll (7.8; the Invaders cannot move in Phase 7): both stay in York."""
     state = invaded(units={"York": {"ann": {"knight": 1}}},
                     edition_state={**invaded()["edition_state"],

@@ -2,7 +2,7 @@
 they control: each Mill destroyed gives 2 shillings (the record's `income.plunder_per_mill`);
 the opponents' trebuchets and bombards there are exchanged for the pillager's own markers while
 its stockpile has some, or destroyed. The order's `abbey: NOBLE` pillages the Abbey there, led by
-that noble (2.13, 7.10, R116: 10 shillings, its relics and the Heresy marker - the Church part's
+that noble (2.13, 7.10, R136: 10 shillings, its relics and the Heresy marker - the Church part's
 ``church.pillage.pillage_abbey``)."""
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def resolve_pillage(state: FiefState, board: Board, orders: Mapping[str, Any]) -
 
 
 def abbey(state: FiefState, player: str, noble: str, town: str) -> list[Event]:
-    """2.13, 7.10 (R116): the Abbey of a city the player controls, led by a free noble of theirs there."""
+    """2.13, 7.10 (R136): the Abbey of a city the player controls, led by a free noble of theirs there."""
     done = pillage_abbey(state, player, noble, town)
     if isinstance(done, str):   # the battles changed what the mail saw: told, never dropped
         return [Event("abbey_pillage_failed", f"{player} cannot pillage the Abbey of {town}: {done} (7.10).",

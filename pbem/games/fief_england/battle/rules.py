@@ -58,5 +58,5 @@ BATTLE = BattleRules(steps=STEPS, settle=settle, declarable=declarable, sieges=r
                      plunder=resolve_pillage, battle_order=battle_order,
                      plan_words={**PLAN_WORDS, HIRE: check_hire},   # 11.1, R41: crossbowmen hired in battle
                      plunder_keys={"abbey": check_abbey_key})   # 2.13, 7.10: an Abbey pillaged
-# The Battle mail's `attack_invaders:` (7.0, 6.8, R117) is the Invaders' part's (invaders/attacked.py,
+# The Battle mail's `attack_invaders:` (7.0, 6.8, R137) is the Invaders' part's (invaders/attacked.py,
 # which reads this package): England's hooks add it to BATTLE's `verbs`.

@@ -1,4 +1,4 @@
-"""Players attacking the Invaders in the Battle Phase (E 7.0 with 6.4-6.8; R117): an army the
+"""Players attacking the Invaders in the Battle Phase (E 7.0 with 6.4-6.8; R137): an army the
 Invaders no longer outnumber, or that stopped in the City Outskirts, "could be attacked by Players
 in Phase 7 - Battles" (6.8). By mail the Battle Phase's own order (the core's battle `verbs`
 hook, ``BattleVerb``):
@@ -12,10 +12,10 @@ the Invaders defending with every army in the city together (6.4) and, in a Fort
 took and hold (6.6), its -2 melee dice against the attacker (7.4). They never retreat in Phase 7
 (6.8 is their Phase 6 move). It ends when one side has no troop left (7.8 Victory), after 3 rolls
 in a row without a loss (7.8 Deadlock), when the attacker's plan stops it (`stop: {when: ...}`:
-the Invaders, who cannot move now, stay; R117) or surrenders (`surrender:`; 6.5 "Invaders always
+the Invaders, who cannot move now, stay; R137) or surrenders (`surrender:`; 6.5 "Invaders always
 accept the surrender": the troops off the map, the nobles their captives). The player's plan's
 `losses`, `aim_at` (an Invader Leader: `invader leader`) and `hire_crossbowmen` are read as in a
-battle between players; coalitions against the Invaders are not formed by mail (R117).
+battle between players; coalitions against the Invaders are not formed by mail (R137).
 
 An Invader army destroyed this way - or by a family it attacked in Phase 6 (invaders/battle.py) -
 is recorded in the Invaders' record (invaders/defeats.py), which the Order of the Garter reads
@@ -141,9 +141,9 @@ def fight(state: FiefState, board: Board, player: str, order: dict, rng: Rng) ->
             events.append(Event("battle_surrender", f"{player} surrenders to the Invaders in {city}: {len(gone)} "
                                 "troop(s) taken off the map (7.8, 6.5).", data={"town": city, "family": player}))
             return events + _defeated(state, board, city, player, in_city(state, city)[0])
-        if core.stop.when.holds(rounds, *sp):   # R117: the Invaders cannot move in Phase 7
+        if core.stop.when.holds(rounds, *sp):   # R137: the Invaders cannot move in Phase 7
             return events + [Event("battle_stopped", f"{player} ends the battle against the Invaders in {city} after "
-                                   f"round {rounds}; both stay in the city (7.8, R117).",
+                                   f"round {rounds}; both stay in the city (7.8, R137).",
                                    data={"town": city, "end": "stopped", "stopped_by": player, "round": rounds})]
         if quiet >= numbers.deadlock_rounds:
             return events + [Event("invaders_deadlock", f"{quiet} battle rounds in {city} without a loss: the battle "
