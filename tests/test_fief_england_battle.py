@@ -579,7 +579,9 @@ def test_the_hook_runs_englands_battle_and_phase() -> None:
     sieges and its pillage."""
     from pbem.games.fief.battle import phase
     from pbem.games.fief.edition import load_edition
-    assert load_edition("fief_england").hooks.battle is BATTLE and load_edition("fief_france").hooks.battle is None
+    own = load_edition("fief_england").hooks.battle   # BATTLE, with the Invaders' `attack_invaders:` (hooks.py)
+    assert own is not None and own.steps is BATTLE.steps and set(own.verbs) == {"attack_invaders"}
+    assert load_edition("fief_france").hooks.battle is None
     state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
                      {"dave": {"knight": 2, "man_at_arms": 1, "trebuchet": 1}, "george": {"man_at_arms": 1}},
                      {"London": {"controller": "george", "mills": 1}})
