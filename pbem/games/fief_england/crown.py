@@ -303,6 +303,22 @@ def royal_destroyed(state: FiefState, board: Board, city: str, by: str) -> list[
                   data={"city": city, "family": built.get("family"), "by": by})]
 
 
+def royal_conquered(state: FiefState, board: Board, city: str) -> list[Event]:
+    """4.9: the Royal Stronghold "cannot become a Fortified City and becomes a normal Stronghold if
+    conquered by another Family": once a battle leaves ``city`` to a family other than the Royal
+    Family that holds it, the Stronghold stays, the conqueror's, and the City is part of its Region
+    again (R19 no longer applies); the Royal Family may build a Royal Stronghold again."""
+    built = state.edition_state.get(ROYAL) or {}
+    conqueror = state.towns[city].controller
+    if built.get("city") != city or conqueror is None or conqueror == built.get("family"):
+        return []
+    state.edition_state.pop(ROYAL)
+    region = board.fiefs[board.towns[city].fief].name
+    return [Event("royal_stronghold_conquered", f"{conqueror} conquers the Royal Stronghold in {city}: it is a "
+                  f"normal Stronghold now, {conqueror}'s, and {city} is part of the {region} again (4.9).",
+                  data={"city": city, "from": built.get("family"), "to": conqueror})]
+
+
 def _refused(player: str, why: str) -> Event:
     return Event("crown_refused", f"Not done: {why}.", Audience.only(player), {"player": player, "reason": why})
 
