@@ -3,11 +3,12 @@ view's ``church`` entry (England's ``view_parts`` hook; docs/fief-england.md "Wh
 sees").
 
 Public: the clergy and their districts, the Abbeys and Abbesses, the cards on the family boards
-and the crossbowmen left on them or lent to another family (11.1), each noble's retainer (face up beside them, l.202) and
-whether it is Spent (l.203), the relics face up and who carries them, the Relic marker and the
-Heresy marker. Secret: which relic lies face down where (R36; every viewer, the game master
-included in a player's mail, sees only "a face-down relic"), the retainer deck's order, a
-pending retainer offer or offer of crossbowmen (the two families only: its price), whom the Skull is to save (its chooser only).
+and the crossbowmen left on them or lent to another family (11.1), each noble's retainer (face
+up beside them, l.202) and whether it is Spent (l.203), the relics face up and who carries
+them, the Relic marker and the Heresy marker. Secret: which relic lies face down where (R36;
+every viewer, the game master included in a player's mail, sees only "a face-down relic"), the
+retainer deck's order, a pending retainer offer or offer of crossbowmen (the two families only:
+its price), whom the Skull is to save (its chooser only).
 """
 from __future__ import annotations
 

@@ -171,13 +171,11 @@ def hire(state: FiefState, family: str, count: int, city: str, from_card: str | 
     why = hire_problem(state, family, count, city)
     if why:
         return why
-    own = card_on(state, family)
-    sources = [(own, available(state, family))] if own in _mercs(state) else []
+    own = card_on(state, family) or ""
+    sources = [(own, available(state, family))] if own in _mercs(state) and from_card is None else []
     left, lenders = count, []
-    if from_card is not None:
-        sources = []
     for card, n in sources + [(c, n) for c, n in borrowed(state, family) if from_card in (None, c)]:
-        take, merc = min(left, n), _mercs(state)[card]   # type: ignore[index]
+        take, merc = min(left, n), _mercs(state)[card]
         if not take:
             continue
         for _ in range(take):

@@ -146,7 +146,8 @@ def accept(state: FiefState, borrower: str, lender: str, paid_by: str | None, ci
 def offers_view(state: FiefState, viewer: str | None) -> list[dict[str, Any]]:
     """The offers waiting that the viewer is a party to (the game master: all): the price is the
     two families' secret."""
-    return [dict(o) for o in state.edition_state.get(KEY) or [] if viewer is None or viewer in (o["lender"], o["borrower"])]
+    return [dict(o) for o in state.edition_state.get(KEY) or []
+            if viewer is None or viewer in (o["lender"], o["borrower"])]
 
 
 def lent_view(state: FiefState) -> dict[str, int]:
@@ -190,9 +191,10 @@ def check_lend(view: dict, player: str, item: dict, line: int | None, problems: 
     paid_to = None
     if price:
         if "paid_to" not in item:
+            example = next(iter(_own_nobles(view, player)), "NOBLE")
             problems.add(line, "say which noble of yours receives the price (`paid_to:`): it is sent by "
-                         "carrier pigeon (2.15)", "write e.g. `paid_to: " + next(iter(_own_nobles(view, player)), "NOBLE")
-                         + "`, or leave out `price:` to lend them free")
+                         "carrier pigeon (2.15)", f"write e.g. `paid_to: {example}`, or leave out `price:` to "
+                         "lend them free")
             return None
         paid_to = _choose(item["paid_to"], _own_nobles(view, player), "a noble of your family",
                           line_of(item, "paid_to") or line, problems)
