@@ -9,12 +9,12 @@ import json
 
 from pbem.games import rules_for
 from pbem.games.fief.at_once import at_once_template
-from pbem.games.fief.positions import build_position
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england import hired
 from pbem.games.fief_england.battle.hire import check_hire
 from pbem.orders.reading import Problems
-from pbem.orders.yamlsafe import load
+from test_fief_england_crown import check, errors, seen_by, send   # the at-once mail's helpers
+from test_fief_england_crown import position as crown_position
 from test_fief_england_game import FixedD6
 
 RULES = rules_for("fief_england")
@@ -23,42 +23,12 @@ CARD = {"family_card": {"ann": "mercenary_1"}, "mercenaries": {"mercenary_1": {"
 
 
 def position(**data) -> dict:
-    data.setdefault("players", FOUR)
-    data.setdefault("phase", "movement")
-    data.setdefault("lords", {"Henri": {"family": "ann", "at": "London"},
-                              "Anabel": {"family": "bob", "at": "York"},
-                              "Hugh": {"family": "cat", "at": "London"},
-                              "Lucia": {"family": "dan", "at": "Oxford"}})
-    data.setdefault("towns", {"London": {"controller": "ann", "fortress": "stronghold"},
-                              "York": {"controller": "bob", "fortress": "city"}})
+    """The Crown tests' position (Henri of ann in London, a Stronghold; Anabel of bob in York, a
+    Fortified City; Hugh of cat in London; Lucia of dan in Oxford), 10 shillings each and ann's
+    MERCENARY card with its 3 crossbowmen."""
     data.setdefault("deniers", {p: 10 for p in FOUR})
     data.setdefault("edition_state", copy.deepcopy(CARD))
-    return build_position(data, "fief_england").to_json()
-
-
-def check(state: dict, family: str, text: str):
-    return RULES.check_at_once(RULES.view(state, family), family, load(text))
-
-
-def send(state: dict, family: str, text: str, rolls: list[int] | None = None) -> tuple[dict, list]:
-    result = check(state, family, text)
-    assert result.ok, result.errors
-    before = copy.deepcopy(state)
-    rng = FixedD6(rolls or [])
-    out = RULES.act(state, family, result.orders, rng)
-    assert state == before
-    assert not rng.rolls, "a die scripted was not rolled"
-    return out.state, list(out.events)
-
-
-def errors(state: dict, family: str, text: str) -> str:
-    result = check(state, family, text)
-    assert not result.ok
-    return "\n".join(str(e) for e in result.errors)
-
-
-def seen_by(events: list, family: str) -> str:
-    return "\n".join(e.text for e in events if e.audience.sees(family))
+    return crown_position(**data)
 
 
 def lend(count: int, to: str, price: int = 0, paid_to: str = "Henri") -> str:
