@@ -221,12 +221,15 @@ def test_errors_of_the_offer_name_the_problem() -> None:
     assert "`paid_to:`" in errors(state, "ann", "at_once:\n  - lend_crossbowmen: 1\n    to: bob\n    price: 2\n")
     assert "'Anabel' is not a noble of your family" in errors(state, "ann", lend(1, "bob", 2, paid_to="Anabel"))
     assert "must be a whole number" in errors(state, "ann", "at_once:\n  - lend_crossbowmen: two\n    to: bob\n")
+    assert "this lending has none" in errors(state, "ann", lend(1, "bob") + "    paid_to: Henri\n")
     assert "unknown key `for`" in errors(state, "ann", "at_once:\n  - lend_crossbowmen: 1\n    to: bob\n    for: 2\n")
 
 
 def test_errors_of_the_acceptance_name_the_problem() -> None:
     state = position()
     assert "is not a family whose offer of crossbowmen to you is waiting" in errors(state, "bob", borrow())
+    state, _ = send(state, "ann", lend(1, "cat"))
+    assert "ann lends them free: there is no price to send" in errors(state, "cat", borrow(paid_by="Hugh"))
     state, _ = send(state, "ann", lend(2, "dan", price=3))
     assert "`paid_by:`" in errors(state, "dan", borrow())
     assert "Lucia is in Oxford, not in a Stronghold" in errors(state, "dan", borrow(paid_by="Lucia"))
@@ -243,6 +246,11 @@ def test_what_changed_since_the_check_is_refused_not_raised() -> None:
     result = check(state, "bob", borrow())
     assert result.ok
     state, _ = send(state, "ann", "at_once:\n  - hire: 1\n    in: London\n")   # ann hires one meanwhile
+    stale = copy.deepcopy(state)
+    del stale["edition_state"]["crossbowmen_offers"]                          # or the offer lapsed
+    out = RULES.act(stale, "bob", result.orders, FixedD6([]))
+    assert "no offer of crossbowmen from ann" in seen_by(list(out.events), "bob")
+    assert "crossbowmen_offers" not in out.state["edition_state"]
     out = RULES.act(state, "bob", result.orders, FixedD6([]))
     assert "no longer holds the 3 crossbowmen offered" in seen_by(list(out.events), "bob")
     assert "lent" not in out.state["edition_state"]["mercenaries"]["mercenary_1"]
@@ -266,8 +274,9 @@ def test_at_two_players_a_family_lends_only_to_the_opponents_families() -> None:
     state = position(players=two, family_players={"ann-2": "ann", "bob-2": "bob"}, lords=lords,
                      deniers={"ann": 10, "bob": 10})
     assert "is not another player's family" in errors(state, "ann", lend(1, "ann-2"))
-    state, _ = send(state, "ann", lend(1, "bob-2"))
-    state, _ = send(state, "bob-2", borrow())
+    state, _ = send(state, "ann", lend(1, "bob-2", price=2))
+    assert RULES.view(state, "bob")["church"]["crossbowmen_offers"][0]["price"] == 2   # bob runs bob-2
+    state, _ = send(state, "bob-2", borrow(paid_by="Hugh"), rolls=[3])
     assert mercs(state)["lent"] == {"bob-2": 1}
 
 

@@ -165,7 +165,7 @@ def hire_problem(state: FiefState, family: str, count: int, city: str) -> str | 
 
 def hire(state: FiefState, family: str, count: int, city: str, from_card: str | None = None) -> list[Event] | str:
     """11.1: hire ``count`` crossbowmen from the card into ``city`` for 2 shillings each: those on
-    the family's own card first, then those lent to it (R140: the borrower pays the 2 shillings);
+    the family's own card first, then those lent to it (R142: the borrower pays the 2 shillings);
     each stays its card's, so it returns there at the End of Round. ``from_card``: only those
     that card lends the family (a borrowing's `in:`)."""
     why = hire_problem(state, family, count, city)

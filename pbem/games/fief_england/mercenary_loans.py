@@ -98,7 +98,8 @@ def accept(state: FiefState, borrower: str, lender: str, paid_by: str | None, ci
            rng: Rng) -> list[Event] | str:
     """11.1: the borrower takes the offer: the price by 2.15's rules (R141), then the crossbowmen
     lent for the round (R140), hired at once into ``city`` if given (R142)."""
-    offer = next((o for o in _offers(state) if o["lender"] == lender and o["borrower"] == borrower), None)
+    offer = next((o for o in state.edition_state.get(KEY) or [] if o["lender"] == lender and o["borrower"] == borrower),
+                 None)
     if offer is None:
         return f"no offer of crossbowmen from {lender} to you is waiting"
     count, price = offer["count"], offer["price"]
@@ -144,10 +145,10 @@ def accept(state: FiefState, borrower: str, lender: str, paid_by: str | None, ci
 
 
 def offers_view(state: FiefState, viewer: str | None) -> list[dict[str, Any]]:
-    """The offers waiting that the viewer is a party to (the game master: all): the price is the
-    two families' secret."""
-    return [dict(o) for o in state.edition_state.get(KEY) or []
-            if viewer is None or viewer in (o["lender"], o["borrower"])]
+    """The offers waiting that the viewer is a party to (the game master: all; at 2 players the
+    player of either family, 13.7): the price is the two families' secret."""
+    return [dict(o) for o in state.edition_state.get(KEY) or [] if viewer is None
+            or state.player_of(viewer) in (state.player_of(o["lender"]), state.player_of(o["borrower"]))]
 
 
 def lent_view(state: FiefState) -> dict[str, int]:
@@ -189,6 +190,10 @@ def check_lend(view: dict, player: str, item: dict, line: int | None, problems: 
     borrower = _choose(item["to"], others, "another player's family (11.1: lent \"to other Players\")",
                        line_of(item, "to") or line, problems)
     paid_to = None
+    if not price and "paid_to" in item:
+        problems.add(line_of(item, "paid_to") or line, "`paid_to:` names who receives a price, and this "
+                     "lending has none", "add `price: N`, or leave out `paid_to:` to lend them free")
+        return None
     if price:
         if "paid_to" not in item:
             example = next(iter(_own_nobles(view, player)), "NOBLE")
@@ -230,6 +235,10 @@ def check_borrow(view: dict, player: str, item: dict, line: int | None, problems
         return None
     offer = next(o for o in waiting if o["lender"] == lender)
     paid_by = city = None
+    if not offer["price"] and "paid_by" in item:
+        problems.add(line_of(item, "paid_by") or line, f"{lender} lends them free: there is no price to send",
+                     "leave out `paid_by:`")
+        return None
     if offer["price"]:
         if "paid_by" not in item:
             problems.add(line, f"say which noble of yours sends the {offer['price']} shilling(s) (`paid_by:`): "
