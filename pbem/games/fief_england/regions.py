@@ -41,6 +41,19 @@ def region_name(board: Board, target: str) -> str:
     return f"Region {target} ({board.fiefs[region_fief(board, target)].name})" if target in NUMERALS else target
 
 
+def regions_with(state: FiefState, kind: str) -> set[str]:
+    """The Regions, by numeral, a card of ``kind`` lies on (2.4: on the Region's Sea). The numeral
+    is the one format of a card's target: every reader of a disaster on a Region asks here (the
+    disasters part's STORMS and FAMINE, naval moves, the Chasuble, the Invaders' landings)."""
+    return {e.target for e in state.board_effects if e.card == kind and e.target in NUMERALS}
+
+
+def storm_regions(state: FiefState) -> set[str]:
+    """2.5: the Regions, by numeral, under STORMS - land and sea (``disasters.storms_at``, the
+    naval moves of 5.5, the Chasuble of 12.2 and the Invaders of 6.2, 6.3 read it)."""
+    return regions_with(state, "storms")
+
+
 def record(state: FiefState, key: str):
     """A number of England's edition record that only England's modules read (``Edition.extra``:
     `supply.treasures`, `income.fortune_bonus`, `dice.plague_death`, ...; dotted into `dice`)."""
