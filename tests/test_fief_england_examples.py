@@ -119,3 +119,38 @@ def test_no_reader_takes_another_format(other: str) -> None:
     read = storms_on(other)
     assert read["regions"] == set() and read["disasters"] is None and read["invaders"] == set()
     assert "no STORMS card lies on Sea VI" in str(read["chasuble"])
+
+
+# -- England's reports in its words: shillings, its Seas (the edition record's `money.unit`, `words:`) ---
+
+WRONG_WORDS = re.compile(r"denier|off-?shore", re.IGNORECASE)
+
+
+def mail_texts(mail) -> list[str]:
+    """Every text part of a mail (plain and HTML)."""
+    return [part.get_content() for part in mail.walk() if part.get_content_maintype() == "text"]
+
+
+@pytest.mark.parametrize("players, seed", [(("alice", "bob", "carol"), "england-3a"),
+                                           (("alice", "bob", "carol", "dave"), "england-4b")])
+def test_no_england_report_or_answer_of_the_golden_games_says_deniers_or_offshore(tmp_path, players, seed) -> None:
+    # the golden games of tests/test_fief_england_full_game.py, played again: every mail the judge
+    # wrote (welcome, reports with their order templates, answers to the orders)
+    from judge_support import Judge
+    from test_fief_england_full_game import play
+    judge = Judge(tmp_path)
+    play(judge, "words", players, seed)
+    mails = judge.sent()
+    assert len(mails) > 100
+    wrong = sorted({line.strip() for mail in mails for text in mail_texts(mail) for line in text.splitlines()
+                    if WRONG_WORDS.search(line)})
+    assert wrong == []
+
+
+def test_the_money_and_the_sea_come_from_the_edition_record() -> None:
+    from pbem.games.fief.edition import load_edition
+    france, england = load_edition("fief_france"), load_edition("fief_england")
+    assert (france.coins(1), france.coins(5), france.money_text(1)) == ("1 deniers", "5 deniers", "1 denier")
+    assert (england.coins(1), england.coins(5), england.coin_plural) == ("1 shilling", "5 shillings", "shillings")
+    assert france.words["sea"] == "the offshore area" and england.words["sea"] == "the sea"
+

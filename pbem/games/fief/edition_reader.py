@@ -74,7 +74,12 @@ class Victory:
 # key of neither is the edition's own if its hooks declare it (``Hooks.record_keys``), else refused.
 _TOP = ("title", "hooks", "players", "money", "units", "start", "supply", "limits", "prices", "income",
         "cards", "deck", "victory", "round", "not_in_first_round", "options")
-_TOP_OPTIONAL = ("always_fog_of_war",)
+_TOP_OPTIONAL = ("always_fog_of_war", "words")
+# The record's `words:`: how the reports name the sea - in a sentence, where forces are, the map's
+# legend of a sea route and of a harbor. France's are the defaults (5.3: its one off-shore area).
+SEA_WORDS = {"sea": "the offshore area", "at_sea": "offshore", "map_sea": "by sea (harbor to offshore)",
+             "map_harbor": "harbor: ships go offshore (5.3)"}
+_WORDS = tuple(SEA_WORDS)
 _PRICES = ("stronghold", "mill", "title_per_town", "ransom_base", "ransom_per_title")
 _INCOME = ("town", "mill", "tallage_per_town", "queen", "plunder_per_mill")
 _UNIT = ("price", "combat_points", "pool", "name", "plural", "letter")
@@ -241,7 +246,8 @@ class _Reader:
             if set(families) != set(range(least, most + 1)):
                 raise self.fail("players.families_per_player", "must name every player count from min to max",
                                 f"write one `N: FAMILIES` line for each of {least} to {most}")
-        money = self.mapping(top["money"], "money", ("starting", "public"), ("unit",))
+        money = self.mapping(top["money"], "money", ("starting", "public"), ("unit", "plural_always"))
+        words = self.mapping(top.get("words", {}), "words", (), _WORDS)
         units = self.units(top["units"])
         start = self.mapping(top["start"], "start", ("units",))
         start_units = self.counts(start["units"], "start.units")
@@ -274,6 +280,8 @@ class _Reader:
             money_public=self.flag(money, "money", "public"),
             starting_money=self.whole(money, "money", "starting"),
             money_unit=self.text(money, "money", "unit") if "unit" in money else "denier",
+            money_plural_always=self.flag(money, "money", "plural_always") if "plural_always" in money else False,
+            words={**SEA_WORDS, **{name: self.text(words, "words", name) for name in words}},
             units=units, start_units=start_units,
             strongholds=supply["strongholds"], mills=supply["mills"], siege_engines=supply["siege_engines"],
             diplomacy_pawns=supply.get("diplomacy_pawns", 0), captive_markers=supply.get("captive_markers"),

@@ -116,14 +116,15 @@ def _pay_ransoms(state: FiefState, board: Board, player: str, ledger: Ledger, or
         if "offer" in order:
             events += _lower_offer(state, board, player, ledger, order, places)
     paid = ledger.ransoms()
+    coins = edition_of(state).coins   # the edition's money (`money.unit`)
     for lord, value, jailer in paid:
         if jailer in state.families:   # a captor that is no family (England's Invaders, 6.7): the supply
             state.families[jailer].deniers += value
-        events.append(Event("ransom_paid", f"{player} pays {value} deniers to {jailer} to free {lord} (4.1).",
+        events.append(Event("ransom_paid", f"{player} pays {coins(value)} to {jailer} to free {lord} (4.1).",
                             data={"player": player, "lord": lord, "jailer": jailer, "deniers": value}))
         events += come_into_play(state, board, lord, places.get(lord))
     for lord, value, jailer in ledger.unpaid(paid):
-        events.append(Event("ransom_unpaid", f"{player} cannot pay the ransom of {lord} ({value} deniers): "
+        events.append(Event("ransom_unpaid", f"{player} cannot pay the ransom of {lord} ({coins(value)}): "
                             f"{lord} stays the captive of {jailer} (4.1).",
                             data={"player": player, "lord": lord, "jailer": jailer, "deniers": value}))
     return events
@@ -135,9 +136,10 @@ def _lower_offer(state: FiefState, board: Board, player: str, ledger: Ledger, or
     (captives/ransom.py). Refused, the forced full ransoms follow as usual."""
     failure = ledger.try_order(order)
     amount, captives = order["offer"], order["for"]
+    coins = edition_of(state).coins
     jailer = ledger.lords[captives[0]]["captive_of"] if captives[0] in ledger.lords else None
     if failure is None and amount > ledger.deniers:
-        failure = Failure("deniers", f"{player} has only {ledger.deniers} deniers")
+        failure = Failure("deniers", f"{player} has only {coins(ledger.deniers)}")
     # try_order: a lord of the offer who is not a captive fails it, so with no failure there is a jailer
     if failure is None and jailer is not None and jailer not in state.families:
         failure = Failure("refused", f"the {jailer} take no lower ransom (6.7)")   # England's Invaders
@@ -146,14 +148,14 @@ def _lower_offer(state: FiefState, board: Board, player: str, ledger: Ledger, or
         failure = Failure("refused", f"{jailer} refuses it (standing policy `lower_ransom`)")
     names = " and ".join(captives)
     if failure:
-        return [Event("ransom_offer_refused", f"{player}'s offer of {amount} deniers for {names} fails: "
+        return [Event("ransom_offer_refused", f"{player}'s offer of {coins(amount)} for {names} fails: "
                       f"{failure.message} (4.1).", _told(state, player, failure),
                       data={"player": player, "jailer": jailer, "deniers": amount, "lords": list(captives),
                             "reason": failure.code})]
     assert jailer is not None
     ledger.deniers -= amount
     state.families[jailer].deniers += amount
-    events = [Event("ransom_offer_accepted", f"{jailer} accepts {player}'s offer of {amount} deniers and "
+    events = [Event("ransom_offer_accepted", f"{jailer} accepts {player}'s offer of {coins(amount)} and "
                     f"frees {names} (4.1).", data={"player": player, "jailer": jailer, "deniers": amount,
                                                    "lords": list(captives)})]
     for name in captives:
@@ -177,12 +179,12 @@ def _apply(state: FiefState, board: Board, player: str, order: dict[str, Any], f
         if order["build"] == "stronghold":
             town.fortress = "stronghold"
             return [Event("stronghold_built", f"{player} builds a stronghold in {town.name} "
-                          f"({edition_of(state).price('stronghold')} deniers, 4.2).",
+                          f"({edition_of(state).coins(edition_of(state).price('stronghold'))}, 4.2).",
                           data={"player": player, "town": town.name})]
         count = order.get("count", 1)
         town.mills += count
         return [Event("mill_built", f"{player} builds {count} mill{'s' if count > 1 else ''} in {town.name} "
-                      f"({edition_of(state).price('mill') * count} deniers, 4.2).",
+                      f"({edition_of(state).coins(edition_of(state).price('mill') * count)}, 4.2).",
                       data={"player": player, "town": town.name, "count": count})]
     if "buy" in order:
         kind, count, town = order["buy"], order["count"], order["town"]
