@@ -154,3 +154,25 @@ def test_the_money_and_the_sea_come_from_the_edition_record() -> None:
     assert (england.coins(1), england.coins(5), england.coin_plural) == ("1 shilling", "5 shillings", "shillings")
     assert france.words["sea"] == "the offshore area" and england.words["sea"] == "the sea"
 
+
+
+# -- the demo players: the core's one script (pbem/games/fief/demo.py), England's wishes -----------------
+
+def test_englands_demo_plays_a_round_by_mail_on_the_cores_script(tmp_path) -> None:
+    from pbem.demo import run_demo
+    from pbem.judge import engine
+    from pbem.judge.store import Store
+    lines = list(run_demo(tmp_path / "demo", "fief_england"))
+    mail = [line for line in lines if "tick: mail:" in line]
+    assert mail and all(line.endswith("orders accepted") for line in mail), mail
+    store = Store(tmp_path / "demo" / "pbem.sqlite")
+    try:
+        state = engine.load_game(store, "demo").state
+    finally:
+        store.close()
+    assert state["round"] == 2
+    starts = {"alice": "London", "bob": "York", "carol": "Exeter", "dave": "Norwich"}
+    moved = [lord for lord in state["lords"].values() if lord["location"] != starts[lord["family"]]]
+    assert moved   # one step to an empty City, a man-at-arms left behind (5.1): the start is still held
+    for lord in moved:
+        assert state["towns"][starts[lord["family"]]]["controller"] == lord["family"]
