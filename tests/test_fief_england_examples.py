@@ -124,6 +124,10 @@ def test_no_reader_takes_another_format(other: str) -> None:
 # -- England's reports in its words: shillings, its Seas (the edition record's `money.unit`, `words:`) ---
 
 WRONG_WORDS = re.compile(r"denier|off-?shore", re.IGNORECASE)
+# France's sections that the core's texts cite and England's record maps to its own (`sections:`)
+FRANCE_ONLY = re.compile(r"\((2\.2|1\.3-1\.5)\)|Round Phase \(7\)|Victory points: .*\(7\)|first player card \(7\)|"
+                         r"Battle Phase \(6\)|declares a battle \(6\)|its end \(6\)|takes \(6\)|5\.2\.2|\bI\.2\b|"
+                         r"6\.1, standing")
 
 
 def mail_texts(mail) -> list[str]:
@@ -142,9 +146,22 @@ def test_no_england_report_or_answer_of_the_golden_games_says_deniers_or_offshor
     play(judge, "words", players, seed)
     mails = judge.sent()
     assert len(mails) > 100
-    wrong = sorted({line.strip() for mail in mails for text in mail_texts(mail) for line in text.splitlines()
-                    if WRONG_WORDS.search(line)})
-    assert wrong == []
+    lines = {line.strip() for mail in mails for text in mail_texts(mail) for line in text.splitlines()}
+    assert sorted(line for line in lines if WRONG_WORDS.search(line)) == []
+    assert sorted(line for line in lines if FRANCE_ONLY.search(line)) == []
+    assert any("(2.0)" in line for line in lines) and any("(8.0, 8.1)" in line for line in lines)
+
+
+def test_the_cores_texts_cite_the_editions_own_sections() -> None:
+    from pbem.games.fief.edition import EditionError, load_edition
+    from pbem.games.fief.edition_reader import read_record
+    france, england = load_edition("fief_france"), load_edition("fief_england")
+    assert [france.cite(s) for s in ("2.2", "4.4", "7")] == ["2.2", "4.4", "7"]   # France's texts unchanged
+    assert [england.cite(s) for s in ("2.2", "4.4", "7", "12.2")] == ["2.0", "4.3, 4.4", "8.0, 8.1", "12.2"]
+    record = yaml.safe_load((ROOT / "games" / "fief_england" / "edition.yaml").read_text(encoding="utf-8"))
+    record["sections"] = {2.1: "2.0"}   # unquoted: YAML's number, which would read 2.10 as 2.1
+    with pytest.raises(EditionError, match=r"`sections.2.1`: a section must be quoted"):
+        read_record(record, "edition.yaml", "fief_england")
 
 
 def test_the_money_and_the_sea_come_from_the_edition_record() -> None:

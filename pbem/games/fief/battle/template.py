@@ -68,7 +68,8 @@ def battle_template(view: dict[str, Any], player: str) -> str:
         f"#     captives_to: {example:<11} # who detains the captives your side takes (6); default you",
         "#     towns: {Tours: {surrender: never}}      # per-town changes",
     ]
-    return "\n".join(lines + _surprise_lines(view, player)) + "\n"
+    # the sections cited, in the edition's numbering (`sections:`; France's own: unchanged)
+    return edition.cite_in("\n".join(lines + _surprise_lines(view, player))) + "\n"
 
 
 def _surprise_lines(view: dict[str, Any], player: str) -> list[str]:

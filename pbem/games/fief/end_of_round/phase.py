@@ -154,7 +154,7 @@ def resolve_end_of_round(state: FiefState, board: Board) -> list[Event]:
     edition = edition_of(state)
     scores = {p: victory_points(state, p) for p in state.players}
     events.append(Event("victory_points", "Victory points: " + ", ".join(f"{p} {v}" for p, v in scores.items())
-                        + " (7).", data={"vp": scores}))
+                        + f" ({edition.cite('7')}).", data={"vp": scores}))
     result = winners(state, board)
     if result:
         state.winners, state.result_text = list(result[0]), result[1]
@@ -163,7 +163,8 @@ def resolve_end_of_round(state: FiefState, board: Board) -> list[Event]:
         return events
     state.first_player = (state.first_player + 1) % len(state.players)   # 7: to the player on the left
     nxt = state.players[state.first_player]
-    events.append(Event("first_player", f"No winner this round; {nxt} takes the first player card (7).",
+    events.append(Event("first_player", f"No winner this round; {nxt} takes the first player card "
+                        f"({edition.cite('7')}).",
                         data={"player": nxt}))
     state.round += 1
     state.phase = edition.opening(state.round)   # E: the next round
