@@ -5,7 +5,9 @@ and on a shared 2-core machine that server, not the judge, was what a send measu
 
 It speaks what a client needs to hand over mail (RFC 5321: EHLO/HELO, MAIL, RCPT, DATA, RSET,
 NOOP, QUIT), answers 250 to every mail, counts mails and bytes. For benchmarks only: no TLS,
-no login, no limits.
+no login, no limits. `delay` (seconds) holds each mail's answer that long without using the
+CPU, as a real server's delivery does (writing and syncing the mail, or a remote server's round
+trips): `bench/smtp.py --delivery-ms`.
 """
 from __future__ import annotations
 
@@ -14,8 +16,8 @@ import threading
 
 
 class Sink:
-    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
-        self.host, self.port = host, port
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, delay: float = 0.0) -> None:
+        self.host, self.port, self.delay = host, port, delay
         self.mails = 0
         self.bytes = 0
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -63,6 +65,8 @@ class Sink:
                     say("354 end with <CRLF>.<CRLF>")
                     await writer.drain()
                     data = await reader.readuntil(b"\r\n.\r\n")
+                    if self.delay:
+                        await asyncio.sleep(self.delay)
                     self.mails += 1
                     self.bytes += len(data) - 5
                     say("250 OK")

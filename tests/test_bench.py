@@ -2,6 +2,7 @@
 nobody runs rots. Counts only: the benchmark's times are never asserted."""
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -56,6 +57,14 @@ def test_the_smtp_bench_delivers_every_mail_of_both_sides(mail_servers):
     assert delivered(mail_servers) - before == 12
 
 
+def test_the_smtp_bench_with_a_delivery_time_sends_every_mail_of_both_sides_to_the_sink():
+    from bench.smtp import SinkServers, runs
+    with SinkServers(delay_ms=1) as servers:
+        rows, expected = runs(servers, argparse.Namespace(mails=5, concurrency=[2, 3]))
+        assert [name for name, _ in rows][1:] == ["pbem SmtpSender, concurrency 2", "pbem SmtpSender, concurrency 3"]
+        assert servers.sink.mails == expected == 15
+
+
 @pytest.mark.e2e
 def test_the_servers_bench_reads_from_dovecot_and_sends_every_mail_over_smtp(tmp_path, mail_servers):
     from bench.servers import measure
@@ -92,3 +101,15 @@ def test_the_bench_runs_ticks_until_every_game_is_resolved(monkeypatch, tmp_path
     monkeypatch.setattr(run, "progress", lambda home: {
         "games": 3, "resolved_games": 2 if len(ticks) < 2 else 3, "inbox_pending": 0, "outbox_pending": 0})
     assert run.run_ticks(tmp_path)["ticks"] == 2
+
+
+def test_the_goals_bench_measures_the_maildir_smtp_and_disk_goals_at_a_small_size(tmp_path):
+    from bench.goals import disk_row, maildir_rows, smtp_row
+    rows = maildir_rows(tmp_path, 10, history=20, idle_runs=1) + [smtp_row(4, 1), disk_row(tmp_path, 2, 1)]
+    assert [row.goal.split(",")[0].split(" (")[0] for row in rows] == [
+        "10 games' phase in one tick", "t(10 games) / t(1 games)", "peak memory of a tick",
+        "idle tick / pbem --help", "sending", "store per game per ordered phase"]
+    assert all(row.value > 0 for row in rows)
+    # The verdict follows the goal's direction, whatever the times measured were.
+    assert [(row.at_most, row.limit) for row in rows] == [
+        (True, 60), (True, 11), (True, 200), (True, 1.2), (False, 5), (True, 15)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.state import FiefState, Lord
-from pbem.games.fief_england import hired, retainers
+from pbem.games.fief_england import excalibur, hired, retainers
 from pbem.games.fief_england.board_loader import EnglandBoard
 from pbem.games.fief_england.church import clergy, relics
 from pbem.games.fief_england.church.income import church_income
@@ -23,8 +23,7 @@ def fortune_on(state: FiefState, board: Board, city: str) -> int:
 
 def income_parts(state: FiefState, board: Board) -> tuple[dict[str, list[tuple[str, int]]], list[Event]]:
     """3.0, 3.1 (R18): the Abbeys' income and the `income` retainers'."""
-    excalibur = (state.edition_state.get("excalibur") or {}).get("city")   # 13.2: where it lies, if known
-    return church_income(state, board, lambda city: fortune_on(state, board, city), excalibur)
+    return church_income(state, board, lambda city: fortune_on(state, board, city), excalibur.where(state))
 
 
 def end_of_round(state: FiefState, board: Board) -> list[Event]:
@@ -35,8 +34,10 @@ def end_of_round(state: FiefState, board: Board) -> list[Event]:
 
 def captured(state: FiefState, lord: Lord) -> list[Event]:
     """12.0: "A Relic can be recovered by another Noble in the same City, if the one who held it
-    is ... taken captive": the relics the captive carried lie where they were taken."""
-    return relics.holder_lost(state, lord.name, lord.location)
+    is ... taken captive": the relics the captive carried lie where they were taken; 13.2:
+    Excalibur is taken by another nobleman there."""
+    return relics.holder_lost(state, lord.name, lord.location) \
+        + excalibur.holder_lost(state, lord, lord.location, lord.captive_of)
 
 
 def before_draws(state: FiefState, rng: Rng) -> list[Event]:

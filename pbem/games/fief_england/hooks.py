@@ -32,7 +32,7 @@ from pbem.games.fief_england.facts import ENGLAND
 from pbem.games.fief_england.invaders.income import halved_income
 from pbem.games.fief_england.invaders.step import INVADERS
 from pbem.games.fief_england.invaders.view import invaders_view
-from pbem.games.fief_england import crown, parliament, pigeons
+from pbem.games.fief_england import crown, excalibur, parliament, pigeons
 from pbem.games.fief_england.movement import sherwood
 from pbem.games.fief_england.movement.run import MOVEMENT
 from pbem.games.fief_england.setup import SETUP
@@ -121,7 +121,8 @@ def after_elimination(state: FiefState, gone: Lord) -> list[Event]:
     out = state.edition_state.setdefault("setup", {}).setdefault("out_of_game", [])
     out.append(gone.name)
     return [Event("noble_card_removed", f"{gone.name}'s card leaves the game (4.8).",
-                  data={"lord": gone.name})] + church_after_death(state, gone)
+                  data={"lord": gone.name})] + church_after_death(state, gone) \
+        + excalibur.holder_lost(state, gone, gone.location, None)   # 13.2
 
 
 def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, Any]:
@@ -133,6 +134,7 @@ def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, 
     return {**setup, **sherwood.view(state), **invaders_view(state, board, player),   # 13.4; 6.0: public
             **cards_view(state),   # the cards on the Regions and the treasures (2.4, 11.3)
             **pigeons.view(state), **parliament.view(state, board), **crown.royal_view(state),
+            **excalibur.view(state),   # 13.2: public
             "church": church_view(state, player)}   # the Church, retainers, relics, family-board cards
 
 
@@ -168,7 +170,8 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               card_plays=CARD_PLAYS, weather=WEATHER, income_rules=INCOME_RULES, income_parts=income_parts,
               at_once_verbs={"scorch": SCORCH,   # 3.4
                              **pigeons.VERBS, **crown.VERBS,   # 2.15: carrier pigeons; 4.5, 4.6, 4.9
-                             **CHURCH_VERBS},   # 2.12-2.14, 11.1, 12.0: the Church's, retainers', relics'
+                             **CHURCH_VERBS,   # 2.12-2.14, 11.1, 12.0: the Church's, retainers', relics'
+                             **excalibur.VERBS},   # 13.2: drawing Excalibur
               fief_towns=crown.fief_towns,   # 4.9, R19
               policies={key: policy_checker(key) for key in (JOIN_POLICY, QUELL_POLICY)},
               characters=CHARACTERS, end_of_round=end_of_round,

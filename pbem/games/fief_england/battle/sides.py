@@ -11,6 +11,7 @@ from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.battle.numbers import BattleNumbers, england_numbers
 from pbem.games.fief_england.battle.plan import LEADER, EnglandPlan, england_plan
 from pbem.games.fief_england.battle.rounds import DEFAULT_ORDER, Force, Noble, Setup
+from pbem.games.fief_england.church.relic_powers import grail_defends
 
 # The words of England's pawn kinds that are not units of its record (`units:`): hired, given,
 # the Invaders' (11.1, 13.1, 6.0).
@@ -72,7 +73,7 @@ def own_plan(b: Battle, family: str) -> EnglandPlan:
 def round_setup(b: Battle) -> Setup:
     """The round's setting: the fortress the defenders hold (7.4), PASSAGE against it (the
     setup's `underground`, 10.2), a sally (the besieged attacking out, 7.9), a cavalcade (5.3),
-    aims (7.2), Excalibur (13.2) and who chooses each side's losses (7.0)."""
+    aims (7.2), Excalibur (13.2), the Holy Grail (12.1) and who chooses each side's losses (7.0)."""
     town = b.state.towns[b.setup.town]
     aims, excalibur, orders, noble_orders = {}, {}, {}, {}
     holder = excalibur_holder(b)
@@ -89,6 +90,7 @@ def round_setup(b: Battle) -> Setup:
         noble_orders[side.role] = tuple(b.plan(who).lords_first)
     return Setup(fortress=town.fortress if b.fortress_applies() else None, passage=b.setup.underground,
                  sally=b.setup.leaving_fortress, cavalcade=b.setup.cavalcade, aims=aims, excalibur=excalibur,
+                 grail=grail_defends(b.state, b.defender.lords),   # 12.1
                  orders=orders, noble_orders=noble_orders)
 
 

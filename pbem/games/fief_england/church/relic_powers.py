@@ -1,5 +1,5 @@
-"""The powers of the relics (E 12.1-12.4, rulings R75, R79, R80). A relic is controlled by the family
-of the noble carrying it (R75; one lying in a city or an Abbey has no power).
+"""The powers of the relics (E 12.1-12.4, rulings R109, R113, R114). A relic is controlled by the family
+of the noble carrying it (R109; one lying in a city or an Abbey has no power).
 
 - The Holy Grail (12.1): attacker dice showing 'ff' have no effect against the side defending
   with its carrier - ``grail_defends``, for the battle rules.
@@ -8,7 +8,7 @@ of the noble carrying it (R75; one lying in a city or an Abbey has no power).
 - Saint Eanswith's Shinbone (12.4): its carrier discards the FAMINE cards of the Ecclesiastic
   District they stand in, as often as needed - the at-once order `shinbone:`.
 - The Skull of Saint Caradoc (12.3): once a game, a noble about to die is spared, as its
-  controller chose in advance with the at-once order `skull:` (R80) - ``skull_spares``, the
+  controller chose in advance with the at-once order `skull:` (R114) - ``skull_spares``, the
   core's ``spared`` hook.
 
 The disasters lie as the fortune part lays them: ``BoardEffect("storms" | "famine", numeral)``,
@@ -41,9 +41,9 @@ def _relics(state: FiefState) -> dict:
 
 
 def _controls(state: FiefState, player: str, relic: str) -> str | None:
-    """Why ``player`` does not control ``relic`` now (None: they do, R75)."""
+    """Why ``player`` does not control ``relic`` now (None: they do, R109)."""
     if relics.controller_of(state, relic) != player:
-        return f"no noble of your family carries {relics.name(relic)} (R75)"
+        return f"no noble of your family carries {relics.name(relic)} (R109)"
     return None
 
 
@@ -116,18 +116,18 @@ def shinbone_discard(state: FiefState, board: Board, player: str) -> list[Event]
                                                      "regions": [e.target for e in gone]})]
 
 
-# -- the Skull (12.3, R80) ------------------------------------------------------------------------------------
+# -- the Skull (12.3, R114) ------------------------------------------------------------------------------------
 
 def _skull(state: FiefState) -> dict:
     return state.edition_state.setdefault(relics.KEY, {}).setdefault("skull_saves", {})
 
 
 def choose_skull(state: FiefState, player: str, nobles: list[str]) -> list[Event]:
-    """R80: the nobles the Skull will save if they die while ``player``'s family controls it
+    """R114: the nobles the Skull will save if they die while ``player``'s family controls it
     (``["family"]``: every noble of the family; ``[]``: none). Told to the player alone."""
     _skull(state)[player] = list(nobles)
     said = "every noble of your family" if nobles == [FAMILY] else (", ".join(nobles) or "no one")
-    return [Event("skull_choice", f"The Skull of Saint Caradoc, while you control it, will save {said} (12.3, R80).",
+    return [Event("skull_choice", f"The Skull of Saint Caradoc, while you control it, will save {said} (12.3, R114).",
                   Audience.only(player), {"player": player, "nobles": list(nobles)})]
 
 

@@ -1,9 +1,11 @@
-"""The Relics (E 12.0-12.4, rulings R10, R36, R74, R75).
+"""The Relics (E 12.0-12.4, rulings R10, R36, R108, R109).
 
 Setup lays the four relics face down, one on each cathedral city, shuffled with the seeded
 generator (R36): which relic lies where is hidden from every player until it is revealed. A
 Bishop or Archbishop reveals the relic of his own district's cathedral city, an Abbess any, by
-being there (R74); the relic goes face up onto their card and moves with them. It may be given
+being there (R108) - moving into it (R119: England's movement calls ``discover`` after each
+step into a City), given the title there or by the order `reveal_relic:`; the relic goes face up
+onto their card and moves with them. It may be given
 (to the Sovereign: the first giver's family takes the 1 VP Relic marker), left in a city or an
 Abbey (3 shillings a round in an Abbey, 3.1), picked up by a noble there, dropped where its
 holder dies or is taken captive (12.0: "recovered by another Noble in the same City"). Invaders
@@ -69,7 +71,7 @@ def holder_of(state: FiefState, relic: str) -> str | None:
 
 
 def controller_of(state: FiefState, relic: str) -> str | None:
-    """R75: the family of the noble carrying the relic (a relic lying in a city has none)."""
+    """R109: the family of the noble carrying the relic (a relic lying in a city has none)."""
     holder = holder_of(state, relic)
     return state.lords[holder].family if holder in state.lords else None
 
@@ -101,7 +103,7 @@ def may_reveal(state: FiefState, board: Board, noble: str, city: str) -> bool:
 
 
 def discover(state: FiefState, board: Board, noble: str) -> list[Event]:
-    """12.0, R74: a noble who may reveal it, in a cathedral city whose relic lies face down
+    """12.0, R108: a noble who may reveal it, in a cathedral city whose relic lies face down
     there, reveals it and takes it onto their card."""
     lord = state.lords.get(noble)
     if lord is None or lord.location is None or not may_reveal(state, board, noble, lord.location):
@@ -117,7 +119,7 @@ def discover(state: FiefState, board: Board, noble: str) -> list[Event]:
 
 
 def discover_all(state: FiefState, board: Board) -> list[Event]:
-    """R74: every noble who may reveal a relic where they stand does (after a Move, a new title)."""
+    """R108: every noble who may reveal a relic where they stand does (after a Move, a new title)."""
     events: list[Event] = []
     for noble in sorted(state.lords):
         events += discover(state, board, noble)

@@ -35,6 +35,7 @@ from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief_england.movement import cavalcade, naval, permission, royal, sherwood
 from pbem.games.fief_england.movement.path import LAND, ROAD, SEA, SHERWOOD, Leg, PathProblem, moves_of, read_path
 from pbem.games.fief_england.board_loader import EnglandBoard
+from pbem.games.fief_england.church import relics
 from pbem.games.fief_england.movement.waters import Waters, waters_of
 from pbem.games.fief_england.regions import storm_regions
 from pbem.rules.rng import Rng
@@ -156,6 +157,9 @@ class EnglandRun(MovementRun):
                  log: MoveLog, back: bool = False, underground: bool = False) -> None:
         self.stepped.update(army.pawns)
         super()._advance(army, order, cur, target, log, back, underground)
+        if army.place == ("town", target):   # 12.0, R119: a cleric moving into the city, not its Outskirts
+            for name in army.all_lords():
+                self.teller.add(relics.discover(self.state, self.board, name))
 
     # -- 5.4: a naval move ---------------------------------------------------------------------
     def _voyage(self, army: Army, order: Mapping[str, Any], cur: str, port: str, seas: tuple[str, ...],

@@ -17,6 +17,7 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.control import controllers
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief.state import FiefState, Lord
+from pbem.games.fief_england.church_hooks import captured
 from pbem.games.fief_england.opportunity.rebellion import JOIN_POLICY, Rising, grounds_problem, raise_rebellion
 from pbem.games.fief_england.opportunity.scatter import release_captives, scatter
 from pbem.games.fief_england.reading import (abbey_in, burgher, give_heresy, heresy_bearer, parliament_rebellion,
@@ -161,6 +162,7 @@ def ambush(state: FiefState, board: Board, player: str, play: Mapping[str, Any])
     events.append(Event("ambush", f"{player} plays AMBUSH: {by.name} captures {target.name} ({target.family}) "
                         f"in {city} (10.5).", data={"player": player, "by": by.name, "lord": target.name,
                                                      "city": city}))
+    events += captured(state, target)   # 12.0, 13.2: the relics and Excalibur they carried
     events += scatter(state, board, target.family, city, "AMBUSH", player)
     return events + release_captives(state, board, target.family, city, "AMBUSH")
 
