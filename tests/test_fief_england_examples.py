@@ -100,12 +100,14 @@ def storms_on(target: str) -> dict[str, object]:
     return {"regions": storm_regions(state),
             "disasters": disasters.storms_at(state, BOARD, "London"),
             "invaders": struck(state, STORMS),
+            "battle": disasters.storms_forbid_battle(BOARD, [("storms", target)], "London"),   # a view's cards
             "chasuble": relic_powers.chasuble_problem(state, BOARD, "ann", "VI", "V")}
 
 
 def test_every_reader_of_a_card_on_a_region_reads_the_numeral() -> None:
     read = storms_on("VI")   # as the disasters step lays it (2.4)
     assert read["regions"] == {"VI"} and read["disasters"] == "VI" and read["invaders"] == {6}
+    assert "no battle is allowed there (2.5)" in str(read["battle"])
     assert read["chasuble"] is None   # the Chasuble may move it on to Sea V (12.2)
     assert {disasters.storms_at(build_position({"players": ["ann", "bob"], "effects": [
         {"card": "storms", "target": n}]}, "fief_england"), BOARD, BOARD.fiefs[BOARD.regions[n]].towns[0])
@@ -118,6 +120,7 @@ def test_no_reader_takes_another_format(other: str) -> None:
     # moves and the Invaders read a fief id and a digit while the disasters step did not)
     read = storms_on(other)
     assert read["regions"] == set() and read["disasters"] is None and read["invaders"] == set()
+    assert read["battle"] is None
     assert "no STORMS card lies on Sea VI" in str(read["chasuble"])
 
 
