@@ -30,9 +30,14 @@ DOMAIN = "example.org"
 MAX_TICKS = 40
 
 
-def run_demo(path: Path, game_type: str = DEFAULT_GAME) -> Iterator[str]:
+def run_demo(path: Path, game_type: str = DEFAULT_GAME, players: int | None = None) -> Iterator[str]:
     rules = rules_for(game_type)
     script = demo_script(rules)
+    if players is not None:   # the demo's first N players (`--players N`)
+        if not rules.min_players <= players <= min(rules.max_players, len(script.players)):
+            raise ValueError(f"the {rules.title} demo plays {rules.min_players} to "
+                             f"{min(rules.max_players, len(script.players))} players, not {players}")
+        script = DemoScript(script.players[:players], script.orders, script.done)
     home = _demo_home(path)
     store = Store(home.db_path)
     try:

@@ -619,6 +619,7 @@ def test_the_royal_guard_is_the_editions(edited) -> None:
     army into queen's retinue sergeants, worth 1 CP, moving only with her; an edition without
     the hook gives no guard."""
     from pbem.games.fief.movement.army import guard_follows
+    from pbem.games.fief.state import Pawn
     from pbem.games.fief_france.royal import crown_queen
 
     position = {"players": PLAYERS, "lords": {"Blanche": {"family": "anne", "at": "Tours"}},
@@ -632,7 +633,10 @@ def test_the_royal_guard_is_the_editions(edited) -> None:
     assert kinds_after_crowning() == ["man_at_arms", "queens_sergeant", "queens_sergeant"]
     state = build_position(position, "fief_france")
     assert combat_points(state, "queens_sergeant") == 1
-    assert not guard_follows(state, "queens_sergeant", ["Blanche"])           # not queen yet
+    sergeant = Pawn("g1", "queens_sergeant", "anne", "Tours")
+    assert not guard_follows(state, sergeant, ["Blanche"])                      # not queen yet
+    state.lords["Blanche"].political = "queen"
+    assert guard_follows(state, sergeant, ["Blanche"])
     edited(hooks=replace(load_edition("fief_france").hooks, royal_guard={}))
     assert kinds_after_crowning() == ["man_at_arms"] * 3
 

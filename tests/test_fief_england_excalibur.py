@@ -86,6 +86,9 @@ def test_the_new_kings_wife_becomes_queen() -> None:   # 9.0, 9.1
              "Estrid": {"family": "bob", "at": "London", "female": True, "spouse": "Henri"}}
     state, events = send(position(lords=lords), "ann", draw("Henri"), [6])
     assert state["lords"]["Estrid"]["political"] == "queen"
+    # 13.1: a King made by the sword gets his guard as an elected one does, and his Queen hers.
+    guard = sorted((p["kind"], p["location"]) for p in state["pawns"].values() if p["kind"].startswith("royal_"))
+    assert guard == [("royal_knight", "Winchester")] * 2 + [("royal_man_at_arms", "London")] * 2
 
 
 def test_a_4_or_5_gives_it_to_arthur_wherever_he_is() -> None:   # R37

@@ -1,6 +1,7 @@
 """Fief: England's Game Setup (E Setup l.25-33, 13.6, 13.8; X14): two nobles a family, three of
 each gender set aside unseen, a Region and a City each (rolled under 13.6), 5 shillings kept
-secret, troops face down; two players refused until their two families are in."""
+secret, troops face down; two players set up as four families (13.7: the rest of the two-player
+game is tests/test_fief_england_two_players.py)."""
 from __future__ import annotations
 
 import json
@@ -134,6 +135,9 @@ def test_troops_are_face_down_for_the_others() -> None:
     assert theirs == {"hidden": 4} and mine == {"knight": 1, "man_at_arms": 3}
 
 
-def test_two_players_are_refused_with_the_reason() -> None:
-    with pytest.raises(ValueError, match="13.7: two allied families each.*3 or 4 players"):
-        RULES.setup({}, ["ann", "bob"], Rng("x"))
+def test_two_players_set_up_as_four_families() -> None:
+    """13.7 (l.842): "set up like a four-Player game", two families a player (they were refused
+    before the core named families apart from players)."""
+    state = RULES.setup({}, ["ann", "bob"], Rng("x"))
+    assert state["players"] == ["ann", "ann-2", "bob", "bob-2"]
+    assert state["family_players"] == {"ann": "ann", "ann-2": "ann", "bob": "bob", "bob-2": "bob"}

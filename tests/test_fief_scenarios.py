@@ -30,6 +30,7 @@ Scenario format (YAML):
           events:                              # each must match one event: kind, text fragment(s),
             - {kind: title_bought, text: "4 deniers", audience: all}   # audience all|gm|[players]
           no_events: [purchase_failed]         # kinds that must not occur
+          events_in_order: [...]               # like `events:`, and found in this order
           phase: round-1/movement              # the phase id after resolution
           state: {families.marie.deniers: 1}   # dotted paths into the state's JSON
           forces: {Tours: {cedric: {man_at_arms: 6, knight: 5}}}   # Fief: unit pawns by town/family/kind
@@ -220,6 +221,9 @@ def check_expected(rules: GameRules, new: Any, events: list, expect: dict) -> No
     told = "\n".join(f"  [{e.kind}] {e.text} ({e.audience.to_json()})" for e in events)
     for want in expect.get("events") or []:
         assert any(event_matches(e, want) for e in events), f"no event like {want} among\n{told}"
+    found = [next((i for i, e in enumerate(events) if event_matches(e, want)), None)
+             for want in expect.get("events_in_order") or []]
+    assert None not in found and found == sorted(found), f"not in this order: {expect['events_in_order']}\n{told}"
     for kind in expect.get("no_events") or []:
         assert not any(e.kind == kind for e in events), f"unexpected {kind} event among\n{told}"
     if "phase" in expect:

@@ -121,13 +121,16 @@ def map_cmd(game_type, as_json):
               help="Where to create the demo judge home.")
 @click.option("--game", "game_type", type=click.Choice(sorted(GAME_TYPES)), default="fief_france",
               show_default=True, help="The game type to demonstrate.")
-def demo(home_dir, game_type):
+@click.option("--players", "count", type=int, default=None, metavar="N",
+              help="Play with the demo's first N players (default: all of them; e.g. 2 for "
+                   "Fief: England's two-player game, 13.7).")
+def demo(home_dir, game_type, count):
     """Create a judge home, start a game (by default a 4-player Fief: France game), mail each
     player's scripted orders into the inbox and tick until the game's demo has shown enough
     (Fief: France: a full round)."""
     from pbem.demo import run_demo
     try:
-        for line in run_demo(Path(home_dir).resolve(), game_type):
+        for line in run_demo(Path(home_dir).resolve(), game_type, count):
             click.echo(line)
     except (engine.JudgeError, HomeError, ValueError) as exc:
         fail(str(exc))

@@ -2,8 +2,9 @@
 order mails of the benchmark, bench/build.py): four families that each write orders from their
 own view only, as a person reading their report would - a starting town from their wishes, two
 men-at-arms and a mill where the edition allows one more, one step along a road to an empty
-town, and peace (no battle declared). An edition gives its wishes and how many men-at-arms go
-along and stay behind (``FiefDemo``, in its demo.py); its rules class takes ``ScriptedDemo``."""
+town, and peace (no battle declared); a player running two families (England 13.7) orders both
+in one mail (`families:`). An edition gives its wishes and how many men-at-arms go along and stay
+behind (``FiefDemo``, in its demo.py); its rules class takes ``ScriptedDemo``."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ from typing import Any, Callable, Mapping
 
 from pbem.games.fief.board import load_board
 from pbem.games.fief.edition import load_edition
+from pbem.games.fief.families import families_apart, family_view, indented
 
 NONE = "orders: []\n"
 
@@ -18,15 +20,14 @@ NONE = "orders: []\n"
 @dataclass(frozen=True)
 class FiefDemo:
     game: str                               # the edition's game type ("fief_france")
-    starts: Mapping[str, tuple[str, ...]]   # player -> starting towns wished, best first (setup)
+    players: tuple[str, ...]                # the demo's players, in seating order
+    starts: Mapping[str, tuple[str, ...]]   # family -> starting towns wished, best first (setup)
     moved: int                              # men-at-arms a lord takes along one road
     kept: int = 0                           # men-at-arms left in the town he leaves
 
-    @property
-    def players(self) -> tuple[str, ...]:
-        return tuple(self.starts)
-
     def orders(self, view: dict[str, Any], player: str) -> str:
+        if families_apart(view):   # England 13.7: one item of `families:` per family ordering now
+            return "families:\n" + "".join(indented(self.orders(family_view(view, f), f), f) for f in view["ordering"])
         return self._scripts().get(view["phase_id"].split("/")[-1], no_orders)(view, player)
 
     def _scripts(self) -> dict[str, Callable[[dict[str, Any], str], str]]:

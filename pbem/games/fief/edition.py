@@ -14,7 +14,7 @@ The rules find the edition of a state from its game type (``edition_of(state)``,
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
@@ -170,6 +170,22 @@ class Edition:
             words["man"] = "man_at_arms"   # France's mails have said `man` for a man-at-arms
         return words
 
+    def for_families(self, families: int) -> "Edition":
+        """The edition as a game whose players run ``families`` families each plays it (England
+        13.7, l.848: one Hand of up to 5 Cards, up to 4 drawn, at most 2 Character Cards). The
+        hand is the player's, shared by the families (FiefState.link_purses); the draws are the
+        families' in turn, each its share (R125: 4 = 2 + 2, 2 Character = 1 + 1)."""
+        if families == 1 or not self.two_player_cards:
+            return self
+        key = (id(self), families)
+        if key not in _FAMILY_EDITIONS:
+            cards = self.two_player_cards
+            _FAMILY_EDITIONS[key] = replace(
+                self, hand_limit=cards.get("hand_limit", self.hand_limit),
+                draws=cards.get("draws", self.draws * families) // families,
+                character_draws=cards.get("character_draws", self.character_draws * families) // families)
+        return _FAMILY_EDITIONS[key]
+
     def fog(self, options: Mapping[str, Any]) -> bool:
         """F I.2, E 4.1: whether other players see how many unit pawns, not which types."""
         return self.always_fog_of_war or bool(options.get("fog_of_war"))
@@ -195,6 +211,7 @@ class Edition:
 
 
 # Editions read so far, by game type: each file is read once per process.
+_FAMILY_EDITIONS: dict[tuple[int, int], "Edition"] = {}
 _EDITIONS: dict[str, Edition] = {}
 
 
@@ -206,8 +223,23 @@ def load_edition(type_name: str) -> Edition:
 
 
 def edition_of(state: "FiefState") -> Edition:
-    """The edition a game is played by: its game type (``FiefState.variant``)."""
-    return load_edition(state.variant)
+    """The edition a game is played by: its game type (``FiefState.variant``), as its players
+    run their families (England 13.7: the two-player hand and draws, ``Edition.for_families``)."""
+    edition = load_edition(state.variant)
+    if not state.family_players:
+        return edition
+    return edition.for_families(len(state.families_of(state.player_of(state.players[0]))))
+
+
+def edition_of_view(view: Mapping[str, Any]) -> Edition:
+    """``edition_of`` for the checks, which see a view, never the state: a view of a game whose
+    players run several families names them (``family_players``)."""
+    edition = load_edition(view["game"])
+    owners = view.get("family_players") or {}
+    if not owners:
+        return edition
+    first = next(iter(owners.values()))
+    return edition.for_families(sum(1 for p in owners.values() if p == first))
 
 
 def load_edition_file(path: Path, type_name: str) -> Edition:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Mapping, Sequence
 
-from pbem.games.fief import at_once
+from pbem.games.fief import at_once, families as fam
 from pbem.games.fief.board import Board, board_names, load_board
 from pbem.games.fief.cards.deck import load_cards
 from pbem.games.fief.cards.phase import play_deciders
@@ -18,6 +18,7 @@ from pbem.games.fief.edition import Edition, edition_of
 from pbem.games.fief.hear_ye.phase import vote_deciders
 from pbem.games.fief.map_view import map_drawing
 from pbem.orders.reading import Problems, check_keys
+from pbem.orders.yamlsafe import line_of, sub_map
 from pbem.games.fief.policies import merge_policies
 from pbem.games.fief.round import AFTER_THE_GAME, BY_PHASE, PART_OF, Step, step_of
 from pbem.games.fief.setup.rules import new_game
@@ -39,6 +40,9 @@ class FiefRules:
         self.title = edition.title
         self.min_players = edition.min_players
         self.max_players = edition.max_players
+        # 13.7: the at-once part of a two-player mail names the family it acts for (`family:`)
+        self.at_once_keys = at_once.KEYS + (("family",) if edition.families_per_player
+                                            and max(edition.families_per_player.values()) > 1 else ())
 
     # -- data -------------------------------------------------------------------------------
     def _board(self, options: Mapping[str, Any]) -> Board:
@@ -96,12 +100,13 @@ class FiefRules:
         core = BY_PHASE.get(step.name)   # a title of the core's cites France: the edition's sections
         title = self.edition.cite_in(step.title) if core is not None and core.title == step.title else step.title
         return Phase(phase_id(st), title if st.phase == "setup" else f"Round {st.round}: {title}",
-                     self._deciders(st, step), step.summary)
+                     fam.players_of(st.family_players, self._deciders(st, step)), step.summary)
 
     def resolve(self, state: JSON, orders: Mapping[str, JSON], rng: Rng) -> Resolution:
         st = FiefState.from_json(copy.deepcopy(state))   # never touch the caller's state
         board = self._board(st.options)
         step = self._step(st)
+        orders = fam.split_orders(st.family_players, orders)   # 13.7: each family's own orders
         _store_policies(st, orders)
         events = list(step.resolve(st, board, orders, rng))
         if st.phase == step.name:    # the step did not move the game on by itself
@@ -109,17 +114,24 @@ class FiefRules:
         while (nxt := step_of(st.phase, st.variant)) is not None and nxt.skip is not None and nxt.skip(st):
             st.phase = edition_of(st).after(nxt.name, st.round)   # an edition's own step with nothing to do
         events += fire_phase_start(st, board)
-        return Resolution(st.to_json(), tuple(events))
+        return Resolution(st.to_json(), fam.to_players(st.family_players, events))
 
     def result(self, state: JSON) -> GameResult | None:
         if state.get("phase") != "over":
             return None
-        return GameResult(tuple(state.get("winners", ())), state.get("result_text", ""))
+        return GameResult(tuple(state.get("winners", ())), state.get("result_text", ""))   # players (13.7)
 
     # -- per player -------------------------------------------------------------------------
     def view(self, state: JSON, player: str | None) -> JSON:
         st = FiefState.from_json(state)
-        return build_view(st, self._board(st.options), player)
+        board = self._board(st.options)
+        if not st.family_players or player is None or player not in st.player_names():
+            return build_view(st, board, player)
+        step = step_of(st.phase, st.variant)   # 13.7: both families of the player, as their own
+        ordering = self._deciders(st, step) if step is not None else ()
+        mine = st.families_of(player)
+        return fam.player_view({f: build_view(st, board, f) for f in mine}, player,
+                               [f for f in ordering if f in mine])
 
     def public_view(self, state: JSON) -> JSON:   # pbem.rules.api.ShowsPublicView: the view of no player
         st = FiefState.from_json(state)
@@ -129,20 +141,52 @@ class FiefRules:
         return map_drawing(view, self.type_name, self.title)
 
     # -- at once (pbem.rules.api.ActsAtOnce; at_once.py) ------------------------------------
-    at_once_keys = at_once.KEYS   # F, G.4, 5.2.2: "at any time"
+    at_once_keys: tuple[str, ...] = at_once.KEYS   # F, G.4, 5.2.2: "at any time"
 
     def check_at_once(self, view: JSON, player: str, document: Any) -> OrderCheck:
-        return at_once.check_at_once(view, player, document)
+        if not fam.families_apart(view):
+            if "family" in document:
+                return OrderCheck(None, (OrderError(line_of(document, "family"), "`family:` names one of your "
+                                                    "two families in a two-player game (13.7); you run one family",
+                                                    "remove the line"),))
+            return at_once.check_at_once(view, player, document)
+        problems = Problems()
+        family = fam.at_once_family(view, document, problems)   # 13.7: the family it acts for
+        if family is None:
+            return OrderCheck(None, tuple(problems))
+        check = at_once.check_at_once(fam.family_view(view, family), family,
+                                      sub_map(document, lambda k: k != "family"))
+        return OrderCheck({**(check.orders or {}), "family": family}, check.errors)
 
     def at_once_template(self, view: JSON, player: str) -> str:
-        return at_once.at_once_template(view, player)
+        if not fam.families_apart(view):
+            return at_once.at_once_template(view, player)
+        first = view["my_families"][0]
+        return (at_once.at_once_template(fam.family_view(view, first), first)
+                + f"# family: {first}   # at two players: the family the part done at once acts for "
+                  f"({', '.join(view['my_families'])}; 13.7)\n")
 
     def act(self, state: JSON, player: str, action: JSON, rng: Rng) -> Resolution:
         st = FiefState.from_json(copy.deepcopy(state))   # never touch the caller's state
-        events = at_once.act(st, self._board(st.options), player, action, rng)
-        return Resolution(st.to_json(), tuple(events))
+        family = action.get("family", player) if st.family_players else player   # 13.7
+        action = {k: v for k, v in action.items() if k != "family"}
+        events = at_once.act(st, self._board(st.options), family, action, rng)
+        return Resolution(st.to_json(), fam.to_players(st.family_players, events))
 
     def check_orders(self, view: JSON, player: str, document: Any) -> OrderCheck:
+        if fam.families_apart(view):   # 13.7: a block of orders per family
+            problems = Problems()
+            canonical, notes = fam.check_family_orders(view, player, document, self._check_one, problems)
+            return OrderCheck(canonical, tuple(problems), notes)
+        return self._check_one_document(view, player, document)
+
+    def _check_one(self, view: JSON, player: str, document: Any, problems: Problems) -> tuple[Any, tuple[str, ...]]:
+        check = self._check_one_document(view, player, document)
+        for error in check.errors:
+            problems.add(error.line, error.message, error.hint)
+        return check.orders, check.notes
+
+    def _check_one_document(self, view: JSON, player: str, document: Any) -> OrderCheck:
         problems = Problems()
         if document is not None and not isinstance(document, dict):
             return OrderCheck(None, (OrderError(getattr(document, "line", None),
@@ -156,13 +200,24 @@ class FiefRules:
 
     def default_orders(self, view: JSON, player: str) -> JSON:
         """Documented in docs/fief-france.md: the default starting town, buy nothing, hold."""
+        if fam.families_apart(view):   # 13.7: each family ordering now, its default
+            return {"families": {f: self.default_orders(fam.family_view(view, f), f) for f in view["ordering"]}}
         return {**_for_orders(view).default(), "policies": {}}   # standing policies stay
 
     def echo_orders(self, view: JSON, player: str, orders: JSON) -> str:
         """pbem.rules.api.EchoesOrders: the canonical orders in the order language (echo/orders.py)."""
+        if fam.families_apart(view):   # 13.7: `families:`, an item per family
+            return "families:\n" + "".join(
+                fam.indented(echo_orders(fam.family_view(view, f), f, own), f)
+                for f, own in ((orders or {}).get("families") or {}).items())
         return echo_orders(view, player, orders)
 
     def order_template(self, view: JSON, player: str) -> str:
+        if fam.families_apart(view):   # 13.7: `families:`, an item per family ordering now
+            return (f"# You run two families (13.7): {', '.join(view['my_families'])}. Each family that orders in\n"
+                    "# this phase has its own item below, with its own `orders:` and `policies:`.\n"
+                    "families:\n" + "".join(fam.indented(self.order_template(fam.family_view(view, f), f), f)
+                                            for f in view["ordering"]))
         return _for_orders(view).template(view, self._board(view.get("options", {})), player)
 
     def report_template(self) -> str:

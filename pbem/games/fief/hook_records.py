@@ -50,6 +50,12 @@ class Movement:
     keys: tuple[str, ...] = ()
     # The movement order form's lines on the edition's own moves.
     template: tuple[str, ...] = ()
+    # The card played on a step (movement/underground.py ``MoveCard``; England's PASSAGE, 10.2),
+    # None: the core's underground card (G.4.2.2).
+    card: Any = None
+    # (view, the nobles of a move) -> the Moves they may take beyond the edition's (England: a
+    # retainer's `extra_moves`, 2.12), or None.
+    extra_moves: Callable[[dict, list[str]], int] | None = None
 
 
 # G.4.2.1: who tries to calm an uprising card: (the lord, the deniers he pays, the title he calms
@@ -86,6 +92,18 @@ class BattleRules:
     # (board, a player's declared battles) -> the order they are fought in (England R1: Region
     # Number order, then the board's order of cities). None: the order of the mail.
     battle_order: Callable[["Board", list], list] | None = None
+    # (state, town, the attacking families, the defending families) -> (the attacking families
+    # kept, events): confederates the edition bars from the attack once the sides are formed
+    # (England 13.3: a Lord of the Order of the Garter joins no attack on the Sovereign). None:
+    # every confederate accepted fights.
+    coalition: Callable[["FiefState", str, list[str], list[str]], tuple[list[str], list["Event"]]] | None = None
+    # (a player's view, the player, the family attacked, town) -> (why the mail's `attack` is refused,
+    # how to fix it), or None (England 13.3: a Lord of the Garter attacking the Sovereign). None: no
+    # such check.
+    attack_check: Callable[[dict, str, str, str], tuple[str, str] | None] | None = None
+    # (state, town, the cavalcade's lords, the family refusing it) -> why the cavalcade is not fought
+    # (England 13.3: a Lord of the Garter rides against the Sovereign), or None. None: no such bar.
+    cavalcade_barred: Callable[["FiefState", str, list[str], str], str | None] | None = None
     # The edition's own battle-plan words, each with its checker (view, me, value, line,
     # problems) -> the canonical value (battle/plan_orders.py ``check_plan``).
     plan_words: Mapping[str, Callable[[dict, str, Any, "int | None", Any], Any]] = field(default_factory=dict)

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from pbem.games.fief.cards.deck import CardSet
     from pbem.games.fief.facts import BoardFacts
     from pbem.games.fief.round import Step
-    from pbem.games.fief.state import FiefState, Lord
+    from pbem.games.fief.state import FiefState, Lord, Pawn
     from pbem.rules.api import Event
     from pbem.rules.rng import Rng
 
@@ -247,6 +247,13 @@ class Hooks:
     # 1.5.5: guard pawn kind -> its ``Guard`` (France: `kings_knight`, `queens_sergeant`). Without
     # it no title brings a guard.
     royal_guard: Mapping[str, Guard] = field(default_factory=dict)
+    # 1.5.5: (state, a royal guard pawn, a lord's name) -> whether the pawn serves that lord, in
+    # place of the guard's `titles` (England 13.1: each marker is given to one noble, and the
+    # Prince Consort's holds no title). Without it a guard serves every lord of its titles.
+    guard_serves: Callable[["FiefState", "Pawn", str], bool] | None = None
+    # 5.2.4: the pawn kinds a cavalcade's army may hold besides its lords (England 5.2, 13.1: its
+    # knights and the Royal Knights that never leave the King's side).
+    cavalcade_kinds: tuple[str, ...] = ("knight",)
     # 1.1: (state, the two spouses) -> what a marriage brings besides the couple (France: the
     # king's spouse is queen, 1.1.2, 1.5.4); (state, a former spouse) -> what an annulment takes
     # (France: the queen's title, D.3.2); (lord) -> why he may not marry besides the core's

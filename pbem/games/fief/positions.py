@@ -10,6 +10,8 @@ A position is a mapping (plain YAML data):
     options: {fog_of_war: true}             # game options (default: none set; `rules_version`
                                             # defaults to today's, RULES_VERSION: write
                                             # `rules_version: 1` for a game stored before issue 9)
+    family_players: {kirsten-2: kirsten}   # England 13.7: a family run by another player (a
+                                           # player's second family shares its purse and hand)
     deniers: {enguerand: 10}                # default 5 each (A.6)
     hands: {marie: [tax, Aliénor]}          # card ids
     lords:                                  # every lord in play
@@ -52,7 +54,8 @@ from pbem.games.fief.state import RULES_VERSION, BoardEffect, FiefState, Lord, P
 from pbem.rules.api import RULES_VERSION_KEY
 
 PHASES = ("setup", "hear_ye", "cards", "income", "purchase", "movement", "battle", "end_of_round")
-POLITICAL = ("king", "queen", "regent_queen", "crown_prince", "darc", "sovereign_queen")   # England 9.1
+POLITICAL = ("king", "queen", "regent_queen", "crown_prince", "darc", "sovereign_queen",   # England 9.1
+             "prince_of_wales")   # England 9.0
 ROYAL_GUARD = ("kings_knight", "queens_sergeant")
 
 
@@ -82,6 +85,13 @@ def build_position(data: dict[str, Any], variant: str) -> FiefState:
     if first not in players:
         raise PositionError(f"first_player {first!r} is not one of the players")
     state.first_player = players.index(first)
+    owners = {str(f): str(p) for f, p in (data.get("family_players") or {}).items()}
+    for family, player in owners.items():
+        if family not in players or player not in players:
+            raise PositionError(f"family_players: {family!r} and {player!r} must both be among the players")
+    if owners:   # 13.7: every family mapped, a player's own family to them
+        state.family_players = {f: owners.get(f, f) for f in players}
+        state.link_purses()
     state.round = int(data.get("round", 1))
     state.phase = str(data.get("phase", "purchase"))
     own = tuple(step.name for step in edition_of(state).hooks.phases)   # the edition's own (England: invaders)

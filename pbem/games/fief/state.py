@@ -3,10 +3,16 @@
 Plain dataclasses with ``to_json``/``from_json``: the judge stores the JSON; rules load it,
 work on a private copy and dump it again (resolve never mutates its input).
 
-Identity: a family is named by its player's name; a lord by their card name (unique while in
-play: 2.4 says a reshuffled lord card is "another lord with the same name", which can only
-appear after the first one was eliminated); a unit pawn by a short id ("p17") so movement can
-track how many steps each pawn made (5.1.1: every unit pawn moves at most 2 steps a round).
+Identity: a family has a name of its own. In every game but England's two-player game (13.7) a
+player runs one family, named by the player's name, and ``FiefState.family_players`` is empty; at
+13.7 a player runs two, the player's name and ``NAME-2``, and ``family_players`` maps each family
+to its player (``player_of``, ``families_of``). Inside the rules everything (``players``, the
+seating order, ``Lord.family``, ``Pawn.family``, orders, events) is keyed by family; the game's
+border with the judge (game.py, families.py) turns families into players and back. A lord is
+named by their card name (unique while in play: 2.4 says a reshuffled lord card is "another lord
+with the same name", which can only appear after the first one was eliminated); a unit pawn by a
+short id ("p17") so movement can track how many steps each pawn made (5.1.1: every unit pawn
+moves at most 2 steps a round).
 """
 from __future__ import annotations
 
@@ -115,6 +121,35 @@ class Family:
     eliminated: bool = False
 
 
+def _shared(name: str) -> property:
+    """``Family.deniers`` and ``Family.hand``: the family's own, or, when the family shares the
+    purse and the hand of its player's first family (13.7: "kept in a common pot"; "only one
+    Hand"), that family's. Every rule that spends, earns, draws or plays reads the common one."""
+    own = "_" + name
+
+    def get(self: "Family") -> Any:
+        holder = self.__dict__.get("_shares_with")
+        return getattr(holder, name) if holder is not None else self.__dict__[own]
+
+    def put(self: "Family", value: Any) -> None:
+        holder = self.__dict__.get("_shares_with")
+        if holder is not None:
+            setattr(holder, name, value)
+        else:
+            self.__dict__[own] = value
+    return property(get, put)
+
+
+# Set after the class is made: the dataclass keeps both as fields (JSON, equality), read through these.
+Family.deniers = _shared("deniers")     # type: ignore[assignment]
+Family.hand = _shared("hand")           # type: ignore[assignment]
+
+
+def share_purse(family: Family, holder: Family) -> None:
+    """13.7: ``family`` uses ``holder``'s shillings and hand from now on (its own are dropped)."""
+    family.__dict__["_shares_with"] = holder
+
+
 @dataclass
 class BoardEffect:
     """A card lying on the board (2.5, 2.6, G.2, G.3): a disaster or fortune on a bishopric
@@ -177,6 +212,34 @@ class FiefState:
     # pigeons, treasures, Parliament...): one key per module of the edition that owns it, plain
     # JSON; the core never reads it. Left out of a France game's JSON (added_later).
     edition_state: dict[str, Any] = added_later(factory=dict)
+    # England's two-player game (13.7): family -> its player, for every family; empty when each
+    # family is its player's (every other game: left out of the JSON, added_later).
+    family_players: dict[str, str] = added_later(factory=dict)
+
+    def __post_init__(self) -> None:
+        self.link_purses()
+
+    def link_purses(self) -> None:
+        """13.7: a player's later families share the first one's purse and hand."""
+        for family in self.players:
+            first = self.families_of(self.player_of(family))[0]
+            if first != family and family in self.families and first in self.families:
+                share_purse(self.families[family], self.families[first])
+
+    def player_of(self, family: str) -> str:
+        """The player who runs ``family`` (the family's own name when each player runs one)."""
+        return self.family_players.get(family, family)
+
+    def families_of(self, player: str) -> list[str]:
+        """The families ``player`` runs, in seating order (13.7: "in the order the Family Boards
+        are placed"); [player] when each player runs one."""
+        if not self.family_players:
+            return [player]
+        return [f for f in self.players if self.family_players.get(f) == player]
+
+    def player_names(self) -> list[str]:
+        """The players (not the families) in seating order."""
+        return list(dict.fromkeys(self.player_of(f) for f in self.players))
 
     @property
     def rules_version(self) -> int:
@@ -185,7 +248,8 @@ class FiefState:
         return int(self.options.get(RULES_VERSION_KEY, 1))
 
     def turn_order(self) -> list[str]:
-        """Players from the first player, clockwise (H.3)."""
+        """Families from the first player's, clockwise (H.3); at 13.7 the first player's two
+        families, then the opponent's two (Ex 13-2)."""
         n = len(self.players)
         return [self.players[(self.first_player + i) % n] for i in range(n)]
 

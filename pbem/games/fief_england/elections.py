@@ -24,8 +24,8 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.hear_ye.elections import can_act
 from pbem.games.fief.hooks import Elections
 from pbem.games.fief.state import FiefState, Lord
-from pbem.games.fief_england.crown import follow_sovereign
 from pbem.games.fief_england.retainers import vote_bonus
+from pbem.games.fief_england.royal.succession import crown
 from pbem.games.fief_england.titles import besieged, is_abbess, is_archbishop, sovereign
 from pbem.rules.api import Event
 
@@ -90,11 +90,12 @@ def voters(state: FiefState) -> dict[str, list[Lord]]:
 
 
 def weights(state: FiefState, board: Board, ballot: str,
-            elected_now: set[str]) -> tuple[dict[str, int], dict[str, list[Lord]]]:
-    """9.1: a Lord or Bishop 1 vote, an Archbishop 2; a noble with several titles counted once."""
+            elected_now: set[str], sitting: str = "election") -> tuple[dict[str, int], dict[str, list[Lord]]]:
+    """9.1: a Lord or Bishop 1 vote, an Archbishop 2; a noble with several titles counted once.
+    ``sitting``: the retainers' `votes` of an ``election`` or of ``parliament`` (9.2)."""
     lords_of = voters(state)
     # + what the family's retainers add (the vocabulary's `votes`, docs/fief-england.md "Retainers")
-    return ({family: sum(2 if is_archbishop(state, l) else 1 for l in lords) + vote_bonus(state, family, "election")
+    return ({family: sum(2 if is_archbishop(state, l) else 1 for l in lords) + vote_bonus(state, family, sitting)
              for family, lords in lords_of.items()}, lords_of)
 
 
@@ -115,37 +116,12 @@ def winner(state: FiefState, ballot: str, tally: dict[str, int], markers: dict[s
 
 def elect(state: FiefState, ballot: str, lord: Lord, why: str) -> list[Event]:
     """9.1: an elected man is King and his wife Queen (9.0); an elected woman is Sovereign Queen,
-    her husband Prince Consort without a title."""
-    data = {"ballot": ballot, "lord": lord.name, "family": lord.family}
-    spouse = state.lords.get(lord.spouse) if lord.spouse else None
-    if lord.female:
-        lord.political = "sovereign_queen"
-        text = f"{lord.name} ({lord.family}) is elected Sovereign Queen ({why}) (9.1)."
-        if spouse is not None:
-            text += f" Her husband {spouse.name} is Prince Consort and holds no title (9.1)."
-        return [Event("elected", text, data=data)] + follow_sovereign(state)   # 4.9
-    lord.political = "king"
-    text = f"{lord.name} ({lord.family}) is elected King ({why}) (9.1)."
-    events = [Event("elected", text, data=data)]
-    if spouse is not None:
-        events += crown_queen(spouse)
-    return events + follow_sovereign(state)   # 4.9: the Royal Stronghold changes sides
-
-
-def crown_queen(wife: Lord) -> list[Event]:
-    """9.0: "If the husband is King, his new wife becomes Queen"; 9.1: "A newly crowned King's
-    wife becomes Queen"."""
-    wife.political = "queen"
-    return [Event("queen", f"{wife.name} ({wife.family}), the King's wife, becomes Queen (9.0, 9.1).",
-                  data={"lord": wife.name, "family": wife.family})]
-
-
-def married(state: FiefState, a: Lord, b: Lord) -> list[Event]:
-    """9.0: the King's new wife becomes Queen."""
-    for husband, wife in ((a, b), (b, a)):
-        if husband.political == "king" and wife.female:
-            return crown_queen(wife)
-    return []
+    her husband Prince Consort without a title; the royal guard to both (13.1) and the Royal
+    Stronghold to the new Sovereign (4.9): royal/succession.py ``crown``."""
+    title = "Sovereign Queen" if lord.female else "King"
+    event = Event("elected", f"{lord.name} ({lord.family}) is elected {title} ({why}) (9.1).",
+                  data={"ballot": ballot, "lord": lord.name, "family": lord.family})
+    return [event] + crown(state, lord.name, None)
 
 
 def nothing_before(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:

@@ -35,8 +35,7 @@ from pbem.games.fief.hooks import AtOnceVerb
 from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief.views import build_view
 from pbem.games.fief_england.board_loader import EnglandBoard
-from pbem.games.fief_england.elections import crown_queen
-from pbem.games.fief_england.crown import follow_sovereign
+from pbem.games.fief_england.royal import succession
 from pbem.games.fief_england.titles import sovereign
 from pbem.orders.reading import Problems, check_keys, suggest
 from pbem.rules.api import Audience, Event
@@ -173,17 +172,14 @@ def draw(state: FiefState, noble: str, phase: str, rng: Rng) -> list[Event]:
 
 def crown(state: FiefState, lord: Lord) -> list[Event]:
     """13.2: "In the absence of a Sovereign King or Queen, the first Nobleman to draw Excalibur
-    automatically becomes King!" - made King as an elected one is (9.0, 9.1: his wife becomes
-    Queen; 4.9: the Royal Stronghold follows the Sovereign)."""
+    automatically becomes King!" - made King as an elected one is, by the royal part (13.1: his
+    Royal Knights; 9.0, 9.1: his wife Queen with her Royal Men-at-Arms; 4.9: the Royal Stronghold
+    follows the Sovereign)."""
     if sovereign(state) is not None:
         return []
-    lord.political = "king"
-    events = [Event("excalibur_king", f"{lord.name} ({lord.family}) holds Excalibur with no Sovereign in England: "
-                    "he is King at once (13.2, R21).", data={"lord": lord.name, "family": lord.family})]
-    spouse = state.lords.get(lord.spouse) if lord.spouse else None
-    if spouse is not None and spouse.female:
-        events += crown_queen(spouse)
-    return events + follow_sovereign(state)
+    return [Event("excalibur_king", f"{lord.name} ({lord.family}) holds Excalibur with no Sovereign in England: "
+                  "he is King at once (13.2, R21).", data={"lord": lord.name, "family": lord.family})] \
+        + succession.crown_by_excalibur(state, lord.name)
 
 
 # -- its holder falls (13.2, R116, R117) --------------------------------------------------------------

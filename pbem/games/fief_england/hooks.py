@@ -27,7 +27,7 @@ from pbem.games.fief_england.church_at_once import VERBS as CHURCH_VERBS
 from pbem.games.fief_england.church_hooks import before_draws, captured
 from pbem.games.fief_england.church_hooks import end_of_round as church_round_end, income_parts as church_income
 from pbem.games.fief_england.church_view import church_view
-from pbem.games.fief_england.elections import ELECTIONS, married
+from pbem.games.fief_england.elections import ELECTIONS
 from pbem.games.fief_england.facts import ENGLAND
 from pbem.games.fief_england.invaders.income import halved_income
 from pbem.games.fief_england.invaders.step import INVADERS
@@ -35,6 +35,8 @@ from pbem.games.fief_england.invaders.view import invaders_view
 from pbem.games.fief_england import crown, excalibur, parliament, pigeons
 from pbem.games.fief_england.movement import sherwood
 from pbem.games.fief_england.movement.run import MOVEMENT
+from pbem.games.fief_england.royal import garter, guard, succession
+from pbem.games.fief_england.royal.view import view_part as royal_view_part
 from pbem.games.fief_england.setup import SETUP
 from pbem.games.fief_england.titles import SOVEREIGN, has_garter, relic_marker_family
 from pbem.rules.api import Event
@@ -109,8 +111,8 @@ def tiebreak(state: FiefState, families: tuple[str, ...], towns_held: dict[str, 
 
 def lord_played(state: FiefState, player: str, name: str, play: Mapping[str, Any]) -> list[Event]:
     """2.11: a noble card played brings no title with it in England; 2.12: a retainer is drawn for
-    the new noble."""
-    return retainers.draw_for(state, name)
+    the new noble; FAQ l.869: the Queen's new son is the Prince of Wales."""
+    return retainers.draw_for(state, name) + succession.new_noble(state, name)
 
 
 def after_elimination(state: FiefState, gone: Lord) -> list[Event]:
@@ -120,9 +122,11 @@ def after_elimination(state: FiefState, gone: Lord) -> list[Event]:
         state.character_discard.remove(gone.name)
     out = state.edition_state.setdefault("setup", {}).setdefault("out_of_game", [])
     out.append(gone.name)
+    # 13.1, 13.3, 9.0: the guard, the Garter, the succession; then 13.2: Excalibur (R21: the Prince
+    # of Wales succeeds first, so whoever picks the sword up does not become King over him)
     return [Event("noble_card_removed", f"{gone.name}'s card leaves the game (4.8).",
                   data={"lord": gone.name})] + church_after_death(state, gone) \
-        + excalibur.holder_lost(state, gone, gone.location, None)   # 13.2
+        + succession.after_death(state, gone) + excalibur.holder_lost(state, gone, gone.location, None)
 
 
 def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, Any]:
@@ -135,7 +139,8 @@ def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, 
             **cards_view(state),   # the cards on the Regions and the treasures (2.4, 11.3)
             **pigeons.view(state), **parliament.view(state, board), **crown.royal_view(state),
             **excalibur.view(state),   # 13.2: public
-            "church": church_view(state, player)}   # the Church, retainers, relics, family-board cards
+            "church": church_view(state, player),   # the Church, retainers, relics, family-board cards
+            **royal_view_part(state)}   # 13.1, 13.3: the royal guard, the Prince of Wales, the Garter (public)
 
 
 def income_parts(state: FiefState, board: Board) -> tuple[dict[str, list[tuple[str, int]]], list[Event]]:
@@ -151,6 +156,12 @@ def income_parts(state: FiefState, board: Board) -> tuple[dict[str, list[tuple[s
     return parts, events
 
 
+def captured_hook(state: FiefState, lord: Lord) -> list[Event]:
+    """6.3 (E 7.6): a noble taken captive drops the relics they carried (12.0) and loses their royal
+    guard (13.1)."""
+    return captured(state, lord) + succession.captured(state, lord)
+
+
 def end_of_round(state: FiefState, board: Board) -> list[Event]:
     """8.0: England's own End of Round, the cards' (cards on the Regions discarded, Treasures back,
     2.10, 11.3) then the Church's (Spent retainers face up, crossbowmen back on their card)."""
@@ -158,7 +169,7 @@ def end_of_round(state: FiefState, board: Board) -> list[Event]:
 
 
 HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak, elections=ELECTIONS,
-              lord_played=lord_played, after_elimination=after_elimination, married=married,
+              lord_played=lord_played, after_elimination=after_elimination, married=succession.married,   # 9.0
               phases=(INVADERS, parliament.PARLIAMENT), record_keys=RECORD_KEYS,
               board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
@@ -171,9 +182,12 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               at_once_verbs={"scorch": SCORCH,   # 3.4
                              **pigeons.VERBS, **crown.VERBS,   # 2.15: carrier pigeons; 4.5, 4.6, 4.9
                              **CHURCH_VERBS,   # 2.12-2.14, 11.1, 12.0: the Church's, retainers', relics'
-                             **excalibur.VERBS},   # 13.2: drawing Excalibur
+                             **excalibur.VERBS,   # 13.2: drawing Excalibur
+                             **garter.VERBS},   # 13.3
               fief_towns=crown.fief_towns,   # 4.9, R19
               policies={key: policy_checker(key) for key in (JOIN_POLICY, QUELL_POLICY)},
               characters=CHARACTERS, end_of_round=end_of_round,
-              before_draws=before_draws, captured=captured, spared=skull_spares, mill_share=mill_share,
-              other_pawns={hired.UNIT: ("crossbowman", "crossbowmen")})
+              before_draws=before_draws, captured=captured_hook, spared=skull_spares, mill_share=mill_share,
+              other_pawns={hired.UNIT: ("crossbowman", "crossbowmen")},
+              royal_guard=guard.GUARDS, guard_serves=guard.serves,   # 13.1
+              cavalcade_kinds=("knight", guard.KNIGHTS))   # 5.2: "Nobles and Knights"; the King's guard rides too

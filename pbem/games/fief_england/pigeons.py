@@ -35,7 +35,7 @@ from pbem.games.fief.cards.effects import discard_face_down
 from pbem.games.fief.cards.orders import card_id
 from pbem.games.fief.cards.phase import card_name, is_character
 from pbem.games.fief.diplomacy.orders import MAX_TEXT
-from pbem.games.fief.edition import edition_of, load_edition
+from pbem.games.fief.edition import edition_of, edition_of_view
 from pbem.games.fief.hooks import AtOnceVerb
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.board_loader import EnglandBoard
@@ -157,7 +157,7 @@ def _why_not(view: dict, player: str, order: dict) -> tuple[str, str] | None:
     if order["shillings"] > families[player]["deniers"]:
         return (f"you have {families[player]['deniers']} shillings, not {order['shillings']}",
                 "send fewer shillings")
-    limit = load_edition(view["game"]).hand_limit
+    limit = edition_of_view(view).hand_limit
     for who, gets, gives in ((other, order["cards"], order["take_cards"]),
                              (player, order["take_cards"], order["cards"])):
         after = families[who]["hand_size"] + len(gets) - len(gives)

@@ -158,7 +158,24 @@ def _voters(state: FiefState, family: str) -> list[str]:
 
 def extra_moves(state: FiefState, noble: str) -> int:
     """5.0 with the vocabulary's ``extra_moves``: the Moves the noble's retainer adds now."""
+    if KEY not in state.edition_state:   # no retainer dealt (a position without the deck)
+        return 0
     return sum(int(e["moves"]) for e in ability(state, noble, "extra_moves"))
+
+
+def moves_seen(view: dict[str, Any], nobles: list[str]) -> int:
+    """5.0, 2.12 as a player's view shows it (the retainers lie face up, l.202): the most Moves
+    the retainers of ``nobles``, not Spent, add to a move they make together (the movement
+    mail's check; ``extra_moves`` decides in play)."""
+    seen = ((view.get("church") or {}).get("retainers") or {})
+    by_name = {card.name: card for card in england_cards().retainers.values()}
+    best = 0
+    for noble in nobles:
+        entry = seen.get(noble)
+        card = by_name.get(entry["name"]) if entry and not entry.get("spent") else None
+        if card is not None and card.entered:
+            best = max(best, sum(int(e["moves"]) for e in card.effects if e["effect"] == "extra_moves"))
+    return best
 
 
 def immune(state: FiefState, noble: str, danger: str) -> bool:

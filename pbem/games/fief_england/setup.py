@@ -15,8 +15,10 @@ docs/fief-england.md), through the edition's ``setup`` hook:
   and the City is chosen in it. A player who chose no City that is still open gets the open City
   farthest by road from the Cities taken (board order on ties), as France's default.
 
-Two players (13.7: two allied families each) are refused with a clear message until the core
-keys families apart from players (docs/fief-england.md, "Playing it").
+Two players (13.7, l.842): "set up like a four-Player game", each player running two families
+side by side: the player's name and ``NAME-2`` (FiefState.family_players). Each family is dealt
+its nobles, chooses its City and gets its troops as a player of a four-player game would; the
+two families' shillings are one pot from the start (5 + 5, R126) and their hands one hand.
 """
 from __future__ import annotations
 
@@ -43,13 +45,15 @@ RANDOM_OPTION = "random_stronghold_setup"   # 13.6
 def new_game(variant: str, options: dict[str, Any], players: Sequence[str], board: Board,
              cards: CardSet, rng: Rng) -> tuple[FiefState, list[Event]]:
     edition = load_edition(variant)
-    if edition.families_of(len(players)) != 1:
-        raise ValueError(f"{edition.title} at {len(players)} players (13.7: two allied families each) is not "
-                         "playable yet: start it with 3 or 4 players (docs/fief-england.md, \"Playing it\")")
-    state = empty_state(variant, options, players, board)
-    state.first_player = rng.choice(range(len(players)), "first player (X14)")
+    apart = edition.families_of(len(players))
+    if apart == 1:
+        state = empty_state(variant, options, players, board)
+        state.first_player = rng.choice(range(len(players)), "first player (X14)")
+    else:
+        state = two_families_state(variant, options, players, board, apart)
+        state.first_player = rng.choice(range(len(players)), "first player (X14)") * apart
     first = state.players[state.first_player]
-    events = [Event("first_player", f"{first} is the first player (X14).", data={"player": first})]
+    events = [Event("first_player", f"{state.player_of(first)} is the first player (X14).", data={"player": first})]
     nobles = {"male": [n for n, c in cards.lords.items() if not c.female],
               "female": [n for n, c in cards.lords.items() if c.female]}
     aside_counts = edition.extra["start.nobles_set_aside"]
@@ -88,6 +92,26 @@ def new_game(variant: str, options: dict[str, Any], players: Sequence[str], boar
         events += retainers.draw_for(state, name)
     events += relics.place_at_setup(state, board, rng)   # 12.0, R36
     return state, events
+
+
+def two_families_state(variant: str, options: dict[str, Any], players: Sequence[str], board: Board,
+                       apart: int) -> FiefState:
+    """13.7: four families for two players, each player's side by side (the player's name, then
+    ``NAME-2``), one pot of shillings and one hand a player (R126: the pot holds what the
+    families' boards would have held, 5 each)."""
+    names = [p if i == 0 else f"{p}-{i + 1}" for p in players for i in range(apart)]
+    clash = sorted(set(names[i] for i in range(len(names)) if names[i] in players and i % apart))
+    if clash:
+        raise ValueError(f"at {len(players)} players each player runs {apart} families, named after the player "
+                         f"(NAME, NAME-2): {', '.join(clash)} would be both a player and a family; "
+                         "choose other player names")
+    state = empty_state(variant, options, names, board)
+    state.family_players = {name: players[i // apart] for i, name in enumerate(names)}
+    for player in players:
+        first, *others = state.families_of(player)
+        state.families[first].deniers += sum(state.families[f].deniers for f in others)   # R126
+    state.link_purses()
+    return state
 
 
 def roll_regions(state: FiefState, board: Board, rng: Rng) -> dict[str, str]:

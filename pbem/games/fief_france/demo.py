@@ -7,7 +7,7 @@ from __future__ import annotations
 from pbem.games.fief.demo import FiefDemo
 
 # A.5: each player's wishes for a starting town, best first (resolved in turn order).
-SCRIPT = FiefDemo("fief_france", {
+SCRIPT = FiefDemo("fief_france", ("alice", "bob", "carol", "dave"), {
     "alice": ("Tours", "Poitiers", "Orléans"),
     "bob": ("Bordeaux", "Toulouse", "Pau"),
     "carol": ("Lyon", "Dijon", "Avignon"),

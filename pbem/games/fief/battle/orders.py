@@ -123,6 +123,11 @@ def _attack(view: dict, board: Board, me: str, item: dict, town: str | None, lin
                                     if me in v["forces"] and target in v["forces"]]) or
                      f"you share no town with {target}")
         return
+    battle = load_edition(view["game"]).hooks.battle
+    barred = battle.attack_check(view, me, target, town) if battle and battle.attack_check else None
+    if barred:   # an edition's own refusal (England 13.3)
+        problems.add(line, barred[0], barred[1])
+        return
     seen[town] = line
     out["battles"].append({"target": target, "town": town})
 

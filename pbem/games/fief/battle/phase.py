@@ -89,12 +89,15 @@ def fight(state: FiefState, board: Board, player: str, target: str, town: str, r
     # 6.4.2: the besieged family attacking from its besieged town leaves the fortress.
     leaving = bool(here.besiegers) and here.controller == player
     attackers, defenders, events = form_coalition(state, town, player, target)
+    own = edition_of(state).hooks.battle
+    if own and own.coalition:   # an edition's own bar on confederates (England 13.3)
+        attackers, barred = own.coalition(state, town, attackers, defenders)
+        events += barred
     events = uprising + events
     setup = BattleSetup(town=town, attacker=player, defender=target, attacker_side=tuple(attackers),
                         defender_side=tuple(defenders), leaving_fortress=leaving)
     setup, fired = start.cards(state, board, setup)   # G.4.2.2, G.4.2.5: surprise triggers
     events += fired
-    own = edition_of(state).hooks.battle
     problem = own.declarable(state, board, setup) if own else no_battle_die(state, board, setup)
     if problem:
         return events + [_not_fought(player, target, town, problem)]
@@ -189,6 +192,9 @@ def resolve_cavalcade(state: FiefState, board: Board, request: CavalcadeRequest,
     exactly its own lords and pawns; only the defender may take confederates."""
     army, town = request.army, request.town
     problem = _no_cavalcade(state, army, request.against, request.budget)
+    own = edition_of(state).hooks.battle
+    if problem is None and own is not None and own.cavalcade_barred is not None:   # England 13.3
+        problem = own.cavalcade_barred(state, town, army.all_lords(), request.against[0])
     if problem:
         return CavalcadeResult(False, (Event("cavalcade_impossible", f"{army.family}'s {army.leader} cannot make a "
                                              f"cavalcade through {town}: {problem} (5.2.4).",
@@ -237,7 +243,8 @@ def _no_cavalcade(state: FiefState, army: Army, against: tuple[str, ...], budget
         # Ruling: a cavalcade is a battle "against 1 of the families they have to cross"; the
         # others' refusal would still close the way, so it is not fought.
         return f"{' and '.join(against)} all refuse the passage, and a cavalcade fights only one family"
-    others = sorted({state.pawns[p].kind for p in army.pawns if state.pawns[p].kind != "knight"})
+    riders = edition_of(state).hooks.cavalcade_kinds   # 5.2.4: knights (England: Royal Knights too)
+    others = sorted({state.pawns[p].kind for p in army.pawns if state.pawns[p].kind not in riders})
     if others:
         return f"the army holds {', '.join(others)}: only knights and lords may make a cavalcade"
     if not army.pawns and state.rules_version >= 2:

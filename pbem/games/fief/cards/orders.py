@@ -29,7 +29,7 @@ from pbem.orders.reading import Problems, as_seq, check_keys, each_order, fold, 
 from pbem.games.fief.cards.deck import CardSet, load_cards
 from pbem.games.fief.cards.effects import marker_problem
 from pbem.games.fief.cards.phase import playable
-from pbem.games.fief.edition import load_edition
+from pbem.games.fief.edition import edition_of_view, load_edition
 from pbem.games.fief.surprise.play import at_once
 from pbem.games.fief.surprise.orders import check_surprise
 from pbem.games.fief.orders_common import card_word, town_name, view_rules_version
@@ -59,7 +59,7 @@ def all_cards(cards: CardSet) -> list[str]:
 
 def check_draw_orders(view: dict, player: str, items: list, problems: Problems) -> dict:
     cards = load_cards(view["game"])
-    edition = load_edition(view["game"])
+    edition = edition_of_view(view)
     hand = Counter(view.get("hand") or [])
     out: dict[str, Any] = {"discard": [], "draw": [], "if_first": {}}
     seen: set[str] = set()

@@ -6,7 +6,7 @@ from typing import Any
 
 from pbem.games.fief.cards.deck import load_cards
 from pbem.games.fief.cards.phase import card_name, playable
-from pbem.games.fief.edition import load_edition
+from pbem.games.fief.edition import edition_of_view, load_edition
 from pbem.games.fief.surprise.play import at_once
 
 
@@ -17,7 +17,7 @@ def _hand(view: dict[str, Any]) -> str:
 def draw_template(view: dict[str, Any], player: str) -> str:
     hand = view.get("hand") or []
     piles = view["piles"]
-    edition = load_edition(view["game"])
+    edition = edition_of_view(view)
     limit = edition.hand_limit   # 2.2
     lines = [
         f"# Cards Phase (2), steps A and B. Your hand: {_hand(view)} ({len(hand)} of {limit}).",

@@ -20,7 +20,7 @@ from typing import Any
 
 from pbem.games.fief.cards.deck import load_cards
 from pbem.games.fief.cards.orders import card_id
-from pbem.games.fief.edition import load_edition
+from pbem.games.fief.edition import edition_of_view, load_edition
 from pbem.orders.reading import Problems, check_keys, suggest, verb_of
 from pbem.orders.yamlsafe import line_of
 
@@ -138,7 +138,7 @@ def _exchange(view: dict, item: dict, line: int | None, others: list[str], out: 
         return
     # F: "a player's hand cannot exceed 3 cards", so after this exchange too.
     after = len(view.get("hand") or []) - len(give) + len(take)
-    limit = load_edition(view["game"]).hand_limit
+    limit = edition_of_view(view).hand_limit
     if after > limit:
         problems.add(line, f"you would hold {after} cards after this exchange, more than {limit} (F)",
                      "take fewer cards or give more")

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.fief.movement.underground import CARD as UNDERGROUND
-
-# A move's optional keys, written when they say something (movement/orders.py: _Checker._move).
-MOVE_EXTRAS = ("lords", "captives", "leave", "pick_up", "give_control", UNDERGROUND)
+# A move's keys always written; its other keys (lords, captives, leave, pick_up, give_control,
+# the edition's card - France's `underground`, England's `passage` - and the edition's yes/no
+# keys) are written when they say something (movement/orders.py: _Checker._move).
+MOVE_BASE = ("lord", "with", "path", "if_refused")
 
 
 def movement_items(orders: dict[str, Any]) -> list[dict[str, Any]]:
@@ -27,7 +27,7 @@ def _move(move: dict[str, Any]) -> dict[str, Any]:
     item["path"] = move["path"]
     if move.get("if_refused", "back") != "back":   # back is what a move leaves out (5.2.3.1)
         item["if_refused"] = move["if_refused"]
-    item.update((key, move[key]) for key in MOVE_EXTRAS if move.get(key))
+    item.update((key, value) for key, value in move.items() if key not in MOVE_BASE and value)
     return item
 
 

@@ -45,6 +45,8 @@ def winners(state: FiefState, board: Board) -> tuple[tuple[str, ...], str] | Non
         return None
     players = [p for p in state.players if not state.families[p].eliminated]
     vp = {p: victory_points(state, p) for p in players}
+    if state.family_players:   # England 13.7: a player's two families
+        return _two_families_victory(state, board, players, vp)
     found = _victory(state, board, players, vp)
     if found is None and victory.last_round is not None and state.round >= victory.last_round:
         return _most_points(state, board, players, vp)   # England 8.5: the game ends "no matter what"
@@ -85,6 +87,38 @@ def _victory(state: FiefState, board: Board, players: list[str],
             text += "; still tied after every tiebreaker, they share the victory (ruling)"   # ruling 10
     else:
         text += f" with {scores}"
+    return who, text + "."
+
+
+def _two_families_victory(state: FiefState, board: Board, players: list[str],
+                          vp: dict[str, int]) -> tuple[tuple[str, ...], str] | None:
+    """England 13.7 (l.850, R25, R124): a player counts the VP of both families. From round 5 a
+    player wins with the alliance's VP (4) once the two families are allied through marriage (no
+    Solo Victory: 13.7 names only this one); unmarried, the player waits. After the last round the
+    player with the most VP wins, married or not (8.5: "no matter what"), then the tiebreak (R44)."""
+    victory = edition_of(state).victory
+    sides = [tuple(f for f in state.families_of(p) if f in vp) for p in state.player_names()]
+    sides = [side for side in sides if side]
+    score = {side: sum(vp[f] for f in side) for side in sides}
+    names = {side: state.player_of(side[0]) for side in sides}
+    married = [side for side in sides if len(side) > 1 and spouse_family(state, side[0]) in side
+               and score[side] >= victory.alliance]
+    last = victory.last_round is not None and state.round >= victory.last_round
+    if married:
+        leaders, why = married, f"two families allied through marriage and {victory.alliance} VP or more (13.7)"
+    elif last:
+        top = max(score.values())
+        leaders, why = [side for side in sides if score[side] == top], "the most victory points (8.5, R25)"
+    else:
+        return None
+    best = _tiebreak(state, board, leaders) if len(leaders) > 1 else leaders
+    who = tuple(f for side in best for f in side)
+    text = (f"{' and '.join(names[side] for side in best)} win{'s' if len(best) == 1 else ''} with {why}: "
+            + ", ".join(f"{names[side]} {score[side]} VP (the families {' and '.join(side)})" for side in leaders))
+    if len(leaders) > 1:
+        text += ", after the tiebreak (8.5: the Order of the Garter, the Sovereign, Duchies, Counties, Baronies; R44)"
+        if len(best) > 1:
+            text += "; still tied, they share the victory (R44)"
     return who, text + "."
 
 
@@ -157,15 +191,19 @@ def resolve_end_of_round(state: FiefState, board: Board) -> list[Event]:
                         + f" ({edition.cite('7')}).", data={"vp": scores}))
     result = winners(state, board)
     if result:
-        state.winners, state.result_text = list(result[0]), result[1]
+        # the winners are players (13.7: a player's two families win as one player)
+        state.winners, state.result_text = list(dict.fromkeys(state.player_of(f) for f in result[0])), result[1]
         state.phase = "over"
-        events.append(Event("game_won", result[1], data={"winners": list(result[0])}))
+        events.append(Event("game_won", result[1], data={"winners": list(state.winners)}))
         return events
+    passing = state.player_of(state.players[state.first_player])
     state.first_player = (state.first_player + 1) % len(state.players)   # 7: to the player on the left
+    while state.player_of(state.players[state.first_player]) == passing:   # 13.7: to the opponent
+        state.first_player = (state.first_player + 1) % len(state.players)
     nxt = state.players[state.first_player]
-    events.append(Event("first_player", f"No winner this round; {nxt} takes the first player card "
-                        f"({edition.cite('7')}).",
-                        data={"player": nxt}))
+    why = "13.7" if state.family_players else edition.cite("7")
+    events.append(Event("first_player", f"No winner this round; {state.player_of(nxt)} takes the first player "
+                        f"card ({why}).", data={"player": nxt}))
     state.round += 1
     state.phase = edition.opening(state.round)   # E: the next round
     return events

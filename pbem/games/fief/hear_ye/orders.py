@@ -127,6 +127,9 @@ def _check_marry(view, board, player, name, item, problems, out) -> None:
         why = f"no marriage in a {len(view['players'])}-player game (England 13.8)"
     elif b["family"] == player:
         why = "both spouses are of your family: a marriage joins two families (1.1.2)"
+    elif _other_players(view, player, b["family"]):
+        why = (f"{b['family']} is not your family: at two players a marriage joins only your own two "
+               "families (13.7)")
     elif a["female"] == b["female"]:
         why = "the spouses must be a man and a woman"
     elif out["marry"]:
@@ -147,6 +150,12 @@ def _check_marry(view, board, player, name, item, problems, out) -> None:
         problems.add(at, f"{name} cannot marry {other}: {why}")
     else:
         out["marry"] = {"lord": name, "to": other}
+
+
+def _other_players(view: dict, family: str, other: str) -> bool:
+    """13.7: whether two families are run by two players, where families are named apart."""
+    owners = view.get("family_players") or {}
+    return bool(owners) and owners.get(family) != owners.get(other)
 
 
 def check_votes(view: dict, player: str, items: list, problems: Problems) -> dict[str, Any]:

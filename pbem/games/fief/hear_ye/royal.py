@@ -52,7 +52,9 @@ def marriages(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:
         done.add(other.family)
         a, b = state.lords[mine], other
         why = marriage_blocker(state, a) or marriage_blocker(state, b) or \
-            (None if a.female != b.female else "the spouses must be a man and a woman")
+            (None if a.female != b.female else "the spouses must be a man and a woman") or \
+            (None if not state.family_players or state.player_of(a.family) == state.player_of(b.family) else
+             "at two players a marriage joins only a player's own two families (13.7)")
         if why:
             events.append(Event("marriage_refused", f"{mine} and {theirs} cannot marry: {why}.",
                                 data={"lords": [mine, theirs]}))

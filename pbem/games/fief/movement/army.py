@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from pbem.games.fief.movement.presence import Place, Presence
 from pbem.games.fief.edition import edition_of
-from pbem.games.fief.state import FiefState
+from pbem.games.fief.state import FiefState, Pawn
 
 
 @dataclass
@@ -75,11 +75,16 @@ class StepBudget:
             self.joined[member] = max(army_steps, self.joined.get(member, 0))
 
 
-def guard_follows(state: FiefState, kind: str, lords: list[str]) -> bool:
+def guard_follows(state: FiefState, pawn: Pawn, lords: list[str]) -> bool:
     """A royal guard pawn goes only with the army of a lord it serves (1.5.5; France: the king's,
-    the queen's)."""
-    guard = edition_of(state).hooks.royal_guard.get(kind)
-    return guard is not None and any(state.lords[n].political in guard.titles for n in lords if n in state.lords)
+    the queen's; the edition's `guard_serves` hook names the lord a pawn serves, England 13.1)."""
+    hooks = edition_of(state).hooks
+    guard = hooks.royal_guard.get(pawn.kind)
+    if guard is None:
+        return False
+    if hooks.guard_serves is not None:
+        return any(hooks.guard_serves(state, pawn, n) for n in lords if n in state.lords)
+    return any(state.lords[n].political in guard.titles for n in lords if n in state.lords)
 
 
 def pick_pawns(state: FiefState, presence: Presence, budget: StepBudget, place: Place, family: str,

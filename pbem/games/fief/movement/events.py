@@ -65,8 +65,9 @@ class Teller:
         if not self.fog:
             self.events.append(Event(kind, text, Audience.everyone(), data))
             return
-        others = [p for p in self.state.players if p != family]
-        self.events.append(Event(kind, text, Audience.only(family), data))
+        mine = self.state.families_of(self.state.player_of(family))   # 13.7: the player's own families
+        others = [p for p in self.state.players if p not in mine]
+        self.events.append(Event(kind, text, Audience.only(*mine), data))
         if others:
             self.events.append(Event(kind, hidden, Audience.only(*others),
                                      hide(data if hidden_data is None else hidden_data,
@@ -90,10 +91,11 @@ class MoveLog:
         self.picked: dict[str, dict[str, int]] = {}
         self.notes: list[str] = []
         self.underground: list[int] = []   # indexes in ``steps`` made by an underground card (G.4.2.2)
+        self.card_word = "underground"     # how the route names such a step (England: passage, 10.2)
 
     def text(self, lead: str, units: str, fmt: Callable[[dict], str], outcome: str, reason: str,
              forced: bool, notes: list[str]) -> str:
-        route = " -> ".join([self.start] + [t + (" (underground)" if i in self.underground else "")
+        route = " -> ".join([self.start] + [t + (f" ({self.card_word})" if i in self.underground else "")
                                             for i, (t, _, _) in enumerate(self.steps)])
         parts = [f"{lead} ({units})" + (f" moves {route}" if self.steps else f" stays in {self.start}")]
         if forced:

@@ -35,7 +35,7 @@ from pbem.games.fief.edition import load_edition
 from pbem.games.fief.movement.army_orders import ArmyChecker
 from pbem.orders.reading import Problems, check_keys, suggest, verb_of
 from pbem.games.fief.movement.template import movement_template  # the tests import it from here too
-from pbem.games.fief.movement.underground import CARD as UNDERGROUND, check_underground
+from pbem.games.fief.movement.underground import CARD as UNDERGROUND, check_underground, move_card
 from pbem.games.fief.orders_common import view_rules_version
 from pbem.games.fief.policies import find_player
 from pbem.games.fief.surprise.policies import check_all_policies
@@ -77,7 +77,9 @@ class _Checker(ArmyChecker):
             self._land(item, line)
         elif verb == "move":
             own = self.edition.hooks.movement
-            check_keys(item, MOVE_KEYS + (own.keys if own else ()), "a `move` order", self.problems)
+            card = move_card(self.edition).key   # the edition's card on a step (France: underground)
+            keys = tuple(k for k in MOVE_KEYS if k != UNDERGROUND) + (card,)
+            check_keys(item, keys + (own.keys if own else ()), "a `move` order", self.problems)
             before = len(self.problems)
             move = self._move(item, line)
             if move is not None and len(self.problems) == before:
@@ -123,10 +125,12 @@ class _Checker(ArmyChecker):
         if_refused = self._if_refused(item)
         give = self._give_control(item, start, path)
         underground: dict | None = {}
-        if UNDERGROUND in item:
-            underground, cards = check_underground(item, start, path, self.hand, self._town, self.board.seas,
-                                                   self.problems)
-            self.cards_named += cards
+        card = move_card(self.edition)
+        if card.key in item:
+            underground, cards = check_underground(item, start, path, self.view, self.me, self._town,
+                                                   self.board.seas, self.problems, card)
+            by = (underground or {}).get("by", card.sources[0])
+            self.cards_named += [(line, by) for line in cards]
         if if_refused == "cavalcade" and ({start, *path} & set(self.board.seas)):
             self.problems.add(line_of(item, "if_refused"),
                               "an army making a naval step cannot make a cavalcade (5.3)",
@@ -141,18 +145,23 @@ class _Checker(ArmyChecker):
         move: dict[str, Any] = {"lord": name, "with": with_, "path": path, "if_refused": if_refused}
         move.update(dict.fromkeys(sorted(self.flags), True))   # the edition's own (England: `royal`)
         for key, value in (("lords", lords), ("captives", captives), ("leave", leave),
-                           ("pick_up", pick_up), ("give_control", give), (UNDERGROUND, underground)):
+                           ("pick_up", pick_up), ("give_control", give), (card.key, underground)):
             if value:
                 move[key] = value
         return move
 
     def count_cards(self) -> None:
-        """One underground card per step (G.4.2.2): the steps always played need as many cards."""
-        held = self.hand.count(UNDERGROUND)
-        if len(self.cards_named) > held:
-            self.problems.add(self.cards_named[held],
-                              f"your moves always play {len(self.cards_named)} underground cards, but you "
-                              f"hold {held}", "name fewer steps, or write `if_needed` for some")
+        """One underground card per step (G.4.2.2; England's PASSAGE, 10.2): the steps always
+        played need as many cards (or, England, BURGHER actions: a Treasure each)."""
+        card = move_card(self.edition)
+        for by in card.sources:
+            named = [line for line, source in self.cards_named if source == by]
+            held, _, _ = card.held(self.view, self.me, by)
+            if len(named) > held:
+                what = f"{card.name}s" if by == "card" else f"{by} actions"
+                self.problems.add(named[held], f"your moves always play {len(named)} {what}, but you "
+                                  f"{'hold' if by == 'card' else 'can pay for'} {held}",
+                                  "name fewer steps, or write `if_needed` for some")
 
     # -- pieces ----------------------------------------------------------------------------
 

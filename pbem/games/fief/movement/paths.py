@@ -31,7 +31,7 @@ class PathChecker:
                 self.pawns.setdefault(p["location"], Counter())[p["kind"]] += 1
         self.lord_at = {n: l["location"] for n, l in view["lords"].items()}
         self.hand = list(view.get("hand") or [])
-        self.cards_named: list[int | None] = []   # one line per underground card always played
+        self.cards_named: list[tuple[int | None, str]] = []   # (line, source) per card always played
         self.flags: frozenset[str] = frozenset()  # the edition's yes/no keys of the last move read
 
     def _town(self, text: Any, line: int | None) -> str | None:
@@ -103,7 +103,11 @@ class PathChecker:
         """5.1.1: the steps of the move; more in the army of a lord whose title gives steps
         (France: D'Arc, G.4.1.1), with that title's bonus (or None)."""
         bonus = self.edition.bonus(self.view["lords"][n].get("political") for n in [name] + lords)
-        return (max(bonus.steps, self.edition.steps_per_round) if bonus else self.edition.steps_per_round), bonus
+        steps = max(bonus.steps, self.edition.steps_per_round) if bonus else self.edition.steps_per_round
+        own = self.edition.hooks.movement
+        if own is not None and own.extra_moves is not None:   # the edition's (England: a retainer, 2.12)
+            steps = max(steps, self.edition.steps_per_round + own.extra_moves(self.view, [name] + lords))
+        return steps, bonus
 
     def _step_problem(self, here: str, town: str, index: int, length: int, start: str) -> tuple[str, str] | None:
         naval = self.edition.hooks.naval

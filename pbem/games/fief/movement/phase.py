@@ -40,7 +40,7 @@ from pbem.games.fief.movement.naval import default_harbor, lords_at_sea, pawns_a
 from pbem.games.fief.movement.passage import Passage
 from pbem.games.fief.movement.presence import road_place
 from pbem.games.fief.movement.steps import town_of
-from pbem.games.fief.movement.underground import ALWAYS, IF_NEEDED, mode_for
+from pbem.games.fief.movement.underground import ALWAYS, IF_NEEDED, mode_for, move_card
 from pbem.games.fief.state import FiefState
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
@@ -181,7 +181,7 @@ class MovementRun(Passage):
                                   order.get("with") or {}, army_steps, set())
         army.pawns += taken
         guard = [m[2:] for m in self.presence.members_at(army.place, army.family)
-                 if m.startswith("P:") and guard_follows(self.state, self.state.pawns[m[2:]].kind, army.all_lords())]
+                 if m.startswith("P:") and guard_follows(self.state, self.state.pawns[m[2:]], army.all_lords())]
         army.pawns += [pid for pid in guard if pid not in army.pawns]
         for kind, n in short.items():
             log.notes.append(f"{units_text(edition_of(self.state), {kind: n})} asked for could not come "
@@ -198,23 +198,25 @@ class MovementRun(Passage):
         if not self.budget.can_step("L:" + army.leader, army_steps):
             return "cut_short", f"{army.leader} has no step left this round (5.1.1)"
         weather = edition_of(self.state).hooks.weather
-        why = weather.blocks(self.state, self.board, cur, target) if weather is not None else None
-        if why:   # the edition's own (England: STORMS by Region, land and sea, 2.5)
-            return "cut_short", why
+        # the edition's own (England: STORMS by Region, land and sea, 2.5)
+        storms = weather.blocks(self.state, self.board, cur, target) if weather is not None else None
         naval = edition_of(self.state).hooks.naval
         if self.board.is_sea(target) or self.board.is_sea(cur):   # 5.3: the edition's naval step
-            why = naval.blocked(self.board, army.cavalcade, cur, target) if naval else "this edition has no naval step"
+            why = storms or (naval.blocked(self.board, army.cavalcade, cur, target) if naval
+                             else "this edition has no naval step")
             if why:
                 return "cut_short", why
         else:
             if not self.board.adjacent(cur, target):
                 return "cut_short", f"no road from {cur} to {target}"
-            mode = mode_for(order, target)   # G.4.2.2: played "at the beginning of a step"
+            # G.4.2.2 (England's PASSAGE, 10.2): played "at the beginning of a step"
+            mode = mode_for(order, target, move_card(edition_of(self.state)).key)
             if mode == ALWAYS and self._underground(army, order, cur, target, first, log, done, "as ordered"):
                 return self._after_step(army, target)
             blocked = bad_weather_blocks(self.board, self.bad_weather, cur, target)
-            if blocked is not None:
-                why = f"bad weather on bishopric {blocked} forbids land moves into or out of it (G.2.2)"
+            why = storms or (f"bad weather on bishopric {blocked} forbids land moves into or out of it (G.2.2)"
+                             if blocked is not None else None)
+            if why:
                 if mode == IF_NEEDED and self._underground(army, order, cur, target, first, log, done, why):
                     return self._after_step(army, target)
                 return "cut_short", why
@@ -226,10 +228,18 @@ class MovementRun(Passage):
                         return self._after_step(army, target)
                 return self._refused(army, order, refused, cur, target, first, log, done,
                                      told=mode == IF_NEEDED)
+            why = self._entry_refused(army, target) if mode == IF_NEEDED else None
+            if why and self._underground(army, order, cur, target, first, log, done, why):
+                return self._after_step(army, target)   # the edition's entry (England: a fortress, 5.0)
         if not first:
             self._drop_and_pick(army, order, cur, log, done, leave=True)
         self._advance(army, order, cur, target, log)
         return self._after_step(army, target)
+
+    def _entry_refused(self, army: Army, target: str) -> str | None:
+        """Why the army would wait outside ``target`` when it arrives, refused entry by its
+        owner (the edition's: England's fortress and Abbey, 5.0); the core has none."""
+        return None
 
     def _failed(self, player: str, name: str, problem: str) -> None:
         self.teller.public("move_failed", player, f"{player}'s move of {name} fails: {problem}.",
@@ -245,7 +255,8 @@ class MovementRun(Passage):
             "captives": list(army.captives), "left": log.left, "picked": log.picked, "notes": log.notes,
         }
         if log.underground:   # G.4.2.2: the steps made by an underground card (public once played)
-            data["underground"] = [log.steps[i][0] for i in log.underground]
+            log.card_word = move_card(edition_of(self.state)).key
+            data[log.card_word] = [log.steps[i][0] for i in log.underground]
         lead = f"{army.family}'s {army.leader}"
         if army.lords:
             lead += " with " + ", ".join(army.lords)

@@ -15,7 +15,7 @@ from pbem.games.fief.movement.disasters import bishoprics_with, enters_plague, p
 from pbem.games.fief.movement.events import MoveLog, Teller, kinds_of, units_text, where_text
 from pbem.games.fief.movement.hooks import BeforeMove, CavalcadeResolver
 from pbem.games.fief.movement.presence import Place, Presence, road_place, town_place
-from pbem.games.fief.movement.underground import play_card
+from pbem.games.fief.movement.underground import BY, move_card
 from pbem.games.fief.state import FiefState
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
@@ -55,7 +55,7 @@ class Run:
         if leave and town in (order.get("leave") or {}):
             wanted = order["leave"][town]
             pool = [pid for pid in army.pawns if not guard_follows(
-                self.state, self.state.pawns[pid].kind, army.all_lords())]
+                self.state, self.state.pawns[pid], army.all_lords())]
             drop = _select(self.state, pool, wanted)
             for pid in drop:
                 army.pawns.remove(pid)
@@ -85,10 +85,12 @@ class Run:
 
     def _underground(self, army: Army, order: Mapping[str, Any], cur: str, target: str, first: bool,
                      log: MoveLog, done: set[str], why: str) -> bool:
-        """G.4.2.2: the step to ``target`` made by an underground card, if one is still in hand:
-        the army leaves (or passes through) ``cur`` crossing nobody, ignoring bad weather, and is
-        placed directly in ``target``: 1 step. False (the player told why) without a card."""
-        if not play_card(self.state, self.board, self.bad_weather, self.teller, army, cur, target, first, why):
+        """G.4.2.2: the step to ``target`` made by an underground card (the edition's: England's
+        PASSAGE, 10.2), if one is still in hand: the army leaves (or passes through) ``cur``
+        crossing nobody, ignoring bad weather, and is placed directly in ``target``: 1 step.
+        False (the player told why) without a card."""
+        card = move_card(edition_of(self.state))
+        if not card.play(self, army, cur, target, first, why, (order.get(card.key) or {}).get(BY, card.sources[0])):
             return False
         if not first:
             self._drop_and_pick(army, order, cur, log, done, leave=True)

@@ -14,6 +14,7 @@ from pbem.games.fief_england.battle.siege import resolve_sieges
 from pbem.games.fief_england.battle.sides import force_of_units
 from pbem.games.fief_england.battle.steps import PASSAGE, STEPS, settle
 from pbem.games.fief_england.disasters import storms_at
+from pbem.games.fief_england.royal.garter import attack_check, attack_problem, cavalcade_barred, coalition
 
 
 def declarable(state: FiefState, board: Board, setup: BattleSetup) -> str | None:
@@ -22,6 +23,9 @@ def declarable(state: FiefState, board: Board, setup: BattleSetup) -> str | None
     no projectile able to fire does not attack: "if they do not have enough SPs to roll at least
     1 Battle Die" they besiege."""
     region = board.towns[setup.town].fief
+    knight = attack_problem(state, setup.town, [setup.attacker], list(setup.defender_side))   # 13.3, R134
+    if knight:
+        return knight
     if storms_at(state, board, setup.town):   # the card as the disasters step lays it (its Region's numeral)
         return (f"STORMS lie on the {board.fiefs[region].name}: no battle is allowed in the Region until "
                 "the end of the round (2.5), unless GOOD WEATHER sends them away")
@@ -60,4 +64,6 @@ def battle_order(board: Board, battles: list) -> list:
 
 
 BATTLE = BattleRules(steps=STEPS, settle=settle, declarable=declarable, sieges=resolve_sieges,
-                     plunder=resolve_pillage, battle_order=battle_order, plan_words=PLAN_WORDS)
+                     plunder=resolve_pillage, battle_order=battle_order, plan_words=PLAN_WORDS,
+                     coalition=coalition, attack_check=attack_check,   # 13.3: no Garter Lord attacks the Sovereign
+                     cavalcade_barred=cavalcade_barred)

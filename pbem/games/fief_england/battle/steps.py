@@ -15,11 +15,12 @@ from pbem.games.fief.battle.context import Battle
 from pbem.games.fief.battle.forces import BattleError, Side
 from pbem.games.fief.battle.losses import Losses as PawnLosses
 from pbem.games.fief_england.battle.after import END_TEXT, defeated, settle
-from pbem.games.fief_england.battle.numbers import ENGINES, GUARD
+from pbem.games.fief_england.battle.numbers import ENGINES
 from pbem.games.fief_england.battle.plan import LEADER
 from pbem.games.fief_england.battle.rounds import SIDES, Losses, RoundResult, Volley, battle_round
 from pbem.games.fief_england.battle.sides import (decider, force_of, forces_text, numbers, own_plan, round_setup,
                                                   units_text)
+from pbem.games.fief_england.royal.guard import guard_of
 
 __all__ = ["STEPS", "settle"]
 
@@ -229,7 +230,7 @@ def withdraw(b: Battle) -> None:
         family = b.state.lords[name].family
         mine = [p for p in b.defender.units if b.state.pawns[p].family == family and p not in gone
                 and numbers().sp(b.state.pawns[p].kind) > 0]
-        guard = [p for p in mine if b.state.pawns[p].kind in GUARD and b.state.lords[name].political]
+        guard = [p for p in mine if p in guard_of(b.state, name)]   # 13.1: the markers given to this noble
         rest = sorted((p for p in mine if p not in guard),
                       key=lambda p: (-numbers().sp(b.state.pawns[p].kind), len(p), p))
         for pid in guard + rest[:1]:

@@ -24,6 +24,7 @@ from pbem.games.fief_england.invaders.armies import (SIEGE_ENGINES, in_city, rec
                                                      troops, units)
 from pbem.games.fief_england.invaders.captives import capture
 from pbem.games.fief_england.invaders.leaders import gone_for_good, leader_lost
+from pbem.games.fief_england.royal.garter import invaders_defeated
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
@@ -163,6 +164,7 @@ def _apply(state: FiefState, board: Board, city: str, family: str, mover: str,
     leaders = before["attacker"].units.get(LEADER, 0) - after["attacker"].units.get(LEADER, 0)
     armies = record(state)["armies"]
     order = [mover] + [a for a in in_city(state, city) if a != mover]
+    standing = {a for a in order if armies[a]["leader"] or armies[a]["foot"]}
     if foot:
         texts.append(f"the Invaders lose {foot} Foot Soldier{'s' * (foot != 1)}")
     for army_id in order:
@@ -177,6 +179,10 @@ def _apply(state: FiefState, board: Board, city: str, family: str, mover: str,
         army = armies[army_id]
         if army["city"] == city and not army["leader"] and not army["foot"]:
             events += gone_for_good(state, army_id)
+    beaten = [a for a in order if a in standing and not armies[a]["leader"] and not armies[a]["foot"]]
+    for army_id in beaten:   # 13.3 (R132): the family's nobles there defeated it
+        invaders_defeated(state, [l.name for l in state.lords.values()
+                                  if l.family == family and l.location == city and not l.captive_of], army_id)
     return _Lost("; ".join(texts) or "no loss", events, bool(texts))
 
 

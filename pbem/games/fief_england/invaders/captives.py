@@ -10,6 +10,7 @@ from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief_england.church_hooks import captured   # 12.0, 13.2: relics and Excalibur dropped
 from pbem.games.fief_england.invaders.armies import JAILER, army_name, numbers, record
+from pbem.games.fief_england.royal import guard
 from pbem.rules.api import Event
 
 
@@ -27,7 +28,8 @@ def capture(state: FiefState, army_id: str, name: str) -> list[Event]:
     return [Event("invaders_captive", f"{name} ({lord.family}) is taken captive by {army_name(army_id)} in "
                   f"{army['city']}; the ransom is {edition_of(state).money_text(ransom(lord))} (6.7).",
                   data={"army": army_id, "lord": name, "family": lord.family, "city": army["city"],
-                        "ransom": ransom(lord)})] + captured(state, lord)
+                        "ransom": ransom(lord)})] + guard.remove(state, name, f"{name} is taken captive") \
+        + captured(state, lord)   # 13.1; 12.0, 13.2: the relics and Excalibur they carried
 
 
 def release_all(state: FiefState, army_id: str, why: str) -> list[Event]:

@@ -31,8 +31,11 @@ from pbem.games.fief.movement.hooks import BeforeMove, CavalcadeResolver
 from pbem.games.fief.movement.phase import MovementRun
 from pbem.games.fief.movement.presence import Place, road_place
 from pbem.games.fief.movement.steps import town_of
+from pbem.games.fief.movement.underground import ALWAYS, BY, IF_NEEDED, mode_for
 from pbem.games.fief.state import FiefState, Lord
+from pbem.games.fief_england import retainers
 from pbem.games.fief_england.movement import cavalcade, naval, permission, royal, sherwood
+from pbem.games.fief_england.movement.passage import PASSAGE
 from pbem.games.fief_england.movement.path import LAND, ROAD, SEA, SHERWOOD, Leg, PathProblem, moves_of, read_path
 from pbem.games.fief_england.board_loader import EnglandBoard
 from pbem.games.fief_england.church import relics
@@ -96,6 +99,20 @@ class _Budget(StepBudget):
         first = self.moved_with.get(member[2:]) if member.startswith("P:") else None
         return (first is None or first == self.noble) and super().can_step(member, army_steps)
 
+    def army_steps(self, army: Army) -> int | None:
+        """2.12, 5.0: a retainer's `extra_moves` gives its noble's army, and the units moving
+        with it, that many more Moves (as the core's title bonus does)."""
+        base = super().army_steps(army)
+        extra = max((retainers.extra_moves(self.state, n) for n in army.all_lords() if n in self.state.lords),
+                    default=0)
+        return max(base or 0, self.edition.steps_per_round + extra) if extra else base
+
+    def limit(self, member: str, army_steps: int | None) -> int:
+        limit = super().limit(member, army_steps)
+        if member.startswith("L:") and member[2:] in self.state.lords:
+            limit = max(limit, self.edition.steps_per_round + retainers.extra_moves(self.state, member[2:]))
+        return limit
+
 
 class EnglandRun(MovementRun):
     """One of England's Movement Phases."""
@@ -112,6 +129,7 @@ class EnglandRun(MovementRun):
         self.capture = extra["dice"]["bandits_capture"]       # 13.4: "On a 1 or 2 result"
         self.royal_cost = extra["moves"]["royal_to_abbey_or_stronghold"]   # 4.9, 5.0
         self.naval_seas = extra["moves"]["naval_seas"]        # 5.4: "one or two contiguous Sea Regions"
+        self.edition_steps = edition_of(state).steps_per_round   # 5.0: 2 Moves
         self.entered: dict[str, list[tuple[str, str]]] = {}   # city -> (family, came from), this round
         self.plan: list[tuple[str, str, tuple[str, ...]]] = []
         self.stepped: set[str] = set()                        # unit ids moved by the current move
@@ -138,6 +156,17 @@ class EnglandRun(MovementRun):
         super().move(player, {**order, "path": path}, forced)
         for pid in self.stepped:   # 5.0: they do not move again with another noble
             self.budget.moved_with.setdefault(pid, order["lord"])
+        self._retainer_used([order["lord"], *(order.get("lords") or [])])
+
+    def _retainer_used(self, nobles: list[str]) -> None:
+        """2.12: a retainer whose `extra_moves` the move needed (a noble of it made more Moves
+        than the edition's) is used: Spent, or removed if used once."""
+        here = [n for n in nobles if n in self.state.lords]
+        if not any(self.state.lords[n].steps > self.edition_steps for n in here):
+            return
+        giver = max(here, key=lambda n: retainers.extra_moves(self.state, n), default=None)
+        if giver is not None and retainers.extra_moves(self.state, giver):
+            self.teller.add(retainers.use(self.state, giver))
 
     def _step(self, army: Army, order: Mapping[str, Any], target: str, log: MoveLog,
               done: set[str]) -> tuple[str, str] | None:
@@ -168,17 +197,32 @@ class EnglandRun(MovementRun):
         moved = [n for n in members if self.state.lords[n].steps] + \
             [pid for pid in army.pawns if self.state.pawns[pid].steps]
         arrived = [f for f, _ in self.entered.get(cur, [])]
-        why = naval.sail_problem(self.state, self.waters, army.family, cur, [Leg(SEA, s, 1) for s in seas],
-                                 moved, self.storms, arrived)
-        if why:
-            return "cut_short", why
+        legs = [Leg(SEA, s, 1) for s in seas]
+        why = naval.sail_problem(self.state, self.waters, army.family, cur, legs, moved, self.storms, arrived)
+        refused = self._crossing(army, cur, port, first)   # 7.9: out of a besieged port, the besiegers' leave
+        if refused and not why:
+            why = self._tell_refusal(army, refused, cur, port, first)
+        # 5.4: only forces that began the round in the port sail; no PASSAGE helps
+        stranded = naval.sail_problem(self.state, self.waters, army.family, cur, legs, moved, set(), [])
+        if stranded:
+            return "cut_short", why or stranded
+        # 10.2: "If any of these moves are from a Port City, a Naval Move (5.4) may be made"
+        mode = mode_for(order, port, PASSAGE.key)
+        if not why and mode == IF_NEEDED:
+            why = self._entry_refused(army, port)
+            mode = mode if why else None
+        carded = bool(mode) and (bool(why) or mode == ALWAYS) and \
+            PASSAGE.play(self, army, cur, port, first, why or "as ordered",
+                         (order.get(PASSAGE.key) or {}).get(BY, "card"))
+        if why and not carded:
+            return ("refused", why) if refused else ("cut_short", why)
         army_steps = self.budget.army_steps(army)
         left = self.budget.limit("L:" + army.leader, army_steps) - self.budget.made("L:" + army.leader)
         if left < len(seas):
             return "cut_short", f"the naval move through {len(seas)} seas needs {len(seas)} Moves (5.4)"
         if not first:
             self._drop_and_pick(army, order, cur, log, done, leave=True)
-        self._advance(army, order, cur, port, log)
+        self._advance(army, order, cur, port, log, underground=carded)
         for _ in seas[1:]:   # 5.4: "Each move into a new Sea counts as one move"
             for m in ["L:" + n for n in army.carried_lords()] + ["P:" + p for p in army.pawns]:
                 self.budget.step(m, army_steps)
@@ -203,7 +247,7 @@ class EnglandRun(MovementRun):
         self.teller.add(crossing.events)
         for name in crossing.held:
             self.presence.remove("L:" + name)
-        for pid in crossing.deserted + crossing.knights:
+        for pid in crossing.deserted + crossing.knights + crossing.guards:
             self.presence.remove("P:" + pid)
             army.pawns.remove(pid)
         free = crossing.goes_on(army.all_lords())
@@ -235,6 +279,13 @@ class EnglandRun(MovementRun):
                             f"{owner}'s: it waits in the Outskirts (5.0; standing policy `safe_passage`).",
                             {"family": fam, "refused_by": owner, "city": target})
         return road_place(cur, target)
+
+    def _entry_refused(self, army: Army, target: str) -> str | None:
+        """5.0: the owner of the city's fortress or Abbey refusing the army entry, for a PASSAGE
+        played `if_needed` (10.2: "locals helping you into an Opponent's Fortification")."""
+        owner = permission.entry_refused(self.state, target, army.family, self.abbeys)
+        return None if owner is None else \
+            f"{owner} refuses {army.family}'s army entry into the fortress or Abbey of {target} (5.0)"
 
     def _crossing(self, army: Army, cur: str, target: str, first: bool) -> list[tuple[str, str]]:
         refused = super()._crossing(army, cur, target, first)
@@ -329,9 +380,13 @@ def read_england_path(board: Board, start: str, raw: list[Any],
 
 
 MOVEMENT = Movement(
-    run=EnglandRun, read_path=read_england_path, keys=(ROYAL_KEY,),
+    run=EnglandRun, read_path=read_england_path, keys=(ROYAL_KEY,), card=PASSAGE,   # 10.2
+    extra_moves=retainers.moves_seen,   # 2.12
     template=("# England (5.4, 13.4): a path may sail from the port the army began the round in, naming",
               "# each sea sailed into (1 Move each) and the port landed at: `path: [Sea V, King's Lynn]`;",
               "# or cross Sherwood between York, Lincoln, King's Lynn and Nottingham for 1 Move:",
               "# `path: [Sherwood, King's Lynn]` (a d6: 1-2 the bandits capture the army, 13.4).",
-              "# `royal: yes` with `path: [CITY]`: the royal move to the Royal Abbey or Stronghold (R50)."))
+              "# `royal: yes` with `path: [CITY]`: the royal move to the Royal Abbey or Stronghold (R50).",
+              "# `passage: CITY` plays a PASSAGE on the step reaching CITY (10.2): through STORMS, out of a",
+              "# siege, through a city or into a fortress without leave; `passage: if_needed` only where the",
+              "# step would be stopped; `{others: if_needed, by: burgher}`: your BURGHER's (a Treasure)."))

@@ -31,6 +31,7 @@ from pbem.games.fief.movement.control import set_controller
 from pbem.games.fief.state import FiefState, Lord, Pawn
 from pbem.games.fief_england.board_loader import EnglandBoard
 from pbem.games.fief_england.movement.waters import Waters, waters_of
+from pbem.games.fief_england.royal import guard
 from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
@@ -70,6 +71,7 @@ class Crossing:
     held: list[str] = field(default_factory=list)           # nobles left captive in Sherwood
     deserted: list[str] = field(default_factory=list)       # unit ids gone to the bandits
     knights: list[str] = field(default_factory=list)        # unit ids staying with the captives
+    guards: list[str] = field(default_factory=list)         # royal guard ids of the held, to the supply (13.1)
     events: list[Event] = field(default_factory=list)
 
     def goes_on(self, nobles: Iterable[str]) -> list[str]:
@@ -102,6 +104,11 @@ def pass_sherwood(state: FiefState, rng: Rng, family: str, nobles: list[str], un
             crossing.paid[name] = owed
         else:
             crossing.held.append(name)
+    returned: list[Event] = []
+    for name in crossing.held:   # 13.1: a captive's royal guard returns to the supply
+        crossing.guards += guard.guard_of(state, name)
+        returned += guard.remove(state, name, f"{name} is held by the bandits")
+    units = [pid for pid in units if pid not in crossing.guards]
     free = [n for n in nobles if n not in crossing.held]
     if not free:   # 13.4: every noble captive: men-at-arms and archers desert, knights stay
         for pid in units:
@@ -115,7 +122,7 @@ def pass_sherwood(state: FiefState, rng: Rng, family: str, nobles: list[str], un
                                           "ransom": ransom_of(state.lords[name], table,
                                                              is_clergy(state.lords[name])),
                                           "knights": knights if i == 0 else []})
-    crossing.events += _capture_events(state, family, crossing, frm, to, free)
+    crossing.events += _capture_events(state, family, crossing, frm, to, free) + returned
     return crossing
 
 

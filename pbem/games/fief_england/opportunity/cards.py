@@ -18,11 +18,14 @@ from pbem.games.fief.control import controllers
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief_england.church_hooks import captured
+from pbem.games.fief_england.invaders.armies import army_name, on_map
+from pbem.games.fief_england.invaders.leaders import ambush_leader, assassinate_leader
 from pbem.games.fief_england.opportunity.rebellion import JOIN_POLICY, Rising, grounds_problem, raise_rebellion
 from pbem.games.fief_england.opportunity.scatter import release_captives, scatter
 from pbem.games.fief_england.reading import (abbey_in, burgher, give_heresy, heresy_bearer, parliament_rebellion,
                                              royal)
 from pbem.games.fief_england.treasure import spend_treasure, treasure_problem, treasures_left
+from pbem.games.fief_england.royal import guard
 from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
@@ -65,10 +68,50 @@ def assassination_problem(state: FiefState, player: str, target: Lord | None, sp
     return None
 
 
+def leader_problem(state: FiefState, player: str, army_id: str, by: Lord | None) -> str | None:
+    """6.11, 6.12: why the Leader of Invader army ``army_id`` cannot be assassinated (``by``
+    None) or ambushed by ``by`` now: he must be on the map; an ambush needs the player's free
+    noble in his city, and not a Leader inside the Fortified City his army holds (10.5, R123)."""
+    army = on_map(state).get(army_id)
+    if army is None or not army["leader"]:
+        return f"the Leader of {army_name(army_id)} is no longer in England"
+    if by is None:
+        return None
+    if by.family != player or by.captive_of:
+        return "the ambushing noble must be a free noble of your family (10.5)"
+    if by.location != army["city"]:
+        return f"the Leader of {army_name(army_id)} is in {army['city']}, not in {by.location} with {by.name} (10.5)"
+    if army.get("holds"):
+        return f"{army_name(army_id)} holds the Fortified City of {army['city']}: its Leader is inside it (10.5, R123)"
+    return None
+
+
+def against_leader(state: FiefState, player: str, card: str, play: Mapping[str, Any]) -> list[Event]:
+    """6.11 AMBUSH, 6.12 ASSASSINATE Leader: the Leader is removed from the game (no sponsor, no
+    Heresy marker; no captive is taken); his Foot Soldiers follow another Leader in the city or
+    stay (the Invaders part's ``leader_lost``)."""
+    army_id = play["leader"]
+    by = state.lords.get(play["by"]) if card == "ambush" else None
+    why = leader_problem(state, player, army_id, by)
+    if card == "ambush" and by is None:
+        why = "the ambushing noble is no longer in play"
+    events = _played(state, player, card, why)
+    if why:
+        return events
+    city = on_map(state)[army_id]["city"]
+    leader = f"the Leader of {army_name(army_id)} in {city}"
+    what = f"{by.name} ambushes {leader} (6.11, 10.5)" if by else f"{leader} is assassinated, with no sponsor (6.12)"
+    events.append(Event(card, f"{player} plays {NAMES[card]}: {what}.",
+                        data={"player": player, "army": army_id, "city": city, "by": by.name if by else None}))
+    return events + (ambush_leader(state, army_id) if by else assassinate_leader(state, army_id))
+
+
 def assassination(state: FiefState, board: Board, player: str, play: Mapping[str, Any]) -> list[Event]:
     """10.3: ``play``: {on, sponsor}. The victim dies wherever they are (a captive too, 7.6); the
     sponsor takes the Heresy marker (R31); the victim's leaderless troops scatter and the
-    captives they held are released."""
+    captives they held are released. ``leader`` instead: an Invader Leader (6.12)."""
+    if play.get("leader"):
+        return against_leader(state, player, "assassination", play)
     target, sponsor = state.lords.get(play["on"]), state.lords.get(play["sponsor"])
     why = assassination_problem(state, player, target, sponsor)
     events = _played(state, player, "assassination", why)
@@ -150,7 +193,10 @@ def ambush_problem(state: FiefState, player: str, by: Lord | None, target: Lord 
 
 def ambush(state: FiefState, board: Board, player: str, play: Mapping[str, Any]) -> list[Event]:
     """10.5: the target becomes a captive of the ambushing noble's family; their leaderless troops
-    scatter; their bombards and trebuchets left behind are taken over (Ex 10-5)."""
+    scatter; their bombards and trebuchets left behind are taken over (Ex 10-5). ``leader``
+    instead of ``on``: an Invader Leader (6.11)."""
+    if play.get("leader"):
+        return against_leader(state, player, "ambush", play)
     by, target = state.lords.get(play["by"]), state.lords.get(play["on"])
     why = ambush_problem(state, player, by, target)
     events = _played(state, player, "ambush", why)
@@ -162,6 +208,7 @@ def ambush(state: FiefState, board: Board, player: str, play: Mapping[str, Any])
     events.append(Event("ambush", f"{player} plays AMBUSH: {by.name} captures {target.name} ({target.family}) "
                         f"in {city} (10.5).", data={"player": player, "by": by.name, "lord": target.name,
                                                      "city": city}))
+    events += guard.remove(state, target.name, f"{target.name} is taken captive")   # 13.1, before the troops scatter
     events += captured(state, target)   # 12.0, 13.2: the relics and Excalibur they carried
     events += scatter(state, board, target.family, city, "AMBUSH", player)
     return events + release_captives(state, board, target.family, city, "AMBUSH")
@@ -252,7 +299,7 @@ def rebellion(state: FiefState, board: Board, rng: Rng, player: str, play: Mappi
                 why = "a BURGHER Rebellion and a BURGHER Passage need both of your Treasure markers (11.3)"
     if why:
         return [kept(player, "rebellion", why)]
-    rising = Rising(city, player)
+    rising = Rising(city, player, invaders_first=bool(play.get("invaders_first")))
     events: list[Event] = []
     for _ in range(cards):
         hand.remove("rebellion")

@@ -7,6 +7,7 @@ cards"). Each item of the mail's `at_once:` list:
       cards: 1                  #   optional: REBELLION cards from your hand (default 1; 0 with burgher)
       burgher: yes              #   optional: your BURGHER's Rebellion action (a Treasure, 11.3)
       passage: card             #   optional: ignore the Stronghold/Fortified City (card | burgher)
+      invaders_first: yes       #   optional: the Invaders in the city take the hits first (6.13, R122)
     - play: passage
       free: Estrid              # a captive of any family escapes (10.2)
       to: Lincoln               #   optional: where (else the nearest city of their family)
@@ -14,11 +15,16 @@ cards"). Each item of the mail's `at_once:` list:
     - play: assassination
       on: Henri                 # another family's noble
       sponsor: Hugh             # your noble who takes the Heresy marker (R31)
+    - play: assassination
+      leader: 2                 # or the Leader of an Invader army (its number), no sponsor (6.12)
     - play: justice
       on: Hugh                  # the Heresy marker's bearer, not the Royal Family, not in an Abbey
     - play: ambush
       on: Edward                # a noble in the same city as...
       by: William               # ...your free noble (not inside their fortress)
+    - play: ambush
+      leader: 2                 # or the Leader of an Invader army in your noble's city (6.11)
+      by: William
     - play: good_weather
       on: VI                    # a Region (numeral, number or name) without FAMINE (2.7)
 
@@ -42,11 +48,11 @@ from pbem.rules.rng import Rng
 
 KEYS = {"bountiful_harvest": ("play", "on"),
         "tax": ("play", "tallage", "tithe", "lord"),
-        "rebellion": ("play", "in", "cards", "burgher", "passage"),
+        "rebellion": ("play", "in", "cards", "burgher", "passage", "invaders_first"),
         "passage": ("play", "free", "to", "by"),
-        "assassination": ("play", "on", "sponsor"),
+        "assassination": ("play", "on", "sponsor", "leader"),
         "justice": ("play", "on"),
-        "ambush": ("play", "on", "by"),
+        "ambush": ("play", "on", "by", "leader"),
         "good_weather": ("play", "on")}
 NAMES = {**cards.NAMES, **fortune.NAMES}
 WORDS = {fold(w): card for card in KEYS for w in (card, NAMES[card], card.replace("_", " "))}
@@ -121,6 +127,7 @@ def check_play(view: Mapping[str, Any], board: Board, player: str, item: Mapping
         if n == 0 and not burgher:
             problems.add(line, "a Rebellion needs a REBELLION card or your BURGHER's action",
                          "write `cards: 1` or `burgher: yes`")
+        play["invaders_first"] = bool(yes_no(dict(item), "invaders_first", problems))
         passage = item.get("passage")
         play["passage"] = None if passage in (None, False) else fold(str(passage))
         if play["passage"] not in (None, "card", "burgher"):
@@ -138,6 +145,8 @@ def check_play(view: Mapping[str, Any], board: Board, player: str, item: Mapping
                 problems.add(line_of(item, "to") or line, f"`to:` must name a city, not {item['to']!r}",
                              suggest(str(item["to"]), board.towns))
         play["by"] = "burgher" if fold(str(item.get("by", "card"))) == "burgher" else "card"
+    elif card in ("assassination", "ambush") and "leader" in item:
+        _invader_leader(view, player, item, line, problems, play, card, noble)
     elif card == "assassination":
         play["on"] = noble("on", False)
         play["sponsor"] = noble("sponsor", True)
@@ -156,6 +165,43 @@ def check_play(view: Mapping[str, Any], board: Board, player: str, item: Mapping
             problems.add(line_of(item, "on") or line, f"`on:` must name a Region (I-VI), not {item.get('on')!r}",
                          "e.g. `on: III` or `on: Marches`")
     return play if len(problems) == before else None
+
+
+def invader_army(view: Mapping[str, Any], text: Any) -> str | None:
+    """An Invader army by its number (`2`, `army 2`, `Invader army 2`), as the view lists them."""
+    word = fold(str(text)).replace("invader", "").replace("army", "").replace("leader", "").strip()
+    return word if word in ((view.get("invaders") or {}).get("armies") or {}) else None
+
+
+def _invader_leader(view: Mapping[str, Any], player: str, item: Mapping[str, Any], line: int | None,
+                    problems: Problems, play: dict, card: str, noble) -> None:
+    """6.11, 6.12: an ASSASSINATION or AMBUSH of the Leader of an Invader army (`leader: N`)."""
+    where = line_of(item, "leader") or line
+    armies = (view.get("invaders") or {}).get("armies") or {}
+    army = invader_army(view, item["leader"])
+    if army is None:
+        problems.add(where, f"`leader:` must name an Invader army by its number, not {item['leader']!r}",
+                     "the armies: " + ", ".join(sorted(armies)) if armies else "no Invader army is in the game")
+        return
+    if not armies[army]["city"] or not armies[army]["leader"]:
+        problems.add(where, f"Invader army {army} has no Leader on the map", "name an army whose Leader is in England")
+        return
+    play["leader"] = army
+    if card == "assassination":
+        if "sponsor" in item or "on" in item:
+            problems.add(line, "an Invader Leader is assassinated with no sponsor and no noble named (6.12)",
+                         "remove `sponsor:` and `on:`")
+        return
+    if "on" in item:
+        problems.add(line, "an AMBUSH takes either a noble (`on:`) or an Invader Leader (`leader:`)", "keep one")
+        return
+    play["by"] = noble("by", True)
+    city = armies[army]["city"]
+    if play["by"] and view["lords"][play["by"]]["location"] != city:
+        problems.add(line, f"the Leader of Invader army {army} is in {city}, not with {play['by']} (10.5)", "")
+    elif armies[army].get("holds"):
+        problems.add(line, f"Invader army {army} holds the Fortified City of {city}: its Leader cannot be "
+                     "ambushed inside it (10.5, R123)", "")
 
 
 def _tax(view: Mapping[str, Any], board: Board, player: str, item: Mapping[str, Any], line: int | None,
@@ -247,9 +293,9 @@ TEMPLATE = {
     "passage": (("- play: passage", "10.2: a captive escapes"), ("  free: CAPTIVE", ""),
                 ("  to: CITY", "optional: where")),
     "assassination": (("- play: assassination", "10.3: another family's noble"), ("  on: NOBLE", ""),
-                      ("  sponsor: YOUR_NOBLE", "takes the Heresy marker")),
+                      ("  sponsor: YOUR_NOBLE", "takes the Heresy marker; or `leader: N`, an Invader Leader")),
     "justice": (("- play: justice", "10.4: the Heresy marker's bearer"), ("  on: NOBLE", "")),
-    "ambush": (("- play: ambush", "10.5: a noble in your noble's city"), ("  on: NOBLE", ""),
+    "ambush": (("- play: ambush", "10.5: a noble in your noble's city"), ("  on: NOBLE", "or `leader: N` (6.11)"),
                ("  by: YOUR_NOBLE", "")),
     "good_weather": (("- play: good_weather", "2.7: cancels STORMS, or +1 a Mill and Abbey"),
                      ("  on: REGION", "I-VI or its name")),

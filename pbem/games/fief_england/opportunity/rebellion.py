@@ -9,8 +9,10 @@ city's Mill, Abbey and Stronghold are destroyed (R29: a Fortified City stays).
 
 By mail (R41) the Rebellion is raised by one player's at-once order with every card and action
 they add; other players add theirs through the standing policy `join_rebellions`
-(``supporters``). Invaders in the city are the Invaders part's: this module attacks players'
-troops only.
+(``supporters``). Invaders in the city are struck too (6.13, 10.1 "REBELLIONs can target
+Invaders"): as one more family, first when they hold the city or the raiser's play says
+`invaders_first: yes`, else after the players' troops (R122); the Invaders part takes their
+losses (``invaders.rebellion.rebellion_hits``) and "all Troops defeated" counts theirs.
 """
 from __future__ import annotations
 
@@ -24,6 +26,8 @@ from pbem.games.fief.movement.events import Teller
 from pbem.games.fief.policies import loss_order
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.church import abbeys
+from pbem.games.fief_england.invaders.armies import in_city, numbers, record as invaders_record
+from pbem.games.fief_england.invaders.rebellion import invader_troops, rebellion_hits
 from pbem.games.fief_england.reading import abbey_in, cleric, parliament_rebellion
 from pbem.games.fief_england.regions import record, region_name, region_of
 from pbem.games.fief_england.troops import hits_to_defeat, troops_text
@@ -44,6 +48,7 @@ class Rising:
     raiser: str
     sources: list[tuple[str, str]] = field(default_factory=list)   # (player, "rebellion"|"burgher"|"parliament")
     passage: str | None = None   # who ignores the fortress's cancellations (a PASSAGE card or BURGHER action)
+    invaders_first: bool = False   # the raiser targets the Invaders in the city first (10.1, R122)
 
 
 def taxers(state: FiefState, board: Board, city: str) -> set[str]:
@@ -166,20 +171,29 @@ def raise_rebellion(state: FiefState, board: Board, rng: Rng, rising: Rising) ->
     events.append(Event("rebellion_roll", f"The rebels of {city} roll {count} battle dice: "
                         f"{' + '.join(map(str, faces))} + {count} bonus = {hits} hits (10.1).",
                         data={"city": city, "faces": faces, "hits": hits}))
-    return events + _hits(state, board, city, hits)
+    return events + _hits(state, board, city, hits, rising.invaders_first)
 
 
-def _hits(state: FiefState, board: Board, city: str, hits: int) -> list[Event]:
+def _hits(state: FiefState, board: Board, city: str, hits: int, invaders_first: bool = False) -> list[Event]:
     """7.5 by 10.1: the hits strike the troops in the city, family by family from its
-    controller in turn order (R91); then "No Captives" if none is left (R34)."""
+    controller in turn order (R91), the Invaders there as one more (6.13, R122); then "No
+    Captives" if none is left (R34)."""
     events: list[Event] = []
     worth = hits_to_defeat(state)
-    order = state.turn_order()
+    order: list[str | None] = list(state.turn_order())
     owner = state.towns[city].controller
     if owner in order:
         order.remove(owner)
         order.insert(0, owner)
+    if invader_troops(state, city):   # None: the Invaders' turn to take hits
+        order.insert(0 if invaders_first or owner is None else len(order), None)
     for family in order:
+        if family is None:
+            if hits > 0:
+                used, more = _invaders_hit(state, city, hits)
+                hits -= used
+                events += more
+            continue
         pawns = sorted((p for p in state.pawns.values() if p.location == city and p.family == family
                         and p.kind in worth), key=lambda p: int(p.id.lstrip("p") or 0))
         if not pawns or hits <= 0:
@@ -195,9 +209,21 @@ def _hits(state: FiefState, board: Board, city: str, hits: int) -> list[Event]:
                       f"{head} (10.1, 7.5).", {"family": family, "city": city, "lost": [p.kind for p in lost]},
                       {"family": family, "city": city, "lost": len(lost)})
         events += teller.events
-    if any(p.location == city and p.kind in worth for p in state.pawns.values()):
+    if any(p.location == city and p.kind in worth for p in state.pawns.values()) or invader_troops(state, city):
         return events
     return events + _no_captives(state, board, city)
+
+
+def _invaders_hit(state: FiefState, city: str, hits: int) -> tuple[int, list[Event]]:
+    """6.13: the Invaders part strikes its armies in ``city`` with ``hits``; returns the hits
+    their losses took (2 a Foot Soldier, 3 a Leader, 7.5) and its events."""
+    n, armies = numbers(), invaders_record(state)["armies"]
+    here = in_city(state, city)
+    before = [(armies[a]["foot"], armies[a]["leader"]) for a in here]
+    events = rebellion_hits(state, city, hits)
+    used = sum((foot - armies[a]["foot"]) * n.foot_points + (leader and not armies[a]["leader"]) * n.leader_points
+               for a, (foot, leader) in zip(here, before, strict=True))
+    return used, events
 
 
 def _no_captives(state: FiefState, board: Board, city: str) -> list[Event]:
