@@ -347,6 +347,31 @@ def test_a_safe_captive_is_not_hit_and_is_freed_when_its_captor_falls() -> None:
     assert any("Lucia is released" in t and "(7.6)" in t for t in told(outcome, "captive_released"))
 
 
+def test_the_royal_stronghold_conquered_by_another_family_is_a_normal_stronghold() -> None:
+    """4.9: "becomes a normal Stronghold if conquered by another Family": dave takes London from
+    george's Royal Family; the Stronghold stays, dave's, and London is part of its Region again."""
+    state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
+                     {"dave": {"knight": 4}, "george": {"man_at_arms": 1}},
+                     {"London": {"controller": "george", "fortress": "stronghold"}})
+    state.edition_state["royal_stronghold"] = {"city": "London", "family": "george"}
+    outcome = fight(state, "dave", "george", Dice(1, 0, 0))
+    assert outcome.winner == "attacker" and state.towns["London"].controller == "dave"
+    assert state.towns["London"].fortress == "stronghold" and "royal_stronghold" not in state.edition_state
+    assert any("a normal Stronghold now, dave's" in t and "(4.9)" in t
+               for t in told(outcome, "royal_stronghold_conquered"))
+
+
+def test_the_royal_family_keeps_its_royal_stronghold_when_it_holds_the_field() -> None:
+    state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
+                     {"dave": {"knight": 2}, "george": {"man_at_arms": 6}},
+                     {"London": {"controller": "george", "fortress": "stronghold"}})
+    state.edition_state["royal_stronghold"] = {"city": "London", "family": "george"}
+    plans = {"dave": {"stop": {"when": {"after_round": 1}}}, "george": {"stop": {"accept": "never"}}}
+    outcome = fight(state, "dave", "george", Dice(0, 0, 0), plans)
+    assert outcome.end == "attacker_stops"
+    assert state.edition_state["royal_stronghold"] == {"city": "London", "family": "george"}
+
+
 def test_surrender_takes_the_troops_off_and_the_nobles_captive() -> None:
     state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
                      {"dave": {"knight": 4}, "george": {"man_at_arms": 2, "bombard": 1}},
@@ -579,7 +604,9 @@ def test_the_hook_runs_englands_battle_and_phase() -> None:
     sieges and its pillage."""
     from pbem.games.fief.battle import phase
     from pbem.games.fief.edition import load_edition
-    assert load_edition("fief_england").hooks.battle is BATTLE and load_edition("fief_france").hooks.battle is None
+    own = load_edition("fief_england").hooks.battle   # BATTLE, with the Invaders' `attack_invaders:` (hooks.py)
+    assert own is not None and own.steps is BATTLE.steps and set(own.verbs) == {"attack_invaders"}
+    assert load_edition("fief_france").hooks.battle is None
     state = position({"Edward": {"family": "dave"}, "Henri": {"family": "george"}},
                      {"dave": {"knight": 2, "man_at_arms": 1, "trebuchet": 1}, "george": {"man_at_arms": 1}},
                      {"London": {"controller": "george", "mills": 1}})

@@ -12,6 +12,7 @@ import yaml
 from pbem.games.fief.board import load_board
 from pbem.games.fief.state import Family, FiefState, Lord, Town
 from pbem.games.fief_england import card_data, hired, retainers
+from pbem.games.fief_england.elections import ELECTIONS
 from pbem.games.fief_england.church import abbeys, clergy, relics
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
@@ -59,7 +60,8 @@ def entered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
           3: {"name": "Herald", "uses": "per_round", "effects": [{"effect": "votes", "votes": 2, "in": "parliament"}]},
           4: {"name": "Guide", "uses": "per_round", "effects": [{"effect": "extra_moves", "moves": 1}]},
           5: {"name": "Physician", "uses": "once", "effects": [{"effect": "immune", "to": "plague"}]},
-          6: {"name": "Chaplain", "uses": "always", "effects": [{"effect": "votes", "votes": 1}]}}
+          6: {"name": "Chaplain", "uses": "always", "effects": [{"effect": "votes", "votes": 1}]},
+          7: {"name": "Envoy", "uses": "per_round", "effects": [{"effect": "votes", "votes": 1, "in": "election"}]}}
     for card in data["retainers"]["cards"]:
         if card["id"] in gm:
             card.update(gm[card["id"]], entered=True)
@@ -401,6 +403,20 @@ def test_a_game_masters_income_and_votes_entries_apply(entered) -> None:
     assert retainers.vote_bonus(st, "ann", "parliament") == 0
     st.lords["Hugh"].captive_of = "cid"   # 9.1: a captive's votes do not count
     assert retainers.vote_bonus(st, "bob", "election") == 0
+
+
+def test_a_retainers_election_votes_are_spent_once_cast_for_a_candidate(entered) -> None:
+    """2.12, 9.1: the Envoy's vote (per round) counts in the Sovereign's election, then he is Spent
+    until the End of Round; the Chaplain (always) is not; a DECOY alone casts nothing."""
+    st = state(LORDS)
+    link(st, "Hugh", 7)      # Envoy: per_round, +1 vote in elections
+    link(st, "Godfrey", 6)   # Chaplain: always, +1 vote in both
+    assert ELECTIONS.after(st, "sovereign", {"bob": {"votes": {"sovereign": {"decoy": "Godfrey"}}}}) == []
+    assert retainers.vote_bonus(st, "bob", "election") == 1
+    events = ELECTIONS.after(st, "sovereign", {"bob": {"votes": {"sovereign": {"for": "Godfrey"}}},
+                                               "ann": {"votes": {"sovereign": {"for": "Godfrey"}}}})
+    assert "Envoy is Spent" in texts(events) and "Chaplain" not in texts(events)
+    assert retainers.vote_bonus(st, "bob", "election") == 0 and retainers.vote_bonus(st, "ann", "election") == 1
 
 
 def test_2_12_mata_swaps_a_chosen_card_for_a_random_one() -> None:

@@ -553,3 +553,26 @@ def test_a_widowed_prince_consort_made_king_trades_his_men_at_arms_for_knights()
     events = succession.crown(state, "Hugh", None)
     assert guard_kinds(state, "Hugh") == ["royal_knight"] * 2 and guard.guards(state)["Hugh"]["kind"] == "royal_knight"
     assert "Hugh's 2 Royal Men-at-Arms return to the supply: Hugh becomes the Sovereign (13.1)." in texts(events)
+
+
+def test_the_royal_move_takes_the_nobles_own_guard_and_no_one_elses() -> None:
+    """5.0 l.356, 13.1, R50: "their Royal Guards" travel with them and leave no Lord's side: the
+    King's royal move to the Royal Abbey takes his Royal Knights, not his Queen's Men-at-Arms
+    standing in the same City; the Prince Consort's takes his own Men-at-Arms."""
+    lords = {"Edward": {"family": "cat", "at": "London", "titles": ["South East"], "spouse": "Joan"},
+             "Joan": {"family": "cat", "at": "London", "female": True, "spouse": "Edward"}}
+    state = crowned(lords, edition_state={"abbeys": {"Winchester": {"abbey": "Abbey of the Spring", "abbess": None,
+                                                                    "royal": True}}})
+    after, _ = play(state.to_json(), {"cat": "orders:\n  - move: Edward\n    royal: yes\n    path: [Winchester]\n"})
+    moved = FiefState.from_json(after)
+    assert moved.lords["Edward"].location == "Winchester"
+    assert {moved.pawns[p].location for p in guard.guard_of(moved, "Edward")} == {"Winchester"}
+    assert {moved.pawns[p].location for p in guard.guard_of(moved, "Joan")} == {"London"}
+    consort = {"Lucia": {"family": "ann", "at": "Norwich", "female": True, "titles": ["Midlands"], "spouse": "Hugh"},
+               "Hugh": {"family": "ann", "at": "Lincoln", "spouse": "Lucia"}}
+    state = crowned(consort, king="Lucia", edition_state={"abbeys": {"Winchester": {
+        "abbey": "Abbey of the Spring", "abbess": None, "royal": True}}})
+    after, _ = play(state.to_json(), {"ann": "orders:\n  - move: Hugh\n    royal: yes\n    path: [Winchester]\n"})
+    moved = FiefState.from_json(after)
+    assert moved.lords["Hugh"].location == "Winchester"
+    assert {moved.pawns[p].location for p in guard.guard_of(moved, "Hugh")} == {"Winchester"}

@@ -70,6 +70,23 @@ def bishop_collects(lord: "Lord", target: str, number: int, governed: set[int]) 
 
 
 @dataclass(frozen=True)
+class BattleVerb:
+    """An edition's own Battle Phase order naming a city, fought in the player's turn among their
+    declared battles, in the edition's `battle_order` (England: `attack_invaders: CITY`, a battle
+    against the Invaders there, 6.8, 7.0). Its canonical form is ``{"verb", "town", ...}`` in the
+    mail's `own` list, written back as `- VERB: TOWN` with its other keys."""
+
+    keys: tuple[str, ...]   # the order's keys, its verb first
+    # (view, board, me, the mail's item, the city it names, line, problems) -> the canonical order's
+    # other keys (a dict, often empty), or None after adding a problem.
+    check: Callable[[dict, "Board", str, dict, str, "int | None", Any], "dict | None"]
+    # (state, board, player, the canonical order, rng) -> events; what no longer holds is an event.
+    fight: Callable[["FiefState", "Board", str, dict, "Rng"], list["Event"]]
+    # (view, player) -> the Battle Phase order form's lines for it.
+    template: Callable[[dict, str], list[str]] = lambda view, player: []
+
+
+@dataclass(frozen=True)
 class BattleRules:
     """An edition's own battle (England: projectiles then melee every round, E 7.1-7.5; sieges
     with trebuchets, 7.9; pillage, 7.10), run by the core's engine and Battle Phase on the core's
@@ -107,6 +124,15 @@ class BattleRules:
     # The edition's own battle-plan words, each with its checker (view, me, value, line,
     # problems) -> the canonical value (battle/plan_orders.py ``check_plan``).
     plan_words: Mapping[str, Callable[[dict, str, Any, "int | None", Any], Any]] = field(default_factory=dict)
+    # The edition's own keys of a `plunder:` order (England: `abbey: NOBLE`, the Abbey pillaged,
+    # 2.13, 7.10), each with its checker (view, me, the town, value, line, problems) -> the canonical
+    # value, kept in the order's canonical form under its key; with one of them given, a town
+    # without a mill may be plundered and `mills: 0` spares its mill.
+    plunder_keys: Mapping[str, Callable[[dict, str, str, Any, "int | None", Any], Any]] = field(
+        default_factory=dict)
+    # The edition's own Battle Phase orders naming a city, by verb (``BattleVerb``; England:
+    # `attack_invaders:`). Without them the core's only.
+    verbs: Mapping[str, BattleVerb] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

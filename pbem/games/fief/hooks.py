@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from pbem.games.fief.hook_records import (  # noqa: F401 (re-exported)
-    BattleRules, Calmer, CardPlays, IncomeRules, Movement, Naval, Weather, bishop_collects)
+    BattleRules, BattleVerb, Calmer, CardPlays, IncomeRules, Movement, Naval, Weather, bishop_collects)
 
 if TYPE_CHECKING:
     from pbem.orders.reading import Problems
@@ -168,6 +168,29 @@ class AtOnceVerb:
     act: Callable[["FiefState", "Board", str, dict, "Rng"], list["Event"]]
     # The lines of the at-once template that show it: (the YAML, the comment).
     template: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class PurchaseVerb:
+    """An edition's own order of the Purchase Phase mail (England: `construct: CITY`, paying for a
+    siege's trebuchets under construction, 7.9), beside the core's (purchase/orders.py): done in the
+    player's turn in the order written, judged by the same rule when the mail is read (on the
+    player's view) and at resolution (on a view of the state as it is then), as the core's are."""
+
+    keys: tuple[str, ...]   # the order's keys, its verb first
+    # (view, board, the mail's item, problems) -> the canonical order (keyed by the verb as the mail
+    # writes it, so that the echo writes it back as it is), or None after adding a problem.
+    read: Callable[[dict, "Board", dict, "Problems"], dict | None]
+    # (the family's books, purchase/books.py, the canonical order) -> why it cannot be done (a
+    # ``Failure``), or None once done on the books (their shillings spent, their pools taken).
+    try_order: Callable[[Any, dict], Any]
+    # (state, board, player, the canonical order) -> events, once ``try_order`` passed at
+    # resolution; the shillings are the books' (written back to the family after its purchases).
+    act: Callable[["FiefState", "Board", str, dict], list["Event"]]
+    # The order as the reports name it after "cannot" / "'s order": "to pay for 1 trebuchet at York".
+    describe: Callable[[dict], str]
+    # (view, board) -> the order form's lines for it (comments), where the player may order it.
+    template: Callable[[dict, "Board"], list[str]] = lambda view, board: []
 
 
 @dataclass(frozen=True)
@@ -355,6 +378,13 @@ class Hooks:
     # Purchase phase, before anyone buys (England 13.4: the bandits' ransoms paid, their captives
     # freed). Without it nothing.
     purchase_start: Callable[["FiefState", "Board"], list["Event"]] | None = None
+    # 4: the edition's own orders of the Purchase Phase mail, by verb (``PurchaseVerb``; England:
+    # `construct:`, 7.9). Without them the core's only.
+    purchase_verbs: Mapping[str, PurchaseVerb] = field(default_factory=dict)
+    # 4: (state, board) -> the events of what the edition settles at the end of the Purchase phase,
+    # after every player's purchases (England 7.9: a trebuchet under construction left unpaid is
+    # removed and its siege lifted). Without it nothing.
+    purchase_end: Callable[["FiefState", "Board"], list["Event"]] | None = None
     # A.1: (state, family) -> unit kind -> how many of the family's units are off the map but
     # not back in its stockpile (England 13.4: knights held with their nobles in Sherwood).
     # Without it every unit is on the map or in the stockpile.

@@ -152,7 +152,8 @@ def _check_movement(view: JSON, board: Board, player: str, document: dict,
 def _check_battle(view: JSON, board: Board, player: str, items: list,
                   problems: Problems) -> tuple[dict, tuple[str, ...]]:
     canonical = check_battle_orders(view, board, player, items, problems)
-    if not problems and not any(canonical[k] for k in ("battles", "sieges", "lifts", "plunder", "captives")):
+    if not problems and not any(canonical.get(k) for k in ("battles", "sieges", "lifts", "plunder", "captives",
+                                                             "own")):
         return canonical, ("no battle, siege or plunder from you this phase; your sieges in progress "
                            "continue while a lord of yours is there",)
     return canonical, ()

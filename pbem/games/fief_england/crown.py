@@ -289,6 +289,36 @@ def follow_sovereign(state: FiefState) -> list[Event]:
                   data={"city": city, "from": old, "to": new, "moved": moved, "removed": removed})]
 
 
+def royal_destroyed(state: FiefState, board: Board, city: str, by: str) -> list[Event]:
+    """4.9: "The Royal Stronghold can be destroyed by a REBELLION (10.1) or Invaders (6.5)" - the
+    caller has removed the Stronghold of ``city``; if it was the Royal Stronghold, its marker goes
+    back to the supply (6.5: "destroy, and return to supply"), so the Royal Family may build it
+    again, and the City is part of its Region again (R19 no longer applies; R135)."""
+    if royal_city(state) != city:
+        return []
+    built = state.edition_state.pop(ROYAL)   # its consents were used when it was built (build_royal)
+    region = board.fiefs[board.towns[city].fief].name
+    return [Event("royal_stronghold_destroyed", f"The Royal Stronghold in {city} is destroyed by {by}: it returns "
+                  f"to the supply and {city} is part of the {region} again (4.9, R135).",
+                  data={"city": city, "family": built.get("family"), "by": by})]
+
+
+def royal_conquered(state: FiefState, board: Board, city: str) -> list[Event]:
+    """4.9: the Royal Stronghold "cannot become a Fortified City and becomes a normal Stronghold if
+    conquered by another Family": once a battle leaves ``city`` to a family other than the Royal
+    Family that holds it, the Stronghold stays, the conqueror's, and the City is part of its Region
+    again (R19 no longer applies); the Royal Family may build a Royal Stronghold again."""
+    built = state.edition_state.get(ROYAL) or {}
+    conqueror = state.towns[city].controller
+    if built.get("city") != city or conqueror is None or conqueror == built.get("family"):
+        return []
+    state.edition_state.pop(ROYAL)
+    region = board.fiefs[board.towns[city].fief].name
+    return [Event("royal_stronghold_conquered", f"{conqueror} conquers the Royal Stronghold in {city}: it is a "
+                  f"normal Stronghold now, {conqueror}'s, and {city} is part of the {region} again (4.9).",
+                  data={"city": city, "from": built.get("family"), "to": conqueror})]
+
+
 def _refused(player: str, why: str) -> Event:
     return Event("crown_refused", f"Not done: {why}.", Audience.only(player), {"player": player, "reason": why})
 

@@ -24,7 +24,7 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.hear_ye.elections import can_act
 from pbem.games.fief.hooks import Elections
 from pbem.games.fief.state import FiefState, Lord
-from pbem.games.fief_england.retainers import vote_bonus
+from pbem.games.fief_england.retainers import use_votes, vote_bonus
 from pbem.games.fief_england.royal.succession import crown
 from pbem.games.fief_england.titles import besieged, is_abbess, is_archbishop, sovereign
 from pbem.rules.api import Event
@@ -129,10 +129,18 @@ def nothing_before(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:
     return []
 
 
-def nothing_after(state: FiefState, ballot: str, orders: Mapping[str, Any]) -> list[Event]:
-    return []
+def spend_retainers(state: FiefState, ballot: str, orders: Mapping[str, Any]) -> list[Event]:
+    """2.12, R139: a retainer whose entered ability adds `votes` in an election is Spent once they were
+    cast - by a family whose FOR marker named a candidate of this ballot (a DECOY casts no vote,
+    9.1), as Parliament spends its own (parliament.py)."""
+    events: list[Event] = []
+    for family in state.turn_order():
+        marker = ((orders.get(family) or {}).get("votes") or {}).get(ballot) or {}
+        if marker.get("for"):
+            events += use_votes(state, family, "election")
+    return events
 
 
 ELECTIONS = Elections(ballot_named=ballot_named, ballot_names=BALLOT_NAMES, before=nothing_before,
                       possible=possible, eligible=eligible, also_stands=also_stands, not_held=not_held,
-                      weights=weights, winner=winner, elect=elect, after=nothing_after, any_family=True)
+                      weights=weights, winner=winner, elect=elect, after=spend_retainers, any_family=True)

@@ -3,12 +3,14 @@
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 from pbem.games.fief.board import Board, load_board
 from pbem.games.fief.edition import load_edition
 from pbem.games.fief.hooks import Hooks
 from pbem.games.fief.state import FiefState, Lord
+from pbem.games.fief_england.battle.construction import CONSTRUCT, lift_unpaid, sieges_view
 from pbem.games.fief_england.battle.rules import BATTLE
 from pbem.games.fief_england.board_loader import load_england_board
 from pbem.games.fief_england.cards import load_england_cards
@@ -29,6 +31,7 @@ from pbem.games.fief_england.church_hooks import end_of_round as church_round_en
 from pbem.games.fief_england.church_view import church_view
 from pbem.games.fief_england.elections import ELECTIONS
 from pbem.games.fief_england.facts import ENGLAND
+from pbem.games.fief_england.invaders.attacked import ATTACK_INVADERS, VERB as ATTACK
 from pbem.games.fief_england.invaders.income import halved_income
 from pbem.games.fief_england.invaders.step import INVADERS
 from pbem.games.fief_england.invaders.view import invaders_view
@@ -139,6 +142,7 @@ def view_parts(state: FiefState, board: Board, player: str | None) -> dict[str, 
             **cards_view(state),   # the cards on the Regions and the treasures (2.4, 11.3)
             **pigeons.view(state), **parliament.view(state, board), **crown.royal_view(state),
             **excalibur.view(state),   # 13.2: public
+            **sieges_view(state),   # 7.9: the trebuchets under construction (public)
             "church": church_view(state, player),   # the Church, retainers, relics, family-board cards
             **royal_view_part(state)}   # 13.1, 13.3: the royal guard, the Prince of Wales, the Garter (public)
 
@@ -174,8 +178,10 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
               view_parts=view_parts, disasters=resolve_disasters,
-              empty_towns="fortress", placement="controlled", movement=MOVEMENT, battle=BATTLE,
+              empty_towns="fortress", placement="controlled", movement=MOVEMENT,
+              battle=replace(BATTLE, verbs={ATTACK: ATTACK_INVADERS}),   # 7.0, 6.8: players attack the Invaders
               purchase_start=sherwood.purchase_start, units_off_map=sherwood.units_off_map,
+              purchase_verbs={"construct": CONSTRUCT}, purchase_end=lift_unpaid,   # 7.9
               income_total=halved_income,
               queen_titles=("queen",),   # 3.0 (l.266): "2 Shillings for the Queen's Title" (R59)
               card_plays=CARD_PLAYS, weather=WEATHER, income_rules=INCOME_RULES, income_parts=income_parts,

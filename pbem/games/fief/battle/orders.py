@@ -26,7 +26,7 @@ resolution, where an order made impossible fails with an event (DESIGN.md).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.captives.ransom import check_captive_order, check_lower_ransom
@@ -55,11 +55,17 @@ def check_battle_orders(view: dict, board: Board, player: str, items: list, prob
     out = empty_orders()
     del out["policies"]
     seen_towns: dict[str, int | None] = {}
-    for item, verb, line in each_order(items, VERBS, problems):
+    rules = load_edition(view["game"]).hooks.battle
+    own_verbs = rules.verbs if rules else {}   # an edition's own (England: `attack_invaders:`)
+    for item, verb, line in each_order(items, VERBS + tuple(own_verbs), problems):
+        if verb in own_verbs:
+            _own(view, board, player, item, verb, own_verbs[verb], line, out, problems)
+            continue
         if verb in ("release", "transfer"):
             check_captive_order(view, player, verb, item, line, out, problems)
             continue
-        check_keys(item, KEYS[verb], f"a `{verb}` order", problems)
+        own = _own_plunder_keys(view) if verb == "plunder" else {}
+        check_keys(item, KEYS[verb] + tuple(own), f"a `{verb}` order", problems)
         where = "in" if verb == "attack" else verb
         town = town_name(board, item[where], line_of(item, where) or line, problems) \
             if where in item else None
@@ -75,9 +81,20 @@ def check_battle_orders(view: dict, board: Board, player: str, items: list, prob
             else:
                 out["lifts"].append(town)
         else:
-            _plunder(view, item, town, line, out, problems)
+            _plunder(view, player, item, town, line, out, problems, own)
     _engines_left(view, player, out, problems)
     return out
+
+
+def _own(view: dict, board: Board, me: str, item: dict, verb: str, own: Any, line: int | None, out: dict,
+         problems: Problems) -> None:
+    check_keys(item, own.keys, f"a `{verb}` order", problems)
+    town = town_name(board, item[verb], line_of(item, verb) or line, problems)
+    if town is None:
+        return
+    got = own.check(view, board, me, item, town, line, problems)
+    if got is not None:
+        out.setdefault("own", []).append({"verb": verb, "town": town, **got})
 
 
 def _attack(view: dict, board: Board, me: str, item: dict, town: str | None, line: int | None,
@@ -190,14 +207,28 @@ def _engines_left(view: dict, me: str, out: dict, problems: Problems) -> None:
             out["sieges"].remove(town)
 
 
-def _plunder(view: dict, item: dict, town: str, line: int | None, out: dict, problems: Problems) -> None:
+def _own_plunder_keys(view: dict) -> Mapping[str, Any]:
+    own = load_edition(view["game"]).hooks.battle
+    return own.plunder_keys if own else {}
+
+
+def _plunder(view: dict, me: str, item: dict, town: str, line: int | None, out: dict, problems: Problems,
+             own: Mapping[str, Any]) -> None:
+    extra: dict[str, Any] = {}
+    for key, checker in own.items():   # an edition's own keys (England: `abbey:`, 7.10)
+        if key in item:
+            before = len(problems)
+            value = checker(view, me, town, item[key], line_of(item, key) or line, problems)
+            if len(problems) > before:
+                return
+            extra[key] = value
     mills = view["towns"][town]["mills"]
-    if not mills:
+    if not mills and not extra:
         problems.add(line, f"{town} has no mill to plunder", "plunder a town with mills (6.5)")
         return
     count = None
     if "mills" in item:
-        count = whole_number(item["mills"], line_of(item, "mills"), "mills", problems)
+        count = whole_number(item["mills"], line_of(item, "mills"), "mills", problems, low=0 if extra else 1)
         if count is None:
             return
         if count > mills:
@@ -206,7 +237,7 @@ def _plunder(view: dict, item: dict, town: str, line: int | None, out: dict, pro
     if any(p["town"] == town for p in out["plunder"]):
         problems.add(line, f"{town} is plundered twice", "one `plunder` order per town")
         return
-    out["plunder"].append({"town": town, "mills": count})
+    out["plunder"].append({"town": town, "mills": count, **extra})
 
 
 # -- standing policies ----------------------------------------------------------------------

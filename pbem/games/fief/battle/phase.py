@@ -58,10 +58,14 @@ def resolve_battle_phase(state: FiefState, board: Board, orders: Mapping[str, An
     own = edition_of(state).hooks.battle
     for player in state.turn_order():
         battles = list((orders.get(player) or {}).get("battles") or [])
+        battles += (orders.get(player) or {}).get("own") or []   # an edition's own (England: the Invaders)
         if own and own.battle_order:   # an edition's own order within a player's turn (England R1)
             battles = own.battle_order(board, battles)
         for battle in battles:
             declared += 1
+            if "verb" in battle and own:
+                events += own.verbs[battle["verb"]].fight(state, board, player, battle, rng)
+                continue
             events += fight(state, board, player, battle["target"], battle["town"], rng, besiege, start)
     if not declared:
         events.append(Event("no_battle", f"Round {state.round}: nobody declares a battle "

@@ -36,6 +36,9 @@ def battle_template(view: dict[str, Any], player: str) -> str:
                 lines += [f"  # - attack: {other}", f"  #   in: {name}"]
         if town["fortress"] and town["controller"] not in (None, player) and player not in town["besiegers"]:
             lines.append(f"  # - siege: {name}        # held by {town['controller']} (6.4.1)")
+    rules = load_edition(view["game"]).hooks.battle
+    for verb in (rules.verbs if rules else {}).values():   # an edition's own (England: the Invaders)
+        lines += verb.template(view, player)
     for name, town in towns.items():
         if player in town["besiegers"]:
             lines.append(f"  # - lift: {name}         # you besiege it (siege engine at {town['besiegers'][player]})")

@@ -39,11 +39,14 @@ def battle_items(orders: dict[str, Any]) -> list[dict[str, Any]]:
         else:
             items.append({"transfer": captive["lord"], "to": captive["transfer"]})
     items += [{"attack": b["target"], "in": b["town"]} for b in orders.get("battles") or []]
+    items += [{o["verb"]: o["town"], **{k: v for k, v in o.items() if k not in ("verb", "town")}}
+              for o in orders.get("own") or []]                      # an edition's own (BattleVerb)
     items += [{"lift": town} for town in orders.get("lifts") or []]    # 6.4.1: lifts are done first
     items += [{"siege": town} for town in orders.get("sieges") or []]
     for plunder in orders.get("plunder") or []:                      # 6.5: mills None = every mill
         item: dict[str, Any] = {"plunder": plunder["town"]}
         if plunder.get("mills") is not None:
             item["mills"] = plunder["mills"]
+        item.update({k: v for k, v in plunder.items() if k not in ("town", "mills")})   # an edition's own keys
         items.append(item)
     return items

@@ -44,6 +44,8 @@ class Books:
     offers_known: bool = True          # False when a mail is checked: others' offers are unknown
     offer_made: str | None = None      # 4.4: the fief this mail offers (1 per round)
     cardinal_refusal: str | None = None   # D.2.3: why the pope refuses (known at resolution)
+    view: dict[str, Any] = field(default_factory=dict)   # the view read (an edition's own orders read it)
+    own: dict[str, Any] = field(default_factory=dict)    # what an edition's own orders keep as they are done
 
     @classmethod
     def from_view(cls, view: dict[str, Any], board: Board) -> Self:
@@ -61,7 +63,7 @@ class Books:
             everyone=everyone,
             eliminated={p for p, f in view["families"].items() if f["eliminated"]},
             king_offer_used=bool(view["king_offer_used"]),
-            cardinal_holder=(view["cardinal_title"] or {}).get("holder"))
+            cardinal_holder=(view["cardinal_title"] or {}).get("holder"), view=view)
 
     def _pay(self, cost: int, what: str) -> Failure | None:
         if cost > self.deniers:

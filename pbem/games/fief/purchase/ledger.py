@@ -55,6 +55,10 @@ class Ledger(TitlePurchases):
             return self._cardinal(order)
         if "offer_title" in order:
             return self._offer_title(order)
+        own = self.edition.hooks.purchase_verbs   # an edition's own orders (England: `construct:`, 7.9)
+        verb = next((v for v in own if v in order), None)
+        if verb is not None:
+            return own[verb].try_order(self, order)
         return Failure("order", f"unknown purchase order {order!r}")
 
     def _build(self, order: dict[str, Any]) -> Failure | None:
@@ -163,6 +167,9 @@ class Ledger(TitlePurchases):
 
 
 def describe(order: dict[str, Any], edition: Edition, hide_town: bool = False) -> str:
+    own = next((v for v in edition.hooks.purchase_verbs.values() if v.keys[0] in order), None)
+    if own is not None:
+        return own.describe(order)
     where = "" if hide_town else f" in {order.get('town')}"
     if "build" in order:
         count = order.get("count", 1)

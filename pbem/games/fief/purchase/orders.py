@@ -46,10 +46,12 @@ def check_purchase_orders(view: dict[str, Any], board: Board, items: list,
                           problems: Problems) -> tuple[list[dict], int]:
     """The canonical orders, and the deniers the player would have left after them."""
     parsed: list[tuple[dict, Any]] = []
-    for item, verb, line in each_order(items, VERBS, problems):
-        check_keys(item, KEYS[verb], f"a `{verb}` order", problems)
+    own = load_edition(view["game"]).hooks.purchase_verbs   # an edition's own orders (England: 7.9)
+    for item, verb, line in each_order(items, VERBS + tuple(own), problems):
+        check_keys(item, own[verb].keys if verb in own else KEYS[verb], f"a `{verb}` order", problems)
         before = len(problems)
-        order = _parse(verb, item, view, board, problems)
+        order = own[verb].read(view, board, item, problems) if verb in own else _parse(verb, item, view, board,
+                                                                                          problems)
         if order is not None and len(problems) == before:
             parsed.append((order, line))
     ledger = Ledger.from_view(view, board)

@@ -40,7 +40,8 @@ def resolve_purchase(state: FiefState, board: Board, orders: Mapping[str, Any], 
         events += _player_purchases(state, board, player, mail(player), offer, view_of)
     if offer and not offer.done:
         events.append(offer_void(state, board, offer, _lapsed(state, board, offer, view_of)))
-    return events
+    end = edition_of(state).hooks.purchase_end   # the edition's own (England 7.9: unpaid trebuchets)
+    return events + (end(state, board) if end else [])
 
 
 def _lapsed(state: FiefState, board: Board, offer: Offer, view_of: ViewOf) -> str:
@@ -174,6 +175,10 @@ def _told(state: FiefState, player: str, failure: Failure) -> Audience:
 
 
 def _apply(state: FiefState, board: Board, player: str, order: dict[str, Any], fog: bool) -> list[Event]:
+    own = edition_of(state).hooks.purchase_verbs
+    verb = next((v for v in own if v in order), None)
+    if verb is not None:   # an edition's own order (England: `construct:`, 7.9)
+        return own[verb].act(state, board, player, order)
     if "build" in order:
         town = state.towns[order["town"]]
         if order["build"] == "stronghold":

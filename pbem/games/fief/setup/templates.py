@@ -83,9 +83,10 @@ def purchase_template(view: dict[str, Any], board: Board) -> str:
         "#  - title: Bretagne       # a fief you hold every town of",
         f"#    lord: {lord}",
         "#    only_if_offered: no   # yes: only if the king offers it to you, for nothing (4.4)",
-        "",
     ]
-    return "\n".join(lines)
+    for verb in edition.hooks.purchase_verbs.values():   # an edition's own orders (England: 7.9)
+        lines += verb.template(view, board)
+    return "\n".join(lines + [""])
 
 
 def _title_lines(view: dict[str, Any], me: str) -> list[str]:

@@ -10,6 +10,7 @@ from pbem.games.fief.battle.forces import Side
 from pbem.games.fief.battle.losses import Losses as PawnLosses
 from pbem.games.fief.hear_ye.elimination import capture_lord
 from pbem.games.fief_england.battle.numbers import ENGINES
+from pbem.games.fief_england.crown import royal_conquered
 from pbem.games.fief_england.battle.sides import decider, numbers, own_plan, units_text
 
 END_TEXT = {
@@ -93,3 +94,4 @@ def settle(b: Battle) -> None:
     release_captives(b, "7.6")
     if not b.setup.cavalcade:
         settle_control(b)
+        b.events.extend(royal_conquered(b.state, b.board, b.setup.town))   # 4.9

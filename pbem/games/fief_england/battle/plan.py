@@ -8,6 +8,7 @@ the standing orders by which a battle is fought by mail (DESIGN.md "Battle plans
       tunnels: yes                      # 10.2: attacking a fortress, play PASSAGE against its penalty
       withdraw: {when: {outnumbered: 2}, to: York}   # 7.8, 10.2: as defender, play PASSAGE and leave
       destroy_engines: {outnumbered: 3}   # 7.2 Tactical Destruction: your own, at the end of a round
+      hire_crossbowmen: 3               # 11.1, R41: from your MERCENARY card as each battle begins
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ class EnglandPlan:
     withdraw: Condition = NEVER    # 7.8: as defender, play PASSAGE at the end of a roll when it holds
     withdraw_to: str | None = None  # the adjacent city to withdraw to (None: R76)
     destroy_engines: Condition = NEVER   # 7.2: destroy one's own engines at the end of a round
+    hire_crossbowmen: int = 0      # 11.1, R41: crossbowmen hired at the start of the battle (battle/hire.py)
 
 
 def england_plan(policies: dict, town: str) -> EnglandPlan:
@@ -42,7 +44,8 @@ def england_plan(policies: dict, town: str) -> EnglandPlan:
                        spoils=str(data.get("spoils") or "take"),
                        tunnels=bool(data.get("tunnels")), withdraw=condition_from_data(withdraw.get("when")),
                        withdraw_to=withdraw.get("to"),
-                       destroy_engines=condition_from_data(data.get("destroy_engines")))
+                       destroy_engines=condition_from_data(data.get("destroy_engines")),
+                       hire_crossbowmen=int(data.get("hire_crossbowmen") or 0))
 
 
 def check_aim(view: dict, me: str, value: Any, line: int | None, problems: Problems) -> list[str]:

@@ -8,9 +8,11 @@ from pbem.games.fief.state import FiefState
 from pbem.games.fief.hooks import BattleRules
 from pbem.games.fief_england.battle.numbers import england_numbers
 from pbem.games.fief_england.battle.pillage import resolve_pillage
+from pbem.games.fief_england.battle.hire import WORD as HIRE, check_hire
 from pbem.games.fief_england.battle.plan import PLAN_WORDS, england_plan
 from pbem.games.fief_england.battle.rounds import archers, bombards, trebuchets
 from pbem.games.fief_england.battle.siege import resolve_sieges
+from pbem.games.fief_england.church.pillage import check_abbey_key
 from pbem.games.fief_england.battle.sides import force_of_units
 from pbem.games.fief_england.battle.steps import PASSAGE, STEPS, settle
 from pbem.games.fief_england.disasters import storms_at
@@ -64,6 +66,10 @@ def battle_order(board: Board, battles: list) -> list:
 
 
 BATTLE = BattleRules(steps=STEPS, settle=settle, declarable=declarable, sieges=resolve_sieges,
-                     plunder=resolve_pillage, battle_order=battle_order, plan_words=PLAN_WORDS,
+                     plunder=resolve_pillage, battle_order=battle_order,
+                     plan_words={**PLAN_WORDS, HIRE: check_hire},   # 11.1, R41: crossbowmen hired in battle
+                     plunder_keys={"abbey": check_abbey_key},   # 2.13, 7.10: an Abbey pillaged
                      coalition=coalition, attack_check=attack_check,   # 13.3: no Garter Lord attacks the Sovereign
                      cavalcade_barred=cavalcade_barred)
+# The Battle mail's `attack_invaders:` (7.0, 6.8, R137) is the Invaders' part's (invaders/attacked.py,
+# which reads this package): England's hooks add it to BATTLE's `verbs`.

@@ -47,8 +47,8 @@ def resolve_sieges(state: FiefState, board: Board, orders: Mapping[str, Any],
                    besiege: Mapping[str, list[str]]) -> list[Event]:
     """After the battles, in turn order: lifts, sieges in progress kept or lifted, new sieges.
     First, a trebuchet still under construction since an earlier round was not paid in this
-    round's Purchase: its siege lifts (7.9; `lift_unpaid`, also for England's Purchase phase to
-    call at its end)."""
+    round's Purchase: its siege lifts (7.9; `lift_unpaid`, which the Purchase phase's end calls
+    already, construction.py - here it finds one only in a position built past that phase)."""
     events: list[Event] = lift_unpaid(state)
     for player in state.turn_order():
         mine = orders.get(player) or {}
@@ -159,6 +159,12 @@ def construct(state: FiefState, family: str, town: str, count: int) -> list[Even
     if problem:
         raise ValueError(problem)
     state.families[family].deniers -= PRICE * count
+    return activate(state, family, town, count)
+
+
+def activate(state: FiefState, family: str, town: str, count: int) -> list[Event]:
+    """7.9: the trebuchet under construction turned 'Active' side up (and a second placed) with the
+    besieging army; paid by the caller (the Purchase phase's `construct:` order, construction.py)."""
     sieges(state)[town][family]["building"] = 0
     for _ in range(count):
         pid = state.new_pawn_id()

@@ -15,6 +15,7 @@ from pbem.games.fief.battle.context import Battle
 from pbem.games.fief.battle.forces import BattleError, Side
 from pbem.games.fief.battle.losses import Losses as PawnLosses
 from pbem.games.fief_england.battle.after import END_TEXT, defeated, settle
+from pbem.games.fief_england.battle.hire import hire_crossbowmen
 from pbem.games.fief_england.battle.numbers import ENGINES
 from pbem.games.fief_england.battle.plan import LEADER
 from pbem.games.fief_england.battle.rounds import SIDES, Losses, RoundResult, Volley, battle_round
@@ -277,6 +278,7 @@ def surrender(b: Battle, side: Side) -> None:
 STEPS = (
     ("7.0, 4.1", "the battle declared, both sides reveal their troops", open_battle),
     ("10.2, 7.4", "PASSAGE: attack from the tunnels (the attacker's plan)", tunnels),
+    ("11.1, R41", "mercenary crossbowmen hired by the plans (battle/hire.py)", hire_crossbowmen),
     ("7.0, 7.5, 7.6", "nobles, trebuchets and bombards alone are captured at once", alone_at_start),
     ("7.1-7.8", "battle rounds - projectiles then melee - until the battle ends", battle_rounds),
 )

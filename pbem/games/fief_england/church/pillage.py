@@ -3,9 +3,12 @@ destroyed, the pillaging noble's family collects 10 shillings, takes the relics 
 the noble is marked with the Heresy marker (JUSTICE may then strike them, 10.4)."""
 from __future__ import annotations
 
+from typing import Any
+
 from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.church import abbeys, relics
+from pbem.orders.reading import Problems, fold, suggest
 from pbem.rules.api import Audience, Event
 
 HERESY = "heresy"   # the noble bearing the one Heresy marker (R31)
@@ -43,3 +46,25 @@ def pillage_abbey(state: FiefState, player: str, noble: str, city: str) -> list[
     events.append(Event("heresy_marker", f"{noble} ({player}) bears the Heresy marker{was}: JUSTICE may strike "
                         "them (7.10, 10.4).", data={"noble": noble}))
     return events
+
+
+def check_abbey_key(view: dict, me: str, town: str, value: Any, line: int | None, problems: Problems) -> str | None:
+    """The Battle Phase mail's `plunder: CITY` with `abbey: NOBLE` (the battle rules' `plunder_keys`):
+    the noble leading the pillage (2.13: marked with the Heresy marker) is a free noble of the
+    player's family in the City, and an Abbey stands there - as the view shows it when the mail is
+    read; the battles before the Pillage may change it (told then, 7.10)."""
+    mine = {fold(n): n for n, lo in view["lords"].items() if lo["family"] == me}
+    name = mine.get(fold(str(value)))
+    if name is None:
+        problems.add(line, f"`abbey:` names the noble of your family who leads the pillage, not {value!r}",
+                     suggest(str(value), list(mine.values())) or "write `abbey: NOBLE`")
+        return None
+    lord = view["lords"][name]
+    if lord.get("captive_of") or lord.get("location") != town:
+        problems.add(line, f"{name} is not a free noble of yours in {town}",
+                     "the pillage is led by your noble in the City (2.13)")
+        return None
+    if town not in ((view.get("church") or {}).get("abbeys") or {}):
+        problems.add(line, f"no Abbey stands in {town}", "remove `abbey:` (7.10: Mills and siege engines only)")
+        return None
+    return name

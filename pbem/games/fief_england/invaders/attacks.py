@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.state import FiefState
+from pbem.games.fief_england import crown
 from pbem.games.fief_england.church import abbeys, relics
 from pbem.games.fief_england.compass import Compass
 from pbem.games.fief_england.invaders.armies import army_name, in_city, record, strength, troops
@@ -66,6 +67,8 @@ def take_city(state: FiefState, board: Board, compass: Compass, city: str, mover
         record(state)["destroyed"].append({"round": state.round, "city": city, "what": lost})
         events.append(Event("invaders_destroy", f"The Invaders destroy the {' and the '.join(lost)} of {city} (6.5).",
                             data={"city": city, "what": lost, "army": mover}))
+    if "stronghold" in lost:   # 4.9, R10: the Royal Stronghold too
+        events += crown.royal_destroyed(state, board, city, "the Invaders (6.5)")
     if abbeys.abbey_in(state, city) is not None:   # R10, 2.13: the Abbey too (its Abbess may rebuild)
         events += abbeys.destroy(state, city, "the Invaders, 6.5")
     if relics.KEY in state.edition_state:   # R10, 12.0: a relic lying there is revealed and removed

@@ -23,6 +23,7 @@ from pbem.games.fief_england.battle.rounds import Force, Noble, Setup, battle_ro
 from pbem.games.fief_england.invaders.armies import (SIEGE_ENGINES, in_city, record,
                                                      troops, units)
 from pbem.games.fief_england.invaders.captives import capture
+from pbem.games.fief_england.invaders.defeats import defeat_told
 from pbem.games.fief_england.invaders.leaders import gone_for_good, leader_lost
 from pbem.games.fief_england.royal.garter import invaders_defeated
 from pbem.rules.api import Event
@@ -81,6 +82,7 @@ def fight(state: FiefState, board: Board, city: str, family: str, mover: str, rn
     events: list[Event] = []
     quiet = 0
     rounds = 0
+    armies = in_city(state, city)
     while True:
         why = may_attack(state, city, family, numbers)
         if why is not None:
@@ -102,8 +104,10 @@ def fight(state: FiefState, board: Board, city: str, family: str, mover: str, rn
         if not troops(state, city).get(family):
             events += _defeated(state, board, city, family, mover)
             return Fought(True, events)
-        if not in_city(state, city):
-            return Fought(False, events)
+        if not in_city(state, city):      # the family destroyed the Invaders who attacked it (13.3)
+            lords = [l.name for l in state.lords.values() if l.family == family and l.location == city
+                     and not l.captive_of]
+            return Fought(False, events + [defeat_told(city, family, armies, lords, state.round)])
         quiet = 0 if lost.any else quiet + 1
         if quiet >= numbers.deadlock_rounds:      # 7.8: deadlock
             events.append(Event("invaders_deadlock", f"{quiet} battle rounds in {city} without a loss: the battle "
@@ -129,16 +133,19 @@ def _units_text(state: FiefState, kind: str, count: int) -> str:
     return f"{count} {kind.replace('_', ' ')}{'s' * (count != 1)}"   # crossbowmen, the royal guard
 
 
-def _told(steps) -> str:
+def _told(steps, names: dict[str, str] | None = None) -> str:
+    """Each side's volleys, the sides named by ``names`` (role -> whose; by default the Invaders
+    attacking, as in Phase 6)."""
+    names = names or {"attacker": "the Invaders'", "defender": "the defenders'"}
     parts = []
     for step in steps:
         for side, volley in step.volleys.items():
-            who = "the Invaders" if side == "attacker" else "the defenders"
+            who = names[side]
             if volley.silent:
-                parts.append(f"{who}' {step.name} do not fire ({volley.silent})")
+                parts.append(f"{who} {step.name} do not fire ({volley.silent})")
             elif volley.faces:
                 faces = " ".join(FACES.get(f, str(f)) for f in volley.faces)
-                parts.append(f"{who}' {step.name} roll {faces}" + (f" +{volley.bonus}" if volley.bonus else ""))
+                parts.append(f"{who} {step.name} roll {faces}" + (f" +{volley.bonus}" if volley.bonus else ""))
     return "; ".join(parts) or "no die is rolled"
 
 

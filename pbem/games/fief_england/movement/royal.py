@@ -41,8 +41,8 @@ def royal_move_problem(state: FiefState, noble: str, destination: str, royal_pla
     if not royal and lord.family not in royal_families(state):
         return (f"{noble} is neither of the Royal Family nor a noble of a royal member's family: only they "
                 "travel by the royal move (5.0)")
-    guards = set(guard_kinds)
-    troops = [pid for pid in units if not (royal and state.pawns[pid].kind in guards)]
+    guards = set(guard_kinds)   # the caller passes the noble's own guard only (13.1: it leaves no Lord's side)
+    troops = [pid for pid in units if state.pawns[pid].kind not in guards]
     if troops:
         return ("the royal move carries no troops: only the Royal Family's own guards go with them (5.0, 13.1); "
                 f"{len(troops)} unit{'s' if len(troops) != 1 else ''} would have to stay")

@@ -39,6 +39,7 @@ from pbem.games.fief_england.movement.passage import PASSAGE
 from pbem.games.fief_england.movement.path import LAND, ROAD, SEA, SHERWOOD, Leg, PathProblem, moves_of, read_path
 from pbem.games.fief_england.board_loader import EnglandBoard
 from pbem.games.fief_england.church import relics
+from pbem.games.fief_england.royal import guard
 from pbem.games.fief_england.movement.waters import Waters, waters_of
 from pbem.games.fief_england.regions import storm_regions
 from pbem.rules.rng import Rng
@@ -330,9 +331,8 @@ class EnglandRun(MovementRun):
             return
         place = self.presence.where["L:" + name]
         guard_kinds = edition_of(self.state).hooks.royal_guard
-        guards = [m[2:] for m in self.presence.members_at(place, player)
-                  if m.startswith("P:") and self.state.pawns[m[2:]].kind in guard_kinds] \
-            if lord.political in royal.ROYAL_FAMILY else []
+        own = set(guard.guard_of(self.state, name))   # 13.1: his own guard, never another's (the Prince Consort's too)
+        guards = [m[2:] for m in self.presence.members_at(place, player) if m.startswith("P:") and m[2:] in own]
         why = royal.royal_move_problem(self.state, name, dest, royal_places(self.state), guards, guard_kinds,
                                        self.royal_cost)
         if why:

@@ -25,6 +25,7 @@ from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief.movement.events import Teller
 from pbem.games.fief.policies import loss_order
 from pbem.games.fief.state import FiefState
+from pbem.games.fief_england import crown
 from pbem.games.fief_england.church import abbeys
 from pbem.games.fief_england.invaders.armies import in_city, numbers, record as invaders_record
 from pbem.games.fief_england.invaders.rebellion import invader_troops, rebellion_hits
@@ -252,6 +253,8 @@ def _no_captives(state: FiefState, board: Board, city: str) -> list[Event]:
     if gone:
         events.append(Event("rebellion_destroys", f"The rebels destroy the {' and '.join(gone)} of {city} (10.1, R29).",
                             data={"city": city, "destroyed": gone}))
+    if "Stronghold" in gone:   # 4.9, R29: the Royal Stronghold too
+        events += crown.royal_destroyed(state, board, city, "a REBELLION (10.1)")
     events += abbey_lost
     return events
 

@@ -9,8 +9,9 @@ Sovereign or take part in a coalition attack against their Sovereign." 4 markers
 
 - The deeds: a Danegeld paid or a Church Intervention that sent an army away is the Invaders
   part's record (``edition_state["invaders"]["sent_away"]``, 6.9, 6.10); an Invader army defeated
-  is recorded here by ``invaders_defeated``, which the Invaders' battles call (and the players'
-  battles against Invaders, when they come), for the side's nobles in the City (R132).
+  is recorded here by ``invaders_defeated``, which the Invaders' battles call where their losses
+  are applied - in Phase 6 and in the players' `attack_invaders:` of Phase 7 alike - for the
+  side's nobles in the City (R132).
 - By mail (R133): the at-once order `garter: LORD` of the Sovereign's family, in any phase, once a
   round; the Lord must hold a fiefdom title then (R28) and have done a deed (any round before).
 - State: ``edition_state["garter"]`` the holders' names (the victory's tiebreak reads it, R44);
