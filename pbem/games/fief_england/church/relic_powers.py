@@ -53,7 +53,7 @@ def chasuble_problem(state: FiefState, board: Board, player: str, frm: str, to: 
     why = _controls(state, player, CHASUBLE)
     if why:
         return why
-    storms = storm_regions(state)   # 2.5: the disasters part's one reader
+    storms = storm_regions(state)   # 2.5: the one reader of the cards on a Region (regions.py)
     if frm not in storms:
         return f"no STORMS card lies on {sea_name(frm)}"
     if frozenset((sea_name(frm), sea_name(to))) not in EnglandBoard.of(board).sea_links:
