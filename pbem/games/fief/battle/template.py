@@ -15,13 +15,15 @@ from pbem.games.fief.edition import load_edition
 
 def battle_template(view: dict[str, Any], player: str) -> str:
     towns = view["towns"]
+    edition = load_edition(view["game"])
     lines = [
         f"# Battle Phase (6), round {view.get('round')}. Turn order: {', '.join(view.get('turn_order', []))}.",
         "# In turn order each player's battles are fought one by one, each to its end (6); one",
         "# battle per town, where you have an army: a lord with a troop (5.1: lords alone are no",
         "# army; a troop cannot declare a battle), and none under bad weather (G.2.2).",
         "# Then sieges (6.4.1: a siege in progress continues while your lord is there) and",
-        "# plunder (6.5: 2 deniers a mill, in a non-besieged town you control or one you besiege).",
+        f"# plunder (6.5: {edition.coins(edition.income['plunder_per_mill'])} a mill, in a non-besieged town you "
+        "control or one you besiege).",
         "# Remove the `# ` in front of the lines you want.",
         "orders:",
     ]
@@ -69,7 +71,8 @@ def battle_template(view: dict[str, Any], player: str) -> str:
         f"#     captives_to: {example:<11} # who detains the captives your side takes (6); default you",
         "#     towns: {Tours: {surrender: never}}      # per-town changes",
     ]
-    return "\n".join(lines + _surprise_lines(view, player)) + "\n"
+    # the sections cited, in the edition's numbering (`sections:`; France's own: unchanged)
+    return edition.cite_in("\n".join(lines + _surprise_lines(view, player))) + "\n"
 
 
 def _surprise_lines(view: dict[str, Any], player: str) -> list[str]:

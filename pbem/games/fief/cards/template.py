@@ -17,12 +17,14 @@ def _hand(view: dict[str, Any]) -> str:
 def draw_template(view: dict[str, Any], player: str) -> str:
     hand = view.get("hand") or []
     piles = view["piles"]
-    limit = edition_of_view(view).hand_limit   # 2.2
+    edition = edition_of_view(view)
+    limit = edition.hand_limit   # 2.2
     lines = [
         f"# Cards Phase (2), steps A and B. Your hand: {_hand(view)} ({len(hand)} of {limit}).",
         f"# Piles: {piles['characters']} character cards, {piles['events']} events cards; "
         f"{view['disasters_track']} disaster card(s) on the track.",
-        "# A (2.1): discard any cards (everyone is told which). B (2.2): draw up to 2 cards, 1 character",
+        f"# A ({edition.cite('2.1')}): discard any cards (everyone is told which). B ({edition.cite('2.2')}): draw up "
+        "to 2 cards, 1 character",
         "# card at most, never above 3 in hand. A disaster drawn from the events pile goes face down to",
         "# the disasters track and you draw again (2.3). `if_first` decides the second draw after seeing",
         "# the first card: keys are a card (Cardinal, tax, a lord's name) or a group (lord, character,",
