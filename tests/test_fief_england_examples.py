@@ -132,7 +132,9 @@ WRONG_WORDS = re.compile(r"denier|off-?shore", re.IGNORECASE)
 # France's sections that the core's texts cite and England's record maps to its own (`sections:`)
 FRANCE_ONLY = re.compile(r"\((2\.2|1\.3-1\.5)\)|Round Phase \(7\)|Victory points: .*\(7\)|first player card \(7\)|"
                          r"Battle Phase \(6\)|declares a battle \(6\)|its end \(6\)|takes \(6\)|5\.2\.2|\bI\.2\b|"
-                         r"6\.1, standing")
+                         r"6\.1, standing|"
+                         # the order forms' France sections, towns, fiefs and pages (the lead's review)
+                         r"G\.2\.2|6\.4\.1|\(6\.5:|6\.2\.3|# 6\.1:|\bTours\b|Bretagne|orders-fief-france")
 
 
 def mail_texts(mail) -> list[str]:

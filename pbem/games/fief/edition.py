@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 import yaml
 
-from pbem.games.fief.edition_reader import (EDITION_FILE, OTHER_STEPS, PHASES, SEA_WORDS, Deck, EditionError, Unit,
+from pbem.games.fief.edition_reader import (EDITION_FILE, OTHER_STEPS, PHASES, WORDS, Deck, EditionError, Unit,
                                             Victory, read_record)
 from pbem.games.fief.hooks import Hooks, TitleBonus
 from pbem.paths import games_dir
@@ -70,7 +70,7 @@ class Edition:
     # them so (`money.plural_always`), so that its reports stay as they were stored.
     money_plural_always: bool = False
     # How the reports word the sea (`words:`; France's defaults: its one off-shore area, 5.3).
-    words: dict[str, str] = field(default_factory=lambda: dict(SEA_WORDS))
+    words: dict[str, str] = field(default_factory=lambda: dict(WORDS))
     # The core's texts cite France's rulebook; an edition's `sections:` says where its own rulebook
     # has the same rule (England: "2.2" -> "2.0"). A section it does not name is cited as it is.
     sections: dict[str, str] = field(default_factory=dict)

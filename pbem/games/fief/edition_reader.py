@@ -76,10 +76,11 @@ _TOP = ("title", "hooks", "players", "money", "units", "start", "supply", "limit
         "cards", "deck", "victory", "round", "not_in_first_round", "options")
 _TOP_OPTIONAL = ("always_fog_of_war", "words", "sections")
 # The record's `words:`: how the reports name the sea - in a sentence, where forces are, the map's
-# legend of a sea route and of a harbor. France's are the defaults (5.3: its one off-shore area).
-SEA_WORDS = {"sea": "the offshore area", "at_sea": "offshore", "map_sea": "by sea (harbor to offshore)",
-             "map_harbor": "harbor: ships go offshore (5.3)"}
-_WORDS = tuple(SEA_WORDS)
+# legend of a sea route and of a harbor - and the order-language page of the battle plan's words
+# that the order form points to. France's are the defaults (5.3: its one off-shore area).
+WORDS = {"sea": "the offshore area", "at_sea": "offshore", "map_sea": "by sea (harbor to offshore)",
+         "map_harbor": "harbor: ships go offshore (5.3)", "battle_plan_doc": "docs/orders-fief-france-battle.md"}
+_WORDS = tuple(WORDS)
 _PRICES = ("stronghold", "mill", "title_per_town", "ransom_base", "ransom_per_title")
 _INCOME = ("town", "mill", "tallage_per_town", "queen", "plunder_per_mill")
 _UNIT = ("price", "combat_points", "pool", "name", "plural", "letter")
@@ -282,7 +283,7 @@ class _Reader:
             starting_money=self.whole(money, "money", "starting"),
             money_unit=self.text(money, "money", "unit") if "unit" in money else "denier",
             money_plural_always=self.flag(money, "money", "plural_always") if "plural_always" in money else False,
-            words={**SEA_WORDS, **{name: self.text(words, "words", name) for name in words}},
+            words={**WORDS, **{name: self.text(words, "words", name) for name in words}},
             sections=self.sections(sections),
             units=units, start_units=start_units,
             strongholds=supply["strongholds"], mills=supply["mills"], siege_engines=supply["siege_engines"],

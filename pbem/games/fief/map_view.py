@@ -20,7 +20,7 @@ import yaml
 
 from pbem.games.fief.board import Board, load_board
 from pbem.games.fief.edition import load_edition
-from pbem.games.fief.edition_reader import SEA_WORDS
+from pbem.games.fief.edition_reader import WORDS
 from pbem.paths import games_dir
 from pbem.rules.api import JSON, MapUnavailable
 
@@ -30,11 +30,11 @@ MARKERS = (   # what a town may carry (4.2, 4.4, 5.3.2, 6.4), in drawing order
     {"id": "stronghold", "letter": "S", "label": "stronghold (4.2)"},
     {"id": "city", "letter": "C", "label": "city: a fortified town (4.4)"},
     {"id": "mill", "letter": "m", "label": "mill, one mark each (4.3)"},
-    {"id": "harbor", "letter": "H", "label": SEA_WORDS["map_harbor"]},   # the edition's `words:`
+    {"id": "harbor", "letter": "H", "label": WORDS["map_harbor"]},   # the edition's `words:`
 )
 
 # The legend's words (pbem.rules.api.DrawsMap `legend`): the painter knows no game's words.
-LEGEND = {"places": "Towns", "emphasis": "chief town", "road": "road", "sea": SEA_WORDS["map_sea"],
+LEGEND = {"places": "Towns", "emphasis": "chief town", "road": "road", "sea": WORDS["map_sea"],
           "siege": "besieged", "outline": "fief borders", "lords": "lord", "hidden": "face down",
           "captives": "captive(s) held"}
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.games.fief.board import example_town
 from pbem.games.fief.cards.deck import load_cards
 from pbem.games.fief.cards.phase import card_name, playable
 from pbem.games.fief.edition import edition_of_view, load_edition
@@ -80,7 +81,8 @@ def play_template(view: dict[str, Any], player: str) -> str:
         if own is not None and card in own.cards:
             lines += [(f"#  {code:<24}# {why}" if why else f"#  {code}") for code, why in own.template.get(card, ())]
         elif card in cards.lords:
-            lines += [f"#  - play: {card}", "#    in: Tours          # optional"]
+            town = example_town(view["towns"])
+            lines += [f"#  - play: {card}", f"#    in: {town:<15}# optional"]
             lines += [f"#    {k.name}: no" for k in load_edition(view["game"]).hooks.lord_card_keys]   # France: G.1.1
         elif card in ("good_weather", "good_harvest"):
             lines += [f"#  - play: {card}", "#    on: 3              # a bishopric number or name"]

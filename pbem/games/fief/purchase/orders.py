@@ -86,8 +86,7 @@ EXAMPLE = {"ransom": "LORD", "offer": "8", "build": "mill", "buy": "knight", "ca
 def _parse(verb: str, item: dict, view: dict, board: Board, problems: Problems) -> dict | None:
     me = view["me"]
     if item[verb] is None or isinstance(item[verb], (list, dict)):
-        example = board.fiefs[min(board.fiefs)].name.split(" of ", 1)[-1] if verb in ("title", "offer_title") \
-            else EXAMPLE[verb]
+        example = board.fief_example() if verb in ("title", "offer_title") else EXAMPLE[verb]
         problems.add(line_of(item, verb), f"`{verb}:` must be followed by {WHAT[verb]}",
                      f"e.g. `- {verb}: {example}`")   # a fief of this game's board
         return None

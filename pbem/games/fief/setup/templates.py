@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.fief.board import Board
+from pbem.games.fief.board import Board, example_town
 from pbem.games.fief.purchase.ledger import Ledger
 from pbem.games.fief.edition import load_edition
 from pbem.games.fief.purchase.titles import cardinal_target_problem, privilege_lord
@@ -69,27 +69,28 @@ def purchase_template(view: dict[str, Any], board: Board) -> str:
     for fief in board.fiefs.values():
         if not view["fiefs"][fief.id]["governed"] and all(view["towns"][t]["controller"] == me for t in fief.towns):
             lines.append(f"#   You may buy: {fief.name} ({coins(fief.title_price)}).")
-    lines += _title_lines(view, me)
-    example = places[0] if places else (mine[0] if mine else "Tours")
+    lines += _title_lines(view, me, board)
+    example = places[0] if places else (mine[0] if mine else example_town(board.towns))
     lord = next((n for n, l in view["lords"].items() if l["family"] == me), "NAME")
     lines += [
         "# Remove the `# ` in front of the orders you want; sent as it is, you buy nothing.",
         "orders:",
-        "#  - buy: man_at_arms      # man_at_arms | archer | knight | bombard",
+        f"#  - buy: man_at_arms      # {' | '.join(edition.units)}",
         "#    count: 1",
         f"#    in: {example}",
         "#  - build: mill           # or: stronghold",
         f"#    in: {mine[0] if mine else example}",
-        "#  - title: Bretagne       # a fief you hold every town of",
+        f"#  - title: {board.fief_example():<15}# a fief you hold every town of",
         f"#    lord: {lord}",
-        "#    only_if_offered: no   # yes: only if the king offers it to you, for nothing (4.4)",
     ]
+    if edition.hooks.privileged:   # 4.4: an edition whose king offers titles (France)
+        lines.append("#    only_if_offered: no   # yes: only if the king offers it to you, for nothing (4.4)")
     for verb in edition.hooks.purchase_verbs.values():   # an edition's own orders (England: 7.9)
         lines += verb.template(view, board)
     return "\n".join(lines + [""])
 
 
-def _title_lines(view: dict[str, Any], me: str) -> list[str]:
+def _title_lines(view: dict[str, Any], me: str, board: Board) -> list[str]:
     """The king's privilege (4.4) and the cardinal title for sale (4.5), where they apply."""
     lines = []
     king = privilege_lord(view["lords"], load_edition(view["game"]).hooks.privileged)
@@ -98,7 +99,8 @@ def _title_lines(view: dict[str, Any], me: str) -> list[str]:
         lines.append(f"# The king's privilege (4.4): {king} ({family}) may offer 1 ungoverned fief title this")
         lines.append("#   round, free, to a player able to purchase it (every town controlled, a stronghold).")
         if family == me:
-            lines += ["#   - offer_title: Bretagne", "#     to: PLAYER      # the player whose `title:` order takes it"]
+            lines += [f"#   - offer_title: {board.fief_example()}",
+                      "#     to: PLAYER      # the player whose `title:` order takes it"]
         else:
             lines.append("#   Offered to you, your `title:` order for it costs nothing; add `only_if_offered: yes`")
             lines.append("#   to take it only as a gift.")
