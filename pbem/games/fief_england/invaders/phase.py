@@ -73,7 +73,7 @@ def _turn(ph: Phase, army_id: str) -> None:
     army = armies[army_id]
     if army["city"] is None or not army["leader"] or army["follows"]:
         return            # gone, or Foot Soldiers without a Leader of their own (6.3, 6.12)
-    storms = struck(state, compass, STORMS)
+    storms = struck(state, STORMS)
     ph.events += engage(state, ph.board, compass, army["city"], army_id, storms, ph.rng)[1]   # R79
     moves = numbers().moves
     while moves and _free(army):
@@ -119,7 +119,7 @@ def _move(ph: Phase, army_id: str, to: str) -> None:
     armies = record(state)["armies"]
     origin = armies[army_id]["city"]
     moving = [army_id] + [a for a, x in armies.items() if x["follows"] == army_id and x["city"] == origin]
-    plagued = struck(state, compass, PLAGUE)
+    plagued = struck(state, PLAGUE)
     entering_plague = compass.region[to] != compass.region[origin] and compass.region[to] in plagued
     for a in moving:
         armies[a]["city"] = to
