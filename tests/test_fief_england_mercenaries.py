@@ -1,5 +1,5 @@
 """Fief: England's mercenary crossbowmen lent or rented to another family (E 11.1, l.746; rulings
-R140-R143): by mail an offer (`lend_crossbowmen:`) and its acceptance (`borrow_crossbowmen:`),
+R141-R144): by mail an offer (`lend_crossbowmen:`) and its acceptance (`borrow_crossbowmen:`),
 at-once orders; the price goes by 2.15's rules and is the two families' secret.
 """
 from __future__ import annotations
@@ -59,7 +59,7 @@ def end_of_round(state: dict) -> tuple[dict, list]:
     return st.to_json(), events
 
 
-# -- a loan: no price, no pigeon (11.1, R140) ------------------------------------------------------
+# -- a loan: no price, no pigeon (11.1, R141) ------------------------------------------------------
 
 def test_a_loan_is_an_offer_then_an_acceptance_and_the_borrower_hires_them() -> None:
     state = position()
@@ -71,7 +71,7 @@ def test_a_loan_is_an_offer_then_an_acceptance_and_the_borrower_hires_them() -> 
     assert mercs(state)["on_card"] == 1 and mercs(state)["lent"] == {"bob": 2}
     assert not (state["edition_state"].get("pigeons") or {}).get("spent")
     assert RULES.view(state, "cat")["church"]["crossbowmen_lent"] == {"bob": 2}
-    # R142: the borrower hires them as its own troops, paying 11.1's 2 shillings each
+    # R143: the borrower hires them as its own troops, paying 11.1's 2 shillings each
     state, events = send(state, "bob", "at_once:\n  - hire: 2\n    in: Oxford\n")
     assert "bob hires 2 mercenary crossbowmen into Oxford, lent by ann" in seen_by(events, "cat")
     assert state["families"]["bob"]["deniers"] == 6 and state["families"]["ann"]["deniers"] == 10
@@ -113,7 +113,7 @@ def test_lent_crossbowmen_fight_in_the_borrowers_battle_plan() -> None:   # R41,
     assert check_hire(view, "bob", 3, None, problems) == 0 and "only 2 crossbowmen" in str(list(problems))
 
 
-# -- a rent: the price by 2.15 (R141) --------------------------------------------------------------
+# -- a rent: the price by 2.15 (R142) --------------------------------------------------------------
 
 def test_a_rent_in_one_city_spends_the_borrowers_pigeon_and_rolls_no_die() -> None:   # R27
     state, events = send(position(), "ann", lend(2, "cat", price=3))
@@ -171,7 +171,7 @@ def test_the_price_is_told_to_the_two_families_only() -> None:
     assert "for 7 shilling(s)" in seen_by(taken, "ann") and "for 7 shilling(s)" in seen_by(taken, "bob")
 
 
-# -- losses and the card (11.1 l.748-749, R143) ----------------------------------------------------
+# -- losses and the card (11.1 l.748-749, R144) ----------------------------------------------------
 
 def test_lent_crossbowmen_defeated_go_to_the_stockpile_and_the_card_with_none_is_discarded() -> None:
     state, _ = send(position(), "ann", lend(3, "bob"))
@@ -202,7 +202,7 @@ def test_offers_lapse_at_the_end_of_round() -> None:
     assert "is not a family whose offer of crossbowmen to you is waiting" in errors(after, "bob", borrow())
 
 
-def test_the_lenders_card_discarded_takes_the_lent_crossbowmen_off_the_map() -> None:   # R143
+def test_the_lenders_card_discarded_takes_the_lent_crossbowmen_off_the_map() -> None:   # R144
     state, _ = send(position(), "ann", lend(2, "bob"))
     state, _ = send(state, "bob", borrow(city="York"))
     st = FiefState.from_json(copy.deepcopy(state))
@@ -267,7 +267,7 @@ def test_the_template_shows_the_orders() -> None:
     assert "lend_crossbowmen: N" in text and "borrow_crossbowmen: FAMILY" in text
 
 
-def test_at_two_players_a_family_lends_only_to_the_opponents_families() -> None:   # 13.7, R140
+def test_at_two_players_a_family_lends_only_to_the_opponents_families() -> None:   # 13.7, R141
     two = ["ann", "ann-2", "bob", "bob-2"]
     lords = {"Henri": {"family": "ann", "at": "London"}, "Alys": {"family": "ann-2", "at": "London", "female": True},
              "Anabel": {"family": "bob", "at": "York"}, "Hugh": {"family": "bob-2", "at": "York"}}

@@ -165,7 +165,7 @@ def hire_problem(state: FiefState, family: str, count: int, city: str) -> str | 
 
 def hire(state: FiefState, family: str, count: int, city: str, from_card: str | None = None) -> list[Event] | str:
     """11.1: hire ``count`` crossbowmen from the card into ``city`` for 2 shillings each: those on
-    the family's own card first, then those lent to it (R142: the borrower pays the 2 shillings);
+    the family's own card first, then those lent to it (R143: the borrower pays the 2 shillings);
     each stays its card's, so it returns there at the End of Round. ``from_card``: only those
     that card lends the family (a borrowing's `in:`)."""
     why = hire_problem(state, family, count, city)
@@ -217,7 +217,7 @@ def hire_in_battle(state: FiefState, family: str, wanted: int, city: str) -> lis
 def end_of_round(state: FiefState) -> list[Event]:
     """11.1 at the End of Round: crossbowmen still on the map return to their card; those
     defeated went to the stockpile, and a card whose 3 are all defeated is discarded. Those lent
-    for the round come back too, hired or not (11.1, R140), and offers not taken lapse."""
+    for the round come back too, hired or not (11.1, R141), and offers not taken lapse."""
     events: list[Event] = []
     state.edition_state.pop(LOAN_OFFERS, None)
     for family, chosen in sorted((state.edition_state.get(CARD) or {}).items()):

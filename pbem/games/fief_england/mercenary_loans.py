@@ -1,20 +1,20 @@
 """Mercenary crossbowmen lent or rented to another family (E 11.1, l.746: "A Player can lend or rent
 their Mercenaries, in whole or in part, to other Players. One just needs to agree on a price
-(2.15)"; rulings R140-R143). By mail two at-once orders (R41), an offer and its acceptance, as
+(2.15)"; rulings R141-R144). By mail two at-once orders (R41), an offer and its acceptance, as
 the game's other exchanges between families (R101, R110):
 
     at_once:
       - lend_crossbowmen: 2      # the owner of a MERCENARY card: 2 of the crossbowmen on it ...
-        to: bob                  #   ... to this family, for this round (11.1, R140)
+        to: bob                  #   ... to this family, for this round (11.1, R141)
         price: 3                 #   optional: the rent in shillings (none or 0: lent free)
         paid_to: Henri           #   with a price: your noble the borrower's pigeon flies to (2.15)
       - borrow_crossbowmen: ann  # the borrower accepts ann's offer ...
-        paid_by: Hugh            #   with a price: your noble who sends it (2.15, R141)
+        paid_by: Hugh            #   with a price: your noble who sends it (2.15, R142)
         in: Oxford               #   optional: hire them at once into this city, 2 shillings each
 
 - The offer is told to the two families only (the count and the price: shillings are secret); a
   new offer to the same family replaces it; it lapses at the End of Round.
-- On acceptance the price goes as 2.15 carries shillings (``pigeons.pay_price``, R141): in one
+- On acceptance the price goes as 2.15 carries shillings (``pigeons.pay_price``, R142): in one
   City for one of the borrower's pigeons and no die, nothing between married allies there (9.0);
   between two Strongholds, Fortified Cities or Abbeys by a pigeon that is lost on a 6 — the
   shillings stay with the borrower, no crossbowmen change hands and the offer still stands
@@ -22,11 +22,11 @@ the game's other exchanges between families (R101, R110):
   needs no pigeon.
 - Then the crossbowmen leave the lender's card, lent to the borrower for the round (public: the
   cards and their crossbowmen lie face up; the price is not told). The borrower hires them as its
-  own troops (R142: for 11.1's 2 shillings each, paid by the borrower), with the `in:` above,
+  own troops (R143: for 11.1's 2 shillings each, paid by the borrower), with the `in:` above,
   the at-once `hire:` order or the battle plan's `hire_crossbowmen` (``hired.hire``). At the End
   of Round they all return to the lender's card, hired or not; those defeated go to the
   stockpile and a card with none left is discarded (11.1, ``hired.end_of_round``); the lender's
-  card discarded takes them off the map with it (11.1's last line, R143).
+  card discarded takes them off the map with it (11.1's last line, R144).
 
 State: the lending on the card (``hired``: ``edition_state["mercenaries"][card]["lent"]``) and
 the offers waiting in ``edition_state["crossbowmen_offers"]`` = [{lender, borrower, count,
@@ -96,8 +96,8 @@ def lend(state: FiefState, lender: str, borrower: str, count: int, price: int,
 
 def accept(state: FiefState, borrower: str, lender: str, paid_by: str | None, city: str | None,
            rng: Rng) -> list[Event] | str:
-    """11.1: the borrower takes the offer: the price by 2.15's rules (R141), then the crossbowmen
-    lent for the round (R140), hired at once into ``city`` if given (R142)."""
+    """11.1: the borrower takes the offer: the price by 2.15's rules (R142), then the crossbowmen
+    lent for the round (R141), hired at once into ``city`` if given (R143)."""
     offer = next((o for o in state.edition_state.get(KEY) or [] if o["lender"] == lender and o["borrower"] == borrower),
                  None)
     if offer is None:
