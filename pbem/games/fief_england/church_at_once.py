@@ -35,7 +35,7 @@ from pbem.games.fief.cards.deck import load_cards
 from pbem.games.fief.edition import load_edition
 from pbem.games.fief.hooks import AtOnceVerb
 from pbem.games.fief.state import FiefState, Lord
-from pbem.games.fief_england import hired, retainers
+from pbem.games.fief_england import hired, mercenary_loans, retainers
 from pbem.games.fief_england.card_data import england_cards
 from pbem.games.fief_england.church import abbeys, relic_powers, relics
 from pbem.games.fief_england.regions import regions_of
@@ -79,11 +79,10 @@ def check_hire(view: dict, player: str, item: dict, line: int | None, problems: 
         problems.add(line, "say where the crossbowmen go", "add e.g. `in: Oxford`")
         return None
     city = _name(view, item["in"], list(view["towns"]), "a city", line_of(item, "in"), problems)
-    card = (view.get("church") or {}).get("family_card", {}).get(player, "")
-    left = (view.get("church") or {}).get("crossbowmen_on_card", {}).get(player, 0)
+    can, left = hired.hirable_in_view(view, player)   # the family's own card and those lent to it
     money = view["families"][player].get("deniers", 0)
     each = int(load_edition(view["game"]).extra["hired_units"][hired.UNIT]["price"])   # 11.1
-    why = ("you have no MERCENARY card on your family board (11.1)" if not str(card).startswith("mercenary")
+    why = ("you have no MERCENARY card on your family board (11.1)" if not can
            else f"only {left} crossbowmen lie on your MERCENARY card (11.1)" if count > left
            else f"{count} crossbowmen cost {count * each} shillings (11.1: {each} each); you have {money}"
            if money < count * each else None)
@@ -354,4 +353,5 @@ VERBS = {
                                                           ("  to: SEA", ""))),
     "skull": AtOnceVerb(check_skull, act_skull, (("- skull: [NOBLE, ...]", "saved from death once (12.3)"),)),
     "shinbone": AtOnceVerb(check_shinbone, act_shinbone, (("- shinbone: famine", "12.4"),)),
+    **mercenary_loans.VERBS,   # 11.1: crossbowmen lent or rented to another family
 }

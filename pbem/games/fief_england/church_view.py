@@ -3,11 +3,12 @@ view's ``church`` entry (England's ``view_parts`` hook; docs/fief-england.md "Wh
 sees").
 
 Public: the clergy and their districts, the Abbeys and Abbesses, the cards on the family boards
-and the crossbowmen left on them, each noble's retainer (face up beside them, l.202) and
-whether it is Spent (l.203), the relics face up and who carries them, the Relic marker and the
-Heresy marker. Secret: which relic lies face down where (R36; every viewer, the game master
-included in a player's mail, sees only "a face-down relic"), the retainer deck's order, a
-pending retainer offer (the two families only), whom the Skull is to save (its chooser only).
+and the crossbowmen left on them or lent to another family (11.1), each noble's retainer (face
+up beside them, l.202) and whether it is Spent (l.203), the relics face up and who carries
+them, the Relic marker and the Heresy marker. Secret: which relic lies face down where (R36;
+every viewer, the game master included in a player's mail, sees only "a face-down relic"), the
+retainer deck's order, a pending retainer offer or offer of crossbowmen (the two families only:
+its price), whom the Skull is to save (its chooser only).
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from pbem.games.fief.state import FiefState
-from pbem.games.fief_england import hired, retainers
+from pbem.games.fief_england import hired, mercenary_loans, retainers
 from pbem.games.fief_england.card_data import england_cards
 from pbem.games.fief_england.church import abbeys, clergy, relics
 
@@ -29,7 +30,12 @@ def church_view(original: FiefState, player: str | None) -> dict[str, Any]:
     cards = england_cards().retainers
     of = retainers.offers_view(state, player)
     skulls = (state.edition_state.get(relics.KEY) or {}).get("skull_saves") or {}
+    # 11.1: crossbowmen lent this round and not yet hired (public), the offers waiting (the two
+    # families' secret); absent when there are none
+    loans = {"crossbowmen_lent": mercenary_loans.lent_view(state),
+             "crossbowmen_offers": mercenary_loans.offers_view(state, player)}
     return {
+        **{key: value for key, value in loans.items() if value},
         "clergy": {"archbishops": list(church["archbishops"]),
                    "abbesses": {n: list(a) for n, a in church["abbesses"].items()},
                    "destroyed": dict(church["destroyed"])},

@@ -15,9 +15,11 @@ the fortune part's ``spend_treasure``).
 
 State: ``edition_state["family_card"] = {family: printed id}`` ("mercenary_1", "mercenary_2",
 "burgher_1", "burgher_2": the card's place in games/fief_england/cards.yaml) and
-``edition_state["mercenaries"] = {printed id: {"on_card": n, "hired": [pawn ids]}}``. Public:
-the cards lie face up and hired troops are placed in the open (11.1); the shillings paid are the
-hirer's secret (FAQ l.857), and only the count hired is told.
+``edition_state["mercenaries"] = {printed id: {"on_card": n, "hired": [pawn ids]}}``, with
+``"lent": {family: n}`` while some are lent or rented to other families for the round
+(``mercenary_loans.py``: they hire them as their own). Public: the cards lie face up and hired
+troops are placed in the open (11.1); the shillings paid are the hirer's secret (FAQ l.857), and
+only the count hired is told.
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ from pbem.rules.api import Event
 CARD = "family_card"
 MERCENARIES = "mercenaries"
 UNIT = "crossbowman"
+LOAN_OFFERS = "crossbowmen_offers"   # mercenary_loans.py: lendings offered, waiting for acceptance
 
 
 def printed(card: str) -> list[str]:
@@ -116,17 +119,42 @@ def available(state: FiefState, family: str) -> int:
     return _mercs(state)[chosen]["on_card"] if chosen in _mercs(state) else 0
 
 
+def borrowed(state: FiefState, family: str) -> list[tuple[str, int]]:
+    """11.1 "lend or rent their Mercenaries": (card, count) of the crossbowmen other families'
+    cards lend ``family`` this round, not yet hired, in the cards' order."""
+    return [(card, merc["lent"][family]) for card, merc in sorted(_mercs(state).items())
+            if (merc.get("lent") or {}).get(family)]
+
+
+def hirable(state: FiefState, family: str) -> int:
+    """The crossbowmen ``family`` may hire now: on its own card, then those lent to it."""
+    return available(state, family) + sum(n for _, n in borrowed(state, family))
+
+
+def can_hire(state: FiefState, family: str) -> bool:
+    """A MERCENARY card on the family board, or crossbowmen lent by another's (11.1)."""
+    return str(card_on(state, family) or "").startswith("mercenary") or bool(borrowed(state, family))
+
+
+def hirable_in_view(view: dict[str, Any], family: str) -> tuple[bool, int]:
+    """``can_hire`` and ``hirable`` as a mail's checks see them, on the view's ``church`` entry."""
+    church = view.get("church") or {}
+    lent = (church.get("crossbowmen_lent") or {}).get(family, 0)
+    card = str((church.get("family_card") or {}).get(family) or "")
+    return card.startswith("mercenary") or bool(lent), (church.get("crossbowmen_on_card") or {}).get(family, 0) + lent
+
+
 def price(state: FiefState) -> int:
     """11.1 (l.745): "2 Shillings each" (edition.yaml `hired_units.crossbowman.price`)."""
     return int(edition_of(state).extra["hired_units"][UNIT]["price"])
 
 
 def hire_problem(state: FiefState, family: str, count: int, city: str) -> str | None:
-    if not card_on(state, family) or not card_on(state, family).startswith("mercenary"):   # type: ignore[union-attr]
+    if not can_hire(state, family):
         return "you have no MERCENARY card on your family board (11.1)"
     if city not in state.towns:
         return f"there is no city {city!r}"
-    left = available(state, family)
+    left = hirable(state, family)
     if count > left:
         return f"only {left} crossbowmen lie on your MERCENARY card (11.1)"
     money, each = state.families[family].deniers, price(state)
@@ -135,28 +163,51 @@ def hire_problem(state: FiefState, family: str, count: int, city: str) -> str | 
     return None
 
 
-def hire(state: FiefState, family: str, count: int, city: str) -> list[Event] | str:
-    """11.1: hire ``count`` crossbowmen from the card into ``city`` for 2 shillings each."""
+def hire(state: FiefState, family: str, count: int, city: str, from_card: str | None = None) -> list[Event] | str:
+    """11.1: hire ``count`` crossbowmen from the card into ``city`` for 2 shillings each: those on
+    the family's own card first, then those lent to it (R143: the borrower pays the 2 shillings);
+    each stays its card's, so it returns there at the End of Round. ``from_card``: only those
+    that card lends the family (a borrowing's `in:`)."""
     why = hire_problem(state, family, count, city)
     if why:
         return why
-    chosen = card_on(state, family)
-    merc = _mercs(state)[chosen]   # type: ignore[index]
-    for _ in range(count):
-        pid = state.new_pawn_id()
-        state.pawns[pid] = Pawn(pid, UNIT, family, city)
-        merc["hired"].append(pid)
-    merc["on_card"] -= count
+    own = card_on(state, family) or ""
+    sources = [(own, available(state, family))] if own in _mercs(state) and from_card is None else []
+    left, lenders = count, []
+    for card, n in sources + [(c, n) for c, n in borrowed(state, family) if from_card in (None, c)]:
+        take, merc = min(left, n), _mercs(state)[card]
+        if not take:
+            continue
+        for _ in range(take):
+            pid = state.new_pawn_id()
+            state.pawns[pid] = Pawn(pid, UNIT, family, city)
+            merc["hired"].append(pid)
+        if card == own:
+            merc["on_card"] -= take
+        else:
+            _take_lent(merc, family, take)
+            lenders.append(next(f for f, c in (state.edition_state.get(CARD) or {}).items() if c == card))
+        left -= take
     state.families[family].deniers -= count * price(state)
+    lent = f", lent by {' and '.join(lenders)}" if lenders else ""
     return [Event("crossbowmen_hired", f"{family} hires {count} mercenary crossbowm{'a' if count == 1 else 'e'}n "
-                  f"into {city} (11.1).", data={"family": family, "count": count, "city": city})]
+                  f"into {city}{lent} (11.1).", data={"family": family, "count": count, "city": city,
+                                                       **({"lent_by": lenders} if lenders else {})})]
+
+
+def _take_lent(merc: dict[str, Any], family: str, count: int) -> None:
+    merc["lent"][family] -= count
+    if not merc["lent"][family]:
+        del merc["lent"][family]
+    if not merc["lent"]:
+        del merc["lent"]
 
 
 def hire_in_battle(state: FiefState, family: str, wanted: int, city: str) -> list[Event]:
     """R41, 11.1 ("They may be hired in middle of a Battle"): for the battle rules, the battle
     plan's standing order `hire_crossbowmen: N` carried out when the battle in ``city`` begins:
     as many as the card holds and the family can pay, up to ``wanted``."""
-    count = min(wanted, available(state, family), state.families[family].deniers // price(state))
+    count = min(wanted, hirable(state, family), state.families[family].deniers // price(state))
     if count <= 0:
         return []
     done = hire(state, family, count, city)
@@ -165,12 +216,15 @@ def hire_in_battle(state: FiefState, family: str, wanted: int, city: str) -> lis
 
 def end_of_round(state: FiefState) -> list[Event]:
     """11.1 at the End of Round: crossbowmen still on the map return to their card; those
-    defeated went to the stockpile, and a card whose 3 are all defeated is discarded."""
+    defeated went to the stockpile, and a card whose 3 are all defeated is discarded. Those lent
+    for the round come back too, hired or not (11.1, R141), and offers not taken lapse."""
     events: list[Event] = []
+    state.edition_state.pop(LOAN_OFFERS, None)
     for family, chosen in sorted((state.edition_state.get(CARD) or {}).items()):
         merc = _mercs(state).get(chosen)
         if merc is None:
             continue
+        merc["on_card"] += sum((merc.pop("lent", None) or {}).values())
         back = [pid for pid in merc["hired"] if pid in state.pawns]
         for pid in back:
             del state.pawns[pid]

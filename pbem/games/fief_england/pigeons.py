@@ -228,6 +228,29 @@ def send_pigeon(state: FiefState, board: Board, player: str, order: dict, rng: R
     return _fly(state, player, other, order, rng)
 
 
+def _price_order(sender: str, receiver: str, shillings: int) -> dict:
+    return {"from": sender, "to": receiver, "shillings": shillings, "cards": [], "message": "",
+            "take_shillings": 0, "take_cards": []}
+
+
+def price_problem(view: dict, player: str, sender: str, receiver: str, shillings: int) -> tuple[str, str] | None:
+    """Why ``shillings`` agreed as a price (e.g. 11.1's rent "(2.15)") may not go now from the
+    player's noble ``sender`` to another family's ``receiver`` by 2.15's rules: (problem, fix)."""
+    return _why_not(view, player, _price_order(sender, receiver, shillings))
+
+
+def pay_price(state: FiefState, player: str, sender: str, receiver: str, shillings: int,
+              rng: Rng) -> tuple[bool, list[Event]] | str:
+    """An agreed price sent as a pigeon would carry it (2.15, 9.0, R27, R42): refused (the reason),
+    or whether the shillings arrived (a pigeon lost on a 6 leaves them with the sender) and the
+    events, the amount told to the two families only."""
+    why = price_problem(_state_view(state), player, sender, receiver, shillings)
+    if why:
+        return why[0]
+    events = _fly(state, player, state.lords[receiver].family, _price_order(sender, receiver, shillings), rng)
+    return not any(e.kind == "pigeon_lost_cargo" for e in events), events
+
+
 def _offer_or_exchange(state: FiefState, player: str, other: str, order: dict) -> list[Event]:
     """2.15 "In the Same City, any number of Shillings and Cards can be exchanged": by mail an
     offer, kept until the other family sends the mirror order (R101), as France's card exchanges."""

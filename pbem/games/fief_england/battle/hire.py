@@ -31,12 +31,11 @@ def check_hire(view: dict, me: str, value: Any, line: int | None, problems: Prob
     wanted = whole_number(value, line, WORD, problems, low=0)
     if not wanted:
         return 0
-    church = view.get("church") or {}
-    if not str((church.get("family_card") or {}).get(me) or "").startswith("mercenary"):
+    can, left = hired.hirable_in_view(view, me)   # the family's own card and those lent to it
+    if not can:
         problems.add(line, "you have no MERCENARY card on your family board (11.1)",
                      "play a MERCENARY card first (11.0), or remove `hire_crossbowmen`")
         return 0
-    left = (church.get("crossbowmen_on_card") or {}).get(me, 0)
     if wanted > left:
         problems.add(line, f"only {left} crossbowmen lie on your MERCENARY card (11.1)", f"write `{WORD}: {left}`")
         return 0
@@ -55,10 +54,9 @@ def _price(view: dict) -> int:
 
 def shortfall(state: FiefState, family: str, wanted: int) -> tuple[int, str | None]:
     """How many of ``wanted`` the family hires now, and why not all (11.1)."""
-    chosen = hired.card_on(state, family) or ""
-    if not chosen.startswith("mercenary"):
+    if not hired.can_hire(state, family):
         return 0, "you have no MERCENARY card on your family board (11.1)"
-    left, money, each = hired.available(state, family), state.families[family].deniers, hired.price(state)
+    left, money, each = hired.hirable(state, family), state.families[family].deniers, hired.price(state)
     count = min(wanted, left, money // each)
     if count == wanted:
         return count, None
