@@ -18,7 +18,9 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.edition import edition_of
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief.state import FiefState
+from pbem.games.fief_england.battle.hire import hire_into
 from pbem.games.fief_england.battle.numbers import BattleNumbers, england_numbers
+from pbem.games.fief_england.battle.plan import england_plan
 from pbem.games.fief_england.battle.rounds import Force, Noble, Setup, battle_round
 from pbem.games.fief_england.invaders.armies import (SIEGE_ENGINES, in_city, record,
                                                      troops, units)
@@ -79,7 +81,7 @@ def may_attack(state: FiefState, city: str, family: str, numbers: BattleNumbers 
 
 def fight(state: FiefState, board: Board, city: str, family: str, mover: str, rng: Rng) -> Fought:
     numbers = england_numbers()
-    events: list[Event] = []
+    events = hire_as_attacked(state, city, family)
     quiet = 0
     rounds = 0
     armies = in_city(state, city)
@@ -113,6 +115,14 @@ def fight(state: FiefState, board: Board, city: str, family: str, mover: str, rn
             events.append(Event("invaders_deadlock", f"{quiet} battle rounds in {city} without a loss: the battle "
                                 "ends in a deadlock (7.8).", data={"city": city, "family": family}))
             return Fought(False, events)
+
+
+def hire_as_attacked(state: FiefState, city: str, family: str) -> list[Event]:
+    """11.1 "They may be hired in middle of a Battle" (R138): the family's battle plan's
+    `hire_crossbowmen` read as the Invaders' battle begins, as in Phase 7 (battle/hire.py); the
+    Invaders then check again that they outnumber it (6.4: "If at any time during a Battle ...")."""
+    wanted = england_plan(state.families[family].policies, city).hire_crossbowmen
+    return hire_into(state, family, wanted, city)[1] if wanted else []
 
 
 @dataclass
