@@ -63,3 +63,78 @@ def test_the_invaders_phase_crossbowmen_fall_short_as_the_purse_says() -> None:
     assert "1 hired - you have 2 shillings: a crossbowman costs 2 (11.1)" in seen_by(events, "ann")
     assert "you have 2 shillings" not in seen_by(events, "bob")
     assert any(e.kind == "invaders_battle_round" for e in events)
+
+
+# -- 1. Coalitions against the Invaders in Phase 7 (7.0, 13.3, R137, R140) -----------------------
+
+def allies(ann: dict | None = None, bob: dict | None = None, foot: int = 3) -> dict:
+    """Invader army 1 (its Leader and ``foot`` Foot Soldiers) stands in York; ann's Henri and bob's
+    Godfrey are there with their troops."""
+    state = position(phase="battle", lords={"Henri": {"family": "ann", "at": "York"},
+                                            "Godfrey": {"family": "bob", "at": "York"}},
+                     units={"York": {"ann": ann or {"knight": 1}, "bob": bob or {"knight": 2}}},
+                     towns={"York": {"controller": "ann"}}, edition_state=invaders({"1": {"city": "York", "foot": foot}}))
+    state["towns"]["York"]["controller"] = None   # R87: the Invaders took it
+    return state
+
+
+ATTACK = "orders:\n  - attack_invaders: York\n"
+ACCEPT = "policies:\n  coalition: {accept: {bob: anywhere}}\n"
+JOIN = "policies:\n  coalition: {join: {ann: [York]}}\n"
+
+
+def test_families_join_an_attack_on_the_invaders_by_their_coalition_policies() -> None:
+    """7.0 Ally Attacks: bob's `coalition.join` names ann in York and ann accepts him: their troops
+    combine (1 + 2 knights, Henri and Godfrey). bob, with the most Strength Points, decides the
+    losses (7.0): by his plan's default `own_losses_last` his confederate ann loses first. ann
+    declared the attack: she heads the coalition (R140): the army destroyed is Henri's deed for the
+    Order of the Garter (13.3 "alone or as the head of a coalition"), and York is hers (5.1)."""
+    state = allies()
+    state, events = play(state, {"ann": ATTACK + ACCEPT, "bob": JOIN}, Script(battle=[3] * 6))
+    told = seen_by(events, "cat")
+    assert "bob asks to join ann's attacking side in York: accepted" in told, told
+    assert "ann and bob attack Invader army 1 in York (7.0, 6.8)" in told
+    assert "ann: Henri, 1 knight; bob: Godfrey, 2 knights; the Invaders:" in told
+    assert "ann loses 1 knight; bob loses 1 knight; the Invaders lose 3 Foot Soldiers" in told
+    assert "ann, heading a coalition with bob, defeats Invader army 1 in York (Henri fighting)" in told
+    assert state["edition_state"]["royal"]["garter_deeds"] == [
+        {"round": 2, "army": "1", "lord": "Henri", "by": "defeat"}]
+    assert state["towns"]["York"]["controller"] == "ann"
+
+
+def test_the_coalitions_decider_may_take_its_own_losses_first() -> None:
+    """7.0: the decider's plan says whose troops fall first: bob's `own_losses_last: no` - his own."""
+    mail = JOIN + "  battle_plan: {own_losses_last: no}\n"
+    state, events = play(allies(), {"ann": ATTACK + ACCEPT, "bob": mail}, Script(battle=[3] * 6))
+    assert "bob loses 2 knights; the Invaders lose 3 Foot Soldiers" in texts(events), texts(events)
+
+
+def test_a_family_not_accepted_does_not_join_and_its_troops_stay_out() -> None:
+    """The cautious default (DESIGN.md): ann accepts no one - bob's asking is refused, told to all,
+    and his knights take no part."""
+    state, events = play(allies(), {"ann": ATTACK, "bob": JOIN}, Script(battle=[0] * 3))
+    told = seen_by(events, "cat")
+    assert "bob asks to join ann's attacking side in York: refused" in told
+    assert "ann attacks Invader army 1 in York" in told
+    assert sum(1 for p in state["pawns"].values() if p["family"] == "bob" and p["location"] == "York") == 2
+    assert state["lords"]["Godfrey"]["captive_of"] is None
+    assert "ann's melee roll blank; the Invaders' melee roll blank blank" in told
+
+
+def test_a_beaten_coalition_leaves_every_familys_nobles_the_invaders_captives() -> None:
+    """7.5, 7.6, 6.7: the coalition's last troop falls: Henri and Godfrey are the Invaders' captives."""
+    state, events = play(allies(), {"ann": ATTACK + ACCEPT, "bob": JOIN}, Script(battle=[0, 0, 3, 3, 0, 3, 0]))
+    assert state["lords"]["Henri"]["captive_of"] == "invaders", texts(events)
+    assert state["lords"]["Godfrey"]["captive_of"] == "invaders"
+    assert "garter_deeds" not in (state["edition_state"].get("royal") or {})
+
+
+def test_each_confederate_hires_its_own_crossbowmen() -> None:
+    """R138: each family of the side reads its own plan's `hire_crossbowmen` (its card, its shillings)."""
+    state = allies()
+    state["edition_state"].update(copy.deepcopy({**MERCENARY, "family_card": {"bob": "mercenary_1"}}))
+    mail = JOIN + "  battle_plan: {hire_crossbowmen: 1}\n"
+    state, events = play(state, {"ann": ATTACK + ACCEPT, "bob": mail}, Script(battle=[3] * 12))
+    assert "bob hires 1 mercenary crossbowman into York (11.1)" in seen_by(events, "ann"), texts(events)
+    assert "You pay 2 shillings for 1 crossbowman" in seen_by(events, "bob")
+    assert "You pay 2 shillings" not in seen_by(events, "ann")

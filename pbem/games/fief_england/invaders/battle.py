@@ -13,6 +13,7 @@ bombards and trebuchets are destroyed (the Invaders have no use for them; R83)."
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.edition import edition_of
@@ -160,18 +161,24 @@ def _told(steps, names: dict[str, str] | None = None) -> str:
 
 
 def _apply(state: FiefState, board: Board, city: str, family: str, mover: str,
-           before: dict[str, Force], after: dict[str, Force]) -> _Lost:
+           before: dict[str, Force], after: dict[str, Force], losers: Sequence[str] = ()) -> _Lost:
+    """The round's losses on the board. ``family``'s nobles there defeat an army destroyed (13.3);
+    ``losers``: the families whose pawns take the side's losses, in this order (a coalition
+    against the Invaders, R140; default ``family`` alone)."""
     events: list[Event] = []
     texts = []
-    # the family's units, the newest pawns of each kind first
+    losers = tuple(losers) or (family,)
+    # the families' units in ``losers`` order, the newest pawns of each kind first
     for kind, n in before["defender"].units.items():
         gone = n - after["defender"].units.get(kind, 0)
-        mine = (p for p in state.pawns.values() if p.location == city and p.family == family and p.kind == kind)
-        pawns = sorted(mine, key=lambda p: (len(p.id), p.id), reverse=True)[:gone]
-        for pawn in pawns:
-            del state.pawns[pawn.id]
-        if gone:
-            texts.append(f"{family} loses {_units_text(state, kind, gone)}")
+        for fam in losers:
+            mine = (p for p in state.pawns.values() if p.location == city and p.family == fam and p.kind == kind)
+            pawns = sorted(mine, key=lambda p: (len(p.id), p.id), reverse=True)[:gone]
+            for pawn in pawns:
+                del state.pawns[pawn.id]
+            gone -= len(pawns)
+            if pawns:
+                texts.append(f"{fam} loses {_units_text(state, kind, len(pawns))}")
     slain = [n.name for n in before["defender"].nobles if n.name not in {x.name for x in after["defender"].nobles}]
     for name in slain:
         texts.append(f"{name} is slain")
