@@ -138,3 +138,99 @@ def test_each_confederate_hires_its_own_crossbowmen() -> None:
     assert "bob hires 1 mercenary crossbowman into York (11.1)" in seen_by(events, "ann"), texts(events)
     assert "You pay 2 shillings for 1 crossbowman" in seen_by(events, "bob")
     assert "You pay 2 shillings" not in seen_by(events, "ann")
+
+
+# -- 3. PASSAGE lent to the Invaders (10.2, 6.4, R141) ------------------------------------------
+
+def lending(armies: dict, lords: dict | None = None, units: dict | None = None, towns: dict | None = None,
+            **more) -> dict:
+    """The Invaders phase of round 2; ann holds a PASSAGE, her Henri is in London."""
+    return position(phase="invaders", hands={"ann": ["passage"]},
+                    lords={"Henri": {"family": "ann", "at": "London"}, **(lords or {})}, units=units or {},
+                    towns=towns or {}, edition_state=invaders(armies), **more)
+
+
+STORMS = [{"card": "storms", "target": "IV"}]
+LEND_STORMS = "orders:\n  - passage: storms\n"
+
+
+def test_a_passage_lent_leads_an_invader_army_out_of_the_storms() -> None:
+    """10.2 "A Player may even help Invaders move": STORMS over the North hold Invader army 1 in York
+    (2.5, R80); ann's PASSAGE, played before the compass draw, lets it take one Move out (to
+    Nottingham), public; its second Move is held by STORMS again (the road back to York is closed)."""
+    state, events = play(lending({"1": {"city": "York", "foot": 0}}, effects=STORMS), {"ann": LEND_STORMS},
+                         Script(compass=["S", "N", "S"]))
+    told = seen_by(events, "bob")
+    assert "ann plays PASSAGE: storms (10.2)" in told, texts(events)
+    assert "ann lends the Invaders a PASSAGE: Invader army 1 may take one Move from York through the STORMS" in told
+    assert "Invader army 1 moves from York to Nottingham: the compass draws South (6.3)" in told
+    assert "Invader army 1 moves from Nottingham to Coventry: the compass draws North (no road open), then South" \
+        in told
+    assert state["families"]["ann"]["hand"] == []
+
+
+def test_without_a_passage_the_storms_hold_the_army() -> None:
+    state, events = play(lending({"1": {"city": "York", "foot": 0}}, effects=STORMS), {}, Script())
+    assert "Invader army 1 stays in York: STORMS close every road out of York (2.5)" in texts(events)
+
+
+def fortified_york(mail: str, dice: list[int]) -> tuple[dict, list]:
+    """Invader army 1's Leader in York (3 Foot Soldiers join him, 6.1: 9 SP, 2 melee dice) and bob's
+    Godfrey and 1 knight in York's Fortified City (-2 melee dice for its attacker, 7.4)."""
+    state = lending({"1": {"city": "York", "foot": 0}}, lords={"Godfrey": {"family": "bob", "at": "York"}},
+                    units={"York": {"bob": {"knight": 1}}}, towns={"York": {"controller": "bob", "fortress": "city"}})
+    return play(state, {"ann": mail} if mail else {}, Script(battle=dice, compass=["S", "S", "S", "S"]))
+
+
+def test_a_passage_lent_takes_the_invaders_through_the_tunnels_into_a_fortified_city() -> None:
+    """10.2 "Aid Invaders: A Player can help Invaders attacking other Players who are defending a
+    Stronghold or Fortified City": without it the Invaders' 2 dice, -2 for the Fortified City, are
+    none and they do not attack (R14); ann's PASSAGE cancels the penalty: they attack bob and roll 2
+    dice ('fff' 'fff': the knight and Godfrey fall)."""
+    state, events = fortified_york("orders:\n  - passage: tunnels\n    against: bob\n    army: 1\n", [3, 3, 0])
+    told = seen_by(events, "cat")
+    assert "ann plays PASSAGE: aid invaders (10.2)" in told, texts(events)
+    assert ("ann lends the Invaders a PASSAGE: the Invaders attack bob's Fortified City in York through the "
+            "tunnels: no melee penalty (10.2, 7.4, R141)") in told
+    assert "Invader army 1 attacks bob's 1 Troops in York (6.4)" in told
+    assert "the Invaders' melee roll 'fff' 'fff'" in told
+
+
+def test_without_the_tunnels_the_fortified_city_holds() -> None:
+    state, events = fortified_york("", [])
+    assert "the Invaders roll no melee die against bob's Fortified City (6.4, 7.4, R14)" in texts(events)
+
+
+def test_an_unused_passage_lapses_told_to_its_lender_alone_and_the_card_stays() -> None:
+    """R141: no STORMS hold any army: the order lapses, told to ann alone (her hand is hers)."""
+    state, events = play(lending({"1": {"city": "York", "foot": 0}}), {"ann": LEND_STORMS}, Script(compass=["S", "S"]))
+    assert "Your `passage: storms` order was not used: no Invader army's Move was held by STORMS" \
+        in seen_by(events, "ann")
+    assert "passage" not in seen_by(events, "bob").lower()
+    assert state["families"]["ann"]["hand"] == ["passage"]
+
+
+def test_the_lenders_order_is_echoed_and_offered_in_the_template() -> None:
+    state = lending({"1": {"city": "York"}}, effects=STORMS)
+    view = RULES.view(state, "ann")
+    assert "- passage: storms" in RULES.order_template(view, "ann")
+    assert "passage" not in RULES.order_template(RULES.view(state, "bob"), "bob")
+    mail = "orders:\n  - passage: tunnels\n    army: 1\n    against: bob\n"
+    result = check(state, "ann", mail)
+    assert RULES.echo_orders(view, "ann", result.orders).strip().endswith(
+        "- passage: tunnels\n    army: 1\n    against: bob")
+
+
+def test_passage_lent_errors_name_the_problem() -> None:
+    state = lending({"1": {"city": "York"}}, lords={"Godfrey": {"family": "bob", "at": "Lincoln"}})
+    assert "you hold no PASSAGE card (10.2)" in errors(state, "bob", LEND_STORMS)
+    assert "`passage: fly` is no use of a PASSAGE lent to the Invaders" in errors(state, "ann",
+                                                                                   "orders:\n  - passage: fly\n")
+    assert "you cannot aid the Invaders against yourself" in errors(
+        state, "ann", "orders:\n  - passage: tunnels\n    against: ann\n")
+    assert "`against:` goes with `passage: tunnels` only" in errors(
+        state, "ann", "orders:\n  - passage: storms\n    against: bob\n")
+    assert "there is no Invader army 7 in the game" in errors(state, "ann", LEND_STORMS + "    army: 7\n")
+    assert "you have 1 PASSAGE play(s) from your hand: one order each" in errors(
+        state, "ann", LEND_STORMS + "  - passage: tunnels\n")
+    assert "you have no BURGHER card on your family board (11.2)" in errors(state, "ann", LEND_STORMS + "    by: burgher\n")

@@ -63,16 +63,18 @@ def family_force(state: FiefState, city: str, family: str) -> Force:
     return Force(kinds, nobles)
 
 
-def may_attack(state: FiefState, city: str, family: str, numbers: BattleNumbers | None = None) -> str | None:
+def may_attack(state: FiefState, city: str, family: str, numbers: BattleNumbers | None = None,
+               passage: bool = False) -> str | None:
     """Why the Invaders in ``city`` do not attack ``family`` there (None: they do): 6.4, Ex 6-3,
-    Ex 6-4: they must outnumber its Troops; R14: against a fortress, also roll a melee die."""
+    Ex 6-4: they must outnumber its Troops; R14: against a fortress, also roll a melee die - unless
+    a player's PASSAGE leads them through the tunnels (10.2 "Aid Invaders", R141)."""
     numbers = numbers or england_numbers()
     ours = sum(units(record(state)["armies"][a]) for a in in_city(state, city))
     theirs = troops(state, city).get(family, 0)
     if ours <= theirs:
         return f"{ours} Invader units do not outnumber {family}'s {theirs} Troops (6.4)"
     fortress = fortress_of(state, city, family)
-    if fortress:
+    if fortress and not passage:
         dice = numbers.melee_dice(invader_force(state, city).strength(numbers)) - numbers.penalty[fortress]
         if dice < 1:
             where = "Fortified City" if fortress == "city" else "Stronghold"
@@ -80,21 +82,23 @@ def may_attack(state: FiefState, city: str, family: str, numbers: BattleNumbers 
     return None
 
 
-def fight(state: FiefState, board: Board, city: str, family: str, mover: str, rng: Rng) -> Fought:
+def fight(state: FiefState, board: Board, city: str, family: str, mover: str, rng: Rng,
+          passage: bool = False) -> Fought:
+    """``passage``: a PASSAGE lent to the Invaders cancels the fortress's melee penalty (10.2, R141)."""
     numbers = england_numbers()
     events = hire_as_attacked(state, city, family)
     quiet = 0
     rounds = 0
     armies = in_city(state, city)
     while True:
-        why = may_attack(state, city, family, numbers)
+        why = may_attack(state, city, family, numbers, passage)
         if why is not None:
             events.append(Event("invaders_stop", f"The Invaders stop fighting {family} in {city}: {why} (6.8).",
                                 data={"city": city, "family": family}))
             return Fought(False, events)
         rounds += 1
         before = {"attacker": invader_force(state, city), "defender": family_force(state, city, family)}
-        setup = Setup(fortress=fortress_of(state, city, family))
+        setup = Setup(fortress=fortress_of(state, city, family), passage=passage)   # 10.2, 7.4
         result = battle_round(before, setup, numbers,
                               lambda why: rng.die(numbers.faces, f"Invaders' battle in {city}: {why}"))
         lost = _apply(state, board, city, family, mover, before, result.forces)

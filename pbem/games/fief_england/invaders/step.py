@@ -1,6 +1,7 @@
 """The Invaders phase as England's own round step (pbem/games/fief/round.py ``Step``), named
 `invaders` in the edition record's `round:` after `movement` and given to the core by England's
-`phases` hook. Its mail: `danegeld:` and `intervene:` orders (orders.py, R81) beside the standing
+`phases` hook. Its mail: `danegeld:`, `intervene:` (orders.py, R81) and `passage:` orders
+(PASSAGE lent to the Invaders, passage.py, R141) beside the standing
 policies every mail may give; asked only of the families with a free noble on the map when there
 are Invaders in England or an INVASION card at sea (6.2); otherwise the phase is resolved at once."""
 from __future__ import annotations
