@@ -73,7 +73,8 @@ def allies(ann: dict | None = None, bob: dict | None = None, foot: int = 3) -> d
     state = position(phase="battle", lords={"Henri": {"family": "ann", "at": "York"},
                                             "Godfrey": {"family": "bob", "at": "York"}},
                      units={"York": {"ann": ann or {"knight": 1}, "bob": bob or {"knight": 2}}},
-                     towns={"York": {"controller": "ann"}}, edition_state=invaders({"1": {"city": "York", "foot": foot}}))
+                     towns={"York": {"controller": "ann"}},
+                     edition_state=invaders({"1": {"city": "York", "foot": foot}}))
     state["towns"]["York"]["controller"] = None   # R87: the Invaders took it
     return state
 
@@ -233,4 +234,5 @@ def test_passage_lent_errors_name_the_problem() -> None:
     assert "there is no Invader army 7 in the game" in errors(state, "ann", LEND_STORMS + "    army: 7\n")
     assert "you have 1 PASSAGE play(s) from your hand: one order each" in errors(
         state, "ann", LEND_STORMS + "  - passage: tunnels\n")
-    assert "you have no BURGHER card on your family board (11.2)" in errors(state, "ann", LEND_STORMS + "    by: burgher\n")
+    assert "you have no BURGHER card on your family board (11.2)" in errors(
+        state, "ann", LEND_STORMS + "    by: burgher\n")

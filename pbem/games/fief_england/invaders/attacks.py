@@ -18,7 +18,7 @@ from pbem.games.fief_england.compass import Compass
 from pbem.games.fief_england.invaders.armies import army_name, in_city, record, strength, troops
 from pbem.games.fief_england.invaders.battle import fight, fortress_of, may_attack
 from pbem.games.fief_england.invaders.captives import capture
-from pbem.games.fief_england.invaders.passage import Lent, into_fortress
+from pbem.games.fief_england.invaders.passage import Lending, into_fortress
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
@@ -26,7 +26,7 @@ CLEARED, STOPPED = "cleared", "stopped"
 
 
 def engage(state: FiefState, board: Board, compass: Compass, city: str, mover: str, storms: set[int],
-           rng: Rng, lent: list[Lent] | None = None) -> tuple[str, list[Event]]:
+           rng: Rng, lent: Lending | None = None) -> tuple[str, list[Event]]:
     """CLEARED: no family's troop is left in the city; STOPPED: the army stays beside them.
     ``lent``: the PASSAGE orders waiting to aid the Invaders against a fortress (10.2, R141)."""
     events: list[Event] = []
@@ -38,7 +38,8 @@ def engage(state: FiefState, board: Board, compass: Compass, city: str, mover: s
     for family in [f for f in state.turn_order() if defenders.get(f)]:
         passage = False
         fortress = fortress_of(state, city, family)
-        if lent and fortress and may_attack(state, city, family, passage=True) is None:   # 10.2 "Aid Invaders"
+        # 10.2 "Aid Invaders": a PASSAGE lent, where the Invaders outnumber the fortress's Troops
+        if lent and lent.waiting and fortress and may_attack(state, city, family, passage=True) is None:
             passage, told = into_fortress(state, lent, mover, city, family,
                                           "Fortified City" if fortress == "city" else "Stronghold")
             events += told

@@ -6,12 +6,14 @@ Invaders' losses are applied (invaders/battle.py `_apply`, the royal part's
 `garter.invaders_defeated`), one record for both phases."""
 from __future__ import annotations
 
+from typing import Sequence
+
 from pbem.games.fief_england.invaders.armies import army_name
 from pbem.rules.api import Event
 
 
 def defeat_told(city: str, family: str, armies: list[str], lords: list[str], round_: int,
-                allies: list[str] = ()) -> Event:
+                allies: Sequence[str] = ()) -> Event:
     """7.8: the public event of a family's victory over the Invaders in ``city`` (``allies``: the
     other families of the coalition it heads, R140)."""
     names = " and ".join(army_name(a) for a in armies)

@@ -21,8 +21,7 @@ from typing import Any
 from pbem.games.fief.board import Board
 from pbem.games.fief.policies import find_player
 from pbem.games.fief_england.invaders.armies import numbers
-from pbem.games.fief_england.invaders.passage import USES
-from pbem.games.fief_england.movement.passage import BURGHER, CARD, held
+from pbem.games.fief_england.invaders.passage import BURGHER, CARD, USES, Card
 from pbem.orders.reading import Problems, check_keys, each_order, fold, suggest, whole_number
 from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import JSON
@@ -44,7 +43,8 @@ def _cleric(view: JSON, name: str) -> bool:
 
 
 def check_invader_orders(view: JSON, board: Board, player: str, items: list,
-                         problems: Problems) -> tuple[dict, tuple[str, ...]]:
+                         problems: Problems, card: Card | None = None) -> tuple[dict, tuple[str, ...]]:
+    """``card``: the cards part's PASSAGE, for the `passage:` orders (passage.py, R141)."""
     out = empty_orders()
     mine = {n: lo for n, lo in view["lords"].items() if lo["family"] == player}
     gone = set((view.get("invaders") or {}).get("gone") or [])
@@ -52,7 +52,7 @@ def check_invader_orders(view: JSON, board: Board, player: str, items: list,
     for item, verb, line in each_order(items, (*VERBS, LEND), problems):
         check_keys(item, KEYS[verb], f"a `{verb}` order", problems)
         if verb == LEND:
-            _lend(view, player, item, line, armies, out, problems)
+            _lend(view, player, item, line, armies, out, problems, card)
             continue
         text = str(item[verb])
         name = next((n for n in mine if fold(n) == fold(text)), None)
@@ -100,7 +100,7 @@ def _army(item: dict, line: int | None, armies: list[str], problems: Problems) -
 
 
 def _lend(view: JSON, player: str, item: dict, line: int | None, armies: list[str], out: dict,
-          problems: Problems) -> None:
+          problems: Problems, card: Card | None) -> None:
     """`passage: storms|tunnels` (10.2, R141), checked on the player's view: a PASSAGE to spend
     (the hand's, or `by: burgher`), a known army, `against:` another player (tunnels only)."""
     use = str(item[LEND]).strip().lower()
@@ -114,7 +114,7 @@ def _lend(view: JSON, player: str, item: dict, line: int | None, armies: list[st
         problems.add(line_of(item, "by") or line, f"`by: {item['by']}` is neither `card` nor `burgher`",
                      suggest(str(item["by"]), [CARD, BURGHER]))
         return
-    count, why, fix = held(view, player, by)
+    count, why, fix = card.held(view, player, by) if card else (0, "no PASSAGE can be lent here", "")
     if not count:
         problems.add(line, why, fix)
         return
@@ -160,7 +160,7 @@ def invader_items(view: dict, orders: dict) -> list[dict]:
     return items
 
 
-def invaders_template(view: JSON, board: Board, player: str) -> str:
+def invaders_template(view: JSON, board: Board, player: str, card: Card | None = None) -> str:
     n = numbers()
     lines = ["# Invaders phase (E 6): the Invaders reinforce, land, move by compass draws and attack.",
              f"# You may bribe an army away with a Danegeld of {n.danegeld} shillings (6.9), or have a Bishop,",
@@ -177,7 +177,7 @@ def invaders_template(view: JSON, board: Board, player: str) -> str:
             lines.append(f"#  - intervene: {name}")
     if not mine:
         lines.append("#  (no free noble of yours is on the map)")
-    if held(view, player, CARD)[0] or held(view, player, BURGHER)[0]:
+    if card and (card.held(view, player, CARD)[0] or card.held(view, player, BURGHER)[0]):
         lines += ["#  - passage: storms     # 10.2, R141: lend the Invaders your PASSAGE: one Move through STORMS",
                   "#  - passage: tunnels    #   or no fortress penalty attacking another family (`against:`)"]
     return "\n".join(lines) + "\n"

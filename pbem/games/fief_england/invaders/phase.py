@@ -25,7 +25,7 @@ from pbem.games.fief_england.invaders.landing import land
 from pbem.games.fief_england.invaders.leaving import leave_england
 from pbem.games.fief_england.invaders.moves import draw_move
 from pbem.games.fief_england.invaders.order import by_region
-from pbem.games.fief_england.invaders.passage import Lent, lapsed, lent_from, stormy, through_storms
+from pbem.games.fief_england.invaders.passage import Card, Lending, lapsed, lending_from, stormy, through_storms
 from pbem.games.fief_england.invaders.plague import plague_strikes
 from pbem.games.fief_england.invaders.regions import INVASION, PLAGUE, STORMS, struck
 from pbem.games.fief_england.invaders.reinforcements import reinforce
@@ -50,13 +50,15 @@ class Phase:
     compass: Compass
     rng: Rng
     triggers: list[Trigger] = field(default_factory=list)
-    lent: list[Lent] = field(default_factory=list)      # PASSAGE orders for the Invaders (10.2, R141)
+    lent: Lending = field(default_factory=lambda: Lending(None))   # PASSAGE lent to the Invaders (10.2, R141)
     events: list[Event] = field(default_factory=list)
 
 
 def resolve_invaders(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng,
-                     compass: Compass | None = None) -> list[Event]:
-    ph = Phase(state, board, compass or compass_of(board), rng, _triggers(state, orders), lent_from(state, orders))
+                     compass: Compass | None = None, card: Card | None = None) -> list[Event]:
+    """``card``: the cards part's PASSAGE, for the `passage:` orders (passage.py, R141)."""
+    ph = Phase(state, board, compass or compass_of(board), rng, _triggers(state, orders),
+               lending_from(state, orders, card))
     if not on_map(state) and not any(e.card == INVASION for e in state.board_effects):
         ph.events.append(Event("invaders_none", "No Invaders in England and no INVASION card at sea: the Invaders "
                                "phase passes quietly (6).", data={"round": state.round}))
