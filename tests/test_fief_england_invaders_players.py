@@ -144,11 +144,12 @@ def test_each_confederate_hires_its_own_crossbowmen() -> None:
 # -- 3. PASSAGE lent to the Invaders (10.2, 6.4, R141) ------------------------------------------
 
 def lending(armies: dict, lords: dict | None = None, units: dict | None = None, towns: dict | None = None,
-            **more) -> dict:
-    """The Invaders phase of round 2; ann holds a PASSAGE, her Henri is in London."""
+            extra: dict | None = None, **more) -> dict:
+    """The Invaders phase of round 2; ann holds a PASSAGE, her Henri is in London (``extra``: more
+    edition state)."""
     return position(phase="invaders", hands={"ann": ["passage"]},
                     lords={"Henri": {"family": "ann", "at": "London"}, **(lords or {})}, units=units or {},
-                    towns=towns or {}, edition_state=invaders(armies), **more)
+                    towns=towns or {}, edition_state={**invaders(armies), **(extra or {})}, **more)
 
 
 STORMS = [{"card": "storms", "target": "IV"}]
@@ -175,11 +176,12 @@ def test_without_a_passage_the_storms_hold_the_army() -> None:
     assert "Invader army 1 stays in York: STORMS close every road out of York (2.5)" in texts(events)
 
 
-def fortified_york(mail: str, dice: list[int]) -> tuple[dict, list]:
+def fortified_york(mail: str, dice: list[int], owner: str = "bob", **more) -> tuple[dict, list]:
     """Invader army 1's Leader in York (3 Foot Soldiers join him, 6.1: 9 SP, 2 melee dice) and bob's
     Godfrey and 1 knight in York's Fortified City (-2 melee dice for its attacker, 7.4)."""
-    state = lending({"1": {"city": "York", "foot": 0}}, lords={"Godfrey": {"family": "bob", "at": "York"}},
-                    units={"York": {"bob": {"knight": 1}}}, towns={"York": {"controller": "bob", "fortress": "city"}})
+    state = lending({"1": {"city": "York", "foot": 0}}, lords={"Godfrey": {"family": owner, "at": "York"}},
+                    units={"York": {owner: {"knight": 1}}}, towns={"York": {"controller": owner, "fortress": "city"}},
+                    **more)
     return play(state, {"ann": mail} if mail else {}, Script(battle=dice, compass=["S", "S", "S", "S"]))
 
 
@@ -195,6 +197,21 @@ def test_a_passage_lent_takes_the_invaders_through_the_tunnels_into_a_fortified_
             "tunnels: no melee penalty (10.2, 7.4, R141)") in told
     assert "Invader army 1 attacks bob's 1 Troops in York (6.4)" in told
     assert "the Invaders' melee roll 'fff' 'fff'" in told
+
+
+def test_a_burghers_secret_routes_lead_the_invaders_through_the_tunnels_for_a_treasure() -> None:
+    """11.2: "Take Secret Routes, just like a PASSAGE Card", a Treasure marker spent (11.3)."""
+    state, events = fortified_york("orders:\n  - passage: tunnels\n    by: burgher\n", [3, 3, 0],
+                                   extra={"family_card": {"ann": "burgher_1"}})
+    assert "ann takes the Secret Routes of their BURGHER (a Treasure marker, 11.2): aid invaders" in texts(events)
+    assert state["families"]["ann"]["hand"] == ["passage"]
+
+
+def test_the_tunnels_are_never_lent_against_the_lenders_own_fortress() -> None:
+    """10.2 "help Invaders attacking other Players": ann's own Fortified City holds (R14), her card kept."""
+    state, events = fortified_york("orders:\n  - passage: tunnels\n", [], owner="ann")
+    assert "the Invaders roll no melee die against ann's Fortified City (6.4, 7.4, R14)" in texts(events)
+    assert state["families"]["ann"]["hand"] == ["passage"]
 
 
 def test_without_the_tunnels_the_fortified_city_holds() -> None:
