@@ -5,8 +5,8 @@ for that phase waiting in the inbox.
 The games are made as `pbem game new` makes them (engine.create_game, welcome mails composed),
 then the welcome mails are marked delivered: the home looks like one whose players all
 answered at once. The orders are the demo players' (pbem.rules.api.PlaysDemo; Fief: France's
-in pbem/games/fief_france/demo.py), written from each player's own view, so every mail is
-accepted and every game resolves.
+in pbem/games/fief_france/demo.py, on the core's script, pbem/games/fief/demo.py), written from
+each player's own view, so every mail is accepted and every game resolves.
 """
 from __future__ import annotations
 

@@ -663,9 +663,3 @@ def test_r71_in_a_storms_region_an_army_neither_fights_nor_moves():
     assert "invaders_no_battle" in kinds(events) and "invaders_attack" not in kinds(events)
     stay = next(e for e in events if e.kind == "invaders_stay")
     assert "STORMS close every road out of York" in stay.text and len(state.pawns) == 1
-
-
-def test_an_invasion_card_on_the_regions_fief_id_lands_too():
-    state = position(effects=[("invaders", "marches")])   # the foundation's disasters name the Region's fief
-    land(state, COMPASS, Script(battle=[1]))
-    assert record(state)["armies"]["1"]["city"] == "Berwick" and not state.board_effects

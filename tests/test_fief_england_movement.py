@@ -10,6 +10,7 @@ from pbem.games.fief.state import BoardEffect, Family, FiefState, Lord, Pawn, To
 from pbem.games.fief_england.movement import cavalcade, naval, permission, royal, sherwood
 from pbem.games.fief_england.movement.path import LAND, ROAD, SEA, SHERWOOD, Leg, PathProblem, moves_of, read_path
 from pbem.games.fief_england.movement.waters import waters_of
+from pbem.games.fief_england.regions import storm_regions
 from pbem.rules.api import Audience
 from pbem.rules.rng import Rng
 
@@ -186,16 +187,16 @@ def test_storms_close_every_region_of_the_voyage(stormy):
     s = whitby_army()
     s.board_effects.append(BoardEffect("storms", stormy))
     why = naval.sail_problem(s, WATERS, "dave", "Whitby", legs("Whitby", ["sea V", "sea VI", "London"]),
-                             [], naval.storm_regions(s, BOARD), [])
+                             [], storm_regions(s), [])
     assert f"STORMS on Region {stormy}" in why and "5.5" in why
 
 
-def test_storms_elsewhere_do_not_matter_and_regions_by_number_or_fief():
+def test_storms_elsewhere_do_not_matter():
     s = whitby_army()
-    s.board_effects += [BoardEffect("storms", "2"), BoardEffect("famine", "5"), BoardEffect("storms", "marches")]
-    assert naval.storm_regions(s, BOARD) == {"II", "III"}
+    s.board_effects += [BoardEffect("storms", "II"), BoardEffect("famine", "V"), BoardEffect("storms", "III")]
+    assert storm_regions(s) == {"II", "III"}
     assert naval.sail_problem(s, WATERS, "dave", "Whitby", legs("Whitby", ["sea V", "King's Lynn"]),
-                              [], naval.storm_regions(s, BOARD), []) is None
+                              [], storm_regions(s), []) is None
 
 
 def test_a_road_move_is_no_voyage():

@@ -245,7 +245,7 @@ def test_a_noble_carried_to_the_port_this_round_does_not_sail():
 
 def test_5_5_storms_cut_the_naval_move_short():
     s = position({"Anabel": ("dave", "Whitby")}, {"Whitby": {"dave": {"knight": 2}}})
-    s.board_effects.append(BoardEffect("storms", "south_east"))   # as England's disasters lay it (2.4)
+    s.board_effects.append(BoardEffect("storms", "VI"))   # as England's disasters lay it (2.4)
     _, by = run(s, {"dave": {"moves": [move("Anabel", ["sea V", "sea VI", "London"])]}})
     held = by["lord_held"]
     assert held.data["outcome"] == "cut_short" and "STORMS on Region VI" in held.text and "5.5" in held.text

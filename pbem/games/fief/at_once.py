@@ -109,7 +109,8 @@ def act(state: FiefState, board: Board, player: str, action: Mapping[str, Any], 
 def at_once_template(view: dict, player: str) -> str:
     """The commented block ending every Fief order template: diplomacy, then `at_once:` with
     the surprise cards the player holds (G.4) and a transfer of control (5.2.2)."""
-    hooks = load_edition(view["game"]).hooks
+    edition = load_edition(view["game"])
+    hooks = edition.hooks
     own = hooks.card_plays   # the edition's own cards (England), with their lines
     held = [c for c in dict.fromkeys(view.get("hand") or []) if c in at_once(view["game"]) and c != "uprising"
             and (own is None or c in hooks.characters)]
@@ -122,7 +123,7 @@ def at_once_template(view: dict, player: str) -> str:
     for card in held:
         out.append((f"- play: {card}", "a surprise card of your hand (G.4)"))
         out += [(f"  {k}", "") for k in keys.get(card, ["on: LORD"])]
-    out += [("- transfer: TOWN", "the control of a town you control (5.2.2)"),
+    out += [("- transfer: TOWN", f"the control of a town you control ({edition.cite('5.2.2')})"),
             ("  to: PLAYER", "a family with forces in that town")]
     for verb in load_edition(view["game"]).hooks.at_once_verbs.values():   # the edition's own
         out += list(verb.template)

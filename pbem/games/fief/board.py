@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import yaml
 
@@ -114,6 +114,12 @@ class Board:
         """A fief id from its id, full name or short name ("bretagne", "Barony of Bretagne")."""
         return self._fief_folded.get(fold(str(text)))
 
+    def fief_example(self) -> str:
+        """A fief of this board as an order names it ("Bretagne" for "Barony of Bretagne"), for the
+        examples of order forms and errors: France's forms always showed Bretagne."""
+        names = sorted(f.name.split(" of ", 1)[-1] for f in self.fiefs.values())
+        return "Bretagne" if "Bretagne" in names else names[0]
+
     def distances(self, start: str) -> dict[str, int]:
         """Road steps from ``start`` to every town (breadth-first)."""
         dist = {start: 0}
@@ -145,6 +151,13 @@ class Board:
 
 
 # -- loading -------------------------------------------------------------------------------
+
+def example_town(names: Iterable[str]) -> str:
+    """A town of the game's own board for an order form's example: France's forms always showed
+    Tours; another edition's show the first of its own towns."""
+    towns = set(names)
+    return "Tours" if "Tours" in towns else min(towns)
+
 
 def board_names(variant: str) -> list[str]:
     """The board files a game master may pick with ``--option board=NAME``."""

@@ -13,14 +13,15 @@ The rules find the edition of a state from its game type (``edition_of(state)``,
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 import yaml
 
-from pbem.games.fief.edition_reader import (EDITION_FILE, OTHER_STEPS, PHASES, Deck, EditionError, Unit, Victory,
-                                            read_record)
+from pbem.games.fief.edition_reader import (EDITION_FILE, OTHER_STEPS, PHASES, WORDS, Deck, EditionError, Unit,
+                                            Victory, read_record)
 from pbem.games.fief.hooks import Hooks, TitleBonus
 from pbem.paths import games_dir
 from pbem.rules.api import OptionSpec
@@ -65,6 +66,14 @@ class Edition:
     options: tuple[OptionSpec, ...]
     hooks: Hooks
     money_unit: str = "denier"           # the coin's name, singular (France: denier; England: shilling)
+    # The core's first texts wrote every amount in the plural ("1 deniers"): France's record keeps
+    # them so (`money.plural_always`), so that its reports stay as they were stored.
+    money_plural_always: bool = False
+    # How the reports word the sea (`words:`; France's defaults: its one off-shore area, 5.3).
+    words: dict[str, str] = field(default_factory=lambda: dict(WORDS))
+    # The core's texts cite France's rulebook; an edition's `sections:` says where its own rulebook
+    # has the same rule (England: "2.2" -> "2.0"). A section it does not name is cited as it is.
+    sections: dict[str, str] = field(default_factory=dict)
     # Families a player runs, by player count (England 13.7: two allied families at 2 players).
     families_per_player: dict[int, int] | None = None
     character_draws: int = 1             # character cards among a Cards Phase's draws at most (F 2.2, E 2.0)
@@ -105,6 +114,25 @@ class Edition:
     def money_text(self, amount: int) -> str:
         """An amount in the edition's coin (`money.unit`): "1 denier", "5 shillings"."""
         return f"{amount} {self.money_unit}{'' if amount == 1 else 's'}"
+
+    def cite(self, section: str) -> str:
+        """The section the core's text cites (France's numbering), in this edition's rulebook."""
+        return self.sections.get(section, section)
+
+    def cite_in(self, text: str) -> str:
+        """``text`` with each section it cites in parentheses ("Battle Phase (6)") in this
+        edition's numbering."""
+        return re.sub(r"\(([^()]+)\)", lambda m: f"({self.cite(m.group(1))})", text) if self.sections else text
+
+    def coins(self, amount: int) -> str:
+        """An amount as the core's event texts and templates write it: "5 shillings", "1 shilling";
+        with `money.plural_always` (France) "1 deniers", as they always did."""
+        return f"{amount} {self.money_unit}s" if self.money_plural_always else self.money_text(amount)
+
+    @property
+    def coin_plural(self) -> str:
+        """The coin's name in the plural ("deniers per captive freed", "shillings")."""
+        return f"{self.money_unit}s"
 
     def unit_word(self, kind: str, count: int) -> str:
         """A unit pawn kind (or a royal guard pawn's, 1.5.5) as the reports write ``count`` of them:

@@ -74,7 +74,13 @@ class Victory:
 # key of neither is the edition's own if its hooks declare it (``Hooks.record_keys``), else refused.
 _TOP = ("title", "hooks", "players", "money", "units", "start", "supply", "limits", "prices", "income",
         "cards", "deck", "victory", "round", "not_in_first_round", "options")
-_TOP_OPTIONAL = ("always_fog_of_war",)
+_TOP_OPTIONAL = ("always_fog_of_war", "words", "sections")
+# The record's `words:`: how the reports name the sea - in a sentence, where forces are, the map's
+# legend of a sea route and of a harbor - and the order-language page of the battle plan's words
+# that the order form points to. France's are the defaults (5.3: its one off-shore area).
+WORDS = {"sea": "the offshore area", "at_sea": "offshore", "map_sea": "by sea (harbor to offshore)",
+         "map_harbor": "harbor: ships go offshore (5.3)", "battle_plan_doc": "docs/orders-fief-france-battle.md"}
+_WORDS = tuple(WORDS)
 _PRICES = ("stronghold", "mill", "title_per_town", "ransom_base", "ransom_per_title")
 _INCOME = ("town", "mill", "tallage_per_town", "queen", "plunder_per_mill")
 _UNIT = ("price", "combat_points", "pool", "name", "plural", "letter")
@@ -241,7 +247,9 @@ class _Reader:
             if set(families) != set(range(least, most + 1)):
                 raise self.fail("players.families_per_player", "must name every player count from min to max",
                                 f"write one `N: FAMILIES` line for each of {least} to {most}")
-        money = self.mapping(top["money"], "money", ("starting", "public"), ("unit",))
+        money = self.mapping(top["money"], "money", ("starting", "public"), ("unit", "plural_always"))
+        words = self.mapping(top.get("words", {}), "words", (), _WORDS)
+        sections = self.mapping(top.get("sections", {}), "sections", None)
         units = self.units(top["units"])
         start = self.mapping(top["start"], "start", ("units",))
         start_units = self.counts(start["units"], "start.units")
@@ -274,6 +282,9 @@ class _Reader:
             money_public=self.flag(money, "money", "public"),
             starting_money=self.whole(money, "money", "starting"),
             money_unit=self.text(money, "money", "unit") if "unit" in money else "denier",
+            money_plural_always=self.flag(money, "money", "plural_always") if "plural_always" in money else False,
+            words={**WORDS, **{name: self.text(words, "words", name) for name in words}},
+            sections=self.sections(sections),
             units=units, start_units=start_units,
             strongholds=supply["strongholds"], mills=supply["mills"], siege_engines=supply["siege_engines"],
             diplomacy_pawns=supply.get("diplomacy_pawns", 0), captive_markers=supply.get("captive_markers"),
@@ -289,6 +300,15 @@ class _Reader:
             not_in_first_round=self.first_round(top, rnd),
             options=self.options(top["options"]), hooks=hooks, extra=dict(self.extra),
             always_fog_of_war=self.flag(top, "", "always_fog_of_war") if "always_fog_of_war" in top else False)
+
+    def sections(self, found: dict[Any, Any]) -> dict[str, str]:
+        """`sections:` France's section as the core's texts cite it -> this edition's, both quoted
+        ("2.2": "2.0"): unquoted, YAML would read 2.10 as the number 2.1."""
+        for name in found:
+            if not isinstance(name, str):
+                raise self.fail(f"sections.{name}", f"a section must be quoted, not the {_kind(name)} {name!r}",
+                                f'write "{name}": ...')
+        return {name: self.text(found, "sections", name) for name in found}
 
     def units(self, data: Any) -> dict[str, Unit]:
         found = self.mapping(data, "units", None)

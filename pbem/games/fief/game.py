@@ -20,7 +20,7 @@ from pbem.games.fief.map_view import map_drawing
 from pbem.orders.reading import Problems, check_keys
 from pbem.orders.yamlsafe import line_of, sub_map
 from pbem.games.fief.policies import merge_policies
-from pbem.games.fief.round import AFTER_THE_GAME, PART_OF, Step, step_of
+from pbem.games.fief.round import AFTER_THE_GAME, BY_PHASE, PART_OF, Step, step_of
 from pbem.games.fief.setup.rules import new_game
 from pbem.games.fief.state import RULES_VERSION, FiefState
 from pbem.games.fief.surprise.phase_start import fire_phase_start
@@ -97,7 +97,9 @@ class FiefRules:
         if st.phase == "over":
             return Phase(phase_id(st), "The game is over", (), st.result_text)
         step = self._step(st)
-        return Phase(phase_id(st), step.title if st.phase == "setup" else f"Round {st.round}: {step.title}",
+        core = BY_PHASE.get(step.name)   # a title of the core's cites France: the edition's sections
+        title = self.edition.cite_in(step.title) if core is not None and core.title == step.title else step.title
+        return Phase(phase_id(st), title if st.phase == "setup" else f"Round {st.round}: {title}",
                      fam.players_of(st.family_players, self._deciders(st, step)), step.summary)
 
     def resolve(self, state: JSON, orders: Mapping[str, JSON], rng: Rng) -> Resolution:

@@ -20,6 +20,7 @@ import yaml
 
 from pbem.games.fief.board import Board, load_board
 from pbem.games.fief.edition import load_edition
+from pbem.games.fief.edition_reader import WORDS
 from pbem.paths import games_dir
 from pbem.rules.api import JSON, MapUnavailable
 
@@ -29,11 +30,11 @@ MARKERS = (   # what a town may carry (4.2, 4.4, 5.3.2, 6.4), in drawing order
     {"id": "stronghold", "letter": "S", "label": "stronghold (4.2)"},
     {"id": "city", "letter": "C", "label": "city: a fortified town (4.4)"},
     {"id": "mill", "letter": "m", "label": "mill, one mark each (4.3)"},
-    {"id": "harbor", "letter": "H", "label": "harbor: ships go offshore (5.3)"},
+    {"id": "harbor", "letter": "H", "label": WORDS["map_harbor"]},   # the edition's `words:`
 )
 
 # The legend's words (pbem.rules.api.DrawsMap `legend`): the painter knows no game's words.
-LEGEND = {"places": "Towns", "emphasis": "chief town", "road": "road", "sea": "by sea (harbor to offshore)",
+LEGEND = {"places": "Towns", "emphasis": "chief town", "road": "road", "sea": WORDS["map_sea"],
           "siege": "besieged", "outline": "fief borders", "lords": "lord", "hidden": "face down",
           "captives": "captive(s) held"}
 
@@ -86,6 +87,7 @@ def map_drawing(view: JSON, variant: str, title: str) -> JSON:
     board_name = view.get("options", {}).get("board", "board")
     board = load_board(variant, board_name)
     geo = load_geography(variant, board_name)
+    words = load_edition(variant).words   # how the edition names the sea (`words:`)
     me = view.get("me")
     places = [_town_place(name, town, geo) for name, town in view["towns"].items()]
     sea_points = [geo.xy(lon, lat) for _, lon, lat in geo.sea_labels]
@@ -118,8 +120,8 @@ def map_drawing(view: JSON, variant: str, title: str) -> JSON:
         # A.1: the unit pawns as the map writes them (the edition record's `units:` letter and name)
         "piece_kinds": [{"id": k, "letter": u.letter, "label": u.name}
                         for k, u in load_edition(view["game"]).units.items()],
-        "marker_kinds": list(MARKERS),
-        "legend": LEGEND,
+        "marker_kinds": [{**m, "label": words["map_harbor"]} if m["id"] == "harbor" else m for m in MARKERS],
+        "legend": {**LEGEND, "sea": words["map_sea"]},   # the edition's `words:` (France's the defaults)
         "sieges": [{"at": name, "by": sorted(town["besiegers"])} for name, town in view["towns"].items()
                    if town["besieged"]],
         "titles": _titles(view, board),

@@ -125,7 +125,7 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
         # a deep copy: whatever a caller does with the view must not reach the state
         view["policies"] = copy.deepcopy(state.families[player].policies) if player in state.families else {}
         view["policies_text"] = describe_all_policies(view["policies"], edition) + \
-            describe_battle_policies(view["policies"])   # for the report
+            describe_battle_policies(view["policies"], edition.coin_plural)   # for the report
         # F: an exchange offer is between the two players of the private talk only.
         view["exchange_offers"] = [copy.deepcopy(o) for o in state.exchange_offers
                                    if player in (o["from"], o["with"])]

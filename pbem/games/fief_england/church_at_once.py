@@ -38,6 +38,7 @@ from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief_england import hired, retainers
 from pbem.games.fief_england.card_data import england_cards
 from pbem.games.fief_england.church import abbeys, relic_powers, relics
+from pbem.games.fief_england.regions import regions_of
 from pbem.orders.reading import Problems, as_seq, check_keys, fold, suggest, whole_number, yes_no
 from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import Audience, Event
@@ -294,7 +295,7 @@ def check_chasuble(view: dict, player: str, item: dict, line: int | None, proble
     to = _sea(item["to"], line_of(item, "to"), problems)
     if frm is None or to is None:
         return None
-    if not any(e["card"] == "storms" and e["target"] == frm for e in view.get("board_effects") or []):
+    if frm not in regions_of(((e["card"], e["target"]) for e in view.get("board_effects") or []), "storms"):
         problems.add(line_of(item, "chasuble") or line, f"no STORMS card lies on Sea {frm}")
         return None
     return {"from": frm, "to": to}

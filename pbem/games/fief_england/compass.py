@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 from pbem.games.fief.board import Board
 from pbem.games.fief_england.board_loader import COMPASS as POINTS, EnglandBoard
+from pbem.games.fief_england.regions import NUMERALS   # Game Setup (l.25): I=1 ... VI=6
 
 POINT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
-NUMERALS = ("I", "II", "III", "IV", "V", "VI")   # Game Setup (l.25): I=1 ... VI=6
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,6 @@ class Compass:
     region_names: dict[int, str]            # 1 -> "County of the South West"
     ports: dict[int, str]                   # Region number -> its Port City (5.4, l.380)
     exits: dict[str, dict[str, str]]        # city -> compass point -> the city its road leads to
-    fief_region: dict[str, int]             # the Region's fief id ("marches") -> its number
 
     def is_port(self, city: str) -> bool:
         return self.ports.get(self.region[city]) == city
@@ -39,4 +38,4 @@ def compass_of(board: Board) -> Compass:
     ports = {region[city]: city for city in england.harbors}
     names = {n: england.fiefs[f].name for f, n in number.items()}
     exits = {city: {p: to for p, to in england.directions.get(city, {}).items() if p in POINTS} for city in region}
-    return Compass(region, names, ports, exits, number)
+    return Compass(region, names, ports, exits)

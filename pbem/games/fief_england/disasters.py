@@ -31,7 +31,8 @@ from pbem.games.fief.policies import loss_order
 from pbem.games.fief.state import BoardEffect, FiefState
 from pbem.games.fief_england.reading import abbey_in
 from pbem.games.fief_england.troops import hits_to_defeat, troops_text
-from pbem.games.fief_england.regions import NUMERALS, numeral, record, region_cities, region_name, region_of
+from pbem.games.fief_england.regions import (NUMERALS, numeral, record, region_cities, region_name, region_of,
+                                              regions_of, storm_regions)
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
@@ -183,7 +184,7 @@ def enter_plague(state: FiefState, board: Board, rng: Rng, frm: str, to: str, fa
 def storms_at(state: FiefState, board: Board, place: str) -> str | None:
     """The numeral of the STORMS Region ``place`` (a city or a Sea) lies in, or None."""
     target = region_of(board, place)
-    return target if target and lying(state, "storms", target) else None
+    return target if target in storm_regions(state) else None
 
 
 def storms_block(state: FiefState, board: Board, frm: str, to: str) -> str | None:
@@ -203,7 +204,7 @@ def storms_forbid_battle(board: Board, effects: Iterable[tuple[str, str]], city:
     """2.5: "No battles are allowed in the Region": ``effects`` are the board's cards as (card,
     target) pairs (the state's, or a view's when a mail is read)."""
     target = region_of(board, city)
-    if target is None or ("storms", target) not in set(effects):
+    if target is None or target not in regions_of(effects, "storms"):
         return None
     return f"STORMS lie on {region_name(board, target)}: no battle is allowed there (2.5)"
 

@@ -5,6 +5,8 @@ never mistake for theirs. The numbers are England's board's (``EnglandBoard.regi
 """
 from __future__ import annotations
 
+from typing import Iterable
+
 from pbem.games.fief.board import Board
 from pbem.games.fief.edition import load_edition
 from pbem.games.fief.state import FiefState
@@ -39,6 +41,24 @@ def region_cities(board: Board, target: str) -> tuple[str, ...]:
 def region_name(board: Board, target: str) -> str:
     """"Region III (Barony of the Marches)" for the reports."""
     return f"Region {target} ({board.fiefs[region_fief(board, target)].name})" if target in NUMERALS else target
+
+
+def regions_with(state: FiefState, kind: str) -> set[str]:
+    """The Regions, by numeral, a card of ``kind`` lies on (2.4: on the Region's Sea). The numeral
+    is the one format of a card's target: every reader of a disaster on a Region asks here (the
+    disasters part's STORMS and FAMINE, naval moves, the Chasuble, the Invaders' landings)."""
+    return regions_of(((e.card, e.target) for e in state.board_effects), kind)
+
+
+def regions_of(effects: Iterable[tuple[str, str]], kind: str) -> set[str]:
+    """The same over (card, target) pairs: the state's board effects or a view's (a mail's check)."""
+    return {target for card, target in effects if card == kind and target in NUMERALS}
+
+
+def storm_regions(state: FiefState) -> set[str]:
+    """2.5: the Regions, by numeral, under STORMS - land and sea (``disasters.storms_at``, the
+    naval moves of 5.5, the Chasuble of 12.2 and the Invaders of 6.2, 6.3 read it)."""
+    return regions_with(state, "storms")
 
 
 def record(state: FiefState, key: str):

@@ -4,25 +4,20 @@ geography.yaml, each read by England's own loaders) and its own rules (hooks.py,
 record). The rest of the rules are the family's core (pbem/games/fief/)."""
 from __future__ import annotations
 
-from pbem.games.fief.demo import demo_done
+from pbem.games.fief.demo import ScriptedDemo
 from pbem.games.fief.edition import load_edition
 from pbem.games.fief.game import FiefRules
-from pbem.games.fief_england import demo
-from pbem.rules.api import JSON, ActsAtOnce, DrawsMap, EchoesOrders, GameRules, PlaysDemo, ShowsPublicView
+from pbem.games.fief_england.demo import SCRIPT
+from pbem.rules.api import ActsAtOnce, DrawsMap, EchoesOrders, GameRules, PlaysDemo, ShowsPublicView
 
 ENGLAND = load_edition("fief_england")
 
 
-class EnglandRules(FiefRules):
+class EnglandRules(ScriptedDemo, FiefRules):
     """The Fief family's rules with England's edition, and England's demo players."""
 
-    demo_players: tuple[str, ...] = demo.PLAYERS
-
-    def demo_orders(self, view: JSON, player: str) -> str:
-        return demo.demo_orders(view, player)
-
-    def demo_done(self, first: JSON, state: JSON) -> bool:
-        return demo_done(first, state)
+    script = SCRIPT
+    demo_players: tuple[str, ...] = SCRIPT.players
 
     def report_template(self) -> str:
         return "fief_england/position.txt.j2"   # the core's report in England's words

@@ -4,26 +4,20 @@ geography.yaml) and its own rules (hooks.py, named by the record). The rest of t
 the family's core (pbem/games/fief/)."""
 from __future__ import annotations
 
-from pbem.games.fief.demo import demo_done
+from pbem.games.fief.demo import ScriptedDemo
 from pbem.games.fief.edition import load_edition
 from pbem.games.fief.game import FiefRules
-from pbem.games.fief_france import demo
-from pbem.rules.api import (JSON, ActsAtOnce, DrawsMap, EchoesOrders, GameRules, PlaysDemo,
-                            ShowsPublicView)
+from pbem.games.fief_france.demo import SCRIPT
+from pbem.rules.api import ActsAtOnce, DrawsMap, EchoesOrders, GameRules, PlaysDemo, ShowsPublicView
 
 FRANCE = load_edition("fief_france")
 
 
-class FranceRules(FiefRules):
+class FranceRules(ScriptedDemo, FiefRules):
     """The Fief family's rules with France's edition, and France's demo players."""
 
-    demo_players: tuple[str, ...] = demo.PLAYERS
-
-    def demo_orders(self, view: JSON, player: str) -> str:
-        return demo.demo_orders(view, player)
-
-    def demo_done(self, first: JSON, state: JSON) -> bool:
-        return demo_done(first, state)
+    script = SCRIPT
+    demo_players: tuple[str, ...] = SCRIPT.players
 
 
 RULES = FranceRules(FRANCE)

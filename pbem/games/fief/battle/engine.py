@@ -122,7 +122,7 @@ def scorched_earth(b: Battle) -> None:
         town.mills -= 1
         b.state.families[who].deniers += 1
         b.tell("scorched_earth", f"Scorched earth: {who} destroys a mill in {b.setup.town} and "
-               "gains 1 denier (6.2.1).", {"town": b.setup.town, "family": who})
+               f"gains {edition_of(b.state).money_text(1)} (6.2.1).", {"town": b.setup.town, "family": who})
 
 
 def archer_shooting(b: Battle) -> None:

@@ -250,7 +250,8 @@ def check_battle_policies(view: dict, board: Board, me: str, doc: dict, problems
         if got is not None:
             out["coalition"] = got
     if "lower_ransom" in doc:
-        got = check_lower_ransom(doc["lower_ransom"], line_of(doc, "lower_ransom"), problems)
+        got = check_lower_ransom(doc["lower_ransom"], line_of(doc, "lower_ransom"), problems,
+                                 load_edition(board.variant).coin_plural)
         if got is not None:
             out["lower_ransom"] = got
     if "battle_plan" in doc:
@@ -314,8 +315,9 @@ def join_order(policies: dict) -> list[str]:
     return list(((policies or {}).get("coalition") or {}).get("join", {}))
 
 
-def describe_battle_policies(policies: dict) -> list[str]:
-    """One line per policy of issue 4, for the report's "standing policies" (defaults named)."""
+def describe_battle_policies(policies: dict, coins: str) -> list[str]:
+    """One line per policy of issue 4, for the report's "standing policies" (defaults named);
+    ``coins``: the edition's money in the plural (`money.unit`)."""
     coalition = (policies or {}).get("coalition") or {}
     lines = []
     for key, verb in (("join", "join"), ("accept", "accept")):
@@ -326,6 +328,6 @@ def describe_battle_policies(policies: dict) -> list[str]:
     plan = (policies or {}).get("battle_plan")
     lines.append("battle_plan: " + (", ".join(f"{k}: {v}" for k, v in plan.items()) if plan else "the default plan"))
     least = ((policies or {}).get("lower_ransom") or {}).get("accept_from")
-    lines.append("lower_ransom: " + (f"accept offers of at least {least} deniers per captive"
+    lines.append("lower_ransom: " + (f"accept offers of at least {least} {coins} per captive"
                                      if least is not None else "refuse"))
     return lines

@@ -68,7 +68,8 @@ def resolve_battle_phase(state: FiefState, board: Board, orders: Mapping[str, An
                 continue
             events += fight(state, board, player, battle["target"], battle["town"], rng, besiege, start)
     if not declared:
-        events.append(Event("no_battle", f"Round {state.round}: nobody declares a battle (6).",
+        events.append(Event("no_battle", f"Round {state.round}: nobody declares a battle "
+                            f"({edition_of(state).cite('6')}).",
                             data={"round": state.round}))
     # an edition's own sieges and plunder (England, E 7.9, 7.10)
     events += (own.sieges if own else resolve_sieges)(state, board, orders, besiege)
@@ -151,7 +152,8 @@ def form_coalition(state: FiefState, town: str, attacker: str, defender: str,
         role = "attacking" if leader == attacker else "defending"
         events.append(Event("coalition_joined" if accepted else "coalition_refused",
                             f"{fam} asks to join {leader}'s {role} side in {town}: "
-                            f"{'accepted' if accepted else 'refused'} (6.1, standing policies).",
+                            f"{'accepted' if accepted else 'refused'} ({edition_of(state).cite('6.1')}, standing "
+                            "policies).",
                             data={"town": town, "family": fam, "leader": leader, "accepted": accepted}))
         if accepted:
             sides[leader].append(fam)

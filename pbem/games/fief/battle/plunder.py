@@ -40,5 +40,5 @@ def plunder(state: FiefState, board: Board, player: str, town: str, wanted: int 
     taken = edition_of(state).income["plunder_per_mill"] * count   # 6.5
     state.families[player].deniers += taken
     return Event("plundered", f"{player} plunders {count} mill{'s' if count > 1 else ''} in {town} "
-                 f"and takes {taken} deniers; the mills go back to the supply (6.5).",
+                 f"and takes {edition_of(state).coins(taken)}; the mills go back to the supply (6.5).",
                  data={"player": player, "town": town, "mills": count, "deniers": taken})

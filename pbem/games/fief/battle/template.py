@@ -10,18 +10,21 @@ import json
 from typing import Any
 
 from pbem.games.fief.battle.orders import may_declare_in
+from pbem.games.fief.board import example_town
 from pbem.games.fief.edition import load_edition
 
 
 def battle_template(view: dict[str, Any], player: str) -> str:
     towns = view["towns"]
+    edition = load_edition(view["game"])
     lines = [
         f"# Battle Phase (6), round {view.get('round')}. Turn order: {', '.join(view.get('turn_order', []))}.",
         "# In turn order each player's battles are fought one by one, each to its end (6); one",
         "# battle per town, where you have an army: a lord with a troop (5.1: lords alone are no",
         "# army; a troop cannot declare a battle), and none under bad weather (G.2.2).",
-        "# Then sieges (6.4.1: a siege in progress continues while your lord is there) and",
-        "# plunder (6.5: 2 deniers a mill, in a non-besieged town you control or one you besiege).",
+        f"# Then sieges ({edition.cite('6.4.1')}: a siege in progress continues while your lord is there) and",
+        f"# plunder ({edition.cite('6.5')}: {edition.coins(edition.income['plunder_per_mill'])} a mill, in a "
+        "non-besieged town you control or one you besiege).",
         "# Remove the `# ` in front of the lines you want.",
         "orders:",
     ]
@@ -34,9 +37,10 @@ def battle_template(view: dict[str, Any], player: str) -> str:
                 lines += [f"  # - attack: {other}", f"  #   in: {name}"]
         if town["fortress"] and town["controller"] not in (None, player) and player not in town["besiegers"]:
             lines.append(f"  # - siege: {name}        # held by {town['controller']} (6.4.1)")
+    head = len(lines)
     rules = load_edition(view["game"]).hooks.battle
-    for verb in (rules.verbs if rules else {}).values():   # an edition's own (England: the Invaders)
-        lines += verb.template(view, player)
+    own = [line for verb in (rules.verbs if rules else {}).values()   # an edition's own (England: the Invaders),
+           for line in verb.template(view, player)]                   # cited in its own numbering already
     for name, town in towns.items():
         if player in town["besiegers"]:
             lines.append(f"  # - lift: {name}         # you besiege it (siege engine at {town['besiegers'][player]})")
@@ -51,6 +55,7 @@ def battle_template(view: dict[str, Any], player: str) -> str:
     policies = view.get("policies") or {}
     others = [p for p in view.get("turn_order", []) if p != player]
     example = others[0] if others else "marc"
+    town = example_town(towns)
     lines += [
         "",
         "# Standing policies, kept until changed. Yours now:",
@@ -58,18 +63,22 @@ def battle_template(view: dict[str, Any], player: str) -> str:
         f"#   battle_plan: {json.dumps(policies.get('battle_plan') or 'the default plan')}",
         f"#   lower_ransom: {json.dumps(policies.get('lower_ransom') or 'refuse')}",
         "# policies:",
-        "#   coalition:                 # 6.1: whom you join, whom you accept; `anywhere` or [towns]",
+        f"#   coalition:                 # {edition.cite('6.1')}: whom you join, whom you accept; "
+        "`anywhere` or [towns]",
         f"#     join: {{{example}: anywhere}}",
         f"#     accept: {{{example}: anywhere}}",
-        "#   battle_plan:               # docs/orders-fief-france-battle.md",
+        f"#   battle_plan:               # {edition.words['battle_plan_doc']}",
         "#     losses: [man_at_arms, archer, knight]   # lost first among equal choices (6.2.3.4)",
         "#     surrender: never         # or {outnumbered: 3}, {cp_at_most: 2}, {after_round: 2}",
-        "#     stop: {when: {outnumbered: 2}, accept: {outnumbered: 2}}   # 6.2.3.5",
+        "#     stop: {when: {outnumbered: 2}, accept: {outnumbered: 2}}   # " + edition.cite("6.2.3.5"),
         "#     besiege_if_stopped: no   # a stopped attack becomes a siege (6.4.1 example 1)",
         f"#     captives_to: {example:<11} # who detains the captives your side takes (6); default you",
-        "#     towns: {Tours: {surrender: never}}      # per-town changes",
+        f"#     towns: {{{town}: {{surrender: never}}}}" + " " * max(1, 11 - len(town)) + "# per-town changes",
     ]
-    return "\n".join(lines + _surprise_lines(view, player)) + "\n"
+    # the sections cited, in the edition's numbering (`sections:`; France's own: unchanged)
+    core = edition.cite_in("\n".join(lines[:head])) + "\n"
+    rest = edition.cite_in("\n".join(lines[head:] + _surprise_lines(view, player)))
+    return core + "\n".join(own) + ("\n" if own else "") + rest + "\n"
 
 
 def _surprise_lines(view: dict[str, Any], player: str) -> list[str]:

@@ -128,12 +128,13 @@ def release_unheld(state: FiefState, board: Board) -> list[Event]:
 
 # -- the lower ransom policy (4.1) ----------------------------------------------------------------
 
-def check_lower_ransom(value: Any, line: int | None, problems: Problems) -> dict | None:
-    """`lower_ransom: {accept_from: N}` (deniers per captive freed) or `lower_ransom: refuse`."""
+def check_lower_ransom(value: Any, line: int | None, problems: Problems, coins: str) -> dict | None:
+    """`lower_ransom: {accept_from: N}` (``coins``, the edition's money, per captive freed) or
+    `lower_ransom: refuse`."""
     if isinstance(value, str) and value.strip().lower() == "refuse":
         return {"accept_from": None}
     if not isinstance(value, dict) or set(value) != {"accept_from"}:
-        problems.add(line, "`lower_ransom` is `refuse` or `{accept_from: N}` (deniers per captive freed)",
+        problems.add(line, f"`lower_ransom` is `refuse` or `{{accept_from: N}}` ({coins} per captive freed)",
                      "write e.g. `lower_ransom: {accept_from: 4}`")
         return None
     number = whole_number(value["accept_from"], line_of(value, "accept_from") or line, "accept_from",

@@ -132,8 +132,8 @@ def play_weather(state: FiefState, board: Board, player: str, card: str, number:
                             "stays in hand.", audience=Audience.only(player),
                             data={"player": player, "card": card, "bishopric": number})
     state.board_effects.append(BoardEffect(card, target, player))
-    return True, Event("card_played", f"{player} plays a {name} card on {where}: +1 denier per mill "
-                       f"there in the Income Phase ({_sec(card)}).",
+    return True, Event("card_played", f"{player} plays a {name} card on {where}: "
+                       f"+{edition_of(state).money_text(1)} per mill there in the Income Phase ({_sec(card)}).",
                        data={"player": player, "card": card, "bishopric": number})
 
 

@@ -75,13 +75,14 @@ def check_draw_orders(view: dict, player: str, items: list, problems: Problems) 
         else:
             check_keys(item, ("draw", "if_first"), "a draw order", problems)
             out["draw"], out["if_first"] = _draw(cards, edition.draws, edition.character_draws, item, line,
-                                                 problems)
+                                                 problems, edition.cite("2.2"))
             draw_line = line
     room = edition.hand_limit - (sum(hand.values()) - len(out["discard"]))
     most = max(len(out["draw"]), edition.draws if any(v != "none" for v in out["if_first"].values()) else 0)
     if most > room and not problems:
         problems.add(draw_line, f"you would hold {edition.hand_limit - room} card(s) after discarding, so you may "
-                     f"draw {max(room, 0)} at most (2.2: {edition.hand_limit} cards in hand), not {most}",
+                     f"draw {max(room, 0)} at most ({edition.cite('2.2')}: {edition.hand_limit} cards in hand), "
+                     f"not {most}",
                      "discard more cards or draw fewer")
     return out
 
@@ -101,7 +102,7 @@ def _discards(cards: CardSet, hand: Counter, item: dict, line, problems: Problem
 
 
 def _draw(cards: CardSet, draws: int, characters: int, item: dict, line,
-          problems: Problems) -> tuple[list[str], dict[str, str]]:
+          problems: Problems, section: str) -> tuple[list[str], dict[str, str]]:
     """2.2: ``draws`` cards at most, ``characters`` of them character cards (`cards.character_draws`,
     France 2.2 and England 2.0: 1)."""
     piles = []
@@ -112,10 +113,10 @@ def _draw(cards: CardSet, draws: int, characters: int, item: dict, line,
             continue
         piles.append(pile)
     if len(piles) > draws:
-        problems.add(line_of(item, "draw"), f"you may draw {draws} cards at most (2.2), not {len(piles)}")
+        problems.add(line_of(item, "draw"), f"you may draw {draws} cards at most ({section}), not {len(piles)}")
     if piles.count("character") > characters:
         plural = "s" if characters != 1 else ""
-        problems.add(line_of(item, "draw"), f"you may draw {characters} character card{plural} at most (2.2)",
+        problems.add(line_of(item, "draw"), f"you may draw {characters} character card{plural} at most ({section})",
                      "write e.g. `draw: [character, events]`")
     if_first: dict[str, str] = {}
     given = item.get("if_first")

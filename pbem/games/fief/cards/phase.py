@@ -83,11 +83,11 @@ def _draws(state: FiefState, cards: CardSet, player: str, order: Mapping[str, An
         drawn.append(card)
     if drawn:
         names = ", ".join(card_name(state.variant, c) for c in drawn)
-        events.append(Event("cards_drawn", f"You draw {names} (2.2).",
+        events.append(Event("cards_drawn", f"You draw {names} ({edition_of(state).cite('2.2')}).",
                             Audience.only(player), {"player": player, "cards": drawn}))
     piles = [("characters" if is_character(cards, c) else "events") for c in drawn]
     text = (f"{player} draws {len(drawn)} card(s)" + (f" ({', '.join(piles)})" if drawn else "")
-            + f" and now holds {len(hand)} (2.2).")
+            + f" and now holds {len(hand)} ({edition_of(state).cite('2.2')}).")
     events.append(Event("cards_draw_count", text, data={"player": player, "piles": piles, "hand": len(hand)}))
     return events
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.games.fief.board import example_town
 from pbem.games.fief.cards.deck import load_cards
 from pbem.games.fief.cards.phase import card_name, playable
 from pbem.games.fief.edition import edition_of_view, load_edition
@@ -17,12 +18,14 @@ def _hand(view: dict[str, Any]) -> str:
 def draw_template(view: dict[str, Any], player: str) -> str:
     hand = view.get("hand") or []
     piles = view["piles"]
-    limit = edition_of_view(view).hand_limit   # 2.2
+    edition = edition_of_view(view)
+    limit = edition.hand_limit   # 2.2
     lines = [
         f"# Cards Phase (2), steps A and B. Your hand: {_hand(view)} ({len(hand)} of {limit}).",
         f"# Piles: {piles['characters']} character cards, {piles['events']} events cards; "
         f"{view['disasters_track']} disaster card(s) on the track.",
-        "# A (2.1): discard any cards (everyone is told which). B (2.2): draw up to 2 cards, 1 character",
+        f"# A ({edition.cite('2.1')}): discard any cards (everyone is told which). B ({edition.cite('2.2')}): draw up "
+        "to 2 cards, 1 character",
         "# card at most, never above 3 in hand. A disaster drawn from the events pile goes face down to",
         "# the disasters track and you draw again (2.3). `if_first` decides the second draw after seeing",
         "# the first card: keys are a card (Cardinal, tax, a lord's name) or a group (lord, character,",
@@ -78,7 +81,8 @@ def play_template(view: dict[str, Any], player: str) -> str:
         if own is not None and card in own.cards:
             lines += [(f"#  {code:<24}# {why}" if why else f"#  {code}") for code, why in own.template.get(card, ())]
         elif card in cards.lords:
-            lines += [f"#  - play: {card}", "#    in: Tours          # optional"]
+            town = example_town(view["towns"])
+            lines += [f"#  - play: {card}", f"#    in: {town:<15}# optional"]
             lines += [f"#    {k.name}: no" for k in load_edition(view["game"]).hooks.lord_card_keys]   # France: G.1.1
         elif card in ("good_weather", "good_harvest"):
             lines += [f"#  - play: {card}", "#    on: 3              # a bishopric number or name"]

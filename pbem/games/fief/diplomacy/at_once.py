@@ -48,15 +48,16 @@ def _live(state: FiefState, player: str) -> bool:
 
 def _give(state: FiefState, player: str, gift: dict) -> Event:
     fam, to, n = state.families[player], gift["to"], int(gift["deniers"])
+    coins = edition_of(state).coins   # the edition's money (`money.unit`)
     if not _live(state, to):
-        return _refused(player, f"{to} is no longer in the game, so no deniers go to them")
+        return _refused(player, f"{to} is no longer in the game, so no {edition_of(state).coin_plural} go to them")
     if n > fam.deniers:
         # A.6 (France): the treasury is public; an edition keeping it secret tells the giver only
-        return _refused(player, f"{n} deniers to give to {to} but only {fam.deniers} left",
+        return _refused(player, f"{coins(n)} to give to {to} but only {fam.deniers} left",
                         Audience.everyone() if edition_of(state).money_public else None)
     fam.deniers -= n
     state.families[to].deniers += n
-    return Event("diplomacy_gift", f"{player} gives {n} deniers to {to} (F).", Audience.everyone(),
+    return Event("diplomacy_gift", f"{player} gives {coins(n)} to {to} (F).", Audience.everyone(),
                  {"from": player, "to": to, "deniers": n})
 
 

@@ -173,10 +173,12 @@ def diplomacy_template(view: dict, player: str) -> str:
     pawns = ("pawns are not used (I.3)" if public_diplomacy(view.get("options", {}))
              else f"you have {me['diplomacy_pawns']} diplomacy pawn(s)")
     example = others[0] if others else "bob"
+    edition = load_edition(view["game"])
+    give = (f"#   - give: 2                  # {edition.coin_plural} to another player (free, public)\n"
+            f"#     to: {example}\n") if edition.money_public else ""   # secret money is not given in public
     return (f"# Diplomacy (F), done at once when the judge reads this mail, in any phase; {pawns}:\n"
             "# diplomacy:\n"
-            f"#   - give: 2                  # deniers to another player (free, public)\n"
-            f"#     to: {example}\n"
+            + give +
             '#   - message: "..."            # to one or more players (a pawn) or `to: all` (free)\n'
             f"#     to: [{example}]\n"
             "#   - exchange: [good weather]  # cards you give; done when they send the mirror order\n"

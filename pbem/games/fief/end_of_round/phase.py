@@ -188,7 +188,7 @@ def resolve_end_of_round(state: FiefState, board: Board) -> list[Event]:
     edition = edition_of(state)
     scores = {p: victory_points(state, p) for p in state.players}
     events.append(Event("victory_points", "Victory points: " + ", ".join(f"{p} {v}" for p, v in scores.items())
-                        + " (7).", data={"vp": scores}))
+                        + f" ({edition.cite('7')}).", data={"vp": scores}))
     result = winners(state, board)
     if result:
         # the winners are players (13.7: a player's two families win as one player)
@@ -201,7 +201,7 @@ def resolve_end_of_round(state: FiefState, board: Board) -> list[Event]:
     while state.player_of(state.players[state.first_player]) == passing:   # 13.7: to the opponent
         state.first_player = (state.first_player + 1) % len(state.players)
     nxt = state.players[state.first_player]
-    why = "13.7" if state.family_players else "7"
+    why = "13.7" if state.family_players else edition.cite("7")
     events.append(Event("first_player", f"No winner this round; {state.player_of(nxt)} takes the first player "
                         f"card ({why}).", data={"player": nxt}))
     state.round += 1

@@ -52,7 +52,7 @@ def resolve_hear_ye(state: FiefState, board: Board, orders: Mapping[str, Any], r
             ballots.append({"id": ballot, "candidates": named})
     if not ballots:
         events.append(Event("no_election", "No ballot is held this phase: no election has both its "
-                            "conditions and a candidate (1.3-1.5).", data={}))
+                            f"conditions and a candidate ({edition_of(state).cite('1.3-1.5')}).", data={}))
         state.hear_ye = {}
         return events
     state.hear_ye = {"ballots": ballots}

@@ -25,7 +25,7 @@ def first_template(view: dict[str, Any], player: str) -> str:
         for ballot in possible:
             lines += ["#  - candidate: YOUR_LORD", f"#    for: {ballot}"]
     else:
-        lines.append("# No election can be held this phase (1.3-1.5).")
+        lines.append(f"# No election can be held this phase ({load_edition(view['game']).cite('1.3-1.5')}).")
     lines.append("# Your lords: " + ", ".join(mine))
     return "\n".join(lines) + "\n"
 

@@ -75,7 +75,8 @@ def resolve_income(state: FiefState, board: Board, rng: Rng) -> list[Event]:
         total, why = adjust(state, player, inc.total()) if adjust else (inc.total(), None)
         state.families[player].deniers += total
         events.append(Event("income", f"{player} collects {money(state, total)} ({_breakdown(inc, board)}"
-                            f"{'; ' + why if why else ''}) and now has {state.families[player].deniers} (3).",
+                            f"{'; ' + why if why else ''}) and now has {state.families[player].deniers} "
+                            f"({edition_of(state).cite('3')}).",
                             Audience.everyone() if public else Audience.only(player),
                             data={"player": player, "deniers": total, "towns": inc.towns,
                                   "mills": inc.mills, "tallage": inc.tallage,

@@ -116,7 +116,7 @@ def set_controller(state: FiefState, board: Board, town: str, family: str, lord:
         here.arrivals.remove(family)
     here.arrivals.insert(0, family)    # the new controller's forces go on the town space
     here.besiegers.pop(family, None)   # nobody besieges their own town
-    events = [Event("town_control", f"{family} now controls {town} ({why}, 5.2.2).",
+    events = [Event("town_control", f"{family} now controls {town} ({why}, {edition_of(state).cite('5.2.2')}).",
                     data={"town": town, "controller": family})]
     if here.fortress == "city":
         events += _city_title(state, board, town, family, lord)

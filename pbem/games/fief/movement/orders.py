@@ -89,7 +89,7 @@ class _Checker(ArmyChecker):
         check_keys(item, ("land",), "a `land` order", self.problems)
         at_sea = self.view["offshore"]["forces"].get(self.me)   # 5.3: at the board's seas
         if not at_sea:
-            self.problems.add(line, "you have no forces offshore to land",
+            self.problems.add(line, f"you have no forces {self.edition.words['at_sea']} to land",
                               "remove the `land` order; it is for forces at sea (5.3)")
             return
         if self.land is not None:

@@ -162,7 +162,8 @@ class Run:
 
     def _after_step(self, army: Army, target: str) -> tuple[str, str] | None:
         if target in self.board.seas:
-            return "at_sea", "the movement of an army ends as soon as it enters the offshore area (5.3)"
+            sea = edition_of(self.state).words["sea"]   # the edition's `words:` (France: the offshore area)
+            return "at_sea", f"the movement of an army ends as soon as it enters {sea} (5.3)"
         if army.leader not in self.state.lords:
             return "eliminated", f"{army.leader} was eliminated on the way (5.1.1)"
         return None

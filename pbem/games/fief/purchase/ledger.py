@@ -151,10 +151,10 @@ class Ledger(TitlePurchases):
                            "make one offer per jailer")
         due = sum(self.edition.ransom(len(self.lords[n]["titles"])) for n in captives)
         if order["offer"] >= due:
-            return Failure("ransom", f"the ransoms due are {due} deniers: an offer must be lower",
+            return Failure("ransom", f"the ransoms due are {self.edition.coins(due)}: an offer must be lower",
                            "leave the offer out: full ransoms are paid by themselves (4.1)")
         if order["offer"] > self.before_ransoms:
-            return Failure("deniers", f"you offer {order['offer']} deniers and have {self.before_ransoms}")
+            return Failure("deniers", f"you offer {self.edition.coins(order['offer'])} and have {self.before_ransoms}")
         return None
 
     def _ransom_place(self, order: dict[str, Any]) -> Failure | None:
@@ -183,5 +183,5 @@ def describe(order: dict[str, Any], edition: Edition, hide_town: bool = False) -
     if "offer_title" in order:
         return f"to offer the {order['offer_title']} title to {order['to']}"
     if "offer" in order:
-        return f"to offer {order['offer']} deniers for {' and '.join(order['for'])}"
+        return f"to offer {edition.coins(order['offer'])} for {' and '.join(order['for'])}"
     return f"to place the freed {order.get('ransom')}"

@@ -76,18 +76,19 @@ def _lord_name(view: dict, text: Any, line, problems: Problems, me: str) -> str 
     return found
 
 
-WHAT = {"ransom": "the captive lord's name", "offer": "the deniers offered", "build": "stronghold or mill",
+WHAT = {"ransom": "the captive lord's name", "offer": "the amount offered", "build": "stronghold or mill",
         "buy": "a unit type (man_at_arms, archer, knight, bombard)", "title": "the fief's name",
         "offer_title": "the fief's name", "cardinal": "the bishop's name"}
-EXAMPLE = {"ransom": "Baudoin", "offer": "8", "build": "mill", "buy": "knight", "title": "Bretagne",
-           "offer_title": "Bretagne", "cardinal": "Arthur"}
+# (a title's example is a fief of the game's own board)
+EXAMPLE = {"ransom": "LORD", "offer": "8", "build": "mill", "buy": "knight", "cardinal": "BISHOP"}
 
 
 def _parse(verb: str, item: dict, view: dict, board: Board, problems: Problems) -> dict | None:
     me = view["me"]
     if item[verb] is None or isinstance(item[verb], (list, dict)):
+        example = board.fief_example() if verb in ("title", "offer_title") else EXAMPLE[verb]
         problems.add(line_of(item, verb), f"`{verb}:` must be followed by {WHAT[verb]}",
-                     f"e.g. `- {verb}: {EXAMPLE[verb]}`")
+                     f"e.g. `- {verb}: {example}`")   # a fief of this game's board
         return None
     if verb == "ransom":
         lord = _lord_name(view, item["ransom"], line_of(item, "ransom"), problems, me)

@@ -117,15 +117,16 @@ def _pay_ransoms(state: FiefState, board: Board, player: str, ledger: Ledger, or
         if "offer" in order:
             events += _lower_offer(state, board, player, ledger, order, places)
     paid = ledger.ransoms()
+    coins, sec = edition_of(state).coins, edition_of(state).cite("4.1")   # the edition's money and section
     for lord, value, jailer in paid:
         if jailer in state.families:   # a captor that is no family (England's Invaders, 6.7): the supply
             state.families[jailer].deniers += value
-        events.append(Event("ransom_paid", f"{player} pays {value} deniers to {jailer} to free {lord} (4.1).",
+        events.append(Event("ransom_paid", f"{player} pays {coins(value)} to {jailer} to free {lord} ({sec}).",
                             data={"player": player, "lord": lord, "jailer": jailer, "deniers": value}))
         events += come_into_play(state, board, lord, places.get(lord))
     for lord, value, jailer in ledger.unpaid(paid):
-        events.append(Event("ransom_unpaid", f"{player} cannot pay the ransom of {lord} ({value} deniers): "
-                            f"{lord} stays the captive of {jailer} (4.1).",
+        events.append(Event("ransom_unpaid", f"{player} cannot pay the ransom of {lord} ({coins(value)}): "
+                            f"{lord} stays the captive of {jailer} ({sec}).",
                             data={"player": player, "lord": lord, "jailer": jailer, "deniers": value}))
     return events
 
@@ -136,9 +137,10 @@ def _lower_offer(state: FiefState, board: Board, player: str, ledger: Ledger, or
     (captives/ransom.py). Refused, the forced full ransoms follow as usual."""
     failure = ledger.try_order(order)
     amount, captives = order["offer"], order["for"]
+    coins, sec = edition_of(state).coins, edition_of(state).cite("4.1")
     jailer = ledger.lords[captives[0]]["captive_of"] if captives[0] in ledger.lords else None
     if failure is None and amount > ledger.deniers:
-        failure = Failure("deniers", f"{player} has only {ledger.deniers} deniers")
+        failure = Failure("deniers", f"{player} has only {coins(ledger.deniers)}")
     # try_order: a lord of the offer who is not a captive fails it, so with no failure there is a jailer
     if failure is None and jailer is not None and jailer not in state.families:
         failure = Failure("refused", f"the {jailer} take no lower ransom (6.7)")   # England's Invaders
@@ -147,15 +149,15 @@ def _lower_offer(state: FiefState, board: Board, player: str, ledger: Ledger, or
         failure = Failure("refused", f"{jailer} refuses it (standing policy `lower_ransom`)")
     names = " and ".join(captives)
     if failure:
-        return [Event("ransom_offer_refused", f"{player}'s offer of {amount} deniers for {names} fails: "
-                      f"{failure.message} (4.1).", _told(state, player, failure),
+        return [Event("ransom_offer_refused", f"{player}'s offer of {coins(amount)} for {names} fails: "
+                      f"{failure.message} ({sec}).", _told(state, player, failure),
                       data={"player": player, "jailer": jailer, "deniers": amount, "lords": list(captives),
                             "reason": failure.code})]
     assert jailer is not None
     ledger.deniers -= amount
     state.families[jailer].deniers += amount
-    events = [Event("ransom_offer_accepted", f"{jailer} accepts {player}'s offer of {amount} deniers and "
-                    f"frees {names} (4.1).", data={"player": player, "jailer": jailer, "deniers": amount,
+    events = [Event("ransom_offer_accepted", f"{jailer} accepts {player}'s offer of {coins(amount)} and "
+                    f"frees {names} ({sec}).", data={"player": player, "jailer": jailer, "deniers": amount,
                                                    "lords": list(captives)})]
     for name in captives:
         ledger.lords[name]["captive_of"] = None
@@ -182,12 +184,12 @@ def _apply(state: FiefState, board: Board, player: str, order: dict[str, Any], f
         if order["build"] == "stronghold":
             town.fortress = "stronghold"
             return [Event("stronghold_built", f"{player} builds a stronghold in {town.name} "
-                          f"({edition_of(state).price('stronghold')} deniers, 4.2).",
+                          f"({edition_of(state).coins(edition_of(state).price('stronghold'))}, 4.2).",
                           data={"player": player, "town": town.name})]
         count = order.get("count", 1)
         town.mills += count
         return [Event("mill_built", f"{player} builds {count} mill{'s' if count > 1 else ''} in {town.name} "
-                      f"({edition_of(state).price('mill') * count} deniers, 4.2).",
+                      f"({edition_of(state).coins(edition_of(state).price('mill') * count)}, 4.2).",
                       data={"player": player, "town": town.name, "count": count})]
     if "buy" in order:
         kind, count, town = order["buy"], order["count"], order["town"]
@@ -204,10 +206,12 @@ def _apply(state: FiefState, board: Board, player: str, order: dict[str, Any], f
         units = edition_of(state).unit_text(kind, count)
         if not fog:
             return [Event("units_bought", f"{player} buys {units} ({money(state, cost)}) "
-                          f"and places {'it' if count == 1 else 'them'} in {town} (4.3).", data={**data, "town": town})]
+                          f"and places {'it' if count == 1 else 'them'} in {town} ({edition_of(state).cite('4.3')}).",
+                          data={**data, "town": town})]
         # I.2: the purchase is shown to all, where the pawns go only to their owner.
         return [Event("units_bought", f"{player} buys {units} ({money(state, cost)}) "
-                      f"and places {'it' if count == 1 else 'them'} face down (4.3, I.2).", data=data),
+                      f"and places {'it' if count == 1 else 'them'} face down "
+                      f"({edition_of(state).cite('4.3')}, {edition_of(state).cite('I.2')}).", data=data),
                 Event("units_placed", f"You place your {units} in {town}.",
                       Audience.only(player), {**data, "town": town})]
     if "cardinal" in order:
@@ -218,6 +222,6 @@ def _apply(state: FiefState, board: Board, player: str, order: dict[str, Any], f
     how = "receives the offered" if order.get("offered") else "buys the"
     paid = money(state, price) if price else "nothing"
     events = [Event("title_bought", f"{player} {how} title of the {board.fiefs[fief].name} for "
-                    f"{paid}; the stronghold of {city} becomes its city (4.4).",
+                    f"{paid}; the stronghold of {city} becomes its city ({edition_of(state).cite('4.4')}).",
                     data={"player": player, "fief": fief, "lord": order["lord"], "city": city, "deniers": price})]
     return events + grant_fief_title(state, board, fief, order["lord"], order.get("heir"))

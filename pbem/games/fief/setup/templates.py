@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.fief.board import Board
+from pbem.games.fief.board import Board, example_town
 from pbem.games.fief.purchase.ledger import Ledger
 from pbem.games.fief.edition import load_edition
 from pbem.games.fief.purchase.titles import cardinal_target_problem, privilege_lord
@@ -33,59 +33,64 @@ def purchase_template(view: dict[str, Any], board: Board) -> str:
     ledger = Ledger.from_view(view, board)
     paid = ledger.ransoms()
     fam = view["families"][me]
-    lines = [f"# Purchase Phase (4). You have {fam['deniers']} deniers."]
+    edition = load_edition(view["game"])
+    coins = edition.coins   # the edition's money (`money.unit`)
+    lines = [f"# Purchase Phase (4). You have {coins(fam['deniers'])}."]
     for lord, value, jailer in paid:
-        lines.append(f"# Ransom (4.1): {value} deniers go to {jailer} to free {lord} first; "
+        lines.append(f"# Ransom ({edition.cite('4.1')}): {coins(value)} go to {jailer} to free {lord} first; "
                      "add `- ransom: NAME` with `place: TOWN` to choose where the lord comes back.")
     for lord, value, _jailer in ledger.unpaid(paid):
-        lines.append(f"# Ransom (4.1): you cannot pay the {value} deniers to free {lord}.")
+        lines.append(f"# Ransom ({edition.cite('4.1')}): you cannot pay the {coins(value)} to free {lord}.")
     if paid:
-        lines.append(f"# After ransoms you have {ledger.deniers} deniers to spend.")
+        lines.append(f"# After ransoms you have {coins(ledger.deniers)} to spend.")
     held = sorted({jailer for _lord, _value, jailer in paid + ledger.unpaid(paid)})
     for jailer in held:
         names = [n for n, l in view["lords"].items() if l["family"] == me and l["captive_of"] == jailer]
-        lines.append(f"# A lower ransom may be offered to {jailer} (4.1), who may refuse it:")
+        lines.append(f"# A lower ransom may be offered to {jailer} ({edition.cite('4.1')}), who may refuse it:")
         lines.append(f"#   - offer: 1\n#     for: [{', '.join(names)}]")
     mine = [t for t, v in view["towns"].items() if v["controller"] == me]
     places = ledger.placement_towns()
     pool = ", ".join(f"{n} {k}" for k, n in fam["pool"].items())
-    edition = load_edition(view["game"])
     prices = ", ".join(f"{k} {u.price}" for k, u in edition.units.items())
     lines += [
         "# Orders are done in the order written; delete the lines you do not want.",
         f"# Towns you control: {', '.join(mine) or 'none'}.",
-        f"# Units (4.3), price each: {prices}. At most {edition.new_units_per_town} new pawns per town this phase.",
+        f"# Units ({edition.cite('4.3')}), price each: {prices}. At most {edition.new_units_per_town} new pawns per "
+        "town this phase.",
         f"#   You may place them in: {', '.join(places) or 'nowhere (no free lord, no fortress held)'}.",
         f"#   Left in your pool: {pool}.",
-        "# Stronghold (4.2): 10 deniers, in a town you control without a fortress.",
-        "# Mill (4.2): 3 deniers, in a town you control, 2 per town at most.",
-        "# Fief title (4.4): 2 deniers per town; you must control every town of the fief and",
+        f"# Stronghold (4.2): {coins(edition.price('stronghold'))}, in a town you control without a fortress.",
+        f"# Mill (4.2): {coins(edition.price('mill'))}, in a town you control, {edition.mills_per_town} per town at "
+        "most.",
+        f"# Fief title ({edition.cite('4.4')}): {coins(edition.price('title_per_town'))} per town; you must control "
+        "every town of the fief and",
         "#   have a stronghold there, which becomes the fief's city.",
     ]
     for fief in board.fiefs.values():
         if not view["fiefs"][fief.id]["governed"] and all(view["towns"][t]["controller"] == me for t in fief.towns):
-            lines.append(f"#   You may buy: {fief.name} ({fief.title_price} deniers).")
-    lines += _title_lines(view, me)
-    example = places[0] if places else (mine[0] if mine else "Tours")
+            lines.append(f"#   You may buy: {fief.name} ({coins(fief.title_price)}).")
+    lines += _title_lines(view, me, board)
+    example = places[0] if places else (mine[0] if mine else example_town(board.towns))
     lord = next((n for n, l in view["lords"].items() if l["family"] == me), "NAME")
     lines += [
         "# Remove the `# ` in front of the orders you want; sent as it is, you buy nothing.",
         "orders:",
-        "#  - buy: man_at_arms      # man_at_arms | archer | knight | bombard",
+        f"#  - buy: man_at_arms      # {' | '.join(edition.units)}",
         "#    count: 1",
         f"#    in: {example}",
         "#  - build: mill           # or: stronghold",
         f"#    in: {mine[0] if mine else example}",
-        "#  - title: Bretagne       # a fief you hold every town of",
+        f"#  - title: {board.fief_example():<15}# a fief you hold every town of",
         f"#    lord: {lord}",
-        "#    only_if_offered: no   # yes: only if the king offers it to you, for nothing (4.4)",
     ]
+    if edition.hooks.privileged:   # 4.4: an edition whose king offers titles (France)
+        lines.append("#    only_if_offered: no   # yes: only if the king offers it to you, for nothing (4.4)")
     for verb in edition.hooks.purchase_verbs.values():   # an edition's own orders (England: 7.9)
         lines += verb.template(view, board)
     return "\n".join(lines + [""])
 
 
-def _title_lines(view: dict[str, Any], me: str) -> list[str]:
+def _title_lines(view: dict[str, Any], me: str, board: Board) -> list[str]:
     """The king's privilege (4.4) and the cardinal title for sale (4.5), where they apply."""
     lines = []
     king = privilege_lord(view["lords"], load_edition(view["game"]).hooks.privileged)
@@ -94,7 +99,8 @@ def _title_lines(view: dict[str, Any], me: str) -> list[str]:
         lines.append(f"# The king's privilege (4.4): {king} ({family}) may offer 1 ungoverned fief title this")
         lines.append("#   round, free, to a player able to purchase it (every town controlled, a stronghold).")
         if family == me:
-            lines += ["#   - offer_title: Bretagne", "#     to: PLAYER      # the player whose `title:` order takes it"]
+            lines += [f"#   - offer_title: {board.fief_example()}",
+                      "#     to: PLAYER      # the player whose `title:` order takes it"]
         else:
             lines.append("#   Offered to you, your `title:` order for it costs nothing; add `only_if_offered: yes`")
             lines.append("#   to take it only as a gift.")

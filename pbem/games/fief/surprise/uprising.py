@@ -163,7 +163,7 @@ def _calm_attempt(state: FiefState, board: Board, town: str, rng: Rng,
     if paid:
         state.families[lord.family].deniers -= paid
     roll = rng.d6(f"{lord.name} calms the uprising in {town}")
-    how = f"{title}, paying {paid} deniers" if paid else "bishop"
+    how = f"{title}, paying {edition_of(state).coins(paid)}" if paid else "bishop"
     if roll >= 3:
         return 1, [Event("uprising_calmed", f"{lord.name} ({how}) rolls {roll}: one uprising card in {town} "
                          "is discarded without effect (G.4.2.1).", data={"lord": lord.name, "roll": roll})]

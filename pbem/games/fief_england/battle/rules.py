@@ -9,19 +9,19 @@ from pbem.games.fief.hooks import BattleRules
 from pbem.games.fief_england.battle.numbers import england_numbers
 from pbem.games.fief_england.battle.pillage import resolve_pillage
 from pbem.games.fief_england.battle.hire import WORD as HIRE, check_hire
-from pbem.games.fief_england.battle.plan import PLAN_WORDS
+from pbem.games.fief_england.battle.plan import PLAN_WORDS, england_plan
 from pbem.games.fief_england.battle.rounds import archers, bombards, trebuchets
 from pbem.games.fief_england.battle.siege import resolve_sieges
 from pbem.games.fief_england.church.pillage import check_abbey_key
 from pbem.games.fief_england.battle.sides import force_of_units
-from pbem.games.fief_england.battle.steps import STEPS, settle
+from pbem.games.fief_england.battle.steps import PASSAGE, STEPS, settle
 from pbem.games.fief_england.disasters import storms_at
 from pbem.games.fief_england.royal.garter import attack_check, attack_problem, cavalcade_barred, coalition
 
 
 def declarable(state: FiefState, board: Board, setup: BattleSetup) -> str | None:
     """2.5 STORMS: "No battles are allowed in the Region" while its card lies there. 7.9 (R75):
-    an attacker who would roll no melee die (the fortress penalty, 7.4, and no PASSAGE) and has
+    an attacker who would roll no melee die (the fortress penalty, 7.4, and no PASSAGE: `tunnels`) and has
     no projectile able to fire does not attack: "if they do not have enough SPs to roll at least
     1 Battle Die" they besiege."""
     region = board.towns[setup.town].fief
@@ -38,7 +38,7 @@ def declarable(state: FiefState, board: Board, setup: BattleSetup) -> str | None
     held = town.fortress if (town.fortress and town.controller in defender.families
                              and not setup.leaving_fortress) else None
     dice = numbers.melee_dice(force.strength(numbers))
-    if held and not setup.underground:
+    if held and not setup.underground and not tunnels(state, setup, attacker.families):
         dice -= numbers.penalty[held]
     if dice > 0:
         return None
@@ -49,6 +49,13 @@ def declarable(state: FiefState, board: Board, setup: BattleSetup) -> str | None
         return None
     return ("your side would roll no battle die after the fortress penalty (7.3, 7.4) and has no projectile "
             "able to fire (7.2): besiege it instead (7.9: `siege:`)")
+
+
+def tunnels(state: FiefState, setup: BattleSetup, families: list[str]) -> bool:
+    """10.2 Ex 10-4: the attacker's plan says `tunnels: yes` and its side holds a PASSAGE, which
+    the battle's first step plays (steps.tunnels): no melee penalty, so the attack is fought."""
+    return (england_plan(state.families[setup.attacker].policies, setup.town).tunnels
+            and any(PASSAGE in state.families[f].hand for f in families))
 
 
 def battle_order(board: Board, battles: list) -> list:

@@ -22,6 +22,7 @@ from pbem.games.fief.board import Board
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.board_loader import EnglandBoard, sea_name
 from pbem.games.fief_england.church import relics
+from pbem.games.fief_england.regions import storm_regions
 from pbem.rules.api import Audience, Event
 
 GRAIL, CHASUBLE, SKULL, SHINBONE = "holy_grail", "chasuble", "skull", "shinbone"
@@ -52,11 +53,12 @@ def chasuble_problem(state: FiefState, board: Board, player: str, frm: str, to: 
     why = _controls(state, player, CHASUBLE)
     if why:
         return why
-    if not any(e.card == "storms" and e.target == frm for e in state.board_effects):
+    storms = storm_regions(state)   # 2.5: the one reader of the cards on a Region (regions.py)
+    if frm not in storms:
         return f"no STORMS card lies on {sea_name(frm)}"
     if frozenset((sea_name(frm), sea_name(to))) not in EnglandBoard.of(board).sea_links:
         return f"{sea_name(to)} does not touch {sea_name(frm)} (12.2: to an adjacent Sea)"
-    if any(e.card == "storms" and e.target == to for e in state.board_effects):
+    if to in storms:
         return f"a STORMS card lies on {sea_name(to)} already (2.4: one of a type a Region)"
     if _moved(state).get(frm) == state.round:
         return f"the STORMS card on {sea_name(frm)} was moved this round already (12.2: once per Round, per Card)"

@@ -23,14 +23,14 @@ BATTLE_DIE = (0, 1, 1, 2, 2, 3)   # 7.1: blank, f, f, ff, ff, fff (edition.yaml 
 def land(state: FiefState, compass: Compass, rng: Rng) -> list[Event]:
     events: list[Event] = []
     cards = sorted((r, i, e) for i, e in enumerate(state.board_effects)
-                   if e.card == INVASION and (r := region_of(e, compass)) is not None)
+                   if e.card == INVASION and (r := region_of(e)) is not None)
     for region, _, card in cards:
         label, port = compass.region_label(region), compass.ports[region]
         if state.round <= 1:      # 2.4, 2.5, 6.2: "Round 1 INVASIONS are delayed until Round 2"
             events.append(Event("invasion_delayed", f"The INVASION on Sea {label} stays at sea: round 1's "
                                 "invasions land in round 2 (6.2).", data={"region": region, "why": "round 1"}))
             continue
-        if region in struck(state, compass, STORMS):   # 6.2: STORMS delay the invasion; no die is rolled
+        if region in struck(state, STORMS):   # 6.2: STORMS delay the invasion; no die is rolled
             events.append(Event("invasion_delayed", f"STORMS hold the INVASION on Sea {label} at sea until a round "
                                 "without STORMS there (6.2).", data={"region": region, "why": "storms"}))
             continue
@@ -61,6 +61,6 @@ def land(state: FiefState, compass: Compass, rng: Rng) -> list[Event]:
             events.append(Event("invaders_army_landed", f"{army_name(army_id)} lands in {port}: a Leader and "
                                 f"{rec['armies'][army_id]['foot']} Foot Soldiers (6.2).",
                                 data={"army": army_id, "city": port}))
-            if region in struck(state, compass, PLAGUE):       # 6.2: the PLAGUE strikes on landing
+            if region in struck(state, PLAGUE):       # 6.2: the PLAGUE strikes on landing
                 events += plague_strikes(state, army_id, rng)
     return events

@@ -6,7 +6,7 @@ army's turn opens in the city it stands in (landed this phase or earlier): it at
 Troops there it outnumbers, as after a Move (Ex 6-4, R11, R79); then it makes its two Moves by
 compass draws. The players' Danegeld and intervention orders act when their noble meets the
 army (orders.py, R81); a PASSAGE lent to the Invaders plays before a Move's compass draw that
-STORMS hold, or as they attack another family's fortress (passage.py, 10.2, R141). Every step is
+STORMS hold, or as they attack another family's fortress (passage.py, 10.2, R142). Every step is
 told in the public report, its section cited."""
 from __future__ import annotations
 
@@ -50,13 +50,13 @@ class Phase:
     compass: Compass
     rng: Rng
     triggers: list[Trigger] = field(default_factory=list)
-    lent: Lending = field(default_factory=lambda: Lending(None))   # PASSAGE lent to the Invaders (10.2, R141)
+    lent: Lending = field(default_factory=lambda: Lending(None))   # PASSAGE lent to the Invaders (10.2, R142)
     events: list[Event] = field(default_factory=list)
 
 
 def resolve_invaders(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng,
                      compass: Compass | None = None, card: Card | None = None) -> list[Event]:
-    """``card``: the cards part's PASSAGE, for the `passage:` orders (passage.py, R141)."""
+    """``card``: the cards part's PASSAGE, for the `passage:` orders (passage.py, R142)."""
     ph = Phase(state, board, compass or compass_of(board), rng, _triggers(state, orders),
                lending_from(state, orders, card))
     if not on_map(state) and not any(e.card == INVASION for e in state.board_effects):
@@ -79,13 +79,13 @@ def _turn(ph: Phase, army_id: str) -> None:
     army = armies[army_id]
     if army["city"] is None or not army["leader"] or army["follows"]:
         return            # gone, or Foot Soldiers without a Leader of their own (6.3, 6.12)
-    storms = struck(state, compass, STORMS)
+    storms = struck(state, STORMS)
     ph.events += engage(state, ph.board, compass, army["city"], army_id, storms, ph.rng, ph.lent)[1]   # R79
     moves = numbers().moves
     while moves and _free(army):
         origin = army["city"]
         closed = storms
-        if stormy(compass, origin, storms):   # 10.2: a player's PASSAGE, played before the draw (R141)
+        if stormy(compass, origin, storms):   # 10.2: a player's PASSAGE, played before the draw (R142)
             played, told = through_storms(state, ph.lent, army_id, origin)
             ph.events += told
             closed = set() if played else storms
@@ -130,7 +130,7 @@ def _move(ph: Phase, army_id: str, to: str) -> None:
     armies = record(state)["armies"]
     origin = armies[army_id]["city"]
     moving = [army_id] + [a for a, x in armies.items() if x["follows"] == army_id and x["city"] == origin]
-    plagued = struck(state, compass, PLAGUE)
+    plagued = struck(state, PLAGUE)
     entering_plague = compass.region[to] != compass.region[origin] and compass.region[to] in plagued
     for a in moving:
         armies[a]["city"] = to

@@ -6,7 +6,8 @@ new sea, landing at a port) is read by path.py.
   have been purchased and placed in that Port City this Round" (5.4): every noble and unit of
   the army has made no Move this round (Ex 5-6: Durham to Berwick, then no naval move).
 - "It is forbidden to naval move into or out of a Region experiencing STORMS" (5.5): the port
-  left, every sea entered and the port landed at (a sea is its Region's, E Setup l.25).
+  left, every sea entered and the port landed at (a sea is its Region's, E Setup l.25); the
+  Regions under STORMS are the disasters part's ``storm_regions`` (the caller passes them).
 - "An Army arriving at a Port prevents another Player's Army from leaving the Port without the
   arriving Player's permission" (5.4, R23): a family whose army reached the port this round
   must grant the passage (its standing `safe_passage` policy) for another family to sail out.
@@ -17,26 +18,8 @@ from typing import Iterable
 
 from pbem.games.fief.policies import permits
 from pbem.games.fief.state import FiefState
-from pbem.games.fief_england.board_loader import EnglandBoard
 from pbem.games.fief_england.movement.path import SEA, Leg
-from pbem.games.fief_england.movement.waters import ROMAN, Waters
-
-STORMS = "storms"   # the disaster card's id (E 2.5)
-
-
-def region_number(board: EnglandBoard, target: str) -> str | None:
-    """A Region as a card's target names it: its fief id (`south_east`, England's disasters), or
-    its number (`VI`, `6`)."""
-    if target in board.regions:
-        return target
-    if target.isdigit() and 1 <= int(target) <= len(ROMAN):
-        return ROMAN[int(target) - 1]
-    return board.region_number(target) if target in board.fiefs else None
-
-
-def storm_regions(state: FiefState, board: EnglandBoard) -> set[str]:
-    """2.5: the Regions (by number) a STORMS card lies on, land and sea."""
-    return {r for e in state.board_effects if e.card == STORMS and (r := region_number(board, e.target))}
+from pbem.games.fief_england.movement.waters import Waters
 
 
 def voyage_seas(waters: Waters, start: str, legs: list[Leg]) -> list[str]:

@@ -41,6 +41,7 @@ from pbem.games.fief_england.board_loader import EnglandBoard
 from pbem.games.fief_england.church import relics
 from pbem.games.fief_england.royal import guard
 from pbem.games.fief_england.movement.waters import Waters, waters_of
+from pbem.games.fief_england.regions import storm_regions
 from pbem.rules.rng import Rng
 
 ROYAL_KEY = "royal"
@@ -121,7 +122,7 @@ class EnglandRun(MovementRun):
                  before_move: BeforeMove | None = None):
         super().__init__(state, board, rng, cavalcade, before_move)
         self.waters: Waters = waters_of(EnglandBoard.of(board))
-        self.storms = naval.storm_regions(state, EnglandBoard.of(board))
+        self.storms = storm_regions(state)   # 2.5, 5.5
         self.abbeys = abbey_owners(state)
         extra = edition_of(state).extra
         self.budget: _Budget = _Budget(state)

@@ -12,9 +12,8 @@ from functools import lru_cache
 from typing import Any
 
 from pbem.games.fief_england.board_loader import EnglandBoard, sea_name
+from pbem.games.fief_england.regions import NUMERALS
 from pbem.orders.reading import fold
-
-ROMAN = ("I", "II", "III", "IV", "V", "VI")
 
 
 @dataclass(frozen=True)
@@ -60,7 +59,7 @@ class Waters:
 def waters_of(board: EnglandBoard) -> Waters:
     """The waters of England's board."""
     number = {board.sea_of[fief]: n for n, fief in board.regions.items()}
-    seas = tuple(n for n in ROMAN if n in board.regions)
+    seas = tuple(n for n in NUMERALS if n in board.regions)
     touches: dict[str, set[str]] = {s: set() for s in seas}
     for pair in board.sea_links:
         a, b = (number[s] for s in pair)
