@@ -1,6 +1,6 @@
 """The players and the Invaders, last pieces (issue 11, part EV): crossbowmen hired in the
 Invaders' Phase 6 battles (11.1, R138), coalitions against the Invaders in Phase 7 (7.0, 13.3,
-R137, R141) and PASSAGE lent to the Invaders (10.2, R142) - each through the engine, by mail."""
+R137, R145) and PASSAGE lent to the Invaders (10.2, R146) - each through the engine, by mail."""
 from __future__ import annotations
 
 import copy
@@ -65,7 +65,7 @@ def test_the_invaders_phase_crossbowmen_fall_short_as_the_purse_says() -> None:
     assert any(e.kind == "invaders_battle_round" for e in events)
 
 
-# -- 1. Coalitions against the Invaders in Phase 7 (7.0, 13.3, R137, R141) -----------------------
+# -- 1. Coalitions against the Invaders in Phase 7 (7.0, 13.3, R137, R145) -----------------------
 
 def allies(ann: dict | None = None, bob: dict | None = None, foot: int = 3) -> dict:
     """Invader army 1 (its Leader and ``foot`` Foot Soldiers) stands in York; ann's Henri and bob's
@@ -88,7 +88,7 @@ def test_families_join_an_attack_on_the_invaders_by_their_coalition_policies() -
     """7.0 Ally Attacks: bob's `coalition.join` names ann in York and ann accepts him: their troops
     combine (1 + 2 knights, Henri and Godfrey). bob, with the most Strength Points, decides the
     losses (7.0): by his plan's default `own_losses_last` his confederate ann loses first. ann
-    declared the attack: she heads the coalition (R141): the army destroyed is Henri's deed for the
+    declared the attack: she heads the coalition (R145): the army destroyed is Henri's deed for the
     Order of the Garter (13.3 "alone or as the head of a coalition"), and York is hers (5.1)."""
     state = allies()
     state, events = play(state, {"ann": ATTACK + ACCEPT, "bob": JOIN}, Script(battle=[3] * 6))
@@ -141,7 +141,7 @@ def test_each_confederate_hires_its_own_crossbowmen() -> None:
     assert "You pay 2 shillings" not in seen_by(events, "ann")
 
 
-# -- 3. PASSAGE lent to the Invaders (10.2, 6.4, R142) ------------------------------------------
+# -- 3. PASSAGE lent to the Invaders (10.2, 6.4, R146) ------------------------------------------
 
 def lending(armies: dict, lords: dict | None = None, units: dict | None = None, towns: dict | None = None,
             extra: dict | None = None, **more) -> dict:
@@ -194,7 +194,7 @@ def test_a_passage_lent_takes_the_invaders_through_the_tunnels_into_a_fortified_
     told = seen_by(events, "cat")
     assert "ann plays PASSAGE: aid invaders (10.2)" in told, texts(events)
     assert ("ann lends the Invaders a PASSAGE: the Invaders attack bob's Fortified City in York through the "
-            "tunnels: no melee penalty (10.2, 7.4, R142)") in told
+            "tunnels: no melee penalty (10.2, 7.4, R146)") in told
     assert "Invader army 1 attacks bob's 1 Troops in York (6.4)" in told
     assert "the Invaders' melee roll 'fff' 'fff'" in told
 
@@ -220,7 +220,7 @@ def test_without_the_tunnels_the_fortified_city_holds() -> None:
 
 
 def test_an_unused_passage_lapses_told_to_its_lender_alone_and_the_card_stays() -> None:
-    """R142: no STORMS hold any army: the order lapses, told to ann alone (her hand is hers)."""
+    """R146: no STORMS hold any army: the order lapses, told to ann alone (her hand is hers)."""
     state, events = play(lending({"1": {"city": "York", "foot": 0}}), {"ann": LEND_STORMS}, Script(compass=["S", "S"]))
     assert "Your `passage: storms` order was not used: no Invader army's Move was held by STORMS" \
         in seen_by(events, "ann")

@@ -1,5 +1,5 @@
 """The Invaders phase's step with the PASSAGE card wired in, for the `passage:` orders that lend it
-to the Invaders (E 10.2, 6.4; ruling R142; invaders/passage.py). The cards part
+to the Invaders (E 10.2, 6.4; ruling R146; invaders/passage.py). The cards part
 (``opportunity``) imports the Invaders' package (AMBUSH, ASSASSINATION and REBELLION against them,
 6.11-6.13), so the Invaders' package cannot import it back: how a PASSAGE is held (on the view,
 the movement part's ``held``: the hand, or a BURGHER and a Treasure) and spent (the cards part's

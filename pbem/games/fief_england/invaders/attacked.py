@@ -18,7 +18,7 @@ accept the surrender": the troops off the map, the nobles their captives). The p
 battle between players.
 
 Other families in the city join the attack by the core's coalition policies (7.0 Ally Attacks,
-R141): a family whose `coalition.join` names the attacker there, accepted by the attacker's
+R145): a family whose `coalition.join` names the attacker there, accepted by the attacker's
 `coalition.accept`. Their troops and nobles combine; the family with the most Strength Points
 decides each round's losses (its plan's `losses`, `own_losses_last`, `aim_at`, `stop`,
 `surrender`, 7.0); each family hires its own crossbowmen (R138). The attacker heads the coalition
@@ -170,7 +170,7 @@ def fight(state: FiefState, board: Board, player: str, order: dict, rng: Rng) ->
 
 
 def coalition(state: FiefState, city: str, player: str) -> tuple[list[str], list[Event]]:
-    """7.0 Ally Attacks (R141): the families with forces in the City whose `coalition.join` policy
+    """7.0 Ally Attacks (R145): the families with forces in the City whose `coalition.join` policy
     names ``player`` there, accepted by ``player``'s `coalition.accept` - the core's policies and
     their asking (``form_coalition``; no family leads the Invaders' side, so none joins it)."""
     side, _, events = form_coalition(state, city, player, "")
@@ -206,7 +206,7 @@ def _beaten(state: FiefState, board: Board, city: str, side: list[str]) -> list[
 
 def _won(state: FiefState, city: str, player: str, armies: list[str], lords: list[str],
          allies: list[str]) -> list[Event]:
-    """7.8 Victory; the city is the player's - the coalition's head, R141 - (5.1), a Fortified City
+    """7.8 Victory; the city is the player's - the coalition's head, R145 - (5.1), a Fortified City
     retaken too (6.6)."""
     alive = [n for n in lords if n in state.lords and not state.lords[n].captive_of]
     events = [defeat_told(city, player, armies, alive, state.round, allies)]

@@ -28,7 +28,7 @@ CLEARED, STOPPED = "cleared", "stopped"
 def engage(state: FiefState, board: Board, compass: Compass, city: str, mover: str, storms: set[int],
            rng: Rng, lent: Lending | None = None) -> tuple[str, list[Event]]:
     """CLEARED: no family's troop is left in the city; STOPPED: the army stays beside them.
-    ``lent``: the PASSAGE orders waiting to aid the Invaders against a fortress (10.2, R142)."""
+    ``lent``: the PASSAGE orders waiting to aid the Invaders against a fortress (10.2, R146)."""
     events: list[Event] = []
     defenders = troops(state, city)
     if defenders and compass.region[city] in storms:

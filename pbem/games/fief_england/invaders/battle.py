@@ -67,7 +67,7 @@ def may_attack(state: FiefState, city: str, family: str, numbers: BattleNumbers 
                passage: bool = False) -> str | None:
     """Why the Invaders in ``city`` do not attack ``family`` there (None: they do): 6.4, Ex 6-3,
     Ex 6-4: they must outnumber its Troops; R14: against a fortress, also roll a melee die - unless
-    a player's PASSAGE leads them through the tunnels (10.2 "Aid Invaders", R142)."""
+    a player's PASSAGE leads them through the tunnels (10.2 "Aid Invaders", R146)."""
     numbers = numbers or england_numbers()
     ours = sum(units(record(state)["armies"][a]) for a in in_city(state, city))
     theirs = troops(state, city).get(family, 0)
@@ -84,7 +84,7 @@ def may_attack(state: FiefState, city: str, family: str, numbers: BattleNumbers 
 
 def fight(state: FiefState, board: Board, city: str, family: str, mover: str, rng: Rng,
           passage: bool = False) -> Fought:
-    """``passage``: a PASSAGE lent to the Invaders cancels the fortress's melee penalty (10.2, R142)."""
+    """``passage``: a PASSAGE lent to the Invaders cancels the fortress's melee penalty (10.2, R146)."""
     numbers = england_numbers()
     events = hire_as_attacked(state, city, family)
     quiet = 0
@@ -168,7 +168,7 @@ def _apply(state: FiefState, board: Board, city: str, family: str, mover: str,
            before: dict[str, Force], after: dict[str, Force], losers: Sequence[str] = ()) -> _Lost:
     """The round's losses on the board. ``family``'s nobles there defeat an army destroyed (13.3);
     ``losers``: the families whose pawns take the side's losses, in this order (a coalition
-    against the Invaders, R141; default ``family`` alone)."""
+    against the Invaders, R145; default ``family`` alone)."""
     events: list[Event] = []
     texts = []
     losers = tuple(losers) or (family,)

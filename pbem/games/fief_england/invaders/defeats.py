@@ -15,7 +15,7 @@ from pbem.rules.api import Event
 def defeat_told(city: str, family: str, armies: list[str], lords: list[str], round_: int,
                 allies: Sequence[str] = ()) -> Event:
     """7.8: the public event of a family's victory over the Invaders in ``city`` (``allies``: the
-    other families of the coalition it heads, R141)."""
+    other families of the coalition it heads, R145)."""
     names = " and ".join(army_name(a) for a in armies)
     head = f", heading a coalition with {' and '.join(allies)}," if allies else ""
     return Event("invaders_defeated", f"{family}{head} defeats {names} in {city}"

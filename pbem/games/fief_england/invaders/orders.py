@@ -10,7 +10,7 @@ attacks). Each order acts at most once; one not used by the phase's end lapses.
       - intervene: Godfrey   # a Bishop, Archbishop or Abbess tries the d6 (6.10)
         army: 1              # optional, as above
 
-      - passage: storms      # 10.2: lend the Invaders a PASSAGE (passage.py, R142): `storms` or
+      - passage: storms      # 10.2: lend the Invaders a PASSAGE (passage.py, R146): `storms` or
         army: 2              #   `tunnels`; optional `army:`, `against:` (tunnels), `by: burgher`
 
 A player who sends nothing pays no Danegeld, asks no intervention and lends no PASSAGE."""
@@ -29,7 +29,7 @@ from pbem.rules.api import JSON
 VERBS = {"danegeld": "noble", "intervene": "cleric"}
 KEYS = {"danegeld": ("danegeld", "army"), "intervene": ("intervene", "army"),
         "passage": ("passage", "army", "against", "by")}
-LEND = "passage"     # 10.2, R142: a PASSAGE lent to the Invaders (passage.py)
+LEND = "passage"     # 10.2, R146: a PASSAGE lent to the Invaders (passage.py)
 
 
 def empty_orders() -> dict[str, Any]:
@@ -44,7 +44,7 @@ def _cleric(view: JSON, name: str) -> bool:
 
 def check_invader_orders(view: JSON, board: Board, player: str, items: list,
                          problems: Problems, card: Card | None = None) -> tuple[dict, tuple[str, ...]]:
-    """``card``: the cards part's PASSAGE, for the `passage:` orders (passage.py, R142)."""
+    """``card``: the cards part's PASSAGE, for the `passage:` orders (passage.py, R146)."""
     out = empty_orders()
     mine = {n: lo for n, lo in view["lords"].items() if lo["family"] == player}
     gone = set((view.get("invaders") or {}).get("gone") or [])
@@ -101,7 +101,7 @@ def _army(item: dict, line: int | None, armies: list[str], problems: Problems) -
 
 def _lend(view: JSON, player: str, item: dict, line: int | None, armies: list[str], out: dict,
           problems: Problems, card: Card | None) -> None:
-    """`passage: storms|tunnels` (10.2, R142), checked on the player's view: a PASSAGE to spend
+    """`passage: storms|tunnels` (10.2, R146), checked on the player's view: a PASSAGE to spend
     (the hand's, or `by: burgher`), a known army, `against:` another player (tunnels only)."""
     use = str(item[LEND]).strip().lower()
     if use not in USES:
@@ -178,6 +178,6 @@ def invaders_template(view: JSON, board: Board, player: str, card: Card | None =
     if not mine:
         lines.append("#  (no free noble of yours is on the map)")
     if card and (card.held(view, player, CARD)[0] or card.held(view, player, BURGHER)[0]):
-        lines += ["#  - passage: storms     # 10.2, R142: lend the Invaders your PASSAGE: one Move through STORMS",
+        lines += ["#  - passage: storms     # 10.2, R146: lend the Invaders your PASSAGE: one Move through STORMS",
                   "#  - passage: tunnels    #   or no fortress penalty attacking another family (`against:`)"]
     return "\n".join(lines) + "\n"

@@ -1,7 +1,7 @@
 """PASSAGE lent to the Invaders (E 10.2: "A Player may even help Invaders move if they choose";
 "Aid Invaders: A Player can help Invaders attacking other Players who are defending a Stronghold
 or Fortified City"; 6.4: "Invaders may take advantage of a PASSAGE Card (10.1) provided by another
-Player"; ruling R142). The Invaders phase runs between mails, so by mail the lender decides in the
+Player"; ruling R146). The Invaders phase runs between mails, so by mail the lender decides in the
 Invaders phase's own mail, before any compass marker is drawn (orders.py):
 
     orders:
@@ -49,7 +49,7 @@ class Card:
 
 @dataclass
 class Lent:
-    """A PASSAGE order waiting for its moment (R142)."""
+    """A PASSAGE order waiting for its moment (R146)."""
 
     player: str
     use: str              # "storms" | "tunnels"
@@ -81,7 +81,7 @@ def through_storms(state: FiefState, lending: Lending, army_id: str, city: str) 
     """10.2 "Move in STORMS": the first waiting `storms` order for this army plays its PASSAGE: the
     army's next Move is drawn as if no STORMS were on the map. (played?, events)"""
     return _play(state, lending, lambda lent: lent.use == "storms" and lent.army in (None, army_id), army_id,
-                 f"{army_name(army_id)} may take one Move from {city} through the STORMS (10.2, R142)")
+                 f"{army_name(army_id)} may take one Move from {city} through the STORMS (10.2, R146)")
 
 
 def into_fortress(state: FiefState, lending: Lending, army_id: str, city: str, family: str,
@@ -91,7 +91,7 @@ def into_fortress(state: FiefState, lending: Lending, army_id: str, city: str, f
     return _play(state, lending, lambda lent: (lent.use == "tunnels" and lent.army in (None, army_id)
                                                and lent.player != family and lent.against in (None, family)),
                  army_id, f"the Invaders attack {family}'s {where} in {city} through the tunnels: no melee "
-                 "penalty (10.2, 7.4, R142)")
+                 "penalty (10.2, 7.4, R146)")
 
 
 def _play(state: FiefState, lending: Lending, fits, army_id: str, what: str) -> tuple[bool, list[Event]]:
@@ -115,6 +115,6 @@ def lapsed(lending: Lending) -> list[Event]:
            "tunnels": "the Invaders attacked no other family's Stronghold or Fortified City"}
     return [Event("invaders_order_lapsed", f"Your `passage: {lent.use}` order"
                   + (f" for {army_name(lent.army)}" if lent.army else "") + f" was not used: {why[lent.use]} "
-                  "(R142); nothing was spent.", Audience.only(lent.player),
+                  "(R146); nothing was spent.", Audience.only(lent.player),
                   data={"player": lent.player, "kind": "passage", "use": lent.use, "army": lent.army})
             for lent in lending.waiting]

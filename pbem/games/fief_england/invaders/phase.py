@@ -6,7 +6,7 @@ army's turn opens in the city it stands in (landed this phase or earlier): it at
 Troops there it outnumbers, as after a Move (Ex 6-4, R11, R79); then it makes its two Moves by
 compass draws. The players' Danegeld and intervention orders act when their noble meets the
 army (orders.py, R81); a PASSAGE lent to the Invaders plays before a Move's compass draw that
-STORMS hold, or as they attack another family's fortress (passage.py, 10.2, R142). Every step is
+STORMS hold, or as they attack another family's fortress (passage.py, 10.2, R146). Every step is
 told in the public report, its section cited."""
 from __future__ import annotations
 
@@ -50,13 +50,13 @@ class Phase:
     compass: Compass
     rng: Rng
     triggers: list[Trigger] = field(default_factory=list)
-    lent: Lending = field(default_factory=lambda: Lending(None))   # PASSAGE lent to the Invaders (10.2, R142)
+    lent: Lending = field(default_factory=lambda: Lending(None))   # PASSAGE lent to the Invaders (10.2, R146)
     events: list[Event] = field(default_factory=list)
 
 
 def resolve_invaders(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng,
                      compass: Compass | None = None, card: Card | None = None) -> list[Event]:
-    """``card``: the cards part's PASSAGE, for the `passage:` orders (passage.py, R142)."""
+    """``card``: the cards part's PASSAGE, for the `passage:` orders (passage.py, R146)."""
     ph = Phase(state, board, compass or compass_of(board), rng, _triggers(state, orders),
                lending_from(state, orders, card))
     if not on_map(state) and not any(e.card == INVASION for e in state.board_effects):
@@ -85,7 +85,7 @@ def _turn(ph: Phase, army_id: str) -> None:
     while moves and _free(army):
         origin = army["city"]
         closed = storms
-        if stormy(compass, origin, storms):   # 10.2: a player's PASSAGE, played before the draw (R142)
+        if stormy(compass, origin, storms):   # 10.2: a player's PASSAGE, played before the draw (R146)
             played, told = through_storms(state, ph.lent, army_id, origin)
             ph.events += told
             closed = set() if played else storms

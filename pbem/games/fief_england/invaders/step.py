@@ -1,7 +1,7 @@
 """The Invaders phase as England's own round step (pbem/games/fief/round.py ``Step``), named
 `invaders` in the edition record's `round:` after `movement` and given to the core by England's
 `phases` hook. Its mail: `danegeld:`, `intervene:` (orders.py, R81) and `passage:` orders
-(PASSAGE lent to the Invaders, passage.py, R142) beside the standing
+(PASSAGE lent to the Invaders, passage.py, R146) beside the standing
 policies every mail may give; asked only of the families with a free noble on the map when there
 are Invaders in England or an INVASION card at sea (6.2); otherwise the phase is resolved at once."""
 from __future__ import annotations
@@ -28,7 +28,7 @@ def invader_deciders(state: FiefState, board: Board, active: list[str]) -> tuple
 
 def invaders_step(card: Card) -> Step:
     """The step, given the cards part's PASSAGE (``card``: how one is held and spent) for the
-    `passage:` orders lent to the Invaders (10.2, R142): the cards part imports this package, so
+    `passage:` orders lent to the Invaders (10.2, R146): the cards part imports this package, so
     it is given here by the wiring module (``fief_england/lent_passage.py``)."""
     return Step("invaders", "Invaders Phase (6)", "the Invaders reinforce, land, move and attack; Danegeld, "
                 "Church intervention and PASSAGE lent to them", True, partial(resolve_invaders, card=card),
