@@ -33,7 +33,7 @@ from pbem.games.fief_england.elections import ELECTIONS
 from pbem.games.fief_england.facts import ENGLAND
 from pbem.games.fief_england.invaders.attacked import ATTACK_INVADERS, VERB as ATTACK
 from pbem.games.fief_england.invaders.income import halved_income
-from pbem.games.fief_england.invaders.step import INVADERS
+from pbem.games.fief_england.lent_passage import INVADERS   # 6, with PASSAGE lent to the Invaders (R146)
 from pbem.games.fief_england.invaders.view import invaders_view
 from pbem.games.fief_england import crown, excalibur, parliament, pigeons
 from pbem.games.fief_england.movement import sherwood

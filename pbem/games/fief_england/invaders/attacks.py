@@ -16,8 +16,9 @@ from pbem.games.fief_england import crown
 from pbem.games.fief_england.church import abbeys, relics
 from pbem.games.fief_england.compass import Compass
 from pbem.games.fief_england.invaders.armies import army_name, in_city, record, strength, troops
-from pbem.games.fief_england.invaders.battle import fight, may_attack
+from pbem.games.fief_england.invaders.battle import fight, fortress_of, may_attack
 from pbem.games.fief_england.invaders.captives import capture
+from pbem.games.fief_england.invaders.passage import Lending, into_fortress
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
@@ -25,8 +26,9 @@ CLEARED, STOPPED = "cleared", "stopped"
 
 
 def engage(state: FiefState, board: Board, compass: Compass, city: str, mover: str, storms: set[int],
-           rng: Rng) -> tuple[str, list[Event]]:
-    """CLEARED: no family's troop is left in the city; STOPPED: the army stays beside them."""
+           rng: Rng, lent: Lending | None = None) -> tuple[str, list[Event]]:
+    """CLEARED: no family's troop is left in the city; STOPPED: the army stays beside them.
+    ``lent``: the PASSAGE orders waiting to aid the Invaders against a fortress (10.2, R146)."""
     events: list[Event] = []
     defenders = troops(state, city)
     if defenders and compass.region[city] in storms:
@@ -34,14 +36,21 @@ def engage(state: FiefState, board: Board, compass: Compass, city: str, mover: s
                             data={"city": city}))
         return STOPPED, events
     for family in [f for f in state.turn_order() if defenders.get(f)]:
-        why = may_attack(state, city, family)
+        passage = False
+        fortress = fortress_of(state, city, family)
+        # 10.2 "Aid Invaders": a PASSAGE lent, where the Invaders outnumber the fortress's Troops
+        if lent and lent.waiting and fortress and may_attack(state, city, family, passage=True) is None:
+            passage, told = into_fortress(state, lent, mover, city, family,
+                                          "Fortified City" if fortress == "city" else "Stronghold")
+            events += told
+        why = may_attack(state, city, family, passage=passage)
         if why is not None:    # 6.4, Ex 6-4: they ignore the troops (and move on if they can)
             events.append(Event("invaders_no_attack", f"{army_name(mover)} does not attack {family} in {city}: "
                                 f"{why}.", data={"army": mover, "city": city, "family": family}))
             return STOPPED, events
         events.append(Event("invaders_attack", f"{army_name(mover)} attacks {family}'s {defenders[family]} Troops "
                             f"in {city} (6.4).", data={"army": mover, "city": city, "family": family}))
-        fought = fight(state, board, city, family, mover, rng)
+        fought = fight(state, board, city, family, mover, rng, passage)
         events += fought.events
         if not fought.won or not in_city(state, city):
             return STOPPED, events

@@ -13,12 +13,15 @@ bombards and trebuchets are destroyed (the Invaders have no use for them; R83)."
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.edition import edition_of
 from pbem.games.fief.hear_ye.elimination import eliminate_lord
 from pbem.games.fief.state import FiefState
+from pbem.games.fief_england.battle.hire import hire_into
 from pbem.games.fief_england.battle.numbers import BattleNumbers, england_numbers
+from pbem.games.fief_england.battle.plan import england_plan
 from pbem.games.fief_england.battle.rounds import Force, Noble, Setup, battle_round
 from pbem.games.fief_england.invaders.armies import (SIEGE_ENGINES, in_city, record,
                                                      troops, units)
@@ -60,16 +63,18 @@ def family_force(state: FiefState, city: str, family: str) -> Force:
     return Force(kinds, nobles)
 
 
-def may_attack(state: FiefState, city: str, family: str, numbers: BattleNumbers | None = None) -> str | None:
+def may_attack(state: FiefState, city: str, family: str, numbers: BattleNumbers | None = None,
+               passage: bool = False) -> str | None:
     """Why the Invaders in ``city`` do not attack ``family`` there (None: they do): 6.4, Ex 6-3,
-    Ex 6-4: they must outnumber its Troops; R14: against a fortress, also roll a melee die."""
+    Ex 6-4: they must outnumber its Troops; R14: against a fortress, also roll a melee die - unless
+    a player's PASSAGE leads them through the tunnels (10.2 "Aid Invaders", R146)."""
     numbers = numbers or england_numbers()
     ours = sum(units(record(state)["armies"][a]) for a in in_city(state, city))
     theirs = troops(state, city).get(family, 0)
     if ours <= theirs:
         return f"{ours} Invader units do not outnumber {family}'s {theirs} Troops (6.4)"
     fortress = fortress_of(state, city, family)
-    if fortress:
+    if fortress and not passage:
         dice = numbers.melee_dice(invader_force(state, city).strength(numbers)) - numbers.penalty[fortress]
         if dice < 1:
             where = "Fortified City" if fortress == "city" else "Stronghold"
@@ -77,21 +82,23 @@ def may_attack(state: FiefState, city: str, family: str, numbers: BattleNumbers 
     return None
 
 
-def fight(state: FiefState, board: Board, city: str, family: str, mover: str, rng: Rng) -> Fought:
+def fight(state: FiefState, board: Board, city: str, family: str, mover: str, rng: Rng,
+          passage: bool = False) -> Fought:
+    """``passage``: a PASSAGE lent to the Invaders cancels the fortress's melee penalty (10.2, R146)."""
     numbers = england_numbers()
-    events: list[Event] = []
+    events = hire_as_attacked(state, city, family)
     quiet = 0
     rounds = 0
     armies = in_city(state, city)
     while True:
-        why = may_attack(state, city, family, numbers)
+        why = may_attack(state, city, family, numbers, passage)
         if why is not None:
             events.append(Event("invaders_stop", f"The Invaders stop fighting {family} in {city}: {why} (6.8).",
                                 data={"city": city, "family": family}))
             return Fought(False, events)
         rounds += 1
         before = {"attacker": invader_force(state, city), "defender": family_force(state, city, family)}
-        setup = Setup(fortress=fortress_of(state, city, family))
+        setup = Setup(fortress=fortress_of(state, city, family), passage=passage)   # 10.2, 7.4
         result = battle_round(before, setup, numbers,
                               lambda why: rng.die(numbers.faces, f"Invaders' battle in {city}: {why}"))
         lost = _apply(state, board, city, family, mover, before, result.forces)
@@ -113,6 +120,14 @@ def fight(state: FiefState, board: Board, city: str, family: str, mover: str, rn
             events.append(Event("invaders_deadlock", f"{quiet} battle rounds in {city} without a loss: the battle "
                                 "ends in a deadlock (7.8).", data={"city": city, "family": family}))
             return Fought(False, events)
+
+
+def hire_as_attacked(state: FiefState, city: str, family: str) -> list[Event]:
+    """11.1 "They may be hired in middle of a Battle" (R138): the family's battle plan's
+    `hire_crossbowmen` read as the Invaders' battle begins, as in Phase 7 (battle/hire.py); the
+    Invaders then check again that they outnumber it (6.4: "If at any time during a Battle ...")."""
+    wanted = england_plan(state.families[family].policies, city).hire_crossbowmen
+    return hire_into(state, family, wanted, city)[1] if wanted else []
 
 
 @dataclass
@@ -150,18 +165,24 @@ def _told(steps, names: dict[str, str] | None = None) -> str:
 
 
 def _apply(state: FiefState, board: Board, city: str, family: str, mover: str,
-           before: dict[str, Force], after: dict[str, Force]) -> _Lost:
+           before: dict[str, Force], after: dict[str, Force], losers: Sequence[str] = ()) -> _Lost:
+    """The round's losses on the board. ``family``'s nobles there defeat an army destroyed (13.3);
+    ``losers``: the families whose pawns take the side's losses, in this order (a coalition
+    against the Invaders, R145; default ``family`` alone)."""
     events: list[Event] = []
     texts = []
-    # the family's units, the newest pawns of each kind first
+    losers = tuple(losers) or (family,)
+    # the families' units in ``losers`` order, the newest pawns of each kind first
     for kind, n in before["defender"].units.items():
         gone = n - after["defender"].units.get(kind, 0)
-        mine = (p for p in state.pawns.values() if p.location == city and p.family == family and p.kind == kind)
-        pawns = sorted(mine, key=lambda p: (len(p.id), p.id), reverse=True)[:gone]
-        for pawn in pawns:
-            del state.pawns[pawn.id]
-        if gone:
-            texts.append(f"{family} loses {_units_text(state, kind, gone)}")
+        for fam in losers:
+            mine = (p for p in state.pawns.values() if p.location == city and p.family == fam and p.kind == kind)
+            pawns = sorted(mine, key=lambda p: (len(p.id), p.id), reverse=True)[:gone]
+            for pawn in pawns:
+                del state.pawns[pawn.id]
+            gone -= len(pawns)
+            if pawns:
+                texts.append(f"{fam} loses {_units_text(state, kind, len(pawns))}")
     slain = [n.name for n in before["defender"].nobles if n.name not in {x.name for x in after["defender"].nobles}]
     for name in slain:
         texts.append(f"{name} is slain")

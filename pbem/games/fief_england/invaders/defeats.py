@@ -6,13 +6,19 @@ Invaders' losses are applied (invaders/battle.py `_apply`, the royal part's
 `garter.invaders_defeated`), one record for both phases."""
 from __future__ import annotations
 
+from typing import Sequence
+
 from pbem.games.fief_england.invaders.armies import army_name
 from pbem.rules.api import Event
 
 
-def defeat_told(city: str, family: str, armies: list[str], lords: list[str], round_: int) -> Event:
-    """7.8: the public event of a family's victory over the Invaders in ``city``."""
+def defeat_told(city: str, family: str, armies: list[str], lords: list[str], round_: int,
+                allies: Sequence[str] = ()) -> Event:
+    """7.8: the public event of a family's victory over the Invaders in ``city`` (``allies``: the
+    other families of the coalition it heads, R145)."""
     names = " and ".join(army_name(a) for a in armies)
-    return Event("invaders_defeated", f"{family} defeats {names} in {city}"
+    head = f", heading a coalition with {' and '.join(allies)}," if allies else ""
+    return Event("invaders_defeated", f"{family}{head} defeats {names} in {city}"
                  + (f" ({', '.join(lords)} fighting)" if lords else "") + " (7.8, 13.3).",
-                 data={"round": round_, "city": city, "family": family, "armies": list(armies), "lords": list(lords)})
+                 data={"round": round_, "city": city, "family": family, "armies": list(armies), "lords": list(lords),
+                       **({"coalition": [family, *allies]} if allies else {})})

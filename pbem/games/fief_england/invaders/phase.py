@@ -5,7 +5,9 @@ the armies taken in Region Number order of the city each stands in as step C beg
 army's turn opens in the city it stands in (landed this phase or earlier): it attacks the
 Troops there it outnumbers, as after a Move (Ex 6-4, R11, R79); then it makes its two Moves by
 compass draws. The players' Danegeld and intervention orders act when their noble meets the
-army (orders.py, R81). Every step is told in the public report, its section cited."""
+army (orders.py, R81); a PASSAGE lent to the Invaders plays before a Move's compass draw that
+STORMS hold, or as they attack another family's fortress (passage.py, 10.2, R146). Every step is
+told in the public report, its section cited."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -23,6 +25,7 @@ from pbem.games.fief_england.invaders.landing import land
 from pbem.games.fief_england.invaders.leaving import leave_england
 from pbem.games.fief_england.invaders.moves import draw_move
 from pbem.games.fief_england.invaders.order import by_region
+from pbem.games.fief_england.invaders.passage import Card, Lending, lapsed, lending_from, stormy, through_storms
 from pbem.games.fief_england.invaders.plague import plague_strikes
 from pbem.games.fief_england.invaders.regions import INVASION, PLAGUE, STORMS, struck
 from pbem.games.fief_england.invaders.reinforcements import reinforce
@@ -47,12 +50,15 @@ class Phase:
     compass: Compass
     rng: Rng
     triggers: list[Trigger] = field(default_factory=list)
+    lent: Lending = field(default_factory=lambda: Lending(None))   # PASSAGE lent to the Invaders (10.2, R146)
     events: list[Event] = field(default_factory=list)
 
 
 def resolve_invaders(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng,
-                     compass: Compass | None = None) -> list[Event]:
-    ph = Phase(state, board, compass or compass_of(board), rng, _triggers(state, orders))
+                     compass: Compass | None = None, card: Card | None = None) -> list[Event]:
+    """``card``: the cards part's PASSAGE, for the `passage:` orders (passage.py, R146)."""
+    ph = Phase(state, board, compass or compass_of(board), rng, _triggers(state, orders),
+               lending_from(state, orders, card))
     if not on_map(state) and not any(e.card == INVASION for e in state.board_effects):
         ph.events.append(Event("invaders_none", "No Invaders in England and no INVASION card at sea: the Invaders "
                                "phase passes quietly (6).", data={"round": state.round}))
@@ -74,11 +80,16 @@ def _turn(ph: Phase, army_id: str) -> None:
     if army["city"] is None or not army["leader"] or army["follows"]:
         return            # gone, or Foot Soldiers without a Leader of their own (6.3, 6.12)
     storms = struck(state, STORMS)
-    ph.events += engage(state, ph.board, compass, army["city"], army_id, storms, ph.rng)[1]   # R79
+    ph.events += engage(state, ph.board, compass, army["city"], army_id, storms, ph.rng, ph.lent)[1]   # R79
     moves = numbers().moves
     while moves and _free(army):
         origin = army["city"]
-        draw = draw_move(compass, origin, storms, ph.rng, army_name(army_id))
+        closed = storms
+        if stormy(compass, origin, storms):   # 10.2: a player's PASSAGE, played before the draw (R146)
+            played, told = through_storms(state, ph.lent, army_id, origin)
+            ph.events += told
+            closed = set() if played else storms
+        draw = draw_move(compass, origin, closed, ph.rng, army_name(army_id))
         if draw.point is None or draw.to is None:
             ph.events.append(Event("invaders_stay", f"{army_name(army_id)} stays in {origin}: {draw.why} (6.3).",
                                    data={"army": army_id, "city": origin}))
@@ -98,7 +109,7 @@ def _turn(ph: Phase, army_id: str) -> None:
         if from_inland and not troops(state, draw.to):   # 6.9: alone in a port
             ph.events += leave_england(state, army_id, f"it reached the empty port of {draw.to} from inland (6.9)")
             return
-        result, told = engage(state, ph.board, compass, draw.to, army_id, storms, ph.rng)
+        result, told = engage(state, ph.board, compass, draw.to, army_id, storms, ph.rng, ph.lent)
         ph.events += told
         if from_inland and result == CLEARED and army["city"] is not None:   # 6.9: the port's troops destroyed
             ph.events += leave_england(state, army_id, f"it destroyed the troops of the port of {draw.to} (6.9)")
@@ -174,7 +185,7 @@ def _met(ph: Phase, trigger: Trigger) -> str | None:
 
 
 def _lapsed(ph: Phase) -> list[Event]:
-    return [Event("invaders_order_lapsed", f"Your {t.kind} order for {t.noble}"
+    return lapsed(ph.lent) + [Event("invaders_order_lapsed", f"Your {t.kind} order for {t.noble}"
                   + (f" and {army_name(t.army)}" if t.army else "") + " was not used: they never stood in the same "
                   "city during the Invaders phase (R81).", Audience.only(t.player),
                   data={"player": t.player, "kind": t.kind, "noble": t.noble, "army": t.army})
