@@ -88,3 +88,60 @@ def test_no_event_of_englands_scenarios_cites_a_france_section() -> None:
     told = played_texts()
     assert len(told) > 300
     assert sorted({f"{name}: {text}" for name, text in told if france_sections(text)}) == []
+
+
+# -- the core's texts no scenario reaches: order errors, a failed cavalcade, the order forms ------------
+
+POSITION = {
+    "players": ["kirsten", "george", "dave"], "phase": "movement", "round": 2,
+    "lords": {"Lucia": {"family": "kirsten", "at": "Winchester"}, "Godfrey": {"family": "george", "at": "Oxford"},
+              "William": {"family": "dave", "at": "York"}},
+    "units": {"Winchester": {"kirsten": {"knight": 1, "man_at_arms": 1}}, "Canterbury": {"george": {"man_at_arms": 3}}},
+    "towns": {"Canterbury": {"controller": "george"}},
+    "policies": {"george": {"safe_passage": {"others": "refuse"}}}}
+
+
+def england(position: dict):
+    from pbem.games import rules_for
+    rules = rules_for("fief_england")
+    return rules, scenarios.starting_state("fief_england", rules, position)
+
+
+def errors(rules, state, player: str, text: str) -> str:
+    from pbem.orders.yamlsafe import load
+    check = rules.check_orders(rules.view(state, player), player, load(text))
+    assert not check.ok
+    return " | ".join(str(e) for e in check.errors)
+
+
+def test_the_cores_movement_and_battle_order_errors_cite_englands_rulebook() -> None:
+    rules, state = england(POSITION)
+    alone = errors(rules, state, "kirsten", "orders:\n  - move: Lucia\n    path: [Canterbury, London]\n"
+                                            "    if_refused: cavalcade\n")
+    assert "lords alone do not count as one (FAQ l.881, 5.2)" in alone, alone   # France: (5.1, 5.2.4)
+    footmen = errors(rules, state, "kirsten", "orders:\n  - move: Lucia\n    with: {knight: 1, man_at_arms: 1}\n"
+                                              "    path: [Canterbury, London]\n    if_refused: cavalcade\n")
+    assert "an army of knights and lords only (5.2)" in footmen, footmen   # France: 5.2.4
+    too_far = errors(rules, state, "kirsten", "orders:\n  - move: Lucia\n    path: [Canterbury, London, Canterbury]\n")
+    assert france_sections(alone + footmen + too_far) == [], (alone, footmen, too_far)
+
+
+def test_a_cavalcade_that_fails_and_a_refusal_cite_englands_rulebook() -> None:
+    rules, state = england(POSITION)
+    from pbem.orders.yamlsafe import load
+    orders = {"kirsten": rules.check_orders(rules.view(state, "kirsten"), "kirsten", load(
+        "orders:\n  - move: Lucia\n    with: {knight: 1}\n    path: [Canterbury, London]\n"
+        "    if_refused: cavalcade\n")).orders}
+    for player in rules.phase(state).deciders:
+        orders.setdefault(player, rules.default_orders(rules.view(state, player), player))
+    told = [e.text for e in rules.resolve(state, orders, scenarios.FixedRng({"battle": [0, 3, 3, 3, 3, 3]})).events]
+    assert any("the cavalcade did not open the way (5.2)" in text for text in told), told   # France: 5.2.4
+    assert any("(standing policy, 5.0)" in text for text in told), told   # France: 5.2.3.1
+    assert [text for text in told if france_sections(text)] == []
+
+
+def test_the_cores_order_forms_cite_englands_rulebook() -> None:
+    rules, state = england({**POSITION, "hands": {"kirsten": ["passage"]}})
+    form = rules.order_template(rules.view(state, "kirsten"), "kirsten")
+    assert "(5.0)" in form and "now, 5.2)" in form and "(G." not in form, form
+    assert france_sections(form) == [], form
