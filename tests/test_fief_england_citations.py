@@ -60,10 +60,11 @@ def test_the_detector_knows_englands_sections_from_frances() -> None:
 
 def test_cite_in_maps_each_section_of_a_parenthesis_and_drops_one_england_has_not() -> None:
     england, france = load_edition("fief_england"), load_edition("fief_france")
-    text = "refused (standing policy, 5.2.3.1); (5.1: lords alone are no army); (3, 5.1.1) (6.4.1 example 1)."
+    text = ("refused (standing policy, 5.2.3.1); (5.1: lords alone are no army); (3, 5.1.1) (6.4.1 example 1); "
+            "(6.2.3.2, 6.4.1 example 2): besiege")
     assert france.cite_in(text) == text   # France's texts stay as they are
     assert england.cite_in(text) == ("refused (standing policy, 5.0); (FAQ l.881: lords alone are no army); "
-                                     "(3, 5.0) (7.9).")
+                                     "(3, 5.0) (7.9); (7.4, 7.9): besiege")
     none = replace(england, sections={"G.2.1.2": "", "6.3": "7.6"})   # "": England has no such rule
     assert none.cite_in("die (G.2.1.2). Kept (6.3, G.2.1.2). (G.2.1.2: half)") == "die. Kept (7.6). (half)"
 

@@ -33,10 +33,8 @@ __all__ = ["Edition", "EditionError", "Deck", "Unit", "Victory", "Hooks", "Title
            "edition_of", "load_edition"]
 
 
-# A parenthesis of a core text (with the space before it) and one section of France's rulebook.
+# A parenthesis of a core text, with the space before it.
 _CITED = re.compile(r"( ?)\(([^()]+)\)")
-# (in a list a bare number is a count, "(1, 2)": only a whole parenthesis cites a phase, "(6)")
-_SECTION = re.compile(r"(?:[A-J]\.\d+|\d+\.\d+)(?:\.\d+)*(?:-\d+(?:\.\d+)*)?")
 
 
 @dataclass(frozen=True)
@@ -141,7 +139,8 @@ class Edition:
             head, colon, tail = inside.partition(": ")
             if not colon:
                 head, tail = inside, ""
-            parts = [self.sections.get(part, part) if _SECTION.fullmatch(part) else part
+            # in a list a bare number is a count, "(1, 2)": only a whole parenthesis cites a phase, "(6)"
+            parts = [self.sections[part] if part in self.sections and not part.isdigit() else part
                      for part in head.split(", ")]
             kept = ", ".join(part for part in parts if part)
             inside = f"{kept}: {tail}" if kept and colon else kept or tail
