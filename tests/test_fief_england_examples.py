@@ -156,6 +156,11 @@ def test_no_england_report_or_answer_of_the_golden_games_says_deniers_or_offshor
     lines = {line.strip() for mail in mails for text in mail_texts(mail) for line in text.splitlines()}
     assert sorted(line for line in lines if WRONG_WORDS.search(line)) == []
     assert sorted(line for line in lines if FRANCE_ONLY.search(line)) == []
+    # every section cited is England's (a parenthesis may run over lines: each mail's text whole)
+    from test_fief_england_citations import france_sections
+    texts = {text for mail in mails for text in mail_texts(mail)}
+    assert sorted({f"{found}: {line.strip()}" for text in texts for found in france_sections(text)
+                   for line in text.splitlines() if found in line}) == []
     assert any("(2.0)" in line for line in lines) and any("(8.0, 8.1)" in line for line in lines)
 
 

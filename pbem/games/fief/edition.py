@@ -33,6 +33,10 @@ __all__ = ["Edition", "EditionError", "Deck", "Unit", "Victory", "Hooks", "Title
            "edition_of", "load_edition"]
 
 
+# A parenthesis of a core text, with the space before it.
+_CITED = re.compile(r"( ?)\(([^()]+)\)")
+
+
 @dataclass(frozen=True)
 class Edition:
     type_name: str                       # "fief_france": the game type and its games/ folder
@@ -120,9 +124,27 @@ class Edition:
         return self.sections.get(section, section)
 
     def cite_in(self, text: str) -> str:
-        """``text`` with each section it cites in parentheses ("Battle Phase (6)") in this
-        edition's numbering."""
-        return re.sub(r"\(([^()]+)\)", lambda m: f"({self.cite(m.group(1))})", text) if self.sections else text
+        """``text`` with each section it cites in parentheses in this edition's numbering: the whole
+        parenthesis ("Battle Phase (6)"), each section of a list ("(5.1, 5.2.4)"), the sections
+        before a colon ("(2.5: a d6 per card)") or after a comma ("(a cavalcade, 5.2.4)"). A section
+        the edition maps to "" (its rulebook has no such rule) is cited not at all: a parenthesis
+        left empty goes with the space before it."""
+        return _CITED.sub(self._cite_match, text) if self.sections else text
+
+    def _cite_match(self, match: re.Match[str]) -> str:
+        inside = match.group(2)
+        if inside in self.sections:
+            inside = self.sections[inside]
+        else:
+            head, colon, tail = inside.partition(": ")
+            if not colon:
+                head, tail = inside, ""
+            # in a list a bare number is a count, "(1, 2)": only a whole parenthesis cites a phase, "(6)"
+            parts = [self.sections[part] if part in self.sections and not part.isdigit() else part
+                     for part in head.split(", ")]
+            kept = ", ".join(part for part in parts if part)
+            inside = f"{kept}: {tail}" if kept and colon else kept or tail
+        return f"{match.group(1)}({inside})" if inside else ""
 
     def coins(self, amount: int) -> str:
         """An amount as the core's event texts and templates write it: "5 shillings", "1 shilling";

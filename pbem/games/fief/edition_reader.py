@@ -308,7 +308,8 @@ class _Reader:
             if not isinstance(name, str):
                 raise self.fail(f"sections.{name}", f"a section must be quoted, not the {_kind(name)} {name!r}",
                                 f'write "{name}": ...')
-        return {name: self.text(found, "sections", name) for name in found}
+        # "": the edition's rulebook has no such rule, the core's text cites nothing there
+        return {name: "" if found[name] == "" else self.text(found, "sections", name) for name in found}
 
     def units(self, data: Any) -> dict[str, Unit]:
         found = self.mapping(data, "units", None)

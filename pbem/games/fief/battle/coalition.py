@@ -31,7 +31,7 @@ def coalition_choices(b: Battle, rnd: RoundDice | None,
                 _switch(b, fam, side, other, units, lords)
                 continue
             b.tell("battle_switch_refused", f"{fam} wants to switch sides but {other.leader} does not "
-                   "accept them (6.2.3.5).", {"town": b.setup.town, "family": fam})
+                   f"accept them ({b.cite('6.2.3.5')}).", {"town": b.setup.town, "family": fam})
         if plan.continue_fighting.until.holds(b.round, own, theirs):
             side.families.remove(fam)
             side.units[:] = [p for p in side.units if p not in units]
@@ -40,7 +40,7 @@ def coalition_choices(b: Battle, rnd: RoundDice | None,
             if side is b.attacker:
                 b.engines_kept.append(fam)   # 6.1: markers combine until the end of the battle
             b.tell("battle_withdraw", f"{fam} stops fighting after round {b.round}; their forces "
-                   "remain in the town (6.2.3.5).", {"town": b.setup.town, "family": fam})
+                   f"remain in the town ({b.cite('6.2.3.5')}).", {"town": b.setup.town, "family": fam})
 
 
 def _switch(b: Battle, fam: str, side: Side, other: Side, units: list[str], lords: list[str]) -> None:
@@ -54,6 +54,7 @@ def _switch(b: Battle, fam: str, side: Side, other: Side, units: list[str], lord
     opened = b.besieged and side is b.defender and not b.gates_opened
     if opened:
         b.gates_opened = True   # 6.1: the besiegers suffer no fortress penalty any more
-    b.tell("battle_switch", f"{fam} switches to {other.leader}'s side after round {b.round} (6.2.3.5)"
-           + ("; the besieged side's gates are open: no more fortress penalty (6.1)." if opened else "."),
+    b.tell("battle_switch", f"{fam} switches to {other.leader}'s side after round {b.round} ({b.cite('6.2.3.5')})"
+           + (f"; the besieged side's gates are open: no more fortress penalty ({b.cite('6.1')})." if opened
+              else "."),
            {"town": b.setup.town, "family": fam, "to": other.role})

@@ -103,6 +103,10 @@ class Battle:
         return f"{side.role} side ({'; '.join(parts)})"
 
     # -- changing ----------------------------------------------------------------------------
+    def cite(self, section: str) -> str:
+        """A section of France's rulebook, as the core's battle texts cite it, in the edition's."""
+        return edition_of(self.state).cite(section)
+
     def tell(self, kind: str, text: str, data: dict[str, Any]) -> None:
         """Battles are public at the table: every battle event goes to everyone (issue 4)."""
         self.events.append(Event(kind, text, Audience.everyone(), data))

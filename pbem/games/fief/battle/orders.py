@@ -77,7 +77,7 @@ def check_battle_orders(view: dict, board: Board, player: str, items: list, prob
             _siege(view, player, town, line, out, problems)
         elif verb == "lift":
             if player not in view["towns"][town]["besiegers"]:
-                problems.add(line, f"you do not besiege {town}", "lift only a siege you hold (6.4.1)")
+                problems.add(line, f"you do not besiege {town}", _cite(view, "lift only a siege you hold (6.4.1)"))
             else:
                 out["lifts"].append(town)
         else:
@@ -126,12 +126,12 @@ def _attack(view: dict, board: Board, me: str, item: dict, town: str | None, lin
         return
     if not mine.get("lords"):
         problems.add(line, f"you have no free lord in {town}",
-                     "a troop cannot declare a battle (6): attack where one of your lords stands")
+                     _cite(view, "a troop cannot declare a battle (6): attack where one of your lords stands"))
         return
     if since_2 and not has_troop(mine.get("units") or {}):   # 5.1, 6 (ruling 37)
         problems.add(line, f"you have no army in {town}: your lords there have no troop",
-                     "lords alone do not count as an army (5.1) and you declare a battle where you have "
-                     "an army (6): bring a unit pawn other than a bombard")
+                     _cite(view, "lords alone do not count as an army (5.1) and you declare a battle where you "
+                           "have an army (6): bring a unit pawn other than a bombard"))
         return
     theirs = forces.get(target) or {}
     if not (theirs.get("lords") or theirs.get("units")):
@@ -173,16 +173,24 @@ def may_declare_in(view: dict, me: str, town: str) -> bool:
     return has_troop(mine.get("units") or {}) and not weather
 
 
+def _cite(view: dict, text: str) -> str:
+    """A hint of the core's (France's sections) in the sections of the view's edition."""
+    return load_edition(view["game"]).cite_in(text)
+
+
 def _siege(view: dict, me: str, town: str, line: int | None, out: dict, problems: Problems) -> None:
     here = view["towns"][town]
     if not here["fortress"]:
-        problems.add(line, f"{town} has no fortress to besiege", "a siege needs a stronghold or a city (6.4.1)")
+        problems.add(line, f"{town} has no fortress to besiege",
+                     _cite(view, "a siege needs a stronghold or a city (6.4.1)"))
         return
     if here["controller"] == me:
-        problems.add(line, f"you control {town}", "you besiege a fortress controlled by another family (6.4.1)")
+        problems.add(line, f"you control {town}",
+                     _cite(view, "you besiege a fortress controlled by another family (6.4.1)"))
         return
     if not (here["forces"].get(me) or {}).get("lords"):
-        problems.add(line, f"you have no free lord in {town}", "a besieger needs at least 1 lord there (6.4.1)")
+        problems.add(line, f"you have no free lord in {town}",
+                     _cite(view, "a besieger needs at least 1 lord there (6.4.1)"))
         return
     if town not in out["sieges"]:
         out["sieges"].append(town)
@@ -203,7 +211,8 @@ def _engines_left(view: dict, me: str, out: dict, problems: Problems) -> None:
         if used > engines:
             problems.add(lines.get(town), f"you already besiege {', '.join(held)}" if held else
                          f"you declare more than {engines} sieges",
-                         f"every player has only {engines} siege engine markers (6.4.1): `lift:` one first")
+                         _cite(view, f"every player has only {engines} siege engine markers (6.4.1): "
+                               "`lift:` one first"))
             out["sieges"].remove(town)
 
 
@@ -224,7 +233,7 @@ def _plunder(view: dict, me: str, item: dict, town: str, line: int | None, out: 
             extra[key] = value
     mills = view["towns"][town]["mills"]
     if not mills and not extra:
-        problems.add(line, f"{town} has no mill to plunder", "plunder a town with mills (6.5)")
+        problems.add(line, f"{town} has no mill to plunder", _cite(view, "plunder a town with mills (6.5)"))
         return
     count = None
     if "mills" in item:

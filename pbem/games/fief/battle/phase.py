@@ -120,8 +120,8 @@ def no_battle_die(state: FiefState, board: Board, setup: BattleSetup) -> str | N
     """6.4.1 example 2: "Marie cannot attack as she does not have any available battle dice
     because of the stronghold."""
     if opening_dice(state, board, setup).get("attacker", 0) <= 0:
-        return ("your side would roll no battle die after the fortress penalty (6.2.3.2, 6.4.1 "
-                "example 2): besiege it first")
+        return edition_of(state).cite_in("your side would roll no battle die after the fortress penalty "
+                                         "(6.2.3.2, 6.4.1 example 2): besiege it first")
     return None
 
 
@@ -171,8 +171,8 @@ def _impossible(state: FiefState, board: Board, player: str, target: str, town: 
     if not has_free_lord(state, player, town):
         return f"you have no free lord left in {town} (6: a troop cannot declare a battle)"
     if since_2 and not has_army(state, player, town):   # 5.1, 6 (ruling 37)
-        return (f"you have no army left in {town}: lords alone do not count as an army (5.1), and a "
-                "battle is declared where you have an army (6)")
+        return edition_of(state).cite_in(f"you have no army left in {town}: lords alone do not count as an "
+                                         "army (5.1), and a battle is declared where you have an army (6)")
     if state.families[target].eliminated or target not in forces_families(state, town):
         return f"{target} has no forces left in {town}"
     return None
@@ -201,7 +201,8 @@ def resolve_cavalcade(state: FiefState, board: Board, request: CavalcadeRequest,
         problem = own.cavalcade_barred(state, town, army.all_lords(), request.against[0])
     if problem:
         return CavalcadeResult(False, (Event("cavalcade_impossible", f"{army.family}'s {army.leader} cannot make a "
-                                             f"cavalcade through {town}: {problem} (5.2.4).",
+                                             f"cavalcade through {town}: {problem} "
+                                             f"({edition_of(state).cite('5.2.4')}).",
                                              data={"family": army.family, "lord": army.leader, "town": town,
                                                    "reason": problem}),))
     target = request.against[0]
@@ -254,12 +255,12 @@ def _no_cavalcade(state: FiefState, army: Army, against: tuple[str, ...], budget
     if not army.pawns and state.rules_version >= 2:
         # 5.2.4: "accompanied by an army made up of knight pawns and lords"; 5.1: "Lords alone
         # do not count as an army".
-        return "lords alone do not count as an army (5.1): a cavalcade needs knights"
+        return edition_of(state).cite_in("lords alone do not count as an army (5.1): a cavalcade needs knights")
     # 5.1.1 / G.4.1.1: the edition's steps a round; more in the army of a lord whose title gives
     # steps (France: 3 in the D'Arc lord's army, she may lead it) and for whoever went with that
     # lord this round - the movement's own step budget counts them.
     army_steps = budget.army_steps(army)
     members = ["L:" + n for n in army.all_lords()] + ["P:" + p for p in army.pawns]
     if not all(budget.can_step(m, army_steps) for m in members):
-        return "every knight and lord needs a step left (5.1.1)"
+        return f"every knight and lord needs a step left ({edition_of(state).cite('5.1.1')})"
     return None

@@ -57,7 +57,7 @@ def _discard(state: FiefState, cards: CardSet, player: str, wanted: list[str]) -
     if not done:
         return []
     names = ", ".join(card_name(state.variant, c) for c in done)
-    return [Event("cards_discarded", f"{player} discards {names} (2.1).",
+    return [Event("cards_discarded", f"{player} discards {names} ({edition_of(state).cite('2.1')}).",
                   data={"player": player, "cards": done})]
 
 
@@ -112,7 +112,7 @@ def draw_one(state: FiefState, cards: CardSet, player: str, pile: str, rng: Rng)
         events += more
         if card is None:
             events.append(Event("pile_empty", f"The {pile} pile and its discard pile are both empty: "
-                                f"{player} draws nothing more (2.4).", data={"pile": pile}))
+                                f"{player} draws nothing more ({edition_of(state).cite('2.4')}).", data={"pile": pile}))
             return None, events
         if not cards.is_disaster(card):
             return card, events
@@ -140,7 +140,8 @@ def _top(state: FiefState, pile: str, rng: Rng) -> tuple[str | None, list[Event]
             state.events_discard_face_down = []
         rng.shuffle(stack, f"{pile} pile, reshuffled (2.4)")
         events.append(Event("pile_reshuffled", f"The {pile} pile is empty: its discard pile of {len(stack)} "
-                            "card(s) is reshuffled to form a new one (2.4).", data={"pile": pile, "cards": len(stack)}))
+                            f"card(s) is reshuffled to form a new one ({edition_of(state).cite('2.4')}).",
+                            data={"pile": pile, "cards": len(stack)}))
     return stack.pop(), events
 
 

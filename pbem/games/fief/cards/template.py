@@ -57,11 +57,12 @@ def play_template(view: dict[str, Any], player: str) -> str:
     mine = [n for n, l in view["lords"].items() if l["family"] == player]
     names = " / ".join(c.name for c in load_edition(view["game"]).hooks.characters.values())   # G.4.1
     characters = f"{names} `on: LORD`, " if names else ""
+    lord_rule = load_edition(view["game"]).cite("G.1.2")   # where a lord comes into play
     lines = [
         f"# Cards Phase (2), step D: play cards. Your hand: {_hand(view)}. Your lords: {', '.join(mine)}.",
         "# Played in turn order; yours in the order you write them. Lord cards (G.1, a family has 4",
-        "# lords at most) come into play as G.1.2 says; `in:` names the town you prefer among those",
-        "# G.1.2 allows (another family's town if its `placement` policy agrees, rules version 2 on).",
+        f"# lords at most) come into play as {lord_rule} says; `in:` names the town you prefer among those",
+        f"# {lord_rule} allows (another family's town if its `placement` policy agrees, rules version 2 on).",
         "# Good weather / good harvest (G.3.1, G.3.2) cancel a bad weather / famine or",
         "# lie on a bishopric (one of each kind per bishopric, 2.6.1). Tax (G.3.3): a tallage on a",
         "# fief of yours (or the king's royal tallage on an ungoverned fief), or a tithe (bishop on",
@@ -76,6 +77,8 @@ def play_template(view: dict[str, Any], player: str) -> str:
         "# Nothing sent: you play nothing.",
         "orders: []",
     ]
+    # the sections cited (France's numbering) in the edition's, a parenthesis running over lines too
+    lines = load_edition(view["game"]).cite_in("\n".join(lines)).split("\n")
     own = load_edition(view["game"]).hooks.card_plays   # the edition's own cards (England)
     for card in dict.fromkeys(hand):
         if own is not None and card in own.cards:

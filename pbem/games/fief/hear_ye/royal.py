@@ -46,7 +46,7 @@ def marriages(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:
             continue
         if other is None or wanted.get(other.family) != (theirs, mine):
             events.append(Event("marriage_not_agreed", f"{player} proposes {mine} to marry {theirs}: "
-                                f"{theirs}'s family did not order the same marriage (1.1).",
+                                f"{theirs}'s family did not order the same marriage ({edition_of(state).cite('1.1')}).",
                                 data={"lords": [mine, theirs]}))
             continue
         done.add(other.family)
@@ -60,7 +60,8 @@ def marriages(state: FiefState, orders: Mapping[str, Any]) -> list[Event]:
                                 data={"lords": [mine, theirs]}))
             continue
         a.spouse, b.spouse = b.name, a.name
-        events.append(Event("marriage", f"{a.name} ({a.family}) marries {b.name} ({b.family}) (1.1).",
+        events.append(Event("marriage", f"{a.name} ({a.family}) marries {b.name} ({b.family}) "
+                            f"({edition_of(state).cite('1.1')}).",
                             data={"lords": [a.name, b.name], "families": [a.family, b.family]}))
         married = edition_of(state).hooks.married   # France 1.1.2, 1.5.4: the king's spouse is queen
         events += married(state, a, b) if married else []

@@ -17,7 +17,7 @@ def first_template(view: dict[str, Any], player: str) -> str:
              "# Votes come in a second mail, once the candidates are known.", "orders:"]
     lines += before
     lines += [f"#  - marry: {(mine[0] if mine else 'YOUR_LORD'):<19} # happens only if the other family",
-              "#    to: THEIR_LORD              # orders the same pair (1.1)"]
+              f"#    to: THEIR_LORD              # orders the same pair ({load_edition(view['game']).cite('1.1')})"]
     lines += after
     if possible:
         lines.append("# Ballots this phase: " + ", ".join(possible) + " (1 candidate of yours per ballot;")

@@ -136,7 +136,8 @@ def come_into_play(state: FiefState, board: Board, lord_name: str, wanted: str |
     if lord.family not in state.towns[town].arrivals:
         state.towns[town].arrivals.append(lord.family)
     agreed = f", controlled by {host} who agrees (their `placement` policy)" if host not in (None, lord.family) else ""
-    events = [Event("lord_placed", f"{lord_name} ({lord.family}) comes into play in {town}{agreed} (G.1.2).",
+    events = [Event("lord_placed", f"{lord_name} ({lord.family}) comes into play in {town}{agreed} "
+                                   f"({edition_of(state).cite('G.1.2')}).",
                     data={"lord": lord_name, "town": town, **({"agreed_by": host} if agreed else {})})]
     if why:   # the wanted town was part of the family's orders: told to the family only
         events.insert(0, Event("lord_place_not_taken", f"{lord_name} cannot come into play in {wanted}: "

@@ -29,7 +29,7 @@ class ArmyChecker(PathChecker):
         lord = self.view["lords"][found]
         if free and lord.get("captive_of"):
             self.problems.add(line, f"{found} is a captive of {lord['captive_of']} and cannot move (5)",
-                              "a captive lord moves only with the jailer's army (6.3)")
+                              self.edition.cite_in("a captive lord moves only with the jailer's army (6.3)"))
             return None
         if lord.get("location") is None:
             self.problems.add(line, f"{found} is not on the board", "only lords on the board move")
@@ -87,7 +87,8 @@ class ArmyChecker(PathChecker):
             if kind is None or kind not in self.edition.unit_types:
                 guard = kind is not None
                 self.problems.add(where, f"{word!r} is not a unit kind you can move by name",
-                                  "the royal guard always stays with its lord (1.5.5)" if guard else
+                                  self.edition.cite_in("the royal guard always stays with its lord (1.5.5)")
+                                  if guard else
                                   suggest(str(word), self.edition.unit_types))
                 return None
             if count_text is not None:

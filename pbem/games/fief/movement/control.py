@@ -67,10 +67,10 @@ def left_town(state: FiefState, board: Board, presence: Presence, town: str, fam
         # 6.4.1: a besieger with no lord left in the town removes its siege engine marker.
         del here.besiegers[family]
         events.append(Event("siege_marker_removed", f"{family} has no lord left in {town} and "
-                            "removes their siege engine marker (6.4.1).",
+                            f"removes their siege engine marker ({edition_of(state).cite('6.4.1')}).",
                             data={"town": town, "family": family}))
         if not here.besiegers:
-            events.append(Event("siege_lifted", f"The siege of {town} is lifted (6.4.2).",
+            events.append(Event("siege_lifted", f"The siege of {town} is lifted ({edition_of(state).cite('6.4.2')}).",
                                 data={"town": town}))
     present = presence.families_in(town)
     if family in present:
@@ -142,5 +142,6 @@ def _city_title(state: FiefState, board: Board, town: str, family: str, lord: st
             if fief in lo.fief_titles:
                 lo.fief_titles.remove(fief)
         return [Event("title_vacant", f"{family} takes the city of {town} but has no lord to hold "
-                      f"the title of the {name}: it is vacant (D.1.1).", data={"fief": fief})]
+                      f"the title of the {name}: it is vacant ({edition_of(state).cite('D.1.1')}).",
+                      data={"fief": fief})]
     return grant_fief_title(state, board, fief, receiver.name)

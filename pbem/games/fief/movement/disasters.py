@@ -105,7 +105,7 @@ def strike(state: FiefState, board: Board, rng: Rng, number: int | str, lords: I
             # 6.3: "A captive lord cannot be eliminated, except with an assassination card, or in
             # case of an uprising" - not by the plague (ruling 35): no roll, not struck.
             events.append(Event("plague_captive_spared", f"Plague in {place_text(number)}: {name}, captive "
-                                f"of {jailer}, cannot be eliminated (6.3): no roll.",
+                                f"of {jailer}, cannot be eliminated ({edition_of(state).cite('6.3')}): no roll.",
                                 data={"lord": name, "jailer": jailer, "bishopric": number}))
             continue
         roll = rng.d6(f"plague in {place_text(number)}: {name}")
@@ -113,7 +113,7 @@ def strike(state: FiefState, board: Board, rng: Rng, number: int | str, lords: I
         if roll <= 3:
             dead_lords.append(name)
         events.append(Event("plague_lord", f"Plague in {place_text(number)}: {name} rolls {roll} and "
-                            f"{'dies' if roll <= 3 else 'survives'} (G.2.1.1).",
+                            f"{'dies' if roll <= 3 else 'survives'} ({edition_of(state).cite('G.2.1.1')}).",
                             data={"lord": name, "roll": roll, "bishopric": number,
                                   "eliminated": roll <= 3}))
     fresh = [pid for pid in pawns if pid not in struck and pid in state.pawns]
@@ -125,7 +125,8 @@ def strike(state: FiefState, board: Board, rng: Rng, number: int | str, lords: I
     if fresh:
         kinds = ", ".join(edition_of(state).unit_word(state.pawns[pid].kind, 1) for pid in lost) or "nothing"
         events.append(Event("plague_troop", f"Plague in {place_text(number)}: {family}'s army of "
-                            f"{len(fresh)} unit pawns loses {len(lost)} ({kinds}) (G.2.1.2).",
+                            f"{len(fresh)} unit pawns loses {len(lost)} ({kinds}) "
+                            f"({edition_of(state).cite('G.2.1.2')}).",
                             data={"family": family, "bishopric": number, "lost": lost,
                                   "kinds": [state.pawns[pid].kind for pid in lost]}))
     for pid in lost:

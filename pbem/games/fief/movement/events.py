@@ -94,19 +94,20 @@ class MoveLog:
         self.card_word = "underground"     # how the route names such a step (England: passage, 10.2)
 
     def text(self, lead: str, units: str, fmt: Callable[[dict], str], outcome: str, reason: str,
-             forced: bool, notes: list[str]) -> str:
+             forced: bool, notes: list[str], cite: Callable[[str], str] = str) -> str:
+        """The move as the report tells it; ``cite``: the edition's section for France's."""
         route = " -> ".join([self.start] + [t + (f" ({self.card_word})" if i in self.underground else "")
                                             for i, (t, _, _) in enumerate(self.steps)])
         parts = [f"{lead} ({units})" + (f" moves {route}" if self.steps else f" stays in {self.start}")]
         if forced:
-            parts.append("landing by default: forces at sea must land in a harbor (5.3)")
+            parts.append(f"landing by default: forces at sea must land in a harbor ({cite('5.3')})")
         for town, units_left in self.left.items():
             parts.append(f"leaves {fmt(units_left)} in {town}")
         for town, units_picked in self.picked.items():
             parts.append(f"picks up {fmt(units_picked)} in {town}")
         if self.steps and self.steps[-1][1] and outcome == "completed":
             parts.append(f"waits on the road outside {self.steps[-1][0]}, held by another family "
-                         "(5.2.1); placed there at the end of the phase")
+                         f"({cite('5.2.1')}); placed there at the end of the phase")
         if outcome != "completed" and reason:
             parts.append(reason)
         parts += notes

@@ -90,7 +90,7 @@ class _Checker(ArmyChecker):
         at_sea = self.view["offshore"]["forces"].get(self.me)   # 5.3: at the board's seas
         if not at_sea:
             self.problems.add(line, f"you have no forces {self.edition.words['at_sea']} to land",
-                              "remove the `land` order; it is for forces at sea (5.3)")
+                              self.edition.cite_in("remove the `land` order; it is for forces at sea (5.3)"))
             return
         if self.land is not None:
             self.problems.add(line, "only one `land` order is possible", "keep one harbor")
@@ -133,7 +133,7 @@ class _Checker(ArmyChecker):
             self.cards_named += [(line, by) for line in cards]
         if if_refused == "cavalcade" and ({start, *path} & set(self.board.seas)):
             self.problems.add(line_of(item, "if_refused"),
-                              "an army making a naval step cannot make a cavalcade (5.3)",
+                              self.edition.cite_in("an army making a naval step cannot make a cavalcade (5.3)"),
                               "write `if_refused: back` or `if_refused: stay`")
             return None
         if with_ is None or leave is None or pick_up is None or if_refused is None or give is None \
@@ -178,13 +178,14 @@ class _Checker(ArmyChecker):
             kinds = {edition.unit_kind(k) or k for k in with_} if isinstance(with_, (dict, list)) else set()
             if kinds - {"knight"} or item.get("pick_up"):
                 self.problems.add(line_of(item, "if_refused"),
-                                  "a cavalcade is made by an army of knights and lords only (5.2.4)",
+                                  edition.cite_in("a cavalcade is made by an army of knights and lords only (5.2.4)"),
                                   "take only knights along (`with: {knight: 2}`, no `pick_up`), "
                                   "or write `if_refused: back`")
                 return None
             if not with_ and view_rules_version(self.view) >= 2:   # 5.1, 5.2.4: lords alone are no army (ruling 37)
                 self.problems.add(line_of(item, "if_refused"),
-                                  "a cavalcade needs an army: lords alone do not count as one (5.1, 5.2.4)",
+                                  self.edition.cite_in("a cavalcade needs an army: lords alone do not count as "
+                                                       "one (5.1, 5.2.4)"),
                                   "take knights along (`with: {knight: 2}`), or write `if_refused: back`")
                 return None
             return word

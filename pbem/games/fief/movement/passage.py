@@ -50,7 +50,7 @@ class Passage(Run):
         what = "leave to break out of the siege of" if besieged else "safe passage through"
         where = cur if not first or besieged else f"the road {cur} - {target}"
         text = (f"{', '.join(refusers)} refused {army.family}'s {army.leader} {what} {where} "
-                f"(standing policy, {'6.4.2' if besieged else '5.2.3.1'})")
+                f"(standing policy, {self.cite('6.4.2' if besieged else '5.2.3.1')})")
         self.teller.private("safe_passage_refused", [army.family] + refusers, text + ".",
                             {"lord": army.leader, "family": army.family, "refused_by": refusers,
                              "town": cur, "towards": target})
@@ -63,11 +63,12 @@ class Passage(Run):
         besieged = any(pol == "besieged_may_leave" for _, pol in refused)
         if not told:
             self._tell_refusal(army, refused, cur, target, first)
-        reason = ("a besieger did not let the besieged army leave (6.4.2)" if besieged
-                  else f"safe passage towards {target} refused (5.2.3.1)")
+        reason = (f"a besieger did not let the besieged army leave ({self.cite('6.4.2')})" if besieged
+                  else f"safe passage towards {target} refused ({self.cite('5.2.3.1')})")
         mode = order.get("if_refused", "back")
         if mode == "cavalcade" and army.naval:
-            return "stopped", reason + ("; an army that made a naval step cannot make a cavalcade (5.3); "
+            return "stopped", reason + (f"; an army that made a naval step cannot make a cavalcade "
+                                        f"({self.cite('5.3')}); "
                                         f"{army.leader} stops {where_text(army.place, self.board.seas)}")
         if mode == "cavalcade" and self.cavalcade is not None:
             # 5.2.4: also "to leave a besieged fortress, or to eliminate forces that try to
@@ -91,7 +92,7 @@ class Passage(Run):
                     ["L:" + n for n in army.all_lords() if n in self.state.lords]:
                 while self.budget.can_step(member, army_steps):
                     self.budget.step(member, army_steps)
-            return "stopped", "the cavalcade did not open the way (5.2.4)"
+            return "stopped", f"the cavalcade did not open the way ({self.cite('5.2.4')})"
         if first:
             return "refused", reason
         if mode == "back" and army.underground:

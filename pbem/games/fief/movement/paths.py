@@ -76,7 +76,7 @@ class PathChecker:
             return None
         allowed, bonus = self._allowed(name, lords)
         if len(path) > allowed:
-            extra = f" (the {bonus.title} lord, {bonus.section})" if bonus else " (5.1.1)"
+            extra = f" (the {bonus.title} lord, {bonus.section})" if bonus else f" ({self.edition.cite('5.1.1')})"
             self.problems.add(path_line, f"{name} has {allowed} steps{extra}; this path needs {len(path)}",
                               f"shorten the path to {allowed} towns")
             return None

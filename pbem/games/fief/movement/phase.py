@@ -101,8 +101,8 @@ class MovementRun(Passage):
         why = "the harbor they chose" if chosen else "by default: no lord carries them and no `land:` order"
         self.teller.public("troop_landed", player,
                            f"{player}'s troop of {units_text(edition_of(self.state), units)} lands {where} {harbor} "
-                           f"({why}, 5.3).",
-                           f"{player}'s troop of {hidden_text(units)} lands {where} {harbor} (5.3).",
+                           f"({why}, {self.cite('5.3')}).",
+                           f"{player}'s troop of {hidden_text(units)} lands {where} {harbor} ({self.cite('5.3')}).",
                            {"family": player, "harbor": harbor, "units": units})
 
     # -- one lord's move -------------------------------------------------------------------
@@ -117,7 +117,7 @@ class MovementRun(Passage):
         elif lord.captive_of:
             problem = f"{name} is a captive of {lord.captive_of} and cannot move (5)"
         if problem is None and lord is not None and self._uprising_before(player, name):
-            problem = f"{name} was eliminated by the uprising in {lord.location} before moving (G.4.2.1)"
+            problem = f"{name} was eliminated by the uprising in {lord.location} before moving ({self.cite('G.4.2.1')})"
         if problem:
             self._failed(player, name, problem)
             return
@@ -132,7 +132,7 @@ class MovementRun(Passage):
         done: set[str] = set()
         for target in order["path"]:
             if name not in self.state.lords:
-                outcome, reason = "eliminated", f"{name} was eliminated on the way (5.1.1)"
+                outcome, reason = "eliminated", f"{name} was eliminated on the way ({self.cite('5.1.1')})"
                 break
             stop = self._step(army, order, target, log, done)
             if stop is not None:
@@ -196,7 +196,7 @@ class MovementRun(Passage):
         first = inside and army.steps == 0
         army_steps = self.budget.army_steps(army)
         if not self.budget.can_step("L:" + army.leader, army_steps):
-            return "cut_short", f"{army.leader} has no step left this round (5.1.1)"
+            return "cut_short", f"{army.leader} has no step left this round ({self.cite('5.1.1')})"
         weather = edition_of(self.state).hooks.weather
         # the edition's own (England: STORMS by Region, land and sea, 2.5)
         storms = weather.blocks(self.state, self.board, cur, target) if weather is not None else None
@@ -214,7 +214,8 @@ class MovementRun(Passage):
             if mode == ALWAYS and self._underground(army, order, cur, target, first, log, done, "as ordered"):
                 return self._after_step(army, target)
             blocked = bad_weather_blocks(self.board, self.bad_weather, cur, target)
-            why = storms or (f"bad weather on bishopric {blocked} forbids land moves into or out of it (G.2.2)"
+            why = storms or (f"bad weather on bishopric {blocked} forbids land moves into or out of it "
+                             f"({self.cite('G.2.2')})"
                              if blocked is not None else None)
             if why:
                 if mode == IF_NEEDED and self._underground(army, order, cur, target, first, log, done, why):
@@ -262,9 +263,9 @@ class MovementRun(Passage):
             lead += " with " + ", ".join(army.lords)
         edition = edition_of(self.state)
         full = log.text(lead, units_text(edition, log.units), partial(units_text, edition), outcome, reason, forced,
-                        log.notes)
+                        log.notes, self.cite)
         # Notes name unit kinds: under fog of war only the owner reads them (I.2).
-        hidden = log.text(lead, hidden_text(log.units), hidden_text, outcome, reason, forced, [])
+        hidden = log.text(lead, hidden_text(log.units), hidden_text, outcome, reason, forced, [], self.cite)
         hidden_data = {k: v for k, v in data.items() if k != "notes"}
         self.teller.public("lord_moved" if log.steps else "lord_held", army.family, full, hidden, data,
                            hidden_data)

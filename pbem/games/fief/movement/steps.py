@@ -27,6 +27,7 @@ class Run:
     def __init__(self, state: FiefState, board: Board, rng: Rng, cavalcade: CavalcadeResolver | None,
                  before_move: BeforeMove | None = None):
         self.state, self.board, self.rng, self.cavalcade = state, board, rng, cavalcade
+        self.cite = edition_of(state).cite   # the core cites France's sections: the edition's numbering
         self.before_move = before_move
         self.presence = Presence.build(state)
         self.budget = StepBudget(state)
@@ -163,9 +164,9 @@ class Run:
     def _after_step(self, army: Army, target: str) -> tuple[str, str] | None:
         if target in self.board.seas:
             sea = edition_of(self.state).words["sea"]   # the edition's `words:` (France: the offshore area)
-            return "at_sea", f"the movement of an army ends as soon as it enters {sea} (5.3)"
+            return "at_sea", f"the movement of an army ends as soon as it enters {sea} ({self.cite('5.3')})"
         if army.leader not in self.state.lords:
-            return "eliminated", f"{army.leader} was eliminated on the way (5.1.1)"
+            return "eliminated", f"{army.leader} was eliminated on the way ({self.cite('5.1.1')})"
         return None
 
     def _edition_plague(self, army: Army, enter, cur: str, target: str) -> None:
@@ -185,7 +186,7 @@ class Run:
                 n = len(e.data["lost"])
                 self.teller.public(e.kind, army.family, e.text,
                                    f"Plague in {place_text(number)}: {army.family}'s army loses {n} "
-                                   f"unit pawn{'s' if n != 1 else ''} (G.2.1.2).",
+                                   f"unit pawn{'s' if n != 1 else ''} ({self.cite('G.2.1.2')}).",
                                    {"family": army.family, "bishopric": number,
                                     "lost": {"hidden": n} if self.teller.fog else kinds_of(self.state, lost, kinds)})
             else:

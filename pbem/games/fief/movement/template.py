@@ -26,14 +26,15 @@ def movement_template(view: dict[str, Any], player: str) -> str:
     steps = edition.steps_per_round   # 5.1.1; G.4.1.1 (France: 3 for the D'Arc lord)
     more = "".join(f" ({b.steps} for the {b.title} lord and those with them)"
                    for b in edition.hooks.title_bonus.values())
-    lines = [
+    cite = edition.cite_in   # the core's lines cite France's sections: the edition's numbering
+    lines = [*map(cite, [
         f"# Movement Phase (5), round {view.get('round')}. Turn order: {', '.join(view.get('turn_order', []))}.",
         f"# Each lord moves once, up to {steps} steps{more}, one town",
         f"# per step along a road; a unit pawn moves at most {steps} steps a round (5.1.1). Moves are made",
         "# in the order written. A town held by another family stops you on the road outside it;",
         "# going on through it needs a safe passage from every family there (5.2.3): if refused,",
         "# `if_refused: back` (1 step back, the default), `stay` (on the road; a battle may follow)",
-        "# or `cavalcade` (an army of knights and lords only fights its way through now, 5.2.4).",
+        "# or `cavalcade` (an army of knights and lords only fights its way through now, 5.2.4)."]),
         *(edition.hooks.naval.template if edition.hooks.naval else ()),   # 5.3 (France: the off-shore area)
         *(edition.hooks.movement.template if edition.hooks.movement else ()),   # the edition's own moves
         "# Remove the `# ` in front of the lines you want.",
@@ -41,7 +42,7 @@ def movement_template(view: dict[str, Any], player: str) -> str:
     cards = (view.get("hand") or []).count("underground")
     if cards and mine:
         lines += [
-            f"# You hold {cards} underground card{'s' if cards > 1 else ''} (G.4.2.2): "
+            f"# You hold {cards} underground card{'s' if cards > 1 else ''} ({edition.cite('G.4.2.2')}): "
             "`underground: TOWN` plays one on",
             "# the land step reaching TOWN - the army goes there directly, crossing nobody, leaving a",
             "# siege, through bad weather; `underground: if_needed` plays one only on a step that would",
@@ -58,24 +59,25 @@ def movement_template(view: dict[str, Any], player: str) -> str:
         if others:
             lines.append(_key(f"lords: [{', '.join(others)}]", "your lords here who may go along"))
         if captives:
-            lines.append(_key(f"captives: [{', '.join(captives)}]", "captives you hold here (6.3)"))
+            lines.append(_key(f"captives: [{', '.join(captives)}]", cite("captives you hold here (6.3)")))
         if cards and lord["location"] not in board.seas:
-            lines.append(_key("underground: if_needed", "or a town of the path (G.4.2.2)"))
+            lines.append(_key("underground: if_needed", cite("or a town of the path (G.4.2.2)")))
     at_sea = sum((units_at.get(sea, Counter()) for sea in board.seas), Counter())   # 5.3
     if at_sea and not any(lo["location"] in board.seas for _, lo in mine):
-        lines += [f"  # Your troop at sea ({_units(edition, at_sea)}) must land in a harbor this phase (5.3):",
+        lines += [f"  # Your troop at sea ({_units(edition, at_sea)}) must land in a harbor this phase "
+                  f"({edition.cite('5.3')}):",
                   f"  # - land: {board.harbors[0]}        # one of: {', '.join(board.harbors)}"]
     lines += ["", "# Standing policies, kept until changed (yours now):"]
     lines += [f"#   {line}" for line in describe_all_policies(view.get("policies") or {}, edition)]
     others = [p for p in view.get("turn_order", []) if p != player]
-    lines += [
+    lines += map(cite, [
         "# policies:",
         f"#   safe_passage: {{allow: [{others[0] if others else ''}], others: refuse}}"
         "   # who may cross your forces (5.2.3)",
         "#   besieged_may_leave: {allow: [], others: refuse}   # whose besieged army may leave (6.4.2)",
         "#   plague_losses: [man_at_arms, archer, knight, bombard]   # first to die (G.2.1.2)",
         "",
-    ]
+    ])
     return "\n".join(lines)
 
 
@@ -88,7 +90,7 @@ def _lord_block(edition: Edition, board, name: str, lord: dict, units_at: dict[s
     if where in board.seas:
         roads = "land in a harbor: " + ", ".join(board.harbors)
         example = board.harbors[0]
-        place = "at sea (must land this phase, 5.3)"
+        place = f"at sea (must land this phase, {edition.cite('5.3')})"
     else:
         nbrs = list(board.neighbours(where))
         naval = edition.hooks.naval   # 5.3
