@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from pbem.games import rules_for
 from pbem.games.fief.board import load_board
 from pbem.games.fief.state import BoardEffect
 from pbem.games.fief_england import disasters
@@ -205,3 +206,14 @@ def test_englands_demo_plays_a_round_by_mail_on_the_cores_script(tmp_path) -> No
     assert moved   # one step to an empty City, a man-at-arms left behind (5.1): the start is still held
     for lord in moved:
         assert state["towns"][starts[lord["family"]]]["controller"] == lord["family"]
+
+
+def test_the_cards_form_speaks_of_englands_cards_and_disasters() -> None:
+    """The core's Cards form in an England game: no Cardinal (France's card), England's hand limit,
+    and the disasters' d6 naming a Region (2.4), not France's "6 = false alarm" (the lead's review)."""
+    from test_fief_england_game import position
+    rules = rules_for("fief_england")
+    state = position(phase="cards", round=2)
+    form = rules.order_template(rules.view(state, "ann"), "ann")
+    assert "Cardinal" not in form and "cardinal" not in form and "false alarm" not in form
+    assert "(2.4: a d6 per card names the Region it strikes; none before round 2)" in form

@@ -76,10 +76,12 @@ _TOP = ("title", "hooks", "players", "money", "units", "start", "supply", "limit
         "cards", "deck", "victory", "round", "not_in_first_round", "options")
 _TOP_OPTIONAL = ("always_fog_of_war", "words", "sections")
 # The record's `words:`: how the reports name the sea - in a sentence, where forces are, the map's
-# legend of a sea route and of a harbor - and the order-language page of the battle plan's words
-# that the order form points to. France's are the defaults (5.3: its one off-shore area).
+# legend of a sea route and of a harbor - the order-language page of the battle plan's words that
+# the order form points to, and the Cards form's line on the disasters' roll. France's are the
+# defaults (5.3: its one off-shore area).
 WORDS = {"sea": "the offshore area", "at_sea": "offshore", "map_sea": "by sea (harbor to offshore)",
-         "map_harbor": "harbor: ships go offshore (5.3)", "battle_plan_doc": "docs/orders-fief-france-battle.md"}
+         "map_harbor": "harbor: ships go offshore (5.3)", "battle_plan_doc": "docs/orders-fief-france-battle.md",
+         "disasters_roll": "2.5: a d6 per card, 6 = false alarm"}
 _WORDS = tuple(WORDS)
 _PRICES = ("stronghold", "mill", "title_per_town", "ransom_base", "ransom_per_title")
 _INCOME = ("town", "mill", "tallage_per_town", "queen", "plunder_per_mill")

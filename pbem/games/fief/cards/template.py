@@ -7,7 +7,7 @@ from typing import Any
 from pbem.games.fief.board import example_town
 from pbem.games.fief.cards.deck import load_cards
 from pbem.games.fief.cards.phase import card_name, playable
-from pbem.games.fief.edition import edition_of_view, load_edition
+from pbem.games.fief.edition import Edition, edition_of_view, load_edition
 from pbem.games.fief.surprise.play import at_once
 
 
@@ -20,21 +20,23 @@ def draw_template(view: dict[str, Any], player: str) -> str:
     piles = view["piles"]
     edition = edition_of_view(view)
     limit = edition.hand_limit   # 2.2
+    cardinal = edition.hooks.cardinals   # France's Cardinal card (an edition without: England)
     lines = [
         f"# Cards Phase (2), steps A and B. Your hand: {_hand(view)} ({len(hand)} of {limit}).",
         f"# Piles: {piles['characters']} character cards, {piles['events']} events cards; "
         f"{view['disasters_track']} disaster card(s) on the track.",
         f"# A ({edition.cite('2.1')}): discard any cards (everyone is told which). B ({edition.cite('2.2')}): draw up "
         "to 2 cards, 1 character",
-        "# card at most, never above 3 in hand. A disaster drawn from the events pile goes face down to",
+        f"# card at most, never above {limit} in hand. A disaster drawn from the events pile goes face down to",
         "# the disasters track and you draw again (2.3). `if_first` decides the second draw after seeing",
-        "# the first card: keys are a card (Cardinal, tax, a lord's name) or a group (lord, character,",
+        f"# the first card: keys are a card ({'Cardinal, ' if cardinal else ''}tax, a lord's name) or a group "
+        "(lord, character,",
         "# fortune); values character, events or none. Nothing sent: you discard and draw nothing.",
-        _disasters_line(view),
+        _disasters_line(view, edition),
         "orders: []",
         "#  - discard: [tax]",
         "#  - draw: [character, events]",
-        "#    if_first: {cardinal: none, lord: events}",
+        f"#    if_first: {{{'cardinal' if cardinal else 'fortune'}: none, lord: events}}",
         "",
     ]
     if "uprising" in hand:   # G.2.3, G.4.2.1: an uprising the moment a famine strikes (step C)
@@ -44,11 +46,11 @@ def draw_template(view: dict[str, Any], player: str) -> str:
     return "\n".join(lines)
 
 
-def _disasters_line(view: dict[str, Any]) -> str:
+def _disasters_line(view: dict[str, Any], edition: Edition) -> str:
     if (view.get("options") or {}).get("beginners") and view["round"] == 1:
         return ("# After the draws the disasters on the track are ignored this round (the beginners' "
                 "option, 2.5): discarded face down, unrevealed.")
-    return "# After the draws the first player rolls for the disasters (2.5: a d6 per card, 6 = false alarm)."
+    return f"# After the draws the first player rolls for the disasters ({edition.words['disasters_roll']})."
 
 
 def play_template(view: dict[str, Any], player: str) -> str:
