@@ -217,3 +217,16 @@ def test_the_cards_form_speaks_of_englands_cards_and_disasters() -> None:
     form = rules.order_template(rules.view(state, "ann"), "ann")
     assert "Cardinal" not in form and "cardinal" not in form and "false alarm" not in form
     assert "(2.4: a d6 per card names the Region it strikes; none before round 2)" in form
+
+
+def test_the_play_form_tells_englands_cards_not_frances() -> None:
+    """The core's play form (round-N/cards-play) in an England game: England's own card lines, no
+    word of France's bishoprics, underground or uprising cards (the lead's review)."""
+    from pbem.games.fief.cards.template import play_template
+    from pbem.games.fief.state import FiefState
+    from test_fief_england_game import position
+    state = FiefState.from_json(position(phase="cards", round=2))
+    state.families["ann"].hand = ["bountiful_harvest", "tax", "Henri"]
+    form = play_template(rules_for("fief_england").view(state.to_json(), "ann"), "ann")
+    assert not re.search(r"bishopric|underground|uprising|cardinal|pope", form, re.IGNORECASE), form
+    assert "#  - play: bountiful_harvest # 2.7" in form and "BISHOP / ARCHBISHOP / ABBESS" in form

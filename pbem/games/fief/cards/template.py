@@ -46,6 +46,24 @@ def draw_template(view: dict[str, Any], player: str) -> str:
     return "\n".join(lines)
 
 
+def _france_cards(characters: str) -> list[str]:
+    """France's fortune, tax and surprise cards (G.3, G.4), told in the form of an edition whose
+    cards are the core's."""
+    return [
+        "# Good weather / good harvest (G.3.1, G.3.2) cancel a bad weather / famine or",
+        "# lie on a bishopric (one of each kind per bishopric, 2.6.1). Tax (G.3.3): a tallage on a",
+        "# fief of yours (or the king's royal tallage on an ungoverned fief), or a tithe (bishop on",
+        "# their bishopric, cardinal on a governed one, pope: `tithe: all`).",
+        f"# Surprise cards played at once (G.4): {characters}assassination `on: LORD`",
+        "# (+ `sponsor: LORD`), justice `on: LORD`, underground `free: LORD`, uprising `in: TOWN`",
+        "# (+ `underground: yes` against its Fortress penalty). Held for later under `policies: surprise:`",
+        "# (see the orders guide): underground and ambush for a battle; an uprising when a tax is",
+        "# collected (uprising_when_taxed: TOWN, fires at Income: for a tax played after your turn),",
+        "# when a famine strikes, before a lord leaves a town, at a battle start; underground in an",
+        "# uprising; any of these cards at a phase start; a town's control transfer.",
+    ]
+
+
 def _disasters_line(view: dict[str, Any], edition: Edition) -> str:
     if (view.get("options") or {}).get("beginners") and view["round"] == 1:
         return ("# After the draws the disasters on the track are ignored this round (the beginners' "
@@ -60,31 +78,24 @@ def play_template(view: dict[str, Any], player: str) -> str:
     names = " / ".join(c.name for c in load_edition(view["game"]).hooks.characters.values())   # G.4.1
     characters = f"{names} `on: LORD`, " if names else ""
     lord_rule = load_edition(view["game"]).cite("G.1.2")   # where a lord comes into play
+    own = load_edition(view["game"]).hooks.card_plays   # the edition's own cards (England)
     lines = [
         f"# Cards Phase (2), step D: play cards. Your hand: {_hand(view)}. Your lords: {', '.join(mine)}.",
         "# Played in turn order; yours in the order you write them. Lord cards (G.1, a family has 4",
         f"# lords at most) come into play as {lord_rule} says; `in:` names the town you prefer among those",
         f"# {lord_rule} allows (another family's town if its `placement` policy agrees, rules version 2 on).",
-        "# Good weather / good harvest (G.3.1, G.3.2) cancel a bad weather / famine or",
-        "# lie on a bishopric (one of each kind per bishopric, 2.6.1). Tax (G.3.3): a tallage on a",
-        "# fief of yours (or the king's royal tallage on an ungoverned fief), or a tithe (bishop on",
-        "# their bishopric, cardinal on a governed one, pope: `tithe: all`).",
-        f"# Surprise cards played at once (G.4): {characters}assassination `on: LORD`",
-        "# (+ `sponsor: LORD`), justice `on: LORD`, underground `free: LORD`, uprising `in: TOWN`",
-        "# (+ `underground: yes` against its Fortress penalty). Held for later under `policies: surprise:`",
-        "# (see the orders guide): underground and ambush for a battle; an uprising when a tax is",
-        "# collected (uprising_when_taxed: TOWN, fires at Income: for a tax played after your turn),",
-        "# when a famine strikes, before a lord leaves a town, at a battle start; underground in an",
-        "# uprising; any of these cards at a phase start; a town's control transfer.",
+        *(_france_cards(characters) if own is None else [
+            "# Your other cards' lines are below, each with what it needs. Played at any time in a",
+            f"# mail's `at_once:` list instead: {characters}the Opportunity cards (see the orders guide).",
+        ]),
         "# Nothing sent: you play nothing.",
         "orders: []",
     ]
     # the sections cited (France's numbering) in the edition's, a parenthesis running over lines too
     lines = load_edition(view["game"]).cite_in("\n".join(lines)).split("\n")
-    own = load_edition(view["game"]).hooks.card_plays   # the edition's own cards (England)
     for card in dict.fromkeys(hand):
         if own is not None and card in own.cards:
-            lines += [(f"#  {code:<24}# {why}" if why else f"#  {code}") for code, why in own.template.get(card, ())]
+            lines += [(f"#  {code:<23} # {why}" if why else f"#  {code}") for code, why in own.template.get(card, ())]
         elif card in cards.lords:
             town = example_town(view["towns"])
             lines += [f"#  - play: {card}", f"#    in: {town:<15}# optional"]
