@@ -61,7 +61,8 @@ def entered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
           4: {"name": "Guide", "uses": "per_round", "effects": [{"effect": "extra_moves", "moves": 1}]},
           5: {"name": "Physician", "uses": "once", "effects": [{"effect": "immune", "to": "plague"}]},
           6: {"name": "Chaplain", "uses": "always", "effects": [{"effect": "votes", "votes": 1}]},
-          7: {"name": "Envoy", "uses": "per_round", "effects": [{"effect": "votes", "votes": 1, "in": "election"}]}}
+          7: {"name": "Envoy", "uses": "per_round", "effects": [{"effect": "votes", "votes": 1, "in": "election"}]},
+          8: {"name": "Bodyguard", "uses": "always", "effects": [{"effect": "immune", "to": "rebellion"}]}}
     for card in data["retainers"]["cards"]:
         if card["id"] in gm:
             card.update(gm[card["id"]], entered=True)
@@ -1131,3 +1132,23 @@ def test_income_gives_the_abbeys_mill_to_its_abbess_untithed_and_the_bonus_next_
     assert income["cid"]["mills"] == 3                      # the Abbey's city's Mill: 2 + 1, to its Abbess
     assert income["bob"]["tithe"] == {str(district("Norwich")): 2}   # the other Mill's 2, tithed
     assert income["ann"]["mills"] == 1                      # its +1 from the Abbey next door stays (R18)
+
+
+def test_a_retainer_immune_to_the_plague_or_a_rebellion_spares_its_noble(entered) -> None:
+    """2.12 with the vocabulary's `immune` (the Church part's one shield, church.protection): Hugh's
+    Physician (once, immune to plague) spares him the plague's d6 and is removed; Alienor beside
+    him rolls. A REBELLION that leaves no troop slays every noble but one immune to it (10.1)."""
+    from pbem.games.fief_england import disasters
+    from pbem.games.fief_england.opportunity.rebellion import _no_captives
+    from pbem.games.fief_england.regions import region_of
+    from test_fief_england_game import FixedD6
+    st = state(LORDS)
+    link(st, "Hugh", 5)   # Physician: once, immune to plague
+    events = disasters.plague(st, board(), FixedD6([1]), region_of(board(), "York"))
+    assert "Hugh" in st.lords and "Alienor" not in st.lords   # her 1 kills her; he did not roll
+    assert "plague_immune" in [e.kind for e in events] and "used and removed from the game" in texts(events)
+    st = state(LORDS)
+    link(st, "Hugh", 8)   # Bodyguard: always, immune to rebellion
+    events = _no_captives(st, board(), "York")
+    assert "Hugh" in st.lords and "Alienor" not in st.lords
+    assert "rebellion_immune" in [e.kind for e in events]

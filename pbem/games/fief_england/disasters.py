@@ -29,6 +29,7 @@ from pbem.games.fief.hooks import Weather
 from pbem.games.fief.movement.events import Teller
 from pbem.games.fief.policies import loss_order
 from pbem.games.fief.state import BoardEffect, FiefState
+from pbem.games.fief_england.church.protection import shielded
 from pbem.games.fief_england.reading import abbey_in
 from pbem.games.fief_england.troops import hits_to_defeat, troops_text
 from pbem.games.fief_england.regions import (NUMERALS, numeral, record, region_cities, region_name, region_of,
@@ -153,9 +154,13 @@ def strike(state: FiefState, board: Board, rng: Rng, target: str, city: str, fam
                                 "roll (7.6, R57).",
                                 data={"lord": name, "jailer": jailer, "city": city, "region": target}))
             continue
-        if abbey_in(state, city):   # 2.13: the Abbey protects the nobles in it from the plague
-            events.append(Event("plague_abbey", f"{where}: {name} ({family}) is in the Abbey and is spared "
-                                "(2.13).", data={"lord": name, "city": city, "region": target}))
+        shield = shielded(state, name, "plague")   # 2.13: an Abbey; 2.12: a retainer immune to it
+        if shield:
+            why, used = shield
+            kind = "plague_abbey" if abbey_in(state, city) else "plague_immune"
+            events.append(Event(kind, f"{where}: {name} ({family}) is spared: {why}.",
+                                data={"lord": name, "city": city, "region": target}))
+            events += used
             continue
         roll = rng.d6(f"plague: {name}")
         dies = roll in record(state, "dice.plague_death")   # 2.5: "A result of 1 - 3"

@@ -24,6 +24,7 @@ from pbem.games.fief_england import hired, retainers
 from pbem.games.fief_england.characters import CHARACTERS
 from pbem.games.fief_england.church.death import church_after_death
 from pbem.games.fief_england.church.income import mill_share
+from pbem.games.fief_england.church import relics
 from pbem.games.fief_england.church.relic_powers import skull_spares
 from pbem.games.fief_england.church_at_once import VERBS as CHURCH_VERBS
 from pbem.games.fief_england.church_hooks import before_draws, captured
@@ -41,7 +42,7 @@ from pbem.games.fief_england.movement.run import MOVEMENT
 from pbem.games.fief_england.royal import garter, guard, succession
 from pbem.games.fief_england.royal.view import view_part as royal_view_part
 from pbem.games.fief_england.setup import SETUP
-from pbem.games.fief_england.titles import SOVEREIGN, has_garter, relic_marker_family
+from pbem.games.fief_england.titles import SOVEREIGN, has_garter
 from pbem.rules.api import Event
 
 # The keys of the edition record that England's own modules read (docs/fief-england.md, "Edition
@@ -92,7 +93,7 @@ def title_points(state: FiefState, lord: Lord) -> int:
 
 def family_points(state: FiefState, family: str) -> int:
     """8.1: 1 VP for the Relic VP marker (12.0: the player who first gave a relic to the Sovereign)."""
-    return load_edition(state.variant).extra["victory.relic_vp"] if relic_marker_family(state) == family else 0
+    return relics.relic_vp(state, family)
 
 
 # 8.5: the record's `victory.tiebreak` words: the fiefdom ranks by their titles' names.

@@ -43,10 +43,6 @@ def has_garter(state: FiefState, lord: Lord) -> bool:
     return lord.name in (state.edition_state.get("garter") or [])
 
 
-def relic_marker_family(state: FiefState) -> str | None:
-    return (state.edition_state.get("relics") or {}).get("vp_marker")
-
-
 def besieged(state: FiefState, lord: Lord) -> bool:
     """7.9: a noble inside a city another family besieges."""
     town = state.towns.get(lord.location or "")

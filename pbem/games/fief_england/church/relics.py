@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fief.board import Board
+from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.card_data import england_cards
 from pbem.games.fief_england.church import abbeys, clergy
@@ -83,8 +84,10 @@ def present_in(state: FiefState, city: str) -> int:
 
 
 def relic_vp(state: FiefState, family: str) -> int:
-    """8.1, 12.0: the Relic 1VP marker."""
-    return 1 if _st(state)["vp_marker"] == family else 0
+    """8.1, 12.0: the Relic VP marker's points (the record's `victory.relic_vp`, 1) to the family
+    holding it; the victory count's `family_points` hook reads it here."""
+    held = (state.edition_state.get(KEY) or {}).get("vp_marker")
+    return int(edition_of(state).extra["victory.relic_vp"]) if held == family else 0
 
 
 # -- discovery (12.0) -------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from pbem.games.fief.policies import loss_order
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england import crown
 from pbem.games.fief_england.church import abbeys
+from pbem.games.fief_england.church.protection import shielded
 from pbem.games.fief_england.invaders.armies import in_city, numbers, record as invaders_record
 from pbem.games.fief_england.invaders.rebellion import invader_troops, rebellion_hits
 from pbem.games.fief_england.reading import abbey_in, cleric, parliament_rebellion
@@ -237,6 +238,14 @@ def _no_captives(state: FiefState, board: Board, city: str) -> list[Event]:
                             f"and are spared: {', '.join(nobles)} (2.13).", data={"city": city, "nobles": nobles}))
     else:
         for name in nobles:
+            shield = shielded(state, name, "rebellion")   # 2.12: a retainer immune to REBELLION
+            if shield:
+                why, used = shield
+                events.append(Event("rebellion_immune", f"No troop is left in {city}; {name} "
+                                    f"({state.lords[name].family}) is spared: {why}.",
+                                    data={"city": city, "lord": name}))
+                events += used
+                continue
             events.append(Event("rebellion_slays", f"No troop is left in {city}: the rebels slay {name} "
                                 f"({state.lords[name].family}) (10.1).", data={"city": city, "lord": name}))
             events += eliminate_lord(state, board, name)
