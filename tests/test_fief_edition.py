@@ -671,3 +671,15 @@ def test_what_a_marriage_does_to_titles_is_the_editions(edited) -> None:
     assert titles_after() == ("queen", None, "marriage_refused")
     edited(hooks=replace(load_edition("fief_france").hooks, married=None, unmarried=None, marriage_blocker=None))
     assert titles_after() == (None, "queen", "marriage")
+
+
+def test_an_edition_names_its_own_rules_version_and_new_games_record_it() -> None:
+    from pbem.games.fief_england.rules import RULES as ENGLAND
+    from pbem.games.fief.state import RULES_VERSION
+    from pbem.rules.api import rules_version
+    # England's own rules are fixed apart from France's (docs/fief-england.md, "Rules versions")
+    assert rules_version(ENGLAND) == 3 and rules_version(RULES) == RULES_VERSION == 2
+    assert build_position({"players": ["ann", "bob"]}, "fief_england").rules_version == 3
+    assert build_position({"players": ["ann", "bob", "cid"]}, "fief_france").rules_version == 2
+    stored = build_position({"players": ["ann", "bob"], "options": {"rules_version": 2}}, "fief_england")
+    assert stored.rules_version == 2          # a game stored earlier keeps its version

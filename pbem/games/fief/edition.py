@@ -23,6 +23,7 @@ import yaml
 from pbem.games.fief.edition_reader import (EDITION_FILE, OTHER_STEPS, PHASES, WORDS, Deck, EditionError, Unit,
                                             Victory, read_record)
 from pbem.games.fief.hooks import Hooks, TitleBonus
+from pbem.games.fief.state import RULES_VERSION
 from pbem.paths import games_dir
 from pbem.rules.api import OptionSpec
 
@@ -89,6 +90,15 @@ class Edition:
     # The keys an edition's own code reads, declared by its hooks (``Hooks.record_keys``) and checked
     # by them: dotted key ("invaders", "supply.abbeys") -> value. The core never reads them.
     extra: dict[str, Any] = field(default_factory=dict)
+    # The rules version a new game of this edition is created under, when the edition's own rules
+    # were fixed after the core's (`rules_version:` of the record; None: the core's RULES_VERSION).
+    rules_version: int | None = None
+
+    @property
+    def new_rules_version(self) -> int:
+        """The rules version a new game of this edition records (docs/architecture.md, "Rules
+        versions"): the edition's own, else the core's."""
+        return self.rules_version if self.rules_version is not None else RULES_VERSION
 
     @property
     def unit_types(self) -> tuple[str, ...]:

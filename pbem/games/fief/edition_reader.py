@@ -74,7 +74,7 @@ class Victory:
 # key of neither is the edition's own if its hooks declare it (``Hooks.record_keys``), else refused.
 _TOP = ("title", "hooks", "players", "money", "units", "start", "supply", "limits", "prices", "income",
         "cards", "deck", "victory", "round", "not_in_first_round", "options")
-_TOP_OPTIONAL = ("always_fog_of_war", "words", "sections")
+_TOP_OPTIONAL = ("always_fog_of_war", "words", "sections", "rules_version")
 # The record's `words:`: how the reports name the sea - in a sentence, where forces are, the map's
 # legend of a sea route and of a harbor - the order-language page of the battle plan's words that
 # the order form points to, and the Cards form's line on the disasters' roll. France's are the
@@ -301,7 +301,8 @@ class _Reader:
             round=(rnd := self.phases(top, "round", PHASES + own)),
             not_in_first_round=self.first_round(top, rnd),
             options=self.options(top["options"]), hooks=hooks, extra=dict(self.extra),
-            always_fog_of_war=self.flag(top, "", "always_fog_of_war") if "always_fog_of_war" in top else False)
+            always_fog_of_war=self.flag(top, "", "always_fog_of_war") if "always_fog_of_war" in top else False,
+            rules_version=self.whole(top, "", "rules_version", 1) if "rules_version" in top else None)
 
     def sections(self, found: dict[Any, Any]) -> dict[str, str]:
         """`sections:` France's section as the core's texts cite it -> this edition's, both quoted

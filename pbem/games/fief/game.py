@@ -36,6 +36,7 @@ class FiefRules:
 
     def __init__(self, edition: Edition):
         self.edition = edition
+        self.rules_version = edition.new_rules_version   # an edition fixed on its own (England)
         self.type_name = edition.type_name
         self.title = edition.title
         self.min_players = edition.min_players

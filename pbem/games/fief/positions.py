@@ -8,7 +8,7 @@ A position is a mapping (plain YAML data):
     phase: purchase                         # hear_ye|cards|income|purchase|movement|battle|end_of_round|setup,
                                             # or an edition's own phase (England: invaders)
     options: {fog_of_war: true}             # game options (default: none set; `rules_version`
-                                            # defaults to today's, RULES_VERSION: write
+                                            # defaults to today's, the edition's: write
                                             # `rules_version: 1` for a game stored before issue 9)
     family_players: {kirsten-2: kirsten}   # England 13.7: a family run by another player (a
                                            # player's second family shares its purse and hand)
@@ -49,8 +49,8 @@ from typing import Any
 from pbem.games.fief.board import Board, load_board
 from pbem.games.fief.cards.deck import load_cards
 from pbem.games.fief.setup.rules import empty_state
-from pbem.games.fief.edition import edition_of
-from pbem.games.fief.state import RULES_VERSION, BoardEffect, FiefState, Lord, Pawn
+from pbem.games.fief.edition import edition_of, load_edition
+from pbem.games.fief.state import BoardEffect, FiefState, Lord, Pawn
 from pbem.rules.api import RULES_VERSION_KEY
 
 PHASES = ("setup", "hear_ye", "cards", "income", "purchase", "movement", "battle", "end_of_round")
@@ -76,8 +76,8 @@ def build_position(data: dict[str, Any], variant: str) -> FiefState:
         raise PositionError("a position needs `players: [names in seating order]`")
     options = dict(data.get("options") or {})
     # A scenario plays by today's rules unless it names an older version (docs/fief-france.md,
-    # "Rules versions"), as a game the judge creates today records RULES_VERSION.
-    options.setdefault(RULES_VERSION_KEY, RULES_VERSION)
+    # "Rules versions"), as a game the judge creates today records its edition's version.
+    options.setdefault(RULES_VERSION_KEY, load_edition(variant).new_rules_version)
     board = load_board(variant, options.get("board", "board"))
     players = [str(p) for p in data["players"]]
     state = empty_state(variant, options, players, board)
