@@ -177,6 +177,22 @@ def echo_orders(rules: Any, view: JSON, player: str, orders: JSON) -> str | None
     return None if echo is None else echo(view, player, orders)
 
 
+class WritesRandomOrders(Protocol):
+    """Optional: random legal orders for the open phase, the test suite's stand-in for players
+    who write anything the order language allows (and the start of the computer players): the
+    body of an order mail, below the envelope, written from ``view`` alone (never the state) with
+    draws from ``rng`` only, so the same view and seed give the same text. What it writes should
+    be accepted by ``check_orders``; what ``check_orders`` accepts must resolve without raising."""
+
+    def random_orders(self, view: JSON, player: str, rng: Rng) -> str: ...
+
+
+def random_orders(rules: Any, view: JSON, player: str, rng: Rng) -> str | None:
+    """The game's random legal orders (``WritesRandomOrders``), or None for a game without them."""
+    write = getattr(rules, "random_orders", None)
+    return None if write is None else write(view, player, rng)
+
+
 @runtime_checkable
 class PlaysDemo(Protocol):
     """Optional: scripted players for `pbem demo --game TYPE` (and the benchmark's order mails).
