@@ -1,0 +1,408 @@
+"""Every order form a player is shown, uncommented as a player would, read as the judge reads a
+mail (issue 21, section 3; tests/test_every_form.py).
+
+- Games: the golden playthroughs (tests/golden/*.json) replayed through the rules from their
+  seeds and stored orders (the orders each phase resolved with, its at-once actions), which
+  gives the position each phase opened on without a judge home or a mail.
+- Forms: the template the judge ends a report with (pbem.judge.mailer.order_form), cut into its
+  commented order lines and blocks (``blocks``): a commented `- verb:` item or `key:` line under
+  an uncommented key, or a commented top-level `key:` with its indented lines; a block's
+  continuation lines (deeper, commented) go with it. Prose comments are no blocks.
+- Reading: ``read_mail`` takes a mail's text the way pbem.judge.inbound does (find the document,
+  the envelope, the at-once part checked and done first, then the orders checked against the
+  position it leaves); ``problems`` says what is wrong with the answer: an exception, a mail not
+  read (YAML), an error naming no line, an echo that does not read back to the same orders, a
+  resolution that raises.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import re
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from pbem.games import rules_for
+from pbem.judge.mailer import order_form
+from pbem.judge.render import orders_echo
+from pbem.orders.envelope import find_document, parse_document
+from pbem.orders.yamlsafe import sub_map
+from pbem.rules.api import (RULES_VERSION_KEY, OrderError, Phase, acts_at_once, at_once_keys, echo_orders,
+                            rules_version)
+from pbem.rules.rng import DICE_KEY, DICE_VERSION, Rng
+
+GOLDEN = Path(__file__).parent / "golden"
+GAME_NAME = "forms"
+SECRET = "k7qm-29qd"
+FOLLOWING = 4   # phases without deciders resolved after the phase (the battles after a movement)
+
+
+# -- the games: golden playthroughs replayed ------------------------------------------------
+
+@dataclass(frozen=True)
+class Golden:
+    """A golden playthrough and how it was started (its test's players, seed and options)."""
+
+    file: str
+    game_type: str
+    players: tuple[str, ...]
+    seed: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.file.removesuffix(".json")
+
+    def openings(self) -> tuple["Opening", ...]:
+        return replay(self)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """Positions the golden games do not reach (a phase only some games have), from ``build``:
+    the states, each opening a phase that takes orders."""
+
+    name: str
+    game_type: str
+    players: tuple[str, ...]
+    build: Callable[[], list[Any]]
+
+    def openings(self) -> tuple["Opening", ...]:
+        rules = rules_for(self.game_type)
+        return tuple(Opening(-n, rules.phase(state), state) for n, state in enumerate(self.build(), 1))
+
+
+Source = Golden | Scenario
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A phase as it opened: the position every report of it showed."""
+
+    seq: int
+    phase: Phase
+    state: Any
+
+
+@functools.lru_cache(maxsize=None)
+def openings(source: Source) -> tuple[Any, tuple[Opening, ...]]:
+    """The rules of ``source``'s game and each phase it opens, computed once a test session."""
+    return rules_for(source.game_type), source.openings()
+
+
+def replay(golden: Golden) -> tuple[Opening, ...]:
+    """Every phase of the golden game, replayed as the judge played it: setup from the seed
+    (pbem.judge.engine.create_game), each phase's at-once actions then its resolution with the
+    orders it used, each with its own generator (engine.phase_rng, engine.action_rng)."""
+    rules = rules_for(golden.game_type)
+    record = json.loads((GOLDEN / golden.file).read_text(encoding="utf-8"))
+    options = {**{o.name: o.default for o in rules.options()}, **dict(golden.options),
+               RULES_VERSION_KEY: rules_version(rules), DICE_KEY: DICE_VERSION}
+    state = rules.setup(options, list(golden.players), Rng.for_phase(golden.seed, "setup", DICE_VERSION))
+    out = []
+    for entry in record:
+        phase = rules.phase(state)
+        assert phase.id == entry["phase"], f"{golden.file}: phase {entry['seq']} is {phase.id}, not {entry['phase']}"
+        out.append(Opening(entry["seq"], phase, state))
+        for n, action in enumerate(entry["at_once"], 1):
+            rng = Rng.for_phase(golden.seed, f"{entry['seq']}:{phase.id}:at-once-{n}", DICE_VERSION)
+            state = acts_at_once(rules).act(state, action["player"], action["action"], rng).state
+        if "state" in entry:
+            rng = Rng.for_phase(golden.seed, f"{entry['seq']}:{phase.id}", DICE_VERSION)
+            state = rules.resolve(state, entry["orders"] or {}, rng).state
+    return tuple(out)
+
+
+def kind(phase_id: str) -> str:
+    """A phase's kind, without its round or year: `round-3/movement` -> `movement`."""
+    return phase_id.rsplit("/", 1)[-1]
+
+
+# -- the forms and their commented blocks --------------------------------------------------
+
+_COMMENT = re.compile(r"^(\s*)# ?(.*)$")
+# A line that is YAML structure once uncommented: a `- key:` item, or a `key:` whose key is one
+# word (county and town names with accents and hyphens, 'Belső-Szolnok').
+_ENTRY = re.compile(r"^(- )?\w[\w'’.-]*:( |$)")
+_TOP_KEY = re.compile(r"^[a-z_]+:( |$)")   # a top-level key of an order document
+
+
+def uncommented(line: str) -> str | None:
+    """The line with its `#` and the space after it removed, its indentation kept; None for a
+    line that is no comment."""
+    m = _COMMENT.match(line)
+    return None if m is None else m.group(1) + m.group(2)
+
+
+def _bare(text: str) -> str:
+    """A line without its indentation and its trailing comment: a block's label."""
+    return re.sub(r"\s+#.*$", "", text).strip()
+
+
+_NAMED = re.compile(r"^((?:- )?[\w]+: )([a-z_][a-z_0-9 ]*)$")
+
+
+def verb(label: str) -> str:
+    """What a block orders, without the names it is filled in with: `- move: Gauvin` -> `- move`,
+    but `- play: tax` and `- build: mill` keep their word (each card, each building its own)."""
+    words = [m.group(0) if (m := _NAMED.match(part)) else part.split(":")[0] for part in label.split("  ")]
+    return "  ".join(words)
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip(" "))
+
+
+@dataclass(frozen=True)
+class Block:
+    """Commented lines a player uncomments together (0-based line indexes of the form)."""
+
+    lines: tuple[int, ...]
+    label: str                      # its first line, uncommented, stripped
+    header: tuple[int, ...] = ()    # for a child of a commented top-level key: that key's line
+    children: tuple["Block", ...] = ()
+
+
+def blocks(form: str) -> list[Block]:
+    """The commented order blocks of ``form`` (see the module docstring), in form order."""
+    lines = form.split("\n")
+    out: list[Block] = []
+    i = 0
+    while i < len(lines):
+        if not _block_start(lines, i):
+            i += 1
+            continue
+        end = _block_end(lines, i)
+        span = tuple(range(i, end))
+        text = _bare(uncommented(lines[i]) or "")
+        out.append(Block(span, text, children=_children(lines, span) if _indent(uncommented(lines[i]) or "") == 0
+                         and not text.startswith("- ") else ()))
+        i = end
+    return out
+
+
+def _block_start(lines: list[str], i: int) -> bool:
+    u = uncommented(lines[i])
+    if u is None or not _ENTRY.match(u.strip()):
+        return False
+    n = _indent(u)
+    if n == 0:
+        return bool(_TOP_KEY.match(u))
+    for j in range(i - 1, -1, -1):   # its parent: the nearest line above less indented
+        above = lines[j]
+        if not above.strip():
+            continue
+        above_u = uncommented(above)
+        if above_u is None:
+            return _indent(above) < n
+        if above_u.strip() and _indent(above_u) < n:
+            return False    # under a commented line: part of that line's block, or prose
+    return False
+
+
+def _block_end(lines: list[str], i: int) -> int:
+    n = _indent(uncommented(lines[i]) or "")
+    end = i + 1
+    while end < len(lines):
+        u = uncommented(lines[end])
+        if u is None or not u.strip() or _indent(u) <= n:
+            break
+        end += 1
+    return end
+
+
+def _children(lines: list[str], span: tuple[int, ...]) -> tuple[Block, ...]:
+    """The entries of a commented top-level key (`# policies:`, `# diplomacy:`), each with its
+    own continuation lines."""
+    body = [i for i in span[1:] if not (uncommented(lines[i]) or "").strip().startswith("#")]
+    if not body:
+        return ()
+    depth = min(_indent(uncommented(lines[i]) or "") for i in body)
+    starts = [i for i in body if _indent(uncommented(lines[i]) or "") == depth]
+    out = []
+    for k, first in enumerate(starts):
+        last = starts[k + 1] if k + 1 < len(starts) else span[-1] + 1
+        out.append(Block(tuple(range(first, last)), _bare(uncommented(lines[first]) or ""), header=(span[0],)))
+    return tuple(out)
+
+
+def with_uncommented(form: str, indexes: set[int]) -> str:
+    """``form`` with the lines ``indexes`` uncommented, as a player does by hand; the envelope's
+    placeholder secret filled in."""
+    lines = form.split("\n")
+    for i in indexes:
+        lines[i] = uncommented(lines[i]) or lines[i]
+    return "\n".join(lines).replace("YOUR-SECRET", SECRET)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One mail to try: a form with some of its blocks uncommented."""
+
+    source: Source
+    seq: int
+    player: str
+    what: str             # "as sent", "all together", or the block's label
+    lines: tuple[int, ...]
+
+    @property
+    def id(self) -> str:
+        return f"{self.source.name}:{self.seq}:{self.player}:{self.what}"
+
+
+def cases_of(source: Source, form: str, seq: int, player: str, decider: bool) -> Iterator[Case]:
+    """The mails made from one form: the form as it is (a decider's), each block alone (a child of
+    a commented top-level key alone with that key's line), and every block together."""
+    found = blocks(form)
+    if decider:
+        yield Case(source, seq, player, "as sent", ())
+    for block in found:
+        yield Case(source, seq, player, block.label, block.lines)
+        if len(block.children) > 1:
+            for child in block.children:
+                yield Case(source, seq, player, f"{block.label}  {child.label}", child.header + child.lines)
+    if len(found) > 1:
+        yield Case(source, seq, player, "all together", tuple(i for b in found for i in b.lines))
+
+
+def form_of(rules: Any, opening: Opening, player: str) -> str | None:
+    """The order form of ``player``'s report for the phase, as the judge ends the mail with it."""
+    return order_form(rules, GAME_NAME, rules.view(opening.state, player), player, opening.phase)
+
+
+def chosen_cases(source: Source, per_kind: int) -> list[Case]:
+    """The cases of every phase that takes orders, bounded by counts: each distinct block label
+    (e.g. `- move: Gauvin`) of a phase kind is tried at most once, and each verb (`- move:`) of a
+    phase kind in at most ``per_kind`` forms; each form with a new block is also tried whole and
+    as sent."""
+    rules, opened = openings(source)
+    tried: set[tuple[str, str]] = set()
+    verbs: dict[tuple[str, str], int] = {}   # (phase kind, verb): forms tried
+    out: list[Case] = []
+    for opening in opened:
+        for player in source.players:
+            form = form_of(rules, opening, player)
+            if form is None:
+                continue
+            decider = player in opening.phase.deciders
+            cases = list(cases_of(source, form, opening.seq, player, decider))
+            fresh = []
+            for case in cases:
+                if case.what in ("as sent", "all together"):
+                    continue
+                key = (kind(opening.phase.id) + ("" if decider else "/at-once"), case.what)
+                what = (key[0], verb(case.what))
+                if key in tried or verbs.get(what, 0) >= per_kind:
+                    continue
+                tried.add(key)
+                verbs[what] = verbs.get(what, 0) + 1
+                fresh.append(case)
+            if fresh:
+                out.extend(c for c in cases if c.what in ("as sent", "all together"))
+                out.extend(fresh)
+    return out
+
+
+# -- reading a mail as the judge does -------------------------------------------------------
+
+@dataclass
+class Reading:
+    """What the judge made of one mail (pbem.judge.inbound._take, without the store)."""
+
+    errors: list[OrderError] = field(default_factory=list)
+    read: bool = True        # False: the envelope was not read (a YAML mistake, ...)
+    orders: Any = None       # the canonical orders, when accepted (None: an at-once part only)
+    checked: bool = False    # whether check_orders was asked
+    state: Any = None        # the position after the at-once part, if any
+    view: Any = None
+
+
+def read_mail(rules: Any, opening: Opening, player: str, text: str) -> Reading:
+    doc = find_document(text)
+    if doc is None:
+        return Reading([OrderError(None, "no order document found")], read=False)
+    envelope, errors = parse_document(doc)
+    if envelope is None:
+        return Reading(list(errors), read=False)
+    keys = at_once_keys(rules)
+    now_part = sub_map(envelope.body, lambda k: k in keys)
+    rest = sub_map(envelope.body, lambda k: k not in keys) if now_part else envelope.body
+    state, view = opening.state, rules.view(opening.state, player)
+    reading = Reading(state=state, view=view)
+    if player not in opening.phase.deciders and (rest or not now_part):
+        reading.errors.append(OrderError(rest.line_of(next(iter(rest))) if rest else None,
+                                         "you have no orders to give in this phase"))
+        return reading
+    if now_part:
+        at_once = acts_at_once(rules).check_at_once(view, player, now_part)
+        reading.errors.extend(at_once.errors)
+        if at_once.ok:
+            state = acts_at_once(rules).act(state, player, at_once.orders, Rng("forms/at-once")).state
+            reading.state, reading.view = state, rules.view(state, player)
+    if rest or not now_part:
+        check = rules.check_orders(reading.view, player, rest)
+        reading.checked = True
+        reading.errors.extend(check.errors)
+        reading.orders = check.orders
+    return reading
+
+
+def echo_of(rules: Any, view: Any, player: str, orders: Any) -> str:
+    """The echo in the judge's answer: the game's own, else the judge's (ack.txt.j2)."""
+    echoed = echo_orders(rules, view, player, orders)
+    return orders_echo(orders) if echoed is None else echoed
+
+
+def problems(case: Case) -> list[str]:
+    """What is wrong with the judge's answer to ``case``'s mail (empty: nothing)."""
+    rules, opened = openings(case.source)
+    opening = next(o for o in opened if o.seq == case.seq)
+    form = form_of(rules, opening, case.player)
+    assert form is not None
+    text = with_uncommented(form, set(case.lines))
+    try:
+        return _problems(rules, opening, case.player, text, len(form.split("\n")))
+    except Exception as exc:   # the point of the test: nothing a player writes may raise
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        return [f"raises {type(exc).__name__}: {exc} ({where.filename}:{where.lineno})"]
+
+
+def _problems(rules: Any, opening: Opening, player: str, text: str, length: int) -> list[str]:
+    reading = read_mail(rules, opening, player, text)
+    if not reading.read:
+        return [f"the mail is not read: {'; '.join(map(str, reading.errors))}"]
+    if reading.errors:
+        return [f"an error names no line of the mail: {e}" for e in reading.errors
+                if e.line is None or not 1 <= e.line <= length]
+    found = []
+    if reading.checked:
+        found += _echo_problems(rules, opening, player, reading)
+    return found + _resolution_problems(rules, opening, player, reading)
+
+
+def _echo_problems(rules: Any, opening: Opening, player: str, reading: Reading) -> list[str]:
+    echoed = echo_of(rules, reading.view, player, reading.orders)
+    mail = f"game: {GAME_NAME}\nplayer: {player}\nsecret: {SECRET}\nphase: {opening.phase.id}\n{echoed}\n"
+    again = read_mail(rules, Opening(opening.seq, opening.phase, reading.state), player, mail)
+    if again.errors or not again.read:
+        return [f"the echo is refused:\n{echoed}\n" + "\n".join(map(str, again.errors))]
+    if again.orders != reading.orders:
+        return [f"the echo\n{echoed}\nreads as {again.orders}, not {reading.orders}"]
+    return []
+
+
+def _resolution_problems(rules: Any, opening: Opening, player: str, reading: Reading) -> list[str]:
+    """The phase resolved with these orders and everyone else's defaults, then the phases that
+    follow without orders (a movement's battles)."""
+    state = reading.state
+    orders = {p: rules.default_orders(rules.view(state, p), p) for p in opening.phase.deciders}
+    if reading.checked:
+        orders[player] = reading.orders
+    state = rules.resolve(state, orders, Rng(f"forms/{opening.phase.id}")).state
+    for _ in range(FOLLOWING):
+        if rules.result(state) is not None or rules.phase(state).deciders:
+            break
+        state = rules.resolve(state, {}, Rng(f"forms/{rules.phase(state).id}")).state
+    return []
