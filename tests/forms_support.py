@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+import yaml
+
 from pbem.games import rules_for
 from pbem.judge.mailer import order_form
 from pbem.judge.render import orders_echo
@@ -61,17 +63,53 @@ class Golden:
 
 @dataclass(frozen=True)
 class Scenario:
-    """Positions the golden games do not reach (a phase only some games have), from ``build``:
-    the states, each opening a phase that takes orders."""
+    """Positions the golden games never reach (a king, a captive, a bishop's tithe, a phase only
+    some games have): each state from ``build`` opens a phase."""
 
     name: str
     game_type: str
-    players: tuple[str, ...]
-    build: Callable[[], list[Any]]
+    build: Callable[[], list[tuple[str, Any]]]   # (name, state)
 
     def openings(self) -> tuple["Opening", ...]:
         rules = rules_for(self.game_type)
-        return tuple(Opening(-n, rules.phase(state), state) for n, state in enumerate(self.build(), 1))
+        return tuple(Opening(at, rules.phase(state), state, tuple(state["players"])) for at, state in self.build())
+
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+
+
+def scenario_positions(game_type: str) -> list[tuple[str, Any]]:
+    """The positions of each scenario of tests/scenarios/<game_type>/ that plays phases (a lone
+    battle's or battle rounds' scenario plays none): its start, and the position after each of
+    its steps (played as the scenario test plays them), named by its file and step."""
+    from test_fief_scenarios import run_step, starting_state   # the scenarios' own runner
+    rules = rules_for(game_type)
+    out = []
+    for path in sorted((SCENARIOS / game_type).glob("*.yaml")):
+        scenario = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if "position" not in scenario or {"battle", "rounds", "england_battle"} & set(scenario):
+            continue
+        state = starting_state(game_type, rules, scenario["position"])
+        if not _whole(rules, state):
+            continue
+        out.append((path.stem, state))
+        for number, step in enumerate(scenario.get("steps") or [], 1):
+            after, _ = run_step(rules, state, step, step.get("dice", scenario.get("dice")))
+            if after is not state and rules.result(after) is None:
+                out.append((f"{path.stem}@{number}", after))
+            state = after
+    return out
+
+
+def _whole(rules: Any, state: Any) -> bool:
+    """Whether every player's view of a scenario's position can be drawn: a scenario sets only
+    what its rule needs, and some leave out parts a game always has (England's relics)."""
+    try:
+        for player in state["players"]:
+            rules.view(state, player)
+    except KeyError:
+        return False
+    return True
 
 
 Source = Golden | Scenario
@@ -79,11 +117,13 @@ Source = Golden | Scenario
 
 @dataclass(frozen=True)
 class Opening:
-    """A phase as it opened: the position every report of it showed."""
+    """A phase as it opened: the position every report of it showed; ``at`` names it in its
+    source (a golden game's phase number, a scenario's file)."""
 
-    seq: int
+    at: str
     phase: Phase
     state: Any
+    players: tuple[str, ...]
 
 
 @functools.lru_cache(maxsize=None)
@@ -105,7 +145,7 @@ def replay(golden: Golden) -> tuple[Opening, ...]:
     for entry in record:
         phase = rules.phase(state)
         assert phase.id == entry["phase"], f"{golden.file}: phase {entry['seq']} is {phase.id}, not {entry['phase']}"
-        out.append(Opening(entry["seq"], phase, state))
+        out.append(Opening(str(entry["seq"]), phase, state, golden.players))
         for n, action in enumerate(entry["at_once"], 1):
             rng = Rng.for_phase(golden.seed, f"{entry['seq']}:{phase.id}:at-once-{n}", DICE_VERSION)
             state = acts_at_once(rules).act(state, action["player"], action["action"], rng).state
@@ -242,29 +282,29 @@ class Case:
     """One mail to try: a form with some of its blocks uncommented."""
 
     source: Source
-    seq: int
+    at: str
     player: str
     what: str             # "as sent", "all together", or the block's label
     lines: tuple[int, ...]
 
     @property
     def id(self) -> str:
-        return f"{self.source.name}:{self.seq}:{self.player}:{self.what}"
+        return f"{self.source.name}:{self.at}:{self.player}:{self.what}"
 
 
-def cases_of(source: Source, form: str, seq: int, player: str, decider: bool) -> Iterator[Case]:
+def cases_of(source: Source, form: str, at: str, player: str, decider: bool) -> Iterator[Case]:
     """The mails made from one form: the form as it is (a decider's), each block alone (a child of
     a commented top-level key alone with that key's line), and every block together."""
     found = blocks(form)
     if decider:
-        yield Case(source, seq, player, "as sent", ())
+        yield Case(source, at, player, "as sent", ())
     for block in found:
-        yield Case(source, seq, player, block.label, block.lines)
+        yield Case(source, at, player, block.label, block.lines)
         if len(block.children) > 1:
             for child in block.children:
-                yield Case(source, seq, player, f"{block.label}  {child.label}", child.header + child.lines)
+                yield Case(source, at, player, f"{block.label}  {child.label}", child.header + child.lines)
     if len(found) > 1:
-        yield Case(source, seq, player, "all together", tuple(i for b in found for i in b.lines))
+        yield Case(source, at, player, "all together", tuple(i for b in found for i in b.lines))
 
 
 def form_of(rules: Any, opening: Opening, player: str) -> str | None:
@@ -282,12 +322,12 @@ def chosen_cases(source: Source, per_kind: int) -> list[Case]:
     verbs: dict[tuple[str, str], int] = {}   # (phase kind, verb): forms tried
     out: list[Case] = []
     for opening in opened:
-        for player in source.players:
+        for player in opening.players:
             form = form_of(rules, opening, player)
             if form is None:
                 continue
             decider = player in opening.phase.deciders
-            cases = list(cases_of(source, form, opening.seq, player, decider))
+            cases = list(cases_of(source, form, opening.at, player, decider))
             fresh = []
             for case in cases:
                 if case.what in ("as sent", "all together"):
@@ -358,7 +398,7 @@ def echo_of(rules: Any, view: Any, player: str, orders: Any) -> str:
 def problems(case: Case) -> list[str]:
     """What is wrong with the judge's answer to ``case``'s mail (empty: nothing)."""
     rules, opened = openings(case.source)
-    opening = next(o for o in opened if o.seq == case.seq)
+    opening = next(o for o in opened if o.at == case.at)
     form = form_of(rules, opening, case.player)
     assert form is not None
     text = with_uncommented(form, set(case.lines))
@@ -385,7 +425,7 @@ def _problems(rules: Any, opening: Opening, player: str, text: str, length: int)
 def _echo_problems(rules: Any, opening: Opening, player: str, reading: Reading) -> list[str]:
     echoed = echo_of(rules, reading.view, player, reading.orders)
     mail = f"game: {GAME_NAME}\nplayer: {player}\nsecret: {SECRET}\nphase: {opening.phase.id}\n{echoed}\n"
-    again = read_mail(rules, Opening(opening.seq, opening.phase, reading.state), player, mail)
+    again = read_mail(rules, Opening(opening.at, opening.phase, reading.state, opening.players), player, mail)
     if again.errors or not again.read:
         return [f"the echo is refused:\n{echoed}\n" + "\n".join(map(str, again.errors))]
     if again.orders != reading.orders:

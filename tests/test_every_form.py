@@ -15,9 +15,11 @@ verb of a phase kind in at most PER_KIND forms.
 """
 from __future__ import annotations
 
+import functools
+
 import pytest
 
-from forms_support import Case, Golden, Source, chosen_cases, kind, openings, problems
+from forms_support import Case, Golden, Scenario, Source, scenario_positions, chosen_cases, kind, openings, problems
 from test_fief_full_game import SEED4, SEED6
 from test_kek_full_games import PLAYERS as KEK_PLAYERS
 
@@ -37,7 +39,19 @@ SOURCES: list[Source] = [
     Golden("fief_england-4p.json", "fief_england", ("alice", "bob", "carol", "dave"), "england-4b"),
     _kek("basic", 4),
     _kek("advanced", 6),
+    # the scenarios' positions: kings, captives, bishops, sieges, ships, Parliament, ballots
+    Scenario("fief_france-scenarios", "fief_france", functools.partial(scenario_positions, "fief_france")),
+    Scenario("fief_england-scenarios", "fief_england", functools.partial(scenario_positions, "fief_england")),
 ]
+# The phases of each game that take orders (their round tables), each reached by the sources above.
+ORDERING = {
+    "fief_france": {"starting-towns", "hear-ye", "hear-ye-votes", "cards-draw", "cards-play", "purchase", "movement",
+                    "battle"},
+    "fief_england": {"starting-towns", "hear-ye", "hear-ye-votes", "parliament", "cards-draw", "cards-play",
+                     "purchase", "movement", "invaders", "battle"},
+    "kard_es_korona": {"placement", "recruitment", "movement", "election-judge_royal", "election-treasurer",
+                       "election-palatine"},
+}
 
 # Cases whose fix belongs to another part of issue 21 (grep "awaiting fix"): tried apart below,
 # each expected to fail until its fix is merged.
@@ -53,14 +67,21 @@ def test_every_order_form_uncommented_is_accepted_or_refused_with_its_line(sourc
     cases = chosen_cases(source, PER_KIND)
     _, opened = openings(source)
     ordering = {kind(o.phase.id) for o in opened if o.phase.deciders}
-    assert {kind(_phase_of(c)) for c in cases} >= ordering   # every phase that takes orders
+    assert {kind(_phase_of(c)) for c in cases} >= ordering   # every phase opened that takes orders
     found = {c.id: p for c in cases if c.id not in AWAITING and (p := problems(c))}
     assert not found, f"{len(found)} of {len(cases)} mails from the forms are answered wrongly:\n\n" + _report(found)
 
 
+@pytest.mark.parametrize("game_type", sorted(ORDERING))
+def test_every_phase_that_takes_orders_is_reached(game_type: str) -> None:
+    reached = {kind(o.phase.id) for s in SOURCES if s.game_type == game_type
+               for o in openings(s)[1] if o.phase.deciders}
+    assert reached == ORDERING[game_type]
+
+
 def _phase_of(case: Case) -> str:
     _, opened = openings(case.source)
-    return next(o.phase.id for o in opened if o.seq == case.seq)
+    return next(o.phase.id for o in opened if o.at == case.at)
 
 
 def _awaiting() -> list:
