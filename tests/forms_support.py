@@ -402,6 +402,11 @@ def problems(case: Case) -> list[str]:
     form = form_of(rules, opening, case.player)
     assert form is not None
     text = with_uncommented(form, set(case.lines))
+    lines = [uncommented(line) or line for line in form.split("\n")]
+    glued = [f"line {i + 1}: a comment glued to its value is read as part of it: {lines[i].strip()}"
+             for i in case.lines if re.search(r"\S# ", lines[i])]
+    if glued:
+        return glued
     try:
         return _problems(rules, opening, case.player, text, len(form.split("\n")))
     except Exception as exc:   # the point of the test: nothing a player writes may raise

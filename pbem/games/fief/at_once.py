@@ -128,6 +128,6 @@ def at_once_template(view: dict, player: str) -> str:
     for verb in load_edition(view["game"]).hooks.at_once_verbs.values():   # the edition's own
         out += list(verb.template)
     lines = ["# Done at once too, in the order written:", "# at_once:"]
-    lines += [f"#   {code:<28}" + (f"# {why}" if why else "").rstrip() for code, why in out]
+    lines += [f"#   {code:<27} " + (f"# {why}" if why else "").rstrip() for code, why in out]   # a space before `#`
     lines = [line.rstrip() for line in lines]
     return diplomacy_template(view, player) + "\n".join(lines) + "\n"
