@@ -38,6 +38,7 @@ from pbem.rules.rng import DICE_KEY, DICE_VERSION, Rng
 GOLDEN = Path(__file__).parent / "golden"
 GAME_NAME = "forms"
 SECRET = "k7qm-29qd"
+ENVELOPE_LINES = 4   # game, player, secret, phase: the first lines of every form (envelope.txt.j2)
 FOLLOWING = 4   # phases without deciders resolved after the phase (the battles after a movement)
 
 
@@ -408,19 +409,27 @@ def problems(case: Case) -> list[str]:
     if glued:
         return glued
     try:
-        return _problems(rules, opening, case.player, text, len(form.split("\n")))
+        # the lines an error may name: those the player uncommented, and the orders the form
+        # holds uncommented (`recruit:` for the cost of all its lines) below the envelope; the
+        # form as sent must be accepted (it is the default: "sent as it is, you buy nothing")
+        named = {i + 1 for i in case.lines}
+        if named:
+            named |= {n for n, line in enumerate(form.split("\n"), 1)
+                      if n > ENVELOPE_LINES and line.strip() and uncommented(line) is None}
+        return _problems(rules, opening, case.player, text, named)
     except Exception as exc:   # the point of the test: nothing a player writes may raise
         where = traceback.extract_tb(exc.__traceback__)[-1]
         return [f"raises {type(exc).__name__}: {exc} ({where.filename}:{where.lineno})"]
 
 
-def _problems(rules: Any, opening: Opening, player: str, text: str, length: int) -> list[str]:
+def _problems(rules: Any, opening: Opening, player: str, text: str, named: set[int]) -> list[str]:
     reading = read_mail(rules, opening, player, text)
     if not reading.read:
         return [f"the mail is not read: {'; '.join(map(str, reading.errors))}"]
     if reading.errors:
-        return [f"an error names no line of the mail: {e}" for e in reading.errors
-                if e.line is None or not 1 <= e.line <= length]
+        if not named:
+            return [f"the form sent as it is is refused: {'; '.join(map(str, reading.errors))}"]
+        return [f"an error names no line the player uncommented: {e}" for e in reading.errors if e.line not in named]
     found = []
     if reading.checked:
         found += _echo_problems(rules, opening, player, reading)
