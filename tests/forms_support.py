@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import textwrap
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -408,32 +409,33 @@ def problems(case: Case) -> list[str]:
              for i in case.lines if re.search(r"\S# ", lines[i])]
     if glued:
         return glued
+    # the lines an error may name: those the player uncommented, and the orders the form holds
+    # uncommented (`recruit:` for the cost of all its lines) below the envelope; the form as sent
+    # must be accepted (it is the default: "sent as it is, you buy nothing")
+    named = {i + 1 for i in case.lines}
+    if named:
+        named |= {n for n, line in enumerate(form.split("\n"), 1)
+                  if n > ENVELOPE_LINES and line.strip() and uncommented(line) is None}
+    return mail_problems(rules, opening, case.player, text, named)
+
+
+def mail_problems(rules: Any, opening: Opening, player: str, text: str, named: set[int]) -> list[str]:
+    """What is wrong with the judge's answer to the mail ``text`` of ``player`` in ``opening``:
+    refused, its errors must name lines of ``named`` (none: it must be accepted); accepted, its
+    echo must read back to the same orders and the phase resolve with them."""
     try:
-        # the lines an error may name: those the player uncommented, and the orders the form
-        # holds uncommented (`recruit:` for the cost of all its lines) below the envelope; the
-        # form as sent must be accepted (it is the default: "sent as it is, you buy nothing")
-        named = {i + 1 for i in case.lines}
-        if named:
-            named |= {n for n, line in enumerate(form.split("\n"), 1)
-                      if n > ENVELOPE_LINES and line.strip() and uncommented(line) is None}
-        return _problems(rules, opening, case.player, text, named)
+        reading = read_mail(rules, opening, player, text)
+        if not reading.read:
+            return [f"the mail is not read: {'; '.join(map(str, reading.errors))}"]
+        if reading.errors:
+            if not named:
+                return [f"the form sent as it is is refused: {'; '.join(map(str, reading.errors))}"]
+            return [f"an error names no line the player wrote: {e}" for e in reading.errors if e.line not in named]
+        found = _echo_problems(rules, opening, player, reading) if reading.checked else []
+        return found + _resolution_problems(rules, opening, player, reading)
     except Exception as exc:   # the point of the test: nothing a player writes may raise
         where = traceback.extract_tb(exc.__traceback__)[-1]
         return [f"raises {type(exc).__name__}: {exc} ({where.filename}:{where.lineno})"]
-
-
-def _problems(rules: Any, opening: Opening, player: str, text: str, named: set[int]) -> list[str]:
-    reading = read_mail(rules, opening, player, text)
-    if not reading.read:
-        return [f"the mail is not read: {'; '.join(map(str, reading.errors))}"]
-    if reading.errors:
-        if not named:
-            return [f"the form sent as it is is refused: {'; '.join(map(str, reading.errors))}"]
-        return [f"an error names no line the player uncommented: {e}" for e in reading.errors if e.line not in named]
-    found = []
-    if reading.checked:
-        found += _echo_problems(rules, opening, player, reading)
-    return found + _resolution_problems(rules, opening, player, reading)
 
 
 def _echo_problems(rules: Any, opening: Opening, player: str, reading: Reading) -> list[str]:
@@ -460,3 +462,118 @@ def _resolution_problems(rules: Any, opening: Opening, player: str, reading: Rea
             break
         state = rules.resolve(state, {}, Rng(f"forms/{rules.phase(state).id}")).state
     return []
+
+
+# -- the examples of the order-language pages (docs/orders*.md) ------------------------------
+
+DOCS = Path(__file__).parent.parent / "docs"
+_HEADING = re.compile(r"^(#+) (.*)$")
+_PHASE_ID = re.compile(r"(?:round-N|setup|YEAR)/([\w-]+)")   # a phase named in a heading
+
+
+@dataclass(frozen=True)
+class DocExample:
+    """A code block of an order-language page: fenced (```yaml) or indented, with the headings
+    above it (the nearest last)."""
+
+    page: str
+    line: int             # the line of the page the example's text starts on
+    headings: tuple[str, ...]
+    text: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.page}:{self.line}"
+
+    def phase_kind(self, table: dict[str, str]) -> str | None:
+        """The phase it is an example of: the nearest heading naming a phase (`round-N/purchase`),
+        else the nearest one ``table`` knows (a heading's beginning -> a phase kind)."""
+        for heading in reversed(self.headings):
+            named = _PHASE_ID.search(heading)
+            if named:
+                return named.group(1)
+            known = [kind for start, kind in table.items() if heading.startswith(start)]
+            if known:
+                return known[0]
+        return None
+
+
+def doc_examples(page: str) -> list[DocExample]:
+    """The YAML examples of ``page`` (a file of docs/): code blocks with a `key:` line (a line
+    of mail or of prose set as code is no example)."""
+    lines = (DOCS / page).read_text(encoding="utf-8").split("\n")
+    out: list[DocExample] = []
+    heads: list[tuple[int, str]] = []
+    i, blank_before = 0, True
+    while i < len(lines):
+        line = lines[i]
+        if (heading := _HEADING.match(line)) is not None:
+            heads = [h for h in heads if h[0] < len(heading.group(1))] + [(len(heading.group(1)), heading.group(2))]
+            i, blank_before = i + 1, False
+            continue
+        if line.startswith("```"):
+            end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("```"))
+            block, start, i = lines[i + 1:end], i + 2, end + 1
+        elif line.startswith("    ") and blank_before:
+            end = i
+            while end < len(lines) and (lines[end].startswith("    ") or not lines[end].strip()):
+                end += 1
+            while not lines[end - 1].strip():
+                end -= 1
+            block, start, i = lines[i:end], i + 1, end
+        else:
+            blank_before, i = not line.strip(), i + 1
+            continue
+        blank_before = False
+        text = textwrap.dedent("\n".join(block))
+        if any(_ENTRY.match(t.strip()) for t in text.split("\n")):
+            out.append(DocExample(page, start, tuple(h[1] for h in heads), text))
+    return out
+
+
+_ENVELOPE_LINE = re.compile(r"^(game|player|secret|phase):.*$", re.MULTILINE)
+
+
+def example_mail(example: DocExample, player: str, phase_id: str) -> tuple[str, set[int]]:
+    """The example as the mail of ``player``, and the mail's lines that are the example's: below
+    an envelope for the phase, or, for an example that is a whole mail, with its envelope's
+    values made this game's."""
+    values = {"game": GAME_NAME, "player": player, "secret": SECRET, "phase": phase_id}
+    if re.search(r"^game:", example.text, re.MULTILINE):
+        text = _ENVELOPE_LINE.sub(lambda m: f"{m.group(1)}: {values[m.group(1)]}", example.text)
+        return text + "\n", set(range(1, text.count("\n") + 2))
+    envelope = "".join(f"{k}: {v}\n" for k, v in values.items())
+    return envelope + example.text + "\n", set(range(ENVELOPE_LINES + 1, ENVELOPE_LINES + 2 + example.text.count("\n")))
+
+
+def personal_problems(example: DocExample) -> list[str] | None:
+    """An example of a mail that changes the player's secret or mail format (no orders): read
+    without errors; None for any other example."""
+    if not re.search(r"^(new_secret|html):", example.text, re.MULTILINE):
+        return None
+    doc = find_document(example.text)
+    envelope, errors = parse_document(doc) if doc is not None else (None, [OrderError(None, "no document")])
+    return [] if envelope is not None and not errors else [f"not read: {'; '.join(map(str, errors))}"]
+
+
+# -- each key of a form, given a value of the wrong shape ----------------------------------------
+
+WRONG_SHAPES = ("nonsense", "[nonsense]", "{nonsense: 1}", "")
+
+
+def form_keys(form: str) -> list[str]:
+    """The top-level keys of a form below its envelope, written or commented (`orders`,
+    `policies`, `diplomacy`, `steps`, ...)."""
+    keys = []
+    for n, line in enumerate(form.split("\n"), 1):
+        text = uncommented(line) if uncommented(line) is not None else line
+        if n > ENVELOPE_LINES and _TOP_KEY.match(text) and not text.startswith(" "):
+            key = text.split(":", 1)[0]
+            if key not in keys:
+                keys.append(key)
+    return keys
+
+
+def shape_mail(player: str, phase_id: str, key: str, value: str) -> str:
+    """A mail whose only line below the envelope is ``key: value``: its line ENVELOPE_LINES + 1."""
+    return f"game: {GAME_NAME}\nplayer: {player}\nsecret: {SECRET}\nphase: {phase_id}\n{key}: {value}\n"

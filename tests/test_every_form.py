@@ -16,10 +16,13 @@ verb of a phase kind in at most PER_KIND forms.
 from __future__ import annotations
 
 import functools
+import re
 
 import pytest
 
-from forms_support import Case, Golden, Scenario, Source, scenario_positions, chosen_cases, kind, openings, problems
+from forms_support import (DOCS, ENVELOPE_LINES, WRONG_SHAPES, Case, Golden, Opening, Scenario, Source, chosen_cases,
+                           doc_examples, example_mail, form_keys, form_of, kind, mail_problems, openings,
+                           personal_problems, problems, scenario_positions, shape_mail)
 from test_fief_full_game import SEED4, SEED6
 from test_kek_full_games import PLAYERS as KEK_PLAYERS
 
@@ -95,3 +98,97 @@ def test_a_form_case_awaiting_its_fix(case_id: str) -> None:
     case = next(c for c in chosen_cases(source, PER_KIND) if c.id == case_id)
     assert problems(case) == []
 
+
+
+# -- every example of the order-language pages ---------------------------------------------------
+# Each page's game, and the phase of the examples under a heading that names none (a heading's
+# beginning -> the phase kind); a heading naming a phase (`round-N/purchase`) says it itself.
+PAGES: dict[str, tuple[str, dict[str, str]]] = {
+    "orders.md": ("fief_france", {"The envelope": "movement", "The judge's answers": "starting-towns",
+                                  "Example: a complete order mail": "purchase"}),
+    "orders-fief-france.md": ("fief_france", {"Fief: France — setup and purchase orders": "purchase"}),
+    "orders-fief-france-battle.md": ("fief_france", {"Lower ransoms": "purchase",
+                                                     "Fief: France — Battle Phase orders": "battle"}),
+    "orders-fief-france-cards.md": ("fief_france", {"Fief: France — Cards Phase orders": "cards-play"}),
+    "orders-fief-france-diplomacy.md": ("fief_france", {"Fief: France — diplomacy orders": "purchase"}),
+    "orders-fief-france-hear-ye.md": ("fief_france", {}),
+    "orders-fief-france-movement.md": ("fief_france", {"Fief: France — movement orders": "movement"}),
+    "orders-fief-england.md": ("fief_england", {
+        "Two players": "battle", "Movement": "movement", "Battles": "battle", "Fortune and Opportunity": "cards-play",
+        "Diplomacy and carrier pigeons": "movement", "Character cards, the Church": "cards-play",
+        "The Order of the Garter": "movement"}),
+    "orders-kard-es-korona.md": ("kard_es_korona", {"Gifts of garas": "movement"}),
+}
+
+
+def test_every_order_language_page_is_tried() -> None:
+    pages = {p.name for p in DOCS.glob("orders*.md")}
+    assert pages == set(PAGES)
+    unplaced = [e.id for page, (_, table) in PAGES.items() for e in doc_examples(page)
+                if e.phase_kind(table) is None and personal_problems(e) is None]
+    assert not unplaced, f"examples under no heading that names their phase (add it to PAGES): {unplaced}"
+
+
+def _where(game_type: str, phase_kind: str, two_families: bool) -> list[tuple[Source, Opening]]:
+    """The first opening of this phase kind in each source of the game; in Fief: England, of a
+    game of two players (13.7: a mail of `families:`) for an example of one, else of more."""
+    out = []
+    for source in (s for s in SOURCES if s.game_type == game_type):
+        first = next((o for o in openings(source)[1] if o.phase.deciders and kind(o.phase.id) == phase_kind
+                      and (game_type != "fief_england" or (len(o.players) == 2) == two_families)), None)
+        if first is not None:
+            out.append((source, first))
+    return out
+
+
+@pytest.mark.parametrize("page", sorted(PAGES))
+def test_every_example_of_an_order_page_is_accepted_or_refused_with_its_line(page: str) -> None:
+    game_type, table = PAGES[page]
+    found: dict[str, list[str]] = {}
+    tried = 0
+    for example in doc_examples(page):
+        personal = personal_problems(example)
+        if personal is not None:   # a change of secret or mail format: no phase, no orders
+            found.update({example.id: personal} if personal else {})
+            continue
+        phase_kind = example.phase_kind(table)
+        assert phase_kind is not None, example.id
+        where = _where(game_type, phase_kind, bool(re.search(r"^families:", example.text, re.MULTILINE)))
+        assert where, f"{example.id}: no game reaches a {phase_kind} phase"
+        for source, opening in where:
+            player = opening.phase.deciders[0]
+            text, named = example_mail(example, player, opening.phase.id)
+            rules = openings(source)[0]
+            problems_ = mail_problems(rules, opening, player, text, named)
+            tried += 1
+            if problems_:
+                found[f"{example.id} at {source.name}:{opening.at} ({player})"] = problems_
+    assert tried
+    assert not found, f"{len(found)} of {tried} examples are answered wrongly:\n\n" + _report(found)
+
+
+# -- each key of each form, given a value of the wrong shape -------------------------------------
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.name)
+def test_each_key_of_a_form_given_a_value_of_the_wrong_shape_is_refused_at_its_line(source: Source) -> None:
+    """`orders: nonsense`, `policies: [x]`, `diplomacy:` left empty...: a player's slip of the
+    form's shape, answered like any mistake, with the key's line (or accepted, as an empty key may
+    be); tried once per phase kind and key."""
+    rules, opened = openings(source)
+    found: dict[str, list[str]] = {}
+    tried: set[tuple[str, str]] = set()
+    for opening in opened:
+        for player in opening.phase.deciders[:1]:
+            form = form_of(rules, opening, player)
+            for key in form_keys(form or ""):
+                if (kind(opening.phase.id), key) in tried:
+                    continue
+                tried.add((kind(opening.phase.id), key))
+                for value in WRONG_SHAPES:
+                    mail = shape_mail(player, opening.phase.id, key, value)
+                    # its line, or the document's first for another key it leaves missing
+                    wrong = mail_problems(rules, opening, player, mail, {1, ENVELOPE_LINES + 1})
+                    if wrong:
+                        found[f"{source.name}:{opening.at}:{player}: `{key}: {value}`"] = wrong
+    assert tried
+    assert not found, f"{len(found)} wrong answers:\n\n" + _report(found)

@@ -26,6 +26,7 @@ from pbem.games.fief.surprise.control_transfer import check_transfer, transfer_c
 from pbem.games.fief.diplomacy.at_once import act_diplomacy
 from pbem.games.fief.diplomacy.orders import check_diplomacy, diplomacy_template
 from pbem.orders.reading import Problems, each_order
+from pbem.orders.yamlsafe import line_of
 from pbem.games.fief.edition import edition_of, load_edition
 from pbem.games.fief.orders_common import card_word
 from pbem.games.fief.state import FiefState
@@ -42,15 +43,19 @@ def check_at_once(view: dict, player: str, document: Mapping[str, Any]) -> Order
     problems = Problems()
     action: dict[str, Any] = {}
     if "diplomacy" in document:
-        action["diplomacy"] = check_diplomacy(view, player, document["diplomacy"], problems)
+        action["diplomacy"] = check_diplomacy(view, player, document["diplomacy"], problems,
+                                              line_of(document, "diplomacy"))
     if "at_once" in document:
-        action["at_once"] = _check_items(view, player, document["at_once"], problems)
+        action["at_once"] = _check_items(view, player, document["at_once"], problems, line_of(document, "at_once"))
     return OrderCheck(action, tuple(problems))
 
 
-def _check_items(view: dict, player: str, items: Any, problems: Problems) -> list[dict]:
+def _check_items(view: dict, player: str, items: Any, problems: Problems, key_line: int | None) -> list[dict]:
+    if items is None:   # `at_once:` left empty: nothing done, as an empty `orders:` orders nothing
+        return []
     if not isinstance(items, list):
-        problems.add(getattr(items, "line", None), "`at_once:` must be a list, each item starting with `- `",
+        problems.add(getattr(items, "line", None) or key_line,
+                     "`at_once:` must be a list, each item starting with `- `",
                      "e.g. `at_once:` then `  - transfer: Tours` and `    to: bob`")
         return []
     out = []

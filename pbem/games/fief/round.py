@@ -58,7 +58,7 @@ NOTHING_TO_ORDER = ("# Nothing to order in this phase. You may still set standin
 
 def _check_nothing(view: JSON, board: Board, player: str, document: dict,
                    problems: Problems) -> tuple[dict, tuple[str, ...]]:
-    policies = _check_policies(view, player, document.get("policies"), problems, board)
+    policies = _check_policies(view, player, document.get("policies"), problems, board, line_of(document, "policies"))
     if order_items(document, problems):
         problems.add(line_of(document, "orders"), f"there is nothing to order in the {view['phase']} phase",
                      "send only `policies:` now, or wait for the next report")
@@ -69,7 +69,8 @@ def listed_orders(check: ListChecker) -> Checker:
     """A phase whose mail is an `orders:` list beside the standing `policies:`."""
     def checker(view: JSON, board: Board, player: str, document: dict,
                 problems: Problems) -> tuple[dict, tuple[str, ...]]:
-        policies = _check_policies(view, player, document.get("policies"), problems, board)
+        policies = _check_policies(view, player, document.get("policies"), problems, board,
+                                   line_of(document, "policies"))
         canonical, notes = check(view, board, player, order_items(document, problems), problems)
         return {**canonical, "policies": policies}, notes
     return checker
@@ -143,7 +144,8 @@ def _check_movement(view: JSON, board: Board, player: str, document: dict,
                     problems: Problems) -> tuple[dict, tuple[str, ...]]:
     # movement/orders.py checks the standing policies itself (safe passage, 5.2.2), not issue 4's.
     battle, rest = _battle_policies(view, player, document.get("policies"), problems, board)
-    canonical, errors = check_movement_orders(view, player, document.get("orders"), rest)
+    canonical, errors = check_movement_orders(view, player, document.get("orders"), rest,
+                                              line_of(document, "orders"), line_of(document, "policies"))
     problems.extend(errors)
     canonical["policies"] = {**canonical.get("policies", {}), **battle}
     return canonical, ()
@@ -237,11 +239,12 @@ def step_of(phase: str, type_name: str) -> Step | None:
     return next((s for s in hooks.phases if s.name == phase), None)
 
 
-def _check_policies(view: JSON, player: str, given: Any, problems: Problems, board: Board) -> dict:
+def _check_policies(view: JSON, player: str, given: Any, problems: Problems, board: Board,
+                    line: int | None = None) -> dict:
     if given is None:
         return {}
     battle, given = _battle_policies(view, player, given, problems, board)
-    canonical, errors = check_all_policies(view, player, given)
+    canonical, errors = check_all_policies(view, player, given, line)
     problems.extend(errors)
     return {**canonical, **battle}
 
