@@ -21,7 +21,7 @@ import json
 import re
 import textwrap
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -131,7 +131,9 @@ class Opening:
 @functools.lru_cache(maxsize=None)
 def openings(source: Source) -> tuple[Any, tuple[Opening, ...]]:
     """The rules of ``source``'s game and each phase it opens, computed once a test session."""
-    return rules_for(source.game_type), source.openings()
+    opened = source.openings()
+    _KEPT.update((id(o), o) for o in opened)
+    return rules_for(source.game_type), opened
 
 
 def replay(golden: Golden) -> tuple[Opening, ...]:
@@ -288,10 +290,11 @@ class Case:
     player: str
     what: str             # "as sent", "all together", or the block's label
     lines: tuple[int, ...]
+    filled: bool = False  # its placeholders (TOWN, NOBLE, ...) filled in from the player's view
 
     @property
     def id(self) -> str:
-        return f"{self.source.name}:{self.at}:{self.player}:{self.what}"
+        return f"{self.source.name}:{self.at}:{self.player}:{self.what}" + (" (filled in)" if self.filled else "")
 
 
 def cases_of(source: Source, form: str, at: str, player: str, decider: bool) -> Iterator[Case]:
@@ -300,20 +303,108 @@ def cases_of(source: Source, form: str, at: str, player: str, decider: bool) -> 
     found = blocks(form)
     if decider:
         yield Case(source, at, player, "as sent", ())
+    lines = form.split("\n")
     for block in found:
-        yield Case(source, at, player, block.label, block.lines)
+        yield from _alone_and_filled(Case(source, at, player, block.label, block.lines), lines)
         if len(block.children) > 1:
             for child in block.children:
-                yield Case(source, at, player, f"{block.label}  {child.label}", child.header + child.lines)
+                yield from _alone_and_filled(Case(source, at, player, f"{block.label}  {child.label}",
+                                                  child.header + child.lines), lines)
     if len(found) > 1:
         yield Case(source, at, player, "all together", tuple(i for b in found for i in b.lines))
 
 
+def _alone_and_filled(case: Case, lines: list[str]) -> Iterator[Case]:
+    yield case
+    if any(_PLACEHOLDER.search(_code(lines[i])) for i in case.lines):
+        yield replace(case, filled=True)
+
+
+# -- a player filling in the placeholders --------------------------------------------------------
+
+_PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_]{2,}\b")
+
+
+def _code(line: str) -> str:
+    """A form line without its comment (a placeholder in the comment is no value)."""
+    return re.split(r"\s#", uncommented(line) or line, maxsplit=1)[0]
+
+
+def fillings(view: Any, player: str) -> dict[str, str]:
+    """What a player writes for each placeholder of the forms, from their own view: one of their
+    lords or towns, another family's lord, a captive, another player, a card of their hand, a
+    fief, a county of theirs (Kard és Korona). A placeholder with nothing to fill stays."""
+    others = [p for p in view.get("turn_order") or view.get("players") or [] if p != player]
+    out: dict[str, str] = {}
+    if others:
+        out.update(PLAYER=others[0], FAMILY=others[0])
+    lords = view.get("lords") if isinstance(view.get("lords"), dict) else {}
+    mine = [n for n, lord in lords.items() if isinstance(lord, dict) and lord.get("family") == player
+            and lord.get("location") and not lord.get("captive_of")]
+    theirs = [n for n, lord in lords.items() if isinstance(lord, dict) and lord.get("family") not in (player, None)
+              and lord.get("location")]
+    captives = [n for n, lord in lords.items() if isinstance(lord, dict) and lord.get("captive_of")]
+    for words, names in ((("LORD", "NOBLE", "YOUR_NOBLE", "YOUR_LORD", "NOBLEMAN", "KING_OR_QUEEN",
+                           "YOUR_MARRIED_LORD"), mine),
+                         (("THEIR_LORD", "THEIR_NOBLE"), theirs), (("CAPTIVE", "CAPTIVE_LORD", "NAME"), captives)):
+        if names:
+            out.update(dict.fromkeys(words, names[0]))
+    towns = view.get("towns") if isinstance(view.get("towns"), dict) else {}
+    held = [t for t, town in towns.items() if isinstance(town, dict) and town.get("controller") == player]
+    if held:
+        out.update(TOWN=held[0], CITY=held[0], STRONGHOLD_CITY=held[0])
+    if view.get("fiefs"):
+        out["REGION"] = next(iter(view["fiefs"]))
+    if view.get("hand"):
+        out["CARD"] = view["hand"][0]
+    owner = view.get("owner") if isinstance(view.get("owner"), dict) else {}
+    counties = [c for c, who in owner.items() if who == player]
+    if counties:
+        out["COUNTY"] = counties[0]
+    if "owner" in view and others:
+        out["NAME"] = others[0]   # Kard és Korona's `give: {NAME: 5}`
+    return out
+
+
+def filled_in(form: str, indexes: set[int], view: Any, player: str) -> str:
+    """``form`` with the placeholders of the lines ``indexes`` filled in (see ``fillings``)."""
+    fill = fillings(view, player)
+    lines = form.split("\n")
+    for i in indexes:
+        code, comment = re.match(r"^(\s*#?.*?)((?:\s#.*)?)$", lines[i]).groups()   # the form line's own comment kept
+        lines[i] = _PLACEHOLDER.sub(lambda m: fill.get(m.group(0), m.group(0)), code) + comment
+    return "\n".join(lines)
+
+
+# (id of an opening kept by ``openings``, player): its view and form, drawn once a session (the
+# openings stay in ``openings``'s cache, so their ids do too). A view is the rules' output, which
+# nothing that reads it changes.
+_KEPT: dict[int, Opening] = {}
+_VIEWS: dict[tuple[int, str], Any] = {}
+_FORMS: dict[tuple[int, str], str | None] = {}
+
+
+def view_of(rules: Any, opening: Opening, player: str) -> Any:
+    """``player``'s view of the opening (drawn once if ``openings`` keeps the opening)."""
+    if _KEPT.get(id(opening)) is not opening:
+        return rules.view(opening.state, player)
+    key = (id(opening), player)
+    if key not in _VIEWS:
+        _VIEWS[key] = rules.view(opening.state, player)
+    return _VIEWS[key]
+
+
 def form_of(rules: Any, opening: Opening, player: str) -> str | None:
     """The order form of ``player``'s report for the phase, as the judge ends the mail with it."""
-    return order_form(rules, GAME_NAME, rules.view(opening.state, player), player, opening.phase)
+    key = (id(opening), player)
+    if _KEPT.get(id(opening)) is not opening:
+        return order_form(rules, GAME_NAME, rules.view(opening.state, player), player, opening.phase)
+    if key not in _FORMS:
+        _FORMS[key] = order_form(rules, GAME_NAME, view_of(rules, opening, player), player, opening.phase)
+    return _FORMS[key]
 
 
+@functools.lru_cache(maxsize=None)
 def chosen_cases(source: Source, per_kind: int) -> list[Case]:
     """The cases of every phase that takes orders, bounded by counts: each distinct block label
     (e.g. `- move: Gauvin`) of a phase kind is tried at most once, and each verb (`- move:`) of a
@@ -334,7 +425,8 @@ def chosen_cases(source: Source, per_kind: int) -> list[Case]:
             for case in cases:
                 if case.what in ("as sent", "all together"):
                     continue
-                key = (kind(opening.phase.id) + ("" if decider else "/at-once"), case.what)
+                key = (kind(opening.phase.id) + ("" if decider else "/at-once") + ("/filled" if case.filled else ""),
+                       case.what)
                 what = (key[0], verb(case.what))
                 if key in tried or verbs.get(what, 0) >= per_kind:
                     continue
@@ -371,7 +463,7 @@ def read_mail(rules: Any, opening: Opening, player: str, text: str) -> Reading:
     keys = at_once_keys(rules)
     now_part = sub_map(envelope.body, lambda k: k in keys)
     rest = sub_map(envelope.body, lambda k: k not in keys) if now_part else envelope.body
-    state, view = opening.state, rules.view(opening.state, player)
+    state, view = opening.state, view_of(rules, opening, player)
     reading = Reading(state=state, view=view)
     if player not in opening.phase.deciders and (rest or not now_part):
         reading.errors.append(OrderError(rest.line_of(next(iter(rest))) if rest else None,
@@ -403,6 +495,8 @@ def problems(case: Case) -> list[str]:
     opening = next(o for o in opened if o.at == case.at)
     form = form_of(rules, opening, case.player)
     assert form is not None
+    if case.filled:
+        form = filled_in(form, set(case.lines), view_of(rules, opening, case.player), case.player)
     text = with_uncommented(form, set(case.lines))
     lines = [uncommented(line) or line for line in form.split("\n")]
     glued = [f"line {i + 1}: a comment glued to its value is read as part of it: {lines[i].strip()}"
@@ -453,9 +547,12 @@ def _resolution_problems(rules: Any, opening: Opening, player: str, reading: Rea
     """The phase resolved with these orders and everyone else's defaults, then the phases that
     follow without orders (a movement's battles)."""
     state = reading.state
-    orders = {p: rules.default_orders(rules.view(state, p), p) for p in opening.phase.deciders}
+    at = opening if state is opening.state else Opening(opening.at, opening.phase, state, opening.players)
+    orders = {p: rules.default_orders(view_of(rules, at, p), p) for p in opening.phase.deciders if p != player}
     if reading.checked:
         orders[player] = reading.orders
+    elif player in opening.phase.deciders:
+        orders[player] = rules.default_orders(reading.view, player)
     state = rules.resolve(state, orders, Rng(f"forms/{opening.phase.id}")).state
     for _ in range(FOLLOWING):
         if rules.result(state) is not None or rules.phase(state).deciders:
