@@ -311,7 +311,8 @@ def cases_of(source: Source, form: str, at: str, player: str, decider: bool) -> 
                 yield from _alone_and_filled(Case(source, at, player, f"{block.label}  {child.label}",
                                                   child.header + child.lines), lines)
     if len(found) > 1:
-        yield Case(source, at, player, "all together", tuple(i for b in found for i in b.lines))
+        yield from _alone_and_filled(Case(source, at, player, "all together", tuple(i for b in found for i in b.lines)),
+                                     lines)
 
 
 def _alone_and_filled(case: Case, lines: list[str]) -> Iterator[Case]:
