@@ -675,3 +675,18 @@ def form_keys(form: str) -> list[str]:
 def shape_mail(player: str, phase_id: str, key: str, value: str) -> str:
     """A mail whose only line below the envelope is ``key: value``: its line ENVELOPE_LINES + 1."""
     return f"game: {GAME_NAME}\nplayer: {player}\nsecret: {SECRET}\nphase: {phase_id}\n{key}: {value}\n"
+
+
+def likeliest_player(rules: Any, opening: Opening, text: str) -> str:
+    """The decider of ``opening`` an example is likeliest written for: the one whose own lords,
+    towns and counties (``fillings``'s) it names most; the first decider on a tie."""
+    def named(player: str) -> int:
+        view = view_of(rules, opening, player)
+        lords = view.get("lords") if isinstance(view.get("lords"), dict) else {}
+        towns = view.get("towns") if isinstance(view.get("towns"), dict) else {}
+        owner = view.get("owner") if isinstance(view.get("owner"), dict) else {}
+        own = [n for n, lord in lords.items() if isinstance(lord, dict) and lord.get("family") == player]
+        own += [t for t, town in towns.items() if isinstance(town, dict) and town.get("controller") == player]
+        own += [c for c, who in owner.items() if who == player]
+        return sum(1 for name in own if re.search(rf"\b{re.escape(name)}\b", text))
+    return max(opening.phase.deciders, key=named)

@@ -21,8 +21,8 @@ import re
 import pytest
 
 from forms_support import (DOCS, ENVELOPE_LINES, WRONG_SHAPES, Case, Golden, Opening, Scenario, Source, chosen_cases,
-                           doc_examples, example_mail, form_keys, form_of, kind, mail_problems, openings,
-                           personal_problems, problems, scenario_positions, shape_mail)
+                           doc_examples, example_mail, form_keys, form_of, kind, likeliest_player, mail_problems,
+                           openings, personal_problems, problems, scenario_positions, shape_mail)
 from test_fief_full_game import SEED4, SEED6
 from test_kek_full_games import PLAYERS as KEK_PLAYERS
 
@@ -170,9 +170,9 @@ def test_every_example_of_an_order_page_is_accepted_or_refused_with_its_line(pag
         where = _where(game_type, phase_kind, bool(re.search(r"^families:", example.text, re.MULTILINE)))
         assert where, f"{example.id}: no game reaches a {phase_kind} phase"
         for source, opening in where:
-            player = opening.phase.deciders[0]
-            text, named = example_mail(example, player, opening.phase.id)
             rules = openings(source)[0]
+            player = likeliest_player(rules, opening, example.text)
+            text, named = example_mail(example, player, opening.phase.id)
             problems_ = mail_problems(rules, opening, player, text, named)
             tried += 1
             if problems_:
