@@ -3,11 +3,15 @@ mail (issue 21, section 3; tests/test_every_form.py).
 
 - Games: the golden playthroughs (tests/golden/*.json) replayed through the rules from their
   seeds and stored orders (the orders each phase resolved with, its at-once actions), which
-  gives the position each phase opened on without a judge home or a mail.
+  gives the position each phase opened on without a judge home or a mail; and the positions of
+  the scenarios (tests/scenarios), each start and each step's.
 - Forms: the template the judge ends a report with (pbem.judge.mailer.order_form), cut into its
   commented order lines and blocks (``blocks``): a commented `- verb:` item or `key:` line under
   an uncommented key, or a commented top-level `key:` with its indented lines; a block's
-  continuation lines (deeper, commented) go with it. Prose comments are no blocks.
+  continuation lines (deeper, commented) go with it. Prose comments are no blocks. A block
+  with placeholders is also tried filled in from the player's view (``fillings``).
+- Examples: the code blocks of the order-language pages (``doc_examples``), each sent as the
+  part of a mail below the envelope (or, a whole mail, with its envelope made this game's).
 - Reading: ``read_mail`` takes a mail's text the way pbem.judge.inbound does (find the document,
   the envelope, the at-once part checked and done first, then the orders checked against the
   position it leaves); ``problems`` says what is wrong with the answer: an exception, a mail not

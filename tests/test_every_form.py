@@ -1,17 +1,20 @@
 """Issue 21, section 3: every form a player is shown is a test.
 
 For each game (Fief: France at 4 and 6 players, Fief: England at 2, 3 and 4, Kard és Korona basic
-and advanced) the golden playthroughs are replayed to each phase that takes orders (and a few
-positions reach the phases those games never open: England's Parliament and the votes of its
-Hear Ye phase). There each player's order form, as the judge ends the report with it, is sent
-back as it is, with each commented order block uncommented as a player would (`# ` removed, the
-indentation kept, a block's continuation lines with it), and with all of them together, through
-the judge's reading of a mail (tests/forms_support.py). Each mail must be accepted — its echo then
-read back to the same orders, and the phase resolved with them without an exception — or refused
-with errors that name a line of the mail: never a YAML mistake of the form's own, never a raise.
+and advanced) the golden playthroughs are replayed to each phase that takes orders, and the
+scenarios' positions (tests/scenarios) add what those games never show: kings, captives, bishops,
+England's Parliament and its ballots. There each player's order form, as the judge ends the report
+with it, is sent back as it is (it must be accepted: it is the default), with each commented order
+block uncommented as a player would (`# ` removed, the indentation kept, a block's continuation
+lines with it), alone, filled in (its TOWN, NOBLE... from the player's view) and all together,
+through the judge's reading of a mail (tests/forms_support.py). Each mail must be accepted — its
+echo then read back to the same orders, and the phase resolved with them without an exception — or
+refused with errors that name a line the player wrote: never a YAML mistake of the form's own,
+never a raise. Likewise every example of the order-language pages (docs/orders*.md), fed at a
+phase its section names, and each key of each form given a value of the wrong shape.
 
 The work is bounded by counts, not time: each distinct block of a phase kind is tried once, each
-verb of a phase kind in at most PER_KIND forms.
+verb of a phase kind in at most PER_KIND forms, each page example in one phase of each source.
 """
 from __future__ import annotations
 
@@ -56,8 +59,6 @@ ORDERING = {
                        "election-palatine"},
 }
 
-# Cases whose fix belongs to another part of issue 21 (grep "awaiting fix"): tried apart below,
-# each expected to fail until its fix is merged.
 # Cases whose fix belongs to another part of issue 21 (grep "awaiting fix"): (game type, the
 # block's label, filled in) -> why. They are left out of the tests above and tried apart below,
 # each group expected to fail until its fix is merged (then remove its line).
@@ -111,7 +112,6 @@ def test_the_form_cases_awaiting_their_fix(group: tuple[str, str, bool]) -> None
              if (c.source.game_type, c.what, c.filled) == group]
     found = {c.id: p for c in cases if (p := problems(c))}
     assert cases and not found, _report(found)
-
 
 
 # -- every example of the order-language pages ---------------------------------------------------
