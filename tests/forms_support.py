@@ -295,10 +295,12 @@ class Case:
     what: str             # "as sent", "all together", or the block's label
     lines: tuple[int, ...]
     filled: bool = False  # its placeholders (TOWN, NOBLE, ...) filled in from the player's view
+    shape: str = ""       # "list" or "mapping": the value of its order's verb written as one (RESHAPED)
 
     @property
     def id(self) -> str:
-        return f"{self.source.name}:{self.at}:{self.player}:{self.what}" + (" (filled in)" if self.filled else "")
+        return (f"{self.source.name}:{self.at}:{self.player}:{self.what}" + (" (filled in)" if self.filled else "")
+                + (f" (verb's value as a {self.shape})" if self.shape else ""))
 
 
 def cases_of(source: Source, form: str, at: str, player: str, decider: bool) -> Iterator[Case]:
@@ -444,6 +446,50 @@ def chosen_cases(source: Source, per_kind: int) -> list[Case]:
     return out
 
 
+# A verb's value written as a list or a mapping where the form has a word (`- garter: [Henri]`,
+# `- hire: {2: x}`): a slip a player makes, answered like any mistake.
+RESHAPED = {"list": "[{}]", "mapping": "{{{}: 1}}"}
+_VERB_LINE = re.compile(r"^(\s*#?\s*- \w+: )([^#\[{]+?)(\s+#.*)?$")
+
+
+def reshaped_cases(source: Source, per_kind: int) -> list[Case]:
+    """For each order verb of each phase kind (`- garter:`, `- move:`), its first block tried
+    (filled in, if it has placeholders) with the verb's value as a list and as a mapping."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    rules, opened = openings(source)
+    by_at = {o.at: o for o in opened}
+    cases = chosen_cases(source, per_kind)
+    plain_filled = {(c.at, c.player, c.what) for c in cases if c.filled}
+    for case in cases:
+        if case.what in ("as sent", "all together") or (not case.filled and (case.at, case.player, case.what)
+                                                       in plain_filled):
+            continue
+        form = form_of(rules, by_at[case.at], case.player) or ""
+        first = _verb_line(form.split("\n"), case)
+        key = (kind(by_at[case.at].phase.id), verb(case.what).split("  ")[-1])
+        if first is None or key in seen:
+            continue
+        seen.add(key)
+        out += [replace(case, shape=shape) for shape in RESHAPED]
+    return out
+
+
+def _verb_line(lines: list[str], case: Case) -> int | None:
+    """The line of ``case``'s order verb (`- verb: value`), if its value is a plain word."""
+    return next((i for i in case.lines if _VERB_LINE.match(lines[i])), None)
+
+
+def reshape(form: str, case: Case) -> str:
+    lines = form.split("\n")
+    at = _verb_line(lines, case)
+    if at is not None:
+        m = _VERB_LINE.match(lines[at])
+        assert m is not None
+        lines[at] = m.group(1) + RESHAPED[case.shape].format(m.group(2).strip()) + (m.group(3) or "")
+    return "\n".join(lines)
+
+
 # -- reading a mail as the judge does -------------------------------------------------------
 
 @dataclass
@@ -502,6 +548,8 @@ def problems(case: Case) -> list[str]:
     assert form is not None
     if case.filled:
         form = filled_in(form, set(case.lines), view_of(rules, opening, case.player), case.player)
+    if case.shape:
+        form = reshape(form, case)
     text = with_uncommented(form, set(case.lines))
     lines = [uncommented(line) or line for line in form.split("\n")]
     glued = [f"line {i + 1}: a comment glued to its value is read as part of it: {lines[i].strip()}"

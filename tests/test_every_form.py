@@ -25,7 +25,7 @@ import pytest
 
 from forms_support import (DOCS, ENVELOPE_LINES, WRONG_SHAPES, Case, Golden, Opening, Scenario, Source, chosen_cases,
                            doc_examples, example_mail, form_keys, form_of, kind, likeliest_player, mail_problems,
-                           openings, personal_problems, problems, scenario_positions, shape_mail)
+                           openings, personal_problems, problems, reshaped_cases, scenario_positions, shape_mail)
 from test_fief_full_game import SEED4, SEED6
 from test_kek_full_games import PLAYERS as KEK_PLAYERS
 
@@ -60,19 +60,27 @@ ORDERING = {
 }
 
 # Cases whose fix belongs to another part of issue 21 (grep "awaiting fix"): (game type, the
-# block's label, filled in) -> why. They are left out of the tests above and tried apart below,
-# each group expected to fail until its fix is merged (then remove its line).
-AWAITING: dict[tuple[str, str, bool], str] = {
-    ("fief_england", "- play: rebellion", True):
+# block's label, filled in, the verb's value reshaped) -> why. They are left out of the tests
+# below and tried apart, each group expected to fail until its fix is merged (then remove it).
+Group = tuple[str, str, bool, str]
+AWAITING: dict[Group, str] = {
+    ("fief_england", "- play: rebellion", True, ""):
         "England's echo of a REBELLION play (the core's surprise_play reads France's `on:`, KeyError 'on')",
-    ("fief_england", "- play: good_weather", True):
+    ("fief_england", "- play: good_weather", True, ""):
         "England's echo of a GOOD WEATHER / BOUNTIFUL HARVEST play: the core's _one_play reads France's "
         "`bishopric` (KeyError 'bishopric'), as for tax and rebellion",
+    **{("fief_england", f"at_once:  - {verb}: {word}", True, shape):
+       f"England's `{verb}:` given a {shape} raises TypeError in its check_at_once instead of an error naming the line"
+       for verb, word in (("garter", "LORD"), ("draw_excalibur", "NOBLEMAN")) for shape in ("list", "mapping")},
 }
 
 
+def group_of(case: Case) -> Group:
+    return case.source.game_type, case.what, case.filled, case.shape
+
+
 def awaiting(case: Case) -> bool:
-    return (case.source.game_type, case.what, case.filled) in AWAITING
+    return group_of(case) in AWAITING
 
 
 def _report(found: dict[str, list[str]]) -> str:
@@ -102,14 +110,15 @@ def _phase_of(case: Case) -> str:
 
 
 def _awaiting() -> list:
-    return [pytest.param(group, marks=pytest.mark.xfail(strict=True, reason=f"awaiting fix: {why}"), id=group[1])
+    return [pytest.param(group, marks=pytest.mark.xfail(strict=True, reason=f"awaiting fix: {why}"),
+                         id=f"{group[1]}{' as a ' + group[3] if group[3] else ''}")
             for group, why in AWAITING.items()]
 
 
 @pytest.mark.parametrize("group", _awaiting())
-def test_the_form_cases_awaiting_their_fix(group: tuple[str, str, bool]) -> None:
-    cases = [c for s in SOURCES if s.game_type == group[0] for c in chosen_cases(s, PER_KIND)
-             if (c.source.game_type, c.what, c.filled) == group]
+def test_the_form_cases_awaiting_their_fix(group: Group) -> None:
+    cases = [c for s in SOURCES if s.game_type == group[0]
+             for c in chosen_cases(s, PER_KIND) + reshaped_cases(s, PER_KIND) if group_of(c) == group]
     found = {c.id: p for c in cases if (p := problems(c))}
     assert cases and not found, _report(found)
 
@@ -206,3 +215,14 @@ def test_each_key_of_a_form_given_a_value_of_the_wrong_shape_is_refused_at_its_l
                         found[f"{source.name}:{opening.at}:{player}: `{key}: {value}`"] = wrong
     assert tried
     assert not found, f"{len(found)} wrong answers:\n\n" + _report(found)
+
+
+# -- each order verb of the forms, its value written as a list or a mapping ----------------------
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.name)
+def test_each_order_verb_given_a_list_or_a_mapping_is_refused_at_its_line(source: Source) -> None:
+    """`- garter: [Henri]`, `- hire: {2: 1}`: each verb of each phase kind once, filled in."""
+    cases = reshaped_cases(source, PER_KIND)
+    found = {c.id: p for c in cases if not awaiting(c) and (p := problems(c))}
+    assert cases
+    assert not found, f"{len(found)} of {len(cases)} mails are answered wrongly:\n\n" + _report(found)
