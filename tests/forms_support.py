@@ -295,12 +295,13 @@ class Case:
     what: str             # "as sent", "all together", or the block's label
     lines: tuple[int, ...]
     filled: bool = False  # its placeholders (TOWN, NOBLE, ...) filled in from the player's view
-    shape: str = ""       # "list" or "mapping": the value of its order's verb written as one (RESHAPED)
+    shape: str = ""       # "list" or "mapping": the value of one of its lines written as one (RESHAPED)
+    reshaped: int = -1    # that line (a 0-based index of the form)
 
     @property
     def id(self) -> str:
         return (f"{self.source.name}:{self.at}:{self.player}:{self.what}" + (" (filled in)" if self.filled else "")
-                + (f" (verb's value as a {self.shape})" if self.shape else ""))
+                + (f" (line {self.reshaped + 1}'s value as a {self.shape})" if self.shape else ""))
 
 
 def cases_of(source: Source, form: str, at: str, player: str, decider: bool) -> Iterator[Case]:
@@ -446,47 +447,44 @@ def chosen_cases(source: Source, per_kind: int) -> list[Case]:
     return out
 
 
-# A verb's value written as a list or a mapping where the form has a word (`- garter: [Henri]`,
-# `- hire: {2: x}`): a slip a player makes, answered like any mistake.
+# A value written as a list or a mapping where the form has a word (`- garter: [Henri]`,
+# `to: {Tours: 1}`): a slip a player makes, answered like any mistake.
 RESHAPED = {"list": "[{}]", "mapping": "{{{}: 1}}"}
-_VERB_LINE = re.compile(r"^(\s*#?\s*- \w+: )([^#\[{]+?)(\s+#.*)?$")
+_WORD_LINE = re.compile(r"^(\s*#?\s*(?:- )?\w+: )([^\s#\[{][^#\[{]*?)(\s+#.*)?$")   # `key: word  # ...`
 
 
 def reshaped_cases(source: Source, per_kind: int) -> list[Case]:
-    """For each order verb of each phase kind (`- garter:`, `- move:`), its first block tried
-    (filled in, if it has placeholders) with the verb's value as a list and as a mapping."""
-    seen: set[tuple[str, str]] = set()
+    """For each key of each order verb of each phase kind (`- garter:`, `- move:` and its `path:`,
+    ...), its first block tried (filled in, if it has placeholders) with the key's value as a list
+    and as a mapping."""
+    seen: set[tuple[str, str, str]] = set()
     out = []
     rules, opened = openings(source)
     by_at = {o.at: o for o in opened}
     cases = chosen_cases(source, per_kind)
     plain_filled = {(c.at, c.player, c.what) for c in cases if c.filled}
     for case in cases:
-        if case.what in ("as sent", "all together") or (not case.filled and (case.at, case.player, case.what)
-                                                       in plain_filled):
-            continue
-        form = form_of(rules, by_at[case.at], case.player) or ""
-        first = _verb_line(form.split("\n"), case)
-        key = (kind(by_at[case.at].phase.id), verb(case.what).split("  ")[-1])
-        if first is None or key in seen:
-            continue
-        seen.add(key)
-        out += [replace(case, shape=shape) for shape in RESHAPED]
+        if case.what in ("as sent", "all together") or re.fullmatch(r"\w+:", case.what) \
+                or (not case.filled and (case.at, case.player, case.what) in plain_filled):
+            continue   # a commented top-level key's lines are reshaped in its entries' cases
+        lines = (form_of(rules, by_at[case.at], case.player) or "").split("\n")
+        for i in case.lines:
+            word = _WORD_LINE.match(lines[i])
+            if word is None:
+                continue
+            key = (kind(by_at[case.at].phase.id), verb(case.what).split("  ")[-1], word.group(1).strip())
+            if key in seen:
+                continue
+            seen.add(key)
+            out += [replace(case, shape=shape, reshaped=i) for shape in RESHAPED]
     return out
-
-
-def _verb_line(lines: list[str], case: Case) -> int | None:
-    """The line of ``case``'s order verb (`- verb: value`), if its value is a plain word."""
-    return next((i for i in case.lines if _VERB_LINE.match(lines[i])), None)
 
 
 def reshape(form: str, case: Case) -> str:
     lines = form.split("\n")
-    at = _verb_line(lines, case)
-    if at is not None:
-        m = _VERB_LINE.match(lines[at])
-        assert m is not None
-        lines[at] = m.group(1) + RESHAPED[case.shape].format(m.group(2).strip()) + (m.group(3) or "")
+    m = _WORD_LINE.match(lines[case.reshaped])
+    assert m is not None, lines[case.reshaped]
+    lines[case.reshaped] = m.group(1) + RESHAPED[case.shape].format(m.group(2).strip()) + (m.group(3) or "")
     return "\n".join(lines)
 
 

@@ -217,11 +217,12 @@ def test_each_key_of_a_form_given_a_value_of_the_wrong_shape_is_refused_at_its_l
     assert not found, f"{len(found)} wrong answers:\n\n" + _report(found)
 
 
-# -- each order verb of the forms, its value written as a list or a mapping ----------------------
+# -- each key of the forms' orders, its value written as a list or a mapping ---------------------
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.name)
-def test_each_order_verb_given_a_list_or_a_mapping_is_refused_at_its_line(source: Source) -> None:
-    """`- garter: [Henri]`, `- hire: {2: 1}`: each verb of each phase kind once, filled in."""
+def test_each_order_key_given_a_list_or_a_mapping_is_refused_at_its_line(source: Source) -> None:
+    """`- garter: [Henri]`, `to: {Henri: 1}`: each key of each verb of each phase kind once,
+    filled in."""
     cases = reshaped_cases(source, PER_KIND)
     found = {c.id: p for c in cases if not awaiting(c) and (p := problems(c))}
     assert cases
