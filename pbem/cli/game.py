@@ -289,6 +289,10 @@ def game_resolve(home_dir, name, expect_phase):
     def action(store, home, g, now):
         if g.row["status"] != "running":
             raise engine.JudgeError(f"game {g.name!r} is {g.row['status']}; only a running game resolves")
+        if quarantine.stuck(g.row):
+            raise engine.JudgeError(f"game {g.name!r} was stopped by an error in the judge's code; after a fix, "
+                                    f"`pbem game retry {g.name}` clears the mark and resolves it if it is due "
+                                    f"(then `pbem game resolve` works again); nothing was done")
         expect_open(g, expect_phase)
         g, resolved = engine.resolve_due(store, g, now, force=True)
         chain.extend(resolved)

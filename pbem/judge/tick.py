@@ -441,14 +441,17 @@ def retry_mail(store: Store, mailer: Mailer, row_id: int, now: float, by_hand: b
         with store.part():
             outcome = inbound.handle(store, mailer, mail, now)
             quarantine.release(store, row_id)
-            return outcome
     except (StoreBusy, sqlite3.DatabaseError):
         raise
     except Exception as exc:  # the judge's bug again: the mail stays kept
         if by_hand or row["state"] == "held":
             quarantine.failed_again(store, row_id, exc, now)
             return Failed(exc, quarantine.error_line(exc))
-        return Failed(exc, quarantine.put_aside(store, mailer, row_id, exc, now))
+        failed = Failed(exc, quarantine.put_aside(store, mailer, row_id, exc, now))
+        fault_point("in-mail-commit")
+        return failed
+    fault_point("in-mail-commit")
+    return outcome
 
 
 def run_tick(home: Home, now: float | None = None, clock: Callable[[], float] = time.monotonic) -> TickReport:
