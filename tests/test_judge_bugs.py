@@ -341,3 +341,19 @@ def test_a_sigkill_anywhere_changes_none_of_it(tmp_path, monkeypatch, capsys):
     assert traces[1]["in-mail-commit"] == 1 and traces[0]["in-resolution-commit"] >= 1
     with capsys.disabled():
         print(f"\njudge bugs: {sum(points.values())} SIGKILLs over {len(steps)} ticks ({dict(sorted(points.items()))})")
+
+
+@pytest.mark.parametrize("status, to_cron", [(3, True), (2, False), (0, False)])
+def test_the_cron_wrapper_hands_cron_the_output_only_when_a_person_must_look(tmp_path, status, to_cron):
+    import subprocess
+    from pathlib import Path
+    shim = tmp_path / "pbem"
+    shim.write_text(f"#!/bin/sh\necho 'needs a person: game g2 stopped'\nexit {status}\n")
+    shim.chmod(0o755)
+    (tmp_path / "home").mkdir()
+    wrapper = Path(__file__).resolve().parent.parent / "cron" / "pbem-tick"
+    done = subprocess.run(["sh", str(wrapper), str(tmp_path / "home")], capture_output=True, text=True,
+                          env={"PATH": "/usr/bin:/bin", "PBEM": str(shim)})
+    assert done.returncode == status and done.stdout == ""
+    assert ("needs a person: game g2 stopped" in done.stderr) == to_cron
+    assert "needs a person: game g2 stopped" in (tmp_path / "home" / "tick.log").read_text()
