@@ -30,7 +30,8 @@ def error_line(exc: BaseException) -> str:
 def error_trace(exc: BaseException) -> str:
     """The error and the innermost frames of its traceback, for the game master and the admin."""
     frames = traceback.extract_tb(exc.__traceback__)[-TRACE_FRAMES:]
-    return "".join(traceback.format_list(frames)) + error_line(exc)
+    lines = [f"{frame.filename}:{frame.lineno} in {frame.name}: {(frame.line or '').strip()}" for frame in frames]
+    return "\n".join([*lines, error_line(exc)])
 
 
 # -- mails ----------------------------------------------------------------------------------
