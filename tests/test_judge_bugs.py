@@ -357,3 +357,39 @@ def test_the_cron_wrapper_hands_cron_the_output_only_when_a_person_must_look(tmp
     assert done.returncode == status and done.stdout == ""
     assert ("needs a person: game g2 stopped" in done.stderr) == to_cron
     assert "needs a person: game g2 stopped" in (tmp_path / "home" / "tick.log").read_text()
+
+
+def test_a_game_whose_reminders_raise_is_stopped_and_the_tick_still_sends(judge, monkeypatch):
+    template = tinygame.TinyGame.order_template
+
+    def broken_template(self, view, player):
+        if player in ("dave", "erin"):
+            raise KeyError("Pozsony")
+        return template(self, view, player)
+
+    monkeypatch.setattr(tinygame.TinyGame, "order_template", broken_template)
+    judge.orders("g1", "alice", "round-1/bid", "bid: 3\n")
+    report = judge.tick(40)   # past the reminder time of both games (12 hours before the deadline)
+    assert report.reminded == 1 and report.sent >= 2   # bob reminded; alice's answer and bob's reminder sent
+    assert report.exit_code == EXIT_ATTENTION and "game g2 stopped" in report.attention[0]
+    assert count(judge, "gm2@pbem.test", "alert") == 1 and count(judge, ADMIN, "alert") == 1
+    assert count(judge, "bob@pbem.test", "reminder") == 1
+    for _ in range(2):
+        assert judge.tick(1).exit_code == 0
+    assert count(judge, "gm2@pbem.test", "alert") == 1 and count(judge, "dave@pbem.test", "reminder") == 0
+
+
+def test_a_step_that_raises_does_not_stop_the_tick_s_other_steps(judge, monkeypatch):
+    from pbem.judge.tick import Tick
+
+    def broken(tick):
+        raise RuntimeError("a bug in the stand-ins")
+
+    steps = [(name, broken if name == "begin and end stand-ins" else step) for name, step in Tick.STEPS]
+    monkeypatch.setattr(Tick, "STEPS", tuple(steps))
+    judge.orders("g1", "alice", "round-1/bid", "bid: 3\n")
+    report = judge.tick(1)
+    assert report.mails == {"orders accepted": 1} and report.sent == 1   # read, answered, sent
+    assert report.exit_code == EXIT_ATTENTION
+    assert any("begin and end stand-ins: internal error" in line and "RuntimeError: a bug in the stand-ins" in line
+               for line in report.attention), report.attention

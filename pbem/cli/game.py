@@ -121,7 +121,7 @@ def _stopped(row) -> str:
     stop = quarantine.stuck(row)
     if stop is None:
         return ""
-    return (f"\tSTOPPED, needs the game master: resolving {stop['phase']} failed with "
+    return (f"\tSTOPPED, needs the game master: {stop.get('doing', 'resolving')} {stop['phase']} failed with "
             f"{stop['error'].splitlines()[-1]} (`pbem game retry {row['name']}` after a fix)")
 
 

@@ -141,22 +141,28 @@ def stuck_ids(store: Store) -> set[int]:
     return {r["id"] for r in store.all("SELECT id FROM games WHERE stuck IS NOT NULL")}
 
 
-def mark_stuck(store: Store, game_id: int, exc: BaseException, now: float) -> sqlite3.Row:
+def mark_stuck(store: Store, game_id: int, exc: BaseException, now: float, doing: str = "resolving") -> sqlite3.Row:
     row = store.row("SELECT g.name, g.gm_email, p.phase_id FROM games g JOIN phases p "
                     "ON p.game_id=g.id AND p.seq=g.phase_seq WHERE g.id=?", game_id)
     store.run("UPDATE games SET stuck=? WHERE id=?",
-              dumps({"phase": row["phase_id"], "error": error_trace(exc), "at": now}), game_id)
+              dumps({"phase": row["phase_id"], "doing": doing, "error": error_trace(exc), "at": now}), game_id)
     return row
 
 
-def stop_game(store: Store, mailer: Mailer, game_id: int, exc: BaseException, now: float) -> str:
-    """A game whose resolution raised (nothing of it stored): marked as needing the game master,
-    who is told once, with the admin; the tick passes it by until `pbem game retry`."""
-    row = mark_stuck(store, game_id, exc, now)
-    mailer.alert(game_id, row["name"], row["gm_email"], f"Game {row['name']} stopped: the judge could not resolve "
-                 f"{row['phase_id']}", "judge_error_game.txt.j2", game=row["name"], phase=row["phase_id"],
-                 error=error_trace(exc))
-    return (f"game {row['name']} stopped, needs the game master: resolving {row['phase_id']} raised "
+# What the judge was doing to a game when it failed, as the alert says it.
+FAILED = {"resolving": "resolve", "reminding": "write the reminders of"}
+
+
+def stop_game(store: Store, mailer: Mailer, game_id: int, exc: BaseException, now: float,
+              doing: str = "resolving") -> str:
+    """A game whose resolution (or its reminders: ``doing``) raised, nothing of it stored:
+    marked as needing the game master, who is told once, with the admin; the tick passes it by
+    until `pbem game retry`."""
+    row = mark_stuck(store, game_id, exc, now, doing)
+    mailer.alert(game_id, row["name"], row["gm_email"], f"Game {row['name']} stopped: the judge could not "
+                 f"{FAILED[doing]} {row['phase_id']}", "judge_error_game.txt.j2", game=row["name"],
+                 phase=row["phase_id"], failed=FAILED[doing], error=error_trace(exc))
+    return (f"game {row['name']} stopped, needs the game master: {doing} {row['phase_id']} raised "
             f"{error_line(exc)}; nothing of it changed (`pbem game retry {row['name']}` after a fix)")
 
 

@@ -300,15 +300,22 @@ class Tick:
         # reminder_hours is the earliest of a game's reminder times (settings.reminders): a game
         # comes up here from then until its deadline, and reminders.remind sends what came due.
         rows = self.store.all(
-            "SELECT * FROM games WHERE status='running' AND reminder_hours>0 "
+            "SELECT * FROM games WHERE status='running' AND reminder_hours>0 AND stuck IS NULL "
             "AND deadline-reminder_hours*3600<=?", self.now)
         for row in rows:
             if reminders.due_reminders(row, self.now) <= row["reminded"]:
                 continue   # nothing new came due: no transaction
             with self.store.transaction():
-                # Loaded inside the transaction: a game-master command may have changed the game.
-                game = engine.load_game(self.store, row["name"])
-                self.report.reminded += reminders.remind(self.store, self.mailer, game, self.now)
+                try:
+                    with self.store.part():
+                        # Loaded inside the transaction: a game-master command may have changed the game.
+                        game = engine.load_game(self.store, row["name"])
+                        self.report.reminded += reminders.remind(self.store, self.mailer, game, self.now)
+                except (StoreBusy, sqlite3.DatabaseError):
+                    raise
+                except Exception as exc:  # the rules fail on this game's mail: stopped as a resolution would be
+                    self.report.attention.append(quarantine.stop_game(self.store, self.mailer, row["id"], exc,
+                                                                      self.now, "reminding"))
 
     def send_outbox(self) -> None:
         chunks = batches(self.store.pending_mail, OUTBOX_BATCH, lambda r: r["id"],
@@ -474,6 +481,12 @@ def run_tick(home: Home, now: float | None = None, clock: Callable[[], float] = 
                     # tick carries on where this one stopped.
                     report.errors.append(f"{name}: {exc}")
                     break
+                except sqlite3.DatabaseError:
+                    raise   # the disk or the file: `pbem tick` says so in one line
+                except Exception as exc:  # a bug outside any one mail or game: the other steps still run
+                    where = quarantine.error_trace(exc).splitlines()[-2]
+                    report.attention.append(f"{name}: internal error, the other steps went on: "
+                                            f"{quarantine.error_line(exc)} (at {where})")
             return report
         finally:
             store.close()
