@@ -88,8 +88,8 @@ class TickReport:
 
     @property
     def exit_code(self) -> int:
-        """`pbem tick`'s exit status (docs/reliability.md): 3 when this tick put a mail aside or
-        stopped a game (a person must look), else 2 when something failed that the next tick
+        """`pbem tick`'s exit status (docs/reliability.md): 3 when this tick put a mail aside,
+        stopped a game or had a step fail (a person must look), else 2 when something failed that the next tick
         tries again by itself (a server away, a mail that failed once), else 0."""
         return EXIT_ATTENTION if self.attention else EXIT_RETRY if self.errors else 0
 
