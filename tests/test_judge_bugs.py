@@ -377,6 +377,13 @@ def test_a_game_whose_reminders_raise_is_stopped_and_the_tick_still_sends(judge,
     for _ in range(2):
         assert judge.tick(1).exit_code == 0
     assert count(judge, "gm2@pbem.test", "alert") == 1 and count(judge, "dave@pbem.test", "reminder") == 0
+    assert "reminding round-1/bid failed" in cli(judge, "game", "list").output
+    monkeypatch.setattr(tinygame.TinyGame, "order_template", template)   # the fix
+    # The command's clock is the wall clock, before the test judge's: no reminder is due by it,
+    # and the next tick sends them.
+    assert "no longer stopped" in cli(judge, "game", "retry", "g2").output
+    report = judge.tick(1)
+    assert report.reminded == 2 and count(judge, "dave@pbem.test", "reminder") == 1
 
 
 def test_a_step_that_raises_does_not_stop_the_tick_s_other_steps(judge, monkeypatch):

@@ -10,7 +10,7 @@ import click
 
 from pbem.cli.base import HOME_OPTION, check_address, expect_open, fail, gm_action, plain_name, session, main
 from pbem.games import UnknownGameType, rules_for
-from pbem.judge import absences, engine, gm, quarantine
+from pbem.judge import absences, engine, gm, quarantine, reminders
 from pbem.judge.mailer import Mailer
 from pbem.judge.settings import parse_settings, store_settings
 from pbem.judge.render import event_lines, render
@@ -357,14 +357,18 @@ def game_retry(home_dir, name):
                 fail(f"game {name!r} was not stopped by an error; nothing to retry "
                      f"(`pbem game list` marks the games that were)")
             quarantine.clear_stuck(store, row["id"])
+            doing = "resolving"
             try:
                 with store.part():
-                    chain, graced = resolve_game(store, Mailer(store, home), row["id"], name, now)
+                    mailer = Mailer(store, home)
+                    chain, graced = resolve_game(store, mailer, row["id"], name, now)
+                    doing = "reminding"   # what came due of the open phase's reminders, as a tick would
+                    reminders.remind(store, mailer, engine.load_game(store, name), now)
             except Exception as exc:  # still the bug: the game stays stopped, nobody is mailed again
-                quarantine.mark_stuck(store, row["id"], exc, now)
+                quarantine.mark_stuck(store, row["id"], exc, now, doing)
                 failed = exc
         if failed is not None:
-            fail(f"game {name!r}: resolving still fails: {quarantine.error_line(failed)}; nothing changed and "
+            fail(f"game {name!r}: {doing} still fails: {quarantine.error_line(failed)}; nothing changed and "
                  f"the game stays stopped (try again after a fix)")
         g = engine.load_game(store, name)
         if chain:

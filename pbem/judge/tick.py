@@ -89,8 +89,8 @@ class TickReport:
     @property
     def exit_code(self) -> int:
         """`pbem tick`'s exit status (docs/reliability.md): 3 when this tick put a mail aside,
-        stopped a game or had a step fail (a person must look), else 2 when something failed that the next tick
-        tries again by itself (a server away, a mail that failed once), else 0."""
+        stopped a game or had a step fail (a person must look), else 2 when something failed
+        that the next tick tries again by itself (a server away, a mail that failed once), else 0."""
         return EXIT_ATTENTION if self.attention else EXIT_RETRY if self.errors else 0
 
 
@@ -484,9 +484,10 @@ def run_tick(home: Home, now: float | None = None, clock: Callable[[], float] = 
                 except sqlite3.DatabaseError:
                     raise   # the disk or the file: `pbem tick` says so in one line
                 except Exception as exc:  # a bug outside any one mail or game: the other steps still run
-                    where = quarantine.error_trace(exc).splitlines()[-2]
+                    trace = quarantine.error_trace(exc).splitlines()
+                    where = f" (at {trace[-2]})" if len(trace) > 1 else ""
                     report.attention.append(f"{name}: internal error, the other steps went on: "
-                                            f"{quarantine.error_line(exc)} (at {where})")
+                                            f"{quarantine.error_line(exc)}{where}")
             return report
         finally:
             store.close()
