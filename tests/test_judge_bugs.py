@@ -400,3 +400,16 @@ def test_a_step_that_raises_does_not_stop_the_tick_s_other_steps(judge, monkeypa
     assert report.exit_code == EXIT_ATTENTION
     assert any("begin and end stand-ins: internal error" in line and "RuntimeError: a bug in the stand-ins" in line
                for line in report.attention), report.attention
+
+
+def test_a_game_master_command_hit_by_a_rules_bug_says_so_in_one_line_and_changes_nothing(judge, monkeypatch):
+    monkeypatch.setattr(tinygame.TinyGame, "resolve", broken_resolve)
+    result = cli(judge, "game", "resolve", "g2")
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)   # not the KeyError escaping
+    assert "internal error in pbem: KeyError: 'Pozsony'" in result.stderr and "was undone" in result.stderr
+    store = judge.store()
+    try:
+        g2 = engine.load_game(store, "g2")
+        assert g2.seq == 1 and store.row("SELECT COUNT(*) AS n FROM outbox WHERE purpose='announce'")["n"] == 0
+    finally:
+        store.close()
