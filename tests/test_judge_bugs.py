@@ -413,3 +413,18 @@ def test_a_game_master_command_hit_by_a_rules_bug_says_so_in_one_line_and_change
         assert g2.seq == 1 and store.row("SELECT COUNT(*) AS n FROM outbox WHERE purpose='announce'")["n"] == 0
     finally:
         store.close()
+
+
+def test_a_game_whose_stored_state_cannot_load_still_has_its_game_master_told(judge):
+    store = judge.store()
+    with store.transaction():
+        store.run("UPDATE games SET state='{\"players\": [' WHERE name='g2'")   # damaged
+    store.close()
+    judge.orders("g2", "dave", "round-1/bid", "bid: 3\n")
+    judge.orders("g1", "alice", "round-1/bid", "bid: 3\n")
+    first = judge.tick(1)
+    assert first.mails == {"orders accepted": 1} and any("JSONDecodeError" in e for e in first.errors)
+    judge.tick(50)   # past the deadline: g2 is stopped, g1 resolves
+    assert count(judge, "dave@pbem.test", "held") == 1
+    assert count(judge, "gm2@pbem.test", "alert") == 2   # the mail put aside, the game stopped
+    assert "STOPPED" in next(line for line in cli(judge, "game", "list").output.splitlines() if line.startswith("g2"))

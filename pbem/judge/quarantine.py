@@ -84,9 +84,8 @@ def put_aside(store: Store, mailer: Mailer, row_id: int, exc: BaseException, now
     row = store.row("SELECT * FROM quarantine WHERE id=?", row_id)
     mail = mail_of(row, mailer.home.address)
     game = _game_of(store, mail)
-    gm = game.row["gm_email"] if game is not None else None
-    told = mailer.alert(game.id if game else None, game.name if game else None, gm,
-                        f"The judge could not process a mail from {_sender(row)}",
+    told = mailer.alert(game["id"] if game else None, game["name"] if game else None,
+                        game["gm_email"] if game else None, f"The judge could not process a mail from {_sender(row)}",
                         "judge_error_mail.txt.j2", kept_id=row_id, sender=_sender(row),
                         mail_subject=row["subject"] or "", message_id=row["message_id"], error=row["error"],
                         failures=row["failures"])
@@ -113,18 +112,21 @@ def _answerable(mail: InMail) -> bool:
     return bool(mail.from_addr) and not mail.auto and address_problem(mail.from_addr) is None
 
 
-def _game_of(store: Store, mail: InMail) -> engine.Game | None:
-    """The game the mail names, if its sender plays it or masters it: its game master is told.
-    A stranger naming a game alerts only the admin. Reading the mail may be what raised: any
-    error here means no game."""
+def _game_of(store: Store, mail: InMail) -> sqlite3.Row | None:
+    """The row (id, name, gm_email) of the game the mail names, if its sender plays it or
+    masters it: its game master is told. A stranger naming a game alerts only the admin. Read
+    from the games table, not loaded: a game whose state cannot load still has its game
+    master. Reading the mail may be what raised: any error here means no game."""
     try:
         texts = [a.text for a in mail.attachments_yaml] + [mail.text or ""]
         doc = next((d for d in map(find_document, texts) if d is not None), None)
         envelope, _ = parse_document(doc) if doc is not None else (None, [])
         if envelope is None or not envelope.game:
             return None
-        game = engine.load_game(store, envelope.game)
-        emails = {p["email"] for p in engine.players(store, game.id)} | {game.row["gm_email"]}
+        game = store.one("SELECT id, name, gm_email FROM games WHERE name=?", envelope.game)
+        if game is None:
+            return None
+        emails = {p["email"] for p in engine.players(store, game["id"])} | {game["gm_email"]}
         return game if mail.from_addr in emails else None
     except Exception:   # noqa: BLE001 - the judge is already handling a bug of its own
         return None
