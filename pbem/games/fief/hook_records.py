@@ -180,3 +180,6 @@ class CardPlays:
     play: Callable[["FiefState", "Board", str, Mapping[str, Any], "Rng"], list["Event"]]
     # card -> the lines of the at-once template that show it: (the YAML, the comment).
     template: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    # (view, the canonical play) -> the `play:` item that ``check`` reads back to it (the judge's
+    # echo, echo/orders.py); None: the core's forms (France's).
+    echo: Callable[[dict, Mapping[str, Any]], dict] | None = None

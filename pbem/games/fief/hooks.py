@@ -154,6 +154,9 @@ class Character:
     # The effect puts the card where it lies (England: under the cleric, on the family board);
     # a card that cannot take effect then stays in hand. Without it: France's frieze (G.4.1).
     places_card: bool = False
+    # (view, the canonical play) -> the `play:` item that ``read`` reads back to it (the judge's
+    # echo, echo/orders.py); None: the core's `play: CARD` with `on: LORD`.
+    echo: Callable[[dict, Mapping[str, Any]], dict] | None = None
 
 
 @dataclass(frozen=True)

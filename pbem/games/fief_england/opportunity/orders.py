@@ -300,4 +300,35 @@ TEMPLATE = {
     "good_weather": (("- play: good_weather", "2.7: cancels STORMS, or +1 a Mill and Abbey"),
                      ("  on: REGION", "I-VI or its name")),
 }
-CARD_PLAYS = CardPlays(cards=tuple(KEYS), at_once=OPPORTUNITY, check=_check, play=_play, template=TEMPLATE)
+
+
+def echo(view: Mapping[str, Any], play: Mapping[str, Any]) -> dict[str, Any]:
+    """A checked play written back as the `play:` item ``check_play`` reads to it (the judge's
+    echo): the defaults left out, a Region by its numeral, a district by its name."""
+    card = play["card"]
+    item: dict[str, Any] = {"play": card}
+    if card == "tax":
+        kind = play["tax"]
+        district = (view.get("bishoprics") or {}).get(str(play["on"]), {})
+        item[kind] = district.get("name", play["on"]) if kind == "tithe" else play["on"]
+        item["lord"] = play["lord"]
+    elif card == "rebellion":
+        item["in"] = play["in"]
+        if play["cards"] != 1:
+            item["cards"] = play["cards"]
+        item.update({key: True for key in ("burgher", "invaders_first") if play.get(key)})
+        if play.get("passage"):
+            item["passage"] = play["passage"]
+    elif card == "passage":
+        item["free"] = play["free"]
+        if "to" in play:
+            item["to"] = play["to"]
+        if play["by"] == "burgher":
+            item["by"] = "burgher"
+    else:   # the keys of the play as they are read: on, sponsor, by, leader
+        item.update({key: play[key] for key in ("on", "leader", "sponsor", "by") if key in play})
+    return item
+
+
+CARD_PLAYS = CardPlays(cards=tuple(KEYS), at_once=OPPORTUNITY, check=_check, play=_play, template=TEMPLATE,
+                       echo=echo)
