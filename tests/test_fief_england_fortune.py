@@ -641,3 +641,23 @@ def test_a_captive_does_not_roll_for_the_plague():
     events = disasters._strike(state, BOARD, Dice(d6=[5]), "plague", "VI", "test")
     assert "plague_captive_spared" in kinds(events) and "Hugh" in state.lords
     assert [e.data["lord"] for e in events if e.kind == "plague_noble"] == ["Henri"]
+
+
+def test_a_full_tracks_disaster_is_discarded_face_up_from_rules_version_3():
+    """2.3 (l.115, Ex l.119): a disaster drawn while the track is full is discarded face up and
+    the pile's top is public; a game of rules version 2 discarded it face down, and keeps so."""
+    from pbem.games.fief.positions import scenario_state
+    from pbem.games.fief_england.rules import RULES
+    from pbem.orders.yamlsafe import load
+    from test_fief_scenarios import run_step
+    position = {"players": ["kirsten", "dave"], "round": 2, "phase": "cards", "disasters_track": ["famine", "storms"],
+                "piles": {"events": ["tax", "invaders", "plague"]}}
+    mail = {"orders": {"kirsten": "orders:\n  - draw: [events]\n", "dave": "orders: []\n"}, "dice": {"d6": [1, 2, 3]}}
+    for version, top, told in ((3, "invaders", "face up: INVADERS"), (2, "face_down", "face down")):
+        state = scenario_state({**position, "options": {"rules_version": version}}, "fief_england")
+        view = RULES.view(state, "kirsten")
+        assert RULES.check_orders(view, "kirsten", load(mail["orders"]["kirsten"])).ok
+        after, _ = run_step(RULES, state, {**mail, "expect": {"events": [{"kind": "disaster_drawn", "text": told}]}},
+                            mail["dice"])
+        assert RULES.view(after, "dave")["piles"]["events_discard_top"] == top
+        assert RULES.view(after, "kirsten")["hand"] == ["tax"]

@@ -121,10 +121,20 @@ def draw_one(state: FiefState, cards: CardSet, player: str, pile: str, rng: Rng)
             events.append(Event("disaster_drawn", f"{player} draws a disaster card and puts it face down on "
                                 f"the disasters track, space {len(state.disasters_track)} (2.3).",
                                 data={"player": player, "space": len(state.disasters_track)}))
+        elif _face_up(state):   # England 2.3: shown to all on the discard pile
+            state.events_discard.append(card)
+            events.append(Event("disaster_drawn", f"{player} draws a disaster card; the disasters track is "
+                                f"full, so it is discarded face up: {card.upper()} (2.3).",
+                                data={"player": player, "space": None, "card": card}))
         else:
             discard_face_down(state, card)
             events.append(Event("disaster_drawn", f"{player} draws a disaster card; the disasters track is "
                                 "full, so it is discarded face down (2.3).", data={"player": player, "space": None}))
+
+
+def _face_up(state: FiefState) -> bool:
+    own = edition_of(state).hooks.full_track_face_up
+    return own is not None and own(state)
 
 
 def _top(state: FiefState, pile: str, rng: Rng) -> tuple[str | None, list[Event]]:
