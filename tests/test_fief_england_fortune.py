@@ -661,3 +661,20 @@ def test_a_full_tracks_disaster_is_discarded_face_up_from_rules_version_3():
                             mail["dice"])
         assert RULES.view(after, "dave")["piles"]["events_discard_top"] == top
         assert RULES.view(after, "kirsten")["hand"] == ["tax"]
+
+
+@pytest.mark.parametrize("version, left", [(3, {"man_at_arms": 2, "bombard": 3}),
+                                           (2, {"man_at_arms": 2, "bombard": 4})])
+def test_an_ambushers_bombards_all_on_the_map_destroy_the_one_left_behind(version, left):
+    """Ex 10-5 (l.738), R78: the Bombard left behind is replaced by the ambusher's available
+    marker; with none in stock (l.30: 3 a family) it is destroyed. A game of rules version 2 took
+    it over anyway (and keeps so)."""
+    state = position(["kirsten", "dave"], lords={"Edward": {"family": "kirsten", "at": "Exeter"},
+                                                 "William": {"family": "dave", "at": "Exeter"}},
+                     units={"Exeter": {"kirsten": {"bombard": 1}, "dave": {"man_at_arms": 2, "bombard": 3}}},
+                     towns={"Exeter": {"controller": "dave"}}, hands={"dave": ["ambush"]})
+    state.options["rules_version"] = version
+    events = opp.ambush(state, BOARD, "dave", {"card": "ambush", "on": "Edward", "by": "William"})
+    assert units_in(state, "Exeter", "dave") == left and units_in(state, "Exeter", "kirsten") == {}
+    taken = next(e for e in events if e.kind == "engines_taken")
+    assert ("destroyed" in taken.text) == (version >= 3)
