@@ -183,3 +183,10 @@ class CardPlays:
     # (view, the canonical play) -> the `play:` item that ``check`` reads back to it (the judge's
     # echo, echo/orders.py); None: the core's forms (France's).
     echo: Callable[[dict, Mapping[str, Any]], dict] | None = None
+    # (view, board, player, card, the `play:` item, its line, problems) -> the canonical play of an
+    # opportunity card in the cards-draw mail, carried out by ``play`` in the player's Discard
+    # action (England 2.0, l.105, FAQ l.867: "instead of discarding it"), or None; without it that
+    # mail holds no `play:`.
+    discard_check: Callable[[dict, "Board", str, str, Any, "int | None", Any], "dict | None"] | None = None
+    # (the canonical play) -> the cards it takes from the hand (a REBELLION may take several).
+    hand_cards: Callable[[Mapping[str, Any]], list[str]] = lambda play: [play["card"]]

@@ -37,12 +37,16 @@ def resolve_draw(state: FiefState, board: Board, orders: Mapping[str, Any], rng:
     active = [p for p in state.turn_order() if not state.families[p].eliminated]
     before = edition_of(state).hooks.before_draws
     events: list[Event] = before(state, rng) if before is not None else []   # England: 4.8, R71
+    own = edition_of(state).hooks.card_plays
     for player in active:                                        # 2.1: step A, in turn order
+        for play in (orders.get(player) or {}).get("play") or []:   # England 2.0: played instead of discarded
+            if own is not None:
+                events += own.play(state, board, player, play, rng)
         events += _discard(state, cards, player, (orders.get(player) or {}).get("discard") or [])
     for player in active:                                        # 2.2: step B, in turn order
         events += _draws(state, cards, player, orders.get(player) or {}, rng)
-    own = edition_of(state).hooks.disasters                      # England: by Region (2.4)
-    events += (own or resolve_disasters)(state, board, cards, rng)   # 2.5: step C
+    disasters = edition_of(state).hooks.disasters                # England: by Region (2.4)
+    events += (disasters or resolve_disasters)(state, board, cards, rng)   # 2.5: step C
     return events
 
 

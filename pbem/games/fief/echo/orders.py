@@ -64,7 +64,7 @@ def _votes(view: dict, orders: dict) -> list:
 
 def _draw(view: dict, orders: dict) -> list:
     # cards_orders.check_draw_orders (2.1, 2.2)
-    items: list[dict[str, Any]] = []
+    items: list[dict[str, Any]] = [_one_play(view, play) for play in orders.get("play") or []]   # England 2.0
     if orders.get("discard"):
         items.append({"discard": orders["discard"]})
     if orders.get("draw"):

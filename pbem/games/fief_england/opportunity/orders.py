@@ -37,7 +37,9 @@ from typing import Any, Mapping
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.state import FiefState
+from pbem.games.fief.surprise.play import play_surprise
 from pbem.games.fief_england import fortune
+from pbem.games.fief_england.characters import CHARACTERS
 from pbem.games.fief_england.opportunity import cards
 from pbem.games.fief.hooks import CardPlays
 from pbem.games.fief_england.regions import NUMERALS, region_fief
@@ -76,19 +78,25 @@ def find_region(board: Board, text: Any) -> str | None:
 
 
 def check_play(view: Mapping[str, Any], board: Board, player: str, item: Mapping[str, Any], line: int | None,
-               problems: Problems, at_once: bool = True) -> dict | None:
-    """One `- play: CARD` item of `at_once:` (an Opportunity card) or of round-N/cards-play (any
+               problems: Problems, at_once: bool = True, in_discard: bool = False) -> dict | None:
+    """One `- play: CARD` item of `at_once:` (an Opportunity card), of round-N/cards-draw (an
+    Opportunity card played in the Discard action, ``in_discard``) or of round-N/cards-play (any
     of England's fortune cards, ``at_once`` False) -> its canonical play, or None (the problems
     said)."""
     card = opportunity_card(item.get("play"))
     if card is None or (at_once and card not in OPPORTUNITY):
-        problems.add(line, f"`{item.get('play')}` is not an Opportunity card you can play at once (10.0)"
+        problems.add(line, f"`{item.get('play')}` is not an Opportunity card: only those are played in the "
+                     "Discard action (2.0, 2.6)" if in_discard else
+                     f"`{item.get('play')}` is not an Opportunity card you can play at once (10.0)"
                      if at_once else f"`{item.get('play')}` is not one of England's fortune cards",
+                     "play it in round-N/cards-play" if in_discard and card else
                      suggest(str(item.get("play")), OPPORTUNITY if at_once else list(KEYS)))
         return None
-    if view["phase"] == DRAW_PHASE:
-        problems.add(line, "no Opportunity card may be played during the Cards phase's draws (2.6)",
-                     "send it once the draws are resolved")
+    if view["phase"] == DRAW_PHASE and not in_discard:
+        problems.add(line, "no Opportunity card may be played at once during the Cards phase's draws "
+                     "(2.6: not during the Draw Cards action)",
+                     "play it in your cards-draw orders (`- play:` beside `- discard:`), done in your Discard "
+                     "action (2.0), or send it once the draws are resolved")
         return None
     check_keys(item, KEYS[card], f"a {NAMES[card]} play", problems)
     before = len(problems)
@@ -278,7 +286,41 @@ def _check(view: dict, board: Board, player: str, card: str, item: Any, line: in
 
 
 def _play(state: FiefState, board: Board, player: str, play: Mapping[str, Any], rng: Rng) -> list[Event]:
+    if play["card"] in FAMILY_CARDS:   # 11.0: MERCENARY or BURGHER, in the Discard action (2.0)
+        if play["card"] not in state.families[player].hand:
+            return [cards.kept(player, play["card"], "you no longer hold it")]
+        return play_surprise(state, board, player, play)
     return act(state, board, rng, player, play)
+
+
+FAMILY_CARDS = ("mercenary", "burgher")   # 11.0: the Character Opportunity cards
+
+
+def check_discard_play(view: dict, board: Board, player: str, card: str, item: Any, line: int | None,
+                       problems: Any) -> dict | None:
+    """2.0 (l.105; FAQ l.867): "During the Discard Action, Players may play Opportunity Cards (2.6)
+    they are holding instead of discarding them": a `- play:` item of round-N/cards-draw, with the
+    keys of its at-once form (10.0-10.5), or MERCENARY and BURGHER (11.0)."""
+    if card in FAMILY_CARDS:
+        if card not in (view.get("hand") or []):
+            problems.add(line, f"you hold no {card.upper()} card", "your hand: " + (", ".join(view.get("hand") or [])
+                                                                               or "empty"))
+            return None
+        read = CHARACTERS[card].read
+        assert read is not None   # characters.py: every England character card reads its own order
+        return read(view, board, player, card, item, line, problems)
+    return check_play(view, board, player, item, line, problems, at_once=True, in_discard=True)
+
+
+def hand_cards(play: Mapping[str, Any]) -> list[str]:
+    """The cards of the hand a checked play takes: a REBELLION its `cards:` (and a PASSAGE with
+    `passage: card`), a PASSAGE none when the BURGHER's action serves instead."""
+    card = play["card"]
+    if card == "rebellion":
+        return ["rebellion"] * (play["cards"] or 0) + (["passage"] if play.get("passage") == "card" else [])
+    if card == "passage" and play.get("by") == "burgher":
+        return []
+    return [card]
 
 
 # The edition's ``card_plays`` hook (pbem/games/fief/hooks.py ``CardPlays``): England's fortune cards
@@ -299,6 +341,9 @@ TEMPLATE = {
                ("  by: YOUR_NOBLE", "")),
     "good_weather": (("- play: good_weather", "2.7: cancels STORMS, or +1 a Mill and Abbey"),
                      ("  on: REGION", "I-VI or its name")),
+    # 11.0: the Character Opportunity cards (their at-once lines are the characters')
+    "mercenary": (("- play: mercenary", "11.1: onto your family board"),),
+    "burgher": (("- play: burgher", "11.2: while your family has a titled Lord"),),
 }
 
 
@@ -331,4 +376,4 @@ def echo(view: Mapping[str, Any], play: Mapping[str, Any]) -> dict[str, Any]:
 
 
 CARD_PLAYS = CardPlays(cards=tuple(KEYS), at_once=OPPORTUNITY, check=_check, play=_play, template=TEMPLATE,
-                       echo=echo)
+                       echo=echo, discard_check=check_discard_play, hand_cards=hand_cards)
