@@ -678,3 +678,35 @@ def test_an_ambushers_bombards_all_on_the_map_destroy_the_one_left_behind(versio
     assert units_in(state, "Exeter", "dave") == left and units_in(state, "Exeter", "kirsten") == {}
     taken = next(e for e in events if e.kind == "engines_taken")
     assert ("destroyed" in taken.text) == (version >= 3)
+
+
+def test_the_tallage_goes_with_the_title_at_income_faq_l871():
+    """FAQ (l.871), R148, rules version 3: the title kept in the family, passed to another
+    family's noble, or back on the Titles Deck ("unclaimed": no tax); a Sovereign's Tallage on an
+    ungoverned Region goes with the crown. A game of version 2 pays the taxing family only."""
+    def played(version: int, lords: dict, lord: str, target: str = "VI"):
+        state = position(["george", "dave"], lords=lords)
+        state.options["rules_version"] = version
+        assert fortune.play_tallage(state, BOARD, "george", lord, target)[0]
+        return state
+
+    lords = {"Henri": {"family": "george", "at": "London", "titles": ["south_east"]},
+             "Hugh": {"family": "george", "at": "York"}, "Anabel": {"family": "dave", "at": "Oxford"}}
+    for holder, paid in (("Hugh", "george"), ("Anabel", "dave")):
+        state = played(3, lords, "Henri")
+        del state.lords["Henri"]
+        state.fief_titles["south_east"] = holder
+        assert fortune.tallage_income(state, BOARD) == {paid: {"VI": 8}}
+    state = played(3, lords, "Henri")
+    state.fief_titles["south_east"] = None          # 4.8: back on the Titles Deck
+    assert fortune.tallage_income(state, BOARD) == {}
+    state = played(2, lords, "Henri")
+    state.fief_titles["south_east"] = "Anabel"      # version 2: the taxing family only
+    assert fortune.tallage_income(state, BOARD) == {}
+    crown = {"Edward": {"family": "george", "at": "London", "political": "king"},
+             "William": {"family": "dave", "at": "Oxford"}}
+    state = played(3, crown, "Edward")
+    assert fortune.tallage_income(state, BOARD) == {"george": {"VI": 8}}
+    state.lords["Edward"].political, state.lords["William"].political = None, "king"   # the crown passed
+    assert fortune.tallage_income(state, BOARD) == {"dave": {"VI": 8}}
+    assert state.edition_state["crown_tallages"] == ["VI"]
