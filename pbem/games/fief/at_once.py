@@ -70,7 +70,8 @@ def _check_items(view: dict, player: str, items: Any, problems: Problems) -> lis
         plays = hooks.card_plays   # the edition's own cards (England): every card but its characters
         if plays is not None and card_word(item.get("play")) not in hooks.characters:
             play = plays.check(view, load_board(view["game"], (view.get("options") or {}).get("board", "board")),
-                             player, str(card_word(item.get("play"))), item, line, problems)
+                               player, str(card_word(item.get("play"))), item, line, problems,
+                               [done["play"] for done in out if "play" in done])
             if play is not None:
                 out.append({"play": play})
             continue

@@ -8,7 +8,7 @@ the core's rule (docs/adding-a-game.md).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 if TYPE_CHECKING:
     from pbem.games.fief.battle.context import Battle
@@ -173,9 +173,10 @@ class CardPlays:
 
     cards: tuple[str, ...]     # card ids the edition plays itself in round-N/cards-play
     at_once: tuple[str, ...]   # of them, those also played at once (R41 for England)
-    # (view, board, player, card, the `play:` item, its line, problems) -> the canonical play
-    # (with its "card"), or None; the edition checks the hand itself.
-    check: Callable[[dict, "Board", str, str, Any, "int | None", Any], "dict | None"]
+    # (view, board, player, card, the `play:` item, its line, problems, the plays of the same list
+    # accepted before it, in the order written) -> the canonical play (with its "card"), or None;
+    # the edition checks the hand itself.
+    check: Callable[[dict, "Board", str, str, Any, "int | None", Any, Sequence[Mapping[str, Any]]], "dict | None"]
     # (state, board, player, the canonical play, rng) -> events; what no longer holds is an event.
     play: Callable[["FiefState", "Board", str, Mapping[str, Any], "Rng"], list["Event"]]
     # card -> the lines of the at-once template that show it: (the YAML, the comment).

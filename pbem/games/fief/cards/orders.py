@@ -178,7 +178,7 @@ def _draw(cards: CardSet, draws: int, characters: int, item: dict, line,
 def check_play_orders(view: dict, board: Board, player: str, items: list, problems: Problems) -> dict:
     cards = load_cards(view["game"])
     left = Counter(view.get("hand") or [])
-    plays = []
+    plays: list[dict] = []
     for i, item in enumerate(items):
         line = line_of(items, i)
         if verb_of(item, ("play",), line, problems) is None:
@@ -187,7 +187,7 @@ def check_play_orders(view: dict, board: Board, player: str, items: list, proble
         own = load_edition(view["game"]).hooks.card_plays
         if own is not None and card in own.cards:   # the edition's own (England: 2.7-2.8, 10.0)
             left[card] -= 1
-            play = own.check(view, board, player, card, item, line, problems)
+            play = own.check(view, board, player, card, item, line, problems, plays)
             if play is not None:
                 plays.append(play)
             continue

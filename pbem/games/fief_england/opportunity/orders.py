@@ -33,7 +33,7 @@ Cards action"). Each play is checked again when carried out (``act``).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.state import FiefState
@@ -78,11 +78,13 @@ def find_region(board: Board, text: Any) -> str | None:
 
 
 def check_play(view: Mapping[str, Any], board: Board, player: str, item: Mapping[str, Any], line: int | None,
-               problems: Problems, at_once: bool = True, in_discard: bool = False) -> dict | None:
+               problems: Problems, at_once: bool = True, in_discard: bool = False,
+               earlier: Sequence[Mapping[str, Any]] = ()) -> dict | None:
     """One `- play: CARD` item of `at_once:` (an Opportunity card), of round-N/cards-draw (an
     Opportunity card played in the Discard action, ``in_discard``) or of round-N/cards-play (any
     of England's fortune cards, ``at_once`` False) -> its canonical play, or None (the problems
-    said)."""
+    said). ``earlier``: the plays written before it in the same list, carried out before it
+    (R150: a tithe by the Bishop a BISHOP card above appoints)."""
     card = opportunity_card(item.get("play"))
     if card is None or (at_once and card not in OPPORTUNITY):
         problems.add(line, f"`{item.get('play')}` is not an Opportunity card: only those are played in the "
@@ -166,7 +168,7 @@ def check_play(view: Mapping[str, Any], board: Board, player: str, item: Mapping
         if play["on"] and play["by"] and lords[play["on"]]["location"] != lords[play["by"]]["location"]:
             problems.add(line, f"{play['on']} and {play['by']} are not in the same city (10.5)", "")
     elif card == "tax":
-        _tax(view, board, player, item, line, problems, play)
+        _tax(view, board, player, item, line, problems, play, earlier)
     elif card in ("good_weather", "bountiful_harvest"):
         play["on"] = find_region(board, item.get("on"))
         if play["on"] is None:
@@ -213,8 +215,10 @@ def _invader_leader(view: Mapping[str, Any], player: str, item: Mapping[str, Any
 
 
 def _tax(view: Mapping[str, Any], board: Board, player: str, item: Mapping[str, Any], line: int | None,
-         problems: Problems, play: dict) -> None:
-    """2.8: `tallage: REGION` or `tithe: DISTRICT`, and `lord:` (left out: the only one who can)."""
+         problems: Problems, play: dict, earlier: Sequence[Mapping[str, Any]] = ()) -> None:
+    """2.8: `tallage: REGION` or `tithe: DISTRICT`, and `lord:` (left out: the only one who can).
+    A tithe may be levied by the noble a BISHOP or ARCHBISHOP card played above it in the same
+    mail makes the district's cleric (2.6: the cards played one after the other; R150)."""
     kinds = [k for k in ("tallage", "tithe") if k in item]
     if len(kinds) != 1:
         problems.add(line, "a TAX card needs `tallage: REGION` or `tithe: DISTRICT`",
@@ -241,6 +245,8 @@ def _tax(view: Mapping[str, Any], board: Board, player: str, item: Mapping[str, 
             return
         play["on"] = int(district)
         able = [n for n, lo in view["lords"].items() if lo["family"] == player and lo["bishopric"] == int(district)]
+        able += [p["on"] for p in earlier if p["card"] in CLERICS and p.get("district") == int(district)
+                 and view["lords"][p["on"]]["family"] == player and p["on"] not in able]
     if "lord" in item:
         name = next((n for n in view["lords"] if fold(n) == fold(str(item["lord"]))), None)
         if name not in able:
@@ -253,7 +259,19 @@ def _tax(view: Mapping[str, Any], board: Board, player: str, item: Mapping[str, 
         play["lord"] = able[0]
     else:
         problems.add(line, f"no noble of your family may levy this {kind} (2.8)" if not able else
-                     f"say which noble levies it: {', '.join(able)}", "add `lord: NAME`" if able else "")
+                     f"say which noble levies it: {', '.join(able)}", "add `lord: NAME`" if able else
+                     _cleric_first(view, kind))
+
+
+CLERICS = ("bishop", "archbishop")   # 2.14: the cards that make a district's cleric
+
+
+def _cleric_first(view: Mapping[str, Any], kind: str) -> str:
+    """R150: the way to order a tithe by a cleric a card of the same mail appoints."""
+    if kind == "tithe" and any(card in CLERICS for card in view.get("hand") or []):
+        return ("a Bishop or Archbishop appointed in this mail may levy it: write the BISHOP or ARCHBISHOP "
+                "card's `- play:` above this tithe (the cards are played in the order written)")
+    return ""
 
 
 def act(state: FiefState, board: Board, rng: Rng, player: str, play: Mapping[str, Any]) -> list[Event]:
@@ -280,9 +298,10 @@ def act(state: FiefState, board: Board, rng: Rng, player: str, play: Mapping[str
 
 
 
-def _check(view: dict, board: Board, player: str, card: str, item: Any, line: int | None, problems: Any) -> dict | None:
+def _check(view: dict, board: Board, player: str, card: str, item: Any, line: int | None, problems: Any,
+           earlier: Sequence[Mapping[str, Any]] = ()) -> dict | None:
     at_once = view["phase"] != "cards_play"
-    return check_play(view, board, player, item, line, problems, at_once=at_once)
+    return check_play(view, board, player, item, line, problems, at_once=at_once, earlier=earlier)
 
 
 def _play(state: FiefState, board: Board, player: str, play: Mapping[str, Any], rng: Rng) -> list[Event]:
