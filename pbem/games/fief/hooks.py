@@ -154,6 +154,9 @@ class Character:
     # The effect puts the card where it lies (England: under the cleric, on the family board);
     # a card that cannot take effect then stays in hand. Without it: France's frieze (G.4.1).
     places_card: bool = False
+    # (view, the canonical play) -> the `play:` item that ``read`` reads back to it (the judge's
+    # echo, echo/orders.py); None: the core's `play: CARD` with `on: LORD`.
+    echo: Callable[[dict, Mapping[str, Any]], dict] | None = None
 
 
 @dataclass(frozen=True)
@@ -365,6 +368,10 @@ class Hooks:
     # the d6 names a Region, round 1's wait for round 2; pbem/games/fief_england/disasters.py).
     # Without it the core's (cards/effects.py: the d6 names a bishopric, 6 a false alarm).
     disasters: Callable[["FiefState", "Board", "CardSet", "Rng"], list["Event"]] | None = None
+    # 2.3: (state) -> whether a disaster drawn while the track is full is discarded face up, for
+    # all to see (England 2.3, l.115 and Ex l.119: "discards it face-up"). Without it face down
+    # (France 2.3: "discard the disaster card face down").
+    full_track_face_up: Callable[["FiefState"], bool] | None = None
     # Who holds a town no one stands in: "fief" (France 5.2.2: an empty town of a governed fief is
     # its title holder's family's; one left empty by its controller is control free otherwise) or
     # "fortress" (England 5.1, Ex 5-1, R30: a town left empty is lost, unless it holds a fortress,

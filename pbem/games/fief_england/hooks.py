@@ -15,7 +15,7 @@ from pbem.games.fief_england.battle.rules import BATTLE
 from pbem.games.fief_england.board_loader import load_england_board
 from pbem.games.fief_england.cards import load_england_cards
 from pbem.games.fief_england.cards_round import cards_view, round_end as cards_round_end
-from pbem.games.fief_england.disasters import WEATHER, resolve_disasters
+from pbem.games.fief_england.disasters import WEATHER, full_track_face_up, resolve_disasters
 from pbem.games.fief_england.fortune import INCOME_RULES, income_parts as fortune_income
 from pbem.games.fief_england.scorch import SCORCH
 from pbem.games.fief_england.opportunity.orders import CARD_PLAYS
@@ -178,7 +178,7 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               phases=(INVADERS, parliament.PARLIAMENT), record_keys=RECORD_KEYS,
               board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
-              view_parts=view_parts, disasters=resolve_disasters,
+              view_parts=view_parts, disasters=resolve_disasters, full_track_face_up=full_track_face_up,
               empty_towns="fortress", placement="controlled", movement=MOVEMENT,
               battle=replace(BATTLE, verbs={ATTACK: ATTACK_INVADERS}),   # 7.0, 6.8: players attack the Invaders
               purchase_start=sherwood.purchase_start, units_off_map=sherwood.units_off_map,

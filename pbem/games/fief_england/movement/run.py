@@ -290,6 +290,8 @@ class EnglandRun(MovementRun):
 
     def _crossing(self, army: Army, cur: str, target: str, first: bool) -> list[tuple[str, str]]:
         refused = super()._crossing(army, cur, target, first)
+        if not first:   # passing through ``cur``: its controller's leave alone (FAQ l.876, R149)
+            refused = permission.asked_in_city(self.state, cur, refused, self.presence.families_on_road(cur, target))
         for other in permission.exit_refused(self.state, cur, army.family, target, self.entered.get(cur, [])):
             if (other, "safe_passage") not in refused:   # 5.0: the road the opponents came by
                 refused.append((other, "safe_passage"))
