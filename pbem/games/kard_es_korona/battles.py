@@ -67,11 +67,18 @@ def _side(state: State, owner: str, units: dict[str, int], lord: bool, county: s
                 retreat_obstacle=to is not None and board_of(state).step_cost(county, to) > 1)
 
 
+def came_from(battle: dict[str, Any]) -> list[str]:
+    """The counties the attackers came into the battle from: from rules version 2 those bordering
+    it (``via``, III. Siege l.254: "one step from the castle"), in version 1 the counties they set
+    out from, which may lie further off (a raid from a distance, l.248)."""
+    return list(battle.get("via", battle["from"]))
+
+
 def _way_back(state: State, battle: dict[str, Any]) -> tuple[str, ...]:
-    """VI. Retreat / Flight (ruling K28): the attackers go back to a county they came from where
-    no one else's units stand (III. Siege: so does a withdrawal)."""
-    mine = battle["attacker"]
-    return tuple(c for c in battle["from"] if c not in state["closed"]
+    """VI. Retreat / Flight (ruling K28): the attackers go back to a county bordering the battle
+    that they came from, where no one else's units stand (III. Siege: so does a withdrawal)."""
+    mine, near = battle["attacker"], board_of(state).borders[battle["county"]]
+    return tuple(c for c in came_from(battle) if c in near and c not in state["closed"]
                  and state["armies"].get(c, {"owner": mine})["owner"] == mine)
 
 
@@ -79,7 +86,7 @@ def _refuges(state: State, battle: dict[str, Any]) -> tuple[str, ...]:
     """VI. Retreat / Flight: the defenders may flee to a bordering county of theirs or an empty
     one, but not to one an attacker came from."""
     board, defender = board_of(state), battle["defender"]
-    return tuple(c for c in sorted(board.borders[battle["county"]]) if c not in battle["from"]
+    return tuple(c for c in sorted(board.borders[battle["county"]]) if c not in came_from(battle)
                  and c not in state["closed"] and state["armies"].get(c, {"owner": defender})["owner"] == defender)
 
 
@@ -205,7 +212,7 @@ def _withdrawal(state: State, battle: dict[str, Any]) -> str | None:
     county of theirs or empty (III. Siege)."""
     board = board_of(state)
     mine = battle["attacker"]
-    for county in list(battle["from"]) + sorted(board.borders[battle["county"]]):
+    for county in came_from(battle) + sorted(board.borders[battle["county"]]):
         here = state["armies"].get(county)
         if county not in state["closed"] and (here is None or here["owner"] == mine):
             return county

@@ -37,7 +37,7 @@ class KardEsKoronaRules:
     title = "Kard és Korona"
     min_players = 2
     max_players = 6
-    rules_version = 1
+    rules_version = 2
 
     def options(self) -> Sequence[OptionSpec]:
         return setup.options()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.kard_es_korona.board import Board
-from pbem.games.kard_es_korona.routes import cheapest, points
+from pbem.games.kard_es_korona.routes import cheapest, entry, points
 from pbem.games.kard_es_korona.state import (State, active_players, add_units, battle_at, board_of, castle_problem,
                                              describe, half_rule, is_neutral, no_units, remove_units, total,
                                              units_at)
@@ -137,6 +137,15 @@ def _escort_left(state: State, player: str, src: str, step: dict[str, Any]) -> N
         raise StepFails(f"your province lord would be left alone in {src} (II: he needs an escort)")
 
 
+def _entries(state: State, board: Board, player: str, step: dict[str, Any]) -> list[str]:
+    """The counties bordering the target from which the step's units come into the battle (III.
+    Siege, l.254: "one step from the castle"): a county further off, reached by a raid from a
+    distance (l.248) or past tied-down defenders (VI. Tie-Down), comes in through the last county
+    of its way (rules version 2)."""
+    passable = _passable(state, player)
+    return sorted({entry(board, src, step["to"], passable) or src for src in step["from"]})
+
+
 def _lord_in_battle(state: State, player: str, county: str | None) -> bool:
     return any(b["county"] == county and b["defender"] == player and b.get("free", 0) == 0
                for b in state["battles"])
@@ -199,12 +208,15 @@ def _attack(state: State, board: Board, player: str, step: dict[str, Any], movin
         wrong = half_rule(moving)
         if wrong:   # VI: besiegers keep the half rule too (ruling K5: when the siege begins)
             raise StepFails(wrong)
+    via = _entries(state, board, player, step) if state["rules_version"] >= 2 else None
     _take_from_sources(state, step)
     if lord_from is not None:
         state["lords"][player] = to
     defenders = total(state["armies"][to]["units"])
     battle = {"county": to, "attacker": player, "defender": defender, "units": moving, "lord": lord_from is not None,
               "from": sorted(step["from"]), "entered": turn, "free": 0}
+    if via is not None:
+        battle["via"] = via
     events = [Event("attack", f"{player} attacks {to} ({describe(state['armies'][to]['units'])} of {defender}) "
                     f"with {describe(moving)}" + (" and the province lord." if lord_from else "."),
                     data={"player": player, "county": to, "defender": defender, "units": moving})]

@@ -16,8 +16,9 @@ The state is a dict (stored by the judge as it is; ``resolve`` works on a deep c
 - ``offices``: office -> holder or None (IV); ``elections``: how many were held;
 - ``deck``/``event``/``lasting``: the event cards (II. Event Cards);
 - ``moved``: county -> {kind: n} units that moved this year; ``battles``: battles due (county,
-  attacker, defender, the attacking units, lord, the counties they came from, when entered, the
-  defenders free of the reverse tie-down); ``tied``: players who may not move any more this year;
+  attacker, defender, the attacking units, lord, the counties they set out from, when entered, the
+  defenders free of the reverse tie-down; from rules version 2 ``via``, the counties bordering
+  the battle they came in through, ruling K29); ``tied``: players who may not move any more this year;
 - ``battle_orders``: player -> standing battle decisions from the movement orders; ``vetoes``:
   overlord -> vassals whose battles he forbids this year; ``won_now``: offices won in the
   election under way;

@@ -1,0 +1,98 @@
+"""Kard és Korona, rules version 2: the fixes against the rulebook (docs/kard-es-korona.md,
+"Rules versions"), each a scenario citing its line, and where it matters a version-1 game that
+keeps the old behaviour (a stored game replays exactly)."""
+from __future__ import annotations
+
+from kek_support import RULES, new_game, resolve_once, step, texts_of
+from pbem.games.kard_es_korona import battles
+from pbem.games.kard_es_korona.battle_adapter import BattleOutcome
+from test_kek_battle_step import NONE, Dice, _outcomes
+from test_kek_movement import FEL, PAN, _advanced
+
+RAID = "steps:\n  - to: Esztergom\n    from: {Pozsony: {cavalry: 2}}\n"
+
+
+def _game(rules_version: int = 2) -> tuple[dict, str, str]:
+    """test_kek_movement's two neighbours (Pannónia, Felvidék; the royal castle Esztergom between
+    them), Felvidék with 2 cavalry in Pozsony, under the given rules version."""
+    state = new_game(["Anna", "Bela"], provinces="PAN+FEL", rules_version=rules_version)
+    pan = next(p for p, h in state["home"].items() if h == "PAN")
+    fel = next(p for p, h in state["home"].items() if h == "FEL")
+    state, _ = step(state, {pan: PAN, fel: FEL.replace("Pozsony: {cavalry: 1", "Pozsony: {cavalry: 2")
+                                    .replace("Nyitra: {cavalry: 2}", "Nyitra: {cavalry: 1}")})
+    state["starting"] = fel
+    return state, pan, fel
+
+
+# -- III. Siege (l.248, l.254): an attack from a county that does not border the target ---------
+
+def test_a_raid_from_a_distance_is_fought_and_withdraws_one_step_from_the_castle() -> None:
+    """l.248: knights strike at a castle "from a distance"; the judge finds the way Pozsony -
+    Nyitra - Bars - Esztergom (3 movement points). The resolution raised KeyError 'Pozsony'.
+    Knights alone cannot besiege (l.246, ruling B10): they withdraw at once, one step from the
+    castle (l.254), to Bars, not to Pozsony."""
+    state, pan, fel = _game()
+    state, events = step(state, {fel: RAID})
+    assert "Bela's 2 cavalry withdraw from Esztergom to Bars." in texts_of(events)
+    assert state["armies"]["Bars"] == {"owner": fel, "units": {**NONE, "cavalry": 2}}
+    assert state["armies"]["Pozsony"]["units"]["cavalry"] == 0
+
+
+def test_a_lords_raid_from_a_distance_is_fought_to_its_end() -> None:
+    """l.248: the warlord leading knights strikes at a castle from a distance (he counts as
+    infantry): the battle is fought by the battle package, and whatever is left of the raid
+    stands in Esztergom or one step from it, never back in Pozsony."""
+    state, pan, fel = _game()
+    state, events = step(state, {fel: RAID + "    lord: yes\n"})
+    assert any(e.kind == "battle_log" for e in events)
+    assert state["armies"]["Pozsony"]["units"]["cavalry"] == 0
+    raid = {c for c in ("Esztergom", "Bars", "Győr", "Fejér", "Pest") if state["armies"].get(c, {}).get("owner") == fel}
+    assert raid or state["lords"][fel] is None
+
+
+def test_the_surplus_of_a_taken_castle_withdraws_one_step_from_it(monkeypatch) -> None:
+    """l.254: at most 7 stay in the taken castle; the others "retreat to the neighbouring
+    territory from which the army or part of it came directly into the battle, i.e. one step
+    from the castle": 8 infantry from Nyitra came in through Bars."""
+    state, pan, fel = _game()
+    state["armies"]["Nyitra"]["units"] = {**NONE, "infantry": 8}
+    _outcomes(monkeypatch, BattleOutcome({**NONE, "infantry": 8}, dict(NONE), False, False, "attacker"))
+    state, _ = resolve_once(state, {fel: "steps:\n  - to: Esztergom\n    from: {Nyitra: {infantry: 8}}\n"})
+    assert state["battles"][0]["via"] == ["Bars"]
+    events = battles.resolve(state, Dice())
+    assert state["armies"]["Esztergom"] == {"owner": fel, "units": {**NONE, "infantry": 7}}
+    assert "Bela's 1 infantry withdraw from Esztergom to Bars." in texts_of(events)
+
+
+def test_a_retreat_from_a_distant_attack_goes_one_step_back(monkeypatch) -> None:
+    """VI. Retreat / Flight: the attackers retreat to "a neighbouring county from which the
+    attackers arrived": for infantry from Nyitra into Esztergom (advanced map), Bars."""
+    state, pan, fel = _advanced({"Nyitra": {"infantry": 4, "archers": 2}}, {"Pozsony": {"infantry": 2}}, "Pozsony")
+    state["lords"][pan] = "Nyitra"
+    seen = _outcomes(monkeypatch, BattleOutcome(dict(NONE), {**NONE, "infantry": 1}, False, False, "defender"))
+    state, events = step(state, {pan: "steps:\n  - to: Esztergom\n    from: {Nyitra: {infantry: 3, archers: 2}}\n"
+                                      "battle: {retreat: {units_at_most: 1}}\n"})
+    assert seen[0].attacker.retreat_to == "Bars" and not seen[0].attacker.retreat_obstacle
+
+
+def test_an_attack_past_tied_down_defenders_comes_in_through_their_county() -> None:
+    """VI. Tie-Down (l.338): units pass through a county whose defenders are tied down and
+    attack beyond it; they came into that battle from the tied-down county, and the battles
+    resolve."""
+    armies = {"Komárom": {"infantry": 2, "cavalry": 2, "archers": 1}}
+    state, pan, fel = _advanced(armies, {"Nyitra": {"infantry": 1}, "Trencsén": {"infantry": 1},
+                                         "Pozsony": {"infantry": 2}}, "Pozsony")
+    plan = {pan: "steps:\n  - to: Nyitra\n    from: {Komárom: {infantry: 2}}\n"
+                 "  - to: Trencsén\n    from: {Komárom: {cavalry: 2}}\n"}
+    due, _ = resolve_once(state, plan)
+    assert [(b["county"], b["via"]) for b in due["battles"]] == [("Nyitra", ["Komárom"]), ("Trencsén", ["Nyitra"])]
+    state, events = step(state, plan)
+    assert RULES.phase(state).id != "1301/battles" and not state["battles"]
+
+
+def test_version_1_keeps_withdrawing_to_the_county_the_raid_set_out_from() -> None:
+    """A game of rules version 1 replays as it was played: the withdrawal goes back to the
+    county the units set out from (and the battle no longer raises)."""
+    state, pan, fel = _game(rules_version=1)
+    state, events = step(state, {fel: RAID})
+    assert "Bela's 2 cavalry withdraw from Esztergom to Pozsony." in texts_of(events)
