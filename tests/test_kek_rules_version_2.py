@@ -96,3 +96,43 @@ def test_version_1_keeps_withdrawing_to_the_county_the_raid_set_out_from() -> No
     state, pan, fel = _game(rules_version=1)
     state, events = step(state, {fel: RAID})
     assert "Bela's 2 cavalry withdraw from Esztergom to Pozsony." in texts_of(events)
+
+
+# -- III. Melee (l.226): a county with no master may be passed -----------------------------------
+
+def _through_a_county_without_master(rules_version: int) -> tuple[dict, list, str]:
+    """Fejér has no master (both sides fell there, l.226); Anna's knight in Győr goes through it
+    into Somogy (Győr - Fejér - Somogy, the only way within 4 movement points)."""
+    state, pan, fel = _game(rules_version)
+    state["starting"] = pan
+    del state["owner"]["Fejér"]
+    state, events = resolve_once(state, {pan: "steps:\n  - to: Somogy\n    from: {Győr: {cavalry: 1}}\n"})
+    return state, events, pan
+
+
+def test_a_county_without_master_may_be_passed() -> None:
+    """Ruling K3: units pass through empty counties, whoever holds them; only an overlord's or a
+    vassal's territory is barred (V, l.276). A county nobody holds is nobody's territory: it
+    barred everyone but a vassal (the missing holder was taken for the overlord)."""
+    state, events, pan = _through_a_county_without_master(2)
+    assert state["armies"]["Somogy"] == {"owner": pan, "units": {**NONE, "cavalry": 1}}
+    assert "Fejér" not in state["owner"]                        # passing through takes nothing
+
+
+def test_an_advanced_home_county_nobody_chose_may_be_passed() -> None:
+    """Advanced setup (l.164): each player holds only the 6 counties he chose; the others of his
+    province have no holder and may be passed like any empty county: Anna's knight in Fejér
+    attacks the neutral Kőrös through Somogy, which nobody chose (Fejér - Somogy - Kőrös)."""
+    state = new_game(["Anna", "Bela"], provinces="PAN+FEL", version="advanced")
+    pan = next(p for p, h in state["home"].items() if h == "PAN")
+    state, _ = step(state)
+    state["starting"] = pan
+    assert "Somogy" not in state["owner"] and state["armies"]["Fejér"]["owner"] == pan
+    state, events = resolve_once(state, {pan: "steps:\n  - to: Kőrös\n    from: {Fejér: {cavalry: 1}}\n"})
+    assert not [e.text for e in events if e.kind == "step_failed"]
+    assert [b["county"] for b in state["battles"]] == ["Kőrös"]
+
+
+def test_version_1_keeps_a_county_without_master_closed() -> None:
+    state, events, pan = _through_a_county_without_master(1)
+    assert "Somogy" not in state["armies"] and [e.kind for e in events if e.kind == "step_failed"] == ["step_failed"]

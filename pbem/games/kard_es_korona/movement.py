@@ -93,6 +93,8 @@ def _passable(state: State, player: str):
     not closed, not his overlord's or vassal's; in the advanced game also a county where his
     attackers tie down at least half as many defenders (VI. Tie-Down, ruling K21)."""
     bound = {state["vassal_of"].get(player)} | {v for v, o in state["vassal_of"].items() if o == player}
+    if state["rules_version"] >= 2:
+        bound.discard(None)   # a county nobody holds (l.226; advanced setup) is nobody's territory
 
     def passable(county: str) -> bool:
         if county in state["closed"] or state["owner"].get(county) in bound:
