@@ -136,3 +136,70 @@ def test_an_advanced_home_county_nobody_chose_may_be_passed() -> None:
 def test_version_1_keeps_a_county_without_master_closed() -> None:
     state, events, pan = _through_a_county_without_master(1)
     assert "Somogy" not in state["armies"] and [e.kind for e in events if e.kind == "step_failed"] == ["step_failed"]
+
+
+# -- III. Siege (l.254): the surplus of a taken castle with every neighbour in enemy hands -------
+
+def _surrounded_castle(monkeypatch, rules_version: int, *outcomes: BattleOutcome) -> tuple[dict, list, list, str]:
+    """Anna takes Bela's castle Pozsony with 9 infantry from Sopron; meanwhile every county
+    around it is in Bela's hands: Sopron (3 infantry), Győr (2 infantry), Nyitra (1 cavalry)."""
+    state, pan, fel = _game(rules_version)
+    state["starting"] = pan
+    state["lords"].update({pan: "Vas", fel: "Trencsén"})
+    state["armies"]["Sopron"]["units"] = {**NONE, "infantry": 9}
+    seen = _outcomes(monkeypatch, *outcomes)
+    state, _ = resolve_once(state, {pan: "steps:\n  - to: Pozsony\n    from: {Sopron: {infantry: 9}}\n"})
+    state["armies"]["Sopron"] = {"owner": fel, "units": {**NONE, "infantry": 3}}
+    state["armies"]["Győr"] = {"owner": fel, "units": {**NONE, "infantry": 2}}
+    state["owner"].update({"Sopron": fel, "Győr": fel})
+    events = battles.resolve(state, Dice())
+    return state, events, seen, pan
+
+
+def test_the_surplus_of_a_surrounded_castle_attacks_at_once_and_wins(monkeypatch) -> None:
+    """l.254: "If all the territories adjacent to the castles are in enemy hands, then this
+    player must immediately start a battle with these units against one of them, and only if
+    he wins may he place these units" (ruling K18 lost them; ruling K30: the weakest)."""
+    state, events, seen, pan = _surrounded_castle(
+        monkeypatch, 2, BattleOutcome({**NONE, "infantry": 9}, dict(NONE), False, False, "attacker"),
+        BattleOutcome({**NONE, "infantry": 1}, dict(NONE), False, False, "attacker"))
+    assert [(b.county, b.attacker.units["infantry"]) for b in seen] == [("Pozsony", 9), ("Nyitra", 2)]
+    assert any(e.kind == "break_out" and "they attack Nyitra at once" in e.text for e in events)
+    assert state["armies"]["Pozsony"] == {"owner": pan, "units": {**NONE, "infantry": 7}}
+    assert state["armies"]["Nyitra"] == {"owner": pan, "units": {**NONE, "infantry": 1}}
+    assert state["owner"]["Nyitra"] == pan
+
+
+def test_the_surplus_that_loses_its_break_out_is_not_placed(monkeypatch) -> None:
+    """l.254: only if he wins may he place these units: a break-out that fails loses them, and
+    never comes back into the full castle."""
+    state, events, seen, pan = _surrounded_castle(
+        monkeypatch, 2, BattleOutcome({**NONE, "infantry": 9}, dict(NONE), False, False, "attacker"),
+        BattleOutcome({**NONE, "infantry": 1}, {**NONE, "cavalry": 1}, False, False, "defender",
+                      attacker_withdrew=True))
+    assert state["armies"]["Pozsony"] == {"owner": pan, "units": {**NONE, "infantry": 7}}
+    assert state["armies"]["Nyitra"]["owner"] != pan
+    assert any(e.kind == "lost" for e in events)
+
+
+def test_version_1_loses_the_surplus_of_a_surrounded_castle(monkeypatch) -> None:
+    """Version 1 (ruling K18 as first written): the surplus with nowhere to go is lost."""
+    state, events, seen, pan = _surrounded_castle(
+        monkeypatch, 1, BattleOutcome({**NONE, "infantry": 9}, dict(NONE), False, False, "attacker"))
+    assert len(seen) == 1 and any("find no county to withdraw to and are lost" in t for t in texts_of(events))
+    assert state["armies"]["Nyitra"]["owner"] != pan
+
+
+def test_a_siege_rained_off_with_every_neighbour_in_enemy_hands_breaks_out(monkeypatch) -> None:
+    """l.254: "This situation may also arise because of the Rainy Autumn event card": the
+    besiegers rained off must attack a bordering county at once."""
+    state, pan, fel = _game()
+    state["starting"], state["event"] = pan, "rainy_autumn"
+    state["lords"].update({pan: "Vas", fel: "Trencsén"})
+    seen = _outcomes(monkeypatch, BattleOutcome({**NONE, "infantry": 3}, dict(NONE), False, False, "attacker"))
+    state, _ = resolve_once(state, {pan: "steps:\n  - to: Pozsony\n    from: {Sopron: {infantry: 3}}\n"})
+    state["armies"]["Sopron"] = {"owner": fel, "units": {**NONE, "infantry": 3}}
+    state["armies"]["Győr"] = {"owner": fel, "units": {**NONE, "infantry": 2}}
+    events = battles.resolve(state, Dice(2))
+    assert any("rained off" in t for t in texts_of(events)) and [b.county for b in seen] == ["Nyitra"]
+    assert state["armies"]["Nyitra"] == {"owner": pan, "units": {**NONE, "infantry": 3}}
