@@ -3,9 +3,15 @@
 keeps the old behaviour (a stored game replays exactly)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kek_support import RULES, new_game, resolve_once, step, texts_of
 from pbem.games.kard_es_korona import battles
+from pbem.games.kard_es_korona.battle import Battle, resolve_battle
+from pbem.games.kard_es_korona.battle.model import plan_from_data
 from pbem.games.kard_es_korona.battle_adapter import BattleOutcome
+from pbem.games.kard_es_korona.movement_orders import battle_echo
+from test_kek_battle import FixedDice, read, side
 from test_kek_battle_step import NONE, Dice, _outcomes
 from test_kek_movement import FEL, PAN, _advanced
 
@@ -203,3 +209,32 @@ def test_a_siege_rained_off_with_every_neighbour_in_enemy_hands_breaks_out(monke
     events = battles.resolve(state, Dice(2))
     assert any("rained off" in t for t in texts_of(events)) and [b.county for b in seen] == ["Nyitra"]
     assert state["armies"]["Nyitra"] == {"owner": pan, "units": {**NONE, "infantry": 3}}
+
+
+# -- IV. Judge Royal (l.294): the re-roll of a roll that hit ---------------------------------------
+
+def test_the_judge_royal_may_re_roll_a_roll_that_hit() -> None:
+    """l.294: "he may re-roll the result of one clash for one weapon type; in such a case all
+    the dice must be rolled again, not only those that did not hit". Ordered in advance:
+    `reroll: {dice: 3, hits_at_most: 1}` re-rolls his first roll of 3 or more dice that hit at
+    most once, the hit included (ruling K31)."""
+    battle = Battle("Pest", side("marie", infantry=3), side("olivier", infantry=3), judge_royal="olivier")
+    battle = replace(battle, defender=replace(battle.defender,
+                                              plan=plan_from_data({"reroll": {"dice": 3, "hits_at_most": 1}})))
+    # marie 1, 1, 1; olivier 5, 1, 1 (one hit): re-rolled all three, 6, 6, 2
+    result = resolve_battle(battle, FixedDice([1, 1, 1, 5, 1, 1, 6, 6, 2] + [5, 5, 5] * 4))
+    roll = result.clashes[0].rolls[1]
+    assert (roll.rerolled, roll.faces, roll.hits) == ([5, 1, 1], [6, 6, 2], 2)
+    plain = replace(battle, defender=replace(battle.defender, plan=plan_from_data({"reroll": 2})))
+    result = resolve_battle(plain, FixedDice([1, 1, 1, 5, 1, 1] + [5, 5, 5] * 4))
+    assert result.clashes[0].rolls[1].rerolled is None        # `reroll: 2`: only a roll with no hit
+
+
+def test_the_re_roll_of_a_roll_that_hit_is_ordered_echoed_and_refused_when_wrong() -> None:
+    data, errors = read("battle:\n  reroll: {dice: 3, hits_at_most: 1}\n")
+    assert not errors and data["reroll"] == {"dice": 3, "hits_at_most": 1}
+    assert "  reroll: {dice: 3, hits_at_most: 1}" in battle_echo(data)
+    data, errors = read("battle:\n  reroll: {dice: 3, hit: 1}\n")
+    assert "`hit`" in errors or "'hit'" in errors, errors
+    data, errors = read("battle:\n  reroll: {hits_at_most: 1}\n")
+    assert "dice" in errors, errors
