@@ -5,12 +5,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from click.testing import CliRunner
+
+from judge_support import Judge
 from kek_support import RULES, new_game, resolve_once, step, texts_of
-from pbem.games.kard_es_korona import battles
+from pbem.cli import main
+from pbem.judge import archive, engine
+from pbem.games.kard_es_korona import battles, placement
 from pbem.games.kard_es_korona.battle import Battle, resolve_battle
 from pbem.games.kard_es_korona.battle.model import plan_from_data
 from pbem.games.kard_es_korona.battle_adapter import BattleOutcome
 from pbem.games.kard_es_korona.movement_orders import battle_echo
+from pbem.rules.rng import Rng
 from test_kek_battle import FixedDice, read, side
 from test_kek_battle_step import NONE, Dice, _outcomes
 from test_kek_movement import FEL, PAN, _advanced
@@ -238,3 +244,62 @@ def test_the_re_roll_of_a_roll_that_hit_is_ordered_echoed_and_refused_when_wrong
     assert "`hit`" in errors or "'hit'" in errors, errors
     data, errors = read("battle:\n  reroll: {hits_at_most: 1}\n")
     assert "dice" in errors, errors
+
+
+# -- II. Royal / Neutral Units (l.120): a player who stops playing --------------------------------
+
+def test_a_player_who_stops_playing_leaves_his_units_neutral() -> None:
+    """l.120: "If one of the players for some reason stops playing, but the others would
+    continue without him, his existing units become neutral units". The judge gives such a
+    position its left orders (ruling K32)."""
+    state = new_game(["Anna", "Bela", "Csilla"])
+    state, _ = step(state)
+    state["offices"]["palatine"] = "Csilla"
+    home = state["home"]["Csilla"]
+    theirs = sorted(c for c, a in state["armies"].items() if a["owner"] == "Csilla")
+    orders = {p: RULES.default_orders(RULES.view(state, p), p) for p in RULES.phase(state).deciders}
+    orders["Csilla"] = RULES.left_orders(RULES.view(state, "Csilla"), "Csilla")
+    after = RULES.resolve(state, orders, Rng("kek/left"))
+    state, events = after.state, list(after.events)
+    assert theirs and all(state["armies"][c]["owner"] == f"neutral-{home}" for c in theirs)
+    assert "Csilla" in state["eliminated"] and state["lords"]["Csilla"] is None
+    assert state["offices"]["palatine"] is None and any(e.kind == "left" for e in events)
+    assert "Csilla" not in RULES.phase(state).deciders
+
+
+def test_version_1_plays_a_left_position_by_its_default_orders() -> None:
+    state = new_game(["Anna", "Bela", "Csilla"], rules_version=1)
+    state, _ = step(state)
+    orders = {p: RULES.default_orders(RULES.view(state, p), p) for p in RULES.phase(state).deciders}
+    orders["Csilla"] = RULES.left_orders(RULES.view(state, "Csilla"), "Csilla")
+    state = RULES.resolve(state, orders, Rng("kek/left")).state
+    assert "Csilla" not in state["eliminated"]
+
+
+def test_by_mail_a_position_in_civil_disorder_turns_neutral_and_the_game_replays(tmp_path) -> None:
+    """The game's `civil_disorder_after` says when the judge counts a player as gone: carol
+    misses the placement's deadline (civil_disorder_after=1), so 1301's movement does not wait
+    for her, and when it resolves her units become neutral (l.120)."""
+    judge = Judge(tmp_path / "home")
+    judge.new_game("korona", players=("anna", "bela", "carol"), game_type="kard_es_korona", seed="kek-left")
+    assert CliRunner().invoke(main, ["game", "settings", "korona", "civil_disorder_after=1",
+                                     "--home", str(judge.home.path)]).exit_code == 0
+    store = judge.store()
+    try:
+        game = engine.load_game(store, "korona")
+        for player in ("anna", "bela"):
+            judge.orders("korona", player, "setup/placement",
+                         placement.echo(placement.default(game.rules.view(game.state, player), player)) + "\n")
+        judge.tick(advance_hours=49)                                  # carol misses the deadline
+        game = engine.load_game(store, "korona")
+        assert RULES.phase(game.state).id == "1301/movement" and "carol" not in game.state["eliminated"]
+        for player in ("anna", "bela"):
+            judge.orders("korona", player, "1301/movement", "steps: []\n")
+        judge.tick(advance_hours=1)                                   # carol is not waited for
+        game = engine.load_game(store, "korona")
+        assert "carol" in game.state["eliminated"]
+        assert not [a for a in game.state["armies"].values() if a["owner"] == "carol"]
+        assert any(a["owner"] == "neutral-" + game.state["home"]["carol"] for a in game.state["armies"].values())
+        assert archive.replay(store, game).ok
+    finally:
+        store.close()

@@ -66,6 +66,12 @@ class KardEsKoronaRules:
         state = copy.deepcopy(state)
         step = state["step"]
         out: list[Event] = []
+        gone = [p for p, o in orders.items() if isinstance(o, Mapping) and o.get("left")]
+        if gone and step != "placement" and state["rules_version"] >= 2:   # II (l.120), ruling K32
+            out += warlords.players_leave(state, gone) + victory.check(state)
+            orders = {p: o for p, o in orders.items() if p not in gone}
+            if state["result"] is not None:
+                return Resolution(state, tuple(out))
         if step == "placement":
             out += setup.place_starting_armies(state, orders)
             state["step"] = "event"
@@ -147,6 +153,11 @@ class KardEsKoronaRules:
         if step == "movement":
             return {"steps": [], "battle": dict(movement_orders.DEFAULT_BATTLE), "veto": []}
         return {"bid": 0, "if_tied": []}
+
+    def left_orders(self, view: Any, player: str) -> Any:
+        """A position in civil disorder (pbem.rules.api.LeavesGame): its player has stopped
+        playing, and his units become neutral when the phase resolves (II, l.120; ruling K32)."""
+        return {**self.default_orders(view, player), "left": True}
 
     def order_template(self, view: Any, player: str) -> str:
         return self._module(view["step"]).template(view, player)
