@@ -16,6 +16,7 @@ from pbem.games.kard_es_korona.battle import Battle, resolve_battle
 from pbem.games.kard_es_korona.battle.model import plan_from_data
 from pbem.games.kard_es_korona.battle_adapter import BattleOutcome
 from pbem.games.kard_es_korona.movement_orders import battle_echo
+from pbem.games.kard_es_korona.state import is_neutral
 from pbem.rules.rng import Rng
 from test_kek_battle import FixedDice, read, side
 from test_kek_battle_step import NONE, Dice, _outcomes
@@ -303,3 +304,40 @@ def test_by_mail_a_position_in_civil_disorder_turns_neutral_and_the_game_replays
         assert archive.replay(store, game).ok
     finally:
         store.close()
+
+
+# -- II. Event Cards (l.140): no event concerning tax income in the first year -------------------
+
+def _first_year_card(card: str, rules_version: int = 2) -> tuple[dict, list]:
+    """The placement done, ``card`` turned over at the very beginning of 1301."""
+    state = new_game(["Anna", "Bela"], provinces="ERD+PAN", rules_version=rules_version)
+    state["deck"] = [card] + [f"card_{i}" for i in range(8, 17)]
+    return step(state)
+
+
+def _neutral_infantry(state: dict) -> int:
+    return sum(a["units"]["infantry"] for a in state["armies"].values() if is_neutral(a["owner"]))
+
+
+def test_a_peasant_revolt_in_the_first_year_costs_the_neutrals_nothing() -> None:
+    """l.140: "some events cannot be carried out ... any event concerning tax income in the first
+    year, since there is no income yet": the Peasant Revolt (no tax from counties) drawn in 1301
+    is not carried out, its neutral garrisons' infantry loss included (ruling K33)."""
+    state, events = _first_year_card("peasant_revolt")
+    blank, _ = _first_year_card("card_8")
+    assert state["event"] == "peasant_revolt" and _neutral_infantry(state) == _neutral_infantry(blank)
+    assert any("concerns tax income" in t and "has no effect" in t for t in texts_of(events))
+
+
+def test_the_guilds_in_the_first_year_are_not_carried_out() -> None:
+    """l.140: the Strengthening of the Guilds (a castle's tax, for the rest of the game) concerns
+    tax income too: drawn in 1301 it has no effect, lasting or not (ruling K33)."""
+    state, events = _first_year_card("guilds")
+    assert state["lasting"] == []
+
+
+def test_version_1_carries_out_the_first_years_income_cards_but_their_income() -> None:
+    state, _ = _first_year_card("peasant_revolt", rules_version=1)
+    blank, _ = _first_year_card("card_8", rules_version=1)
+    assert _neutral_infantry(state) < _neutral_infantry(blank)        # every neutral castle garrison lost one
+    assert _first_year_card("guilds", rules_version=1)[0]["lasting"] == ["guilds"]
