@@ -8,7 +8,7 @@ from dataclasses import replace
 from click.testing import CliRunner
 
 from judge_support import Judge
-from kek_support import RULES, new_game, resolve_once, step, texts_of
+from kek_support import RULES, check, new_game, resolve_once, step, texts_of
 from pbem.cli import main
 from pbem.judge import archive, engine
 from pbem.games.kard_es_korona import battles, placement
@@ -341,3 +341,32 @@ def test_version_1_carries_out_the_first_years_income_cards_but_their_income() -
     blank, _ = _first_year_card("card_8", rules_version=1)
     assert _neutral_infantry(state) < _neutral_infantry(blank)        # every neutral castle garrison lost one
     assert _first_year_card("guilds", rules_version=1)[0]["lasting"] == ["guilds"]
+
+
+# -- III. Elimination or Vassal Oath (l.264): plain elimination, by the player's choice ----------
+
+def test_a_defeated_lords_player_may_choose_plain_elimination(monkeypatch) -> None:
+    """l.264: "A player is eliminated at once if his province lord's battle ends unfavourably for
+    him. The defeated player may, at his option, ... swear a vassal oath ... or ... try to
+    escape": `if_defeated: elimination` takes neither option (ruling K34). His units, counties
+    and money go to the victor (l.268)."""
+    state, pan, fel = _game()
+    state["starting"], state["treasury"] = pan, {pan: 2, fel: 5}
+    state["lords"][fel] = "Nyitra"
+    _outcomes(monkeypatch, BattleOutcome({**NONE, "cavalry": 1}, dict(NONE), False, True, "attacker"))
+    state, events = step(state, {pan: "steps:\n  - to: Nyitra\n    from: {Győr: {cavalry: 1}}\n",
+                                 fel: "steps: []\nbattle: {if_defeated: elimination}\n"})
+    assert fel in state["eliminated"] and fel not in state["vassal_of"]
+    assert state["armies"]["Pozsony"]["owner"] == pan and state["treasury"][pan] == 7
+    assert not any(e.kind in ("oath", "escape") for e in events)
+    assert RULES.result(state).winners == (pan,)
+
+
+def test_plain_elimination_is_read_echoed_and_a_wrong_word_refused() -> None:
+    state, pan, fel = _game()
+    result = check(state, fel, "steps: []\nbattle: {if_defeated: eliminated}\n")
+    assert result.ok and result.orders["battle"]["if_defeated"] == "elimination"
+    echoed = RULES.echo_orders(RULES.view(state, fel), fel, result.orders)
+    assert "if_defeated: elimination" in echoed and check(state, fel, echoed).orders == result.orders
+    wrong = check(state, fel, "steps: []\nbattle:\n  if_defeated: surrender\n")
+    assert not wrong.ok and "line 3" in str(wrong.errors[0]) and "elimination" in str(wrong.errors[0])

@@ -9,7 +9,8 @@ decisions his battles need (the battle package reads them):
     battle:                                       # the battle package's plan (battle/orders.py) ...
       priorities: [archers, infantry, cavalry]    # which enemy units your hits remove first
       lord_leads: cavalry                         # the kind the lord's +1 goes to (II)
-      if_defeated: oath                           # ... and the game's: oath (vassal oath) or escape
+      if_defeated: oath                           # ... and the game's: oath (vassal oath), escape or
+                                                  # elimination
     veto: [Kata]                                  # an overlord forbids these vassals' attacks
 
 The judge plays the lists one step a player in turn order (movement.py). Checked here is what
@@ -38,6 +39,10 @@ from pbem.rules.api import OrderCheck
 GAME_KEYS = ("if_defeated", "after_victory")
 DEFAULT_BATTLE: dict[str, Any] = {"if_defeated": "oath", "after_victory": None}
 ADVANCED_KEYS = ("retreat", "retreat_to", "pursue")
+# III. Elimination or Vassal Oath: a lord defeated by a player swears the vassal oath, tries to
+# escape (a 6), or his player is simply eliminated (ruling K34).
+IF_DEFEATED = ("oath", "escape", "elimination")
+IF_DEFEATED_WORDS = {"eliminate": "elimination", "eliminated": "elimination", "vassal oath": "oath"}
 
 
 def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
@@ -129,8 +134,10 @@ def _battle(raw: Any, line: int | None, view: dict[str, Any], problems: Problems
     out.update(plan or {})
     if "if_defeated" in raw:
         choice = str(raw["if_defeated"]).strip().lower()
-        if choice not in ("oath", "escape"):
-            problems.add(line_of(raw, "if_defeated"), "if_defeated is `oath` or `escape`")
+        choice = IF_DEFEATED_WORDS.get(choice, choice)
+        if choice not in IF_DEFEATED:
+            problems.add(line_of(raw, "if_defeated"), f"if_defeated is `oath`, `escape` or `elimination`, not "
+                         f"{str(raw['if_defeated'])[:30]!r}", "write e.g. `if_defeated: oath`")
         out["if_defeated"] = choice
     if "after_victory" in raw:   # III (l.262): the victorious lord's extra step
         out["after_victory"] = victory_step.parse(raw["after_victory"], line_of(raw, "after_victory"), view, problems)
@@ -159,7 +166,7 @@ def template(view: dict[str, Any], player: str) -> str:
              "#battle:",
              "#  priorities: [cavalry, archers, infantry]   # enemy units your hits remove first",
              "#  lord_leads: cavalry                        # the kind the lord's +1 goes to",
-             "#  if_defeated: oath                          # or escape (a 6)"]
+             "#  if_defeated: oath                          # or escape (a 6), or elimination"]
     return "\n".join(lines) + "\n"
 
 

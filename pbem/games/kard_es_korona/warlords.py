@@ -1,6 +1,6 @@
 """What becomes of a defeated province lord (II. Royal / Neutral Units; III. Elimination or
 Vassal Oath): captured by neutrals and ransomed within three years, or, beaten by a player,
-the vassal oath or the escape roll his player ordered in advance, or elimination."""
+the vassal oath, the escape roll or plain elimination his player ordered in advance."""
 from __future__ import annotations
 
 from pbem.games.kard_es_korona.state import State, board_of, is_neutral, neutral_owner
@@ -38,6 +38,8 @@ def lord_defeated(state: State, loser: str, victor: str, county: str, rng: Rng, 
                       f"for 20 garas before {state['captive'][loser]} (II).", data={"player": loser})] \
             + _lose_offices(state, loser)
     choice = state["battle_orders"].get(loser, DEFAULT_BATTLE)["if_defeated"]
+    if choice == "elimination":   # III: "a player is eliminated at once" (ruling K34)
+        return eliminate(state, loser, victor)
     if choice == "escape":
         events = _escape(state, loser, county, rng)
         if state["lords"][loser] is not None:
