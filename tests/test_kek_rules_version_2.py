@@ -11,6 +11,7 @@ from judge_support import Judge
 from kek_support import RULES, check, new_game, resolve_once, step, texts_of
 from pbem.cli import main
 from pbem.judge import archive, engine
+from pbem.orders.yamlsafe import load
 from pbem.games.kard_es_korona import battles, placement
 from pbem.games.kard_es_korona.battle import Battle, resolve_battle
 from pbem.games.kard_es_korona.battle.model import plan_from_data
@@ -20,8 +21,10 @@ from pbem.games.kard_es_korona.state import is_neutral
 from pbem.rules.rng import Rng
 from test_kek_battle import FixedDice, read, side
 from test_kek_battle_step import NONE, Dice, _outcomes
+from test_kek_long_games import orders_for
 from test_kek_movement import FEL, PAN, _advanced
 
+PLAYERS4 = ["Anna", "Bela", "Csilla", "Dani"]
 RAID = "steps:\n  - to: Esztergom\n    from: {Pozsony: {cavalry: 2}}\n"
 
 
@@ -370,3 +373,159 @@ def test_plain_elimination_is_read_echoed_and_a_wrong_word_refused() -> None:
     assert "if_defeated: elimination" in echoed and check(state, fel, echoed).orders == result.orders
     wrong = check(state, fel, "steps: []\nbattle:\n  if_defeated: surrender\n")
     assert not wrong.ok and "line 3" in str(wrong.errors[0]) and "elimination" in str(wrong.errors[0])
+
+
+# -- VI. Traditional Movement Method (l.356-364), an option of the advanced version --------------
+
+def test_the_traditional_method_is_an_option_of_the_advanced_version_only() -> None:
+    try:
+        new_game(["Anna", "Bela"], movement="traditional")
+    except ValueError as refused:
+        assert "option of the advanced version" in str(refused) and "version=advanced" in str(refused)
+    else:
+        raise AssertionError("the basic game took the traditional movement method")
+    state = new_game(["Anna", "Bela"], version="advanced", movement="traditional")
+    assert state["options"]["movement"] == "traditional"
+    assert "movement" not in new_game(["Anna", "Bela"], version="advanced")["options"]   # as stored games were
+    assert any(o.name == "movement" and o.choices == ("interleaved", "traditional") for o in RULES.options())
+
+
+def _traditional(pan_armies: dict, fel_armies: dict, fel_lord: str, starting: str = "pan") -> tuple[dict, str, str]:
+    """test_kek_movement's advanced Pannónia and Felvidék, by the traditional method."""
+    state = new_game(["Anna", "Bela"], provinces="PAN+FEL", version="advanced", movement="traditional")
+    pan = next(p for p, h in state["home"].items() if h == "PAN")
+    fel = next(p for p, h in state["home"].items() if h == "FEL")
+    state, _ = step(state)
+    state["armies"] = {c: a for c, a in state["armies"].items() if a["owner"] not in (pan, fel)}
+    for owner, armies in ((pan, pan_armies), (fel, fel_armies)):
+        for county, units in armies.items():
+            state["armies"][county] = {"owner": owner, "units": {**NONE, **units}}
+            state["owner"][county] = owner
+    state["lords"] = {pan: "Komárom", fel: fel_lord}
+    state["starting"] = pan if starting == "pan" else fel
+    assert RULES.phase(state).id == "1301/movement"
+    return state, pan, fel
+
+
+def test_each_player_moves_and_fights_his_whole_turn_before_the_next() -> None:
+    """l.362: "When a player has finished all his battles, the whole round has ended for him ...
+    and the player next in clockwise order begins his own move": Anna's attack on Nyitra is
+    fought before Bela moves, and Bela's units that fought in Nyitra do not move again that year
+    (ruling K36), while his others do."""
+    state, pan, fel = _traditional({"Komárom": {"infantry": 3, "cavalry": 3}},
+                                   {"Nyitra": {"infantry": 4}, "Turóc": {"infantry": 2}}, "Turóc")
+    state, events = resolve_once(state, {pan: "steps:\n  - to: Nyitra\n    from: {Komárom: {infantry: 1}}\n",
+                                         fel: "steps:\n  - to: Bars\n    from: {Nyitra: {infantry: 1}}\n"
+                                              "  - to: Árva\n    from: {Turóc: {infantry: 1}}\n"})
+    kinds = [e.kind for e in events]
+    assert kinds.index("attack") < kinds.index("battle_log") < kinds.index("battle_over") < kinds.index("move")
+    assert RULES.phase(state).id != "1301/battles" and not state["battles"]        # fought in the movement
+    assert state["armies"]["Nyitra"]["owner"] == fel                                # 4 against 1: he held it
+    failed = [e.text for e in events if e.kind == "step_failed"]
+    assert failed and "Bars" in failed[0] and "Bars" not in state["armies"]        # they fought: they stay
+    assert state["armies"]["Árva"] == {"owner": fel, "units": {**NONE, "infantry": 1}}   # his others move
+
+
+def test_the_starting_player_may_move_last() -> None:
+    """l.360: "If he decides to be last, then the movement phase will be started by the player
+    seated to the left of the starting player": Bela steps into Bars before Anna may."""
+    state, pan, fel = _traditional({"Komárom": {"infantry": 3}}, {"Nyitra": {"infantry": 2}}, "Nyitra")
+    plans = {pan: "move: last\nsteps:\n  - to: Esztergom\n    from: {Komárom: {infantry: 1}}\n",
+             fel: "steps:\n  - to: Bars\n    from: {Nyitra: {infantry: 1}}\n"}
+    state, events = resolve_once(state, plans)
+    moves = [e for e in events if e.kind in ("move", "attack", "move_last")]
+    assert moves[0].kind == "move_last" and moves[1].data["player"] == fel and moves[2].data["player"] == pan
+
+
+def test_a_county_whose_units_fought_cannot_be_attacked_again_that_year() -> None:
+    """III: a unit takes part in one battle a year: once Anna's battle in Nyitra is fought, Bela
+    cannot attack whoever holds it (ruling K36)."""
+    state, pan, fel = _traditional({"Komárom": {"infantry": 4, "cavalry": 3}},
+                                   {"Nyitra": {"archers": 1}, "Bars": {"cavalry": 3}}, "Bars")
+    state, events = resolve_once(state, {
+        pan: "steps:\n  - to: Nyitra\n    from: {Komárom: {infantry: 3, cavalry: 3}}\n",
+        fel: "steps:\n  - to: Nyitra\n    from: {Bars: {cavalry: 2}}\n"})
+    assert state["armies"]["Nyitra"]["owner"] == pan                    # 6 against 1 archer
+    assert any("fought a battle this year" in e.text for e in events if e.kind == "step_failed")
+    assert state["armies"]["Bars"]["units"]["cavalry"] == 3
+
+
+def test_the_next_starting_player_is_drawn_by_dice() -> None:
+    """l.364: "The starting player for the next round is again drawn by dice in the same way",
+    not the first to pass; the tied roll again (ruling K35)."""
+    state, pan, fel = _traditional({"Komárom": {"infantry": 3}}, {"Nyitra": {"infantry": 2}}, "Nyitra")
+    state["deck"] = [f"card_{i}" for i in range(8, 17)]
+    state, events = step(state, {pan: "steps: []\n", fel: "steps: []\n"})
+    dice = [e for e in events if e.kind == "starting_dice"]
+    assert dice and state["year"] == 1302
+    totals = dice[-1].data["totals"]
+    assert state["starting"] == max(totals, key=lambda p: totals[p])
+    assert sorted(totals.values())[-1] > sorted(totals.values())[-2]       # the last roll has one highest
+
+
+def test_move_is_read_only_from_the_starting_player_of_a_traditional_game() -> None:
+    state, pan, fel = _traditional({"Komárom": {"infantry": 3}}, {"Nyitra": {"infantry": 2}}, "Nyitra")
+    mine = check(state, pan, "move: last\nsteps: []\n")
+    assert mine.ok and mine.orders["move"] == "last"
+    assert "move: last" in RULES.echo_orders(RULES.view(state, pan), pan, mine.orders)
+    assert check(state, pan, RULES.echo_orders(RULES.view(state, pan), pan, mine.orders)).orders == mine.orders
+    assert "#move: last" in RULES.order_template(RULES.view(state, pan), pan)
+    theirs = check(state, fel, "move: last\nsteps: []\n")
+    assert not theirs.ok and "only the starting player" in str(theirs.errors[0])
+    wrong = check(state, pan, "steps: []\nmove: never\n")
+    assert not wrong.ok and "line 2" in str(wrong.errors[0])
+    plain, p2, _ = _game()
+    refused = check(plain, p2, "move: last\nsteps: []\n")
+    assert not refused.ok and "traditional movement method" in str(refused.errors[0])
+
+
+def test_a_whole_traditional_game_to_its_end_replays_exactly() -> None:
+    """The scripted players of test_kek_long_games through a whole advanced game by the
+    traditional method, the starting player moving last in even years; twice, the same."""
+    def play() -> tuple[dict, list[str]]:
+        state = new_game(PLAYERS4, seed="trad", version="advanced", movement="traditional")
+        log: list[str] = []
+        for _ in range(400):
+            if RULES.result(state) is not None:
+                break
+            phase = RULES.phase(state)
+            orders = {}
+            for player in phase.deciders:
+                view = RULES.view(state, player)
+                given = orders_for(view, player)
+                if view["step"] == "movement" and player == view["starting"] and view["year"] % 2 == 0:
+                    given = {**given, "move": "last"}
+                if view["step"] != "placement":
+                    again = RULES.check_orders(view, player, load(RULES.echo_orders(view, player, given)))
+                    assert again.ok, (phase.id, player, [str(e) for e in again.errors])
+                    given = again.orders
+                orders[player] = given
+            resolution = RULES.resolve(state, orders, Rng(f"trad/{phase.id}"))
+            state, log = resolution.state, log + [e.text for e in resolution.events]
+        return state, log
+    state, log = play()
+    assert RULES.result(state) is not None, log[-10:]
+    assert any(t.startswith("Dice for the starting player") for t in log)
+    assert any("moves last this year" in t for t in log)
+    assert any(t.startswith(("The battle of", "The siege of")) for t in log)
+    assert play() == (state, log)
+
+
+def test_the_judge_refuses_the_traditional_method_in_a_basic_game(tmp_path) -> None:
+    judge = Judge(tmp_path / "home")
+    try:
+        judge.new_game("korona", players=("anna", "bela"), game_type="kard_es_korona",
+                       options={"movement": "traditional"})
+    except engine.JudgeError as refused:
+        assert "option of the advanced version" in str(refused)
+    else:
+        raise AssertionError("the judge created a basic game by the traditional method")
+    judge.new_game("korona", players=("anna", "bela"), game_type="kard_es_korona",
+                   options={"movement": "traditional", "version": "advanced"})
+    store = judge.store()
+    try:
+        game = engine.load_game(store, "korona")
+        assert game.state["options"]["movement"] == "traditional"
+        assert "movement_method" in game.rules.view(game.state, "anna")
+    finally:
+        store.close()

@@ -25,12 +25,27 @@ class StepFails(Exception):
     """A step cannot be made; the message says why (told to its player)."""
 
 
-def resolve(state: State, orders: dict[str, Any]) -> list[Event]:
-    events: list[Event] = []
+def begin(state: State, orders: dict[str, Any]) -> None:
+    """The movement's bookkeeping for the year: nothing moved, no battle due, the players'
+    standing battle decisions and vetoes."""
     state["moved"], state["battles"], state["first_pass"] = {}, [], None
     state["tied"] = []          # players whose control is lost this year (VI. Tie-Down)
     state["battle_orders"] = {p: o["battle"] for p, o in orders.items()}
     state["vetoes"] = {p: o["veto"] for p, o in orders.items() if o["veto"]}
+
+
+def try_step(state: State, player: str, step: dict[str, Any], turn: int) -> list[Event]:
+    """One step, or its failure told to its player only (a plan not carried out stays his)."""
+    try:
+        return _step(state, player, step, turn)
+    except StepFails as fail:
+        return [Event("step_failed", f"{player}'s step into {step['to']} fails: {fail}",
+                      Audience.only(player), data={"player": player, "to": step["to"]})]
+
+
+def resolve(state: State, orders: dict[str, Any]) -> list[Event]:
+    events: list[Event] = []
+    begin(state, orders)
     players = [p for p in active_players(state) if p in orders]
     plans = {p: list(orders[p]["steps"]) for p in players}
     passed: list[str] = []
@@ -46,12 +61,7 @@ def resolve(state: State, orders: dict[str, Any]) -> list[Event]:
                     events.append(Event("first_pass", f"{player} is the first to pass and will start the next "
                                         "year (III. Movement).", data={"player": player}))
                 continue
-            step = plans[player].pop(0)
-            try:
-                events.extend(_step(state, player, step, turn))
-            except StepFails as fail:   # told to its player only: a plan not carried out stays his
-                events.append(Event("step_failed", f"{player}'s step into {step['to']} fails: {fail}",
-                                    Audience.only(player), data={"player": player, "to": step["to"]}))
+            events.extend(try_step(state, player, plans[player].pop(0), turn))
             turn += 1
             if state["result"] is not None:
                 break
@@ -83,6 +93,9 @@ def _step(state: State, player: str, step: dict[str, Any], turn: int) -> list[Ev
     if battle_here is not None:
         raise StepFails("a battle is already due there: no reinforcements and no third party may join it "
                         "(III. Battle, ruling K16)")
+    if to in state.get("fought", ()) and here is not None and here["owner"] != player:
+        raise StepFails("its units fought a battle this year, and a unit takes part in one battle a year "
+                        "(III. Stepping into Battle; VI. Traditional Movement Method, ruling K36)")
     if here is None or here["owner"] == player:
         return _enter(state, board, player, step, moving, lord_from)
     return _attack(state, board, player, step, moving, lord_from, turn)
@@ -111,7 +124,7 @@ def _passable(state: State, player: str):
 def _can_leave(state: State, board: Board, player: str, src: str, units: dict[str, int], to: str) -> None:
     mine = units_at(state, src, player)
     moved = state["moved"].get(src, no_units())
-    free = {k: mine[k] - moved.get(k, 0) for k in UNIT_KINDS}
+    free = {k: max(mine[k] - moved.get(k, 0), 0) for k in UNIT_KINDS}
     battle = battle_at(state, src)
     if battle is not None:   # III: attacked units may not move away; VI: the reverse tie-down's excess may
         spare = battle.get("free", 0)
