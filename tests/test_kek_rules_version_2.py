@@ -4,6 +4,9 @@ keeps the old behaviour (a stored game replays exactly)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
+
+import pytest
 
 from click.testing import CliRunner
 
@@ -479,36 +482,49 @@ def test_move_is_read_only_from_the_starting_player_of_a_traditional_game() -> N
     assert not refused.ok and "traditional movement method" in str(refused.errors[0])
 
 
+def _whole_game(seed: str, last_in_even_years: bool = False, **options: Any) -> tuple[dict, list[str]]:
+    """test_kek_long_games' scripted players through a whole game of four; by the traditional
+    method the starting player moves last in even years when asked."""
+    state = new_game(PLAYERS4, seed=seed, **options)
+    log: list[str] = []
+    for _ in range(400):
+        if RULES.result(state) is not None:
+            break
+        phase = RULES.phase(state)
+        orders = {}
+        for player in phase.deciders:
+            view = RULES.view(state, player)
+            given = orders_for(view, player)
+            if last_in_even_years and view["step"] == "movement" and player == view["starting"] \
+                    and view["year"] % 2 == 0:
+                given = {**given, "move": "last"}
+            if view["step"] != "placement":
+                again = RULES.check_orders(view, player, load(RULES.echo_orders(view, player, given)))
+                assert again.ok, (phase.id, player, [str(e) for e in again.errors])
+                given = again.orders
+            orders[player] = given
+        resolution = RULES.resolve(state, orders, Rng(f"{seed}/{phase.id}"))
+        state, log = resolution.state, log + [e.text for e in resolution.events]
+    return state, log
+
+
 def test_a_whole_traditional_game_to_its_end_replays_exactly() -> None:
-    """The scripted players of test_kek_long_games through a whole advanced game by the
-    traditional method, the starting player moving last in even years; twice, the same."""
-    def play() -> tuple[dict, list[str]]:
-        state = new_game(PLAYERS4, seed="trad", version="advanced", movement="traditional")
-        log: list[str] = []
-        for _ in range(400):
-            if RULES.result(state) is not None:
-                break
-            phase = RULES.phase(state)
-            orders = {}
-            for player in phase.deciders:
-                view = RULES.view(state, player)
-                given = orders_for(view, player)
-                if view["step"] == "movement" and player == view["starting"] and view["year"] % 2 == 0:
-                    given = {**given, "move": "last"}
-                if view["step"] != "placement":
-                    again = RULES.check_orders(view, player, load(RULES.echo_orders(view, player, given)))
-                    assert again.ok, (phase.id, player, [str(e) for e in again.errors])
-                    given = again.orders
-                orders[player] = given
-            resolution = RULES.resolve(state, orders, Rng(f"trad/{phase.id}"))
-            state, log = resolution.state, log + [e.text for e in resolution.events]
-        return state, log
-    state, log = play()
+    """A whole advanced game by the traditional method, the starting player moving last in even
+    years; twice, the same."""
+    state, log = _whole_game("trad", True, version="advanced", movement="traditional")
     assert RULES.result(state) is not None, log[-10:]
     assert any(t.startswith("Dice for the starting player") for t in log)
     assert any("moves last this year" in t for t in log)
     assert any(t.startswith(("The battle of", "The siege of")) for t in log)
-    assert play() == (state, log)
+    assert _whole_game("trad", True, version="advanced", movement="traditional") == (state, log)
+
+
+@pytest.mark.parametrize("version", ["basic", "advanced"])
+def test_a_whole_version_1_game_still_plays_to_its_end_and_replays(version: str) -> None:
+    """A stored game of rules version 1 goes on under today's code: a whole one, twice the same."""
+    state, log = _whole_game(f"v1-{version}", rules_version=1, version=version)
+    assert RULES.result(state) is not None and state["rules_version"] == 1
+    assert _whole_game(f"v1-{version}", rules_version=1, version=version) == (state, log)
 
 
 def test_the_judge_refuses_the_traditional_method_in_a_basic_game(tmp_path) -> None:
