@@ -29,8 +29,8 @@ def write(view: dict[str, Any], player: str, rng: Rng, targets: list[str],
                  for c, plan in changes.items() if plan]
         if parts:
             fields.append(f"counties: {{{', '.join(parts)}}}")
-    if draw.chance(rng, 40):
-        fields.append(f"if_defeated: {draw.pick(rng, ('oath', 'oath', 'escape', 'Oath'))}")
+    if draw.chance(rng, 60):
+        fields.append(f"if_defeated: {draw.pick(rng, ('oath', 'escape', 'escape', 'Oath'))}")
     extra = _after_victory(view, player, rng, left)
     if extra:
         fields.append(f"after_victory: {extra}")
