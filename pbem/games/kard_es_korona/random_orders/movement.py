@@ -66,8 +66,7 @@ def _step(board: Board, view: dict[str, Any], left: dict[str, dict[str, int]], l
     if not reach:
         return None
     to = draw.pick(rng, list(reach))
-    with_lord = lord is not None and draw.chance(rng, 35) and (lord == first or _cost(board, view, lord, to)
-                                                               is not None)
+    with_lord = lord is not None and draw.chance(rng, 35) and _lord_reaches(board, view, lord, to)
     sources = {first: reach[to]} | {c: cost for c in ready if c not in (first, to) and draw.chance(rng, 25)
                                     and (cost := _cost(board, view, c, to)) is not None}
     moving = {}
@@ -94,6 +93,13 @@ def _reach(board: Board, view: dict[str, Any], src: str) -> dict[str, int]:
         if county in near and county != src and (cost := _cost(board, view, src, county)) is not None:
             out[county] = cost
     return out
+
+
+def _lord_reaches(board: Board, view: dict[str, Any], lord: str, to: str) -> bool:
+    """The lord goes with a step from up to his 4 movement points away (II): he is no unit's
+    source, so a distant lord is no attack from a distance."""
+    cost = cheapest(board, lord, to, lambda c: c not in view["closed"]) if lord != to else None
+    return cost is not None and cost <= WARLORD_MOVEMENT_POINTS
 
 
 def _cost(board: Board, view: dict[str, Any], src: str, to: str) -> int | None:
