@@ -259,8 +259,13 @@ def test_the_orders_come_from_the_view_alone_not_the_hidden_state() -> None:
     assert checked > 20
 
 
-def test_distant_sources_stay_out_until_their_crash_is_fixed() -> None:
-    """awaiting fix: attacks from a non-bordering county (KeyError in battles._side, issue 21).
-    The generator's every step sets out from counties bordering its target until then; when
-    the fix is merged, set movement.DISTANT_SOURCES and delete this test."""
-    assert movement.DISTANT_SOURCES is False
+@pytest.mark.xfail(strict=True, raises=KeyError, reason="awaiting fix: attacks from a non-bordering county "
+                   "(KeyError in battles._side); then set random_orders.movement.DISTANT_SOURCES = True")
+def test_steps_whose_units_set_out_from_a_distance_resolve(monkeypatch) -> None:
+    """The rulebook's raid from a distance (l.248): a step's units may set out from any county
+    within their movement points. The generator leaves such steps out until the fix."""
+    monkeypatch.setattr(movement, "DISTANT_SOURCES", True)
+    monkeypatch.setattr(mistakes, "PERCENT", 0)
+    for version, count in (("basic", 2), ("advanced", 3)):
+        _, kinds, refused = rules_game(version, count, "far")
+        assert refused == 0 and kinds["attack"]
