@@ -221,6 +221,8 @@ def test_the_same_view_and_seed_give_the_same_text_and_other_seeds_others() -> N
         kept = copy.deepcopy(view)
         text = RULES.random_orders(view, player, Rng(seed))
         assert RULES.random_orders(copy.deepcopy(view), player, Rng(seed)) == text
+        stored = json.loads(json.dumps(view, sort_keys=True))                 # as the judge stores it
+        assert RULES.random_orders(stored, player, Rng(seed)) == text
         assert view == kept                                                   # the view is only read
         texts.add(text)
         texts.update(RULES.random_orders(view, player, Rng(seed + f"/{n}")) for n in range(3))
