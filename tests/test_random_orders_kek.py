@@ -166,8 +166,8 @@ def test_random_players_play_a_whole_game_through_the_judge(tmp_path, version: s
 
 def rules_game(version: str, count: int, seed: str, bound: int = MAX_PHASES, **options) -> tuple[list, Counter, int]:
     """A game played on the rules alone (no judge: fast), the at-once gifts split off and done
-    first as the judge does; returns the (view, player, seed, text) of every mail, the event kinds,
-    and how many mails were refused."""
+    first as the judge does, each accepted set's echo read back; returns the (view, player, seed,
+    text) of every mail, the event kinds, and how many mails were refused."""
     state = new_game(list(PLAYERS[:count]), seed=seed, version=version, **options)
     mails, kinds, refused = [], Counter(), 0
     for _ in range(bound):
@@ -195,8 +195,12 @@ def rules_game(version: str, count: int, seed: str, bound: int = MAX_PHASES, **o
                     state = acted.state
                     kinds.update(e.kind for e in acted.events)
                 document = sub_map(document, lambda key: key not in RULES.at_once_keys)
-            checked = RULES.check_orders(RULES.view(state, player), player, document)
+            view = RULES.view(state, player)
+            checked = RULES.check_orders(view, player, document)
             refused += not checked.ok
+            if checked.ok:   # the judge's answer echoes them: the echo reads back to the same orders
+                again = RULES.check_orders(view, player, load(RULES.echo_orders(view, player, checked.orders)))
+                assert again.ok and again.orders == checked.orders, (phase.id, player, text)
             orders[player] = checked.orders if checked.ok else RULES.default_orders(view, player)
         resolution = RULES.resolve(state, orders, Rng(f"{seed}/{phase.id}"))
         state = resolution.state
