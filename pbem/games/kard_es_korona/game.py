@@ -17,6 +17,7 @@ from typing import Any, Mapping, Sequence
 from pbem.games.kard_es_korona import (battles, economy, elections, events, gifts, map_view, movement,
                                        movement_orders, placement, setup, traditional, victory, warlords)
 from pbem.games.kard_es_korona import demo_players as demo
+from pbem.games.kard_es_korona import random_orders as random_players
 from pbem.games.kard_es_korona.board import load_board
 from pbem.games.kard_es_korona.state import OFFICES, State, active_players, election_year, steps_allowed
 from pbem.rules.api import Event, GameResult, OptionSpec, OrderCheck, Phase, Resolution
@@ -195,6 +196,10 @@ class KardEsKoronaRules:
 
     def at_once_template(self, view: Any, player: str) -> str:
         return gifts.template(view, player)
+
+    # -- random legal orders (pbem.rules.api.WritesRandomOrders; random_orders/) -----------------
+    def random_orders(self, view: Any, player: str, rng: Rng) -> str:
+        return random_players.random_orders(view, player, rng)
 
     # -- the demo's players (main's optional PlaysDemo part; demo_players.py) ------------------
     demo_players: tuple[str, ...] = demo.DEMO_PLAYERS
