@@ -29,10 +29,8 @@ def write(view: dict[str, Any], player: str, rng: Rng, targets: list[str],
                  for c, plan in changes.items() if plan]
         if parts:
             fields.append(f"counties: {{{', '.join(parts)}}}")
-    # awaiting fix: if_defeated elimination (issue 21, section 4: plain elimination as a third
-    # choice); draw it here too once the reader takes it.
     if draw.chance(rng, 60):
-        fields.append(f"if_defeated: {draw.pick(rng, ('oath', 'escape', 'escape', 'Oath'))}")
+        fields.append(f"if_defeated: {draw.pick(rng, ('oath', 'escape', 'escape', 'Oath', 'elimination'))}")
     extra = _after_victory(view, player, rng, left)
     if extra:
         fields.append(f"after_victory: {extra}")

@@ -15,10 +15,8 @@ from pbem.games.kard_es_korona.state import no_units, total
 from pbem.games.kard_es_korona.units import UNIT_KINDS, WARLORD_MOVEMENT_POINTS
 from pbem.rules.rng import Rng
 
-# awaiting fix: attacks from a non-bordering county (KeyError in battles._side, issue 21 §1).
-# Until it is fixed every step's units set out from counties bordering its target: any step
-# may turn into an attack (another player may enter the county first). Set True after the fix.
-DISTANT_SOURCES = False
+# A step's units may set out from any county within their movement points, not only one bordering
+# the target (the raid from a distance, l.248): any step may turn into an attack from afar.
 
 
 def write(view: dict[str, Any], player: str, rng: Rng) -> list[str]:
@@ -37,6 +35,8 @@ def write(view: dict[str, Any], player: str, rng: Rng) -> list[str]:
     vassals = [p for p in view["players"] if view["vassal_of"].get(p) == player]
     if vassals and draw.chance(rng, 50):
         lines.append(f"veto: {draw.flow_list([draw.name(v) for v in draw.some(rng, vassals, at_least=1)])}")
+    if view.get("movement_method") == "traditional" and player == view.get("starting") and draw.chance(rng, 40):
+        lines.append(f"move: {draw.pick(rng, ('last', 'first', 'Last'))}")   # VI (l.360): the starting player's choice
     return lines
 
 
@@ -85,9 +85,8 @@ def _step(board: Board, view: dict[str, Any], left: dict[str, dict[str, int]], l
 def _reach(board: Board, view: dict[str, Any], src: str) -> dict[str, int]:
     """The counties a step from ``src`` may go into, with the way's cost (as the check finds it)."""
     near = set(board.borders[src])
-    if DISTANT_SOURCES:
-        for _ in range(WARLORD_MOVEMENT_POINTS - 1):
-            near |= {n for c in near for n in board.borders[c]}
+    for _ in range(WARLORD_MOVEMENT_POINTS - 1):
+        near |= {n for c in near for n in board.borders[c]}
     out = {}
     for county in board.counties:
         if county in near and county != src and (cost := _cost(board, view, src, county)) is not None:
@@ -103,7 +102,7 @@ def _lord_reaches(board: Board, view: dict[str, Any], lord: str, to: str) -> boo
 
 
 def _cost(board: Board, view: dict[str, Any], src: str, to: str) -> int | None:
-    if to in view["closed"] or src == to or (not DISTANT_SOURCES and to not in board.borders[src]):
+    if to in view["closed"] or src == to:
         return None
     return cheapest(board, src, to, lambda c: c not in view["closed"])
 
