@@ -134,6 +134,7 @@ class EnglandRun(MovementRun):
         self.entered: dict[str, list[tuple[str, str]]] = {}   # city -> (family, came from), this round
         self.plan: list[tuple[str, str, tuple[str, ...]]] = []
         self.stepped: set[str] = set()                        # unit ids moved by the current move
+        self.landed: str | None = None                        # the port the current move's voyage reached
         self.ways: list[str] = []   # how the current move went (by sea, Sherwood...): public, unlike notes
 
     # -- a noble's move ------------------------------------------------------------------------
@@ -152,7 +153,7 @@ class EnglandRun(MovementRun):
                 return
             self.plan = _steps(legs)
             path = [city for _, city, _ in self.plan]
-        self.stepped, self.ways = set(), []
+        self.stepped, self.ways, self.landed = set(), [], None
         self.budget.noble = order["lord"]
         super().move(player, {**order, "path": path}, forced)
         for pid in self.stepped:   # 5.0: they do not move again with another noble
@@ -224,6 +225,7 @@ class EnglandRun(MovementRun):
         if not first:
             self._drop_and_pick(army, order, cur, log, done, leave=True)
         self._advance(army, order, cur, port, log, underground=carded)
+        self.landed = port
         for _ in seas[1:]:   # 5.4: "Each move into a new Sea counts as one move"
             for m in ["L:" + n for n in army.carried_lords()] + ["P:" + p for p in army.pawns]:
                 self.budget.step(m, army_steps)
@@ -298,6 +300,9 @@ class EnglandRun(MovementRun):
     def _refused(self, army: Army, order: Mapping[str, Any], refused: list[tuple[str, str]], cur: str,
                  target: str, first: bool, log: MoveLog, done: set[str],
                  told: bool = False) -> tuple[str, str] | None:
+        if order.get("if_refused", "back") == "back" and not first and cur == self.landed \
+                and self.state.rules_version >= 3:
+            return self._stays_at_port(army, refused, cur, target, told)
         if order.get("if_refused") == "cavalcade" and not any(p == "besieged_may_leave" for _, p in refused):
             passes, fighters = cavalcade.through_fortress(self.state, cur, [f for f, _ in refused])
             if passes:   # 5.2: through a defended fortress the cavalcade rides on (R65)
@@ -310,6 +315,18 @@ class EnglandRun(MovementRun):
                 return None
             refused = [(f, p) for f, p in refused if f in fighters]
         return super()._refused(army, order, refused, cur, target, first, log, done, told)
+
+    def _stays_at_port(self, army: Army, refused: list[tuple[str, str]], port: str, target: str,
+                       told: bool) -> tuple[str, str]:
+        """5.4 (l.383, R160): refused the way on from the port it landed at, the army "remains in
+        the City's 'Port' Outskirts" (or in the port, if it holds it): going back would be a naval
+        move from a port it did not begin the round in (l.381)."""
+        if not told:
+            self._tell_refusal(army, refused, port, target, False)
+        where = f"the Port Outskirts of {port}" if army.place[0] == "road" else port
+        return "stopped", (f"safe passage towards {target} refused ({self.cite('5.2.3.1')}); {army.leader} "
+                           f"stays in {where}: sailing back would be a naval move from a port the army did not "
+                           "begin the round in (5.4)")
 
     def _summary(self, army: Army, log: MoveLog, outcome: str, reason: str, forced: bool) -> None:
         """The core's report line of a move, with how it went (by sea, through Sherwood, the
