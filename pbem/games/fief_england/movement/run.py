@@ -38,6 +38,7 @@ from pbem.games.fief_england.movement import cavalcade, naval, permission, royal
 from pbem.games.fief_england.movement.passage import PASSAGE
 from pbem.games.fief_england.movement.path import LAND, ROAD, SEA, SHERWOOD, Leg, PathProblem, moves_of, read_path
 from pbem.games.fief_england.board_loader import EnglandBoard
+from pbem.games.fief_england.battle import siege
 from pbem.games.fief_england.church import relics
 from pbem.games.fief_england.royal import guard
 from pbem.games.fief_england.movement.waters import Waters, waters_of
@@ -45,6 +46,7 @@ from pbem.games.fief_england.regions import storm_regions
 from pbem.rules.rng import Rng
 
 ROYAL_KEY = "royal"
+TREBUCHET = "trebuchet"
 
 
 def abbey_owners(state: FiefState) -> dict[str, str]:
@@ -98,6 +100,9 @@ class _Budget(StepBudget):
 
     def can_step(self, member: str, army_steps: int | None) -> bool:
         first = self.moved_with.get(member[2:]) if member.startswith("P:") else None
+        if first is None and member.startswith("P:") and self.state.rules_version >= 3 \
+                and self.state.pawns[member[2:]].kind == TREBUCHET:
+            return False   # 4.0 (l.294), 7.2 (l.473): "Trebuchets can not move from the City they were built in"
         return (first is None or first == self.noble) and super().can_step(member, army_steps)
 
     def army_steps(self, army: Army) -> int | None:
@@ -158,7 +163,16 @@ class EnglandRun(MovementRun):
         super().move(player, {**order, "path": path}, forced)
         for pid in self.stepped:   # 5.0: they do not move again with another noble
             self.budget.moved_with.setdefault(pid, order["lord"])
+        self._besiegers_gone()
         self._retainer_used([order["lord"], *(order.get("lords") or [])])
+
+    def _besiegers_gone(self) -> None:
+        """7.9 (R161): a siege whose last besieging noble moved away is lifted and its trebuchets
+        return to the stockpile."""
+        events, gone = siege.besiegers_gone(self.state)
+        for pid in gone:
+            self.presence.remove("P:" + pid)
+        self.teller.add(events)
 
     def _retainer_used(self, nobles: list[str]) -> None:
         """2.12: a retainer whose `extra_moves` the move needed (a noble of it made more Moves
