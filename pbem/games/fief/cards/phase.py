@@ -215,6 +215,8 @@ def _play_lord(state: FiefState, board: Board, cards: CardSet, player: str, play
     events = [Event("lord_card_played", f"{player} plays the lord card {name} (G.1).",
                     data={"player": player, "lord": name})]
     events += edition_of(state).hooks.lord_played(state, player, name, play)   # France: the crown prince (G.1.1)
+    if state.lords[name].captive_of:   # the edition's hook made him a captive as he came (England 7.6)
+        return events
     return events + come_into_play(state, board, name, play.get("town"))
 
 
