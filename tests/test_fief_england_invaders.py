@@ -244,11 +244,15 @@ def test_order_errors_name_the_problem_and_the_line(text, fragment):
     assert all(e.startswith("line ") for e in errors), errors
 
 
-def test_an_abbess_may_intervene():
-    view = a_view(Lucia={"female": True})
-    view["abbeys"] = {"Abbey of the Autumn": {"city": "York", "abbess": "Lucia"}}
+def test_an_abbess_may_intervene_r164():
+    """6.10: an Abbess is Clergy; the view keeps the Abbeys under `church.abbeys` (city -> abbess).
+    The scenario invaders-6.10-an-abbess-intervenes.yaml plays it through the real view."""
+    view = {**a_view(Lucia={"female": True}), "options": {"rules_version": 3},
+            "church": {"abbeys": {"York": {"abbey": "Abbey of the Autumn", "abbess": "Lucia", "royal": False}}}}
     _, errors, _ = check(view, "orders:\n  - intervene: Lucia\n")
     assert not errors
+    _, errors, _ = check({**view, "options": {"rules_version": 2}}, "orders:\n  - intervene: Lucia\n")
+    assert any("only the Clergy may intervene" in e for e in errors)   # version 2 kept its refusal
 
 
 # -- the phase: moves, attacks, leaving (6.3-6.9) ----------------------------------------------------
