@@ -432,6 +432,27 @@ def test_church_intervention_1_to_3_sends_the_army_away_for_good():
     assert record(state)["sent_away"] == [{"round": 2, "army": "1", "lord": "Godfrey", "by": "church"}]
 
 
+def test_the_church_sending_an_army_away_places_its_captive_in_his_familys_fortress_r165():
+    """7.6 (l.553, l.555): released when "an Invader Captor leaves England (6.9, 6.10)", the captive
+    is placed in one of his family's Strongholds or Fortified Cities or with a noble of his family:
+    the nearest by road (Exeter - Bristol), a fortress and a noble at one distance in board order."""
+    from pbem.games.fief_england.invaders.captives import freed_to
+    state = position(armies={"1": {"city": "Exeter"}})
+    state.options["rules_version"] = 3
+    lord(state, "Godfrey", "anna", "Exeter", bishopric=1)
+    carl = lord(state, "Carl", "bert", "Exeter", captive_of="invaders")
+    record(state)["armies"]["1"]["captives"] = ["Carl"]
+    state.towns["Bristol"].controller, state.towns["Bristol"].fortress = "bert", "stronghold"
+    lord(state, "Dora", "bert", "London")
+    events = run(state, Script(d6=[2]), {"anna": {"intervene": [{"cleric": "Godfrey", "army": None}]}})
+    assert (carl.location, carl.captive_of) == ("Bristol", None)
+    assert any("placed in Bristol, a stronghold of his family (7.6)" in e.text for e in events)
+    alone = position()
+    alone.options["rules_version"] = 3
+    lord(alone, "Erik", "bert", "York", captive_of="invaders")
+    assert freed_to(alone, BOARD, "Erik", {"Erik"}) is None   # no fortress nor noble: he stays where released
+
+
 def test_several_families_are_fought_in_turn_order_while_outnumbered():
     state = position(armies={"1": {"city": "Nottingham"}})              # a Leader and 5 Foot Soldiers
     put(state, "Coventry", "bert", man_at_arms=1)
