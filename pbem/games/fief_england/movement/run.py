@@ -413,6 +413,7 @@ def read_england_path(board: Board, start: str, raw: list[Any],
 MOVEMENT = Movement(
     run=EnglandRun, read_path=read_england_path, keys=(ROYAL_KEY,), card=PASSAGE,   # 10.2
     extra_moves=retainers.moves_seen,   # 2.12
+    fixed_units=(TREBUCHET,), fixed_section="7.2, R161",   # l.473: "Trebuchets can not move"
     template=("# England (5.4, 13.4): a path may sail from the port the army began the round in, naming",
               "# each sea sailed into (1 Move each) and the port landed at: `path: [Sea V, King's Lynn]`;",
               "# or cross Sherwood between York, Lincoln, King's Lynn and Nottingham for 1 Move:",
