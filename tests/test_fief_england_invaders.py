@@ -251,6 +251,8 @@ def test_an_abbess_may_intervene_r164():
             "church": {"abbeys": {"York": {"abbey": "Abbey of the Autumn", "abbess": "Lucia", "royal": False}}}}
     _, errors, _ = check(view, "orders:\n  - intervene: Lucia\n")
     assert not errors
+    from pbem.games.fief_england.invaders.orders import invaders_template
+    assert "#  - intervene: Lucia" in invaders_template(view, None, "anna")   # the order form offers it
     _, errors, _ = check({**view, "options": {"rules_version": 2}}, "orders:\n  - intervene: Lucia\n")
     assert any("only the Clergy may intervene" in e for e in errors)   # version 2 kept its refusal
 
