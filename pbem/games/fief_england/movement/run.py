@@ -314,9 +314,9 @@ class EnglandRun(MovementRun):
     def _refused(self, army: Army, order: Mapping[str, Any], refused: list[tuple[str, str]], cur: str,
                  target: str, first: bool, log: MoveLog, done: set[str],
                  told: bool = False) -> tuple[str, str] | None:
-        if order.get("if_refused", "back") == "back" and not first and cur == self.landed \
+        if order.get("if_refused", "back") in ("back", "stay") and not first and cur == self.landed \
                 and self.state.rules_version >= 3:
-            return self._stays_at_port(army, refused, cur, target, told)
+            return self._stays_at_port(army, refused, cur, target, told, order.get("if_refused", "back") == "back")
         if order.get("if_refused") == "cavalcade" and not any(p == "besieged_may_leave" for _, p in refused):
             passes, fighters = cavalcade.through_fortress(self.state, cur, [f for f, _ in refused])
             if passes:   # 5.2: through a defended fortress the cavalcade rides on (R65)
@@ -331,16 +331,16 @@ class EnglandRun(MovementRun):
         return super()._refused(army, order, refused, cur, target, first, log, done, told)
 
     def _stays_at_port(self, army: Army, refused: list[tuple[str, str]], port: str, target: str,
-                       told: bool) -> tuple[str, str]:
+                       told: bool, back: bool) -> tuple[str, str]:
         """5.4 (l.383, R160): refused the way on from the port it landed at, the army "remains in
         the City's 'Port' Outskirts" (or in the port, if it holds it): going back would be a naval
         move from a port it did not begin the round in (l.381)."""
         if not told:
             self._tell_refusal(army, refused, port, target, False)
         where = f"the Port Outskirts of {port}" if army.place[0] == "road" else port
+        why = ": sailing back would be a naval move from a port the army did not begin the round in" if back else ""
         return "stopped", (f"safe passage towards {target} refused ({self.cite('5.2.3.1')}); {army.leader} "
-                           f"stays in {where}: sailing back would be a naval move from a port the army did not "
-                           "begin the round in (5.4)")
+                           f"stays in {where}{why} (5.4)")
 
     def _summary(self, army: Army, log: MoveLog, outcome: str, reason: str, forced: bool) -> None:
         """The core's report line of a move, with how it went (by sea, through Sherwood, the
