@@ -56,6 +56,10 @@ class Movement:
     # (view, the nobles of a move) -> the Moves they may take beyond the edition's (England: a
     # retainer's `extra_moves`, 2.12), or None.
     extra_moves: Callable[[dict, list[str]], int] | None = None
+    # Unit kinds that never move (England's trebuchets, 7.2: "can not move from the City they were
+    # built in"), and the section to cite: a move naming them is refused (rules version 3 on).
+    fixed_units: tuple[str, ...] = ()
+    fixed_section: str = ""
 
 
 # G.4.2.1: who tries to calm an uprising card: (the lord, the deniers he pays, the title he calms

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from pbem.games.fief.cards.deck import CardSet
     from pbem.games.fief.facts import BoardFacts
     from pbem.games.fief.round import Step
-    from pbem.games.fief.state import FiefState, Lord, Pawn
+    from pbem.games.fief.state import BoardEffect, FiefState, Lord, Pawn
     from pbem.rules.api import Event
     from pbem.rules.rng import Rng
 
@@ -423,3 +423,6 @@ class Hooks:
     # the cards on the Regions discarded and the Treasure markers back, 2.10, 11.3), before the
     # victory check.
     end_of_round: Callable[["FiefState", "Board"], list["Event"]] | None = None
+    # 7 (England 8.0, R12): (state, a disaster card on the board) -> True when the End of Round
+    # keeps it there (England: an INVASION card STORMS hold at sea, for the next round).
+    stays_on_board: Callable[["FiefState", "BoardEffect"], bool] | None = None

@@ -221,7 +221,7 @@ def _royal_problem(view: dict, board: Board, player: str, city: str) -> tuple[st
     if built.get("city"):
         return f"the Royal Stronghold stands in {built['city']} already (one in the game)", "remove it"
     here = view["towns"][city]
-    abbeys = view.get("abbeys") or {}
+    abbeys = view.get("abbeys") or (view.get("church") or {}).get("abbeys") or {}   # the mail's view: `church`
     if here["fortress"] or city in abbeys:
         return f"{city} has a building already (one a City, 4.2)", "choose a City without one"
     fief = view["fiefs"][here["fief"]]

@@ -34,6 +34,7 @@ from pbem.games.fief_england.elections import ELECTIONS
 from pbem.games.fief_england.facts import ENGLAND
 from pbem.games.fief_england.invaders.attacked import ATTACK_INVADERS, VERB as ATTACK
 from pbem.games.fief_england.invaders.income import halved_income
+from pbem.games.fief_england.invaders.landing import held_at_sea
 from pbem.games.fief_england.lent_passage import INVADERS   # 6, with PASSAGE lent to the Invaders (R146)
 from pbem.games.fief_england.invaders.view import invaders_view
 from pbem.games.fief_england import crown, excalibur, parliament, pigeons
@@ -193,7 +194,7 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
                              **garter.VERBS},   # 13.3
               fief_towns=crown.fief_towns,   # 4.9, R19
               policies={key: policy_checker(key) for key in (JOIN_POLICY, QUELL_POLICY)},
-              characters=CHARACTERS, end_of_round=end_of_round,
+              characters=CHARACTERS, end_of_round=end_of_round, stays_on_board=held_at_sea,   # 8.0, R12
               before_draws=before_draws, captured=captured_hook, spared=skull_spares, mill_share=mill_share,
               other_pawns={hired.UNIT: ("crossbowman", "crossbowmen")},
               royal_guard=guard.GUARDS, guard_serves=guard.serves,   # 13.1

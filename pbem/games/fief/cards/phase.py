@@ -219,16 +219,18 @@ def _play_lord(state: FiefState, board: Board, cards: CardSet, player: str, play
     most = edition_of(state).lords_per_family
     if len(family_lords(state, player)) >= most:
         return [Event("card_not_played", f"{player} cannot play {name}: a family has at most {most} "
-                      "lords (G.1); the card stays in hand.", audience=Audience.only(player),
-                      data={"player": player, "card": name})]
+                      f"lords ({edition_of(state).cite('G.1')}); the card stays in hand.",
+                      audience=Audience.only(player), data={"player": player, "card": name})]
     if name in state.lords:   # 2.4: only after the first one left play; guards a bad state
         return [Event("card_not_played", f"{player} cannot play {name}: a lord of that name is in play.",
                       audience=Audience.only(player), data={"player": player, "card": name})]
     state.families[player].hand.remove(name)
     state.lords[name] = Lord(name, player, cards.lords[name].female, None)
-    events = [Event("lord_card_played", f"{player} plays the lord card {name} (G.1).",
+    events = [Event("lord_card_played", f"{player} plays the lord card {name} ({edition_of(state).cite('G.1')}).",
                     data={"player": player, "lord": name})]
     events += edition_of(state).hooks.lord_played(state, player, name, play)   # France: the crown prince (G.1.1)
+    if state.lords[name].captive_of:   # the edition's hook made him a captive as he came (England 7.6)
+        return events
     return events + come_into_play(state, board, name, play.get("town"))
 
 
