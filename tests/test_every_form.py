@@ -59,30 +59,6 @@ ORDERING = {
                        "election-palatine"},
 }
 
-# Cases whose fix belongs to another part of issue 21 (grep "awaiting fix"): (game type, the
-# block's label, filled in, the verb's value reshaped) -> why. They are left out of the tests
-# below and tried apart, each group expected to fail until its fix is merged (then remove it).
-Group = tuple[str, str, bool, str]
-AWAITING: dict[Group, str] = {
-    ("fief_england", "- play: rebellion", True, ""):
-        "England's echo of a REBELLION play (the core's surprise_play reads France's `on:`, KeyError 'on')",
-    ("fief_england", "- play: good_weather", True, ""):
-        "England's echo of a GOOD WEATHER / BOUNTIFUL HARVEST play: the core's _one_play reads France's "
-        "`bishopric` (KeyError 'bishopric'), as for tax and rebellion",
-    **{("fief_england", f"at_once:  - {verb}: {word}", True, shape):
-       f"England's `{verb}:` given a {shape} raises TypeError in its check_at_once instead of an error naming the line"
-       for verb, word in (("garter", "LORD"), ("draw_excalibur", "NOBLEMAN")) for shape in ("list", "mapping")},
-}
-
-
-def group_of(case: Case) -> Group:
-    return case.source.game_type, case.what, case.filled, case.shape
-
-
-def awaiting(case: Case) -> bool:
-    return group_of(case) in AWAITING
-
-
 def _report(found: dict[str, list[str]]) -> str:
     return "\n\n".join(f"{case}:\n  " + "\n  ".join(p[:1500] for p in found[case]) for case in found)
 
@@ -93,7 +69,7 @@ def test_every_order_form_uncommented_is_accepted_or_refused_with_its_line(sourc
     _, opened = openings(source)
     ordering = {kind(o.phase.id) for o in opened if o.phase.deciders}
     assert {kind(_phase_of(c)) for c in cases} >= ordering   # every phase opened that takes orders
-    found = {c.id: p for c in cases if not awaiting(c) and (p := problems(c))}
+    found = {c.id: p for c in cases if (p := problems(c))}
     assert not found, f"{len(found)} of {len(cases)} mails from the forms are answered wrongly:\n\n" + _report(found)
 
 
@@ -107,20 +83,6 @@ def test_every_phase_that_takes_orders_is_reached(game_type: str) -> None:
 def _phase_of(case: Case) -> str:
     _, opened = openings(case.source)
     return next(o.phase.id for o in opened if o.at == case.at)
-
-
-def _awaiting() -> list:
-    return [pytest.param(group, marks=pytest.mark.xfail(strict=True, reason=f"awaiting fix: {why}"),
-                         id=f"{group[1]}{' as a ' + group[3] if group[3] else ''}")
-            for group, why in AWAITING.items()]
-
-
-@pytest.mark.parametrize("group", _awaiting())
-def test_the_form_cases_awaiting_their_fix(group: Group) -> None:
-    cases = [c for s in SOURCES if s.game_type == group[0]
-             for c in chosen_cases(s, PER_KIND) + reshaped_cases(s, PER_KIND) if group_of(c) == group]
-    found = {c.id: p for c in cases if (p := problems(c))}
-    assert cases and not found, _report(found)
 
 
 # -- every example of the order-language pages ---------------------------------------------------
@@ -224,6 +186,6 @@ def test_each_order_key_given_a_list_or_a_mapping_is_refused_at_its_line(source:
     """`- garter: [Henri]`, `to: {Henri: 1}`: each key of each verb of each phase kind once,
     filled in."""
     cases = reshaped_cases(source, PER_KIND)
-    found = {c.id: p for c in cases if not awaiting(c) and (p := problems(c))}
+    found = {c.id: p for c in cases if (p := problems(c))}
     assert cases
     assert not found, f"{len(found)} of {len(cases)} mails are answered wrongly:\n\n" + _report(found)

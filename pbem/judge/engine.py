@@ -18,7 +18,8 @@ from pbem.games import rules_for
 from pbem.judge.faults import fault_point
 from pbem.judge.settings import settings_of
 from pbem.judge.store import Store, dumps, pack_state
-from pbem.rules.api import RULES_VERSION_KEY, Event, GameRules, Phase, acts_at_once, rules_version
+from pbem.rules.api import (RULES_VERSION_KEY, Event, GameRules, Phase, acts_at_once, left_orders,
+                            rules_version)
 from pbem.rules.rng import DICE_KEY, DICE_VERSION, Rng, dice_version
 
 
@@ -361,12 +362,17 @@ class Resolved:
 def gather_orders(store: Store, game: Game, state: Any, deciders: Sequence[str]) -> tuple[dict[str, Any], list[str]]:
     stored = {r["player"]: json.loads(r["canonical"]) for r in
               store.all("SELECT player, canonical FROM orders WHERE game_id=? AND seq=?", game.id, game.seq)}
+    # A position in civil disorder has left, as far as the judge knows: the game may say what that
+    # does (pbem.rules.api.LeavesGame); otherwise it plays its default orders.
+    gone = {r["name"] for r in store.all("SELECT name FROM players WHERE game_id=? AND disorder=1", game.id)}
     orders, defaulted = {}, []
     for player in deciders:
         if player in stored:
             orders[player] = stored[player]
         else:
-            orders[player] = game.rules.default_orders(game.rules.view(state, player), player)
+            view = game.rules.view(state, player)
+            orders[player] = (left_orders(game.rules, view, player) if player in gone
+                              else game.rules.default_orders(view, player))
             defaulted.append(player)
     return orders, defaulted
 

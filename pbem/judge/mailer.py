@@ -309,6 +309,19 @@ class Mailer:
                    subject=f"[{game.name}] Undeliverable: {row['purpose']} to {row['recipient']}",
                    body=body, purpose="undeliverable", game_id=game.id, game_name=game.name)
 
+    def alert(self, game_id: int | None, game_name: str | None, gm_email: str | None, subject: str,
+              template_name: str, **context: Any) -> list[str]:
+        """The judge's own error (pbem.judge.quarantine), told once to the game master
+        (``gm_email``, if any) and to the judge's admin ([judge] admin, if set); returns who
+        was told."""
+        recipients = list(dict.fromkeys(a for a in (gm_email, self.home.admin) if a))
+        body = render(template_name, judge=self.home.address, **context)
+        for to in recipients:
+            self.queue(to=to, to_name="game master" if to == gm_email else "judge admin",
+                       subject=(f"[{game_name}] " if game_name else "") + subject, body=body, purpose="alert",
+                       game_id=game_id, game_name=game_name)
+        return recipients
+
     def answer(self, *, to: str, subject: str, in_reply_to: str, template_name: str,
                game: engine.Game | None, **context: Any) -> None:
         """An immediate answer to a mail: acknowledgement or rejection (RFC 3834 auto-replied)."""

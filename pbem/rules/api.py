@@ -177,6 +177,25 @@ def echo_orders(rules: Any, view: JSON, player: str, orders: JSON) -> str | None
     return None if echo is None else echo(view, player, orders)
 
 
+class LeavesGame(Protocol):
+    """Optional: what a position does once the judge counts its player as gone, i.e. in civil
+    disorder (the game's `civil_disorder_after` setting, pbem.judge.seats). For a decider in
+    civil disorder who sent no orders the judge takes ``left_orders`` instead of
+    ``default_orders``; they are stored as the phase's orders like any others, so the game
+    replays exactly. A game whose rulebook says what becomes of a player who stops playing (Kard
+    és Korona, l.120: his units turn neutral) does it when it resolves such orders. Without it a
+    position in civil disorder plays its default orders."""
+
+    def left_orders(self, view: JSON, player: str) -> JSON: ...
+
+
+def left_orders(rules: Any, view: JSON, player: str) -> JSON:
+    """The canonical orders of a player in civil disorder who sent none: the game's
+    ``left_orders`` (``LeavesGame``), else its default orders."""
+    leave = getattr(rules, "left_orders", None)
+    return rules.default_orders(view, player) if leave is None else leave(view, player)
+
+
 class WritesRandomOrders(Protocol):
     """Optional: random legal orders for the open phase, the test suite's stand-in for players
     who write anything the order language allows (and the start of the computer players): the

@@ -75,11 +75,18 @@ def _check_items(view: dict, player: str, items: Any, problems: Problems, key_li
         plays = hooks.card_plays   # the edition's own cards (England): every card but its characters
         if plays is not None and card_word(item.get("play")) not in hooks.characters:
             play = plays.check(view, load_board(view["game"], (view.get("options") or {}).get("board", "board")),
-                             player, str(card_word(item.get("play"))), item, line, problems)
+                               player, str(card_word(item.get("play"))), item, line, problems,
+                               [done["play"] for done in out if "play" in done])
             if play is not None:
                 out.append({"play": play})
             continue
         if view["phase"] == "cards":
+            if plays is not None and plays.discard_check is not None:   # England 2.0: the Discard action
+                problems.add(line, f"no card may be played at once during the Cards phase's draws "
+                             f"({load_edition(view['game']).cite('G.4')})",
+                             "play it in your cards-draw orders (`- play:` beside `- discard:`), done in your "
+                             "Discard action (2.0), or send it once the draws are resolved")
+                continue
             problems.add(line, "no surprise card may be played during the cards draw (G.4: step B)",
                          "play it once round-N/cards-play is open, or in your cards-play orders")
             continue

@@ -32,7 +32,7 @@ from pbem.games.fief.movement.orders import check_movement_orders
 from pbem.games.fief.movement.template import movement_template
 from pbem.orders.reading import Problems, order_items
 from pbem.games.fief.purchase.phase import resolve_purchase
-from pbem.games.fief.purchase.orders import check_purchase_orders
+from pbem.games.fief.purchase.orders import check_purchase_orders, deniers_after
 from pbem.games.fief.setup.rules import resolve_starting_towns
 from pbem.games.fief.setup.orders import check_setup_orders
 from pbem.games.fief.state import FiefState
@@ -97,6 +97,9 @@ class Step:
     # An edition's own step: (state) -> True when it has nothing to do now; the round passes it
     # by without a mail or a resolution of its own (game.py ``resolve``).
     skip: Callable[[FiefState], bool] | None = None
+    # A step whose orders spend money: (a family's view, board, its canonical orders) -> the
+    # money left; at two players (England 13.7) the next family of the mail checks against it.
+    purse: Callable[[JSON, Board, dict], int] | None = None
 
 
 def _draw(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
@@ -195,7 +198,8 @@ ROUND: tuple[Step, ...] = (
     Step("purchase", "Purchase Phase (4)", "pay ransoms; buy strongholds, mills, units and fief titles",
          True, lambda s, b, o, r: resolve_purchase(s, b, o, build_view), listed_orders(_check_purchase),
          lambda: {"orders": []},                             # buy nothing (ransoms are forced, 4.1)
-         lambda v, b, p: purchase_template(v, b)),
+         lambda v, b, p: purchase_template(v, b),
+         purse=lambda v, b, canonical: deniers_after(v, b, canonical.get("orders") or [])),
     Step("movement", "Movement Phase (5)", "move your lords and their armies", True, _movement,
          _check_movement, lambda: {"moves": [], "land": None},   # hold
          lambda v, b, p: movement_template(v, p)),
