@@ -10,11 +10,11 @@ import click
 
 from pbem.cli.base import HOME_OPTION, check_address, expect_open, fail, gm_action, plain_name, session, main
 from pbem.games import UnknownGameType, rules_for
-from pbem.judge import absences, engine, gm, quarantine, reminders
+from pbem.judge import absences, engine, gm, player_secrets, quarantine, reminders
 from pbem.judge.mailer import Mailer
 from pbem.judge.settings import parse_settings, store_settings
 from pbem.judge.render import event_lines, render
-from pbem.judge.tick import resolve_game
+from pbem.judge.retry import resolve_game
 from pbem.rules.api import MapUnavailable, map_drawing
 
 
@@ -253,8 +253,8 @@ def game_new_secret(home_dir, name, player):
             row = store.one("SELECT email FROM players WHERE game_id=? AND name=?", g.id, player)
             if row is None:
                 fail(f"game {name!r} has no player {player!r}")
-            secret = engine.new_secret()
-            engine.change_secret(store, g, player, secret, generated=True)
+            secret = player_secrets.new_secret()
+            player_secrets.change_secret(store, g, player, secret, generated=True)
             Mailer(store, home).new_secret(g, player, row["email"], secret)
         click.echo(f"a new secret for {player} is in the outbox, addressed to them alone")
 

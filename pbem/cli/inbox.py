@@ -9,7 +9,7 @@ import click
 from pbem.cli.base import HOME_OPTION, fail, session, main
 from pbem.judge import quarantine
 from pbem.judge.mailer import Mailer
-from pbem.judge.tick import Failed, retry_mail
+from pbem.judge.retry import Failed, retry_mail
 
 
 @main.group()

@@ -178,7 +178,7 @@ CREATE TABLE IF NOT EXISTS absences (
     announced_at REAL NOT NULL,
     -- schema version 7: the stand-in who plays the position meanwhile (away_policy standin):
     -- their address (NULL: none), the salted keyed hash of the secret the judge drew for them
-    -- (engine.KEYED; NULL until the absence begins), and how far it went: 0 named, 1 begun
+    -- (player_secrets.KEYED; NULL until the absence begins), and how far it went: 0 named, 1 begun
     -- (the stand-in was mailed their secret: they get the reports and may order), 2 ended
     standin TEXT,
     standin_salt TEXT,
