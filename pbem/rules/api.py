@@ -212,6 +212,22 @@ def random_orders(rules: Any, view: JSON, player: str, rng: Rng) -> str | None:
     return None if write is None else write(view, player, rng)
 
 
+class PlaysAsComputer(Protocol):
+    """Optional: a computer player for a seat no person holds (docs/computer-players.md). Like a
+    person it sees only its own ``view`` (never the state, so it cannot cheat) and writes the
+    body of an order mail, which the judge checks with ``check_orders`` like anyone's; it draws
+    only from ``rng`` (the judge seeds it from the game's seed), so a game with computer players
+    replays exactly. It plays to win: sensible orders, not merely legal ones."""
+
+    def computer_orders(self, view: JSON, player: str, rng: Rng) -> str: ...
+
+
+def computer_orders(rules: Any, view: JSON, player: str, rng: Rng) -> str | None:
+    """The game's computer player's orders (``PlaysAsComputer``), or None for a game without one."""
+    write = getattr(rules, "computer_orders", None)
+    return None if write is None else write(view, player, rng)
+
+
 @runtime_checkable
 class PlaysDemo(Protocol):
     """Optional: scripted players for `pbem demo --game TYPE` (and the benchmark's order mails).
