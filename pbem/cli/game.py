@@ -23,12 +23,34 @@ def game() -> None:
     """Game-master commands."""
 
 
-@game.command("new")
+class _SeatsInOrder(click.Command):
+    """`game new` keeps the command line's order of --player and --bot (the seating order)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["seat_order"] = _seat_order(args)
+        return super().parse_args(ctx, args)
+
+
+def _seat_order(args: list[str]) -> list[str]:
+    """The seats' names as --player NAME:EMAIL and --bot NAME come on the command line."""
+    names, it = [], iter(args)
+    for arg in it:
+        flag, eq, value = arg.partition("=")
+        if flag in ("--player", "--bot"):
+            value = value if eq else next(it, "")
+            names.append(value.partition(":")[0].strip() if flag == "--player" else value.strip())
+    return names
+
+
+@game.command("new", cls=_SeatsInOrder)
 @HOME_OPTION
 @click.argument("game_type")
 @click.option("--name", required=True, help="A short name for the game, used in every mail.")
-@click.option("--player", "player_specs", multiple=True, required=True, metavar="NAME:EMAIL",
+@click.option("--player", "player_specs", multiple=True, metavar="NAME:EMAIL",
               help="A player, in seating order; repeat for each player.")
+@click.option("--bot", "bot_names", multiple=True, metavar="NAME",
+              help="A seat the game's computer player holds (docs/computer-players.md), in seating order "
+                   "among the --player ones; repeat for each.")
 @click.option("--option", "option_specs", multiple=True, metavar="KEY=VALUE",
               help="A game option (see `pbem game options GAME_TYPE`).")
 @click.option("--phase-hours", default=48.0, show_default=True, help="Hours players have for each phase.")
@@ -37,12 +59,12 @@ def game() -> None:
 @click.option("--gm-email", default=None, help="Where the game master's full reports go.")
 @click.option("--setting", "setting_specs", multiple=True, metavar="KEY=VALUE",
               help="A correspondence setting (see `pbem game settings`), e.g. civil_disorder_after=3.")
-def game_new(home_dir, game_type, name, player_specs, option_specs, phase_hours, reminder_hours, gm_email,
-             setting_specs):
+def game_new(home_dir, game_type, name, player_specs, bot_names, option_specs, phase_hours, reminder_hours,
+             gm_email, setting_specs):
     """Start a game of GAME_TYPE; each player is mailed a welcome with their secret."""
     with session(home_dir) as (home, store):
         rules = rules_for(game_type)
-        seats = [_player_spec(spec) for spec in player_specs]
+        seats = _seats([_player_spec(spec) for spec in player_specs], list(bot_names))
         options = _options(rules, option_specs)
         try:
             settings = parse_settings(list(setting_specs))
@@ -53,13 +75,28 @@ def game_new(home_dir, game_type, name, player_specs, option_specs, phase_hours,
         now = time.time()
         with store.transaction():
             game_obj, secrets = engine.create_game(store, game_type, name, seats, options, phase_hours,
-                                                   reminder_hours, gm_email, now)
+                                                   reminder_hours, gm_email, now, computers=bot_names)
             if settings:
                 store_settings(store, game_obj.row, settings)
                 game_obj = engine.reload(store, game_obj)
             Mailer(store, home).welcomes(game_obj, secrets)
-        click.echo(f"game {name!r} ({rules.title}) started with {len(seats)} players; "
+        bots = f" ({len(bot_names)} played by the computer: {', '.join(bot_names)})" if bot_names else ""
+        click.echo(f"game {name!r} ({rules.title}) started with {len(seats)} players{bots}; "
                    f"welcome mails are in the outbox (sent at the next tick)")
+
+
+def _seats(people: list[tuple[str, str]], bots: list[str]) -> list[tuple[str, str]]:
+    """Every seat (name, address; a computer seat has none) in the command line's order."""
+    if not people and not bots:
+        fail("give the players: --player NAME:EMAIL for a person, --bot NAME for the computer, one per seat")
+    for bot in bots:
+        if not plain_name(bot):
+            fail(f"--bot {bot!r}: use letters, digits, - and _ only (it appears in every mail)")
+    seats = dict(people) | {bot: "" for bot in bots}
+    if len(seats) != len(people) + len(bots):
+        fail("two seats have the same name; each --player and --bot NAME must be different")
+    order = click.get_current_context().meta.get("seat_order") or list(seats)
+    return [(n, seats[n]) for n in order if n in seats]
 
 
 def _player_spec(spec: str) -> tuple[str, str]:
@@ -163,6 +200,10 @@ def game_show(home_dir, name, as_player, as_json, map_file):
                        f"{'; someone asked to wait for the deadline' if waiting else ''}")
             seated = engine.players(store, g.id)
             disorder = [p["name"] for p in seated if p["disorder"]]
+            computers = [p["name"] for p in seated if p["kind"] == engine.COMPUTER]
+            if computers:
+                click.echo(f"Played by the computer: {', '.join(computers)} (their reports: "
+                           f"`pbem game show {g.name} --as PLAYER`)")
             away = sorted({r["player"] + (f" (stand-in {r['standin']})" if r["standin"] else "") for r in store.all(
                 "SELECT player, standin FROM absences WHERE game_id=? AND away_from<=? AND away_to>?",
                 g.id, time.time(), time.time())})

@@ -54,7 +54,30 @@ def game_replace(home_dir, name, player, email):
     def action(store, home, g, now):
         old = seats.replace(store, Mailer(store, home), g, player, email)
         # The old address is told too: its player learns the position is no longer theirs.
-        return g, f"{player} is now played by someone else; the old address no longer has access", (player, old)
+        # (A seat the computer held from the start has no old address.)
+        return g, f"{player} is now played by someone else; the old address no longer has access", \
+            *([(player, old)] if old else [])
+    gm_action(home_dir, name, action)
+
+
+@game.command("bot")
+@HOME_OPTION
+@click.argument("name")
+@click.argument("player")
+@click.option("--off", is_flag=True, help="Hand the seat back to the person at its address (a new secret, the "
+              "current report and the history are mailed to them).")
+def game_bot(home_dir, name, player, off):
+    """Hand PLAYER's seat to the game's computer player, which orders for it from the next tick on
+    (it gets no mail; read its position with `pbem game show NAME --as PLAYER`), or with --off
+    back to its player; everyone is told."""
+    def action(store, home, g, now):
+        mailer = Mailer(store, home)
+        if off:
+            seats.to_person(store, mailer, g, player)
+            return g, f"{player} is played by a person again, no longer by the computer"
+        old = seats.to_computer(store, mailer, g, player)
+        # Its player is told at their address: the seat no longer mails them.
+        return g, f"the computer player now plays {player}", *([(player, old)] if old else [])
     gm_action(home_dir, name, action)
 
 

@@ -322,7 +322,9 @@ def personal(store: Store, mailer: Mailer, mail: Any, envelope: Any, game: engin
                             f"extension reach ({settings['away_days']} in the whole game)",
                   "standin": f"{standin} stands in for them then: it gets {player}'s reports and its orders "
                              f"count as {player}'s" if standin else
-                             f"no stand-in is named (the game master may name one): {not_waited}"}
+                             f"no stand-in is named (the game master may name one): {not_waited}",
+                  "bot": "the game's computer player plays their position then, in each phase they have not "
+                         "ordered" if engine.has_computer(game.rules) else not_waited}
         mailer.notice(game, f"{player} will be away from {span_text(span, tz)}: {policy[settings['away_policy']]}"
                       if span else f"{player} is no longer away (absences to come cancelled)")
         game = extend_for_absences(store, mailer, game, now)

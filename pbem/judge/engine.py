@@ -11,7 +11,7 @@ import secrets as secrets_module
 import json
 import sqlite3
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 from pbem.games import rules_for
 from pbem.judge.faults import fault_point
@@ -86,6 +86,25 @@ def players(store: Store, game_id: int) -> list[sqlite3.Row]:
     return store.all("SELECT * FROM players WHERE game_id=? ORDER BY seat", game_id)
 
 
+def people(store: Store, game_id: int) -> list[sqlite3.Row]:
+    """The players held by a person: those the judge mails. A seat the computer holds (kind
+    'computer', pbem.judge.computer) gets no mail; the game master reads it with `pbem game show --as`."""
+    return [p for p in players(store, game_id) if p["kind"] != COMPUTER]
+
+
+# players.kind of a seat the game's computer player holds (schema version 10).
+COMPUTER = "computer"
+
+
+def has_computer(rules: Any) -> bool:
+    """Whether the game has a computer player (pbem.rules.api.PlaysAsComputer)."""
+    return getattr(rules, "computer_orders", None) is not None
+
+
+def no_computer(rules: Any) -> JudgeError:
+    return JudgeError(f"{rules.title} has no computer player yet; seat a person (--player NAME:EMAIL)")
+
+
 def observers(store: Store, game_id: int) -> list[str]:
     """The addresses that get the game's public report (pbem.judge.seats adds and removes them)."""
     return [r["email"] for r in store.all("SELECT email FROM observers WHERE game_id=? ORDER BY added_at, email",
@@ -113,11 +132,15 @@ def phase_row(store: Store, game: Game) -> sqlite3.Row:
 
 def create_game(store: Store, game_type: str, name: str, seats: Sequence[tuple[str, str]],
                 options: Mapping[str, Any], phase_hours: float, reminder_hours: float,
-                gm_email: str | None, now: float, seed: str | None = None) -> tuple[Game, dict[str, str]]:
+                gm_email: str | None, now: float, seed: str | None = None,
+                computers: Collection[str] = ()) -> tuple[Game, dict[str, str]]:
     """Create a game and open its first phase. Returns the game and each player's secret (to
     be mailed once; only its hash is kept). ``seed`` fixes the game's chance (tests, golden
-    playthroughs); None, always from the command line, draws a fresh secret one."""
+    playthroughs); None, always from the command line, draws a fresh secret one. The seats
+    named in ``computers`` are held by the game's computer player (their address is not used)."""
     rules = rules_for(game_type)
+    if computers and not has_computer(rules):
+        raise no_computer(rules)
     if store.one("SELECT 1 FROM games WHERE name=?", name):
         raise JudgeError(f"a game named {name!r} exists already; choose another --name")
     names = [seat[0] for seat in seats]
@@ -147,8 +170,9 @@ def create_game(store: Store, game_type: str, name: str, seats: Sequence[tuple[s
     secrets: dict[str, str] = {}
     for seat, (player, email) in enumerate(seats):
         secrets[player] = new_secret()
-        store.run("INSERT INTO players(game_id, name, email, seat, secret_salt, secret_hash, secret_scheme) "
-                  "VALUES(?,?,?,?,?,?,?)", game_id, player, email.lower(), seat, *hashed(secrets[player], KEYED))
+        store.run("INSERT INTO players(game_id, name, email, seat, secret_salt, secret_hash, secret_scheme, kind) "
+                  "VALUES(?,?,?,?,?,?,?,?)", game_id, player, email.lower(), seat, *hashed(secrets[player], KEYED),
+                  COMPUTER if player in computers else "person")
     game = Game(store.row("SELECT * FROM games WHERE id=?", game_id), rules)
     return open_phase(store, game, state, now), secrets
 
@@ -287,10 +311,10 @@ def excused(store: Store, game: Game, now: float) -> set[str]:
     under `standin` with no stand-in (pbem.judge.settings; docs/players-guide.md)."""
     names = {r["name"] for r in store.all("SELECT name FROM players WHERE game_id=? AND disorder=1", game.id)}
     policy = settings_of(game.row)["away_policy"]
-    if policy in ("default", "standin"):
+    if policy in ("default", "standin", "bot"):   # bot: the computer orders for them (pbem.judge.computer)
         names |= {r["player"] for r in store.all("SELECT player FROM absences WHERE game_id=? AND away_from<=? "
                                                   "AND away_to>? AND (? OR standin IS NULL)", game.id, now, now,
-                                                  policy == "default")}
+                                                  policy != "standin")}
     return names
 
 

@@ -5,6 +5,7 @@ transaction with the mail's processed mark (the caller opens it)."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from pbem.judge import absences, commands, engine, player_secrets
@@ -80,6 +81,11 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
                 None, f"a stand-in may not change {envelope.player}'s address, secret, time zone or mail format, "
                       f"nor announce absences", f"only {envelope.player} may; as a stand-in, send orders or "
                       f"commands (status, report, history)")])
+    if player["kind"] == engine.COMPUTER:
+        return reject(game, "reject: computer seat", [OrderError(
+            None, f"the game's computer player holds {envelope.player}'s seat in game {game.name!r}: the judge "
+                  f"takes no mail for it", f"ask the game master to hand the seat back to you (`pbem game bot "
+                  f"{game.name} {envelope.player} --off`)")])
     if envelope.command is not None:
         return commands.player_command(store, mailer, mail, envelope, game, now)
     if envelope.away is not None or envelope.timezone is not None:
@@ -106,65 +112,91 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
     return _take(store, mailer, mail, doc, envelope, game, phase, reject, now)
 
 
+@dataclass
+class Taken:
+    """Orders for the open phase checked and stored (``take``): what the answer tells."""
+
+    game: engine.Game          # as the at-once part (if any) left it
+    view: Any                  # the view the orders were checked against
+    errors: list[OrderError]
+    check: Any                 # the phase's OrderCheck, None for a mail that only acts at once
+    told: list                 # the events of the at-once part, if it was done
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def take(store: Store, mailer: Mailer, game: engine.Game, phase: Any, player: str, body: Any, document: str,
+         message_id: str, ready: bool, wait: bool, now: float) -> Taken:
+    """The orders ``body`` (a YMap below the envelope) of ``player``, a decider of the open
+    phase or a player acting at once: its at-once part done (if any), its orders checked
+    against the position that leaves and stored, with ``document`` kept as received; the
+    others told what the at-once part did. The one way orders come in: a mail's
+    (``_take``) and a computer player's (pbem.judge.computer)."""
+    keys = at_once_keys(game.rules)
+    now_part = sub_map(body, lambda k: k in keys)
+    rest = sub_map(body, lambda k: k not in keys) if now_part else body
+    view = game.rules.view(game.state, player)
+    errors: list[OrderError] = []
+    action = None
+    cap = _at_once_cap(store, mailer, game, player, now_part, phase) if now_part else None
+    if cap is not None:
+        errors.append(cap)
+    elif now_part:
+        at_once = acts_at_once(game.rules).check_at_once(view, player, now_part)
+        errors.extend(at_once.errors)
+        if at_once.ok:
+            # Done first (H.2 in Fief: diplomacy is primary); the orders are then checked
+            # against the position it leaves. Nothing is stored unless the whole mail is good.
+            action = engine.compute_action(store, game, player, at_once.orders)
+            view = game.rules.view(action.resolution.state, player)
+    check = game.rules.check_orders(view, player, rest) if (rest or not now_part) else None
+    if check is not None:
+        errors.extend(check.errors)
+    mail_id = engine.store_orders(store, game, player, message_id, document,
+                                  check.orders if check is not None else None, [str(e) for e in errors],
+                                  ready, wait, now, at_once=action.canonical if action is not None else None)
+    told: list = []
+    if not errors and action is not None:
+        game = engine.record_action(store, game, action, mail_id, now)
+        told = list(action.resolution.events)
+        _tell_others(store, mailer, game, player, told, phase)
+    return Taken(game, view, errors, check, told)
+
+
 def _take(store: Store, mailer: Mailer, mail: InMail, doc: Document, envelope: Any, game: engine.Game,
           phase: Any, reject: "_Rejecter", now: float) -> str:
-    """An authenticated mail for the open phase: its at-once part done (if any), its orders
-    checked against the position that leaves and stored, the answer and the news queued."""
+    """An authenticated mail for the open phase: taken (``take``), then answered."""
     keys = at_once_keys(game.rules)
     now_part = sub_map(envelope.body, lambda k: k in keys)
     rest = sub_map(envelope.body, lambda k: k not in keys) if now_part else envelope.body
-    decider = envelope.player in phase.deciders
-    if not decider and (rest or not now_part):
+    if envelope.player not in phase.deciders and (rest or not now_part):
         also = f"; only {_key_list(keys)} may be sent now" if keys else ""
         return reject(game, "reject: nothing to order", [OrderError(
             rest.line_of(next(iter(rest))) if rest else None,
             f"you have no orders to give in phase {phase.id!r}{also}",
             "remove the other lines and send again, or wait for the next report" if keys
             else "wait for the next report")])
-    view = game.rules.view(game.state, envelope.player)
-    errors: list[OrderError] = []
-    action = None
-    cap = _at_once_cap(store, mailer, game, envelope.player, now_part, phase) if now_part else None
-    if cap is not None:
-        errors.append(cap)
-    elif now_part:
-        at_once = acts_at_once(game.rules).check_at_once(view, envelope.player, now_part)
-        errors.extend(at_once.errors)
-        if at_once.ok:
-            # Done first (H.2 in Fief: diplomacy is primary); the orders are then checked
-            # against the position it leaves. Nothing is stored unless the whole mail is good.
-            action = engine.compute_action(store, game, envelope.player, at_once.orders)
-            view = game.rules.view(action.resolution.state, envelope.player)
-    check = game.rules.check_orders(view, envelope.player, rest) if (rest or not now_part) else None
-    if check is not None:
-        errors.extend(check.errors)
-    ok = not errors
-    mail_id = engine.store_orders(store, game, envelope.player, mail.message_id,
-                                  _without_secret(doc.text, envelope.secret),
-                                  check.orders if check is not None else None, [str(e) for e in errors],
-                                  envelope.ready, envelope.wait, now,
-                                  at_once=action.canonical if action is not None else None)
-    told: list = []
-    if ok and action is not None:
-        game = engine.record_action(store, game, action, mail_id, now)
-        told = list(action.resolution.events)
-        _tell_others(store, mailer, game, envelope.player, told, phase)
+    taken = take(store, mailer, game, phase, envelope.player, envelope.body,
+                 _without_secret(doc.text, envelope.secret), mail.message_id, envelope.ready, envelope.wait, now)
+    game, check, ok, errors = taken.game, taken.check, taken.ok, taken.errors
     if check is None:
         mailer.answer(to=mail.from_addr, subject=mail.subject or f"done at once in {game.name}",
                       in_reply_to=mail.message_id, template_name="ack_at_once.txt.j2", game=game,
                       ok=ok, errors=errors, me=envelope.player, phase=phase, game_name=game.name,
-                      events=engine.visible_events(told, envelope.player), deadline=game.row["deadline"],
+                      events=engine.visible_events(taken.told, envelope.player), deadline=game.row["deadline"],
                       flags_ignored=envelope.wait or not envelope.ready, ignored=envelope.ignored)
         return "acted at once" if ok else "orders rejected"
     deciders, done, waiting = engine.orders_status(store, game)
     mailer.answer(to=mail.from_addr, subject=mail.subject or f"orders for {game.name}",
                   in_reply_to=mail.message_id, template_name="ack.txt.j2", game=game,
                   ok=ok, errors=errors, notes=check.notes if ok else (), orders=check.orders if ok else None,
-                  echoed=echo_orders(game.rules, view, envelope.player, check.orders) if ok else None,
+                  echoed=echo_orders(game.rules, taken.view, envelope.player, check.orders) if ok else None,
                   me=envelope.player, phase=phase, ready=envelope.ready, wait=envelope.wait,
                   complete=envelope.player in done, done_count=len(done), decider_count=len(deciders),
                   game_name=game.name, deadline=game.row["deadline"],
-                  events=engine.visible_events(told, envelope.player), ignored=envelope.ignored)
+                  events=engine.visible_events(taken.told, envelope.player), ignored=envelope.ignored)
     return "orders accepted" if ok else "orders rejected"
 
 
@@ -191,7 +223,7 @@ def _tell_others(store: Store, mailer: Mailer, game: engine.Game, actor: str, ev
     message, a gift, an exchange), and their stand-ins: negotiation by mail must not wait for the
     deadline."""
     standins = engine.standins_now(store, game)
-    for player in engine.players(store, game.id):
+    for player in engine.people(store, game.id):
         name = player["name"]
         seen = engine.visible_events(events, name)
         if name != actor and seen:

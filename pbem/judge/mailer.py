@@ -92,8 +92,8 @@ class Mailer:
         """One welcome per player of a new game, with the secret that is mailed only this once."""
         state = game.state
         phase = game.rules.phase(state)
-        seats = engine.players(self.store, game.id)
-        names = [p["name"] for p in seats]
+        names = [p["name"] for p in engine.players(self.store, game.id)]
+        seats = engine.people(self.store, game.id)   # a computer seat gets no mail
         pictures: dict[str, tuple[str, Any]] = {}
         for seat in seats:
             player = seat["name"]
@@ -121,7 +121,7 @@ class Mailer:
         subject = f"[{game.name}] {first.phase_id} resolved" if len(chain) == 1 else \
             f"[{game.name}] {first.phase_id} to {last.phase_id} resolved"
         audiences: list[tuple[str | None, str, bool, str | None]] = [
-            (p["name"], p["email"], bool(p["mail_html"]), p["timezone"]) for p in engine.players(self.store, game.id)]
+            (p["name"], p["email"], bool(p["mail_html"]), p["timezone"]) for p in engine.people(self.store, game.id)]
         # A stand-in plays its absent player's position (pbem.judge.absences): that player's report.
         audiences += [(player, email, True, None)
                       for player, emails in engine.standins_now(self.store, game).items() for email in emails]
@@ -276,7 +276,7 @@ class Mailer:
     def _to_everyone(self, game: engine.Game, template_name: str, subject: str, purpose: str,
                      also: Sequence[tuple[str, str]], **context: Any) -> None:
         """One mail to each player, each in their time zone, to ``also`` and to the game master."""
-        recipients = [(p["name"], p["email"], p["timezone"]) for p in engine.players(self.store, game.id)]
+        recipients = [(p["name"], p["email"], p["timezone"]) for p in engine.people(self.store, game.id)]
         recipients += [(name, email, None) for name, email in also]
         if game.row["gm_email"]:
             recipients.append(("game master", game.row["gm_email"], None))

@@ -152,7 +152,8 @@ def mark_stuck(store: Store, game_id: int, exc: BaseException, now: float, doing
 
 
 # What the judge was doing to a game when it failed, as the alert says it.
-FAILED = {"resolving": "resolve", "reminding": "write the reminders of"}
+FAILED = {"resolving": "resolve", "reminding": "write the reminders of",
+          "computer": "write the computer players' orders of"}
 
 
 def stop_game(store: Store, mailer: Mailer, game_id: int, exc: BaseException, now: float,

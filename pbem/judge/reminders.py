@@ -24,7 +24,7 @@ def missing(store: Store, game: engine.Game, now: float) -> list[tuple[str, str,
                                            game.id, game.seq)}
     out = []
     standins = engine.standins_now(store, game)
-    for p in engine.players(store, game.id):
+    for p in engine.people(store, game.id):   # a computer seat is never reminded
         name = p["name"]
         if name in deciders and name not in done and name not in excused:
             what = ("your orders are kept but do not count as complete: you wrote `ready: no`; send them "

@@ -61,6 +61,11 @@ CREATE TABLE IF NOT EXISTS players (
     missed INTEGER NOT NULL DEFAULT 0,
     disorder INTEGER NOT NULL DEFAULT 0,
     away_days_used REAL NOT NULL DEFAULT 0,
+    -- schema version 10: who holds the seat: 'person' (mailed, orders by mail) or 'computer' (the
+    -- game's computer player orders for it, pbem/judge/computer.py; no mail); and 1 once the game
+    -- master was told that the computer player's orders for it were refused (told once a seat)
+    kind TEXT NOT NULL DEFAULT 'person',
+    computer_alerted INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game_id, name)
 );
 CREATE INDEX IF NOT EXISTS players_email ON players(email);
@@ -226,7 +231,9 @@ CREATE TABLE IF NOT EXISTS quarantine (
 #      without its picture: the version keeps it from opening the store.
 #   9: the judge's own bugs (issue 21): games.stuck and the quarantine table (CREATE TABLE above).
 #      A pbem before it would resolve a stopped game again every tick: the version keeps it out.
-SCHEMA_VERSION = 9
+#  10: computer players (issue 22): players.kind and computer_alerted. A pbem before it would
+#      mail a computer seat and wait for its orders: the version keeps it out.
+SCHEMA_VERSION = 10
 
 
 def pack_state(text: str) -> bytes:
@@ -282,6 +289,12 @@ def _standin_columns(db: sqlite3.Connection) -> None:
                "WHERE standin IS NOT NULL AND standin_state<2")
 
 
+def _computer_columns(db: sqlite3.Connection) -> None:
+    """Schema version 10: every seat stored before is held by a person, as it was."""
+    _add_column(db, "players", "kind", "TEXT NOT NULL DEFAULT 'person'")
+    _add_column(db, "players", "computer_alerted", "INTEGER NOT NULL DEFAULT 0")
+
+
 # Each step takes a store of the version before it to its own; a step finds a fresh store (whose
 # CREATE TABLE already has the column) as often as an old one, so each looks before it changes.
 MIGRATIONS = {
@@ -298,6 +311,7 @@ MIGRATIONS = {
     8: lambda db: _add_column(db, "outbox", "parts", "TEXT"),
     # Every game stored before version 9 resolves as usual; the quarantine starts empty.
     9: lambda db: _add_column(db, "games", "stuck", "TEXT"),
+    10: _computer_columns,
 }
 
 

@@ -41,13 +41,46 @@ def replace(store: Store, mailer: Mailer, game: engine.Game, player: str, email:
     secret = player_secrets.new_secret()
     player_secrets.change_secret(store, game, player, secret, generated=True)
     # What was the old player's own goes with them: their time zone and the absences they announced.
-    store.run("UPDATE players SET email=?, missed=0, disorder=0, timezone=NULL WHERE game_id=? AND name=?",
+    store.run("UPDATE players SET email=?, missed=0, disorder=0, timezone=NULL, kind='person', computer_alerted=0 "
+              "WHERE game_id=? AND name=?",
               email.lower(), game.id, player)
     for row in store.all("SELECT * FROM absences WHERE game_id=? AND player=?", game.id, player):
         absences.end_standin(store, mailer, game, row, f"the game master handed {player}'s position to a new player")
     store.run("DELETE FROM absences WHERE game_id=? AND player=?", game.id, player)
     mailer.replacement(game, player, email.lower(), secret)
     return old
+
+
+def to_computer(store: Store, mailer: Mailer, game: engine.Game, player: str) -> str:
+    """Hand ``player``'s seat to the game's computer player (pbem.judge.computer): it orders from the
+    next tick on, the seat gets no mail and takes none; stand-ins end. Returns the old address."""
+    if not engine.has_computer(game.rules):
+        raise engine.no_computer(game.rules)
+    row = engine.player_row(store, game, player)
+    if row["kind"] == engine.COMPUTER:
+        raise engine.JudgeError(f"the computer already plays {player} in game {game.name!r}; "
+                                f"`pbem game bot {game.name} {player} --off` hands the seat back")
+    for absence in store.all("SELECT * FROM absences WHERE game_id=? AND player=?", game.id, player):
+        absences.end_standin(store, mailer, game, absence, f"the computer player now plays {player}")
+    store.run("UPDATE players SET kind=?, missed=0, disorder=0, computer_alerted=0 WHERE game_id=? AND name=?",
+              engine.COMPUTER, game.id, player)
+    return row["email"]
+
+
+def to_person(store: Store, mailer: Mailer, game: engine.Game, player: str) -> str:
+    """Hand a computer seat back to the person at its address, with a new secret, the current report
+    and the history (as a replacement is). Returns that address."""
+    row = engine.player_row(store, game, player)
+    if row["kind"] != engine.COMPUTER:
+        raise engine.JudgeError(f"{player} is not played by the computer in game {game.name!r}")
+    if not row["email"]:
+        raise engine.JudgeError(f"{player} was seated as a computer player and has no address; seat a person with "
+                                f"`pbem game replace {game.name} {player} EMAIL`")
+    secret = player_secrets.new_secret()
+    player_secrets.change_secret(store, game, player, secret, generated=True)
+    store.run("UPDATE players SET kind='person', missed=0, disorder=0 WHERE game_id=? AND name=?", game.id, player)
+    mailer.replacement(game, player, row["email"], secret)
+    return row["email"]
 
 
 def note_missed(store: Store, mailer: Mailer, game: engine.Game, chain: Sequence[engine.Resolved]) -> None:
@@ -70,6 +103,11 @@ def note_missed(store: Store, mailer: Mailer, game: engine.Game, chain: Sequence
             if falls:
                 mailer.to_game_master(game, "civil_disorder.txt.j2", f"{name} is in civil disorder",
                                       player=name, missed=missed, back=False)
+                if settings_of(game.row)["disorder_policy"] == "bot" and engine.has_computer(game.rules):
+                    # Told while the seat is still a person's: its player hears it too.
+                    mailer.notice(game, f"{name} missed {missed} deadlines in a row: the computer player takes "
+                                        f"the seat (the game master may hand it back)")
+                    to_computer(store, mailer, game, name)
         else:
             store.run("UPDATE players SET missed=0, disorder=0 WHERE game_id=? AND name=?", game.id, name)
             if row["disorder"]:

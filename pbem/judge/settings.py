@@ -11,7 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
-AWAY_POLICIES = ("extend", "default", "standin")
+AWAY_POLICIES = ("extend", "default", "standin", "bot")
+DISORDER_POLICIES = ("default", "bot")
 
 
 @dataclass(frozen=True)
@@ -57,10 +58,12 @@ def _hours_list(text: str) -> list[float]:
     return values
 
 
-def _policy(text: str) -> str:
-    if text not in AWAY_POLICIES:
-        raise ValueError(f"takes one of {', '.join(AWAY_POLICIES)}")
-    return text
+def _one_of(choices: tuple[str, ...]) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        if text not in choices:
+            raise ValueError(f"takes one of {', '.join(choices)}")
+        return text
+    return parse
 
 
 SETTINGS: dict[str, Setting] = {s.name: s for s in (
@@ -73,7 +76,12 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in (
             "falls in it moves to its end, up to away_days per player per game) or default (the "
             "phase does not wait for the player: default orders, unless they ordered) or standin (a stand-in "
             "the player or the game master names plays the position meanwhile, with a secret of its own; "
-            "without one, as default)", _policy),
+            "without one, as default) or bot (the game's computer player plays the position meanwhile, unless "
+            "the player ordered; a game without one: as default)", _one_of(AWAY_POLICIES)),
+    Setting("disorder_policy", "default", "what a position in civil disorder (civil_disorder_after) plays: "
+            "default (its default orders until it is replaced) or bot (the game's computer player takes the "
+            "seat, everyone is told; the game master hands it back with `pbem game bot GAME PLAYER --off`)",
+            _one_of(DISORDER_POLICIES)),
     Setting("away_days", 7, "the days of deadline extension each player's absences may take in the "
             "whole game (away_policy extend)", _count),
     Setting("grace_hours", 0.0, "when a deadline passes with orders missing, the judge waits this many "

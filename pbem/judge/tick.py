@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterator, Sequence
 
-from pbem.judge import absences, engine, gm, inbound, quarantine, reminders
+from pbem.judge import absences, computer, engine, gm, inbound, quarantine, reminders
 from pbem.judge.retry import resolve_game, retry_mail
 from pbem.judge.faults import fault_point
 from pbem.judge.home import Home
@@ -256,6 +256,12 @@ class Tick:
             elif outcome is not None:
                 self.report.attention.append(outcome.line)
 
+    def computers(self) -> None:   # each computer seat orders once a phase (pbem.judge.computer)
+        played = computer.play_all(self.store, self.mailer, self.now, lambda: self.within(READ_SHARE, "computers"))
+        if played.ordered:
+            self.report.mails[computer.OUTCOME] = self.report.mails.get(computer.OUTCOME, 0) + played.ordered
+        self.report.attention.extend(played.attention)
+
     def resolve_due(self) -> None:
         # Games past their deadline, and games that received orders since they were last looked
         # at (kept in the store, not in memory: a tick killed between reading a mail and
@@ -403,6 +409,7 @@ class Tick:
         ("begin and end stand-ins", standins),
         ("try again the mail kept after an error", retry_kept),
         ("read and answer mail", read_mail),
+        ("computer players order", computers),
         ("resolve due phases", resolve_due),
         ("remind late players", remind),
         ("send the outbox", send_outbox),
