@@ -75,7 +75,8 @@ def play_all(store: Store, mailer: Mailer, now: float, more: Callable[[], bool] 
     own, while ``more()`` (the tick's time budget; at least one game a tick). A game where it
     raises outside any one seat (a view, the store) is stopped as a failed resolution would be."""
     played = Played()
-    for n, name in enumerate(candidates(store, now)):
+    names = [name for name in candidates(store, now) if waiting(store, mailer, name, now)]
+    for n, name in enumerate(names):
         if n and not more():
             break   # the rest order at the next tick
         with store.transaction():
@@ -91,6 +92,13 @@ def play_all(store: Store, mailer: Mailer, now: float, more: Callable[[], bool] 
         played.ordered += done.ordered
         played.attention += done.attention
     return played
+
+
+def waiting(store: Store, mailer: Mailer, name: str, now: float) -> bool:
+    """Whether a seat the computer plays in game ``name`` has yet to order in the open phase: read
+    without a transaction, so a tick opens one (a flush to disk) only for a game with work."""
+    game = engine.load_game(store, name)
+    return any(not store.is_processed(message_id(mailer, game, p)) for p in computer_plays(store, game, now))
 
 
 def play_game(store: Store, mailer: Mailer, name: str, now: float) -> Played:
