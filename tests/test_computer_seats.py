@@ -313,3 +313,40 @@ def test_kard_es_korona_computer_seats_order_every_phase_through_the_judge(tmp_p
     assert sum(r["document"].startswith("(default orders") for r in ordered) == refused < len(ordered)
     assert len(rows(judge, "SELECT 1 FROM phases WHERE resolved_at IS NOT NULL")) >= 10
     assert replayed(judge, "k1").ok
+
+
+def test_a_game_of_computers_only_and_the_seat_order_of_the_command_line(tmp_path, computers):
+    judge = Judge(tmp_path / "home")
+    home = str(judge.home.path)
+    result = CliRunner().invoke(main, ["game", "new", "tiny", "--home", home, "--name", "g1", "--bot=zoe",
+                                       "--bot", "abel"])
+    assert result.exit_code == 0, result.output
+    assert [r["name"] for r in rows(judge, "SELECT name FROM players ORDER BY seat")] == ["zoe", "abel"]
+    for _ in range(6):
+        judge.tick(1)
+    assert rows(judge, "SELECT status FROM games") == [{"status": "over"}]
+    assert rows(judge, "SELECT COUNT(*) AS n FROM outbox WHERE recipient=''") == [{"n": 0}]
+    assert replayed(judge).ok
+    same = CliRunner().invoke(main, ["game", "new", "tiny", "--home", home, "--name", "g2", "--bot", "abel",
+                                     "--player", "abel:abel@pbem.test"])
+    assert same.exit_code == 1 and "two seats have the same name" in same.output
+    none = CliRunner().invoke(main, ["game", "new", "tiny", "--home", home, "--name", "g3"])
+    assert none.exit_code == 1 and "--bot NAME for the computer" in none.output
+
+
+def test_a_computer_seat_is_never_reminded_nor_told_the_news(tmp_path, computers):
+    judge = Judge(tmp_path / "home")
+    new_game(judge, ("anna", "bela", "carl"), computers=("carl",))
+    judge.tick()
+    judge.tick(40)   # 8 hours before the deadline: anna and bela are reminded, carl has ordered anyway
+    store = judge.store()
+    try:
+        with store.transaction():   # a position handed to the computer after it was reminded once
+            store.run("UPDATE players SET kind='computer' WHERE name='bela'")
+    finally:
+        store.close()
+    judge.orders("g1", "anna", BID, "bid: 4\n", extra="shout: hello\n")
+    judge.tick()
+    purposes = {(r["recipient"], r["purpose"]) for r in rows(judge, "SELECT recipient, purpose FROM outbox")}
+    assert ("anna@pbem.test", "reminder") in purposes
+    assert not {p for p in purposes if p[0] in ("", "bela@pbem.test") and p[1] in ("news", "report")}
