@@ -350,3 +350,22 @@ def test_a_computer_seat_is_never_reminded_nor_told_the_news(tmp_path, computers
     purposes = {(r["recipient"], r["purpose"]) for r in rows(judge, "SELECT recipient, purpose FROM outbox")}
     assert ("anna@pbem.test", "reminder") in purposes
     assert not {p for p in purposes if p[0] in ("", "bela@pbem.test") and p[1] in ("news", "report")}
+
+
+def test_the_computer_player_is_handed_its_seats_view_and_nothing_else(tmp_path, monkeypatch):
+    seen = []
+
+    def watching(self, view, player, rng):
+        seen.append((player, view))
+        return "bid: 2\n"
+    monkeypatch.setattr(tinygame.TinyGame, "computer_orders", watching, raising=False)
+    judge = Judge(tmp_path / "home")
+    new_game(judge, ("anna", "bela"), computers=("bela",))
+    judge.tick()
+    store = judge.store()
+    try:
+        game = engine.load_game(store, "g1")
+        assert seen == [("bela", game.rules.view(game.state, "bela"))]
+    finally:
+        store.close()
+    assert "hands" not in seen[0][1] and seen[0][1]["hand"] == game.state["hands"]["bela"]

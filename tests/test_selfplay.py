@@ -122,3 +122,10 @@ def test_a_game_without_a_computer_player_or_random_orders_is_refused_in_one_lin
     assert wrong.exit_code == 1 and "write kinds from bot, random, default" in wrong.output
     unknown = selfplay(tmp_path, "chess")
     assert unknown.exit_code == 1 and "unknown game type 'chess'" in unknown.output
+
+
+def test_selfplay_refuses_a_home_with_games_still_running(tmp_path, tiny_players):
+    failed = selfplay(tmp_path, "tiny", "--players", "2", "--mix", "default", "--max-ticks", "2")
+    assert failed.exit_code == 1
+    again = selfplay(tmp_path, "tiny", "--players", "2", "--mix", "random")
+    assert again.exit_code == 1 and "holds games that are not over (selfplay1-1)" in again.output

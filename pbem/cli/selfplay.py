@@ -212,8 +212,13 @@ def selfplay(path: Path, game_type: str, players: int, options: dict, games: int
     store = Store(home.db_path)
     try:
         taken = {r["name"] for r in store.all("SELECT name FROM games")}
+        running = [r["name"] for r in store.all("SELECT name FROM games WHERE status!='over' ORDER BY name")]
     finally:
         store.close()
+    if running:
+        # Their ticks would be this run's: what they do (or fail to do) must not count here.
+        raise engine.JudgeError(f"the judge home {path} holds games that are not over ({', '.join(running[:5])}): "
+                                f"self-play in a fresh --home, or delete that folder")
     run = next(n for n in range(1, 10_000) if f"selfplay{n}-1" not in taken)
     for g in range(1, games + 1):
         yield play_game(home, game_type, f"selfplay{run}-{g}", seats_of(players, mix, g - 1), options,

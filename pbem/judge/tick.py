@@ -258,8 +258,7 @@ class Tick:
 
     def computers(self) -> None:   # each computer seat orders once a phase (pbem.judge.computer)
         played = computer.play_all(self.store, self.mailer, self.now, lambda: self.within(READ_SHARE, "computers"))
-        if played.ordered:
-            self.report.mails[computer.OUTCOME] = self.report.mails.get(computer.OUTCOME, 0) + played.ordered
+        self.report.mails.update({computer.OUTCOME: played.ordered} if played.ordered else {})
         self.report.attention.extend(played.attention)
 
     def resolve_due(self) -> None:
