@@ -369,3 +369,32 @@ def test_the_computer_player_is_handed_its_seats_view_and_nothing_else(tmp_path,
     finally:
         store.close()
     assert "hands" not in seen[0][1] and seen[0][1]["hand"] == game.state["hands"]["bela"]
+
+
+def templates(self, view, player, rng):
+    """A stand-in computer player for a game that has none yet: its order template as it comes
+    (every order commented out: the default orders), the demo's players for such a game."""
+    return self.order_template(view, player)
+
+
+@pytest.mark.parametrize("game_type, seats", [("fief_france", 3), ("fief_england", 2)])
+def test_every_game_takes_computer_orders_through_the_judge(tmp_path, monkeypatch, game_type, seats):
+    rules = rules_for(game_type)
+    monkeypatch.setattr(type(rules), "computer_orders", templates, raising=False)
+    judge = Judge(tmp_path / "home")
+    names = ["anna", "bela", "csaba", "dora"][:seats]
+    store = judge.store()
+    try:
+        with store.transaction():
+            engine.create_game(store, game_type, "f1", [(n, "") for n in names],
+                               {o.name: o.default for o in rules.options()}, 48, 12, "gm@pbem.test", judge.now,
+                               seed="fief-seed", computers=names)
+    finally:
+        store.close()
+    for _ in range(8):   # every seat the computer's: each phase resolves at the tick it opens after
+        report = judge.tick(1)
+        assert report.exit_code == 0, report.lines()
+    assert len(rows(judge, "SELECT 1 FROM phases WHERE resolved_at IS NOT NULL")) >= 6
+    assert not rows(judge, "SELECT 1 FROM order_mails WHERE errors != '[]' OR document LIKE '(default%'")
+    assert rows(judge, "SELECT COUNT(*) AS n FROM outbox WHERE recipient != 'gm@pbem.test'") == [{"n": 0}]
+    assert replayed(judge, "f1").ok
