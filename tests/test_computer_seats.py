@@ -398,3 +398,27 @@ def test_every_game_takes_computer_orders_through_the_judge(tmp_path, monkeypatc
     assert not rows(judge, "SELECT 1 FROM order_mails WHERE errors != '[]' OR document LIKE '(default%'")
     assert rows(judge, "SELECT COUNT(*) AS n FROM outbox WHERE recipient != 'gm@pbem.test'") == [{"n": 0}]
     assert replayed(judge, "f1").ok
+
+
+def test_a_failure_outside_any_one_seat_stops_the_game_until_retry(tmp_path, computers, monkeypatch):
+    judge = Judge(tmp_path / "home")
+    new_game(judge, ("anna", "bela"), computers=("bela",))
+    view = tinygame.TinyGame.view
+
+    def broken(self, state, player):
+        if player == "bela":
+            raise IndexError("injected")
+        return view(self, state, player)
+    monkeypatch.setattr(tinygame.TinyGame, "view", broken)
+    report = judge.tick()
+    assert report.exit_code == EXIT_ATTENTION
+    assert any("game g1 stopped" in line and "IndexError: injected" in line for line in report.attention)
+    stuck = json.loads(rows(judge, "SELECT stuck FROM games")[0]["stuck"])
+    assert stuck["doing"] == "computer" and stuck["phase"] == BID
+    assert rows(judge, "SELECT COUNT(*) AS n FROM order_mails") == [{"n": 0}]
+    assert judge.tick().exit_code == 0   # passed by, not mailed about again
+    monkeypatch.setattr(tinygame.TinyGame, "view", view)
+    retried = CliRunner().invoke(main, ["game", "retry", "g1", "--home", str(judge.home.path)])
+    assert retried.exit_code == 0, retried.output
+    judge.tick()
+    assert [r["player"] for r in rows(judge, "SELECT player FROM order_mails")] == ["bela"]
