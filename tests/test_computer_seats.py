@@ -108,6 +108,9 @@ def test_game_new_seats_a_computer_player_in_the_command_lines_order_and_mails_i
     assert sorted(recipients(judge)) == ["anna@pbem.test", "carl@pbem.test"]   # no welcome for bela
     shown = CliRunner().invoke(main, ["game", "show", "g1", "--home", str(judge.home.path)])
     assert "Played by the computer: bela" in shown.output
+    judge.tick()
+    welcome = judge.sent_to("anna@pbem.test")[0].get_body(("plain",)).get_content()
+    assert "Players, in seating order: anna, bela, carl.\nPlayed by the judge's computer player: bela" in welcome
 
 
 def test_a_game_without_a_computer_player_refuses_a_bot_seat(tmp_path):

@@ -92,14 +92,16 @@ class Mailer:
         """One welcome per player of a new game, with the secret that is mailed only this once."""
         state = game.state
         phase = game.rules.phase(state)
-        names = [p["name"] for p in engine.players(self.store, game.id)]
+        everyone = engine.players(self.store, game.id)
+        names = [p["name"] for p in everyone]
+        computers = [p["name"] for p in everyone if p["kind"] == engine.COMPUTER]
         seats = engine.people(self.store, game.id)   # a computer seat gets no mail
         pictures: dict[str, tuple[str, Any]] = {}
         for seat in seats:
             player = seat["name"]
             view = game.rules.view(state, player)
             context = dict(game=game_info(game), me=player, secret=secrets[player],
-                           judge=self.home.address, players=names,
+                           judge=self.home.address, players=names, computers=computers,
                            position=render(game.rules.report_template(), view=view, me=player),
                            phase=phase, template=self._template(game, view, player, phase))
             self.queue(to=seat["email"], to_name=player, subject=f"[{game.name}] Welcome to {game.rules.title}",
