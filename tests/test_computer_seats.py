@@ -217,6 +217,8 @@ def test_a_seat_handed_to_the_computer_and_back(tmp_path, computers):
     assert "<computer." in rows(judge, "SELECT message_id FROM order_mails")[0]["message_id"]
     again = CliRunner().invoke(main, ["game", "bot", "g1", "anna", "--home", home])
     assert again.exit_code == 1 and "already plays anna" in again.output
+    nobody = CliRunner().invoke(main, ["game", "bot", "g1", "zeno", "--home", home])
+    assert nobody.exit_code == 1 and "has no player 'zeno'" in nobody.output
     back = CliRunner().invoke(main, ["game", "bot", "g1", "anna", "--off", "--home", home])
     assert back.exit_code == 0, back.output
     judge.tick()

@@ -56,6 +56,8 @@ def to_computer(store: Store, mailer: Mailer, game: engine.Game, player: str) ->
     next tick on, the seat gets no mail and takes none; stand-ins end. Returns the old address."""
     if not engine.has_computer(game.rules):
         raise engine.no_computer(game.rules)
+    if game.row["status"] == "over":
+        raise engine.JudgeError(f"game {game.name!r} is over")
     row = engine.player_row(store, game, player)
     if row["kind"] == engine.COMPUTER:
         raise engine.JudgeError(f"the computer already plays {player} in game {game.name!r}; "
