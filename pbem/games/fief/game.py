@@ -20,6 +20,7 @@ from pbem.games.fief.map_view import map_drawing
 from pbem.orders.reading import Problems, check_keys
 from pbem.orders.yamlsafe import line_of, sub_map
 from pbem.games.fief.policies import merge_policies
+from pbem.games.fief.random_orders import random_orders
 from pbem.games.fief.round import AFTER_THE_GAME, BY_PHASE, PART_OF, Step, step_of
 from pbem.games.fief.setup.rules import new_game
 from pbem.games.fief.state import RULES_VERSION, FiefState
@@ -212,6 +213,10 @@ class FiefRules:
                 fam.indented(echo_orders(fam.family_view(view, f), f, own), f)
                 for f, own in ((orders or {}).get("families") or {}).items())
         return echo_orders(view, player, orders)
+
+    def random_orders(self, view: JSON, player: str, rng: Rng) -> str:
+        """pbem.rules.api.WritesRandomOrders: a random mail body from ``view`` (random_orders/)."""
+        return random_orders(view, player, rng)
 
     def order_template(self, view: JSON, player: str) -> str:
         if fam.families_apart(view):   # 13.7: `families:`, an item per family ordering now

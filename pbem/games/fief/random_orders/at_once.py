@@ -1,0 +1,101 @@
+"""What a random player does at once in any mail (F; G.4 "at any time"; England 2.15, R41):
+messages, gifts of deniers (France; England's shillings go by carrier pigeon), a town's control
+transferred (5.2.2), surprise and Opportunity cards played at once, England's Scorched Earth
+(3.4), hired crossbowmen (11.1) and Excalibur's draw (13.2); now and then a standing policy."""
+from __future__ import annotations
+
+from pbem.games.fief.random_orders.cards import ENGLAND_PLAYS, FRANCE_PLAYS
+from pbem.games.fief.random_orders.draws import Draws, Item, block, mapping
+from pbem.games.fief.random_orders.seen import JSON, controlled, england, free_lords, others, present
+
+# G.4: the cards a French player may play at once (not the uprising: it needs a mail round)
+FRANCE_AT_ONCE = ("darc", "cardinal", "assassination", "justice", "underground")
+# R41: England's Opportunity cards played at once; its Church cards only in the Cards phase
+ENGLAND_AT_ONCE = ("assassination", "justice", "passage", "mercenary", "burgher")
+
+
+def at_once_part(view: JSON, player: str, draw: Draws) -> str:
+    """The `diplomacy:` and `at_once:` parts of a mail, mostly empty."""
+    text = ""
+    talk = _diplomacy(view, player, draw)
+    if talk:
+        text += block("diplomacy", talk)
+    acts = _acts(view, player, draw)
+    if acts:
+        text += block("at_once", acts)
+    return text
+
+
+def _diplomacy(view: JSON, player: str, draw: Draws) -> list[Item]:
+    items: list[Item] = []
+    rest = others(view, player)
+    if draw.chance(15):
+        items.append({"message": f"{player}: round {view['round']}, we shall see.", "to": "all"})
+    if not england(view) and rest:   # England: no pawns, no gifts (R98)
+        if view["families"][player].get("diplomacy_pawns", 0) and draw.chance(10):
+            items.append({"message": "Between us.", "to": draw.some(rest, 2) or rest[:1]})
+        money = view["families"][player].get("deniers", 0)
+        if money and draw.chance(8):
+            items.append({"give": draw.count(money), "to": draw.pick(rest)})
+    return items
+
+
+def _acts(view: JSON, player: str, draw: Draws) -> list[Item]:
+    items: list[Item] = []
+    shared = [t for t in controlled(view, player) if len(present(view, t)) > 1]
+    if shared and draw.chance(10):   # 5.2.2: to a family with forces there
+        town = draw.pick(shared)
+        items.append({"transfer": town, "to": draw.pick([f for f in present(view, town) if f != player])})
+    if view["phase"] != "cards":   # G.4, 2.6: no card at once while the draws are open
+        items += _cards(view, player, draw)
+    if england(view):
+        items += _england(view, player, draw)
+    return items
+
+
+def _cards(view: JSON, player: str, draw: Draws) -> list[Item]:
+    kinds, table = (ENGLAND_AT_ONCE, ENGLAND_PLAYS) if england(view) else (FRANCE_AT_ONCE, FRANCE_PLAYS)
+    hand = [c for c in view.get("hand") or [] if c in kinds]
+    if not hand or not draw.chance(15):
+        return []
+    card = draw.pick(hand)
+    item = table[card](view, player, card, draw)
+    return [item] if item is not None else []
+
+
+def _england(view: JSON, player: str, draw: Draws) -> list[Item]:
+    items: list[Item] = []
+    nobles = free_lords(view, player)
+    if view["phase"] == "purchase" and draw.chance(8):
+        mills = [t for t in controlled(view, player) if view["towns"][t].get("mills")]
+        if mills:
+            items.append({"scorch": draw.some(mills) or mills[:1]})   # 3.4
+    sword = (view.get("excalibur") or {}).get("city")
+    men = [n for n in nobles if view["lords"][n]["location"] == sword and not view["lords"][n]["female"]]
+    if view["phase"] in ("movement", "battle") and men and draw.chance(50):
+        # awaiting fix: `draw_excalibur: [NAME]` (a list) raises TypeError (helper en1): names only
+        items.append({"draw_excalibur": draw.pick(men)})
+    theirs = [n for p in others(view, player) for n in free_lords(view, p)]
+    if nobles and theirs and (view.get("pigeons") or {}).get("left", {}).get(player) and draw.chance(5):
+        item: Item = {"pigeon": draw.pick(nobles), "to": draw.pick(theirs)}
+        money = view["families"][player].get("deniers", 0)
+        if money:
+            item["shillings"] = draw.below(money + 1)
+        items.append(item)
+    return items
+
+
+def policies_part(view: JSON, player: str, draw: Draws) -> str:
+    """Now and then a standing policy (kept until changed): safe passage, coalition, a plan."""
+    rest = others(view, player)
+    policies: Item = {}
+    if draw.chance(10):
+        policies["safe_passage"] = {"allow": draw.some(rest), "others": draw.pick(["allow", "refuse"])}
+    if rest and draw.chance(8):
+        policies["coalition"] = {"join": {draw.pick(rest): "anywhere"}, "accept": draw.some(rest) or rest[:1]}
+    if draw.chance(5):
+        policies["battle_plan"] = {"surrender": draw.pick(["never", "always"]),
+                                   "besiege_if_stopped": draw.chance(50)}
+    if draw.chance(5):
+        policies["lower_ransom"] = draw.pick(["refuse", {"accept_from": 1 + draw.below(5)}])
+    return mapping("policies", policies) if policies else ""

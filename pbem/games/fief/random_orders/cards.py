@@ -1,0 +1,170 @@
+"""The Cards Phase (2): discards and draws (steps A-B), then the plays of step D, each card
+with the keys its own kind reads (France G.1, G.3, G.4; England 2.7-2.8, 2.11-2.14, 10.0-11.2)."""
+from __future__ import annotations
+
+from typing import Callable
+
+from pbem.games.fief.edition import edition_of_view
+from pbem.games.fief.random_orders.draws import Draws, Item
+from pbem.games.fief.random_orders.seen import (JSON, all_lords, board_of, cards_of, england, free_lords,
+                                                my_lords, others)
+
+REGIONS = ("I", "II", "III", "IV", "V", "VI")
+
+
+def draw_orders(view: JSON, player: str, draw: Draws) -> list[Item]:
+    edition = edition_of_view(view)
+    hand = list(view.get("hand") or [])
+    items: list[Item] = []
+    discard = draw.some(hand, 2) if draw.chance(30) else []
+    if discard:
+        items.append({"discard": discard})
+    room = edition.hand_limit - len(hand) + len(discard) + (1 if draw.chance(5) else 0)   # now and then one too many
+    piles = ["character"] * edition.character_draws + ["events"] * edition.draws
+    wanted = draw.some(piles, min(room, edition.draws)) if room > 0 else []
+    if wanted.count("character") > edition.character_draws:
+        wanted = wanted[:1]
+    if wanted:
+        order: Item = {"draw": wanted}
+        if len(wanted) == 1 and room > 1 and draw.chance(30):
+            order["if_first"] = {draw.pick(["lord", "character", "fortune"]): draw.pick(["events", "none"])}
+        items.append(order)
+    return items
+
+
+def play_orders(view: JSON, player: str, draw: Draws) -> list[Item]:
+    """Some cards of the hand, each with random keys for its kind; sometimes nothing."""
+    items: list[Item] = []
+    for card in draw.some(list(view.get("hand") or []), 2):
+        write = _play_writer(view, card)
+        if write is not None:
+            item = write(view, player, card, draw)
+            if item is not None:
+                items.append(item)
+    return items
+
+
+Writer = Callable[[JSON, str, str, Draws], Item | None]
+
+
+def _play_writer(view: JSON, card: str) -> Writer | None:
+    if card in cards_of(view).lords:
+        return _lord_card
+    table = ENGLAND_PLAYS if england(view) else FRANCE_PLAYS
+    return table.get(card)
+
+
+def _lord_card(view: JSON, player: str, card: str, draw: Draws) -> Item:
+    item: Item = {"play": card}
+    if draw.chance(40):
+        item["in"] = draw.pick(list(board_of(view).towns))
+    if not england(view) and not cards_of(view).lords[card].female and draw.chance(20):
+        item["crown_prince"] = True   # G.1.1
+    return item
+
+
+def _bishopric(view: JSON, draw: Draws) -> str | int:
+    number = draw.pick(list(view["bishoprics"]))
+    return int(number) if draw.chance(50) else view["bishoprics"][number]["name"]
+
+
+def _weather(view: JSON, player: str, card: str, draw: Draws) -> Item:
+    return {"play": card, "on": draw.pick(REGIONS) if england(view) else _bishopric(view, draw)}
+
+
+def _tallage(view: JSON, player: str, draw: Draws) -> Item | None:
+    """A fief of one of my lords, or (the king) an ungoverned one; now and then any fief."""
+    mine = [(f, n) for n in my_lords(view, player) for f in view["lords"][n]["fief_titles"]]
+    king = [n for n in my_lords(view, player) if view["lords"][n]["political"] in ("king", "sovereign_queen")]
+    if king:
+        mine += [(f, king[0]) for f, info in view["fiefs"].items() if not info["governed"]]
+    if not mine:
+        return {"tallage": draw.pick(list(view["fiefs"]))} if draw.chance(10) else None
+    fief, lord = draw.pick(mine)
+    return {"tallage": view["fiefs"][fief]["name"], "lord": lord}
+
+
+def _tax(view: JSON, player: str, card: str, draw: Draws) -> Item | None:
+    if england(view):
+        # awaiting fix: England's echo of a TAX tithe (`KeyError: 'target'`, helper en1): tallage only
+        keys = _tallage(view, player, draw)
+    else:
+        keys = _tallage(view, player, draw) if draw.chance(50) else _tithe(view, player, draw)
+    return None if keys is None else {"play": card, **keys}
+
+
+def _tithe(view: JSON, player: str, draw: Draws) -> Item | None:
+    for name in my_lords(view, player):
+        lord = view["lords"][name]
+        if lord["pope"]:
+            return {"tithe": "all", "lord": name}
+        if lord["bishopric"]:
+            return {"tithe": lord["bishopric"], "lord": name}
+        if lord["cardinal"]:
+            return {"tithe": _bishopric(view, draw), "lord": name}
+    return None
+
+
+def _on_any_lord(view: JSON, player: str, card: str, draw: Draws) -> Item | None:
+    """D'Arc, cardinal, justice: on a lord of any family (the checks say which fit)."""
+    lords = all_lords(view)
+    return {"play": card, "on": draw.pick(lords)} if lords else None
+
+
+def _assassination(view: JSON, player: str, card: str, draw: Draws) -> Item | None:
+    theirs = [n for p in others(view, player) for n in my_lords(view, p) if view["lords"][n]["location"]]
+    mine = free_lords(view, player)
+    if not theirs or not mine:
+        return None
+    return {"play": card, "on": draw.pick(theirs), "sponsor": draw.pick(mine)}
+
+
+def _uprising(view: JSON, player: str, card: str, draw: Draws) -> Item:
+    return {"play": card, "in": draw.pick(list(board_of(view).towns))}
+
+
+def _underground(view: JSON, player: str, card: str, draw: Draws) -> Item | None:
+    captives = [n for n, lord in view["lords"].items() if lord["captive_of"]]
+    if not captives:
+        return None
+    key = "free"
+    return {"play": card, key: draw.pick(captives)}
+
+
+FRANCE_PLAYS: dict[str, Writer] = {
+    "good_weather": _weather, "good_harvest": _weather, "tax": _tax, "darc": _on_any_lord,
+    "cardinal": _on_any_lord, "justice": _on_any_lord, "assassination": _assassination,
+    "uprising": _uprising, "underground": _underground,
+}
+
+
+def _cleric(view: JSON, player: str, card: str, draw: Draws) -> Item | None:
+    """England 2.14: a Bishop or Archbishop on an unmarried nobleman, in a district."""
+    men = [n for n in free_lords(view, player) if not view["lords"][n]["female"] and not view["lords"][n]["spouse"]]
+    if not men:
+        return None
+    item: Item = {"play": card, "on": draw.pick(men)}
+    if card == "bishop" or not view["lords"][item["on"]]["bishopric"]:
+        item["district"] = view["bishoprics"][draw.pick(list(view["bishoprics"]))]["name"]
+    return item
+
+
+def _abbess(view: JSON, player: str, card: str, draw: Draws) -> Item | None:
+    """England 2.13: an unmarried noblewoman, in a city without a building."""
+    women = [n for n in free_lords(view, player) if view["lords"][n]["female"] and not view["lords"][n]["spouse"]]
+    if not women:
+        return None
+    places = [t for t, info in view["towns"].items() if not info.get("fortress")] or list(view["towns"])
+    return {"play": card, "on": draw.pick(women), "in": draw.pick(places)}
+
+
+def _bare(view: JSON, player: str, card: str, draw: Draws) -> Item:
+    return {"play": card}
+
+
+ENGLAND_PLAYS: dict[str, Writer] = {
+    "good_weather": _weather, "bountiful_harvest": _weather, "tax": _tax, "bishop": _cleric,
+    "archbishop": _cleric, "abbess": _abbess, "mercenary": _bare, "burgher": _bare,
+    "assassination": _assassination, "justice": _on_any_lord, "passage": _underground,
+    # awaiting fix: England's echo of a REBELLION play (`KeyError: 'on'`, helper en1): not written
+}

@@ -1,0 +1,91 @@
+"""The Movement Phase (5): some of my free lords move, each with some of the units beside it,
+other lords and captives of mine there, along a random walk of roads (a naval step from a harbor
+now and then; England's seas, 5.4, and Sherwood, 13.4), with random `leave`, `if_refused`;
+forces at sea land (5.3)."""
+from __future__ import annotations
+
+from pbem.games.fief.board import Board
+from pbem.games.fief.random_orders.draws import Draws, Item
+from pbem.games.fief.random_orders.seen import (JSON, board_of, captives_of_mine, england, free_lords,
+                                                my_units, others)
+
+
+def movement_orders(view: JSON, player: str, draw: Draws) -> list[Item]:
+    board = board_of(view)
+    items: list[Item] = []
+    moved: set[str] = set()
+    lords = free_lords(view, player)
+    for lord in draw.some(lords):
+        if lord in moved:
+            continue
+        item = _move(view, board, player, lord, moved, draw)
+        if item is not None:
+            items.append(item)
+    at_sea = [n for n in lords if view["lords"][n]["location"] in board.seas]
+    if (at_sea or view["offshore"]["forces"].get(player)) and board.harbors and draw.chance(50):
+        items.append({"land": draw.pick(board.harbors)})
+    return items
+
+
+def _move(view: JSON, board: Board, player: str, lord: str, moved: set[str], draw: Draws) -> Item | None:
+    town = view["lords"][lord]["location"]
+    path = _path(view, board, town, draw)
+    if not path:
+        return None
+    moved.add(lord)
+    item: Item = {"move": lord}
+    units = my_units(view, player, town)
+    if units and draw.chance(80):
+        item["with"] = "all" if draw.chance(40) else {k: draw.count(n) for k, n in units.items() if n and draw.chance(60)}
+        if item["with"] == {}:
+            item["with"] = "none"
+    item["path"] = path
+    here = [n for n in free_lords(view, player) if n not in moved and view["lords"][n]["location"] == town]
+    going = draw.some(here) if draw.chance(40) else []
+    if going:
+        item["lords"] = going
+        moved.update(going)
+    captives = [n for n in captives_of_mine(view, player) if view["lords"][n]["location"] == town]
+    if captives and draw.chance(40):
+        item["captives"] = draw.some(captives) or captives[:1]
+    if len(path) > 1 and units and draw.chance(20) and path[0] in board.towns:
+        kind = draw.pick(list(units))
+        item["leave"] = {path[0]: {kind: 1}}
+    if draw.chance(40):
+        item["if_refused"] = draw.pick(["back", "stay", "cavalcade"])
+    if draw.chance(15):
+        item["give_control"] = {town: draw.pick(others(view, player) or [player])}
+    return item
+
+
+def _path(view: JSON, board: Board, start: str, draw: Draws) -> list[str]:
+    """One to two steps (now and then three, past the limit) from ``start``."""
+    if start in board.seas:   # 5.3: forces at sea land in a harbor
+        return [draw.pick(board.harbors)] if board.harbors else []
+    if england(view) and start in board.harbors and draw.chance(10):
+        return _voyage(board, start, draw)
+    if england(view) and start in board.bandit_cities and draw.chance(10):
+        return [board.forest, draw.pick([c for c in board.bandit_cities if c != start])]
+    steps = 1 + draw.below(2) + (1 if draw.chance(5) else 0)
+    path, here = [], start
+    for _ in range(steps):
+        if not england(view) and here in board.harbors and draw.chance(10):
+            path.append(board.seas[0])   # 5.3: a naval step ends the move
+            break
+        roads = board.neighbours(here)
+        if not roads:
+            break
+        here = draw.pick(roads)
+        path.append(here)
+    return path
+
+
+def _voyage(board: Board, port: str, draw: Draws) -> list[str]:
+    """England 5.4: into a sea touching the port's own, then the port of that sea."""
+    own = board.sea_of[board.towns[port].fief]
+    seas = [s for link in board.sea_links if own in link for s in link if s != own]
+    if not seas:
+        return []
+    sea = draw.pick(seas)
+    landing = [p for p in board.harbors if board.sea_of[board.towns[p].fief] == sea]
+    return [sea, landing[0]] if landing else []
