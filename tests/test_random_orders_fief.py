@@ -16,9 +16,11 @@ from typing import Any
 
 import pytest
 
+from england_cards_support import england_board, position
 from judge_support import Judge
 from pbem.games.fief_england.rules import RULES as ENGLAND
 from pbem.games.fief_france.rules import RULES as FRANCE
+from pbem.games.fief_england.opportunity.orders import act
 from pbem.judge import archive, engine
 from pbem.orders.yamlsafe import YamlProblem, load, sub_map
 from pbem.rules.api import random_orders
@@ -184,3 +186,21 @@ def test_a_random_england_game_through_the_judge_answers_every_mail_and_replays(
         assert archive.replay(store, game).ok
     finally:
         store.close()
+
+
+# -- what the generator found (each a regression test, failing before its fix) ----------------
+
+@pytest.mark.parametrize("card, play", [
+    ("bountiful_harvest", {"card": "bountiful_harvest", "on": "VI"}),
+    ("tax", {"card": "tax", "tax": "tallage", "lord": "Lucia", "on": "south_east"}),
+])
+def test_an_england_fortune_card_gone_from_the_hand_is_told_not_played(card, play):
+    """2.6, 10.0: a fortune card checked when the mail was read but no longer held when its
+    turn comes (the other family of a two-player hand played it first, 13.7; or a pigeon took
+    it away) stays unplayed with an event saying so, instead of a KeyError on its name."""
+    state = position(["kirsten", "dave"], round=2, lords={"Lucia": {"family": "dave", "at": "London", "female": True}},
+                     units={"London": {"dave": {"man_at_arms": 2}}})
+    assert card not in state.families["dave"].hand
+    events = act(state, england_board(), Rng("gone"), "dave", play)
+    assert [e.kind for e in events] == ["card_not_played"]
+    assert "you no longer hold it" in events[0].text and "the card stays in hand" in events[0].text

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pbem.games.fief.board import Board
 from pbem.games.fief.random_orders.draws import Draws, Item
 from pbem.games.fief.random_orders.seen import (JSON, board_of, captives_of_mine, england, free_lords,
-                                                my_units, others)
+                                                my_units, others, present)
 
 
 def movement_orders(view: JSON, player: str, draw: Draws) -> list[Item]:
@@ -67,6 +67,9 @@ def _path(view: JSON, board: Board, start: str, draw: Draws) -> list[str]:
     if england(view) and start in board.bandit_cities and draw.chance(10):
         return [board.forest, draw.pick([c for c in board.bandit_cities if c != start])]
     steps = 1 + draw.below(2) + (1 if draw.chance(5) else 0)
+    targets = [t for t, info in view["towns"].items() if t != start and present(view, t)]
+    if targets and draw.chance(50):   # towards another family: where battles and sieges come from
+        return _towards(board, start, draw.pick(targets), steps)
     path, here = [], start
     for _ in range(steps):
         if not england(view) and here in board.harbors and draw.chance(10):
@@ -76,6 +79,18 @@ def _path(view: JSON, board: Board, start: str, draw: Draws) -> list[str]:
         if not roads:
             break
         here = draw.pick(roads)
+        path.append(here)
+    return path
+
+
+def _towards(board: Board, start: str, goal: str, steps: int) -> list[str]:
+    distance = board.distances(goal)
+    path, here = [], start
+    while len(path) < steps and here != goal:
+        roads = [t for t in board.neighbours(here) if t in distance]
+        if not roads:
+            break
+        here = min(roads, key=lambda t: (distance[t], t))
         path.append(here)
     return path
 
