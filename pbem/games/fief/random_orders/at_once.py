@@ -5,7 +5,8 @@ transferred (5.2.2), surprise and Opportunity cards played at once, England's Sc
 from __future__ import annotations
 
 from pbem.games.fief.random_orders.cards import ENGLAND_PLAYS, FRANCE_PLAYS
-from pbem.games.fief.random_orders.draws import Draws, Item, block, mapping
+from pbem.games.fief.random_orders.draws import Draws, Item, block, policies_block
+from pbem.games.fief.random_orders.surprise import surprise_triggers
 from pbem.games.fief.random_orders.seen import JSON, controlled, england, free_lords, others, present
 
 # G.4: the cards a French player may play at once (not the uprising: it needs a mail round)
@@ -79,10 +80,42 @@ def _england(view: JSON, player: str, draw: Draws) -> list[Item]:
     if nobles and theirs and (view.get("pigeons") or {}).get("left", {}).get(player) and draw.chance(5):
         item: Item = {"pigeon": draw.pick(nobles), "to": draw.pick(theirs)}
         money = view["families"][player].get("deniers", 0)
-        if money:
-            item["shillings"] = draw.below(money + 1)
+        hand = list(view.get("hand") or [])
+        if money and draw.chance(70) or not hand:
+            item["shillings"] = 1 + draw.below(max(money, 1))
+        else:
+            item["cards"] = [draw.pick(hand)]
         items.append(item)
+    if view["phase"] == "purchase":
+        items += _crown(view, player, nobles, draw)
+    items += _garter(view, player, draw)
+    mercenary = (view.get("church") or {}).get("family_card", {}).get(player) == "mercenary"
+    if mercenary and draw.chance(20):
+        items.append({"hire": 1 + draw.below(3), "in": draw.pick(list(view["towns"]))})   # 11.1
     return items
+
+
+def _crown(view: JSON, player: str, nobles: list[str], draw: Draws) -> list[Item]:
+    """4.5 King's Will, 4.6 a title handed within the family (the checks say who may)."""
+    items: list[Item] = []
+    sovereign = any(view["lords"][n]["political"] in ("king", "sovereign_queen") for n in nobles)
+    free = [info["name"] for info in view["fiefs"].values() if not info["holder"]]
+    if sovereign and free and draw.chance(30):
+        anyone = [n for n, lord in view["lords"].items() if lord["location"] and not lord["captive_of"]]
+        items.append({"kings_will": draw.pick(free), "to": draw.pick(anyone)})
+    titled = [(f, n) for n in nobles for f in view["lords"][n]["fief_titles"]]
+    if titled and len(nobles) > 1 and draw.chance(15):
+        fief, lord = draw.pick(titled)
+        items.append({"hand_title": view["fiefs"][fief]["name"], "to": draw.pick([n for n in nobles if n != lord])})
+    return items
+
+
+def _garter(view: JSON, player: str, draw: Draws) -> list[Item]:
+    """13.3: the Sovereign's family gives the Garter to an eligible Lord."""
+    garter = (view.get("royal") or {}).get("garter") or {}
+    eligible = list(garter.get("eligible") or {})
+    # awaiting fix: `garter: [NAME]` or `garter: {x: 1}` raise TypeError (helper en1): names only
+    return [{"garter": draw.pick(eligible)}] if eligible and draw.chance(50) else []
 
 
 def policies_part(view: JSON, player: str, draw: Draws) -> str:
@@ -96,6 +129,10 @@ def policies_part(view: JSON, player: str, draw: Draws) -> str:
     if draw.chance(5):
         policies["battle_plan"] = {"surrender": draw.pick(["never", "always"]),
                                    "besiege_if_stopped": draw.chance(50)}
+    if not england(view) and draw.chance(25):
+        triggers = surprise_triggers(view, player, draw)
+        if triggers:
+            policies["surprise"] = triggers
     if draw.chance(5):
         policies["lower_ransom"] = draw.pick(["refuse", {"accept_from": 1 + draw.below(5)}])
-    return mapping("policies", policies) if policies else ""
+    return policies_block(policies) if policies else ""

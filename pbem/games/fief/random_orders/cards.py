@@ -106,9 +106,21 @@ def _tithe(view: JSON, player: str, draw: Draws) -> Item | None:
 
 
 def _on_any_lord(view: JSON, player: str, card: str, draw: Draws) -> Item | None:
-    """D'Arc, cardinal, justice: on a lord of any family (the checks say which fit)."""
+    """D'Arc, cardinal, justice: on a lord of any family who fits the card (G.4.1.1: an unmarried
+    woman; G.4.1.2: a bishop; G.4.2.4, 10.4: an assassin or Heresy marker), now and then any."""
     lords = all_lords(view)
-    return {"play": card, "on": draw.pick(lords)} if lords else None
+    fits = [n for n in lords if FITS.get(card, lambda lord: True)(view["lords"][n])]
+    if england(view) and card == "justice":   # 10.4: the bearer of the Heresy marker
+        fits = [n for n in lords if n == (view.get("church") or {}).get("heresy")]
+    if not fits and draw.chance(80):
+        return None
+    pool = fits if fits and draw.chance(85) else lords
+    return {"play": card, "on": draw.pick(pool)} if pool else None
+
+
+FITS = {"darc": lambda lord: lord["female"] and not lord["spouse"],
+        "cardinal": lambda lord: bool(lord["bishopric"]) and not lord["cardinal"],
+        "justice": lambda lord: bool(lord.get("assassin"))}
 
 
 def _assassination(view: JSON, player: str, card: str, draw: Draws) -> Item | None:
@@ -120,7 +132,19 @@ def _assassination(view: JSON, player: str, card: str, draw: Draws) -> Item | No
 
 
 def _uprising(view: JSON, player: str, card: str, draw: Draws) -> Item:
-    return {"play": card, "in": draw.pick(list(board_of(view).towns))}
+    """G.4.2.1: a town under a famine or a tax another family played, now and then any town."""
+    board = board_of(view)
+    grounds = [t for e in view.get("board_effects") or [] if e["card"] in ("famine", "tax", "tallage", "tithe")
+               and e.get("player") != player for t in _towns_under(view, e["target"])]
+    return {"play": card, "in": draw.pick(grounds if grounds and draw.chance(85) else list(board.towns))}
+
+
+def _towns_under(view: JSON, target: str) -> list[str]:
+    if target in view["bishoprics"]:
+        return list(view["bishoprics"][target]["towns"])
+    if target in view["fiefs"]:
+        return list(view["fiefs"][target]["towns"])
+    return [target] if target in view["towns"] else list(view["towns"])
 
 
 def _underground(view: JSON, player: str, card: str, draw: Draws) -> Item | None:

@@ -67,6 +67,12 @@ def block(key: str, items: Sequence[Item]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def mapping(key: str, values: Item) -> str:
-    """``key:`` and its mapping (standing policies), one line a key."""
-    return f"{key}:\n" + "".join(f"  {k}: {scalar(v)}\n" for k, v in values.items())
+def policies_block(values: Item) -> str:
+    """``policies:``: one line a policy, a list of triggers (``surprise:``) as a block list."""
+    text = "policies:\n"
+    for key, value in values.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            text += "  " + block(key, value).replace("\n", "\n  ").rstrip(" ")
+        else:
+            text += f"  {key}: {scalar(value)}\n"
+    return text

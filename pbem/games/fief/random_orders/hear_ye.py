@@ -24,10 +24,26 @@ def first_orders(view: JSON, player: str, draw: Draws) -> list[Item]:
         names = free_lords(view, player) if draw.chance(70) else all_lords(view)
         if names:
             items.append({"candidate": draw.pick(names), "for": draw.pick(possible)})
-    if not england(view):   # France's pope (D.2.3): an annulment asked for a married lord
-        married = [n for n in my_lords(view, player) if view["lords"][n]["spouse"]]
-        if married and draw.chance(10):
-            items.append({"annul": draw.pick(married)})
+    if not england(view):
+        items += _pope(view, player, draw)
+    return items
+
+
+def _pope(view: JSON, player: str, draw: Draws) -> list[Item]:
+    """France 1.1, D.2.3: an annulment asked for; the pope's family excommunicates, lifts, grants."""
+    items: list[Item] = []
+    married = [n for n in my_lords(view, player) if view["lords"][n]["spouse"]]
+    if married and draw.chance(10):
+        items.append({"annul": draw.pick(married)})
+    if not any(view["lords"][n]["pope"] for n in my_lords(view, player)):
+        return items
+    banned = [n for n, lord in view["lords"].items() if lord["excommunicated"]]
+    if banned and draw.chance(40):
+        items.append({"lift": draw.pick(banned)})
+    if draw.chance(40):
+        items.append({"excommunicate": draw.pick([n for n in view["lords"] if not view["lords"][n]["pope"]])})
+    if draw.chance(40):
+        items.append({"annulments": draw.pick(["grant", "refuse"])})
     return items
 
 

@@ -36,7 +36,8 @@ def _move(view: JSON, board: Board, player: str, lord: str, moved: set[str], dra
     item: Item = {"move": lord}
     units = my_units(view, player, town)
     if units and draw.chance(80):
-        item["with"] = "all" if draw.chance(40) else {k: draw.count(n) for k, n in units.items() if n and draw.chance(60)}
+        some = {k: draw.count(n) for k, n in units.items() if n and draw.chance(60)}
+        item["with"] = "all" if draw.chance(40) else some
         if item["with"] == {}:
             item["with"] = "none"
     item["path"] = path
@@ -55,6 +56,9 @@ def _move(view: JSON, board: Board, player: str, lord: str, moved: set[str], dra
         item["if_refused"] = draw.pick(["back", "stay", "cavalcade"])
     if draw.chance(15):
         item["give_control"] = {town: draw.pick(others(view, player) or [player])}
+    card = "passage" if england(view) else "underground"   # 10.2; G.4.2.2
+    if card in (view.get("hand") or []) and path[-1] in board.towns and draw.chance(40):
+        item["passage" if england(view) else "underground"] = draw.pick(["if_needed", path[-1]])
     return item
 
 
@@ -64,8 +68,9 @@ def _path(view: JSON, board: Board, start: str, draw: Draws) -> list[str]:
         return [draw.pick(board.harbors)] if board.harbors else []
     if england(view) and start in board.harbors and draw.chance(10):
         return _voyage(board, start, draw)
-    if england(view) and start in board.bandit_cities and draw.chance(10):
-        return [board.forest, draw.pick([c for c in board.bandit_cities if c != start])]
+    bandits = getattr(board, "bandit_cities", ())   # England's board (13.4)
+    if bandits and start in bandits and draw.chance(10):
+        return [board.forest, draw.pick([c for c in bandits if c != start])]
     steps = 1 + draw.below(2) + (1 if draw.chance(5) else 0)
     targets = [t for t, info in view["towns"].items() if t != start and present(view, t)]
     if targets and draw.chance(50):   # towards another family: where battles and sieges come from
@@ -85,7 +90,8 @@ def _path(view: JSON, board: Board, start: str, draw: Draws) -> list[str]:
 
 def _towards(board: Board, start: str, goal: str, steps: int) -> list[str]:
     distance = board.distances(goal)
-    path, here = [], start
+    path: list[str] = []
+    here = start
     while len(path) < steps and here != goal:
         roads = [t for t in board.neighbours(here) if t in distance]
         if not roads:
@@ -97,10 +103,11 @@ def _towards(board: Board, start: str, goal: str, steps: int) -> list[str]:
 
 def _voyage(board: Board, port: str, draw: Draws) -> list[str]:
     """England 5.4: into a sea touching the port's own, then the port of that sea."""
-    own = board.sea_of[board.towns[port].fief]
-    seas = [s for link in board.sea_links if own in link for s in link if s != own]
+    sea_of, links = getattr(board, "sea_of", {}), getattr(board, "sea_links", ())   # England's board
+    own = sea_of.get(board.towns[port].fief)
+    seas = sorted(s for link in links if own in link for s in link if s != own)
     if not seas:
         return []
     sea = draw.pick(seas)
-    landing = [p for p in board.harbors if board.sea_of[board.towns[p].fief] == sea]
+    landing = [p for p in board.harbors if sea_of.get(board.towns[p].fief) == sea]
     return [sea, landing[0]] if landing else []

@@ -5,7 +5,7 @@ now and then past it (the checker's refusal is part of the test)."""
 from __future__ import annotations
 
 from pbem.games.fief.random_orders.draws import Draws, Item
-from pbem.games.fief.random_orders.seen import JSON, controlled, england, free_lords, my_lords, others
+from pbem.games.fief.random_orders.seen import JSON, controlled, edition_of, england, free_lords, my_lords, others
 
 KINDS = ("man_at_arms", "archer", "knight", "bombard")
 
@@ -15,12 +15,19 @@ def purchase_orders(view: JSON, player: str, draw: Draws) -> list[Item]:
     money = view["families"][player].get("deniers", 0)
     items: list[Item] = []
     items += _ransoms(view, player, draw)
+    edition = edition_of(view)
     for _ in range(draw.below(4)):
         kind = draw.pick(_kinds(view, player))
-        if mine:
-            items.append({"buy": kind, "count": draw.count(max(1, min(4, money))), "in": draw.pick(mine)})
+        if mine:   # within the purse mostly (a tenth of the time whatever)
+            most = money // edition.unit_price(kind) if kind in edition.units and draw.chance(90) else 4
+            if most > 0:
+                items.append({"buy": kind, "count": draw.count(min(4, most)), "in": draw.pick(mine)})
+                money -= edition.unit_price(kind) if kind in edition.units else 0
     if mine and draw.chance(35):
-        items.append({"build": draw.pick(["mill", "mill", "stronghold"]), "in": draw.pick(mine)})
+        what = draw.pick(["mill", "mill", "stronghold"])
+        bare = [t for t in mine if not view["towns"][t].get("fortress")] if what == "stronghold" else mine
+        if bare:
+            items.append({"build": what, "in": draw.pick(bare)})
     items += _titles(view, player, draw)
     if not england(view):
         items += _royal(view, player, draw)
