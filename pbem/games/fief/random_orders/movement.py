@@ -70,7 +70,7 @@ def _path(view: JSON, board: Board, start: str, draw: Draws) -> list[str]:
         return _voyage(board, start, draw)
     bandits = getattr(board, "bandit_cities", ())   # England's board (13.4)
     if bandits and start in bandits and draw.chance(10):
-        return [board.forest, draw.pick([c for c in bandits if c != start])]
+        return [str(getattr(board, "forest", "Sherwood")), draw.pick([c for c in bandits if c != start])]
     steps = 1 + draw.below(2) + (1 if draw.chance(5) else 0)
     targets = [t for t, info in view["towns"].items() if t != start and present(view, t)]
     if targets and draw.chance(50):   # towards another family: where battles and sieges come from
