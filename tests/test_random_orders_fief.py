@@ -70,7 +70,10 @@ def mail(rules, state: dict, player: str, text: str, seed: str, log: Log) -> tup
     check = rules.check_orders(view, player, rest)
     errors += check.errors
     assert all(e.line is not None for e in errors), (text, [str(e) for e in errors])
+    verbs = [f"{part}: {next(iter(item))}" for part, items in order_lists(body) for item in items
+             if isinstance(item, dict) and item]
     if errors:
+        log.tally.update(f"refused {v}" for v in verbs)
         log.tally["refused"] += 1
         log.tally.update(f"refused: {e.message[:60]}" for e in errors)
         return state, None
@@ -79,9 +82,18 @@ def mail(rules, state: dict, player: str, text: str, seed: str, log: Log) -> tup
         # REBELLION, ...) expects France's forms (KeyError; helper en1): not echoed here
         rules.echo_orders(view, player, check.orders)   # the judge's answer echoes what it understood
     log.tally["accepted"] += 1
+    log.tally.update(verbs)
     if pending_action is not None:
         log.steps.append(("act", *pending_action))
     return after, check.orders
+
+
+def order_lists(body: Any) -> list[tuple[str, list]]:
+    """The lists of orders of a mail (each family's at two players), by part."""
+    parts = [(key, body.get(key) or []) for key in ("orders", "diplomacy", "at_once")]
+    for family in body.get("families") or []:
+        parts += order_lists(family)
+    return [(key, items) for key, items in parts if isinstance(items, list)]
 
 
 def play(rules, players: tuple[str, ...], seed: str, rounds: int = ROUNDS) -> tuple[dict, Log]:

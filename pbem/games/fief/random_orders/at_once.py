@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pbem.games.fief.random_orders.cards import ENGLAND_PLAYS, FRANCE_PLAYS
 from pbem.games.fief.random_orders.draws import Draws, Item, block, policies_block
+from pbem.games.fief.random_orders.england import church_acts
 from pbem.games.fief.random_orders.surprise import surprise_triggers
 from pbem.games.fief.random_orders.seen import JSON, controlled, england, free_lords, others, present
 
@@ -89,6 +90,7 @@ def _england(view: JSON, player: str, draw: Draws) -> list[Item]:
     if view["phase"] == "purchase":
         items += _crown(view, player, nobles, draw)
     items += _garter(view, player, draw)
+    items += church_acts(view, player, draw)
     mercenary = (view.get("church") or {}).get("family_card", {}).get(player) == "mercenary"
     if mercenary and draw.chance(20):
         items.append({"hire": 1 + draw.below(3), "in": draw.pick(list(view["towns"]))})   # 11.1

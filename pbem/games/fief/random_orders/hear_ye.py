@@ -3,6 +3,7 @@ votes in the second; England's Parliament (9.2-9.3) after it."""
 from __future__ import annotations
 
 from pbem.games.fief.random_orders.draws import Draws, Item
+from pbem.games.fief.random_orders.england import parliament_extras
 from pbem.games.fief.random_orders.seen import JSON, all_lords, england, free_lords, my_lords, others
 
 
@@ -65,5 +66,5 @@ def parliament_orders(view: JSON, player: str, draw: Draws) -> list[Item]:
         share = {p: draw.below(5) for p in draw.some(others(view, player), 2)}
         items.append({"convene": True, "share": share} if share else {"convene": True})
     if draw.chance(80):
-        items.append({"vote": draw.pick(["for", "against"])})
+        items.append({"vote": draw.pick(["for", "against"]), **parliament_extras(view, player, draw)})
     return items
