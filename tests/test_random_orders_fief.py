@@ -20,6 +20,7 @@ from england_cards_support import england_board, position
 from judge_support import Judge
 from pbem.games.fief_england.rules import RULES as ENGLAND
 from pbem.games.fief_france.rules import RULES as FRANCE
+from pbem.games.fief.positions import build_position
 from pbem.games.fief_england.opportunity.orders import act
 from pbem.judge import archive, engine
 from pbem.orders.yamlsafe import YamlProblem, load, sub_map
@@ -226,3 +227,15 @@ def test_an_england_fortune_card_gone_from_the_hand_is_told_not_played(card, pla
     events = act(state, england_board(), Rng("gone"), "dave", play)
     assert [e.kind for e in events] == ["card_not_played"]
     assert "you no longer hold it" in events[0].text and "the card stays in hand" in events[0].text
+
+
+def test_a_cavalcade_with_a_nested_list_of_units_is_refused_with_its_line():
+    """5.2.4: `with: [[knight]]` beside `if_refused: cavalcade` raised TypeError (a list is no
+    unit kind) in the movement checker; now the mail is refused with errors naming the lines."""
+    state = build_position({"players": ["marc", "marie"], "phase": "movement",
+                            "lords": {"Eric": {"family": "marc", "at": "La Rochelle"}},
+                            "units": {"La Rochelle": {"marc": {"knight": 2}}}}, "fief_france").to_json()
+    view = FRANCE.view(state, "marc")
+    text = "orders:\n  - move: Eric\n    with: [[knight]]\n    path: [Poitiers]\n    if_refused: cavalcade\n"
+    check = FRANCE.check_orders(view, "marc", load(text))
+    assert check.errors and all(e.line in (3, 5) for e in check.errors), [str(e) for e in check.errors]

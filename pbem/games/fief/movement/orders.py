@@ -175,7 +175,7 @@ class _Checker(ArmyChecker):
             # checked when the cavalcade is fought, against the pawns then in the army).
             with_ = item.get("with")
             edition = load_edition(self.view["game"])
-            kinds = {edition.unit_kind(k) or k for k in with_} if isinstance(with_, (dict, list)) else set()
+            kinds = {edition.unit_kind(k) or str(k) for k in with_} if isinstance(with_, (dict, list)) else set()
             if kinds - {"knight"} or item.get("pick_up"):
                 self.problems.add(line_of(item, "if_refused"),
                                   edition.cite_in("a cavalcade is made by an army of knights and lords only (5.2.4)"),

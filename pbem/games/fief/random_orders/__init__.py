@@ -15,6 +15,7 @@ from typing import Callable
 from pbem.games.fief import families as fam
 from pbem.games.fief.random_orders.at_once import at_once_part, policies_part
 from pbem.games.fief.random_orders.battle import battle_orders
+from pbem.games.fief.random_orders.borderline import mangled
 from pbem.games.fief.random_orders.cards import draw_orders, play_orders
 from pbem.games.fief.random_orders.draws import Draws, Item, block
 from pbem.games.fief.random_orders.hear_ye import first_orders, parliament_orders, vote_orders
@@ -50,7 +51,7 @@ def _family_orders(view: JSON, player: str, draw: Draws) -> str:
     write = BY_PHASE.get(view["phase"])
     if write is None or not _orders_now(view, player):
         return ""
-    return block("orders", write(view, player, draw)) + policies_part(view, player, draw)
+    return block("orders", mangled(write(view, player, draw), draw)) + policies_part(view, player, draw)
 
 
 def _orders_now(view: JSON, player: str) -> bool:

@@ -4,6 +4,7 @@ transferred (5.2.2), surprise and Opportunity cards played at once, England's Sc
 (3.4), hired crossbowmen (11.1) and Excalibur's draw (13.2); now and then a standing policy."""
 from __future__ import annotations
 
+from pbem.games.fief.random_orders.borderline import mangled
 from pbem.games.fief.random_orders.cards import ENGLAND_PLAYS, FRANCE_PLAYS
 from pbem.games.fief.random_orders.draws import Draws, Item, block, policies_block
 from pbem.games.fief.random_orders.england import church_acts
@@ -19,10 +20,10 @@ ENGLAND_AT_ONCE = ("assassination", "justice", "passage", "mercenary", "burgher"
 def at_once_part(view: JSON, player: str, draw: Draws) -> str:
     """The `diplomacy:` and `at_once:` parts of a mail, mostly empty."""
     text = ""
-    talk = _diplomacy(view, player, draw)
+    talk = mangled(_diplomacy(view, player, draw), draw)
     if talk:
         text += block("diplomacy", talk)
-    acts = _acts(view, player, draw)
+    acts = mangled(_acts(view, player, draw), draw)
     if acts:
         text += block("at_once", acts)
     return text

@@ -42,6 +42,8 @@ class Draws:
 
 
 def scalar(value: Any) -> str:
+    if value is None:
+        return "null"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, (int, float)):
