@@ -239,3 +239,18 @@ def test_a_cavalcade_with_a_nested_list_of_units_is_refused_with_its_line():
     text = "orders:\n  - move: Eric\n    with: [[knight]]\n    path: [Poitiers]\n    if_refused: cavalcade\n"
     check = FRANCE.check_orders(view, "marc", load(text))
     assert check.errors and all(e.line in (3, 5) for e in check.errors), [str(e) for e in check.errors]
+
+
+def test_borrowing_crossbowmen_whose_price_receiver_left_play_is_refused_with_its_line():
+    """11.1, 2.15: a loan offered with a price paid to the lender's noble, who then left play
+    (slain): accepting it raised KeyError in the pigeon's check; now refused, naming the line."""
+    state = play(ENGLAND, NAMES[:4], "loan", rounds=1)[0]
+    view = copy.deepcopy(ENGLAND.view(state, "alice"))
+    gone = view["families"]["dave"]["lords"][0]
+    del view["lords"][gone]
+    view["church"]["crossbowmen_offers"] = [{"lender": "dave", "borrower": "alice", "count": 1, "price": 2,
+                                             "paid_to": gone}]
+    noble = view["families"]["alice"]["lords"][0]
+    mail_text = f"at_once:\n  - borrow_crossbowmen: dave\n    paid_by: {noble}\n"
+    check = ENGLAND.check_at_once(view, "alice", load(mail_text))
+    assert [e.line for e in check.errors] == [2] and gone in str(check.errors[0]), [str(e) for e in check.errors]

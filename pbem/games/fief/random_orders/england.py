@@ -46,7 +46,8 @@ def _retainers(view: JSON, player: str, church: JSON, nobles: list[str], draw: D
 def _relics(view: JSON, player: str, church: JSON, nobles: list[str], draw: Draws) -> list[Item]:
     relics = church.get("relics") or {}
     items: list[Item] = []
-    clerics = [n for n in nobles if view["lords"][n]["bishopric"] or n in (church.get("clergy") or {}).get("abbesses", {})]
+    abbesses = (church.get("clergy") or {}).get("abbesses", {})
+    clerics = [n for n in nobles if view["lords"][n]["bishopric"] or n in abbesses]
     if clerics and relics.get("face_down_in") and draw.chance(20):
         items.append({"reveal_relic": draw.pick(clerics)})
     for relic, where in (relics.get("face_up") or {}).items():
