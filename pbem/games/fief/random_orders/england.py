@@ -30,10 +30,13 @@ def _retainers(view: JSON, player: str, church: JSON, nobles: list[str], draw: D
     items: list[Item] = []
     mine = [n for n in nobles if n in (church.get("retainers") or {})]
     if view["phase"] == "cards_play" and mine and draw.chance(10):   # 2.12: in the Cards phase
-        item: Item = {"give_retainer": draw.pick(mine), "to": draw.pick([n for n in view["lords"] if n not in mine])}
-        if draw.chance(30):
-            item["price"] = draw.below(3)
-        items.append(item)
+        giver = draw.pick(mine)
+        takers = [n for n in view["lords"] if n != giver and view["lords"][n]["location"]]
+        if takers:
+            item: Item = {"give_retainer": giver, "to": draw.pick(takers)}
+            if draw.chance(30):
+                item["price"] = draw.below(3)
+            items.append(item)
     for offer in church.get("retainer_offers") or []:
         if view["lords"].get(offer.get("receiver"), {}).get("family") == player and draw.chance(60):
             items.append({"accept_retainer": offer["giver"]})
