@@ -121,6 +121,28 @@ def _garter(view: JSON, player: str, draw: Draws) -> list[Item]:
     return [{"garter": draw.pick(eligible)}] if eligible and draw.chance(50) else []
 
 
+def _plan(view: JSON, player: str, draw: Draws) -> Item:
+    """A battle plan (docs/orders-fief-france-battle.md; England: `aim_at`, `hire_crossbowmen`)."""
+    plan: Item = {"surrender": draw.pick(["never", "always", {"outnumbered": 1 + draw.below(3)},
+                                          {"after_round": 1 + draw.below(3)}])}
+    if draw.chance(40):
+        plan["losses"] = draw.some(["man_at_arms", "archer", "knight"]) or ["man_at_arms"]
+    if draw.chance(30):
+        plan["stop"] = {"when": {"outnumbered": 1 + draw.below(3)}, "accept": {"outnumbered": 1 + draw.below(3)}}
+    if draw.chance(30):
+        plan["besiege_if_stopped"] = draw.chance(50)
+    rest = others(view, player)
+    if rest and draw.chance(20):
+        plan["captives_to"] = draw.pick(rest)
+    if england(view):
+        theirs = [n for p in rest for n in free_lords(view, p)]
+        if draw.chance(30):
+            plan["aim_at"] = ([draw.pick(theirs)] if theirs and draw.chance(50) else []) + ["invader leader"]
+        if (view.get("church") or {}).get("family_card", {}).get(player) == "mercenary" and draw.chance(50):
+            plan["hire_crossbowmen"] = 1 + draw.below(3)
+    return plan
+
+
 def policies_part(view: JSON, player: str, draw: Draws) -> str:
     """Now and then a standing policy (kept until changed): safe passage, coalition, a plan."""
     rest = others(view, player)
@@ -129,9 +151,17 @@ def policies_part(view: JSON, player: str, draw: Draws) -> str:
         policies["safe_passage"] = {"allow": draw.some(rest), "others": draw.pick(["allow", "refuse"])}
     if rest and draw.chance(8):
         policies["coalition"] = {"join": {draw.pick(rest): "anywhere"}, "accept": draw.some(rest) or rest[:1]}
+    if draw.chance(8):
+        policies["battle_plan"] = _plan(view, player, draw)
     if draw.chance(5):
-        policies["battle_plan"] = {"surrender": draw.pick(["never", "always"]),
-                                   "besiege_if_stopped": draw.chance(50)}
+        policies[draw.pick(["besieged_may_leave", "placement"])] = {"allow": draw.some(rest),
+                                                                     "others": draw.pick(["allow", "refuse"])}
+    if draw.chance(4):
+        policies["plague_losses"] = draw.some(["man_at_arms", "archer", "knight", "bombard"]) or ["knight"]
+    if england(view) and draw.chance(5):   # 10.1, R94
+        policies["quell_rebellions"] = draw.pick(["never", "pay", "pray", "pay_else_pray"])
+    if not england(view) and draw.chance(4):   # G.4.2.1
+        policies["calm_uprisings"] = draw.pick(["never", "as_bishop", "also_as_cardinal"])
     if not england(view) and draw.chance(25):
         triggers = surprise_triggers(view, player, draw)
         if triggers:

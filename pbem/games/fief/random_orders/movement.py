@@ -53,13 +53,21 @@ def _move(view: JSON, board: Board, player: str, lord: str, moved: set[str], dra
         kind = draw.pick(list(units))
         item["leave"] = {path[0]: {kind: 1}}
     if draw.chance(40):
-        item["if_refused"] = draw.pick(["back", "stay", "cavalcade"])
+        knights_only = units and set(units) == {"knight"}
+        cavalcade = ["cavalcade"] * 2 if knights_only or draw.chance(20) else []
+        item["if_refused"] = draw.pick(["back", "stay"] + cavalcade)
+    if england(view) and _royal(view, lord) and draw.chance(30):   # R50: the royal move, alone
+        return {"move": lord, "royal": True, "path": [draw.pick(list(view["towns"]))]}
     if draw.chance(15):
         item["give_control"] = {town: draw.pick(others(view, player) or [player])}
     card = "passage" if england(view) else "underground"   # 10.2; G.4.2.2
     if card in (view.get("hand") or []) and path[-1] in board.towns and draw.chance(40):
         item["passage" if england(view) else "underground"] = draw.pick(["if_needed", path[-1]])
     return item
+
+
+def _royal(view: JSON, lord: str) -> bool:
+    return view["lords"][lord]["political"] in ("king", "queen", "sovereign_queen", "prince_of_wales")
 
 
 def _path(view: JSON, board: Board, start: str, draw: Draws) -> list[str]:
