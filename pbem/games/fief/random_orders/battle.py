@@ -13,7 +13,7 @@ def battle_orders(view: JSON, player: str, draw: Draws) -> list[Item]:
     for town in draw.some(towns, 2):
         items += _at(view, player, town, draw)
     for town, info in view["towns"].items():   # 6.5: plunder where the mills are
-        if info.get("mills") and info.get("controller") == player and draw.chance(15):
+        if info.get("mills") and info.get("controller") == player and draw.chance(30):
             items.append({"plunder": town, "mills": 1 + draw.below(info["mills"])})
     for captive in captives_of_mine(view, player):
         if draw.chance(10):
