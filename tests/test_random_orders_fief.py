@@ -288,3 +288,18 @@ def test_borrowing_crossbowmen_whose_price_receiver_left_play_is_refused_with_it
     mail_text = f"at_once:\n  - borrow_crossbowmen: dave\n    paid_by: {noble}\n"
     check = ENGLAND.check_at_once(view, "alice", load(mail_text))
     assert [e.line for e in check.errors] == [2] and gone in str(check.errors[0]), [str(e) for e in check.errors]
+
+
+@pytest.mark.parametrize("text, line", [("orders: []\nat_once: yes\n", 2), ("diplomacy: {give: 2}\n", 1),
+                                        ("orders: 3\n", 1)])
+def test_a_part_of_a_mail_that_is_no_list_is_refused_on_its_line(text, line):
+    """`at_once: yes`, `diplomacy: {give: 2}` and a movement mail's `orders: 3` were refused with
+    no line named (the value of a key's own line carries none): now the key's line."""
+    state = build_position({"players": ["marc", "marie"], "phase": "movement",
+                            "lords": {"Eric": {"family": "marc", "at": "La Rochelle"}}}, "fief_france").to_json()
+    view = FRANCE.view(state, "marc")
+    body = load(text)
+    now = sub_map(body, lambda k: k in FRANCE.at_once_keys)
+    check = FRANCE.check_at_once(view, "marc", now) if now else FRANCE.check_orders(view, "marc", body)
+    assert [e.line for e in check.errors] == [line], [str(e) for e in check.errors]
+    assert "must be a list" in check.errors[0].message

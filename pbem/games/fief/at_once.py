@@ -26,6 +26,7 @@ from pbem.games.fief.surprise.control_transfer import check_transfer, transfer_c
 from pbem.games.fief.diplomacy.at_once import act_diplomacy
 from pbem.games.fief.diplomacy.orders import check_diplomacy, diplomacy_template
 from pbem.orders.reading import Problems, each_order
+from pbem.orders.yamlsafe import line_of
 from pbem.games.fief.edition import edition_of, load_edition
 from pbem.games.fief.orders_common import card_word
 from pbem.games.fief.state import FiefState
@@ -42,10 +43,21 @@ def check_at_once(view: dict, player: str, document: Mapping[str, Any]) -> Order
     problems = Problems()
     action: dict[str, Any] = {}
     if "diplomacy" in document:
-        action["diplomacy"] = check_diplomacy(view, player, document["diplomacy"], problems)
+        action["diplomacy"] = check_diplomacy(view, player, _listed(document, "diplomacy", problems), problems)
     if "at_once" in document:
-        action["at_once"] = _check_items(view, player, document["at_once"], problems)
+        action["at_once"] = _check_items(view, player, _listed(document, "at_once", problems), problems)
     return OrderCheck(action, tuple(problems))
+
+
+def _listed(document: Mapping[str, Any], key: str, problems: Problems) -> Any:
+    """The list under ``key``; a scalar or a mapping there is refused on its own line (a value of
+    the key's line carries no line of its own)."""
+    given = document[key]
+    if given is None or isinstance(given, list):
+        return given
+    problems.add(line_of(document, key), f"`{key}:` must be a list, each item starting with `- `",
+                 f"e.g. `{key}:` then `  - " + ("message: ...`" if key == "diplomacy" else "transfer: Tours`"))
+    return []
 
 
 def _check_items(view: dict, player: str, items: Any, problems: Problems) -> list[dict]:

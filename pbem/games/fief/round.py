@@ -143,7 +143,12 @@ def _check_movement(view: JSON, board: Board, player: str, document: dict,
                     problems: Problems) -> tuple[dict, tuple[str, ...]]:
     # movement/orders.py checks the standing policies itself (safe passage, 5.2.2), not issue 4's.
     battle, rest = _battle_policies(view, player, document.get("policies"), problems, board)
-    canonical, errors = check_movement_orders(view, player, document.get("orders"), rest)
+    orders = document.get("orders")
+    if orders is not None and not isinstance(orders, list):   # refused on its own line
+        problems.add(line_of(document, "orders"), "`orders:` must be a list of orders, each starting with `- `",
+                     "write e.g. `  - move: LORD` with `path: [TOWN]` under it")
+        orders = None
+    canonical, errors = check_movement_orders(view, player, orders, rest)
     problems.extend(errors)
     canonical["policies"] = {**canonical.get("policies", {}), **battle}
     return canonical, ()
