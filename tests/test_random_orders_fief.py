@@ -10,6 +10,7 @@ replays exactly from its log. One game more goes through the real judge (mail, s
 from __future__ import annotations
 
 import copy
+import json
 import functools
 from collections import Counter
 from dataclasses import dataclass, field
@@ -39,8 +40,8 @@ class Log:
     tally: Counter = field(default_factory=Counter)
 
 
-def options_of(rules) -> dict:
-    return {o.name: o.default for o in rules.options()}
+def options_of(rules, **given) -> dict:
+    return {**{o.name: o.default for o in rules.options()}, **given}
 
 
 def mail(rules, state: dict, player: str, text: str, seed: str, log: Log) -> tuple[dict, Any]:
@@ -100,7 +101,7 @@ def order_lists(body: Any) -> list[tuple[str, list]]:
 
 def play(rules, players: tuple[str, ...], seed: str, rounds: int = ROUNDS) -> tuple[dict, Log]:
     log = Log()
-    state = archive.stored(rules.setup(options_of(rules), players, Rng(f"{seed}/setup")))
+    state = archive.stored(rules.setup(options_of(rules, **OPTIONS.get(seed, {})), players, Rng(f"{seed}/setup")))
     for n in range(rounds * 14):
         phase = rules.phase(state)
         if state["phase"] == "over" or state.get("round", 0) > rounds:
@@ -122,7 +123,7 @@ def play(rules, players: tuple[str, ...], seed: str, rounds: int = ROUNDS) -> tu
 
 
 def replay(rules, players: tuple[str, ...], seed: str, log: Log) -> dict:
-    state = archive.stored(rules.setup(options_of(rules), players, Rng(f"{seed}/setup")))
+    state = archive.stored(rules.setup(options_of(rules, **OPTIONS.get(seed, {})), players, Rng(f"{seed}/setup")))
     for kind, player, canonical, rng_seed in log.steps:
         if kind == "act":
             state = archive.stored(rules.act(state, player, canonical, Rng(rng_seed)).state)
@@ -131,6 +132,10 @@ def replay(rules, players: tuple[str, ...], seed: str, log: Log) -> dict:
     return state
 
 
+# Some games with the editions' options (France I.1-I.4, 2.5; England X14's random strongholds)
+OPTIONS = {"fr4-c": {"fog_of_war": True, "adjusted_shooting": True},
+           "fr6-b": {"mandatory_placement": True, "public_diplomacy": True, "beginners": True},
+           "en4-c": {"random_stronghold_setup": True}}
 GAMES = [(FRANCE, 4, s) for s in ("fr4-a", "fr4-b", "fr4-c")] + [(FRANCE, 6, s) for s in ("fr6-a", "fr6-b")] \
     + [(ENGLAND, n, f"en{n}-{s}") for n in (2, 3, 4) for s in ("a", "b", "c")]
 
@@ -303,3 +308,14 @@ def test_a_part_of_a_mail_that_is_no_list_is_refused_on_its_line(text, line):
     check = FRANCE.check_at_once(view, "marc", now) if now else FRANCE.check_orders(view, "marc", body)
     assert [e.line for e in check.errors] == [line], [str(e) for e in check.errors]
     assert "must be a list" in check.errors[0].message
+
+
+def test_a_start_outside_the_rolled_region_is_refused_on_its_line():
+    """England 13.6 (`random_stronghold_setup`): a City outside the Region rolled was refused with
+    no line named; now the `start:` order's line."""
+    state = ENGLAND.setup(options_of(ENGLAND, random_stronghold_setup=True), NAMES[:3], Rng("rolled"))
+    view = ENGLAND.view(state, "alice")
+    rolled = view["setup"]["region"]
+    away = next(t for t, info in view["towns"].items() if info["fief"] != rolled)
+    check = ENGLAND.check_orders(view, "alice", load(f"orders:\n  - start: [{json.dumps(away)}]\n"))
+    assert [e.line for e in check.errors] == [2] and "the Region you rolled (13.6)" in check.errors[0].message
