@@ -158,7 +158,7 @@ def test_random_mails_are_answered_resolve_and_replay(rules, count, seed):
     if rules is ENGLAND:
         assert state["phase"] == "over"   # 8.5: the game ends after round 7
     assert tally["accepted"] > 2 * tally["refused"], tally.most_common(20)   # refusals stay a minority
-    assert tally["resolved"] >= 8 * min(bound(rules), state["round"])
+    assert tally["resolved"] >= 6 * min(bound(rules), state["round"])   # each round its phases
     assert engine.state_hash(replay(rules, NAMES[:count], seed, log)) == engine.state_hash(state)   # exactly
 
 
