@@ -26,8 +26,8 @@ from pbem.games.fief.positions import build_position
 from pbem.games.fief_england.opportunity.orders import act
 from pbem.judge import archive, engine
 from pbem.orders.yamlsafe import YamlProblem, load, sub_map
-from pbem.rules.api import random_orders
-from pbem.rules.rng import Rng
+from pbem.rules.api import RULES_VERSION_KEY, random_orders, rules_version
+from pbem.rules.rng import DICE_KEY, DICE_VERSION, Rng
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank")
 ROUNDS = 4            # the bound of rounds of a random game (England ends after round 7, France later)
@@ -41,7 +41,9 @@ class Log:
 
 
 def options_of(rules, **given) -> dict:
-    return {**{o.name: o.default for o in rules.options()}, **given}
+    """A new game's options as the judge stores them (engine.create_game): today's rules version."""
+    return {**{o.name: o.default for o in rules.options()}, **given,
+            RULES_VERSION_KEY: rules_version(rules), DICE_KEY: DICE_VERSION}
 
 
 def mail(rules, state: dict, player: str, text: str, seed: str, log: Log) -> tuple[dict, Any]:
@@ -99,6 +101,32 @@ def order_lists(body: Any) -> list[tuple[str, list]]:
     return [(key, items) for key, items in parts if isinstance(items, list)]
 
 
+def talkers(rules, state: dict, deciders) -> list[str]:
+    """The players with nothing to order now who may still act at once (in a round, in play)."""
+    if not state.get("round") or not deciders:
+        return []
+    return [p for p in state["players"] if p not in deciders and p in state["families"]
+            and not state["families"][p]["eliminated"]]
+
+
+def talk(rules, state: dict, player: str, text: str, seed: str, log: Log) -> dict:
+    """The mail of a player who is asked for no orders: only its at-once part is sent (the judge
+    refuses anything else from them, inbound.py)."""
+    now = sub_map(load(text) or {}, lambda k: k in rules.at_once_keys)
+    if not now:
+        return state
+    check = rules.check_at_once(rules.view(state, player), player, now)
+    assert all(e.line is not None for e in check.errors), (text, [str(e) for e in check.errors])
+    if not check.ok:
+        log.tally["refused at once"] += 1
+        return state
+    after = archive.stored(rules.act(state, player, check.orders, Rng(seed)).state)
+    assert rules.phase(after).id == rules.phase(state).id, "an at-once action moved the game on"
+    log.steps.append(("act", player, check.orders, seed))
+    log.tally["talked at once"] += 1
+    return after
+
+
 def play(rules, players: tuple[str, ...], seed: str, rounds: int = ROUNDS) -> tuple[dict, Log]:
     log = Log()
     state = archive.stored(rules.setup(options_of(rules, **OPTIONS.get(seed, {})), players, Rng(f"{seed}/setup")))
@@ -114,6 +142,9 @@ def play(rules, players: tuple[str, ...], seed: str, rounds: int = ROUNDS) -> tu
             state, canonical = mail(rules, state, player, text, f"{seed}/{phase.id}/{player}/now", log)
             if canonical is not None:
                 pending[player] = canonical
+        for player in talkers(rules, state, phase.deciders):   # at once only (F): a word, a card, a pigeon
+            text = random_orders(rules, rules.view(state, player), player, Rng(f"{seed}/{phase.id}/{player}"))
+            state = talk(rules, state, player, text or "", f"{seed}/{phase.id}/{player}/talk", log)
         orders = {p: pending.get(p) or rules.default_orders(rules.view(state, p), p) for p in phase.deciders}
         resolve_seed = f"{seed}/{n}/{phase.id}"
         state = archive.stored(rules.resolve(state, orders, Rng(resolve_seed)).state)

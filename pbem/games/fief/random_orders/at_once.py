@@ -73,7 +73,7 @@ def _england(view: JSON, player: str, draw: Draws) -> list[Item]:
         mills = [t for t in controlled(view, player) if view["towns"][t].get("mills")]
         if mills:
             items.append({"scorch": draw.some(mills) or mills[:1]})   # 3.4
-    sword = (view.get("excalibur") or {}).get("city")
+    sword = (view.get("excalibur") or {}).get("city") if not (view.get("excalibur") or {}).get("carried_by") else None
     men = [n for n in nobles if view["lords"][n]["location"] == sword and not view["lords"][n]["female"]]
     if view["phase"] in ("movement", "battle") and men and draw.chance(50):
         # awaiting fix: `draw_excalibur: [NAME]` (a list) raises TypeError (helper en1): names only

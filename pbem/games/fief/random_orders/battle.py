@@ -4,7 +4,7 @@ England's attack on the Invaders (7.0, 6.8), its Abbey pillage (2.13) and trebuc
 from __future__ import annotations
 
 from pbem.games.fief.random_orders.draws import Draws, Item
-from pbem.games.fief.random_orders.seen import JSON, captives_of_mine, england, free_lords, present
+from pbem.games.fief.random_orders.seen import JSON, captives_of_mine, england, free_lords, my_units, present
 
 
 def battle_orders(view: JSON, player: str, draw: Draws) -> list[Item]:
@@ -30,7 +30,8 @@ def _at(view: JSON, player: str, town: str, draw: Draws) -> list[Item]:
     info = view["towns"][town]
     enemies = [f for f in present(view, town) if f != player]
     items: list[Item] = []
-    if enemies and draw.chance(70):
+    troop = any(n for k, n in my_units(view, player, town).items() if k not in ("bombard", "trebuchet"))
+    if enemies and (troop or draw.chance(10)) and draw.chance(70):
         items.append({"attack": draw.pick(enemies), "in": town})
     if info.get("fortress") and info.get("controller") not in (player, None) and draw.chance(50):
         items.append({"siege": town})

@@ -186,9 +186,15 @@ def _bare(view: JSON, player: str, card: str, draw: Draws) -> Item:
     return {"play": card}
 
 
+def _burgher(view: JSON, player: str, card: str, draw: Draws) -> Item | None:
+    """11.2: only while my family has a titled Lord (now and then regardless)."""
+    titled = any(view["lords"][n]["fief_titles"] for n in my_lords(view, player))
+    return {"play": card} if titled or draw.chance(10) else None
+
+
 ENGLAND_PLAYS: dict[str, Writer] = {
     "good_weather": _weather, "bountiful_harvest": _weather, "tax": _tax, "bishop": _cleric,
-    "archbishop": _cleric, "abbess": _abbess, "mercenary": _bare, "burgher": _bare,
+    "archbishop": _cleric, "abbess": _abbess, "mercenary": _bare, "burgher": _burgher,
     "assassination": _assassination, "justice": _on_any_lord, "passage": _underground,
     # awaiting fix: England's echo of a REBELLION play (`KeyError: 'on'`, helper en1): not written
 }

@@ -41,8 +41,10 @@ def _retainers(view: JSON, player: str, church: JSON, nobles: list[str], draw: D
         if view["lords"].get(offer.get("receiver"), {}).get("family") == player and draw.chance(60):
             items.append({"accept_retainer": offer["giver"]})
     hand = list(view.get("hand") or [])
-    if mine and hand and others(view, player) and draw.chance(4):   # 2.12: Mata's exchange
-        items.append({"swap_card": draw.pick(hand), "by": draw.pick(mine), "with": draw.pick(others(view, player))})
+    swappers = [n for n in mine if "exchange" in str(church["retainers"][n].get("ability", "")).lower()]
+    if swappers and hand and others(view, player) and draw.chance(30):   # 2.12: Mata's exchange
+        items.append({"swap_card": draw.pick(hand), "by": draw.pick(swappers),
+                      "with": draw.pick(others(view, player))})
     return items
 
 
@@ -50,8 +52,9 @@ def _relics(view: JSON, player: str, church: JSON, nobles: list[str], draw: Draw
     relics = church.get("relics") or {}
     items: list[Item] = []
     abbesses = (church.get("clergy") or {}).get("abbesses", {})
-    clerics = [n for n in nobles if view["lords"][n]["bishopric"] or n in abbesses]
-    if clerics and relics.get("face_down_in") and draw.chance(20):
+    clerics = [n for n in nobles if (view["lords"][n]["bishopric"] or n in abbesses)
+               and view["lords"][n]["location"] in (relics.get("face_down_in") or ())]
+    if clerics and draw.chance(40):
         items.append({"reveal_relic": draw.pick(clerics)})
     for relic, where in (relics.get("face_up") or {}).items():
         carrier = where.get("carried_by")

@@ -11,10 +11,20 @@ def _unmarried(view: JSON, names: list[str]) -> list[str]:
     return [n for n in names if not view["lords"][n]["spouse"] and view["lords"][n]["location"]]
 
 
+def _suitors(view: JSON, player: str) -> list[str]:
+    """The families a marriage may join (England 13.7: one's own two; 13.8: none at 3 players)."""
+    owners = view.get("family_players") or {}
+    if owners:
+        return [f for f, p in owners.items() if p == owners.get(player) and f != player]
+    if england(view) and len(view["players"]) == 3:
+        return []
+    return others(view, player)
+
+
 def first_orders(view: JSON, player: str, draw: Draws) -> list[Item]:
     items: list[Item] = []
     mine = _unmarried(view, my_lords(view, player))
-    theirs = [n for p in others(view, player) for n in _unmarried(view, my_lords(view, p))]
+    theirs = [n for p in _suitors(view, player) for n in _unmarried(view, my_lords(view, p))]
     if mine and theirs and draw.chance(40):   # 1.1: the other family must order the same pair
         lord = draw.pick(mine)
         match = [n for n in theirs if view["lords"][n]["female"] != view["lords"][lord]["female"]]

@@ -25,7 +25,10 @@ def purchase_orders(view: JSON, player: str, draw: Draws) -> list[Item]:
                 money -= edition.unit_price(kind) if kind in edition.units else 0
     if mine and draw.chance(35):
         what = draw.pick(["mill", "mill", "stronghold"])
-        bare = [t for t in mine if not view["towns"][t].get("fortress")] if what == "stronghold" else mine
+        if money < edition.price(what) and draw.chance(90):   # within the purse mostly
+            return items + _titles(view, player, draw) + ([] if england(view) else _royal(view, player, draw))
+        bare = ([t for t in mine if not view["towns"][t].get("fortress")] if what == "stronghold"
+                else [t for t in mine if view["towns"][t].get("mills_room", 1) > 0])
         if bare:
             items.append({"build": what, "in": draw.pick(bare)})
     items += _titles(view, player, draw)
