@@ -23,6 +23,8 @@ from judge_support import Judge
 from pbem.games.fief_england.rules import RULES as ENGLAND
 from pbem.games.fief_france.rules import RULES as FRANCE
 from pbem.games.fief.positions import build_position
+from pbem.games.fief.state import FiefState
+from pbem.games.fief_england import retainers
 from pbem.games.fief_england.opportunity.orders import act
 from pbem.judge import archive, engine
 from pbem.orders.yamlsafe import YamlProblem, load, sub_map
@@ -350,3 +352,34 @@ def test_a_start_outside_the_rolled_region_is_refused_on_its_line():
     away = next(t for t, info in view["towns"].items() if info["fief"] != rolled)
     check = ENGLAND.check_orders(view, "alice", load(f"orders:\n  - start: [{json.dumps(away)}]\n"))
     assert [e.line for e in check.errors] == [2] and "the Region you rolled (13.6)" in check.errors[0].message
+
+
+def test_mata_does_not_swap_with_the_players_own_second_family():
+    """2.12, 13.7: Mata exchanges a card with "another Player's Hand"; at two players a family's
+    second family shares its hand, and `with: alice-2` drew the card from the same hand, then
+    raised ValueError removing the given card. Now refused when checked and when done."""
+    state = ENGLAND.setup(options_of(ENGLAND), ["alice", "bob"], Rng("mata"))
+    st = FiefState.from_json(copy.deepcopy(state))
+    noble = next(n for n, lord in st.lords.items() if lord.family == "alice")
+    st.edition_state.setdefault("retainers", {"deck": [], "of": {}, "spent": []})["of"][noble] = 1   # Mata
+    st.families["alice"].hand[:] = ["tax"]
+    st.families["bob"].hand[:] = ["justice"]
+    st.link_purses()
+    assert retainers.swap_hand_card(st, "alice", noble, "tax", "alice-2", Rng("x")) == "'alice-2' is not another player"
+    state = st.to_json() | {"phase": "cards_play", "round": 1}
+    view = ENGLAND.view(state, "alice")
+    check = ENGLAND.check_at_once(view, "alice", load(f"at_once:\n  - swap_card: tax\n    by: {noble}\n"
+                                                      "    with: alice-2\n"))
+    assert [e.line for e in check.errors] == [4], [str(e) for e in check.errors]
+
+
+def test_a_version_2_game_keeps_matas_old_exchange_with_the_second_family():
+    """Rules versions: a stored two-player game of version 2 replays its exchange as it was done."""
+    state = ENGLAND.setup(options_of(ENGLAND) | {RULES_VERSION_KEY: 2}, ["alice", "bob"], Rng("mata"))
+    st = FiefState.from_json(copy.deepcopy(state))
+    noble = next(n for n, lord in st.lords.items() if lord.family == "alice")
+    st.edition_state.setdefault("retainers", {"deck": [], "of": {}, "spent": []})["of"][noble] = 1   # Mata
+    st.families["alice"].hand[:] = ["tax", "tax"]
+    st.link_purses()
+    events = retainers.swap_hand_card(st, "alice", noble, "tax", "alice-2", Rng("x"))
+    assert not isinstance(events, str) and st.families["alice-2"].hand == ["tax", "tax"]
