@@ -5,16 +5,15 @@ transferred (5.2.2), surprise and Opportunity cards played at once, England's Sc
 from __future__ import annotations
 
 from pbem.games.fief.random_orders.borderline import mangled
-from pbem.games.fief.random_orders.cards import ENGLAND_PLAYS, FRANCE_PLAYS
+from pbem.games.fief.surprise.play import at_once as surprise_cards
+from pbem.games.fief.random_orders.cards import CORE_PLAYS, FORTUNE, OWN_PLAYS, own_cards
 from pbem.games.fief.random_orders.draws import Draws, Item, block, policies_block
 from pbem.games.fief.random_orders.england import church_acts
 from pbem.games.fief.random_orders.surprise import surprise_triggers
-from pbem.games.fief.random_orders.seen import JSON, controlled, england, free_lords, others, present
+from pbem.games.fief.random_orders.seen import JSON, controlled, edition_of, england, free_lords, others, present
 
-# G.4: the cards a French player may play at once (not the uprising: it needs a mail round)
-FRANCE_AT_ONCE = ("darc", "cardinal", "assassination", "justice", "underground")
-# R41: England's Opportunity cards played at once; its Church cards only in the Cards phase
-ENGLAND_AT_ONCE = ("assassination", "justice", "passage", "mercenary", "burgher")
+# Played at once only while the Cards phase's play step is open (England 2.13-2.14, R41)
+CARDS_PLAY_ONLY = ("bishop", "archbishop", "abbess")
 
 
 def at_once_part(view: JSON, player: str, draw: Draws) -> str:
@@ -34,11 +33,11 @@ def _diplomacy(view: JSON, player: str, draw: Draws) -> list[Item]:
     rest = others(view, player)
     if draw.chance(15):
         items.append({"message": f"{player}: round {view['round']}, we shall see.", "to": "all"})
-    if not england(view) and rest:   # England: no pawns, no gifts (R98)
+    if rest:   # a pawn for a private word (England has none); gifts where money is public (England R98: not)
         if view["families"][player].get("diplomacy_pawns", 0) and draw.chance(10):
             items.append({"message": "Between us.", "to": draw.some(rest, 2) or rest[:1]})
         money = view["families"][player].get("deniers", 0)
-        if money and draw.chance(8):
+        if money and edition_of(view).money_public and draw.chance(8):
             items.append({"give": draw.count(money), "to": draw.pick(rest)})
     return items
 
@@ -51,18 +50,25 @@ def _acts(view: JSON, player: str, draw: Draws) -> list[Item]:
         items.append({"transfer": town, "to": draw.pick([f for f in present(view, town) if f != player])})
     if view["phase"] != "cards":   # G.4, 2.6: no card at once while the draws are open
         items += _cards(view, player, draw)
-    if england(view):
-        items += _england(view, player, draw)
+    own = edition_of(view).hooks.at_once_verbs   # the edition's own at-once orders (England's)
+    if own:
+        items += [item for item in _england(view, player, draw) if next(iter(item)) in own]
     return items
 
 
 def _cards(view: JSON, player: str, draw: Draws) -> list[Item]:
-    kinds, table = (ENGLAND_AT_ONCE, ENGLAND_PLAYS) if england(view) else (FRANCE_AT_ONCE, FRANCE_PLAYS)
+    """A card played at once: a surprise card (G.4; the edition's characters) or one of the
+    edition's own plays (England's Opportunity cards, R41); never a fortune card, nor an uprising
+    (it needs a mail round, G.4.2.1)."""
+    kinds = (set(surprise_cards(view["game"])) | set(own_cards(view))) - set(FORTUNE) - {"uprising"}
+    if view["phase"] != "cards_play":
+        kinds -= set(CARDS_PLAY_ONLY)
     hand = [c for c in view.get("hand") or [] if c in kinds]
     if not hand or not draw.chance(15):
         return []
     card = draw.pick(hand)
-    item = table[card](view, player, card, draw)
+    write = (OWN_PLAYS if card in own_cards(view) else CORE_PLAYS)[card]
+    item = write(view, player, card, draw)
     return [item] if item is not None else []
 
 

@@ -6,7 +6,7 @@ from typing import Callable
 
 from pbem.games.fief.edition import edition_of_view
 from pbem.games.fief.random_orders.draws import Draws, Item
-from pbem.games.fief.random_orders.seen import (JSON, all_lords, board_of, cards_of, england, free_lords,
+from pbem.games.fief.random_orders.seen import (JSON, all_lords, board_of, cards_of, edition_of, free_lords,
                                                 my_lords, others)
 
 REGIONS = ("I", "II", "III", "IV", "V", "VI")
@@ -48,18 +48,25 @@ Writer = Callable[[JSON, str, str, Draws], Item | None]
 
 
 def _play_writer(view: JSON, card: str) -> Writer | None:
+    """A lord card (G.1; England 2.11); a card of the edition's own plays (its `card_plays` hook:
+    England's fortune and Opportunity cards, 2.7-2.8, 10.0) in its forms; else the core's."""
     if card in cards_of(view).lords:
         return _lord_card
-    table = ENGLAND_PLAYS if england(view) else FRANCE_PLAYS
-    return table.get(card)
+    return (OWN_PLAYS if card in own_cards(view) else CORE_PLAYS).get(card)
+
+
+def own_cards(view: JSON) -> tuple[str, ...]:
+    plays = edition_of(view).hooks.card_plays
+    return tuple(plays.cards) if plays is not None else ()
 
 
 def _lord_card(view: JSON, player: str, card: str, draw: Draws) -> Item:
     item: Item = {"play": card}
     if draw.chance(40):
         item["in"] = draw.pick(list(board_of(view).towns))
-    if not england(view) and not cards_of(view).lords[card].female and draw.chance(20):
-        item["crown_prince"] = True   # G.1.1
+    for key in edition_of(view).hooks.lord_card_keys:   # the edition's own keys (France G.1.1: crown_prince)
+        if draw.chance(20):
+            item[key.name] = True
     return item
 
 
@@ -69,7 +76,8 @@ def _bishopric(view: JSON, draw: Draws) -> str | int:
 
 
 def _weather(view: JSON, player: str, card: str, draw: Draws) -> Item:
-    return {"play": card, "on": draw.pick(REGIONS) if england(view) else _bishopric(view, draw)}
+    """G.3.1-G.3.2: on a bishopric; England's own (2.7): on a Region."""
+    return {"play": card, "on": draw.pick(REGIONS) if card in own_cards(view) else _bishopric(view, draw)}
 
 
 def _tallage(view: JSON, player: str, draw: Draws) -> Item | None:
@@ -85,11 +93,16 @@ def _tallage(view: JSON, player: str, draw: Draws) -> Item | None:
 
 
 def _tax(view: JSON, player: str, card: str, draw: Draws) -> Item | None:
-    if england(view):
-        # awaiting fix: England's echo of a TAX tithe (`KeyError: 'target'`, helper en1): tallage only
-        keys = _tallage(view, player, draw)
-    else:
-        keys = _tallage(view, player, draw) if draw.chance(50) else _tithe(view, player, draw)
+    """G.3.3: a tallage or a tithe."""
+    keys = _tallage(view, player, draw) if draw.chance(50) else _tithe(view, player, draw)
+    return None if keys is None else {"play": card, **keys}
+
+
+def _own_tax(view: JSON, player: str, card: str, draw: Draws) -> Item | None:
+    """England 2.8: a Tallage on a Lord's own fiefdom."""
+    # awaiting fix: the core's echo of England's TAX tithe raises `KeyError: 'target'` (helper
+    # en1): no `tithe:` written
+    keys = _tallage(view, player, draw)
     return None if keys is None else {"play": card, **keys}
 
 
@@ -110,7 +123,7 @@ def _on_any_lord(view: JSON, player: str, card: str, draw: Draws) -> Item | None
     woman; G.4.1.2: a bishop; G.4.2.4, 10.4: an assassin or Heresy marker), now and then any."""
     lords = all_lords(view)
     fits = [n for n in lords if FITS.get(card, lambda lord: True)(view["lords"][n])]
-    if england(view) and card == "justice":   # 10.4: the bearer of the Heresy marker
+    if card == "justice" and card in own_cards(view):   # England 10.4: the bearer of the Heresy marker
         fits = [n for n in lords if n == (view.get("church") or {}).get("heresy")]
     if not fits and draw.chance(80):
         return None
@@ -155,13 +168,6 @@ def _underground(view: JSON, player: str, card: str, draw: Draws) -> Item | None
     return {"play": card, key: draw.pick(captives)}
 
 
-FRANCE_PLAYS: dict[str, Writer] = {
-    "good_weather": _weather, "good_harvest": _weather, "tax": _tax, "darc": _on_any_lord,
-    "cardinal": _on_any_lord, "justice": _on_any_lord, "assassination": _assassination,
-    "uprising": _uprising, "underground": _underground,
-}
-
-
 def _cleric(view: JSON, player: str, card: str, draw: Draws) -> Item | None:
     """England 2.14: a Bishop or Archbishop on an unmarried nobleman, in a district."""
     men = [n for n in free_lords(view, player) if not view["lords"][n]["female"] and not view["lords"][n]["spouse"]]
@@ -192,9 +198,37 @@ def _burgher(view: JSON, player: str, card: str, draw: Draws) -> Item | None:
     return {"play": card} if titled or draw.chance(10) else None
 
 
-ENGLAND_PLAYS: dict[str, Writer] = {
-    "good_weather": _weather, "bountiful_harvest": _weather, "tax": _tax, "bishop": _cleric,
-    "archbishop": _cleric, "abbess": _abbess, "mercenary": _bare, "burgher": _burgher,
-    "assassination": _assassination, "justice": _on_any_lord, "passage": _underground,
-    # awaiting fix: England's echo of a REBELLION play (`KeyError: 'on'`, helper en1): not written
+def _rebellion(view: JSON, player: str, card: str, draw: Draws) -> Item | None:
+    """England 10.1: in a taxed city or one in FAMINE (the check says which), at once only."""
+    # awaiting fix: the core's echo of a REBELLION play in round-N/cards-play raises `KeyError: 'on'`
+    # (helper en1): written only at once, where no echo is made
+    if view["phase"] == "cards_play":
+        return None
+    return {"play": card, "in": draw.pick(list(view["towns"]))}
+
+
+def _ambush(view: JSON, player: str, card: str, draw: Draws) -> Item | None:
+    """England 10.5: my free noble captures another family's noble in the same city."""
+    pairs = [(mine, theirs) for mine in free_lords(view, player) for theirs, lord in view["lords"].items()
+             if lord["family"] != player and lord["location"] == view["lords"][mine]["location"]]
+    if not pairs:
+        return None
+    by, on = draw.pick(pairs)
+    return {"play": card, "on": on, "by": by}
+
+
+# The core's cards in their forms (France's G.1-G.4; any edition's character cards read by the
+# edition's `characters` hook: England's BISHOP, ARCHBISHOP, ABBESS, MERCENARY, BURGHER).
+CORE_PLAYS: dict[str, Writer] = {
+    "good_weather": _weather, "good_harvest": _weather, "tax": _tax, "darc": _on_any_lord,
+    "cardinal": _on_any_lord, "justice": _on_any_lord, "assassination": _assassination,
+    "uprising": _uprising, "underground": _underground,
+    "bishop": _cleric, "archbishop": _cleric, "abbess": _abbess, "mercenary": _bare, "burgher": _burgher,
 }
+# The edition's own card plays (its `card_plays` hook; England 2.7-2.8, 10.0-10.5).
+OWN_PLAYS: dict[str, Writer] = {
+    "good_weather": _weather, "bountiful_harvest": _weather, "tax": _own_tax, "rebellion": _rebellion,
+    "passage": _underground, "assassination": _assassination, "justice": _on_any_lord, "ambush": _ambush,
+}
+# Played in the cards-play step only, never at once (G.3; England 2.6-2.8)
+FORTUNE = ("good_weather", "good_harvest", "bountiful_harvest", "tax")

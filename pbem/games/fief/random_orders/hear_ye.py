@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pbem.games.fief.random_orders.draws import Draws, Item
 from pbem.games.fief.random_orders.england import parliament_extras
-from pbem.games.fief.random_orders.seen import JSON, all_lords, england, free_lords, my_lords, others
+from pbem.games.fief.random_orders.seen import JSON, all_lords, edition_of, england, free_lords, my_lords, others
 
 
 def _unmarried(view: JSON, names: list[str]) -> list[str]:
@@ -35,7 +35,7 @@ def first_orders(view: JSON, player: str, draw: Draws) -> list[Item]:
         names = free_lords(view, player) if draw.chance(70) else all_lords(view)
         if names:
             items.append({"candidate": draw.pick(names), "for": draw.pick(possible)})
-    if not england(view):
+    if edition_of(view).hooks.hear_ye_orders is not None:   # the edition's own (France: the pope's acts)
         items += _pope(view, player, draw)
     return items
 

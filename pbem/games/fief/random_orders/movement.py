@@ -5,6 +5,7 @@ forces at sea land (5.3)."""
 from __future__ import annotations
 
 from pbem.games.fief.board import Board
+from pbem.games.fief.random_orders.cards import own_cards
 from pbem.games.fief.random_orders.draws import Draws, Item
 from pbem.games.fief.random_orders.seen import (JSON, board_of, captives_of_mine, england, free_lords,
                                                 my_units, others, present)
@@ -60,9 +61,9 @@ def _move(view: JSON, board: Board, player: str, lord: str, moved: set[str], dra
         return {"move": lord, "royal": True, "path": [draw.pick(list(view["towns"]))]}
     if draw.chance(15):
         item["give_control"] = {town: draw.pick(others(view, player) or [player])}
-    card = "passage" if england(view) else "underground"   # 10.2; G.4.2.2
+    card = "passage" if "passage" in own_cards(view) else "underground"   # England's PASSAGE 10.2; G.4.2.2
     if card in (view.get("hand") or []) and path[-1] in board.towns and draw.chance(40):
-        item["passage" if england(view) else "underground"] = draw.pick(["if_needed", path[-1]])
+        item[card] = draw.pick(["if_needed", path[-1]])
     return item
 
 
@@ -74,7 +75,7 @@ def _path(view: JSON, board: Board, start: str, draw: Draws) -> list[str]:
     """One to two steps (now and then three, past the limit) from ``start``."""
     if start in board.seas:   # 5.3: forces at sea land in a harbor
         return [draw.pick(board.harbors)] if board.harbors else []
-    if england(view) and start in board.harbors and draw.chance(10):
+    if len(board.seas) > 1 and start in board.harbors and draw.chance(10):   # England's seas (5.4)
         return _voyage(board, start, draw)
     bandits = getattr(board, "bandit_cities", ())   # England's board (13.4)
     if bandits and start in bandits and draw.chance(10):
@@ -85,7 +86,7 @@ def _path(view: JSON, board: Board, start: str, draw: Draws) -> list[str]:
         return _towards(board, start, draw.pick(targets), steps)
     path, here = [], start
     for _ in range(steps):
-        if not england(view) and here in board.harbors and draw.chance(10):
+        if len(board.seas) == 1 and here in board.harbors and draw.chance(10):   # France's offshore
             path.append(board.seas[0])   # 5.3: a naval step ends the move
             break
         roads = board.neighbours(here)

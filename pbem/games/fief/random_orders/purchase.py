@@ -77,6 +77,6 @@ def _royal(view: JSON, player: str, draw: Draws) -> list[Item]:
     if king and open_fiefs and draw.chance(30):
         items.append({"offer_title": draw.pick(open_fiefs), "to": draw.pick([player] + others(view, player))})
     bishops = [n for n, lord in view["lords"].items() if lord["bishopric"] and not lord["cardinal"]]
-    if bishops and draw.chance(15):
+    if bishops and "cardinal_title" in edition_of(view).prices and draw.chance(15):
         items.append({"cardinal": draw.pick(bishops)})
     return items
