@@ -383,3 +383,19 @@ def test_a_version_2_game_keeps_matas_old_exchange_with_the_second_family():
     st.link_purses()
     events = retainers.swap_hand_card(st, "alice", noble, "tax", "alice-2", Rng("x"))
     assert not isinstance(events, str) and st.families["alice-2"].hand == ["tax", "tax"]
+
+
+def test_a_cavalcade_of_knights_written_as_a_counted_list_is_accepted():
+    """5.2.4 and the documented `with:` forms (`[2 knights]`, docs/orders-fief-france-movement.md):
+    a cavalcade of knights written `with: [2 knights]` was refused as "not knights only"."""
+    state = build_position({"players": ["marc", "marie"], "phase": "movement",
+                            "lords": {"Eric": {"family": "marc", "at": "La Rochelle"}},
+                            "units": {"La Rochelle": {"marc": {"knight": 2, "man_at_arms": 1}}}},
+                           "fief_france").to_json()
+    view = FRANCE.view(state, "marc")
+    ok = FRANCE.check_orders(view, "marc", load("orders:\n  - move: Eric\n    with: [2 knights]\n"
+                                                "    path: [Poitiers]\n    if_refused: cavalcade\n"))
+    assert ok.errors == () and ok.orders["moves"][0]["with"] == {"knight": 2}
+    mixed = FRANCE.check_orders(view, "marc", load("orders:\n  - move: Eric\n    with: [2 knights, man_at_arms]\n"
+                                                   "    path: [Poitiers]\n    if_refused: cavalcade\n"))
+    assert [e.line for e in mixed.errors] == [5] and "knights and lords only" in mixed.errors[0].message
