@@ -82,6 +82,9 @@ def _path(view: JSON, board: Board, start: str, draw: Draws) -> list[str]:
         return [str(getattr(board, "forest", "Sherwood")), draw.pick([c for c in bandits if c != start])]
     steps = 1 + draw.below(2) + (1 if draw.chance(5) else 0)
     targets = [t for t, info in view["towns"].items() if t != start and present(view, t)]
+    forts = [t for t in targets if view["towns"][t].get("fortress")]
+    if forts and draw.chance(25):   # towards another family's fortress: sieges (6.4; England 7.9)
+        return _towards(board, start, draw.pick(forts), steps)
     if targets and draw.chance(50):   # towards another family: where battles and sieges come from
         return _towards(board, start, draw.pick(targets), steps)
     path, here = [], start
