@@ -36,9 +36,10 @@ def _move(view: JSON, board: Board, player: str, lord: str, moved: set[str], dra
     moved.add(lord)
     item: Item = {"move": lord}
     units = my_units(view, player, town)
-    if units and draw.chance(80):
-        some = {k: draw.count(n) for k, n in units.items() if n and draw.chance(60)}
-        item["with"] = "all" if draw.chance(40) else some
+    if units and draw.chance(80):   # mostly some, a man-at-arms kept behind to hold the town (5.2.2)
+        keep = "man_at_arms" if units.get("man_at_arms") and draw.chance(60) else None
+        some = {k: draw.count(n - (k == keep)) for k, n in units.items() if n - (k == keep) > 0 and draw.chance(60)}
+        item["with"] = "all" if draw.chance(25) else some
         if item["with"] == {}:
             item["with"] = "none"
     item["path"] = path
@@ -81,6 +82,9 @@ def _path(view: JSON, board: Board, start: str, draw: Draws) -> list[str]:
     if bandits and start in bandits and draw.chance(10):
         return [str(getattr(board, "forest", "Sherwood")), draw.pick([c for c in bandits if c != start])]
     steps = 1 + draw.below(2) + (1 if draw.chance(5) else 0)
+    empty = [t for t in board.neighbours(start) if t in view["towns"] and not view["towns"][t].get("controller")]
+    if empty and draw.chance(40):   # into an empty town next door: it becomes mine (5.2.2)
+        return [draw.pick(empty)]
     targets = [t for t, info in view["towns"].items() if t != start and present(view, t)]
     forts = [t for t in targets if view["towns"][t].get("fortress")]
     if forts and draw.chance(25):   # towards another family's fortress: sieges (6.4; England 7.9)
