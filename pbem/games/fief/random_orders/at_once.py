@@ -1,14 +1,14 @@
-"""What a random player does at once in any mail (F; G.4 "at any time"; England 2.15, R41):
-messages, gifts of deniers (France; England's shillings go by carrier pigeon), a town's control
-transferred (5.2.2), surprise and Opportunity cards played at once, England's Scorched Earth
-(3.4), hired crossbowmen (11.1) and Excalibur's draw (13.2); now and then a standing policy."""
+"""What a random player does at once in any mail (F; G.4 "at any time"; England R41): messages,
+gifts where money is public, a town's control transferred (5.2.2), surprise and Opportunity cards
+played at once, the edition's own at-once orders (england.py); and now and then a standing
+policy (safe passage, coalition, battle plan, France's held surprise cards: surprise.py)."""
 from __future__ import annotations
 
 from pbem.games.fief.random_orders.borderline import mangled
 from pbem.games.fief.surprise.play import at_once as surprise_cards
 from pbem.games.fief.random_orders.cards import CORE_PLAYS, FORTUNE, OWN_PLAYS, own_cards
 from pbem.games.fief.random_orders.draws import Draws, Item, block, policies_block
-from pbem.games.fief.random_orders.england import church_acts
+from pbem.games.fief.random_orders.england import own_acts
 from pbem.games.fief.random_orders.surprise import surprise_triggers
 from pbem.games.fief.random_orders.seen import JSON, controlled, edition_of, england, free_lords, others, present
 
@@ -52,7 +52,7 @@ def _acts(view: JSON, player: str, draw: Draws) -> list[Item]:
         items += _cards(view, player, draw)
     own = edition_of(view).hooks.at_once_verbs   # the edition's own at-once orders (England's)
     if own:
-        items += [item for item in _england(view, player, draw) if next(iter(item)) in own]
+        items += [item for item in own_acts(view, player, draw) if next(iter(item)) in own]
     return items
 
 
@@ -70,61 +70,6 @@ def _cards(view: JSON, player: str, draw: Draws) -> list[Item]:
     write = (OWN_PLAYS if card in own_cards(view) else CORE_PLAYS)[card]
     item = write(view, player, card, draw)
     return [item] if item is not None else []
-
-
-def _england(view: JSON, player: str, draw: Draws) -> list[Item]:
-    items: list[Item] = []
-    nobles = free_lords(view, player)
-    if view["phase"] == "purchase" and draw.chance(8):
-        mills = [t for t in controlled(view, player) if view["towns"][t].get("mills")]
-        if mills:
-            items.append({"scorch": draw.some(mills) or mills[:1]})   # 3.4
-    sword = (view.get("excalibur") or {}).get("city") if not (view.get("excalibur") or {}).get("carried_by") else None
-    men = [n for n in nobles if view["lords"][n]["location"] == sword and not view["lords"][n]["female"]]
-    if view["phase"] in ("movement", "battle") and men and draw.chance(50):
-        # awaiting fix: `draw_excalibur: [NAME]` (a list) raises TypeError (helper en1): names only
-        items.append({"draw_excalibur": draw.pick(men)})
-    theirs = [n for p in others(view, player) for n in free_lords(view, p)]
-    if nobles and theirs and (view.get("pigeons") or {}).get("left", {}).get(player) and draw.chance(5):
-        item: Item = {"pigeon": draw.pick(nobles), "to": draw.pick(theirs)}
-        money = view["families"][player].get("deniers", 0)
-        hand = list(view.get("hand") or [])
-        if money and draw.chance(70) or not hand:
-            item["shillings"] = 1 + draw.below(max(money, 1))
-        else:
-            item["cards"] = [draw.pick(hand)]
-        items.append(item)
-    if view["phase"] == "purchase":
-        items += _crown(view, player, nobles, draw)
-    items += _garter(view, player, draw)
-    items += church_acts(view, player, draw)
-    mercenary = (view.get("church") or {}).get("family_card", {}).get(player) == "mercenary"
-    if mercenary and draw.chance(20):
-        items.append({"hire": 1 + draw.below(3), "in": draw.pick(list(view["towns"]))})   # 11.1
-    return items
-
-
-def _crown(view: JSON, player: str, nobles: list[str], draw: Draws) -> list[Item]:
-    """4.5 King's Will, 4.6 a title handed within the family (the checks say who may)."""
-    items: list[Item] = []
-    sovereign = any(view["lords"][n]["political"] in ("king", "sovereign_queen") for n in nobles)
-    free = [info["name"] for info in view["fiefs"].values() if not info["holder"]]
-    if sovereign and free and draw.chance(30):
-        anyone = [n for n, lord in view["lords"].items() if lord["location"] and not lord["captive_of"]]
-        items.append({"kings_will": draw.pick(free), "to": draw.pick(anyone)})
-    titled = [(f, n) for n in nobles for f in view["lords"][n]["fief_titles"]]
-    if titled and len(nobles) > 1 and draw.chance(15):
-        fief, lord = draw.pick(titled)
-        items.append({"hand_title": view["fiefs"][fief]["name"], "to": draw.pick([n for n in nobles if n != lord])})
-    return items
-
-
-def _garter(view: JSON, player: str, draw: Draws) -> list[Item]:
-    """13.3: the Sovereign's family gives the Garter to an eligible Lord."""
-    garter = (view.get("royal") or {}).get("garter") or {}
-    eligible = list(garter.get("eligible") or {})
-    # awaiting fix: `garter: [NAME]` or `garter: {x: 1}` raise TypeError (helper en1): names only
-    return [{"garter": draw.pick(eligible)}] if eligible and draw.chance(50) else []
 
 
 def _plan(view: JSON, player: str, draw: Draws) -> Item:

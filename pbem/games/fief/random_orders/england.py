@@ -1,13 +1,73 @@
-"""England's own at-once orders of the Church and the family boards (2.12-2.13, 4.9, 11.1,
-12.0-12.4; docs/orders-fief-england.md "At once"): retainers given and accepted, relics revealed,
-given, left and picked up, the Royal Stronghold consented to, crossbowmen lent and borrowed,
-Mata's exchange, the Chasuble and the Shinbone. A few of each, the checks saying which fit."""
+"""England's own at-once orders (its `at_once_verbs` hook; docs/orders-fief-england.md): Scorched
+Earth (3.4), Excalibur (13.2), carrier pigeons (2.15), the Crown's privileges (4.5, 4.6), the
+Garter (13.3), crossbowmen hired, lent and borrowed (11.1), retainers given, accepted and Mata's
+exchange (2.12), relics revealed, given, left and picked up, the Chasuble and the Shinbone
+(12.0-12.4), the Royal Stronghold consented to (4.9); and the BURGHER's votes in Parliament
+(9.3, 11.2). A few of each, the checks saying which fit."""
 from __future__ import annotations
 
 from pbem.games.fief.random_orders.draws import Draws, Item
-from pbem.games.fief.random_orders.seen import JSON, free_lords, others
+from pbem.games.fief.random_orders.seen import JSON, controlled, free_lords, others
 
 SEAS = ("I", "II", "III", "IV", "V", "VI")
+
+
+def own_acts(view: JSON, player: str, draw: Draws) -> list[Item]:
+    """England's own at-once orders (its `at_once_verbs` hook): Scorched Earth (3.4), Excalibur
+    (13.2), pigeons (2.15), the Crown's privileges (4.5, 4.6), the Garter (13.3), crossbowmen
+    hired (11.1), and the Church's (below)."""
+    items: list[Item] = []
+    nobles = free_lords(view, player)
+    if view["phase"] == "purchase" and draw.chance(8):
+        mills = [t for t in controlled(view, player) if view["towns"][t].get("mills")]
+        if mills:
+            items.append({"scorch": draw.some(mills) or mills[:1]})   # 3.4
+    sword = (view.get("excalibur") or {}).get("city") if not (view.get("excalibur") or {}).get("carried_by") else None
+    men = [n for n in nobles if view["lords"][n]["location"] == sword and not view["lords"][n]["female"]]
+    if view["phase"] in ("movement", "battle") and men and draw.chance(50):
+        # awaiting fix: `draw_excalibur: [NAME]` (a list) raises TypeError (helper en1): names only
+        items.append({"draw_excalibur": draw.pick(men)})
+    theirs = [n for p in others(view, player) for n in free_lords(view, p)]
+    if nobles and theirs and (view.get("pigeons") or {}).get("left", {}).get(player) and draw.chance(5):
+        item: Item = {"pigeon": draw.pick(nobles), "to": draw.pick(theirs)}
+        money = view["families"][player].get("deniers", 0)
+        hand = list(view.get("hand") or [])
+        if money and draw.chance(70) or not hand:
+            item["shillings"] = 1 + draw.below(max(money, 1))
+        else:
+            item["cards"] = [draw.pick(hand)]
+        items.append(item)
+    if view["phase"] == "purchase":
+        items += _crown(view, player, nobles, draw)
+    items += _garter(view, player, draw)
+    items += church_acts(view, player, draw)
+    mercenary = (view.get("church") or {}).get("family_card", {}).get(player) == "mercenary"
+    if mercenary and draw.chance(20):
+        items.append({"hire": 1 + draw.below(3), "in": draw.pick(list(view["towns"]))})   # 11.1
+    return items
+
+
+def _crown(view: JSON, player: str, nobles: list[str], draw: Draws) -> list[Item]:
+    """4.5 King's Will, 4.6 a title handed within the family (the checks say who may)."""
+    items: list[Item] = []
+    sovereign = any(view["lords"][n]["political"] in ("king", "sovereign_queen") for n in nobles)
+    free = [info["name"] for info in view["fiefs"].values() if not info["holder"]]
+    if sovereign and free and draw.chance(30):
+        anyone = [n for n, lord in view["lords"].items() if lord["location"] and not lord["captive_of"]]
+        items.append({"kings_will": draw.pick(free), "to": draw.pick(anyone)})
+    titled = [(f, n) for n in nobles for f in view["lords"][n]["fief_titles"]]
+    if titled and len(nobles) > 1 and draw.chance(15):
+        fief, lord = draw.pick(titled)
+        items.append({"hand_title": view["fiefs"][fief]["name"], "to": draw.pick([n for n in nobles if n != lord])})
+    return items
+
+
+def _garter(view: JSON, player: str, draw: Draws) -> list[Item]:
+    """13.3: the Sovereign's family gives the Garter to an eligible Lord."""
+    garter = (view.get("royal") or {}).get("garter") or {}
+    eligible = list(garter.get("eligible") or {})
+    # awaiting fix: `garter: [NAME]` or `garter: {x: 1}` raise TypeError (helper en1): names only
+    return [{"garter": draw.pick(eligible)}] if eligible and draw.chance(50) else []
 
 
 def church_acts(view: JSON, player: str, draw: Draws) -> list[Item]:
