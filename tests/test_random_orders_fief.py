@@ -399,3 +399,15 @@ def test_a_cavalcade_of_knights_written_as_a_counted_list_is_accepted():
     mixed = FRANCE.check_orders(view, "marc", load("orders:\n  - move: Eric\n    with: [2 knights, man_at_arms]\n"
                                                    "    path: [Poitiers]\n    if_refused: cavalcade\n"))
     assert [e.line for e in mixed.errors] == [5] and "knights and lords only" in mixed.errors[0].message
+
+
+@pytest.mark.parametrize("verb", ["hand_title", "kings_will"])
+def test_a_crown_order_to_a_list_is_refused_on_its_line(verb):
+    """4.5, 4.6: `to: [Arthur]` (a list for a noble) raised TypeError in the Crown's check; now an
+    error naming the `to:` line."""
+    state, _ = play(ENGLAND, NAMES[:3], "crown", rounds=1)
+    state = state | {"phase": "purchase"}
+    view = ENGLAND.view(state, "alice")
+    noble = view["families"]["alice"]["lords"][0]
+    check = ENGLAND.check_at_once(view, "alice", load(f"at_once:\n  - {verb}: Wales\n    to: [{noble}]\n"))
+    assert [e.line for e in check.errors] == [3], [str(e) for e in check.errors]

@@ -48,7 +48,7 @@ def _read(view: dict, player: str, item: dict, verb: str, line: int | None, prob
                      suggest(str(item.get(verb)), [f.name for f in board.fiefs.values()]))
         return None
     to = item.get("to")
-    if to not in view["lords"]:
+    if not isinstance(to, str) or to not in view["lords"]:   # a noble's name (not a list, a mapping)
         problems.add(line_of(item, "to") or line, f"`{to}` is not a noble in play",
                      suggest(str(to), list(view["lords"])))
         return None
