@@ -411,3 +411,18 @@ def test_a_crown_order_to_a_list_is_refused_on_its_line(verb):
     noble = view["families"]["alice"]["lords"][0]
     check = ENGLAND.check_at_once(view, "alice", load(f"at_once:\n  - {verb}: Wales\n    to: [{noble}]\n"))
     assert [e.line for e in check.errors] == [3], [str(e) for e in check.errors]
+
+
+@pytest.mark.parametrize("text, line", [
+    ("at_once:\n  - chasuble: ''\n    to: IV\n", 2),                              # IndexError
+    ("at_once:\n  - play: rebellion\n    in: York\n    burgher: [x]\n", 4),       # no line named
+    ("at_once:\n  - play: rebellion\n    in: York\n    invaders_first: 3\n", 4),   # no line named
+])
+def test_england_at_once_values_of_the_wrong_shape_are_refused_on_their_line(text, line):
+    """12.2: an empty Sea for the Chasuble raised IndexError; 10.1: a REBELLION's `burgher:` or
+    `invaders_first:` that is not yes/no was refused with no line named. Each now names its line."""
+    state, _ = play(ENGLAND, NAMES[:3], "shapes", rounds=1)
+    view = ENGLAND.view(state, "alice")
+    check = ENGLAND.check_at_once(view, "alice", load(text))
+    assert line in [e.line for e in check.errors] and all(e.line for e in check.errors), \
+        [str(e) for e in check.errors]

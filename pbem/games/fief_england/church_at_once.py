@@ -277,7 +277,8 @@ NUMERALS = ("I", "II", "III", "IV", "V", "VI")
 
 def _sea(text: Any, line: int | None, problems: Problems) -> str | None:
     """A Sea by its numeral or its name: `III`, `Sea III`, `3`."""
-    word = str(text).split()[-1].upper() if text is not None else ""
+    words = str(text).split() if text is not None else []
+    word = words[-1].upper() if words else ""   # an empty text names no Sea
     if word.isdigit() and 1 <= int(word) <= len(NUMERALS):
         word = NUMERALS[int(word) - 1]
     if word not in NUMERALS:
