@@ -118,7 +118,7 @@ def check_play(view: Mapping[str, Any], board: Board, player: str, item: Mapping
                          suggest(str(item.get("in")), board.towns))
         play["in"] = city
         n = whole_number(item.get("cards", 1), line_of(item, "cards") or line, "`cards:`", problems, low=0)
-        burgher = yes_no(item, "burgher", problems)
+        burgher = yes_no(_lined(item), "burgher", problems)
         play["cards"], play["burgher"] = n, bool(burgher)
         if n is not None and hand.count("rebellion") < n:
             problems.add(line_of(item, "cards") or line,
@@ -127,7 +127,7 @@ def check_play(view: Mapping[str, Any], board: Board, player: str, item: Mapping
         if n == 0 and not burgher:
             problems.add(line, "a Rebellion needs a REBELLION card or your BURGHER's action",
                          "write `cards: 1` or `burgher: yes`")
-        play["invaders_first"] = bool(yes_no(item, "invaders_first", problems))
+        play["invaders_first"] = bool(yes_no(_lined(item), "invaders_first", problems))
         passage = item.get("passage")
         play["passage"] = None if passage in (None, False) else fold(str(passage))
         if play["passage"] not in (None, "card", "burgher"):
@@ -246,6 +246,11 @@ def _tax(view: Mapping[str, Any], board: Board, player: str, item: Mapping[str, 
     else:
         problems.add(line, f"no noble of your family may levy this {kind} (2.8)" if not able else
                      f"say which noble levies it: {', '.join(able)}", "add `lord: NAME`" if able else "")
+
+
+def _lined(item: Mapping[str, Any]) -> dict:
+    """The order itself when it came from the mail (a dict keeping its lines), else a copy."""
+    return item if isinstance(item, dict) else dict(item)
 
 
 def act(state: FiefState, board: Board, rng: Rng, player: str, play: Mapping[str, Any]) -> list[Event]:
