@@ -473,3 +473,26 @@ def test_at_once_orders_with_values_of_the_wrong_shape_are_refused_on_a_line(rul
                     assert all(e.line is not None for e in check.errors), (form, key, wrong, check.errors)
                     checked += 1
     assert checked == 869   # every form, key and wrong value (the table above)
+
+
+@pytest.mark.xfail(strict=True, reason="awaiting fix: the core's echo of England's own card plays expects "
+                                       "France's forms (helper en1: echo/orders.py `_one_play`, policies.py "
+                                       "`surprise_play`)")
+@pytest.mark.parametrize("card, text", [("good_weather", "on: VI"), ("mercenary", ""), ("burgher", "")])
+def test_the_judges_answer_echoes_englands_card_plays(card, text):
+    """Found by the random orders: an England cards-play mail playing GOOD WEATHER (`KeyError:
+    'bishopric'`) or a MERCENARY or BURGHER card (`KeyError: 'on'`) is accepted, then the
+    judge's answer raises in the echo, beside the TAX tithe and REBELLION of issue 21."""
+    state, _ = play(ENGLAND, NAMES[:3], "echo", rounds=1)
+    state = copy.deepcopy(state) | {"phase": "cards_play"}
+    state["families"]["alice"]["hand"] = [card]
+    for lord in state["lords"].values():   # 11.2: a BURGHER needs a titled Lord
+        if lord["family"] == "alice":
+            lord["fief_titles"] = ["wales"]
+            break
+    view = ENGLAND.view(state, "alice")
+    mail_text = f"orders:\n  - play: {card}\n" + (f"    {text}\n" if text else "")
+    check = ENGLAND.check_orders(view, "alice", load(mail_text))
+    assert check.ok, check.errors
+    echoed = ENGLAND.echo_orders(view, "alice", check.orders)
+    assert ENGLAND.check_orders(view, "alice", load(echoed)).orders == check.orders
