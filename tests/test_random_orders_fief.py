@@ -5,8 +5,9 @@ the judge handles it (pbem/judge/inbound.py `_take`: its at-once part done first
 orders checked against the position that leaves, accepted orders echoed): every mail is
 answered - accepted, or refused with errors that each name a line, refusals a minority; every
 accepted set resolves without raising; the game reaches its end or the bound of rounds; and it
-replays exactly from its log. One game more goes through the real judge (mail, store, tick) and
-`pbem replay`. The cost is bounded by counts: seeds x rounds."""
+replays exactly from its log. A game of each edition goes through the real judge (mail, store,
+tick) and `pbem replay`. Then the bugs the generator found, each a regression test. The cost is
+bounded by counts: seeds x rounds."""
 from __future__ import annotations
 
 import copy
@@ -33,7 +34,7 @@ from pbem.rules.api import RULES_VERSION_KEY, random_orders, rules_version
 from pbem.rules.rng import DICE_KEY, DICE_VERSION, Rng
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank")
-ROUNDS = 4            # the bound of rounds of a random game (England ends after round 7, France later)
+ROUNDS = 4            # play()'s default bound of rounds (the property tests: bound() below)
 
 
 @dataclass
@@ -61,20 +62,15 @@ def mail(rules, state: dict, player: str, text: str, seed: str, log: Log) -> tup
     rest = sub_map(body, lambda k: k not in keys) if now_part else body
     view = rules.view(state, player)
     errors: list = []
-    after = state
-    if now_part:
+    after, action = state, None
+    if now_part:   # done first (H.2), the orders then checked against the position it leaves
         check = rules.check_at_once(view, player, now_part)
         errors += check.errors
         if check.ok:
             after = archive.stored(rules.act(state, player, check.orders, Rng(seed)).state)
             assert rules.phase(after).id == rules.phase(state).id, "an at-once action moved the game on"
             view = rules.view(after, player)
-            log.tally["acted at once"] += 1
-            pending_action = (player, check.orders, seed)
-        else:
-            pending_action = None
-    else:
-        pending_action = None
+            action = (player, check.orders, seed)
     check = rules.check_orders(view, player, rest)
     errors += check.errors
     assert all(e.line is not None for e in errors), (text, [str(e) for e in errors])
@@ -91,8 +87,9 @@ def mail(rules, state: dict, player: str, text: str, seed: str, log: Log) -> tup
         rules.echo_orders(view, player, check.orders)   # the judge's answer echoes what it understood
     log.tally["accepted"] += 1
     log.tally.update(verbs)
-    if pending_action is not None:
-        log.steps.append(("act", *pending_action))
+    if action is not None:   # nothing of a refused mail is kept (inbound.py), its at-once part neither
+        log.tally["acted at once"] += 1
+        log.steps.append(("act", *action))
     return after, check.orders
 
 
