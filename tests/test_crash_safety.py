@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from judge_support import Judge
-from pbem.judge import engine
+from pbem.judge import player_secrets
 from pbem.judge.faults import POINTS
 from pbem.judge.home import load_home
 from pbem.judge.store import Store
@@ -276,7 +276,8 @@ def test_a_tick_killed_at_any_step_loses_nothing_and_resolves_nothing_twice(base
     base, judge = base_home
     # The secret hash is a pure function made slow on purpose (PBKDF2); the in-process ticks
     # remember its answers so the suite stays fast. The killed ticks, in subprocesses, do not.
-    monkeypatch.setattr(engine, "hash_secret", functools.lru_cache(maxsize=None)(engine.hash_secret))
+    monkeypatch.setitem(player_secrets.SECRET_SCHEMES, player_secrets.STRETCHED,
+                        functools.lru_cache(maxsize=None)(player_secrets.hash_secret))
     figures = {"kills": 0, "duplicates": 0, "mails": 0, "ticks": 0, "resolutions": 0, "actions": 0,
                "points": collections.Counter()}
     started = time.monotonic()

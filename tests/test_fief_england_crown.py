@@ -479,6 +479,15 @@ def test_the_royal_stronghold_in_an_independent_city_for_5_shillings() -> None:
     assert RULES.view(after, "bob")["royal_stronghold"]["city"] == "Durham"
 
 
+def test_the_royal_stronghold_is_refused_at_the_mail_in_a_city_with_an_abbey() -> None:
+    """4.2: one building a City, an Abbey (2.13) counted: the mail's check sees the Abbeys where the
+    view keeps them (`church.abbeys`), as the resolution does; it accepted the order before."""
+    abbey = {"abbeys": {"Durham": {"abbey": "Abbey of the Autumn", "abbess": "Anabel", "royal": False}},
+             "church": {"archbishops": [], "abbesses": {"Anabel": ["Abbey of the Autumn"]}, "destroyed": {}}}
+    state = purchase_position(edition_state=abbey)
+    assert "Durham has a building already (one a City, 4.2)" in errors(state, "ann", ROYAL)
+
+
 def test_the_royal_stronghold_city_leaves_its_region_for_the_title() -> None:   # R19
     towns = {"Berwick": {"controller": "bob", "fortress": "stronghold"}, "Durham": {"controller": "ann",
                                                                                   "fortress": "stronghold"}}

@@ -641,3 +641,72 @@ def test_a_captive_does_not_roll_for_the_plague():
     events = disasters._strike(state, BOARD, Dice(d6=[5]), "plague", "VI", "test")
     assert "plague_captive_spared" in kinds(events) and "Hugh" in state.lords
     assert [e.data["lord"] for e in events if e.kind == "plague_noble"] == ["Henri"]
+
+
+def test_a_full_tracks_disaster_is_discarded_face_up_from_rules_version_3():
+    """2.3 (l.115, Ex l.119): a disaster drawn while the track is full is discarded face up and
+    the pile's top is public; a game of rules version 2 discarded it face down, and keeps so."""
+    from pbem.games.fief.positions import scenario_state
+    from pbem.games.fief_england.rules import RULES
+    from pbem.orders.yamlsafe import load
+    from test_fief_scenarios import run_step
+    position = {"players": ["kirsten", "dave"], "round": 2, "phase": "cards", "disasters_track": ["famine", "storms"],
+                "piles": {"events": ["tax", "invaders", "plague"]}}
+    mail = {"orders": {"kirsten": "orders:\n  - draw: [events]\n", "dave": "orders: []\n"}, "dice": {"d6": [1, 2, 3]}}
+    for version, top, told in ((3, "invaders", "face up: INVADERS"), (2, "face_down", "face down")):
+        state = scenario_state({**position, "options": {"rules_version": version}}, "fief_england")
+        view = RULES.view(state, "kirsten")
+        assert RULES.check_orders(view, "kirsten", load(mail["orders"]["kirsten"])).ok
+        after, _ = run_step(RULES, state, {**mail, "expect": {"events": [{"kind": "disaster_drawn", "text": told}]}},
+                            mail["dice"])
+        assert RULES.view(after, "dave")["piles"]["events_discard_top"] == top
+        assert RULES.view(after, "kirsten")["hand"] == ["tax"]
+
+
+@pytest.mark.parametrize("version, left", [(3, {"man_at_arms": 2, "bombard": 3}),
+                                           (2, {"man_at_arms": 2, "bombard": 4})])
+def test_an_ambushers_bombards_all_on_the_map_destroy_the_one_left_behind(version, left):
+    """Ex 10-5 (l.738), R78: the Bombard left behind is replaced by the ambusher's available
+    marker; with none in stock (l.30: 3 a family) it is destroyed. A game of rules version 2 took
+    it over anyway (and keeps so)."""
+    state = position(["kirsten", "dave"], lords={"Edward": {"family": "kirsten", "at": "Exeter"},
+                                                 "William": {"family": "dave", "at": "Exeter"}},
+                     units={"Exeter": {"kirsten": {"bombard": 1}, "dave": {"man_at_arms": 2, "bombard": 3}}},
+                     towns={"Exeter": {"controller": "dave"}}, hands={"dave": ["ambush"]})
+    state.options["rules_version"] = version
+    events = opp.ambush(state, BOARD, "dave", {"card": "ambush", "on": "Edward", "by": "William"})
+    assert units_in(state, "Exeter", "dave") == left and units_in(state, "Exeter", "kirsten") == {}
+    taken = next(e for e in events if e.kind == "engines_taken")
+    assert ("destroyed" in taken.text) == (version >= 3)
+
+
+def test_the_tallage_goes_with_the_title_at_income_faq_l871():
+    """FAQ (l.871), R148, rules version 3: the title kept in the family, passed to another
+    family's noble, or back on the Titles Deck ("unclaimed": no tax); a Sovereign's Tallage on an
+    ungoverned Region goes with the crown. A game of version 2 pays the taxing family only."""
+    def played(version: int, lords: dict, lord: str, target: str = "VI"):
+        state = position(["george", "dave"], lords=lords)
+        state.options["rules_version"] = version
+        assert fortune.play_tallage(state, BOARD, "george", lord, target)[0]
+        return state
+
+    lords = {"Henri": {"family": "george", "at": "London", "titles": ["south_east"]},
+             "Hugh": {"family": "george", "at": "York"}, "Anabel": {"family": "dave", "at": "Oxford"}}
+    for holder, paid in (("Hugh", "george"), ("Anabel", "dave")):
+        state = played(3, lords, "Henri")
+        del state.lords["Henri"]
+        state.fief_titles["south_east"] = holder
+        assert fortune.tallage_income(state, BOARD) == {paid: {"VI": 8}}
+    state = played(3, lords, "Henri")
+    state.fief_titles["south_east"] = None          # 4.8: back on the Titles Deck
+    assert fortune.tallage_income(state, BOARD) == {}
+    state = played(2, lords, "Henri")
+    state.fief_titles["south_east"] = "Anabel"      # version 2: the taxing family only
+    assert fortune.tallage_income(state, BOARD) == {}
+    crown = {"Edward": {"family": "george", "at": "London", "political": "king"},
+             "William": {"family": "dave", "at": "Oxford"}}
+    state = played(3, crown, "Edward")
+    assert fortune.tallage_income(state, BOARD) == {"george": {"VI": 8}}
+    state.lords["Edward"].political, state.lords["William"].political = None, "king"   # the crown passed
+    assert fortune.tallage_income(state, BOARD) == {"dave": {"VI": 8}}
+    assert state.edition_state["crown_tallages"] == ["VI"]

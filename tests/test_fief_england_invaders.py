@@ -244,11 +244,17 @@ def test_order_errors_name_the_problem_and_the_line(text, fragment):
     assert all(e.startswith("line ") for e in errors), errors
 
 
-def test_an_abbess_may_intervene():
-    view = a_view(Lucia={"female": True})
-    view["abbeys"] = {"Abbey of the Autumn": {"city": "York", "abbess": "Lucia"}}
+def test_an_abbess_may_intervene_r155():
+    """6.10: an Abbess is Clergy; the view keeps the Abbeys under `church.abbeys` (city -> abbess).
+    The scenario invaders-6.10-an-abbess-intervenes.yaml plays it through the real view."""
+    view = {**a_view(Lucia={"female": True}), "options": {"rules_version": 3},
+            "church": {"abbeys": {"York": {"abbey": "Abbey of the Autumn", "abbess": "Lucia", "royal": False}}}}
     _, errors, _ = check(view, "orders:\n  - intervene: Lucia\n")
     assert not errors
+    from pbem.games.fief_england.invaders.orders import invaders_template
+    assert "#  - intervene: Lucia" in invaders_template(view, None, "anna")   # the order form offers it
+    _, errors, _ = check({**view, "options": {"rules_version": 2}}, "orders:\n  - intervene: Lucia\n")
+    assert any("only the Clergy may intervene" in e for e in errors)   # version 2 kept its refusal
 
 
 # -- the phase: moves, attacks, leaving (6.3-6.9) ----------------------------------------------------
@@ -426,6 +432,27 @@ def test_church_intervention_1_to_3_sends_the_army_away_for_good():
     assert record(state)["gone"] == ["1"] and record(state)["armies"]["1"]["city"] is None
     assert any(e.kind == "invaders_church_intervention" and e.data["success"] for e in events)
     assert record(state)["sent_away"] == [{"round": 2, "army": "1", "lord": "Godfrey", "by": "church"}]
+
+
+def test_the_church_sending_an_army_away_places_its_captive_in_his_familys_fortress_r156():
+    """7.6 (l.553, l.555): released when "an Invader Captor leaves England (6.9, 6.10)", the captive
+    is placed in one of his family's Strongholds or Fortified Cities or with a noble of his family:
+    the nearest by road (Exeter - Bristol), a fortress and a noble at one distance in board order."""
+    from pbem.games.fief_england.invaders.captives import freed_to
+    state = position(armies={"1": {"city": "Exeter"}})
+    state.options["rules_version"] = 3
+    lord(state, "Godfrey", "anna", "Exeter", bishopric=1)
+    carl = lord(state, "Carl", "bert", "Exeter", captive_of="invaders")
+    record(state)["armies"]["1"]["captives"] = ["Carl"]
+    state.towns["Bristol"].controller, state.towns["Bristol"].fortress = "bert", "stronghold"
+    lord(state, "Dora", "bert", "London")
+    events = run(state, Script(d6=[2]), {"anna": {"intervene": [{"cleric": "Godfrey", "army": None}]}})
+    assert (carl.location, carl.captive_of) == ("Bristol", None)
+    assert any("placed in Bristol, a stronghold of his family (7.6)" in e.text for e in events)
+    alone = position()
+    alone.options["rules_version"] = 3
+    lord(alone, "Erik", "bert", "York", captive_of="invaders")
+    assert freed_to(alone, BOARD, "Erik", {"Erik"}) is None   # no fortress nor noble: he stays where released
 
 
 def test_several_families_are_fought_in_turn_order_while_outnumbered():

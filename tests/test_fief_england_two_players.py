@@ -139,6 +139,53 @@ def test_both_families_buy_from_the_one_purse() -> None:
     assert kinds == [("alice", "man_at_arms"), ("alice", "man_at_arms"), ("alice-2", "knight")]
 
 
+def _mail(first: str, second: str) -> str:
+    """A two-family purchase mail: ``first`` and ``second`` are each `FAMILY COUNT` knights."""
+    blocks = []
+    for spec in (first, second):
+        family, count = spec.split()
+        town = "London" if family == "alice" else "York"
+        blocks.append(f"  - family: {family}\n    orders:\n      - buy: knight\n        count: {count}\n"
+                      f"        in: {town}\n")
+    return "families:\n" + "".join(blocks)
+
+
+def test_13_7_the_second_family_is_checked_against_what_the_first_leaves_in_the_one_purse_r154() -> None:
+    """13.7 (l.847): "The Shillings of a Player's two Families are kept in a common pot": of 18
+    shillings alice's 3 knights leave 9, so alice-2's 4 knights (12) are refused at the mail, on
+    their line, as the resolution would refuse them - not told "6 left" beside alice's "9 left"."""
+    state = position(**{**PURCHASE, "deniers": {"alice": 18}})
+    result = check(state, "alice", _mail("alice 3", "alice-2 4"))
+    assert not result.ok
+    assert "line 9: cannot buy 4 knights in York: 4 knights costs 12 shillings; you have 9 left" in messages(result)
+
+
+def test_13_7_the_notes_count_both_families_spending_and_so_does_the_resolution_r154() -> None:
+    state = position(**{**PURCHASE, "deniers": {"alice": 18}})
+    result = check(state, "alice", _mail("alice 3", "alice-2 2"))
+    assert result.ok, messages(result)
+    assert result.notes == ("alice: after ransoms and these orders you will have 9 shillings left",
+                            "alice-2: after ransoms and these orders you will have 3 shillings left")
+    orders = {"alice": result.orders, "bob": RULES.default_orders(RULES.view(state, "bob"), "bob")}
+    after = FiefState.from_json(RULES.resolve(state, orders, Rng("x")).state)
+    assert after.families["alice"].deniers == after.families["alice-2"].deniers == 3
+    assert sorted(p.family for p in after.pawns.values()) == ["alice"] * 3 + ["alice-2"] * 2
+
+
+def test_13_7_the_purse_is_spent_in_the_families_turns_whatever_the_mails_order_r154() -> None:
+    """The first family's turn comes first (l.844), so its orders are counted first even when the
+    mail writes the second family's block above it."""
+    state = position(**{**PURCHASE, "deniers": {"alice": 18}})
+    result = check(state, "alice", _mail("alice-2 4", "alice 3"))
+    assert "line 4: cannot buy 4 knights in York: 4 knights costs 12 shillings; you have 9 left" in messages(result)
+
+
+def test_13_7_a_game_of_version_2_checks_each_family_against_the_whole_purse_as_before() -> None:
+    state = position(**{**PURCHASE, "deniers": {"alice": 18}, "options": {"rules_version": 2}})
+    result = check(state, "alice", _mail("alice 3", "alice-2 4"))
+    assert result.ok and result.notes[1] == "alice-2: after ransoms and these orders you will have 6 shillings left"
+
+
 @pytest.mark.parametrize("text, fragment", [
     ("orders: []\n", "goes under the family it is for"),
     ("families:\n  - family: bob\n    orders: []\n", "bob is not one of your families (yours: alice, alice-2)"),
@@ -212,6 +259,10 @@ def test_the_report_shows_both_families_as_the_players() -> None:
     text = render(RULES.report_template(), view=RULES.view(state, "alice"), me="alice")
     assert "YOUR FAMILIES (alice, alice-2: one purse of 10 shillings" in text
     assert "alice-2: Hugh; 2 knights" in text
+    # 13.7 (l.847-848): the families table shows the one purse and hand once, not beside each family
+    assert "  alice           10 shillings  0 VP  0 card(s)  lords: Anabel  <- you" in text
+    assert "  alice-2        (one purse and hand with alice)  0 VP  lords: Hugh  <- you" in text
+    assert "  bob-2          (one purse and hand with bob)  0 VP  lords: Joan  (bob)" in text
 
 
 # -- marriage and victory -----------------------------------------------------------------------

@@ -20,7 +20,7 @@ import yaml
 
 from judge_support import Judge
 from work_count import CallCounter, ScannedStr, calls
-from pbem.judge import engine
+from pbem.judge import engine, player_secrets
 from pbem.mail.message import parse_mail
 
 CORPUS = Path(__file__).resolve().parent / "hostile_mail"
@@ -54,7 +54,7 @@ def _known_secrets(judge: Judge, game_name: str) -> None:
         with store.transaction():
             game = engine.load_game(store, game_name)
             for player in PLAYERS:
-                engine.change_secret(store, game, player, SECRETS[player])
+                player_secrets.change_secret(store, game, player, SECRETS[player])
     finally:
         store.close()
     judge.secrets[game_name] = dict(SECRETS)

@@ -288,7 +288,7 @@ def test_a_rules_bug_on_one_mail_stops_neither_the_tick_nor_the_other_mails(judg
     assert report.mails == {"orders accepted": 1}
     assert any("internal error" in e and "boom" in e for e in report.errors)
     monkeypatch.setattr(tinygame.TinyGame, "check_orders", original)
-    # Fixed: alice's mail was left in the inbox and is handled at the next tick.
+    # Fixed: alice's mail was kept by the judge and is handled at the next tick.
     assert judge.tick().mails == {"orders accepted": 1}
 
 

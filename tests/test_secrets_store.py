@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from judge_support import Judge
-from pbem.judge import engine
+from pbem.judge import engine, player_secrets
 from pbem.judge.store import SCHEMA_VERSION, Store, StoreTooNew
 
 DATA = Path(__file__).parent / "data"
@@ -34,16 +34,16 @@ def player_rows(judge: Judge) -> dict[str, sqlite3.Row]:
 def test_secrets_the_judge_draws_are_kept_as_a_keyed_hash_under_a_salt_of_their_own(judge):
     judge.new_game()
     rows = player_rows(judge)
-    assert {r["secret_scheme"] for r in rows.values()} == {engine.KEYED}
+    assert {r["secret_scheme"] for r in rows.values()} == {player_secrets.KEYED}
     assert len({r["secret_salt"] for r in rows.values()}) == 3
     for player, row in rows.items():
         secret = judge.secrets["g1"][player]
         expected = hmac.new(row["secret_salt"].encode(), secret.encode(), hashlib.sha256).hexdigest()
         assert row["secret_hash"] == expected
         assert secret not in json.dumps([tuple(r) for r in rows.values()])
-        assert engine.check_secret(row, secret)
-        assert not engine.check_secret(row, secret.upper())
-        assert not engine.check_secret(row, judge.secrets["g1"]["bob" if player != "bob" else "alice"])
+        assert player_secrets.check_secret(row, secret)
+        assert not player_secrets.check_secret(row, secret.upper())
+        assert not player_secrets.check_secret(row, judge.secrets["g1"]["bob" if player != "bob" else "alice"])
 
 
 def test_a_secret_the_player_chose_is_stretched_and_a_reset_one_is_keyed(judge):
@@ -52,7 +52,7 @@ def test_a_secret_the_player_chose_is_stretched_and_a_reset_one_is_keyed(judge):
     judge.change_secret("g1", "alice", "my-own-secret-42")
     assert judge.tick().mails == {"secret changed": 1}
     row = player_rows(judge)["alice"]
-    assert row["secret_scheme"] == engine.STRETCHED
+    assert row["secret_scheme"] == player_secrets.STRETCHED
     assert row["secret_hash"] == hashlib.pbkdf2_hmac("sha256", b"my-own-secret-42", row["secret_salt"].encode(),
                                                      100_000).hex()
     assert "my-own-secret-42" not in str(tuple(row))
@@ -63,7 +63,7 @@ def test_a_secret_the_player_chose_is_stretched_and_a_reset_one_is_keyed(judge):
     from pbem.cli import main
     result = CliRunner().invoke(main, ["game", "new-secret", "g1", "alice", "--home", str(judge.home.path)])
     assert result.exit_code == 0, result.output
-    assert player_rows(judge)["alice"]["secret_scheme"] == engine.KEYED
+    assert player_rows(judge)["alice"]["secret_scheme"] == player_secrets.KEYED
     judge.orders("g1", "alice", "round-1/bid", "bid: 3\n", secret="my-own-secret-42")
     assert judge.tick().mails == {"reject: not authenticated": 1}
 
@@ -87,7 +87,7 @@ def test_a_store_written_before_secret_schemes_still_authenticates_its_players_a
     assert "secret_scheme" not in {r[1] for r in raw.execute("PRAGMA table_info(players)")}
     raw.close()
     rows = player_rows(judge)     # opening the store migrates it
-    assert {r["secret_scheme"] for r in rows.values()} == {engine.STRETCHED}
+    assert {r["secret_scheme"] for r in rows.values()} == {player_secrets.STRETCHED}
     raw = sqlite3.connect(judge.home.db_path)
     assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     raw.close()
@@ -104,10 +104,11 @@ def test_a_store_written_before_secret_schemes_still_authenticates_its_players_a
     assert archive.replay(store, engine.load_game(store, "g1")).ok
     store.close()
     # Old rows keep their scheme until the secret changes.
-    assert player_rows(judge)["carol"]["secret_scheme"] == engine.STRETCHED
+    assert player_rows(judge)["carol"]["secret_scheme"] == player_secrets.STRETCHED
     # A new game in the old home gets the new scheme.
     judge.new_game("g2", players=("dave", "erin"))
-    assert {r["secret_scheme"] for n, r in player_rows(judge).items() if n in ("dave", "erin")} == {engine.KEYED}
+    assert {r["secret_scheme"] for n, r in player_rows(judge).items()
+            if n in ("dave", "erin")} == {player_secrets.KEYED}
 
 
 def test_opening_an_old_store_twice_migrates_it_once(tmp_path):

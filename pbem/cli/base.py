@@ -41,6 +41,11 @@ def session(home_dir: str | None) -> Iterator[tuple[Home, Store]]:
         fail(str(exc))
     except sqlite3.DatabaseError as exc:  # a full disk, a damaged file: nothing half-done is stored
         fail(f"the judge's database {home.db_path}: {exc}")
+    except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+        raise
+    except Exception as exc:  # the judge's own bug (a game's rules raising): one line, never a traceback
+        fail(f"internal error in pbem: {type(exc).__name__}: {exc}; what the command was doing was undone "
+             f"(its transaction); after a fix, run it again")
     finally:
         store.close()
 

@@ -10,10 +10,11 @@ import click
 
 from pbem.cli.base import HOME_OPTION, check_address, expect_open, fail, gm_action, plain_name, session, main
 from pbem.games import UnknownGameType, rules_for
-from pbem.judge import absences, engine, gm
+from pbem.judge import absences, engine, gm, player_secrets, quarantine, reminders
 from pbem.judge.mailer import Mailer
 from pbem.judge.settings import parse_settings, store_settings
 from pbem.judge.render import event_lines, render
+from pbem.judge.retry import resolve_game
 from pbem.rules.api import MapUnavailable, map_drawing
 
 
@@ -105,13 +106,23 @@ def game_options(game_type):
 def game_list(home_dir):
     """List the games with their phase and deadline."""
     with session(home_dir) as (home, store):
-        rows = store.all("SELECT g.name, g.game_type, g.status, g.deadline, p.phase_id FROM games g "
+        rows = store.all("SELECT g.name, g.game_type, g.status, g.deadline, g.stuck, p.phase_id FROM games g "
                          "JOIN phases p ON p.game_id=g.id AND p.seq=g.phase_seq ORDER BY g.name")
         if not rows:
             click.echo("no games yet (start one with `pbem game new`)")
         for r in rows:
             deadline = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(r["deadline"])) if r["deadline"] else "-"
-            click.echo(f"{r['name']}\t{r['game_type']}\t{r['status']}\t{r['phase_id']}\tdeadline {deadline}")
+            click.echo(f"{r['name']}\t{r['game_type']}\t{r['status']}\t{r['phase_id']}\tdeadline {deadline}"
+                       + _stopped(r))
+
+
+def _stopped(row) -> str:
+    """The list's note on a game the judge stopped after an error of its own."""
+    stop = quarantine.stuck(row)
+    if stop is None:
+        return ""
+    return (f"\tSTOPPED, needs the game master: {stop.get('doing', 'resolving')} {stop['phase']} failed with "
+            f"{stop['error'].splitlines()[-1]} (`pbem game retry {row['name']}` after a fix)")
 
 
 @game.command("show")
@@ -144,6 +155,8 @@ def game_show(home_dir, name, as_player, as_json, map_file):
         phase = engine.current_phase(g)
         deciders, done, waiting = engine.orders_status(store, g)
         click.echo(f"Phase: {phase.title} ({phase.id}), game {g.row['status']}")
+        if as_player is None and quarantine.stuck(g.row):
+            click.echo(_stopped(dict(g.row)).strip().replace("\t", ""))
         if as_player is None:
             click.echo(f"Complete orders: {', '.join(done) or 'none'}; waiting on: "
                        f"{', '.join(p for p in deciders if p not in done) or 'nobody'}"
@@ -240,8 +253,8 @@ def game_new_secret(home_dir, name, player):
             row = store.one("SELECT email FROM players WHERE game_id=? AND name=?", g.id, player)
             if row is None:
                 fail(f"game {name!r} has no player {player!r}")
-            secret = engine.new_secret()
-            engine.change_secret(store, g, player, secret, generated=True)
+            secret = player_secrets.new_secret()
+            player_secrets.change_secret(store, g, player, secret, generated=True)
             Mailer(store, home).new_secret(g, player, row["email"], secret)
         click.echo(f"a new secret for {player} is in the outbox, addressed to them alone")
 
@@ -276,6 +289,10 @@ def game_resolve(home_dir, name, expect_phase):
     def action(store, home, g, now):
         if g.row["status"] != "running":
             raise engine.JudgeError(f"game {g.name!r} is {g.row['status']}; only a running game resolves")
+        if quarantine.stuck(g.row):
+            raise engine.JudgeError(f"game {g.name!r} was stopped by an error in the judge's code; after a fix, "
+                                    f"`pbem game retry {g.name}` clears the mark and resolves it if it is due "
+                                    f"(then `pbem game resolve` works again); nothing was done")
         expect_open(g, expect_phase)
         g, resolved = engine.resolve_due(store, g, now, force=True)
         chain.extend(resolved)
@@ -320,3 +337,45 @@ def game_preview(home_dir, name):
         for event in preview.resolution.events:
             click.echo(event_lines(event, None))
         click.echo(f"Next phase would be: {g.rules.phase(preview.resolution.state).id}")
+
+
+@game.command("retry")
+@HOME_OPTION
+@click.argument("name")
+def game_retry(home_dir, name):
+    """Resolve again a game the judge stopped after an error in its own code (after a fix):
+    the mark is cleared, and the game resolves now if it is due."""
+    with session(home_dir) as (home, store):
+        now = time.time()
+        failed = None
+        with store.transaction():
+            row = store.one("SELECT id, stuck FROM games WHERE name=?", name)
+            if row is None:
+                engine.load_game(store, name)   # the usual error, naming the games there are
+                return
+            if row["stuck"] is None:
+                fail(f"game {name!r} was not stopped by an error; nothing to retry "
+                     f"(`pbem game list` marks the games that were)")
+            quarantine.clear_stuck(store, row["id"])
+            doing = "resolving"
+            try:
+                with store.part():
+                    mailer = Mailer(store, home)
+                    chain, graced = resolve_game(store, mailer, row["id"], name, now)
+                    doing = "reminding"   # what came due of the open phase's reminders, as a tick would
+                    reminders.remind(store, mailer, engine.load_game(store, name), now)
+            except Exception as exc:  # still the bug: the game stays stopped, nobody is mailed again
+                quarantine.mark_stuck(store, row["id"], exc, now, doing)
+                failed = exc
+        if failed is not None:
+            fail(f"game {name!r}: {doing} still fails: {quarantine.error_line(failed)}; nothing changed and "
+                 f"the game stays stopped (try again after a fix)")
+        g = engine.load_game(store, name)
+        if chain:
+            click.echo(f"game {name}: resolved {', '.join(r.phase_id for r in chain)}; the reports are in the outbox")
+        elif graced:
+            click.echo(f"game {name}: no longer stopped; its deadline passed and its grace period began")
+        else:
+            waits = "is over" if g.row["status"] == "over" else f"waits on {engine.current_phase(g).id} " \
+                "until its deadline or every order"
+            click.echo(f"game {name}: no longer stopped; it is not due yet and {waits}")

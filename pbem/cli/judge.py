@@ -61,8 +61,9 @@ def tick(home_dir: str | None) -> None:
         fail(f"the judge's database {home.db_path}: {exc}; the next tick carries on from what was committed")
     for line in report.lines():
         click.echo(line)
-    if report.errors:
-        sys.exit(2)
+    # 3: a mail put aside or a game stopped by the judge's own bug; 2: retried by the next tick.
+    if report.exit_code:
+        sys.exit(report.exit_code)
 
 
 @main.command("outbox")

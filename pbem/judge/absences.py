@@ -14,7 +14,7 @@ import hmac
 import zoneinfo
 from typing import Any
 
-from pbem.judge import engine, history
+from pbem.judge import engine, history, player_secrets
 from pbem.judge.mailer import Mailer, game_info
 from pbem.judge.render import render
 from pbem.judge.settings import settings_of
@@ -168,10 +168,10 @@ def standins_due(store: Store, mailer: Mailer, now: float, game_id: int | None =
 
 
 def _begin_standin(store: Store, mailer: Mailer, game: engine.Game, row: Any) -> None:
-    """The stand-in gets a secret of its own (only its keyed hash is kept: engine.KEYED, as for a
+    """The stand-in gets a secret of its own (only its keyed hash is kept: player_secrets.KEYED, as for a
     secret the judge draws for a player) and the position's current report, the player's view."""
-    secret = engine.new_secret()
-    salt, digest, _ = engine.hashed(secret, engine.KEYED)
+    secret = player_secrets.new_secret()
+    salt, digest, _ = player_secrets.hashed(secret, player_secrets.KEYED)
     store.run("UPDATE absences SET standin_salt=?, standin_hash=?, standin_state=1 WHERE game_id=? AND player=? "
               "AND away_from=?", salt, digest, game.id, row["player"], row["away_from"])
     player = row["player"]
@@ -203,7 +203,7 @@ def is_standin(store: Store, game: engine.Game, player: str, email: str, secret:
     for row in store.all("SELECT standin_salt, standin_hash FROM absences WHERE game_id=? AND player=? AND "
                          "standin=? AND standin_state=1 AND away_from<=? AND away_to>?",
                          game.id, player, email, now, now):
-        if hmac.compare_digest(engine.keyed_hash(secret, row["standin_salt"]), row["standin_hash"]):
+        if hmac.compare_digest(player_secrets.keyed_hash(secret, row["standin_salt"]), row["standin_hash"]):
             return True
     return False
 

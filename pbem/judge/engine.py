@@ -7,18 +7,19 @@ transaction as the change it reports).
 from __future__ import annotations
 
 import hashlib
-import hmac
-import json
 import secrets as secrets_module
+import json
 import sqlite3
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from pbem.games import rules_for
 from pbem.judge.faults import fault_point
+from pbem.judge.player_secrets import KEYED, hashed, new_secret
 from pbem.judge.settings import settings_of
 from pbem.judge.store import Store, dumps, pack_state
-from pbem.rules.api import RULES_VERSION_KEY, Event, GameRules, Phase, acts_at_once, rules_version
+from pbem.rules.api import (RULES_VERSION_KEY, Event, GameRules, Phase, acts_at_once, left_orders,
+                            rules_version)
 from pbem.rules.rng import DICE_KEY, DICE_VERSION, Rng, dice_version
 
 
@@ -66,58 +67,6 @@ def game_dice(game: Game) -> int:
 def phase_rng(game: Game, seq: int, phase_id: str) -> Rng:
     """One generator per game and phase (DESIGN.md, "Determinism"), with the game's dice."""
     return Rng.for_phase(game.row["seed"], f"{seq}:{phase_id}", game_dice(game))
-
-
-# How a player's secret is kept: only a salted hash, made by the scheme named in the player's
-# row (players.secret_scheme), so secrets stored by an older pbem keep working (docs/security.md,
-# "Secrets", says why two schemes).
-STRETCHED = "pbkdf2-sha256-100000"   # a secret the player chose: it may be a password used elsewhere
-KEYED = "hmac-sha256"                # a secret the judge drew (new_secret): 59 random bits
-
-
-def hash_secret(secret: str, salt: str) -> str:
-    """The STRETCHED scheme: PBKDF2-HMAC-SHA256, 100,000 rounds (every row before schema 2)."""
-    return hashlib.pbkdf2_hmac("sha256", secret.encode("utf-8"), salt.encode("ascii"), 100_000).hex()
-
-
-def keyed_hash(secret: str, salt: str) -> str:
-    """The KEYED scheme: HMAC-SHA256 of the secret under the player's random salt."""
-    return hmac.new(salt.encode("ascii"), secret.encode("utf-8"), hashlib.sha256).hexdigest()
-
-
-SECRET_SCHEMES: dict[str, Callable[[str, str], str]] = {
-    STRETCHED: hash_secret,
-    KEYED: keyed_hash,
-}
-
-
-def hashed(secret: str, scheme: str) -> tuple[str, str, str]:
-    """(salt, hash, scheme): what a player row (or a stand-in's absence row) keeps of ``secret``."""
-    salt = secrets_module.token_hex(16)
-    return salt, SECRET_SCHEMES[scheme](secret, salt), scheme
-
-
-def change_secret(store: Store, game: "Game", player: str, secret: str, generated: bool = False) -> None:
-    """Keep only a salted hash of the player's new secret: stretched when the player chose it
-    (``new_secret:``), keyed when the judge drew it (``generated``, `pbem game new-secret`)."""
-    store.run("UPDATE players SET secret_salt=?, secret_hash=?, secret_scheme=? WHERE game_id=? AND name=?",
-              *hashed(secret, KEYED if generated else STRETCHED), game.id, player)
-
-
-def check_secret(row: sqlite3.Row, secret: str) -> bool:
-    """Whether ``secret`` is the player's, by the scheme their row was hashed with; the hashes are
-    compared in constant time."""
-    scheme = row["secret_scheme"]
-    if scheme not in SECRET_SCHEMES:
-        raise RuntimeError(f"player {row['name']!r} has a secret hashed by {scheme!r}, a scheme this "
-                           f"pbem does not know")
-    return hmac.compare_digest(SECRET_SCHEMES[scheme](secret, row["secret_salt"]), row["secret_hash"])
-
-
-def new_secret() -> str:
-    """Easy to copy from a mail: three groups of four letters and digits."""
-    alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
-    return "-".join("".join(secrets_module.choice(alphabet) for _ in range(4)) for _ in range(3))
 
 
 def load_game(store: Store, name: str) -> Game:
@@ -361,12 +310,17 @@ class Resolved:
 def gather_orders(store: Store, game: Game, state: Any, deciders: Sequence[str]) -> tuple[dict[str, Any], list[str]]:
     stored = {r["player"]: json.loads(r["canonical"]) for r in
               store.all("SELECT player, canonical FROM orders WHERE game_id=? AND seq=?", game.id, game.seq)}
+    # A position in civil disorder has left, as far as the judge knows: the game may say what that
+    # does (pbem.rules.api.LeavesGame); otherwise it plays its default orders.
+    gone = {r["name"] for r in store.all("SELECT name FROM players WHERE game_id=? AND disorder=1", game.id)}
     orders, defaulted = {}, []
     for player in deciders:
         if player in stored:
             orders[player] = stored[player]
         else:
-            orders[player] = game.rules.default_orders(game.rules.view(state, player), player)
+            view = game.rules.view(state, player)
+            orders[player] = (left_orders(game.rules, view, player) if player in gone
+                              else game.rules.default_orders(view, player))
             defaulted.append(player)
     return orders, defaulted
 

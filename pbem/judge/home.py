@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.mail.outgoing import judge_address_problem
+from pbem.mail.outgoing import address_problem, judge_address_problem
 
 DEFAULT_CONFIG = """\
 # pbem judge configuration. Every key is described in docs/mail.md and README.md.
@@ -41,7 +41,7 @@ path = "mail/outbox"
 """
 
 KNOWN_JUDGE_KEYS = {"address", "name", "outage_minutes", "tick_seconds", "mails_per_fetch", "mails_per_tick",
-                    "at_once_per_phase"}
+                    "at_once_per_phase", "admin"}
 DEFAULT_TICK_SECONDS = 40.0
 DEFAULT_MAILS_PER_FETCH = 200
 
@@ -61,6 +61,9 @@ class Home:
     at_once_per_phase: int = 30
     tick_seconds: float = DEFAULT_TICK_SECONDS
     mails_per_fetch: int = DEFAULT_MAILS_PER_FETCH
+    # Who runs the judge: told, with the game master, when the judge's own code fails
+    # (pbem.judge.quarantine); None: only the game masters and the tick's output.
+    admin: str | None = None
 
     @property
     def db_path(self) -> Path:
@@ -163,7 +166,20 @@ def load_home(path: Path) -> Home:
                 tick_seconds=_number(config, judge, "tick_seconds", DEFAULT_TICK_SECONDS, float),
                 mails_per_fetch=_number(config, judge, fetch_key, DEFAULT_MAILS_PER_FETCH, int),
                 at_once_per_phase=_number(config, judge, "at_once_per_phase", 30, int),
-                inbox=dict(data["inbox"]), outbox=dict(data["outbox"]))
+                admin=_admin(config, judge), inbox=dict(data["inbox"]), outbox=dict(data["outbox"]))
+
+
+def _admin(config: Path, judge: dict) -> str | None:
+    """[judge] admin: an address the judge can write to, or a HomeError saying what is wrong."""
+    if "admin" not in judge:
+        return None
+    value = judge["admin"]
+    problem = address_problem(value) if isinstance(value, str) and "@" in value else \
+        "it must be one mail address in quotes"
+    if problem:
+        raise HomeError(f"{config}: [judge] admin = {value!r}: {problem}, such as admin = \"judge-admin@example.org\" "
+                        f"(or remove the line)")
+    return value.lower()
 
 
 def _number(config: Path, judge: dict, key: str, default: float, kind: type) -> Any:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pbem.judge import absences, commands, engine
+from pbem.judge import absences, commands, engine, player_secrets
 from pbem.judge.mailer import Mailer
 from pbem.judge.store import Store
 from pbem.mail.message import InMail
@@ -69,7 +69,7 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
     except engine.JudgeError:
         return reject(None, "reject: not authenticated (unknown game)", not_authenticated)
     player = store.one("SELECT * FROM players WHERE game_id=? AND name=?", game.id, envelope.player)
-    if player is None or player["email"] != mail.from_addr or not engine.check_secret(player, envelope.secret):
+    if player is None or player["email"] != mail.from_addr or not player_secrets.check_secret(player, envelope.secret):
         # Else the position's stand-in during its player's absence, with its own secret (never the player's).
         if player is None or not absences.is_standin(store, game, envelope.player, mail.from_addr,
                                                      envelope.secret, now):
@@ -85,7 +85,7 @@ def _handle(store: Store, mailer: Mailer, mail: InMail, now: float) -> str:
     if envelope.away is not None or envelope.timezone is not None:
         return absences.personal(store, mailer, mail, envelope, game, now, reject)
     if envelope.new_secret is not None:
-        engine.change_secret(store, game, envelope.player, envelope.new_secret)
+        player_secrets.change_secret(store, game, envelope.player, envelope.new_secret)
         mailer.answer(to=mail.from_addr, subject=mail.subject or f"secret for {game.name}",
                       in_reply_to=mail.message_id, template_name="secret_changed.txt.j2", game=game,
                       me=envelope.player, game_name=game.name)

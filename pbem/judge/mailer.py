@@ -309,6 +309,19 @@ class Mailer:
                    subject=f"[{game.name}] Undeliverable: {row['purpose']} to {row['recipient']}",
                    body=body, purpose="undeliverable", game_id=game.id, game_name=game.name)
 
+    def alert(self, game_id: int | None, game_name: str | None, gm_email: str | None, subject: str,
+              template_name: str, **context: Any) -> list[str]:
+        """The judge's own error (pbem.judge.quarantine), told once to the game master
+        (``gm_email``, if any) and to the judge's admin ([judge] admin, if set); returns who
+        was told."""
+        recipients = list(dict.fromkeys(a for a in (gm_email, self.home.admin) if a))
+        body = render(template_name, judge=self.home.address, **context)
+        for to in recipients:
+            self.queue(to=to, to_name="game master" if to == gm_email else "judge admin",
+                       subject=(f"[{game_name}] " if game_name else "") + subject, body=body, purpose="alert",
+                       game_id=game_id, game_name=game_name)
+        return recipients
+
     def answer(self, *, to: str, subject: str, in_reply_to: str, template_name: str,
                game: engine.Game | None, **context: Any) -> None:
         """An immediate answer to a mail: acknowledgement or rejection (RFC 3834 auto-replied)."""
@@ -321,18 +334,23 @@ class Mailer:
                    in_reply_to=in_reply_to, auto_submitted="auto-replied")
 
     def _template(self, game: engine.Game, view: Any, player: str, phase: Any) -> str | None:
-        """The order template ending a mail: the phase's orders for a decider; for the others
-        only what the game lets anyone do at once (Fief's diplomacy), if anything."""
-        if phase is None:
-            return None
-        at_once = acts_at_once(game.rules).at_once_template(view, player) if at_once_keys(game.rules) else ""
-        if player in phase.deciders:
-            body = game.rules.order_template(view, player).rstrip("\n") + ("\n" + at_once if at_once else "")
-        elif at_once:
-            body = at_once
-        else:
-            return None
-        return render("envelope.txt.j2", game=game.name, player=player, phase=phase.id, body=body)
+        return order_form(game.rules, game.name, view, player, phase)
+
+
+def order_form(rules: Any, game_name: str, view: Any, player: str, phase: Any) -> str | None:
+    """The order template ending a mail, envelope included: the phase's orders for a decider; for
+    the others only what the game lets anyone do at once (Fief's diplomacy), if anything; None
+    when there is nothing (or the game is over: ``phase`` None)."""
+    if phase is None:
+        return None
+    at_once = acts_at_once(rules).at_once_template(view, player) if at_once_keys(rules) else ""
+    if player in phase.deciders:
+        body = rules.order_template(view, player).rstrip("\n") + ("\n" + at_once if at_once else "")
+    elif at_once:
+        body = at_once
+    else:
+        return None
+    return render("envelope.txt.j2", game=game_name, player=player, phase=phase.id, body=body)
 
 
 def map_content_id(drawing: dict[str, Any], domain: str) -> str:

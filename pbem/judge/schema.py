@@ -34,7 +34,11 @@ CREATE TABLE IF NOT EXISTS games (
     deadline_sequence INTEGER NOT NULL DEFAULT 0,
     -- 1 once the open phase's deadline passed and its grace period (settings.grace_hours)
     -- began: the deadline was pushed back by it, once; schema version 6
-    in_grace INTEGER NOT NULL DEFAULT 0
+    in_grace INTEGER NOT NULL DEFAULT 0,
+    -- JSON {phase, error, at}: the judge's code raised while resolving the game, which waits,
+    -- unchanged, for `pbem game retry` (pbem/judge/quarantine.py); NULL: resolves as usual;
+    -- schema version 9
+    stuck TEXT
 );
 CREATE INDEX IF NOT EXISTS games_due ON games(status, deadline);
 CREATE TABLE IF NOT EXISTS players (
@@ -174,7 +178,7 @@ CREATE TABLE IF NOT EXISTS absences (
     announced_at REAL NOT NULL,
     -- schema version 7: the stand-in who plays the position meanwhile (away_policy standin):
     -- their address (NULL: none), the salted keyed hash of the secret the judge drew for them
-    -- (engine.KEYED; NULL until the absence begins), and how far it went: 0 named, 1 begun
+    -- (player_secrets.KEYED; NULL until the absence begins), and how far it went: 0 named, 1 begun
     -- (the stand-in was mailed their secret: they get the reports and may order), 2 ended
     standin TEXT,
     standin_salt TEXT,
@@ -186,6 +190,23 @@ CREATE TABLE IF NOT EXISTS absences (
 -- Games that received orders since a tick last checked whether they are due; written with the
 -- orders, cleared with the check, so a crash in between cannot leave a complete phase waiting.
 CREATE TABLE IF NOT EXISTS recheck (game_id INTEGER PRIMARY KEY);
+-- Mails whose handling raised (the judge's own bug, pbem/judge/quarantine.py), kept whole as
+-- received until handled (schema version 9): 'retry' is tried again by the next tick, 'held'
+-- waits for `pbem inbox retry`. A row goes once its mail was handled.
+CREATE TABLE IF NOT EXISTS quarantine (
+    id INTEGER PRIMARY KEY,
+    message_id TEXT NOT NULL UNIQUE,
+    raw BLOB NOT NULL,                 -- the mail as fetched (its secret in clear: kept no longer than needed)
+    sender TEXT,
+    subject TEXT,
+    truncated_size INTEGER,            -- the mail's full size when the inbox read only max_bytes of it
+    max_bytes INTEGER,
+    received_at REAL NOT NULL,         -- the tick of its first failure
+    failed_at REAL NOT NULL,           -- the tick of its last failure
+    failures INTEGER NOT NULL,
+    state TEXT NOT NULL,               -- retry | held
+    error TEXT NOT NULL                -- the last error, with the innermost frames of its traceback
+);
 """
 
 
@@ -203,7 +224,9 @@ CREATE TABLE IF NOT EXISTS recheck (game_id INTEGER PRIMARY KEY);
 #   8: a report's picture stored once for the mails that carry it (issue 13): outbox.parts and
 #      the outbox_parts table (CREATE TABLE above). A pbem before it would send such a mail
 #      without its picture: the version keeps it from opening the store.
-SCHEMA_VERSION = 8
+#   9: the judge's own bugs (issue 21): games.stuck and the quarantine table (CREATE TABLE above).
+#      A pbem before it would resolve a stopped game again every tick: the version keeps it out.
+SCHEMA_VERSION = 9
 
 
 def pack_state(text: str) -> bytes:
@@ -273,6 +296,8 @@ MIGRATIONS = {
     7: _standin_columns,
     # Mails queued before version 8 are whole (parts NULL) and are sent as they are.
     8: lambda db: _add_column(db, "outbox", "parts", "TEXT"),
+    # Every game stored before version 9 resolves as usual; the quarantine starts empty.
+    9: lambda db: _add_column(db, "games", "stuck", "TEXT"),
 }
 
 

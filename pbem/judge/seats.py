@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
-from pbem.judge import absences, engine
+from pbem.judge import absences, engine, player_secrets
 from pbem.judge.mailer import Mailer
 from pbem.judge.settings import settings_of
 from pbem.judge.store import Store
@@ -38,8 +38,8 @@ def replace(store: Store, mailer: Mailer, game: engine.Game, player: str, email:
     if email.lower() == old:
         raise engine.JudgeError(f"{email} already plays {player} in game {game.name!r}; to give them a new "
                                 f"secret use `pbem game new-secret {game.name} {player}`")
-    secret = engine.new_secret()
-    engine.change_secret(store, game, player, secret, generated=True)
+    secret = player_secrets.new_secret()
+    player_secrets.change_secret(store, game, player, secret, generated=True)
     # What was the old player's own goes with them: their time zone and the absences they announced.
     store.run("UPDATE players SET email=?, missed=0, disorder=0, timezone=NULL WHERE game_id=? AND name=?",
               email.lower(), game.id, player)

@@ -18,6 +18,8 @@ Tables (the archive is the history of ``phases`` + ``actions`` + ``order_mails``
 - recheck: games that received orders and may have become due (cleared by the tick).
 - observers: addresses that get a game's public report each phase.
 - absences: players' announced absences (`away:`).
+- quarantine: mails whose handling raised (the judge's own bug), kept whole until handled
+  (pbem.judge.quarantine; a game whose resolution raised is marked in games.stuck).
 """
 from __future__ import annotations
 

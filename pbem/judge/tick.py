@@ -8,11 +8,13 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import itertools
+import sqlite3
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterator, Sequence
 
-from pbem.judge import absences, engine, gm, inbound, reminders, seats
+from pbem.judge import absences, engine, gm, inbound, quarantine, reminders
+from pbem.judge.retry import resolve_game, retry_mail
 from pbem.judge.faults import fault_point
 from pbem.judge.home import Home
 from pbem.judge.mailer import Mailer
@@ -61,6 +63,8 @@ class TickReport:
     undeliverable: int = 0                                 # refused for good (5xx or given up)
     deadlines_shifted: int = 0
     errors: list[str] = field(default_factory=list)       # one line each (server problems)
+    # what the judge's own bugs left for a person: a mail put aside, a game stopped (one line each)
+    attention: list[str] = field(default_factory=list)
     unfinished: list[str] = field(default_factory=list)   # steps the time budget stopped
 
     def lines(self) -> list[str]:
@@ -80,7 +84,19 @@ class TickReport:
         if self.unfinished:
             out.append(f"time budget spent: stopped {', '.join(self.unfinished)}; what is left waits for the next tick")
         out.extend(f"error: {e}" for e in self.errors)
+        out.extend(f"needs a person: {line}" for line in self.attention)
         return out or ["nothing to do"]
+
+    @property
+    def exit_code(self) -> int:
+        """`pbem tick`'s exit status (docs/reliability.md): 3 when this tick put a mail aside,
+        stopped a game or had a step fail (a person must look), else 2 when something failed
+        that the next tick tries again by itself (a server away, a mail that failed once), else 0."""
+        return EXIT_ATTENTION if self.attention else EXIT_RETRY if self.errors else 0
+
+
+EXIT_RETRY = 2
+EXIT_ATTENTION = 3
 
 
 @contextlib.contextmanager
@@ -198,19 +214,29 @@ class Tick:
                 mail = parse_mail(fetched.raw, [self.home.address])
                 if fetched.truncated and not mail.problem:
                     mail = too_large(mail, fetched.size, inbox.max_bytes)
+                if quarantine.kept(self.store, mail.message_id) is not None:
+                    # A copy of a mail the judge keeps (delivered again, or a tick killed before
+                    # marking it done): the kept one is what will be handled.
+                    committed.append((fetched.key, "duplicate (kept aside)"))
+                    continue
                 try:
                     with self.store.part():
                         outcome = inbound.handle(self.store, self.mailer, mail, self.now)
                         fault_point("in-mail-commit")
-                except StoreBusy:
+                except (StoreBusy, sqlite3.DatabaseError):
                     raise
-                except Exception as exc:  # a bug must not stop the other mails: keep this one for later
-                    self.report.errors.append(f"mail {mail.message_id}: internal error, left in the "
-                                              f"inbox for the next tick: {type(exc).__name__}: {exc}")
+                except Exception as exc:  # a bug must not stop the other mails: kept, tried again next tick
+                    quarantine.first_failure(self.store, fetched.raw, mail, exc, self.now,
+                                             fetched.size if fetched.truncated else None,
+                                             inbox.max_bytes if fetched.truncated else None)
+                    self.report.errors.append(f"mail {mail.message_id}: internal error, kept and tried again "
+                                              f"at the next tick: {quarantine.error_line(exc)}")
+                    committed.append((fetched.key, "kept for a second try"))
                     continue
                 committed.append((fetched.key, outcome))
         for _, outcome in committed:
-            self.report.mails[outcome] = self.report.mails.get(outcome, 0) + 1
+            if outcome != "kept for a second try":
+                self.report.mails[outcome] = self.report.mails.get(outcome, 0) + 1
         if committed:
             fault_point("after-mail-commit")
             # Only now, with everything the group carried committed, is it marked done: one
@@ -219,6 +245,17 @@ class Tick:
             inbox.done_all([key for key, _ in committed])
         return handled
 
+    def retry_kept(self) -> None:
+        """Mails whose handling raised at an earlier tick, tried once more: handled as usual, or
+        put aside for a person (quarantine.put_aside), each in a transaction of its own."""
+        for row in quarantine.due_retries(self.store):
+            with self.store.transaction():
+                outcome = retry_mail(self.store, self.mailer, row["id"], self.now)
+            if isinstance(outcome, str):
+                self.report.mails[outcome] = self.report.mails.get(outcome, 0) + 1
+            elif outcome is not None:
+                self.report.attention.append(outcome.line)
+
     def resolve_due(self) -> None:
         # Games past their deadline, and games that received orders since they were last looked
         # at (kept in the store, not in memory: a tick killed between reading a mail and
@@ -226,7 +263,7 @@ class Tick:
         due = {r["id"] for r in self.store.all(
             "SELECT id FROM games WHERE status='running' AND deadline<=?", self.now)}
         due |= engine.games_to_recheck(self.store)
-        order = sorted(due)
+        order = sorted(due - quarantine.stuck_ids(self.store))   # a stopped game waits for `pbem game retry`
         for start in range(0, len(order), RESOLVE_GROUP):
             if start and not self.within(RESOLVE_SHARE, "resolving"):
                 return   # still due (past its deadline, or in recheck): the next tick resolves them
@@ -243,24 +280,16 @@ class Tick:
                 name = self.store.row("SELECT name FROM games WHERE id=?", game_id)["name"]
                 try:
                     with self.store.part():
-                        game = engine.load_game(self.store, name)
-                        if reminders.start_grace(self.store, self.mailer, game, self.now):
-                            engine.rechecked(self.store, game_id)
-                            self.report.graced.append(name)
-                            continue
-                        game, chain = engine.resolve_due(self.store, game, self.now)
-                        if chain:
-                            # An absence may move the new phase's deadline: before the reports show it.
-                            game = absences.extend_for_absences(self.store, self.mailer, game, self.now)
-                            self.mailer.reports(game, chain)
-                            seats.note_missed(self.store, self.mailer, game, chain)
-                        engine.rechecked(self.store, game_id)
+                        chain, graced = resolve_game(self.store, self.mailer, game_id, name, self.now)
                         fault_point("in-resolution-commit")
-                except StoreBusy:
+                except (StoreBusy, sqlite3.DatabaseError):
                     raise
-                except Exception as exc:  # nothing of it was stored; the other games go on
-                    self.report.errors.append(f"game {name}: internal error while resolving, nothing "
-                                              f"changed: {type(exc).__name__}: {exc}")
+                except Exception as exc:  # nothing of it was stored; the game waits for a person, the others go on
+                    self.report.attention.append(quarantine.stop_game(self.store, self.mailer, game_id, exc,
+                                                                      self.now))
+                    continue
+                if graced:
+                    self.report.graced.append(name)
                     continue
                 done.append((name, chain))
         for name, chain in done:
@@ -272,15 +301,22 @@ class Tick:
         # reminder_hours is the earliest of a game's reminder times (settings.reminders): a game
         # comes up here from then until its deadline, and reminders.remind sends what came due.
         rows = self.store.all(
-            "SELECT * FROM games WHERE status='running' AND reminder_hours>0 "
+            "SELECT * FROM games WHERE status='running' AND reminder_hours>0 AND stuck IS NULL "
             "AND deadline-reminder_hours*3600<=?", self.now)
         for row in rows:
             if reminders.due_reminders(row, self.now) <= row["reminded"]:
                 continue   # nothing new came due: no transaction
             with self.store.transaction():
-                # Loaded inside the transaction: a game-master command may have changed the game.
-                game = engine.load_game(self.store, row["name"])
-                self.report.reminded += reminders.remind(self.store, self.mailer, game, self.now)
+                try:
+                    with self.store.part():
+                        # Loaded inside the transaction: a game-master command may have changed the game.
+                        game = engine.load_game(self.store, row["name"])
+                        self.report.reminded += reminders.remind(self.store, self.mailer, game, self.now)
+                except (StoreBusy, sqlite3.DatabaseError):
+                    raise
+                except Exception as exc:  # the rules fail on this game's mail: stopped as a resolution would be
+                    self.report.attention.append(quarantine.stop_game(self.store, self.mailer, row["id"], exc,
+                                                                      self.now, "reminding"))
 
     def send_outbox(self) -> None:
         chunks = batches(self.store.pending_mail, OUTBOX_BATCH, lambda r: r["id"],
@@ -365,6 +401,7 @@ class Tick:
     STEPS: tuple[tuple[str, Callable[["Tick"], None]], ...] = (
         ("catch up after an outage", catch_up_outage),
         ("begin and end stand-ins", standins),
+        ("try again the mail kept after an error", retry_kept),
         ("read and answer mail", read_mail),
         ("resolve due phases", resolve_due),
         ("remind late players", remind),
@@ -393,6 +430,13 @@ def run_tick(home: Home, now: float | None = None, clock: Callable[[], float] = 
                     # tick carries on where this one stopped.
                     report.errors.append(f"{name}: {exc}")
                     break
+                except sqlite3.DatabaseError:
+                    raise   # the disk or the file: `pbem tick` says so in one line
+                except Exception as exc:  # a bug outside any one mail or game: the other steps still run
+                    trace = quarantine.error_trace(exc).splitlines()
+                    where = f" (at {trace[-2]})" if len(trace) > 1 else ""
+                    report.attention.append(f"{name}: internal error, the other steps went on: "
+                                            f"{quarantine.error_line(exc)}{where}")
             return report
         finally:
             store.close()

@@ -78,7 +78,7 @@ def whole_number(text: Any, line: int | None, what: str, problems: Problems, low
     return value
 
 
-def yes_no(item: dict, key: str, problems: Problems, hint: str = "") -> bool | None:
+def yes_no(item: Mapping[str, Any], key: str, problems: Problems, hint: str = "") -> bool | None:
     """An optional `key: yes|no` (default no); None when it is neither."""
     answer = {"yes": True, "true": True, "no": False, "false": False}.get(fold(str(item.get(key, "no"))))
     if answer is None:

@@ -177,6 +177,25 @@ def echo_orders(rules: Any, view: JSON, player: str, orders: JSON) -> str | None
     return None if echo is None else echo(view, player, orders)
 
 
+class LeavesGame(Protocol):
+    """Optional: what a position does once the judge counts its player as gone, i.e. in civil
+    disorder (the game's `civil_disorder_after` setting, pbem.judge.seats). For a decider in
+    civil disorder who sent no orders the judge takes ``left_orders`` instead of
+    ``default_orders``; they are stored as the phase's orders like any others, so the game
+    replays exactly. A game whose rulebook says what becomes of a player who stops playing (Kard
+    és Korona, l.120: his units turn neutral) does it when it resolves such orders. Without it a
+    position in civil disorder plays its default orders."""
+
+    def left_orders(self, view: JSON, player: str) -> JSON: ...
+
+
+def left_orders(rules: Any, view: JSON, player: str) -> JSON:
+    """The canonical orders of a player in civil disorder who sent none: the game's
+    ``left_orders`` (``LeavesGame``), else its default orders."""
+    leave = getattr(rules, "left_orders", None)
+    return rules.default_orders(view, player) if leave is None else leave(view, player)
+
+
 class WritesRandomOrders(Protocol):
     """Optional: random legal orders for the open phase, the test suite's stand-in for players
     who write anything the order language allows (and the start of the computer players): the
@@ -190,6 +209,22 @@ class WritesRandomOrders(Protocol):
 def random_orders(rules: Any, view: JSON, player: str, rng: Rng) -> str | None:
     """The game's random legal orders (``WritesRandomOrders``), or None for a game without them."""
     write = getattr(rules, "random_orders", None)
+    return None if write is None else write(view, player, rng)
+
+
+class PlaysAsComputer(Protocol):
+    """Optional: a computer player for a seat no person holds (docs/computer-players.md). Like a
+    person it sees only its own ``view`` (never the state, so it cannot cheat) and writes the
+    body of an order mail, which the judge checks with ``check_orders`` like anyone's; it draws
+    only from ``rng`` (the judge seeds it from the game's seed), so a game with computer players
+    replays exactly. It plays to win: sensible orders, not merely legal ones."""
+
+    def computer_orders(self, view: JSON, player: str, rng: Rng) -> str: ...
+
+
+def computer_orders(rules: Any, view: JSON, player: str, rng: Rng) -> str | None:
+    """The game's computer player's orders (``PlaysAsComputer``), or None for a game without one."""
+    write = getattr(rules, "computer_orders", None)
     return None if write is None else write(view, player, rng)
 
 

@@ -43,26 +43,19 @@ def check_at_once(view: dict, player: str, document: Mapping[str, Any]) -> Order
     problems = Problems()
     action: dict[str, Any] = {}
     if "diplomacy" in document:
-        action["diplomacy"] = check_diplomacy(view, player, _listed(document, "diplomacy", problems), problems)
+        action["diplomacy"] = check_diplomacy(view, player, document["diplomacy"], problems,
+                                              line_of(document, "diplomacy"))
     if "at_once" in document:
-        action["at_once"] = _check_items(view, player, _listed(document, "at_once", problems), problems)
+        action["at_once"] = _check_items(view, player, document["at_once"], problems, line_of(document, "at_once"))
     return OrderCheck(action, tuple(problems))
 
 
-def _listed(document: Mapping[str, Any], key: str, problems: Problems) -> Any:
-    """The list under ``key``; a scalar or a mapping there is refused on its own line (a value of
-    the key's line carries no line of its own)."""
-    given = document[key]
-    if given is None or isinstance(given, list):
-        return given
-    problems.add(line_of(document, key), f"`{key}:` must be a list, each item starting with `- `",
-                 f"e.g. `{key}:` then `  - " + ("message: ...`" if key == "diplomacy" else "transfer: Tours`"))
-    return []
-
-
-def _check_items(view: dict, player: str, items: Any, problems: Problems) -> list[dict]:
+def _check_items(view: dict, player: str, items: Any, problems: Problems, key_line: int | None) -> list[dict]:
+    if items is None:   # `at_once:` left empty: nothing done, as an empty `orders:` orders nothing
+        return []
     if not isinstance(items, list):
-        problems.add(getattr(items, "line", None), "`at_once:` must be a list, each item starting with `- `",
+        problems.add(getattr(items, "line", None) or key_line,
+                     "`at_once:` must be a list, each item starting with `- `",
                      "e.g. `at_once:` then `  - transfer: Tours` and `    to: bob`")
         return []
     out = []
@@ -82,11 +75,18 @@ def _check_items(view: dict, player: str, items: Any, problems: Problems) -> lis
         plays = hooks.card_plays   # the edition's own cards (England): every card but its characters
         if plays is not None and card_word(item.get("play")) not in hooks.characters:
             play = plays.check(view, load_board(view["game"], (view.get("options") or {}).get("board", "board")),
-                             player, str(card_word(item.get("play"))), item, line, problems)
+                               player, str(card_word(item.get("play"))), item, line, problems,
+                               [done["play"] for done in out if "play" in done])
             if play is not None:
                 out.append({"play": play})
             continue
         if view["phase"] == "cards":
+            if plays is not None and plays.discard_check is not None:   # England 2.0: the Discard action
+                problems.add(line, f"no card may be played at once during the Cards phase's draws "
+                             f"({load_edition(view['game']).cite('G.4')})",
+                             "play it in your cards-draw orders (`- play:` beside `- discard:`), done in your "
+                             "Discard action (2.0), or send it once the draws are resolved")
+                continue
             problems.add(line, "no surprise card may be played during the cards draw (G.4: step B)",
                          "play it once round-N/cards-play is open, or in your cards-play orders")
             continue
@@ -140,6 +140,6 @@ def at_once_template(view: dict, player: str) -> str:
     for verb in load_edition(view["game"]).hooks.at_once_verbs.values():   # the edition's own
         out += list(verb.template)
     lines = ["# Done at once too, in the order written:", "# at_once:"]
-    lines += [f"#   {code:<28}" + (f"# {why}" if why else "").rstrip() for code, why in out]
+    lines += [f"#   {code:<27} " + (f"# {why}" if why else "").rstrip() for code, why in out]   # a space before `#`
     lines = [line.rstrip() for line in lines]
     return diplomacy_template(view, player) + "\n".join(lines) + "\n"

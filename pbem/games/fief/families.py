@@ -115,13 +115,17 @@ def families_apart(view: Mapping[str, Any]) -> bool:
 # -- a player's mail ----------------------------------------------------------------------------
 
 Check = Callable[[dict, str, Any, Problems], tuple[Any, tuple[str, ...]]]
+# (a family's view, its canonical orders) -> the money they leave in the purse, None if they spend none
+Purse = Callable[[dict, Any], "int | None"]
 
 
 def check_family_orders(view: dict, player: str, document: Any, check: Check,
-                        problems: Problems) -> tuple[dict[str, Any], tuple[str, ...]]:
+                        problems: Problems, purse: Purse | None = None) -> tuple[dict[str, Any], tuple[str, ...]]:
     """13.7 by mail: a `families:` list, one `- family: NAME` item per family that orders in this
     phase, each with its own `orders:` and `policies:`, checked by ``check`` against that
-    family's own view. Errors name the family and say how to fix it."""
+    family's own view. Errors name the family and say how to fix it. ``purse``: the families
+    share one purse (l.847), so each family's orders are checked against what the families
+    before it in the mail leave (their turns come in that order too)."""
     mine, ordering = list(view["my_families"]), list(view["ordering"])
     example = f"e.g. `families:` then `  - family: {ordering[0] if ordering else mine[0]}` and `    orders: [...]`"
     document = document or {}
@@ -142,7 +146,9 @@ def check_family_orders(view: dict, player: str, document: Any, check: Check,
         blocks = []
     out: dict[str, Any] = {}
     notes: list[str] = []
-    for index, block in enumerate(blocks):
+    left: int | None = None   # the purse after the families above, once one of them spent
+    for index in _turn_order(blocks, ordering):   # the purse is spent in the families' turns
+        block = blocks[index]
         at = blocks.line_of(index) if hasattr(blocks, "line_of") else None
         if not isinstance(block, dict) or "family" not in block:
             problems.add(at, "each item of `families:` starts with `- family: NAME`, one of yours: "
@@ -163,16 +169,37 @@ def check_family_orders(view: dict, player: str, document: Any, check: Check,
                          "remove its item" + (f"; ordering now: {', '.join(ordering)}" if ordering else ""))
             continue
         before = len(problems)
-        canonical, said = check(family_view(view, family), family, sub_map(block, lambda k: k != "family"), problems)
+        own = family_view(view, family) if left is None else with_purse(family_view(view, family), mine, left)
+        canonical, said = check(own, family, sub_map(block, lambda k: k != "family"), problems)
         if len(problems) == before:
             out[family] = canonical
             notes += [f"{family}: {n}" for n in said]
+            after = purse(own, canonical) if purse is not None else None
+            left = after if after is not None else left
     for family in ordering:
         if family not in out and not any(str(b.get("family")) == family for b in blocks if isinstance(b, dict)):
             problems.add(line_of(document, "families") or getattr(document, "line", None),
                          f"your family {family} has orders to give in this phase and the mail gives it none",
                          f"add `  - family: {family}` with its `orders:` (`orders: []` orders nothing)")
     return {"families": out}, tuple(notes)
+
+
+def _turn_order(blocks: list, ordering: Sequence[str]) -> list[int]:
+    """The indexes of a mail's family blocks in the order of the families' turns (``ordering``),
+    a block naming no family of this phase after them, as written."""
+    def key(index: int) -> int:
+        block = blocks[index]
+        family = str(block.get("family")) if isinstance(block, dict) else ""
+        return list(ordering).index(family) if family in ordering else len(ordering)
+    return sorted(range(len(blocks)), key=key)
+
+
+def with_purse(view: dict, families: Sequence[str], money: int) -> dict:
+    """``view`` with the one purse of ``families`` (13.7) holding ``money``."""
+    out = dict(view)
+    out["families"] = {f: ({**v, "deniers": money} if f in families and "deniers" in v else v)
+                       for f, v in view["families"].items()}
+    return out
 
 
 def indented(block: str, family: str) -> str:

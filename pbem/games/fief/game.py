@@ -19,6 +19,7 @@ from pbem.games.fief.hear_ye.phase import vote_deciders
 from pbem.games.fief.map_view import map_drawing
 from pbem.orders.reading import Problems, check_keys
 from pbem.orders.yamlsafe import line_of, sub_map
+from pbem.games.fief.orders_common import view_rules_version
 from pbem.games.fief.policies import merge_policies
 from pbem.games.fief.random_orders import random_orders
 from pbem.games.fief.round import AFTER_THE_GAME, BY_PHASE, PART_OF, Step, step_of
@@ -178,9 +179,15 @@ class FiefRules:
     def check_orders(self, view: JSON, player: str, document: Any) -> OrderCheck:
         if fam.families_apart(view):   # 13.7: a block of orders per family
             problems = Problems()
-            canonical, notes = fam.check_family_orders(view, player, document, self._check_one, problems)
+            purse = self._purse_left if view_rules_version(view) >= 3 else None   # 13.7: one purse (R154)
+            canonical, notes = fam.check_family_orders(view, player, document, self._check_one, problems, purse)
             return OrderCheck(canonical, tuple(problems), notes)
         return self._check_one_document(view, player, document)
+
+    def _purse_left(self, view: JSON, canonical: Any) -> int | None:
+        """The money a family's accepted orders leave in its purse, if its phase spends any."""
+        step = _for_orders(view)
+        return step.purse(view, self._board(view.get("options", {})), canonical) if step.purse else None
 
     def _check_one(self, view: JSON, player: str, document: Any, problems: Problems) -> tuple[Any, tuple[str, ...]]:
         check = self._check_one_document(view, player, document)

@@ -8,7 +8,7 @@ the core's rule (docs/adding-a-game.md).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 if TYPE_CHECKING:
     from pbem.games.fief.battle.context import Battle
@@ -56,6 +56,10 @@ class Movement:
     # (view, the nobles of a move) -> the Moves they may take beyond the edition's (England: a
     # retainer's `extra_moves`, 2.12), or None.
     extra_moves: Callable[[dict, list[str]], int] | None = None
+    # Unit kinds that never move (England's trebuchets, 7.2: "can not move from the City they were
+    # built in"), and the section to cite: a move naming them is refused (rules version 3 on).
+    fixed_units: tuple[str, ...] = ()
+    fixed_section: str = ""
 
 
 # G.4.2.1: who tries to calm an uprising card: (the lord, the deniers he pays, the title he calms
@@ -173,10 +177,21 @@ class CardPlays:
 
     cards: tuple[str, ...]     # card ids the edition plays itself in round-N/cards-play
     at_once: tuple[str, ...]   # of them, those also played at once (R41 for England)
-    # (view, board, player, card, the `play:` item, its line, problems) -> the canonical play
-    # (with its "card"), or None; the edition checks the hand itself.
-    check: Callable[[dict, "Board", str, str, Any, "int | None", Any], "dict | None"]
+    # (view, board, player, card, the `play:` item, its line, problems, the plays of the same list
+    # accepted before it, in the order written) -> the canonical play (with its "card"), or None;
+    # the edition checks the hand itself.
+    check: Callable[[dict, "Board", str, str, Any, "int | None", Any, Sequence[Mapping[str, Any]]], "dict | None"]
     # (state, board, player, the canonical play, rng) -> events; what no longer holds is an event.
     play: Callable[["FiefState", "Board", str, Mapping[str, Any], "Rng"], list["Event"]]
     # card -> the lines of the at-once template that show it: (the YAML, the comment).
     template: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    # (view, the canonical play) -> the `play:` item that ``check`` reads back to it (the judge's
+    # echo, echo/orders.py); None: the core's forms (France's).
+    echo: Callable[[dict, Mapping[str, Any]], dict] | None = None
+    # (view, board, player, card, the `play:` item, its line, problems) -> the canonical play of an
+    # opportunity card in the cards-draw mail, carried out by ``play`` in the player's Discard
+    # action (England 2.0, l.105, FAQ l.867: "instead of discarding it"), or None; without it that
+    # mail holds no `play:`.
+    discard_check: Callable[[dict, "Board", str, str, Any, "int | None", Any], "dict | None"] | None = None
+    # (the canonical play) -> the cards it takes from the hand (a REBELLION may take several).
+    hand_cards: Callable[[Mapping[str, Any]], list[str]] = lambda play: [play["card"]]

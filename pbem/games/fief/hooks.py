@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from pbem.games.fief.cards.deck import CardSet
     from pbem.games.fief.facts import BoardFacts
     from pbem.games.fief.round import Step
-    from pbem.games.fief.state import FiefState, Lord, Pawn
+    from pbem.games.fief.state import BoardEffect, FiefState, Lord, Pawn
     from pbem.rules.api import Event
     from pbem.rules.rng import Rng
 
@@ -154,6 +154,9 @@ class Character:
     # The effect puts the card where it lies (England: under the cleric, on the family board);
     # a card that cannot take effect then stays in hand. Without it: France's frieze (G.4.1).
     places_card: bool = False
+    # (view, the canonical play) -> the `play:` item that ``read`` reads back to it (the judge's
+    # echo, echo/orders.py); None: the core's `play: CARD` with `on: LORD`.
+    echo: Callable[[dict, Mapping[str, Any]], dict] | None = None
 
 
 @dataclass(frozen=True)
@@ -365,6 +368,10 @@ class Hooks:
     # the d6 names a Region, round 1's wait for round 2; pbem/games/fief_england/disasters.py).
     # Without it the core's (cards/effects.py: the d6 names a bishopric, 6 a false alarm).
     disasters: Callable[["FiefState", "Board", "CardSet", "Rng"], list["Event"]] | None = None
+    # 2.3: (state) -> whether a disaster drawn while the track is full is discarded face up, for
+    # all to see (England 2.3, l.115 and Ex l.119: "discards it face-up"). Without it face down
+    # (France 2.3: "discard the disaster card face down").
+    full_track_face_up: Callable[["FiefState"], bool] | None = None
     # Who holds a town no one stands in: "fief" (France 5.2.2: an empty town of a governed fief is
     # its title holder's family's; one left empty by its controller is control free otherwise) or
     # "fortress" (England 5.1, Ex 5-1, R30: a town left empty is lost, unless it holds a fortress,
@@ -416,3 +423,6 @@ class Hooks:
     # the cards on the Regions discarded and the Treasure markers back, 2.10, 11.3), before the
     # victory check.
     end_of_round: Callable[["FiefState", "Board"], list["Event"]] | None = None
+    # 7 (England 8.0, R12): (state, a disaster card on the board) -> True when the End of Round
+    # keeps it there (England: an INVASION card STORMS hold at sea, for the next round).
+    stays_on_board: Callable[["FiefState", "BoardEffect"], bool] | None = None

@@ -64,14 +64,16 @@ PolicyCheck = Callable[[Mapping[str, Any], str, Any, int | None, list[OrderError
 
 
 def check_policies(view: Mapping[str, Any], player: str, doc: Any,
-                   more: Mapping[str, PolicyCheck] = MappingProxyType({})) -> tuple[dict, list[OrderError]]:
+                   more: Mapping[str, PolicyCheck] = MappingProxyType({}),
+                   line: int | None = None) -> tuple[dict, list[OrderError]]:
     """Check the `policies:` mapping of a mail against the player's view: the canonical form
     of the policies it gives, and the errors (with lines and a fix). ``more``: the policies of
-    the rules above, by key (the whole list: surprise/policies.py, check_all_policies)."""
+    the rules above, by key (the whole list: surprise/policies.py, check_all_policies); ``line``:
+    the line of the `policies:` key (a value that is no mapping has none of its own)."""
     if doc is None:
         return {}, []
     if not isinstance(doc, dict):
-        return {}, [OrderError(getattr(doc, "line", None), "`policies:` must be a mapping of policy names",
+        return {}, [OrderError(getattr(doc, "line", None) or line, "`policies:` must be a mapping of policy names",
                                "write e.g. `policies: {safe_passage: {allow: [marc], others: refuse}}`")]
     players = [p for p in view.get("turn_order", []) if p != player]
     canonical: dict[str, Any] = {}

@@ -32,7 +32,7 @@ from pbem.games.fief.movement.orders import check_movement_orders
 from pbem.games.fief.movement.template import movement_template
 from pbem.orders.reading import Problems, order_items
 from pbem.games.fief.purchase.phase import resolve_purchase
-from pbem.games.fief.purchase.orders import check_purchase_orders
+from pbem.games.fief.purchase.orders import check_purchase_orders, deniers_after
 from pbem.games.fief.setup.rules import resolve_starting_towns
 from pbem.games.fief.setup.orders import check_setup_orders
 from pbem.games.fief.state import FiefState
@@ -58,7 +58,7 @@ NOTHING_TO_ORDER = ("# Nothing to order in this phase. You may still set standin
 
 def _check_nothing(view: JSON, board: Board, player: str, document: dict,
                    problems: Problems) -> tuple[dict, tuple[str, ...]]:
-    policies = _check_policies(view, player, document.get("policies"), problems, board)
+    policies = _check_policies(view, player, document.get("policies"), problems, board, line_of(document, "policies"))
     if order_items(document, problems):
         problems.add(line_of(document, "orders"), f"there is nothing to order in the {view['phase']} phase",
                      "send only `policies:` now, or wait for the next report")
@@ -69,7 +69,8 @@ def listed_orders(check: ListChecker) -> Checker:
     """A phase whose mail is an `orders:` list beside the standing `policies:`."""
     def checker(view: JSON, board: Board, player: str, document: dict,
                 problems: Problems) -> tuple[dict, tuple[str, ...]]:
-        policies = _check_policies(view, player, document.get("policies"), problems, board)
+        policies = _check_policies(view, player, document.get("policies"), problems, board,
+                                   line_of(document, "policies"))
         canonical, notes = check(view, board, player, order_items(document, problems), problems)
         return {**canonical, "policies": policies}, notes
     return checker
@@ -96,6 +97,9 @@ class Step:
     # An edition's own step: (state) -> True when it has nothing to do now; the round passes it
     # by without a mail or a resolution of its own (game.py ``resolve``).
     skip: Callable[[FiefState], bool] | None = None
+    # A step whose orders spend money: (a family's view, board, its canonical orders) -> the
+    # money left; at two players (England 13.7) the next family of the mail checks against it.
+    purse: Callable[[JSON, Board, dict], int] | None = None
 
 
 def _draw(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
@@ -143,12 +147,8 @@ def _check_movement(view: JSON, board: Board, player: str, document: dict,
                     problems: Problems) -> tuple[dict, tuple[str, ...]]:
     # movement/orders.py checks the standing policies itself (safe passage, 5.2.2), not issue 4's.
     battle, rest = _battle_policies(view, player, document.get("policies"), problems, board)
-    orders = document.get("orders")
-    if orders is not None and not isinstance(orders, list):   # refused on its own line
-        problems.add(line_of(document, "orders"), "`orders:` must be a list of orders, each starting with `- `",
-                     "write e.g. `  - move: LORD` with `path: [TOWN]` under it")
-        orders = None
-    canonical, errors = check_movement_orders(view, player, orders, rest)
+    canonical, errors = check_movement_orders(view, player, document.get("orders"), rest,
+                                              line_of(document, "orders"), line_of(document, "policies"))
     problems.extend(errors)
     canonical["policies"] = {**canonical.get("policies", {}), **battle}
     return canonical, ()
@@ -198,7 +198,8 @@ ROUND: tuple[Step, ...] = (
     Step("purchase", "Purchase Phase (4)", "pay ransoms; buy strongholds, mills, units and fief titles",
          True, lambda s, b, o, r: resolve_purchase(s, b, o, build_view), listed_orders(_check_purchase),
          lambda: {"orders": []},                             # buy nothing (ransoms are forced, 4.1)
-         lambda v, b, p: purchase_template(v, b)),
+         lambda v, b, p: purchase_template(v, b),
+         purse=lambda v, b, canonical: deniers_after(v, b, canonical.get("orders") or [])),
     Step("movement", "Movement Phase (5)", "move your lords and their armies", True, _movement,
          _check_movement, lambda: {"moves": [], "land": None},   # hold
          lambda v, b, p: movement_template(v, p)),
@@ -242,11 +243,12 @@ def step_of(phase: str, type_name: str) -> Step | None:
     return next((s for s in hooks.phases if s.name == phase), None)
 
 
-def _check_policies(view: JSON, player: str, given: Any, problems: Problems, board: Board) -> dict:
+def _check_policies(view: JSON, player: str, given: Any, problems: Problems, board: Board,
+                    line: int | None = None) -> dict:
     if given is None:
         return {}
     battle, given = _battle_policies(view, player, given, problems, board)
-    canonical, errors = check_all_policies(view, player, given)
+    canonical, errors = check_all_policies(view, player, given, line)
     problems.extend(errors)
     return {**canonical, **battle}
 

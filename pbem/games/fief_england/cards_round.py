@@ -7,6 +7,7 @@ from __future__ import annotations
 from pbem.games.fief.board import Board
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.disasters import KEY, end_of_round
+from pbem.games.fief_england.fortune import CROWN_TALLAGES
 from pbem.games.fief_england.reading import PARLIAMENT
 from pbem.games.fief_england.treasure import KEY as TREASURES, return_treasures
 from pbem.rules.api import Event
@@ -32,6 +33,7 @@ def round_end(state: FiefState, board: Board) -> list[Event]:
     if return_treasures(state):
         events.append(Event("treasures_returned", "The Treasure markers used this round return to their family "
                             "boards (11.3).", data={}))
+    state.edition_state.pop(CROWN_TALLAGES, None)   # 2.8: this round's (fortune.py)
     if state.edition_state.pop(PARLIAMENT, None):
         events.append(Event("parliament_turned", "The PARLIAMENT card turns back from its Rebellion side (9.3).",
                             data={}))

@@ -113,6 +113,11 @@ def read_cleric(view: dict, board: Board, player: str, card: str, item: dict, li
     return {"card": card, "on": noble, "district": number}
 
 
+def echo_cleric(view: dict, play: Mapping[str, Any]) -> dict[str, Any]:
+    district = (view.get("bishoprics") or {}).get(str(play["district"]), {})
+    return {"play": play["card"], "on": play["on"], "district": district.get("name", play["district"])}
+
+
 def cleric_effect(state: FiefState, board: Board, player: str, play: Mapping[str, Any]) -> list[Event] | str:
     done = clergy.appoint(state, board, player, play["card"], play["on"], int(play["district"]))
     return done if isinstance(done, str) else done + relics.discover(state, board, play["on"])   # R74
@@ -161,6 +166,11 @@ def read_abbess(view: dict, board: Board, player: str, card: str, item: dict, li
     return play
 
 
+def echo_abbess(view: dict, play: Mapping[str, Any]) -> dict[str, Any]:
+    item = {"play": play["card"], "on": play["on"], "in": play["in"]}
+    return {**item, "abbey": play["abbey"]} if play.get("abbey") else item
+
+
 def abbess_effect(state: FiefState, board: Board, player: str, play: Mapping[str, Any]) -> list[Event] | str:
     done = abbeys.found(state, board, player, play["on"], play["in"], play.get("abbey"))
     return done if isinstance(done, str) else done + relics.discover(state, board, play["on"])   # R74
@@ -178,6 +188,10 @@ def read_family_card(view: dict, board: Board, player: str, card: str, item: dic
     return {"card": card}
 
 
+def echo_family_card(view: dict, play: Mapping[str, Any]) -> dict[str, Any]:
+    return {"play": play["card"]}
+
+
 def family_card_effect(state: FiefState, board: Board, player: str, play: Mapping[str, Any]) -> list[Event] | str:
     return hired.place(state, player, play["card"])
 
@@ -191,12 +205,14 @@ def _no_lord_check(lord: Mapping[str, Any]) -> str | None:
 
 
 CHARACTERS = {
-    "bishop": Character("BISHOP", _no_lord_check, _never_refused, cleric_effect, read=read_cleric, places_card=True),
+    "bishop": Character("BISHOP", _no_lord_check, _never_refused, cleric_effect, read=read_cleric, places_card=True,
+                        echo=echo_cleric),
     "archbishop": Character("ARCHBISHOP", _no_lord_check, _never_refused, cleric_effect, read=read_cleric,
-                            places_card=True),
-    "abbess": Character("ABBESS", _no_lord_check, _never_refused, abbess_effect, read=read_abbess, places_card=True),
+                            places_card=True, echo=echo_cleric),
+    "abbess": Character("ABBESS", _no_lord_check, _never_refused, abbess_effect, read=read_abbess, places_card=True,
+                        echo=echo_abbess),
     "mercenary": Character("MERCENARY CROSSBOWMEN", _no_lord_check, _never_refused, family_card_effect,
-                           read=read_family_card, places_card=True),
+                           read=read_family_card, places_card=True, echo=echo_family_card),
     "burgher": Character("BURGHER", _no_lord_check, _never_refused, family_card_effect, read=read_family_card,
-                         places_card=True),
+                         places_card=True, echo=echo_family_card),
 }

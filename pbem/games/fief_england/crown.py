@@ -27,6 +27,7 @@ from pbem.games.fief.state import FiefState
 from pbem.games.fief.edition import edition_of, load_edition
 from pbem.games.fief.hear_ye.elimination import replace_troop
 from pbem.games.fief.views import build_view
+from pbem.games.fief_england.names import noble_named
 from pbem.orders.reading import Problems, check_keys, suggest
 from pbem.orders.yamlsafe import line_of
 from pbem.rules.api import Audience, Event
@@ -47,10 +48,8 @@ def _read(view: dict, player: str, item: dict, verb: str, line: int | None, prob
         problems.add(line, f"`{item.get(verb)}` is not a Region of the board",
                      suggest(str(item.get(verb)), [f.name for f in board.fiefs.values()]))
         return None
-    to = item.get("to")
-    if not isinstance(to, str) or to not in view["lords"]:   # a noble's name (not a list, a mapping)
-        problems.add(line_of(item, "to") or line, f"`{to}` is not a noble in play",
-                     suggest(str(to), list(view["lords"])))
+    to = noble_named(view, item, "to", line, problems, f"to: {next(iter(view['lords']), 'Anabel')}")
+    if to is None:
         return None
     city = item.get("city")
     if city is not None and board.find_town(str(city)) is None:
@@ -222,7 +221,7 @@ def _royal_problem(view: dict, board: Board, player: str, city: str) -> tuple[st
     if built.get("city"):
         return f"the Royal Stronghold stands in {built['city']} already (one in the game)", "remove it"
     here = view["towns"][city]
-    abbeys = view.get("abbeys") or {}
+    abbeys = view.get("abbeys") or (view.get("church") or {}).get("abbeys") or {}   # the mail's view: `church`
     if here["fortress"] or city in abbeys:
         return f"{city} has a building already (one a City, 4.2)", "choose a City without one"
     fief = view["fiefs"][here["fief"]]

@@ -50,6 +50,13 @@ def _waiting(state: FiefState) -> list[dict]:
     return state.edition_state.setdefault(KEY, {}).setdefault("waiting", [])
 
 
+def full_track_face_up(state: FiefState) -> bool:
+    """2.3 (l.115; Ex l.119: Dave "discards it face-up onto the Fortune & Disaster Discard Pile,
+    since the Disaster Card Track is filled up"): a disaster drawn to a full track is shown to all.
+    From rules version 3; a game of version 2 discards it face down, as France does."""
+    return state.rules_version >= 3
+
+
 def resolve_disasters(state: FiefState, board: Board, cards: CardSet, rng: Rng) -> list[Event]:
     """2.4: once every player has drawn, the track's cards are turned one after the other from
     left to right; the first player rolls the d6 for each. In round 1 they are placed without

@@ -37,7 +37,8 @@ from pbem.games.fief.views import build_view
 from pbem.games.fief_england.board_loader import EnglandBoard
 from pbem.games.fief_england.royal import succession
 from pbem.games.fief_england.titles import sovereign
-from pbem.orders.reading import Problems, check_keys, suggest
+from pbem.games.fief_england.names import noble_named
+from pbem.orders.reading import Problems, check_keys
 from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
@@ -116,11 +117,10 @@ def draw_problem(view: Mapping[str, Any], player: str, noble: str) -> tuple[str,
 
 def check_draw(view: dict, player: str, item: dict, line: int | None, problems: Problems) -> dict | None:
     check_keys(item, ("draw_excalibur",), "a draw_excalibur order", problems)
-    noble = item.get("draw_excalibur")
-    if noble not in view["lords"]:
-        problems.add(line, f"`{noble}` is not a noble in play", suggest(str(noble), list(view["lords"])))
+    noble = noble_named(view, item, "draw_excalibur", line, problems, "draw_excalibur: Henri")
+    if noble is None:
         return None
-    why = draw_problem(view, player, str(noble))
+    why = draw_problem(view, player, noble)
     if why:
         problems.add(line, *why)
         return None

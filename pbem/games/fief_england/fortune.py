@@ -28,6 +28,9 @@ CANCELS = {"bountiful_harvest": "famine", "good_weather": "storms"}      # 2.7
 BLOCKED_BY = {"bountiful_harvest": "storms", "good_weather": "famine"}   # 2.7, 2.5
 BONUS_CARDS = ("bountiful_harvest", "good_weather")
 SOVEREIGN = ("king", "sovereign_queen")   # 2.8: "The King or Sovereign Queen"
+# This part's record (rules version 3): the Regions the Sovereign taxed as ungoverned this round
+# (2.8), told apart at Income from a Lord's Tallage whose title has gone back to the deck (4.8).
+CROWN_TALLAGES = "crown_tallages"
 
 
 def _refused(player: str, card: str, why: str) -> tuple[bool, Event]:
@@ -90,6 +93,8 @@ def play_tallage(state: FiefState, board: Board, player: str, lord: str, target:
     if why:
         return _refused(player, "tax", f"a Tallage on {region_name(board, target)} by {lord}: {why}")
     spend_treasure(state, player, "tax_tallage")
+    if state.rules_version >= 3 and state.fief_titles.get(region_fief(board, target)) is None:
+        state.edition_state.setdefault(CROWN_TALLAGES, []).append(target)
     state.board_effects.append(BoardEffect("tallage", target, player, lord))
     return True, Event("card_played", f"{player} plays a TAX card: {lord} levies a Tallage on "
                        f"{region_name(board, target)}, a Treasure marker on its icon: 2 shillings per city of "
@@ -119,15 +124,36 @@ def fortune_bonus(state: FiefState, board: Board, city: str) -> int:
 
 def tallage_income(state: FiefState, board: Board) -> dict[str, dict[str, int]]:
     """3.2, 2.8: family -> Region -> shillings: 2 per city of a tallaged Region, whoever controls
-    them, while the taxing Lord's family still holds the title (or the Sovereign's Region is
-    still ungoverned)."""
+    them, to the family the title is with at Income (``collector``)."""
     out: dict[str, dict[str, int]] = {}
     for effect in state.board_effects:
-        if effect.card == "tallage" and effect.player in state.families and _still_held(state, board, effect):
+        if effect.card != "tallage":
+            continue
+        if state.rules_version >= 3:
+            family = collector(state, board, effect)
+        else:   # version 2: the taxing family only, while it holds the title (or the crown)
+            family = effect.player if effect.player in state.families and _still_held(state, board, effect) else None
+        if family is not None:
             cities = region_cities(board, effect.target)
             per_city = edition_of(state).income["tallage_per_town"]   # 2.8, 3.2 (l.277)
-            out.setdefault(effect.player, {})[effect.target] = per_city * len(cities)
+            out.setdefault(family, {})[effect.target] = per_city * len(cities)
     return out
+
+
+def collector(state: FiefState, board: Board, effect: BoardEffect) -> str | None:
+    """FAQ (l.871, a Lord who played a TAX card dies before Income): "If the Fiefdom's Title
+    remains in the Family (4.8), they collect the Shillings. If the Fief's Title is now controlled
+    by another Player, the other player receives the Shillings. If the Fief's Title remains
+    unclaimed, no tax is collected" (R148). The family of the Region's title holder collects; a
+    Sovereign's Tallage on an ungoverned Region goes, as the crown does, to the Sovereign's family
+    while the Region stays ungoverned; with no holder (no Sovereign) nobody collects."""
+    holder = state.lords.get(state.fief_titles.get(region_fief(board, effect.target)) or "")
+    if holder is not None:
+        return holder.family
+    if effect.target not in (state.edition_state.get(CROWN_TALLAGES) or []):
+        return None   # the Lord's title went back to the Titles Deck (4.8): "unclaimed"
+    crown = next((l for l in state.lords.values() if l.political in SOVEREIGN), None)
+    return crown.family if crown is not None else None
 
 
 def _still_held(state: FiefState, board: Board, effect: BoardEffect) -> bool:

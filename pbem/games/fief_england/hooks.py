@@ -15,7 +15,7 @@ from pbem.games.fief_england.battle.rules import BATTLE
 from pbem.games.fief_england.board_loader import load_england_board
 from pbem.games.fief_england.cards import load_england_cards
 from pbem.games.fief_england.cards_round import cards_view, round_end as cards_round_end
-from pbem.games.fief_england.disasters import WEATHER, resolve_disasters
+from pbem.games.fief_england.disasters import WEATHER, full_track_face_up, resolve_disasters
 from pbem.games.fief_england.fortune import INCOME_RULES, income_parts as fortune_income
 from pbem.games.fief_england.scorch import SCORCH
 from pbem.games.fief_england.opportunity.orders import CARD_PLAYS
@@ -34,6 +34,7 @@ from pbem.games.fief_england.elections import ELECTIONS
 from pbem.games.fief_england.facts import ENGLAND
 from pbem.games.fief_england.invaders.attacked import ATTACK_INVADERS, VERB as ATTACK
 from pbem.games.fief_england.invaders.income import halved_income
+from pbem.games.fief_england.invaders.landing import held_at_sea
 from pbem.games.fief_england.lent_passage import INVADERS   # 6, with PASSAGE lent to the Invaders (R146)
 from pbem.games.fief_england.invaders.view import invaders_view
 from pbem.games.fief_england import crown, excalibur, parliament, pigeons
@@ -178,7 +179,7 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
               phases=(INVADERS, parliament.PARLIAMENT), record_keys=RECORD_KEYS,
               board_loader=load_england_board,
               cards_loader=load_england_cards, family_points=family_points, setup=SETUP,
-              view_parts=view_parts, disasters=resolve_disasters,
+              view_parts=view_parts, disasters=resolve_disasters, full_track_face_up=full_track_face_up,
               empty_towns="fortress", placement="controlled", movement=MOVEMENT,
               battle=replace(BATTLE, verbs={ATTACK: ATTACK_INVADERS}),   # 7.0, 6.8: players attack the Invaders
               purchase_start=sherwood.purchase_start, units_off_map=sherwood.units_off_map,
@@ -193,7 +194,7 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
                              **garter.VERBS},   # 13.3
               fief_towns=crown.fief_towns,   # 4.9, R19
               policies={key: policy_checker(key) for key in (JOIN_POLICY, QUELL_POLICY)},
-              characters=CHARACTERS, end_of_round=end_of_round,
+              characters=CHARACTERS, end_of_round=end_of_round, stays_on_board=held_at_sea,   # 8.0, R12
               before_draws=before_draws, captured=captured_hook, spared=skull_spares, mill_share=mill_share,
               other_pawns={hired.UNIT: ("crossbowman", "crossbowmen")},
               royal_guard=guard.GUARDS, guard_serves=guard.serves,   # 13.1

@@ -174,11 +174,11 @@ def template(view: dict, board: Board, player: str) -> str:
     burghers = (view.get("parliament") or {}).get("burghers", {}).get(player)
     lines = ["# Parliament (9.2): sealed; the markers are revealed with the tally.", "orders:"]
     if mine:
-        lines += ["#  - convene: yes               # Parliament sits and votes a 12-shilling Royal Tax",
-                  f"#    share: {{{player}: 12}}        # if it passes: who receives what (secret)"]
+        lines += ["  # - convene: yes              # Parliament sits and votes a 12-shilling Royal Tax",
+                  f"  #   share: {{{player}: 12}}       # if it passes: who receives what (secret)"]
     lines += [f"  - vote: against                # or `for`: your {votes} vote(s) (R4)"]
     if burghers:
-        lines += [f"#    burgher: yes               # your BURGHER adds {burghers} votes, for a Treasure (11.2)"]
+        lines += [f"  #   burgher: yes              # your BURGHER adds {burghers} votes, for a Treasure (11.2)"]
     return "\n".join(lines) + "\n"
 
 

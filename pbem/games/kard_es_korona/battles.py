@@ -15,8 +15,8 @@ from pbem.games.kard_es_korona.events import effect
 from pbem.games.kard_es_korona.battle import BattleEntry, battle_choices, plan_data_for, retreat_choices
 from pbem.games.kard_es_korona.battle import battle_order as order_of_battles
 from pbem.games.kard_es_korona.movement_orders import plan_fields
-from pbem.games.kard_es_korona.state import (State, active_players, add_units, board_of, castle_problem, describe,
-                                             is_neutral, no_units, total)
+from pbem.games.kard_es_korona.state import (State, active_players, add_units, battle_at, board_of, castle_problem,
+                                             describe, is_neutral, no_units, total)
 from pbem.games.kard_es_korona.units import UNIT_KINDS
 from pbem.games.kard_es_korona.victory import castle_victory
 from pbem.games.kard_es_korona.warlords import lord_defeated, reroll_allowed
@@ -49,6 +49,7 @@ def resolve(state: State, rng: Rng) -> list[Event]:
         if state["result"] is not None:
             break
         events.extend(_fight(state, battle, rng))
+        battle["fought"] = True   # read by a break-out (l.254), which may not join a battle still due
     state["battles"] = []
     return events
 
@@ -67,11 +68,18 @@ def _side(state: State, owner: str, units: dict[str, int], lord: bool, county: s
                 retreat_obstacle=to is not None and board_of(state).step_cost(county, to) > 1)
 
 
+def came_from(battle: dict[str, Any]) -> list[str]:
+    """The counties the attackers came into the battle from: from rules version 2 those bordering
+    it (``via``, III. Siege l.254: "one step from the castle"), in version 1 the counties they set
+    out from, which may lie further off (a raid from a distance, l.248)."""
+    return list(battle.get("via", battle["from"]))
+
+
 def _way_back(state: State, battle: dict[str, Any]) -> tuple[str, ...]:
-    """VI. Retreat / Flight (ruling K28): the attackers go back to a county they came from where
-    no one else's units stand (III. Siege: so does a withdrawal)."""
-    mine = battle["attacker"]
-    return tuple(c for c in battle["from"] if c not in state["closed"]
+    """VI. Retreat / Flight (ruling K28): the attackers go back to a county bordering the battle
+    that they came from, where no one else's units stand (III. Siege: so does a withdrawal)."""
+    mine, near = battle["attacker"], board_of(state).borders[battle["county"]]
+    return tuple(c for c in came_from(battle) if c in near and c not in state["closed"]
                  and state["armies"].get(c, {"owner": mine})["owner"] == mine)
 
 
@@ -79,7 +87,7 @@ def _refuges(state: State, battle: dict[str, Any]) -> tuple[str, ...]:
     """VI. Retreat / Flight: the defenders may flee to a bordering county of theirs or an empty
     one, but not to one an attacker came from."""
     board, defender = board_of(state), battle["defender"]
-    return tuple(c for c in sorted(board.borders[battle["county"]]) if c not in battle["from"]
+    return tuple(c for c in sorted(board.borders[battle["county"]]) if c not in came_from(battle)
                  and c not in state["closed"] and state["armies"].get(c, {"owner": defender})["owner"] == defender)
 
 
@@ -91,7 +99,7 @@ def _fight(state: State, battle: dict[str, Any], rng: Rng) -> list[Event]:
     if here is None or here["owner"] == attacker:
         # the defenders are gone, or became the attacker's (an elimination earlier in the step):
         # the attackers simply enter (ruling K25)
-        return _return_or_enter(state, battle, battle["units"], won=True)
+        return _return_or_enter(state, battle, battle["units"], True, rng)
     events: list[Event] = []   # the battle package's report opens with the armies (battle_lines)
     if castle and effect(state, "rain"):
         with_lord = ", with the province lord"
@@ -105,7 +113,7 @@ def _fight(state: State, battle: dict[str, Any], rng: Rng) -> list[Event]:
         if roll in RAIN_STOPS:
             events.append(Event("rain", f"Rainy Autumn: {attacker} rolls {roll}; the siege of {county} is "
                                 "rained off and the besiegers withdraw."))
-            return events + _return_or_enter(state, battle, battle["units"], won=False)
+            return events + _return_or_enter(state, battle, battle["units"], False, rng)
     fight = BattleInput(county=county, terrain=board.counties[county].terrain, castle=castle,
                         attacker=_side(state, attacker, battle["units"], battle["lord"], county,
                                        _way_back(state, battle)),
@@ -158,7 +166,7 @@ def apply_outcome(state: State, battle: dict[str, Any], outcome: BattleOutcome, 
     if defender_lord and outcome.defender_lord_fell:
         events.extend(lord_defeated(state, defender, attacker, county, rng, killed="defender" in outcome.killed))
     if total(attackers_left):
-        events.extend(_return_or_enter(state, battle, attackers_left, won, outcome.attacker_fled_to))
+        events.extend(_return_or_enter(state, battle, attackers_left, won, rng, outcome.attacker_fled_to))
     if won and battle["lord"] and not outcome.attacker_lord_fell and state["result"] is None:
         events.extend(victory_step.take(state, attacker))      # III (l.262)
     elif not won and state["lords"].get(defender) == county and not is_neutral(defender) \
@@ -167,10 +175,11 @@ def apply_outcome(state: State, battle: dict[str, Any], outcome: BattleOutcome, 
     return events
 
 
-def _return_or_enter(state: State, battle: dict[str, Any], units: dict[str, int], won: bool,
+def _return_or_enter(state: State, battle: dict[str, Any], units: dict[str, int], won: bool, rng: Rng,
                      fled_to: str | None = None) -> list[Event]:
     """The attackers take the county (a castle keeps at most 7, the rest go back: III. Siege),
-    or withdraw to the county they came from (its first, if several: ruling K18)."""
+    or withdraw to the county they came from (its first, if several: ruling K18); with nowhere
+    to go they break out (rules version 2, l.254: ruling K30)."""
     county, attacker = battle["county"], battle["attacker"]
     if attacker in state["eliminated"]:   # his lord fell here and he is out: his attackers with him
         return []
@@ -189,6 +198,13 @@ def _return_or_enter(state: State, battle: dict[str, Any], units: dict[str, int]
         events.extend(castle_victory(state, attacker) if board.counties[county].castle else [])
     if total(units):
         back = fled_to or _withdrawal(state, battle)
+        if battle.get("break_out") and not won:   # l.254: "only if he wins may he place these units"
+            back = None
+        elif back is None and state["rules_version"] >= 2 and not battle.get("break_out"):
+            lord = not won and battle["lord"] and state["lords"].get(attacker) == county
+            out = _break_out(state, battle, units, lord, rng)
+            if out is not None:
+                return events + out
         if back is None:
             events.append(Event("lost", f"{attacker}'s {describe(units)} from {county} find no county to withdraw "
                                 "to and are lost (ruling K18)."))
@@ -205,9 +221,36 @@ def _withdrawal(state: State, battle: dict[str, Any]) -> str | None:
     county of theirs or empty (III. Siege)."""
     board = board_of(state)
     mine = battle["attacker"]
-    for county in list(battle["from"]) + sorted(board.borders[battle["county"]]):
+    for county in came_from(battle) + sorted(board.borders[battle["county"]]):
         here = state["armies"].get(county)
         if county not in state["closed"] and (here is None or here["owner"] == mine):
             return county
     return None
 
+
+
+def _break_out(state: State, battle: dict[str, Any], units: dict[str, int], lord: bool,
+               rng: Rng) -> list[Event] | None:
+    """III. Siege (l.254): units that must leave the castle (its surplus, or a siege rained off)
+    when every bordering county is in enemy hands "must immediately start a battle with these
+    units against one of them, and only if he wins may he place these units". Ruling K30: the
+    judge picks the bordering county with the fewest enemy units (the first in board order at a
+    tie), never his overlord's or his vassal's nor one where a battle is still due
+    (III. Attack: no third party); the units fight there at once; if they do not
+    win, what is left of them is lost. None when there is no such county (they are lost)."""
+    county, attacker = battle["county"], battle["attacker"]
+    bound = {state["vassal_of"].get(attacker)} | {v for v, o in state["vassal_of"].items() if o == attacker}
+    foes = [c for c in sorted(board_of(state).borders[county]) if c not in state["closed"]
+            and c in state["armies"] and state["armies"][c]["owner"] not in bound | {attacker}
+            and (battle_at(state, c) or {"fought": True}).get("fought")]
+    if not foes:
+        return None
+    target = min(foes, key=lambda c: total(state["armies"][c]["units"]))
+    if lord:
+        state["lords"][attacker] = target
+    forced = {"county": target, "attacker": attacker, "defender": state["armies"][target]["owner"], "units": units,
+              "lord": lord, "from": [], "via": [], "entered": battle["entered"], "free": 0, "break_out": True}
+    events = [Event("break_out", f"{attacker}'s {describe(units)} must leave {county}, and every county around it "
+                    f"is in enemy hands: they attack {target} at once (III. Siege).",
+                    data={"player": attacker, "from": county, "county": target})]
+    return events + _fight(state, forced, rng)

@@ -18,6 +18,8 @@ from pbem.rules.rng import Rng
 EFFECTS = {"election": bool, "castle_income": int, "no_county_income": bool, "player_infantry": int,
            "neutral_infantry": int, "rain": bool, "lord_attack_bonus": int}
 DECK_SIZE = 16
+INCOME_EFFECTS = ("castle_income", "no_county_income")   # the effects that concern tax income (l.140)
+FIRST_YEAR = 1301                                         # III: no income in the first year
 
 
 class CardError(ValueError):
@@ -50,6 +52,11 @@ def effect(state: State, key: str) -> Any:
     return cards()[card]["effect"].get(key) if card else None
 
 
+def concerns_income(card: dict[str, Any]) -> bool:
+    """Whether a card's effect concerns tax income (II. Event Cards, l.140)."""
+    return any(card["effect"].get(key) for key in INCOME_EFFECTS)
+
+
 def new_deck(rng: Rng) -> list[str]:
     deck = list(cards())
     rng.shuffle(deck, "event cards shuffled")
@@ -67,6 +74,11 @@ def turn_card(state: State, rng: Rng) -> list[Event]:
     events = [Event("event_card", f"{state['year']}: the event card is {card['name']}.",
                     data={"card": card_id, "year": state["year"]})]
     fx = card["effect"]
+    if state["rules_version"] >= 2 and state["year"] == FIRST_YEAR and concerns_income(card):
+        # l.140: "any event concerning tax income in the first year" cannot be carried out: no
+        # part of it, the neutrals' infantry and a lasting effect included (ruling K33)
+        return events + [Event("event_effect", f"{card['name']} concerns tax income, and none is collected in the "
+                               "first year: the card has no effect (II. Event Cards).")]
     if fx.get("castle_income"):
         state["lasting"].append(card_id)
         events.append(Event("event_effect", f"From now on every castle yields {fx['castle_income']} garas more."))

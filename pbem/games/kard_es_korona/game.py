@@ -4,7 +4,8 @@ view. Each phase's orders and resolution live in their own module; this one only
     setup/placement            every player places his starting army (III)
     YEAR/event                 no orders: the year begins, the event card, tax income (III 1-2)
     YEAR/recruitment           every player recruits (III 2; not in the first year)
-    YEAR/movement              every player's list of steps, interleaved (III 3)
+    YEAR/movement              every player's list of steps, interleaved (III 3); by the
+                               traditional method (VI) each player's steps and then his battles
     YEAR/battles               no orders: the battles due, in the rulebook's order (III 4)
     YEAR/election-OFFICE       three sealed bids in an election year (III 5; IV)
 """
@@ -14,8 +15,9 @@ import copy
 from typing import Any, Mapping, Sequence
 
 from pbem.games.kard_es_korona import (battles, economy, elections, events, gifts, map_view, movement,
-                                       movement_orders, placement, setup, victory, warlords)
+                                       movement_orders, placement, setup, traditional, victory, warlords)
 from pbem.games.kard_es_korona import demo_players as demo
+from pbem.games.kard_es_korona import random_orders as random_players
 from pbem.games.kard_es_korona.board import load_board
 from pbem.games.kard_es_korona.state import OFFICES, State, active_players, election_year, steps_allowed
 from pbem.rules.api import Event, GameResult, OptionSpec, OrderCheck, Phase, Resolution
@@ -37,7 +39,7 @@ class KardEsKoronaRules:
     title = "Kard és Korona"
     min_players = 2
     max_players = 6
-    rules_version = 1
+    rules_version = 2
 
     def options(self) -> Sequence[OptionSpec]:
         return setup.options()
@@ -66,6 +68,12 @@ class KardEsKoronaRules:
         state = copy.deepcopy(state)
         step = state["step"]
         out: list[Event] = []
+        gone = [p for p, o in orders.items() if isinstance(o, Mapping) and o.get("left")]
+        if gone and step != "placement" and state["rules_version"] >= 2:   # II (l.120), ruling K32
+            out += warlords.players_leave(state, gone) + victory.check(state)
+            orders = {p: o for p, o in orders.items() if p not in gone}
+            if state["result"] is not None:
+                return Resolution(state, tuple(out))
         if step == "placement":
             out += setup.place_starting_armies(state, orders)
             state["step"] = "event"
@@ -74,6 +82,10 @@ class KardEsKoronaRules:
         elif step == "recruitment":
             out += economy.resolve(state, dict(orders))
             state["step"] = "movement"
+        elif step == "movement" and traditional.enabled(state):   # VI: each player moves and fights in turn
+            out += traditional.resolve(state, dict(orders), rng)
+            if state["result"] is None:
+                state["step"] = "battles-done"
         elif step == "movement":
             out += movement.resolve(state, dict(orders))
             if state["result"] is None:
@@ -93,7 +105,7 @@ class KardEsKoronaRules:
                 due = election_year(state) or state["election_due"]
                 state["step"] = f"election-{OFFICES[0]}" if due and elections.bidders(state) else "year-done"
         if state["step"] == "year-done":
-            out += self._year_ends(state)
+            out += self._year_ends(state, rng)
         return Resolution(state, tuple(out))
 
     def _year_begins(self, state: State, rng: Rng) -> list[Event]:
@@ -106,14 +118,18 @@ class KardEsKoronaRules:
             state["step"] = "movement"
         return out + victory.check(state)
 
-    def _year_ends(self, state: State) -> list[Event]:
+    def _year_ends(self, state: State, rng: Rng) -> list[Event]:
         out = victory.check(state)
         if state["result"] is not None:
             return out
         if state["year"] >= state["last_year"]:
             return out + victory.last_year(state)
         state["year"] += 1
-        state["starting"] = state["first_pass"] or state["starting"]   # III: the first to pass starts
+        if traditional.enabled(state):   # VI. Traditional Movement Method: drawn by dice every year
+            state["starting"], drawn = traditional.draw_starting_player(state, rng)
+            out += drawn
+        else:
+            state["starting"] = state["first_pass"] or state["starting"]   # III: the first to pass starts
         state["event"] = None
         state["step"] = "event"
         return out + [Event("year", f"The year {state['year']} begins; {state['starting']} starts.")]
@@ -123,6 +139,7 @@ class KardEsKoronaRules:
         view = {key: copy.deepcopy(state[key]) for key in PUBLIC}
         view["me"] = player
         view["cavalry_limit"] = state["options"]["cavalry_limit"]
+        view["movement_method"] = state["options"].get(traditional.OPTION, traditional.METHODS[0])
         view["steps_allowed"] = {p: steps_allowed(state, p) for p in state["players"]}
         view["bidders"] = elections.bidders(state)
         view["event_name"] = events.cards()[state["event"]]["name"] if state["event"] else None
@@ -147,6 +164,11 @@ class KardEsKoronaRules:
         if step == "movement":
             return {"steps": [], "battle": dict(movement_orders.DEFAULT_BATTLE), "veto": []}
         return {"bid": 0, "if_tied": []}
+
+    def left_orders(self, view: Any, player: str) -> Any:
+        """A position in civil disorder (pbem.rules.api.LeavesGame): its player has stopped
+        playing, and his units become neutral when the phase resolves (II, l.120; ruling K32)."""
+        return {**self.default_orders(view, player), "left": True}
 
     def order_template(self, view: Any, player: str) -> str:
         return self._module(view["step"]).template(view, player)
@@ -174,6 +196,10 @@ class KardEsKoronaRules:
 
     def at_once_template(self, view: Any, player: str) -> str:
         return gifts.template(view, player)
+
+    # -- random legal orders (pbem.rules.api.WritesRandomOrders; random_orders/) -----------------
+    def random_orders(self, view: Any, player: str, rng: Rng) -> str:
+        return random_players.random_orders(view, player, rng)
 
     # -- the demo's players (main's optional PlaysDemo part; demo_players.py) ------------------
     demo_players: tuple[str, ...] = demo.DEMO_PLAYERS

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.kard_es_korona.board import Board
-from pbem.games.kard_es_korona.routes import cheapest, points
+from pbem.games.kard_es_korona.routes import cheapest, entry, points
 from pbem.games.kard_es_korona.state import (State, active_players, add_units, battle_at, board_of, castle_problem,
                                              describe, half_rule, is_neutral, no_units, remove_units, total,
                                              units_at)
@@ -25,12 +25,27 @@ class StepFails(Exception):
     """A step cannot be made; the message says why (told to its player)."""
 
 
-def resolve(state: State, orders: dict[str, Any]) -> list[Event]:
-    events: list[Event] = []
+def begin(state: State, orders: dict[str, Any]) -> None:
+    """The movement's bookkeeping for the year: nothing moved, no battle due, the players'
+    standing battle decisions and vetoes."""
     state["moved"], state["battles"], state["first_pass"] = {}, [], None
     state["tied"] = []          # players whose control is lost this year (VI. Tie-Down)
     state["battle_orders"] = {p: o["battle"] for p, o in orders.items()}
     state["vetoes"] = {p: o["veto"] for p, o in orders.items() if o["veto"]}
+
+
+def try_step(state: State, player: str, step: dict[str, Any], turn: int) -> list[Event]:
+    """One step, or its failure told to its player only (a plan not carried out stays his)."""
+    try:
+        return _step(state, player, step, turn)
+    except StepFails as fail:
+        return [Event("step_failed", f"{player}'s step into {step['to']} fails: {fail}",
+                      Audience.only(player), data={"player": player, "to": step["to"]})]
+
+
+def resolve(state: State, orders: dict[str, Any]) -> list[Event]:
+    events: list[Event] = []
+    begin(state, orders)
     players = [p for p in active_players(state) if p in orders]
     plans = {p: list(orders[p]["steps"]) for p in players}
     passed: list[str] = []
@@ -46,12 +61,7 @@ def resolve(state: State, orders: dict[str, Any]) -> list[Event]:
                     events.append(Event("first_pass", f"{player} is the first to pass and will start the next "
                                         "year (III. Movement).", data={"player": player}))
                 continue
-            step = plans[player].pop(0)
-            try:
-                events.extend(_step(state, player, step, turn))
-            except StepFails as fail:   # told to its player only: a plan not carried out stays his
-                events.append(Event("step_failed", f"{player}'s step into {step['to']} fails: {fail}",
-                                    Audience.only(player), data={"player": player, "to": step["to"]}))
+            events.extend(try_step(state, player, plans[player].pop(0), turn))
             turn += 1
             if state["result"] is not None:
                 break
@@ -83,6 +93,9 @@ def _step(state: State, player: str, step: dict[str, Any], turn: int) -> list[Ev
     if battle_here is not None:
         raise StepFails("a battle is already due there: no reinforcements and no third party may join it "
                         "(III. Battle, ruling K16)")
+    if to in state.get("fought", ()) and here is not None and here["owner"] != player:
+        raise StepFails("its units fought a battle this year, and a unit takes part in one battle a year "
+                        "(III. Stepping into Battle; VI. Traditional Movement Method, ruling K36)")
     if here is None or here["owner"] == player:
         return _enter(state, board, player, step, moving, lord_from)
     return _attack(state, board, player, step, moving, lord_from, turn)
@@ -93,6 +106,8 @@ def _passable(state: State, player: str):
     not closed, not his overlord's or vassal's; in the advanced game also a county where his
     attackers tie down at least half as many defenders (VI. Tie-Down, ruling K21)."""
     bound = {state["vassal_of"].get(player)} | {v for v, o in state["vassal_of"].items() if o == player}
+    if state["rules_version"] >= 2:
+        bound.discard(None)   # a county nobody holds (l.226; advanced setup) is nobody's territory
 
     def passable(county: str) -> bool:
         if county in state["closed"] or state["owner"].get(county) in bound:
@@ -109,7 +124,7 @@ def _passable(state: State, player: str):
 def _can_leave(state: State, board: Board, player: str, src: str, units: dict[str, int], to: str) -> None:
     mine = units_at(state, src, player)
     moved = state["moved"].get(src, no_units())
-    free = {k: mine[k] - moved.get(k, 0) for k in UNIT_KINDS}
+    free = {k: max(mine[k] - moved.get(k, 0), 0) for k in UNIT_KINDS}
     battle = battle_at(state, src)
     if battle is not None:   # III: attacked units may not move away; VI: the reverse tie-down's excess may
         spare = battle.get("free", 0)
@@ -135,6 +150,15 @@ def _escort_left(state: State, player: str, src: str, step: dict[str, Any]) -> N
     left = total(here["units"]) - total(step["from"].get(src, {})) if here and here["owner"] == player else 0
     if left <= 0:
         raise StepFails(f"your province lord would be left alone in {src} (II: he needs an escort)")
+
+
+def _entries(state: State, board: Board, player: str, step: dict[str, Any]) -> list[str]:
+    """The counties bordering the target from which the step's units come into the battle (III.
+    Siege, l.254: "one step from the castle"): a county further off, reached by a raid from a
+    distance (l.248) or past tied-down defenders (VI. Tie-Down), comes in through the last county
+    of its way (rules version 2)."""
+    passable = _passable(state, player)
+    return sorted({entry(board, src, step["to"], passable) or src for src in step["from"]})
 
 
 def _lord_in_battle(state: State, player: str, county: str | None) -> bool:
@@ -199,12 +223,15 @@ def _attack(state: State, board: Board, player: str, step: dict[str, Any], movin
         wrong = half_rule(moving)
         if wrong:   # VI: besiegers keep the half rule too (ruling K5: when the siege begins)
             raise StepFails(wrong)
+    via = _entries(state, board, player, step) if state["rules_version"] >= 2 else None
     _take_from_sources(state, step)
     if lord_from is not None:
         state["lords"][player] = to
     defenders = total(state["armies"][to]["units"])
     battle = {"county": to, "attacker": player, "defender": defender, "units": moving, "lord": lord_from is not None,
               "from": sorted(step["from"]), "entered": turn, "free": 0}
+    if via is not None:
+        battle["via"] = via
     events = [Event("attack", f"{player} attacks {to} ({describe(state['armies'][to]['units'])} of {defender}) "
                     f"with {describe(moving)}" + (" and the province lord." if lord_from else "."),
                     data={"player": player, "county": to, "defender": defender, "units": moving})]

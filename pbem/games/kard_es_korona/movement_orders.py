@@ -9,7 +9,8 @@ decisions his battles need (the battle package reads them):
     battle:                                       # the battle package's plan (battle/orders.py) ...
       priorities: [archers, infantry, cavalry]    # which enemy units your hits remove first
       lord_leads: cavalry                         # the kind the lord's +1 goes to (II)
-      if_defeated: oath                           # ... and the game's: oath (vassal oath) or escape
+      if_defeated: oath                           # ... and the game's: oath (vassal oath), escape or
+                                                  # elimination
     veto: [Kata]                                  # an overlord forbids these vassals' attacks
 
 The judge plays the lists one step a player in turn order (movement.py). Checked here is what
@@ -38,13 +39,18 @@ from pbem.rules.api import OrderCheck
 GAME_KEYS = ("if_defeated", "after_victory")
 DEFAULT_BATTLE: dict[str, Any] = {"if_defeated": "oath", "after_victory": None}
 ADVANCED_KEYS = ("retreat", "retreat_to", "pursue")
+MOVE_CHOICES = ("first", "last")   # VI. Traditional Movement Method: the starting player moves first or last
+# III. Elimination or Vassal Oath: a lord defeated by a player swears the vassal oath, tries to
+# escape (a 6), or his player is simply eliminated (ruling K34).
+IF_DEFEATED = ("oath", "escape", "elimination")
+IF_DEFEATED_WORDS = {"eliminate": "elimination", "eliminated": "elimination", "vassal oath": "oath"}
 
 
 def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
     board = load_board(view["version"])
     problems = Problems()
     doc = document if isinstance(document, dict) else {}
-    check_keys(doc, ("steps", "battle", "veto"), "the movement orders", problems)
+    check_keys(doc, ("steps", "battle", "veto", "move"), "the movement orders", problems)
     raw_steps = doc.get("steps") or []
     if not isinstance(raw_steps, list):
         problems.add(line_of(doc, "steps"), "`steps:` is a list, each step starting with `- to:`")
@@ -103,10 +109,32 @@ def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
     for name in veto:
         if view["vassal_of"].get(name) != player:
             problems.add(line_of(doc, "veto"), f"{name} is not your vassal", "veto only your own vassals (V)")
+    move = _move(doc, view, player, problems) if "move" in doc else None
     if problems:
         return OrderCheck(None, tuple(problems))
     notes = () if steps else ("you take no step this year: you pass at once",)
-    return OrderCheck({"steps": steps, "battle": battle, "veto": veto}, notes=notes)
+    orders = {"steps": steps, "battle": battle, "veto": veto}
+    if move is not None:
+        orders["move"] = move
+    return OrderCheck(orders, notes=notes)
+
+
+def _move(doc: Any, view: dict[str, Any], player: str, problems: Problems) -> str | None:
+    """`move: first | last`: the starting player's choice in the traditional method (VI, l.360)."""
+    line = line_of(doc, "move")
+    if view.get("movement_method") != "traditional":
+        problems.add(line, "`move:` belongs to the traditional movement method (VI), which this game does not "
+                     "play", "leave out `move:`")
+        return None
+    if player != view["starting"]:
+        problems.add(line, f"only the starting player ({view['starting']}) chooses to move first or last (VI)",
+                     "leave out `move:`")
+        return None
+    choice = str(doc["move"]).strip().lower()
+    if choice not in MOVE_CHOICES:
+        problems.add(line, f"`move:` is `first` or `last`, not {str(doc['move'])[:20]!r}", "write `move: last`")
+        return None
+    return choice
 
 
 def _battle(raw: Any, line: int | None, view: dict[str, Any], problems: Problems) -> dict[str, Any]:
@@ -129,8 +157,10 @@ def _battle(raw: Any, line: int | None, view: dict[str, Any], problems: Problems
     out.update(plan or {})
     if "if_defeated" in raw:
         choice = str(raw["if_defeated"]).strip().lower()
-        if choice not in ("oath", "escape"):
-            problems.add(line_of(raw, "if_defeated"), "if_defeated is `oath` or `escape`")
+        choice = IF_DEFEATED_WORDS.get(choice, choice)
+        if choice not in IF_DEFEATED:
+            problems.add(line_of(raw, "if_defeated"), f"if_defeated is `oath`, `escape` or `elimination`, not "
+                         f"{str(raw['if_defeated'])[:30]!r}", "write e.g. `if_defeated: oath`")
         out["if_defeated"] = choice
     if "after_victory" in raw:   # III (l.262): the victorious lord's extra step
         out["after_victory"] = victory_step.parse(raw["after_victory"], line_of(raw, "after_victory"), view, problems)
@@ -145,8 +175,10 @@ def plan_fields(orders: dict[str, Any] | None) -> dict[str, Any]:
 
 def template(view: dict[str, Any], player: str) -> str:
     mine = [c for c, a in view["armies"].items() if a["owner"] == player]
-    lines = [f"# Movement of {view['year']}: up to {view['steps_allowed'][player]} steps, played one step a "
-             "player in turn order (III).",
+    traditional = view.get("movement_method") == "traditional"
+    how = ("each player's whole list and then his battles, one player after the other (VI. Traditional Movement "
+           "Method)" if traditional else "one step a player in turn order (III)")
+    lines = [f"# Movement of {view['year']}: up to {view['steps_allowed'][player]} steps, played {how}.",
              "# Your units: " + "; ".join(f"{c}: {describe(view['armies'][c]['units'])}" for c in mine),
              "# Cavalry and the lord have 4 movement points, infantry and archers 2; a mountain, a marsh",
              "# or a river crossing costs 2 (3 both). A step into enemy units is an attack (a battle).",
@@ -159,7 +191,10 @@ def template(view: dict[str, Any], player: str) -> str:
              "#battle:",
              "#  priorities: [cavalry, archers, infantry]   # enemy units your hits remove first",
              "#  lord_leads: cavalry                        # the kind the lord's +1 goes to",
-             "#  if_defeated: oath                          # or escape (a 6)"]
+             "#  if_defeated: oath                          # or escape (a 6), or elimination"]
+    if traditional and player == view["starting"]:
+        lines += ["# You are the starting player: you move first, or last (the player to your left begins).",
+                  "#move: last"]
     return "\n".join(lines) + "\n"
 
 
@@ -173,6 +208,8 @@ def echo(orders: dict[str, Any]) -> str:
             out.append(f"    from: {{{parts}}}")
         if step["lord"]:
             out.append("    lord: yes")
+    if orders.get("move"):
+        out.append(f"move: {orders['move']}")
     out += battle_echo(orders["battle"])
     if orders["veto"]:
         out.append(f"veto: [{', '.join(orders['veto'])}]")

@@ -32,3 +32,21 @@ def points(units: dict[str, int], lord: bool) -> int:
     """The movement points of a moving group: its slowest member's (II)."""
     kinds = [MOVEMENT_POINTS[k] for k in UNIT_KINDS if units.get(k)]
     return min(kinds + ([WARLORD_MOVEMENT_POINTS] if lord else []))
+
+
+def entry(board: Board, src: str, dst: str, passable: Callable[[str], bool]) -> str | None:
+    """The county from which a cheapest way from ``src`` steps into ``dst``: the county an army
+    "came directly into the battle" from (III. Siege, l.254; VI. Retreat / Flight). ``src``
+    itself when it borders ``dst`` on a cheapest way, else the first such neighbour in board
+    order; None when ``dst`` cannot be reached."""
+    best = cheapest(board, src, dst, passable)
+    if best is None:
+        return None
+    if dst in board.borders[src] and board.step_cost(src, dst) == best:
+        return src
+    for near in sorted(board.borders[dst]):
+        if near != src and passable(near):
+            cost = cheapest(board, src, near, passable)
+            if cost is not None and cost + board.step_cost(near, dst) == best:
+                return near
+    return None

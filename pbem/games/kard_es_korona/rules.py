@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pbem.games.kard_es_korona.game import KardEsKoronaRules
-from pbem.rules.api import ActsAtOnce, DrawsMap, EchoesOrders, GameRules, PlaysDemo
+from pbem.rules.api import ActsAtOnce, DrawsMap, EchoesOrders, GameRules, PlaysDemo, WritesRandomOrders
 
 RULES = KardEsKoronaRules()
 
@@ -12,3 +12,4 @@ _ACTS_AT_ONCE: ActsAtOnce = RULES
 _ECHOES_ORDERS: EchoesOrders = RULES
 _DRAWS_MAP: DrawsMap = RULES
 _PLAYS_DEMO: PlaysDemo = RULES
+_WRITES_RANDOM_ORDERS: WritesRandomOrders = RULES

@@ -44,6 +44,10 @@ def options() -> list[OptionSpec]:
                    "default", kind="choice", choices=("default", *sets)),
         OptionSpec("cavalry_limit", "the optional limit on recruiting cavalry (III; VI. Limit on Cavalry Units)",
                    True),
+        OptionSpec("movement", "interleaved (one step a player in turn, III. Movement) or traditional (advanced "
+                   "only, VI. Traditional Movement Method: the starting player drawn by dice every year, and "
+                   "each player moves and fights his whole turn in turn)", "interleaved", kind="choice",
+                   choices=("interleaved", "traditional")),
     ]
 
 
@@ -68,6 +72,10 @@ def new_state(options: Mapping[str, Any], players: Sequence[str], rng: Rng) -> S
     home = dict(zip(players, chosen, strict=True))
     starting = rng.choice(list(players), "starting player of 1301")            # III: by a die roll
     closed = [c for c in board.in_province(SLAVONIA) if c != BARANYA] if len(players) == 5 else []
+    movement = str(options.get("movement", "interleaved"))
+    if movement == "traditional" and version != "advanced":
+        raise ValueError("the traditional movement method is an option of the advanced version (VI): "
+                         "add --option version=advanced, or leave out --option movement=traditional")
     state: State = {
         "version": version, "rules_version": int(options.get("rules_version", 1)),
         "options": {"cavalry_limit": bool(options.get("cavalry_limit", True))},
@@ -79,6 +87,8 @@ def new_state(options: Mapping[str, Any], players: Sequence[str], rng: Rng) -> S
         "elections": 0, "deck": [], "event": None, "lasting": [], "moved": {}, "battles": [],
         "battle_orders": {}, "first_pass": None, "election_due": False, "result": None,
     }
+    if movement == "traditional":   # stored only when chosen: a game set up before the option replays as it was
+        state["options"]["movement"] = movement
     return state
 
 

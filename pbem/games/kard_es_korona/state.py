@@ -2,7 +2,8 @@
 
 The state is a dict (stored by the judge as it is; ``resolve`` works on a deep copy):
 
-- ``version`` "basic" | "advanced"; ``rules_version``; ``options`` (the game master's options);
+- ``version`` "basic" | "advanced"; ``rules_version``; ``options`` (the game master's options:
+  ``cavalry_limit``, and ``movement`` only when "traditional", VI);
 - ``players`` in seating (clockwise) order; ``home``: player -> province id;
 - ``year`` (1301...), ``last_year`` (1308 basic, 1312 advanced, VI); ``starting``: the starting
   player of the year (III. Determining the Order of Play); ``step``: the phase waited on;
@@ -16,8 +17,10 @@ The state is a dict (stored by the judge as it is; ``resolve`` works on a deep c
 - ``offices``: office -> holder or None (IV); ``elections``: how many were held;
 - ``deck``/``event``/``lasting``: the event cards (II. Event Cards);
 - ``moved``: county -> {kind: n} units that moved this year; ``battles``: battles due (county,
-  attacker, defender, the attacking units, lord, the counties they came from, when entered, the
-  defenders free of the reverse tie-down); ``tied``: players who may not move any more this year;
+  attacker, defender, the attacking units, lord, the counties they set out from, when entered, the
+  defenders free of the reverse tie-down; from rules version 2 ``via``, the counties bordering
+  the battle they came in through, ruling K29); ``tied``: players who may not move any more this year;
+  ``fought`` (the traditional method only): counties whose units fought this year;
 - ``battle_orders``: player -> standing battle decisions from the movement orders; ``vetoes``:
   overlord -> vassals whose battles he forbids this year; ``won_now``: offices won in the
   election under way;

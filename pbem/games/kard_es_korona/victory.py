@@ -20,6 +20,15 @@ def _win(state: State, winner: str, text: str, how: str) -> list[Event]:
     return [Event("victory", text, data={"player": winner, "how": how})]
 
 
+def no_lord_left(state: State) -> list[Event]:
+    """Every player is out (II, l.126: lords not ransomed in time die, several in one year):
+    no free lord is left to win by V.I or to be ranked by V.V, and the game ends without a winner."""
+    text = "No free province lord is left in the game: no one wins the Holy Crown."
+    state["result"] = {"winners": [], "text": text}
+    state["step"] = "over"
+    return [Event("victory", text, data={"how": "no lord left"})]
+
+
 def castle_victory(state: State, player: str) -> list[Event]:
     """V.IV: checked whenever a castle is taken (vassals' castles count for the overlord)."""
     if state["result"] is not None:
@@ -41,6 +50,8 @@ def check(state: State) -> list[Event]:
     if state["result"] is not None:
         return []
     free = free_players(state)
+    if not free:
+        return no_lord_left(state)
     if len(free) == 1 and len(state["players"]) > 1:
         return _win(state, free[0], f"{free[0]} is the last free province lord and wins the Holy Crown (V.I).",
                     "last lord")
@@ -73,6 +84,8 @@ def last_year(state: State) -> list[Event]:
     if state["result"] is not None:
         return []
     ranked = final_ranking(state)
+    if not ranked:
+        return no_lord_left(state)
     best = ranked[0][1]
     winners = [p for p, k in ranked if k == best]
     c, n, k, m = best

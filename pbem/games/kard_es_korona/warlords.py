@@ -1,9 +1,9 @@
 """What becomes of a defeated province lord (II. Royal / Neutral Units; III. Elimination or
 Vassal Oath): captured by neutrals and ransomed within three years, or, beaten by a player,
-the vassal oath or the escape roll his player ordered in advance, or elimination."""
+the vassal oath, the escape roll or plain elimination his player ordered in advance."""
 from __future__ import annotations
 
-from pbem.games.kard_es_korona.state import State, board_of, is_neutral
+from pbem.games.kard_es_korona.state import State, board_of, is_neutral, neutral_owner
 from pbem.games.kard_es_korona.movement_orders import DEFAULT_BATTLE
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
@@ -38,6 +38,8 @@ def lord_defeated(state: State, loser: str, victor: str, county: str, rng: Rng, 
                       f"for 20 garas before {state['captive'][loser]} (II).", data={"player": loser})] \
             + _lose_offices(state, loser)
     choice = state["battle_orders"].get(loser, DEFAULT_BATTLE)["if_defeated"]
+    if choice == "elimination":   # III: "a player is eliminated at once" (ruling K34)
+        return eliminate(state, loser, victor)
     if choice == "escape":
         events = _escape(state, loser, county, rng)
         if state["lords"][loser] is not None:
@@ -118,15 +120,43 @@ def ransom_deadlines(state: State) -> list[Event]:
     for player, year in list(state["captive"].items()):
         if state["year"] >= year:
             del state["captive"][player]
-            for here in state["armies"].values():
-                if here["owner"] == player:
-                    here["owner"] = "neutral-" + state["home"][player]
-            for county, owner in list(state["owner"].items()):
-                if owner == player:
-                    state["owner"][county] = "neutral-" + state["home"][player]
+            _turn_neutral(state, player)
             state["eliminated"].append(player)
             events.append(Event("executed", f"{player}'s province lord was not ransomed by {year} and dies; "
                                 f"{player} is out of the game and his units become neutral (II).",
                                 data={"player": player}))
             events.extend(_free_vassals(state, player))
+    return events
+
+
+def _turn_neutral(state: State, player: str) -> None:
+    """II (l.120): ``player``'s units and counties become neutral, in his province's colour."""
+    neutral = neutral_owner(state["home"][player], royal=False)
+    for here in state["armies"].values():
+        if here["owner"] == player:
+            here["owner"] = neutral
+    for county, owner in list(state["owner"].items()):
+        if owner == player:
+            state["owner"][county] = neutral
+
+
+def players_leave(state: State, gone: list[str]) -> list[Event]:
+    """II (l.120): "If one of the players for some reason stops playing, but the others would
+    continue without him, his existing units become neutral units and take part in the game
+    further in the manner described above" (they do not move, recruit or counterattack, and
+    defend to the last). By mail, a player whose position fell into civil disorder (ruling
+    K32): his lord leaves the board, his offices return to the crown, his vassals go free, an
+    oath he swore ends, and he is out of the game."""
+    events: list[Event] = []
+    for player in gone:
+        if player in state["eliminated"]:
+            continue
+        _turn_neutral(state, player)
+        state["lords"][player] = None
+        state["captive"].pop(player, None)
+        state["vassal_of"].pop(player, None)
+        state["eliminated"].append(player)
+        events.append(Event("left", f"{player} has stopped playing: his units become neutral units and stay where "
+                            "they stand, and he is out of the game (II).", data={"player": player}))
+        events.extend(_lose_offices(state, player) + _free_vassals(state, player))
     return events

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from pbem.games.fief.board import Board
+from pbem.games.fief.board import Board, load_board
 from pbem.orders.reading import Problems, as_seq, check_keys, each_order, fold, suggest, verb_of, yes_no
 from pbem.games.fief.cards.deck import CardSet, load_cards
 from pbem.games.fief.cards.effects import marker_problem
@@ -64,7 +64,17 @@ def check_draw_orders(view: dict, player: str, items: list, problems: Problems) 
     out: dict[str, Any] = {"discard": [], "draw": [], "if_first": {}}
     seen: set[str] = set()
     draw_line = None
-    for item, verb, line in each_order(items, ("discard", "draw"), problems):
+    own = edition.hooks.card_plays
+    verbs = ("discard", "draw") + (("play",) if own is not None and own.discard_check is not None else ())
+    plays: list[tuple[dict, int | None]] = []
+    for item, verb, line in each_order(items, verbs, problems):
+        if verb == "play":   # England 2.0 (l.105): an Opportunity card played in the Discard action
+            assert own is not None and own.discard_check is not None
+            board = load_board(view["game"], (view.get("options") or {}).get("board", "board"))
+            play = own.discard_check(view, board, player, str(card_word(item.get("play"))), item, line, problems)
+            if play is not None:
+                plays.append((play, line))
+            continue
         if verb in seen:
             problems.add(line, f"only one `{verb}:` order per mail", f"list everything in one `{verb}:` order")
             continue
@@ -77,13 +87,33 @@ def check_draw_orders(view: dict, player: str, items: list, problems: Problems) 
             out["draw"], out["if_first"] = _draw(cards, edition.draws, edition.character_draws, item, line,
                                                  problems, edition.cite("2.2"))
             draw_line = line
-    room = edition.hand_limit - (sum(hand.values()) - len(out["discard"]))
+    if plays:
+        out["play"] = _discard_plays(hand, out["discard"], plays, own, problems)
+    spent = len(out["discard"]) + sum(len(own.hand_cards(p)) for p in out.get("play", ()) if own is not None)
+    room = edition.hand_limit - (sum(hand.values()) - spent)
     most = max(len(out["draw"]), edition.draws if any(v != "none" for v in out["if_first"].values()) else 0)
     if most > room and not problems:
         problems.add(draw_line, f"you would hold {edition.hand_limit - room} card(s) after discarding, so you may "
                      f"draw {max(room, 0)} at most ({edition.cite('2.2')}: {edition.hand_limit} cards in hand), "
                      f"not {most}",
                      "discard more cards or draw fewer")
+    return out
+
+
+def _discard_plays(hand: Counter, discards: list[str], plays: list[tuple[dict, int | None]], own: Any,
+                   problems: Problems) -> list[dict]:
+    """The plays of the Discard action, in the order written, each with the cards of the hand
+    it takes: none taken twice, nor one the same mail discards."""
+    left = Counter(hand)
+    left.subtract(discards)
+    out = []
+    for play, line in plays:
+        for card in own.hand_cards(play):
+            if left[card] <= 0:
+                problems.add(line, f"you hold no more {card} card for this play: the mail discards it or plays it "
+                             "already", "play it or discard it, not both")
+            left[card] -= 1
+        out.append(play)
     return out
 
 
@@ -148,7 +178,7 @@ def _draw(cards: CardSet, draws: int, characters: int, item: dict, line,
 def check_play_orders(view: dict, board: Board, player: str, items: list, problems: Problems) -> dict:
     cards = load_cards(view["game"])
     left = Counter(view.get("hand") or [])
-    plays = []
+    plays: list[dict] = []
     for i, item in enumerate(items):
         line = line_of(items, i)
         if verb_of(item, ("play",), line, problems) is None:
@@ -157,7 +187,7 @@ def check_play_orders(view: dict, board: Board, player: str, items: list, proble
         own = load_edition(view["game"]).hooks.card_plays
         if own is not None and card in own.cards:   # the edition's own (England: 2.7-2.8, 10.0)
             left[card] -= 1
-            play = own.check(view, board, player, card, item, line, problems)
+            play = own.check(view, board, player, card, item, line, problems, plays)
             if play is not None:
                 plays.append(play)
             continue

@@ -37,12 +37,16 @@ def resolve_draw(state: FiefState, board: Board, orders: Mapping[str, Any], rng:
     active = [p for p in state.turn_order() if not state.families[p].eliminated]
     before = edition_of(state).hooks.before_draws
     events: list[Event] = before(state, rng) if before is not None else []   # England: 4.8, R71
+    own = edition_of(state).hooks.card_plays
     for player in active:                                        # 2.1: step A, in turn order
+        for play in (orders.get(player) or {}).get("play") or []:   # England 2.0: played instead of discarded
+            if own is not None:
+                events += own.play(state, board, player, play, rng)
         events += _discard(state, cards, player, (orders.get(player) or {}).get("discard") or [])
     for player in active:                                        # 2.2: step B, in turn order
         events += _draws(state, cards, player, orders.get(player) or {}, rng)
-    own = edition_of(state).hooks.disasters                      # England: by Region (2.4)
-    events += (own or resolve_disasters)(state, board, cards, rng)   # 2.5: step C
+    disasters = edition_of(state).hooks.disasters                # England: by Region (2.4)
+    events += (disasters or resolve_disasters)(state, board, cards, rng)   # 2.5: step C
     return events
 
 
@@ -121,10 +125,20 @@ def draw_one(state: FiefState, cards: CardSet, player: str, pile: str, rng: Rng)
             events.append(Event("disaster_drawn", f"{player} draws a disaster card and puts it face down on "
                                 f"the disasters track, space {len(state.disasters_track)} (2.3).",
                                 data={"player": player, "space": len(state.disasters_track)}))
+        elif _face_up(state):   # England 2.3: shown to all on the discard pile
+            state.events_discard.append(card)
+            events.append(Event("disaster_drawn", f"{player} draws a disaster card; the disasters track is "
+                                f"full, so it is discarded face up: {card.upper()} (2.3).",
+                                data={"player": player, "space": None, "card": card}))
         else:
             discard_face_down(state, card)
             events.append(Event("disaster_drawn", f"{player} draws a disaster card; the disasters track is "
                                 "full, so it is discarded face down (2.3).", data={"player": player, "space": None}))
+
+
+def _face_up(state: FiefState) -> bool:
+    own = edition_of(state).hooks.full_track_face_up
+    return own is not None and own(state)
 
 
 def _top(state: FiefState, pile: str, rng: Rng) -> tuple[str | None, list[Event]]:
@@ -205,16 +219,18 @@ def _play_lord(state: FiefState, board: Board, cards: CardSet, player: str, play
     most = edition_of(state).lords_per_family
     if len(family_lords(state, player)) >= most:
         return [Event("card_not_played", f"{player} cannot play {name}: a family has at most {most} "
-                      "lords (G.1); the card stays in hand.", audience=Audience.only(player),
-                      data={"player": player, "card": name})]
+                      f"lords ({edition_of(state).cite('G.1')}); the card stays in hand.",
+                      audience=Audience.only(player), data={"player": player, "card": name})]
     if name in state.lords:   # 2.4: only after the first one left play; guards a bad state
         return [Event("card_not_played", f"{player} cannot play {name}: a lord of that name is in play.",
                       audience=Audience.only(player), data={"player": player, "card": name})]
     state.families[player].hand.remove(name)
     state.lords[name] = Lord(name, player, cards.lords[name].female, None)
-    events = [Event("lord_card_played", f"{player} plays the lord card {name} (G.1).",
+    events = [Event("lord_card_played", f"{player} plays the lord card {name} ({edition_of(state).cite('G.1')}).",
                     data={"player": player, "lord": name})]
     events += edition_of(state).hooks.lord_played(state, player, name, play)   # France: the crown prince (G.1.1)
+    if state.lords[name].captive_of:   # the edition's hook made him a captive as he came (England 7.6)
+        return events
     return events + come_into_play(state, board, name, play.get("town"))
 
 

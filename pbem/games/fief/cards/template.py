@@ -33,17 +33,32 @@ def draw_template(view: dict[str, Any], player: str) -> str:
         "(lord, character,",
         "# fortune); values character, events or none. Nothing sent: you discard and draw nothing.",
         _disasters_line(view, edition),
-        "orders: []",
+        "orders:",
         "#  - discard: [tax]",
         "#  - draw: [character, events]",
         f"#    if_first: {{{'cardinal' if cardinal else 'fortune'}: none, lord: events}}",
         "",
     ]
+    lines[-1:-1] = _discard_plays(view, edition)
     if "uprising" in hand:   # G.2.3, G.4.2.1: an uprising the moment a famine strikes (step C)
-        lines[-1:-1] = ["# You hold an uprising card: to raise it if a famine strikes a town's bishopric now,",
-                        "# policies: {surprise: [{uprising_on_famine: TOWN}]} (it fires after step C;",
-                        "# it replaces your standing surprise triggers: repeat those you keep).", ]
+        lines[-1:-1] = ["# You hold an uprising card: to raise it if a famine strikes a town's bishopric now (it",
+                        "# fires after step C; it replaces your standing surprise triggers: repeat those you keep):",
+                        "# policies: {surprise: [{uprising_on_famine: TOWN}]}", ]
     return "\n".join(lines)
+
+
+def _discard_plays(view: dict[str, Any], edition: Edition) -> list[str]:
+    """England 2.0 (l.105): the Opportunity cards of the hand, played in the Discard action."""
+    own = edition.hooks.card_plays
+    if own is None or own.discard_check is None:
+        return []
+    out = [f"#  {code:<26}" + (f"# {why}" if why else "") for card in dict.fromkeys(view.get("hand") or [])
+           if card in own.template and (card in own.at_once or card not in own.cards)
+           for code, why in own.template[card]]
+    if not out:
+        return []
+    return ["# In your Discard action you may play an Opportunity card instead of discarding it "
+            f"({edition.cite('2.1')}):"] + [line.rstrip() for line in out]
 
 
 def _france_cards(characters: str) -> list[str]:
@@ -89,7 +104,7 @@ def play_template(view: dict[str, Any], player: str) -> str:
             f"# mail's `at_once:` list instead: {characters}the Opportunity cards (see the orders guide).",
         ]),
         "# Nothing sent: you play nothing.",
-        "orders: []",
+        "orders:",
     ]
     # the sections cited (France's numbering) in the edition's, a parenthesis running over lines too
     lines = load_edition(view["game"]).cite_in("\n".join(lines)).split("\n")

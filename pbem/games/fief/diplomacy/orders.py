@@ -37,12 +37,15 @@ def pays_exchange(turn_order: list[str], a: str, b: str) -> str:
     return a if turn_order.index(a) < turn_order.index(b) else b
 
 
-def check_diplomacy(view: dict, player: str, given: Any, problems: Problems) -> dict:
+def check_diplomacy(view: dict, player: str, given: Any, problems: Problems, key_line: int | None = None) -> dict:
+    """The canonical `diplomacy:` list; ``key_line``: the line of its key (a value that is no list
+    has none of its own)."""
     out: dict[str, list] = {"give": [], "messages": [], "exchanges": []}
     if given is None:
         return out
     if not isinstance(given, list):
-        problems.add(getattr(given, "line", None), "`diplomacy:` must be a list, each item starting with `- `",
+        problems.add(getattr(given, "line", None) or key_line,
+                     "`diplomacy:` must be a list, each item starting with `- `",
                      "e.g. `diplomacy:` then `  - give: 3` and `    to: bob`")
         return out
     others = [p for p in view["turn_order"] if p != player]

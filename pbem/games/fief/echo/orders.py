@@ -29,7 +29,7 @@ def echo_orders(view: dict[str, Any], player: str, orders: dict[str, Any]) -> st
     document: dict[str, Any] = {"orders": items}
     policies = (orders or {}).get("policies")
     if policies:
-        document["policies"] = policies_document(policies)
+        document["policies"] = policies_document(policies, view)
     return write_orders(document)
 
 
@@ -64,7 +64,7 @@ def _votes(view: dict, orders: dict) -> list:
 
 def _draw(view: dict, orders: dict) -> list:
     # cards_orders.check_draw_orders (2.1, 2.2)
-    items: list[dict[str, Any]] = []
+    items: list[dict[str, Any]] = [_one_play(view, play) for play in orders.get("play") or []]   # England 2.0
     if orders.get("discard"):
         items.append({"discard": orders["discard"]})
     if orders.get("draw"):
@@ -82,6 +82,9 @@ def _play(view: dict, orders: dict) -> list:
 
 def _one_play(view: dict, play: dict[str, Any]) -> dict[str, Any]:
     card = play["card"]
+    own = load_edition(view["game"]).hooks.card_plays   # the edition's own cards (England: 2.7-2.8, 10.0)
+    if own is not None and own.echo is not None and card in own.cards:
+        return own.echo(view, play)
     if card in ("good_weather", "good_harvest"):
         return {"play": card, "on": play["bishopric"]}
     if card == "tax":
@@ -97,7 +100,7 @@ def _one_play(view: dict, play: dict[str, Any]) -> dict[str, Any]:
             if play.get(key.name):
                 item[key.name] = True
         return item
-    return surprise_play(play)
+    return surprise_play(play, view)
 
 
 def fief_name(view: dict, fief: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.games.fief.edition import load_edition
 from pbem.games.fief.policies import PERMISSION_POLICIES
 from pbem.games.fief.surprise.phase_start import KIND as AT_PHASE_START
 from pbem.games.fief.surprise.triggers import UPRISING_KINDS
@@ -15,9 +16,10 @@ from pbem.games.fief.surprise.uprising import IN_UPRISING
 from pbem.games.fief.surprise.uprising_triggers import BEFORE_MOVE
 
 
-def policies_document(policies: dict[str, Any]) -> dict[str, Any]:
-    """The `policies:` mapping of a mail that gives ``policies`` (canonical); every policy the
-    mail gave is written, even an empty one (`surprise: []` cancels the triggers)."""
+def policies_document(policies: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    """The `policies:` mapping of a mail that gives ``policies`` (canonical), read against
+    ``view``; every policy the mail gave is written, even an empty one (`surprise: []` cancels
+    the triggers)."""
     out: dict[str, Any] = {}
     for key, value in policies.items():
         if key in PERMISSION_POLICIES:
@@ -25,7 +27,7 @@ def policies_document(policies: dict[str, Any]) -> dict[str, Any]:
         elif key == "calm_uprisings":
             out[key] = _calm(value)
         elif key == "surprise":
-            out[key] = [trigger_item(t) for t in value]
+            out[key] = [trigger_item(t, view) for t in value]
         elif key == "lower_ransom":   # captives.check_lower_ransom
             out[key] = "refuse" if value.get("accept_from") is None else {"accept_from": value["accept_from"]}
         else:   # plague_losses, coalition, battle_plan: written as their checkers read them
@@ -49,7 +51,7 @@ def _calm(value: Any) -> Any:
     return out
 
 
-def trigger_item(trigger: dict[str, Any]) -> dict[str, Any]:
+def trigger_item(trigger: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
     """One `surprise:` trigger as a list item."""
     kind, town = trigger["trigger"], trigger.get("town")
     if kind == "at_battle_start":
@@ -75,13 +77,16 @@ def trigger_item(trigger: dict[str, Any]) -> dict[str, Any]:
             item["round"] = trigger["round"]
         if "transfer" in trigger:   # control_transfer.check_transfer
             return {**item, "transfer": trigger["transfer"]["town"], "to": trigger["transfer"]["to"]}
-        return {**item, **surprise_play(trigger["play"])}
+        return {**item, **surprise_play(trigger["play"], view)}
     raise ValueError(f"unknown surprise trigger {kind!r}")
 
 
-def surprise_play(play: dict[str, Any]) -> dict[str, Any]:
+def surprise_play(play: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
     """A surprise card played at once (surprise_orders.check_surprise) as the keys of its order."""
     card = play["card"]
+    character = load_edition(view["game"]).hooks.characters.get(card)
+    if character is not None and character.echo is not None:   # a card reading its own keys (England's)
+        return character.echo(view, play)
     if card == "underground":
         item: dict[str, Any] = {"play": card, "free": play["free"][0]}
         if play["free"][1:]:

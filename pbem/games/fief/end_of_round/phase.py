@@ -165,8 +165,10 @@ def resolve_end_of_round(state: FiefState, board: Board) -> list[Event]:
     events: list[Event] = own(state, board) if own is not None else []   # England 8.0
     kept = []
     disasters = load_cards(state.variant).disaster   # France: plague, bad weather, famine (G.2)
+    stays = edition_of(state).hooks.stays_on_board   # England: an INVASION held at sea (R12)
     for effect in state.board_effects:
-        if effect.card in disasters:   # on the offshore area: a card without the dice icon (2.5)
+        if effect.card in disasters and not (stays is not None and stays(state, effect)):
+            # on the offshore area: a card without the dice icon (2.5)
             state.events_discard.append(offshore_card(effect.card) if effect.target in board.seas else effect.card)
         else:
             kept.append(effect)

@@ -10,6 +10,7 @@ from typing import Any
 
 from pbem.games.fief.movement.events import units_text
 from pbem.games.fief.movement.paths import PathChecker
+from pbem.games.fief.orders_common import view_rules_version
 from pbem.orders.reading import fold, suggest, whole_number
 from pbem.orders.yamlsafe import line_of
 
@@ -90,6 +91,12 @@ class ArmyChecker(PathChecker):
                                   self.edition.cite_in("the royal guard always stays with its lord (1.5.5)")
                                   if guard else
                                   suggest(str(word), self.edition.unit_types))
+                return None
+            own = self.edition.hooks.movement
+            if own is not None and kind in own.fixed_units and view_rules_version(self.view) >= 3:
+                self.problems.add(where, f"{self.edition.unit_word(kind, 2)} never move from the City they were "
+                                  f"built in ({own.fixed_section})",
+                                  "leave them out of the order: `with: all` leaves them where they stand")
                 return None
             if count_text is not None:
                 number = whole_number(count_text, where, kind, self.problems)

@@ -48,16 +48,19 @@ MOVE_KEYS = ("move", "with", "lords", "captives", "path", "leave", "pick_up", "i
 IF_REFUSED = ("back", "stay", "cavalcade")   # 5.2.3.1, 5.2.4
 
 
-def check_movement_orders(view: dict[str, Any], player: str, orders: Any,
-                          policies: Any) -> tuple[dict, list[OrderError]]:
-    """(canonical, errors) for one player's movement mail."""
+def check_movement_orders(view: dict[str, Any], player: str, orders: Any, policies: Any,
+                          orders_line: int | None = None,
+                          policies_line: int | None = None) -> tuple[dict, list[OrderError]]:
+    """(canonical, errors) for one player's movement mail; the lines of its `orders:` and
+    `policies:` keys name a value that is no list or mapping, which has no line of its own."""
     board = load_board(view["game"], view.get("options", {}).get("board", "board"))
     problems = Problems()
-    canonical_policies, policy_errors = check_all_policies(view, player, policies)
+    canonical_policies, policy_errors = check_all_policies(view, player, policies, policies_line)
     problems.extend(policy_errors)
     checker = _Checker(view, player, board, problems)
     if orders is not None and not isinstance(orders, list):
-        problems.add(getattr(orders, "line", None), "`orders:` must be a list of orders, each starting with `- `",
+        problems.add(getattr(orders, "line", None) or orders_line,
+                     "`orders:` must be a list of orders, each starting with `- `",
                      "write e.g. `  - move: LORD` with `path: [TOWN]` under it")
         orders = []
     for index, item in enumerate(orders or []):

@@ -67,7 +67,7 @@ class Books:
 
     def _pay(self, cost: int, what: str) -> Failure | None:
         if cost > self.deniers:
-            return Failure("deniers", f"{what} costs {cost} deniers; you have {self.deniers} left "
+            return Failure("deniers", f"{what} costs {self.edition.coins(cost)}; you have {self.deniers} left "
                            "at this point", "buy less, or drop an earlier order")
         return None
 

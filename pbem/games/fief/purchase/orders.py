@@ -54,9 +54,7 @@ def check_purchase_orders(view: dict[str, Any], board: Board, items: list,
                                                                                           problems)
         if order is not None and len(problems) == before:
             parsed.append((order, line))
-    ledger = Ledger.from_view(view, board)
-    ledger.offers_known = False   # another family's offer (4.4) is known only at resolution
-    ledger.ransoms()   # 4.1 comes first: the deniers left after the forced ransoms
+    ledger = _opened(view, board)
     done: dict[int, dict] = {}
     # 4.4: the king's offer is read before the purchases, as at resolution (a stable sort).
     for index, (order, line) in sorted(enumerate(parsed), key=lambda p: "offer_title" not in p[1][0]):
@@ -66,6 +64,24 @@ def check_purchase_orders(view: dict[str, Any], board: Board, items: list,
             continue
         done[index] = {k: v for k, v in order.items() if k not in RESOLUTION_ONLY}
     return [done[i] for i in sorted(done)], ledger.deniers
+
+
+def _opened(view: dict[str, Any], board: Board) -> Ledger:
+    """The family's ledger as its mail is checked: its view, the forced ransoms paid (4.1)."""
+    ledger = Ledger.from_view(view, board)
+    ledger.offers_known = False   # another family's offer (4.4) is known only at resolution
+    ledger.ransoms()   # 4.1 comes first: the deniers left after the forced ransoms
+    return ledger
+
+
+def deniers_after(view: dict[str, Any], board: Board, orders: list[dict]) -> int:
+    """The deniers left after the ransoms and the canonical ``orders`` (accepted against
+    ``view``): at two players (England 13.7) what a family leaves in the purse it shares with
+    the next family of the same mail, whose orders are checked against it."""
+    ledger = _opened(view, board)
+    for order in sorted(orders, key=lambda o: "offer_title" not in o):   # 4.4: the offer first, as above
+        ledger.try_order(dict(order))
+    return ledger.deniers
 
 
 def _lord_name(view: dict, text: Any, line, problems: Problems, me: str) -> str | None:

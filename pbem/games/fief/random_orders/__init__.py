@@ -40,11 +40,26 @@ def random_orders(view: JSON, player: str, rng: Rng) -> str:
     draw = Draws(rng)
     if not fam.families_apart(view):
         return _family_orders(view, player, draw) + _now(view, player, draw)
-    text = "families:\n" + "".join(fam.indented(_family_orders(fam.family_view(view, f), f, draw), f)
-                                   for f in view["ordering"]) if view["ordering"] else ""
+    views = _shared_purse([fam.family_view(view, f) for f in view["ordering"]], view["ordering"], draw)
+    text = "families:\n" + "".join(fam.indented(_family_orders(v, f, draw), f)
+                                   for v, f in zip(views, view["ordering"], strict=True)) if view["ordering"] else ""
     family = draw.pick(view["my_families"])   # 13.7: the family the at-once part acts for
     now = _now(fam.family_view(view, family), family, draw)
     return text + (f"family: {family}\n" + now if now else "")
+
+
+def _shared_purse(views: list[JSON], families: list[str], draw: Draws) -> list[JSON]:
+    """13.7 (l.847): the two families spend from one purse, so each is given a share of it to
+    spend (the checks count both families' spending against the one purse, R154)."""
+    if len(views) < 2 or views[0]["phase"] != "purchase":
+        return views
+    left = views[0]["families"][families[0]].get("deniers", 0)
+    out = []
+    for i, (v, f) in enumerate(zip(views, families)):
+        share = left if i == len(views) - 1 else draw.below(left + 1)
+        left -= share
+        out.append(v | {"families": v["families"] | {f: v["families"][f] | {"deniers": share}}})
+    return out
 
 
 def _family_orders(view: JSON, player: str, draw: Draws) -> str:

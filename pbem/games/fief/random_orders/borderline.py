@@ -9,9 +9,6 @@ from typing import Any
 from pbem.games.fief.random_orders.draws import Draws, Item
 
 PERCENT = 4     # of the mails: one order of the mail is mangled
-# awaiting fix: `garter:` and `draw_excalibur:` with a list or a mapping raise TypeError in
-# check_at_once (royal/garter.py, excalibur.py; helper en1): their values are left as written
-LEFT_ALONE = ("garter", "draw_excalibur")
 
 
 def mangled(items: list[Item], draw: Draws) -> list[Item]:
@@ -20,8 +17,6 @@ def mangled(items: list[Item], draw: Draws) -> list[Item]:
         return items
     at = draw.below(len(items))
     item = dict(items[at])
-    if next(iter(item)) in LEFT_ALONE:
-        return items
     key = draw.pick(list(item))
     if draw.chance(20):
         item[key + "x"] = item.pop(key)   # a misspelt key

@@ -99,11 +99,21 @@ def _tax(view: JSON, player: str, card: str, draw: Draws) -> Item | None:
 
 
 def _own_tax(view: JSON, player: str, card: str, draw: Draws) -> Item | None:
-    """England 2.8: a Tallage on a Lord's own fiefdom."""
-    # awaiting fix: the core's echo of England's TAX tithe raises `KeyError: 'target'` (helper
-    # en1): no `tithe:` written
-    keys = _tallage(view, player, draw)
+    """England 2.8: a Tallage on a Lord's own fiefdom, or a Tithe by one of the family's clerics."""
+    keys = _tallage(view, player, draw) if draw.chance(50) else _own_tithe(view, player, draw)
     return None if keys is None else {"play": card, **keys}
+
+
+def _own_tithe(view: JSON, player: str, draw: Draws) -> Item | None:
+    """England 2.8: a Tithe on a family's Bishop's or Archbishop's own district (its number, name
+    or cathedral city), now and then on another district (refused)."""
+    clerics = [n for n in my_lords(view, player) if view["lords"][n]["bishopric"]]
+    if not clerics or draw.chance(10):
+        return {"tithe": draw.pick(list(view["bishoprics"]))} if draw.chance(10) else None
+    name = draw.pick(clerics)
+    district = view["bishoprics"][str(view["lords"][name]["bishopric"])]
+    return {"tithe": draw.pick([str(view["lords"][name]["bishopric"]), district["name"], district["chief_town"]]),
+            **({"lord": name} if draw.chance(50) else {})}
 
 
 def _tithe(view: JSON, player: str, draw: Draws) -> Item | None:
@@ -199,11 +209,7 @@ def _burgher(view: JSON, player: str, card: str, draw: Draws) -> Item | None:
 
 
 def _rebellion(view: JSON, player: str, card: str, draw: Draws) -> Item | None:
-    """England 10.1: in a taxed city or one in FAMINE (the check says which), at once only."""
-    # awaiting fix: the core's echo of a REBELLION play in round-N/cards-play raises `KeyError: 'on'`
-    # (helper en1): written only at once, where no echo is made
-    if view["phase"] == "cards_play":
-        return None
+    """England 10.1: in a taxed city or one in FAMINE (the check says which)."""
     return {"play": card, "in": draw.pick(list(view["towns"]))}
 
 

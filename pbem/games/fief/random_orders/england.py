@@ -25,7 +25,6 @@ def own_acts(view: JSON, player: str, draw: Draws) -> list[Item]:
     sword = (view.get("excalibur") or {}).get("city") if not (view.get("excalibur") or {}).get("carried_by") else None
     men = [n for n in nobles if view["lords"][n]["location"] == sword and not view["lords"][n]["female"]]
     if view["phase"] in ("movement", "battle") and men and draw.chance(50):
-        # awaiting fix: `draw_excalibur: [NAME]` (a list) raises TypeError (helper en1): names only
         items.append({"draw_excalibur": draw.pick(men)})
     theirs = [n for p in others(view, player) for n in free_lords(view, p)]
     if nobles and theirs and (view.get("pigeons") or {}).get("left", {}).get(player) and draw.chance(5):
@@ -66,7 +65,10 @@ def _garter(view: JSON, player: str, draw: Draws) -> list[Item]:
     """13.3: the Sovereign's family gives the Garter to an eligible Lord."""
     garter = (view.get("royal") or {}).get("garter") or {}
     eligible = list(garter.get("eligible") or {})
-    # awaiting fix: `garter: [NAME]` or `garter: {x: 1}` raise TypeError (helper en1): names only
+    sovereign = any(lo["family"] == player and lo["political"] in ("king", "sovereign_queen")
+                    for lo in view["lords"].values())
+    if not sovereign and not draw.chance(5):   # the Sovereign's family gives it (now and then another tries)
+        return []
     return [{"garter": draw.pick(eligible)}] if eligible and draw.chance(50) else []
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pbem.games.fief.board import Board
 from pbem.games.fief.random_orders.cards import own_cards
 from pbem.games.fief.random_orders.draws import Draws, Item
-from pbem.games.fief.random_orders.seen import (JSON, board_of, captives_of_mine, england, free_lords,
+from pbem.games.fief.random_orders.seen import (JSON, board_of, captives_of_mine, edition_of, england, free_lords,
                                                 my_units, others, present)
 
 
@@ -36,6 +36,8 @@ def _move(view: JSON, board: Board, player: str, lord: str, moved: set[str], dra
     moved.add(lord)
     item: Item = {"move": lord}
     units = my_units(view, player, town)
+    own = edition_of(view).hooks.movement   # England 7.2 (l.473): trebuchets never move
+    units = {k: n for k, n in units.items() if own is None or k not in own.fixed_units or draw.chance(3)}
     if units and draw.chance(80):   # mostly some, a man-at-arms kept behind to hold the town (5.2.2)
         keep = "man_at_arms" if units.get("man_at_arms") and draw.chance(60) else None
         some = {k: draw.count(n - (k == keep)) for k, n in units.items() if n - (k == keep) > 0 and draw.chance(60)}

@@ -96,10 +96,12 @@ def _triggers(view: Mapping[str, Any], player: str, value: Any, line: int | None
 SURPRISE_POLICIES: dict[str, PolicyCheck] = {"surprise": _triggers, CALM_POLICY: _calm}
 
 
-def check_all_policies(view: Mapping[str, Any], player: str, doc: Any) -> tuple[dict, list[OrderError]]:
+def check_all_policies(view: Mapping[str, Any], player: str, doc: Any,
+                       line: int | None = None) -> tuple[dict, list[OrderError]]:
     """The `policies:` mapping of a mail, checked against the player's view (policies.check_policies
-    with the surprise policies and the edition's own, its `policies` hook)."""
-    return check_policies(view, player, doc, {**SURPRISE_POLICIES, **load_edition(view["game"]).hooks.policies})
+    with the surprise policies and the edition's own, its `policies` hook); ``line``: its key's."""
+    return check_policies(view, player, doc, {**SURPRISE_POLICIES, **load_edition(view["game"]).hooks.policies},
+                          line)
 
 
 def describe_all_policies(policies: Mapping[str, Any], edition: Edition) -> list[str]:

@@ -66,11 +66,52 @@ def resolve_sieges(state: FiefState, board: Board, orders: Mapping[str, Any],
 
 def _holds(state: FiefState, board: Board, player: str, town: str) -> list[Event]:
     if not has_free_lord(state, player, town):
-        return lift(state, town, player, f"no noble of {player} is left besieging {town}")   # 7.9
+        return no_besieger_left(state, town, player)
     ctrl = controller(state, board, town, forces_by_town(state))
     if not state.towns[town].fortress or ctrl in (None, player):
         return lift(state, town, player, f"{town} is no longer a fortress held by another family")
     return []
+
+
+def no_besieger_left(state: FiefState, town: str, family: str) -> list[Event]:
+    """7.9 (l.588): "If no besieging Noble is present, the Siege is automatically lifted and all
+    Trebuchets are returned to the Stockpile" - the active ones too (R152; a game of version 2
+    left them standing)."""
+    return lift(state, town, family, f"no noble of {family} is left besieging {town}",
+                remove_trebuchets=state.rules_version >= 3, removed_to="returned to the stockpile")
+
+
+def besiegers_gone(state: FiefState) -> tuple[list[Event], list[str]]:
+    """The sieges whose besieger the core has already unmarked (``Town.besiegers``: its last
+    noble there moved away, 5.0, the core telling the siege's end): England's record of them is
+    cleared and their trebuchets return to the stockpile (7.9 l.588, R152). Version 3 on.
+    Returns the events and the trebuchets' pawn ids taken off the map."""
+    if state.rules_version < 3:
+        return [], []
+    events: list[Event] = []
+    gone: list[str] = []
+    standing = state.edition_state.get(KEY) or {}
+    for town, held in sorted(standing.items()):
+        for family in sorted(f for f in held if f not in state.towns[town].besiegers):
+            held.pop(family)
+            ids = _remove_trebuchets(state, town, family)
+            gone += ids
+            removed = len(ids)
+            if removed:
+                events.append(Event("trebuchets_returned", f"No noble of {family} is left besieging {town}: "
+                                    f"their {removed} trebuchet{'s' if removed > 1 else ''} there return to the "
+                                    "stockpile (7.9).", data={"town": town, "family": family, "trebuchets": removed}))
+        if not held:
+            standing.pop(town)
+    return events, gone
+
+
+def _remove_trebuchets(state: FiefState, town: str, family: str) -> list[str]:
+    """The family's trebuchets in ``town`` taken off the map, back to its stockpile; their ids."""
+    ids = [p.id for p in state.pawns.values() if p.location == town and p.family == family and p.kind == "trebuchet"]
+    for pid in ids:
+        del state.pawns[pid]
+    return ids
 
 
 def declare(state: FiefState, board: Board, player: str, town: str) -> Event:
@@ -112,9 +153,11 @@ def declare(state: FiefState, board: Board, player: str, town: str) -> Event:
                  "siege lifts (7.9).", data={"town": town, "family": player, "besieged": ctrl})
 
 
-def lift(state: FiefState, town: str, family: str, why: str, remove_trebuchets: bool = False) -> list[Event]:
+def lift(state: FiefState, town: str, family: str, why: str, remove_trebuchets: bool = False,
+         removed_to: str = "removed") -> list[Event]:
     """The siege is lifted: the trebuchet under construction goes back to the stockpile (7.9);
-    the besieger ending it at will removes its trebuchets there too."""
+    the besieger ending it at will removes its trebuchets there too, as does a siege left with
+    no besieging noble (``no_besieger_left``). ``removed_to``: how the report says it."""
     here = state.towns[town]
     here.besiegers.pop(family, None)
     standing = state.edition_state.get(KEY) or {}
@@ -122,13 +165,8 @@ def lift(state: FiefState, town: str, family: str, why: str, remove_trebuchets: 
     held.pop(family, None)
     if not held:
         standing.pop(town, None)
-    removed = 0
-    if remove_trebuchets:
-        for pid in [p.id for p in state.pawns.values() if p.location == town and p.family == family
-                    and p.kind == "trebuchet"]:
-            del state.pawns[pid]
-            removed += 1
-    extra = f"; {removed} trebuchet{'s' if removed > 1 else ''} removed" if removed else ""
+    removed = len(_remove_trebuchets(state, town, family)) if remove_trebuchets else 0
+    extra = f"; {removed} trebuchet{'s' if removed > 1 else ''} {removed_to}" if removed else ""
     events = [Event("siege_marker_removed", f"{why}: the siege of {town} by {family} ends{extra} (7.9).",
                     data={"town": town, "family": family})]
     if not here.besiegers:

@@ -6,6 +6,7 @@ ransom (7.7: forced when the family can pay it; R85). A captive is released wher
 the army leaves England (6.9, 6.10) or loses its Leader (7.6: "if the Captor is Assassinated")."""
 from __future__ import annotations
 
+from pbem.games.fief.board import Board
 from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState, Lord
 from pbem.games.fief_england.church_hooks import captured   # 12.0, 13.2: relics and Excalibur dropped
@@ -32,17 +33,58 @@ def capture(state: FiefState, army_id: str, name: str) -> list[Event]:
         + captured(state, lord)   # 13.1; 12.0, 13.2: the relics and Excalibur they carried
 
 
-def release_all(state: FiefState, army_id: str, why: str) -> list[Event]:
+def release_all(state: FiefState, army_id: str, why: str, board: Board | None = None) -> list[Event]:
+    """The army's captives set free where it stands; with ``board`` (a Danegeld or the Church
+    sending the army away, version 3, R156) each is placed instead as 7.6 (l.555) says: in one of
+    his family's Strongholds or Fortified Cities, or with a noble of his family (``freed_to``)."""
     army = record(state)["armies"][army_id]
+    names = held(state, army_id)
+    places = {n: freed_to(state, board, n, set(names)) for n in names} \
+        if board is not None and state.rules_version >= 3 else {}
     events = []
-    for name in held(state, army_id):
+    for name in names:
         lord = state.lords[name]
         lord.captive_of = None
-        events.append(Event("invaders_captive_released", f"{name} ({lord.family}) is released in {lord.location}: "
-                            f"{why}.", data={"army": army_id, "lord": name, "family": lord.family,
-                                             "city": lord.location}))
+        text = f"{name} ({lord.family}) is released in {lord.location}: {why}."
+        placed = places.get(name)
+        if placed is not None:
+            lord.location, how = placed
+            text = f"{name} ({lord.family}) is released ({why}) and placed {how} (7.6)."
+        events.append(Event("invaders_captive_released", text,
+                            data={"army": army_id, "lord": name, "family": lord.family, "city": lord.location}))
     army["captives"] = []
     return events
+
+
+def freed_to(state: FiefState, board: Board, name: str, captives: set[str]) -> tuple[str, str] | None:
+    """7.6 (l.555, R156): where the released captive ``name`` is placed, and how the report says
+    it: the nearest by road from where he was held of his family's Strongholds and Fortified
+    Cities and the Cities with a free noble of his family (the board's order of Cities at one
+    distance); None when the family has neither (he stays where he was released)."""
+    lord = state.lords[name]
+    nobles: dict[str, str] = {}
+    for other in state.lords.values():
+        if other.family == lord.family and other.name not in captives and not other.captive_of and other.location:
+            nobles.setdefault(other.location, other.name)
+
+    def how(city: str) -> str | None:
+        here = state.towns[city]
+        if here.fortress and here.controller == lord.family:
+            return f"in {city}, a {here.fortress.replace('_', ' ')} of his family"
+        return f"in {city} with {nobles[city]} of his family" if city in nobles else None
+
+    order = list(board.towns)
+    seen = {lord.location} if lord.location in board.towns else set()
+    layer = sorted(seen)
+    while layer:
+        found = [(c, how(c)) for c in layer if how(c)]
+        if found:
+            city, text = found[0]
+            return city, str(text)
+        nxt = {n for c in layer for n in board.neighbours(c) if n not in seen}
+        seen |= nxt
+        layer = sorted(nxt, key=order.index)
+    return None
 
 
 def held(state: FiefState, army_id: str) -> list[str]:

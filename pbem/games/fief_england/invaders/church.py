@@ -33,7 +33,7 @@ def intervene(state: FiefState, board: Board, cleric: str, army_id: str, rng: Rn
                               "success": True})]
         record(state).setdefault("sent_away", []).append(   # 13.3: the Garter may reward it (R28)
             {"round": state.round, "army": army_id, "lord": cleric, "by": "church"})
-        events += leave_england(state, army_id, "turned back by the Church (6.10)")
+        events += leave_england(state, army_id, "turned back by the Church (6.10)", board)   # 7.6, R156
         return events + gone_for_good(state, army_id)
     events = [Event("invaders_church_intervention", f"{cleric} ({lord.family}) intervenes before "
                     f"{army_name(army_id)} in {city} and rolls {roll}: the Invaders slay the cleric (6.10).",

@@ -5,6 +5,7 @@ carrier pigeon to the one who pays (2.15): by mail the payer's family pays it al
 `danegeld:` order of the Invaders phase (orders.py, ruling R81)."""
 from __future__ import annotations
 
+from pbem.games.fief.board import Board
 from pbem.games.fief.edition import edition_of
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.invaders.armies import army_name, numbers, record
@@ -12,7 +13,7 @@ from pbem.games.fief_england.invaders.leaving import leave_england
 from pbem.rules.api import Audience, Event
 
 
-def pay_danegeld(state: FiefState, noble: str, army_id: str) -> list[Event]:
+def pay_danegeld(state: FiefState, board: Board, noble: str, army_id: str) -> list[Event]:
     lord = state.lords[noble]
     family = state.families[lord.family]
     price = numbers().danegeld
@@ -29,4 +30,5 @@ def pay_danegeld(state: FiefState, noble: str, army_id: str) -> list[Event]:
     events = [Event("invaders_danegeld", f"{noble} ({lord.family}) pays a Danegeld of {money(price)} to "
                     f"{army_name(army_id)} in {city} (6.9).",
                     data={"lord": noble, "family": lord.family, "army": army_id, "city": city, "shillings": price})]
-    return events + leave_england(state, army_id, "bribed with the Danegeld (6.9)")
+    # 7.6 (l.555, R156): "any Captives held are released" and placed as released captives are
+    return events + leave_england(state, army_id, "bribed with the Danegeld (6.9)", board)

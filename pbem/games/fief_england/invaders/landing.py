@@ -9,7 +9,7 @@ The armies land in their fixed order (the lowest available number first, R82). L
 Move (R11): the landed army's turn comes in step C (moves.py)."""
 from __future__ import annotations
 
-from pbem.games.fief.state import FiefState
+from pbem.games.fief.state import BoardEffect, FiefState
 from pbem.games.fief_england.compass import Compass
 from pbem.games.fief_england.invaders.armies import army_name, available, new_army, numbers, on_map, record
 from pbem.games.fief_england.invaders.plague import plague_strikes
@@ -18,6 +18,13 @@ from pbem.rules.api import Event
 from pbem.rules.rng import Rng
 
 BATTLE_DIE = (0, 1, 1, 2, 2, 3)   # 7.1: blank, f, f, ff, ff, fff (edition.yaml dice.battle_die)
+
+
+def held_at_sea(state: FiefState, effect: BoardEffect) -> bool:
+    """8.0, R12: an INVASION card still on the board at the End of Round is one STORMS (or round
+    1) held at sea: it stays there for the next round's landings, not discarded with the other
+    disasters (version 3; a game of version 2 discarded it)."""
+    return state.rules_version >= 3 and effect.card == INVASION
 
 
 def land(state: FiefState, compass: Compass, rng: Rng) -> list[Event]:

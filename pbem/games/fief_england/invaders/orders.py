@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.fief.board import Board
+from pbem.games.fief.orders_common import view_rules_version
 from pbem.games.fief.policies import find_player
 from pbem.games.fief_england.invaders.armies import numbers
 from pbem.games.fief_england.invaders.passage import BURGHER, CARD, USES, Card
@@ -37,8 +38,11 @@ def empty_orders() -> dict[str, Any]:
 
 
 def _cleric(view: JSON, name: str) -> bool:
+    """6.10: a Bishop or Archbishop, or an Abbess: the Church's Abbeys as the view keeps them
+    (`church.abbeys`, city -> its `abbess`; a game of version 2 looked for them elsewhere and
+    found none, R155)."""
     lord = view["lords"][name]
-    abbeys = view.get("abbeys") or {}
+    abbeys = ((view.get("church") or {}).get("abbeys") if view_rules_version(view) >= 3 else view.get("abbeys")) or {}
     return lord.get("bishopric") is not None or any((a or {}).get("abbess") == name for a in abbeys.values())
 
 

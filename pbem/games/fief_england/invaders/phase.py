@@ -162,7 +162,7 @@ def _meet(ph: Phase) -> None:
                 continue
             ph.triggers.remove(trigger)
             if trigger.kind == "danegeld":
-                ph.events += pay_danegeld(ph.state, trigger.noble, army_id)
+                ph.events += pay_danegeld(ph.state, ph.board, trigger.noble, army_id)
             else:
                 ph.events += intervene(ph.state, ph.board, trigger.noble, army_id, ph.rng)
             fired = True

@@ -8,7 +8,9 @@ standing `safe_passage` policy, 5.0) and makes a granted passage go on (R24). En
   Outskirts" (5.0): ``entry_owner``;
 - "If a Player moves after opposing Troops moved into their City, the Player can exit the City
   along any Road except along the Road the opposing Troops entered from (unless that Opponent
-  gives the Player permission ...)" (5.0): ``exit_refused``.
+  gives the Player permission ...)" (5.0): ``exit_refused``;
+- the FAQ (l.876): passing through a City where several families have Troops, "you need to get
+  permission from the opposing Player controlling the City" alone: ``asked_in_city`` (R149).
 
 Troops that moved with one noble do not move again with another (5.0): run.py spends their
 Moves once their noble's move is made. "If opposing Armies in a City did not Battle last Round,
@@ -18,7 +20,7 @@ besiegers, 7.9) - R64.
 """
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import Collection, Iterable, Mapping
 
 from pbem.games.fief.policies import permits
 from pbem.games.fief.state import FiefState
@@ -55,3 +57,17 @@ def exit_refused(state: FiefState, city: str, family: str, road_to: str,
             out.append(other)
     return out
 
+
+
+def asked_in_city(state: FiefState, city: str, refused: list[tuple[str, str]],
+                  on_road: Collection[str]) -> list[tuple[str, str]]:
+    """FAQ (l.876), R149, rules version 3: of the families that refuse an army passing through
+    ``city`` (``refused``: (family, policy), the core's crossing), only the City's controller is
+    asked ("other Player Troops may be Allies"); the families on the road out (``on_road``) and
+    the besiegers of a besieged City are asked as before, as is every family in a City nobody
+    controls."""
+    town = state.towns[city]
+    if state.rules_version < 3 or town.besiegers or town.controller is None:
+        return refused
+    return [(f, policy) for f, policy in refused
+            if f == town.controller or f in on_road or policy != "safe_passage"]

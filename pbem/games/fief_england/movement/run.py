@@ -38,6 +38,7 @@ from pbem.games.fief_england.movement import cavalcade, naval, permission, royal
 from pbem.games.fief_england.movement.passage import PASSAGE
 from pbem.games.fief_england.movement.path import LAND, ROAD, SEA, SHERWOOD, Leg, PathProblem, moves_of, read_path
 from pbem.games.fief_england.board_loader import EnglandBoard
+from pbem.games.fief_england.battle import siege
 from pbem.games.fief_england.church import relics
 from pbem.games.fief_england.royal import guard
 from pbem.games.fief_england.movement.waters import Waters, waters_of
@@ -45,6 +46,7 @@ from pbem.games.fief_england.regions import storm_regions
 from pbem.rules.rng import Rng
 
 ROYAL_KEY = "royal"
+TREBUCHET = "trebuchet"
 
 
 def abbey_owners(state: FiefState) -> dict[str, str]:
@@ -98,6 +100,9 @@ class _Budget(StepBudget):
 
     def can_step(self, member: str, army_steps: int | None) -> bool:
         first = self.moved_with.get(member[2:]) if member.startswith("P:") else None
+        if first is None and member.startswith("P:") and self.state.rules_version >= 3 \
+                and self.state.pawns[member[2:]].kind == TREBUCHET:
+            return False   # 4.0 (l.294), 7.2 (l.473): "Trebuchets can not move from the City they were built in"
         return (first is None or first == self.noble) and super().can_step(member, army_steps)
 
     def army_steps(self, army: Army) -> int | None:
@@ -134,6 +139,7 @@ class EnglandRun(MovementRun):
         self.entered: dict[str, list[tuple[str, str]]] = {}   # city -> (family, came from), this round
         self.plan: list[tuple[str, str, tuple[str, ...]]] = []
         self.stepped: set[str] = set()                        # unit ids moved by the current move
+        self.landed: str | None = None                        # the port the current move's voyage reached
         self.ways: list[str] = []   # how the current move went (by sea, Sherwood...): public, unlike notes
 
     # -- a noble's move ------------------------------------------------------------------------
@@ -152,12 +158,21 @@ class EnglandRun(MovementRun):
                 return
             self.plan = _steps(legs)
             path = [city for _, city, _ in self.plan]
-        self.stepped, self.ways = set(), []
+        self.stepped, self.ways, self.landed = set(), [], None
         self.budget.noble = order["lord"]
         super().move(player, {**order, "path": path}, forced)
         for pid in self.stepped:   # 5.0: they do not move again with another noble
             self.budget.moved_with.setdefault(pid, order["lord"])
+        self._besiegers_gone()
         self._retainer_used([order["lord"], *(order.get("lords") or [])])
+
+    def _besiegers_gone(self) -> None:
+        """7.9 (R152): a siege whose last besieging noble moved away is lifted and its trebuchets
+        return to the stockpile."""
+        events, gone = siege.besiegers_gone(self.state)
+        for pid in gone:
+            self.presence.remove("P:" + pid)
+        self.teller.add(events)
 
     def _retainer_used(self, nobles: list[str]) -> None:
         """2.12: a retainer whose `extra_moves` the move needed (a noble of it made more Moves
@@ -224,6 +239,7 @@ class EnglandRun(MovementRun):
         if not first:
             self._drop_and_pick(army, order, cur, log, done, leave=True)
         self._advance(army, order, cur, port, log, underground=carded)
+        self.landed = port
         for _ in seas[1:]:   # 5.4: "Each move into a new Sea counts as one move"
             for m in ["L:" + n for n in army.carried_lords()] + ["P:" + p for p in army.pawns]:
                 self.budget.step(m, army_steps)
@@ -290,6 +306,8 @@ class EnglandRun(MovementRun):
 
     def _crossing(self, army: Army, cur: str, target: str, first: bool) -> list[tuple[str, str]]:
         refused = super()._crossing(army, cur, target, first)
+        if not first:   # passing through ``cur``: its controller's leave alone (FAQ l.876, R149)
+            refused = permission.asked_in_city(self.state, cur, refused, self.presence.families_on_road(cur, target))
         for other in permission.exit_refused(self.state, cur, army.family, target, self.entered.get(cur, [])):
             if (other, "safe_passage") not in refused:   # 5.0: the road the opponents came by
                 refused.append((other, "safe_passage"))
@@ -298,6 +316,9 @@ class EnglandRun(MovementRun):
     def _refused(self, army: Army, order: Mapping[str, Any], refused: list[tuple[str, str]], cur: str,
                  target: str, first: bool, log: MoveLog, done: set[str],
                  told: bool = False) -> tuple[str, str] | None:
+        if order.get("if_refused", "back") in ("back", "stay") and not first and cur == self.landed \
+                and self.state.rules_version >= 3:
+            return self._stays_at_port(army, refused, cur, target, told, order.get("if_refused", "back") == "back")
         if order.get("if_refused") == "cavalcade" and not any(p == "besieged_may_leave" for _, p in refused):
             passes, fighters = cavalcade.through_fortress(self.state, cur, [f for f, _ in refused])
             if passes:   # 5.2: through a defended fortress the cavalcade rides on (R65)
@@ -310,6 +331,18 @@ class EnglandRun(MovementRun):
                 return None
             refused = [(f, p) for f, p in refused if f in fighters]
         return super()._refused(army, order, refused, cur, target, first, log, done, told)
+
+    def _stays_at_port(self, army: Army, refused: list[tuple[str, str]], port: str, target: str,
+                       told: bool, back: bool) -> tuple[str, str]:
+        """5.4 (l.383, R151): refused the way on from the port it landed at, the army "remains in
+        the City's 'Port' Outskirts" (or in the port, if it holds it): going back would be a naval
+        move from a port it did not begin the round in (l.381)."""
+        if not told:
+            self._tell_refusal(army, refused, port, target, False)
+        where = f"the Port Outskirts of {port}" if army.place[0] == "road" else port
+        why = ": sailing back would be a naval move from a port the army did not begin the round in" if back else ""
+        return "stopped", (f"safe passage towards {target} refused ({self.cite('5.2.3.1')}); {army.leader} "
+                           f"stays in {where}{why} (5.4)")
 
     def _summary(self, army: Army, log: MoveLog, outcome: str, reason: str, forced: bool) -> None:
         """The core's report line of a move, with how it went (by sea, through Sherwood, the
@@ -382,6 +415,7 @@ def read_england_path(board: Board, start: str, raw: list[Any],
 MOVEMENT = Movement(
     run=EnglandRun, read_path=read_england_path, keys=(ROYAL_KEY,), card=PASSAGE,   # 10.2
     extra_moves=retainers.moves_seen,   # 2.12
+    fixed_units=(TREBUCHET,), fixed_section="7.2, R152",   # l.473: "Trebuchets can not move"
     template=("# England (5.4, 13.4): a path may sail from the port the army began the round in, naming",
               "# each sea sailed into (1 Move each) and the port landed at: `path: [Sea V, King's Lynn]`;",
               "# or cross Sherwood between York, Lincoln, King's Lynn and Nottingham for 1 Move:",

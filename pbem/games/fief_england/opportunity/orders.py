@@ -33,11 +33,13 @@ Cards action"). Each play is checked again when carried out (``act``).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.state import FiefState
+from pbem.games.fief.surprise.play import play_surprise
 from pbem.games.fief_england import fortune
+from pbem.games.fief_england.characters import CHARACTERS
 from pbem.games.fief_england.opportunity import cards
 from pbem.games.fief.hooks import CardPlays
 from pbem.games.fief_england.regions import NUMERALS, region_fief
@@ -76,19 +78,27 @@ def find_region(board: Board, text: Any) -> str | None:
 
 
 def check_play(view: Mapping[str, Any], board: Board, player: str, item: Mapping[str, Any], line: int | None,
-               problems: Problems, at_once: bool = True) -> dict | None:
-    """One `- play: CARD` item of `at_once:` (an Opportunity card) or of round-N/cards-play (any
+               problems: Problems, at_once: bool = True, in_discard: bool = False,
+               earlier: Sequence[Mapping[str, Any]] = ()) -> dict | None:
+    """One `- play: CARD` item of `at_once:` (an Opportunity card), of round-N/cards-draw (an
+    Opportunity card played in the Discard action, ``in_discard``) or of round-N/cards-play (any
     of England's fortune cards, ``at_once`` False) -> its canonical play, or None (the problems
-    said)."""
+    said). ``earlier``: the plays written before it in the same list, carried out before it
+    (R150: a tithe by the Bishop a BISHOP card above appoints)."""
     card = opportunity_card(item.get("play"))
     if card is None or (at_once and card not in OPPORTUNITY):
-        problems.add(line, f"`{item.get('play')}` is not an Opportunity card you can play at once (10.0)"
+        problems.add(line, f"`{item.get('play')}` is not an Opportunity card: only those are played in the "
+                     "Discard action (2.0, 2.6)" if in_discard else
+                     f"`{item.get('play')}` is not an Opportunity card you can play at once (10.0)"
                      if at_once else f"`{item.get('play')}` is not one of England's fortune cards",
+                     "play it in round-N/cards-play" if in_discard and card else
                      suggest(str(item.get("play")), OPPORTUNITY if at_once else list(KEYS)))
         return None
-    if view["phase"] == DRAW_PHASE:
-        problems.add(line, "no Opportunity card may be played during the Cards phase's draws (2.6)",
-                     "send it once the draws are resolved")
+    if view["phase"] == DRAW_PHASE and not in_discard:
+        problems.add(line, "no Opportunity card may be played at once during the Cards phase's draws "
+                     "(2.6: not during the Draw Cards action)",
+                     "play it in your cards-draw orders (`- play:` beside `- discard:`), done in your Discard "
+                     "action (2.0), or send it once the draws are resolved")
         return None
     check_keys(item, KEYS[card], f"a {NAMES[card]} play", problems)
     before = len(problems)
@@ -118,7 +128,7 @@ def check_play(view: Mapping[str, Any], board: Board, player: str, item: Mapping
                          suggest(str(item.get("in")), board.towns))
         play["in"] = city
         n = whole_number(item.get("cards", 1), line_of(item, "cards") or line, "`cards:`", problems, low=0)
-        burgher = yes_no(_lined(item), "burgher", problems)
+        burgher = yes_no(item, "burgher", problems)
         play["cards"], play["burgher"] = n, bool(burgher)
         if n is not None and hand.count("rebellion") < n:
             problems.add(line_of(item, "cards") or line,
@@ -127,7 +137,7 @@ def check_play(view: Mapping[str, Any], board: Board, player: str, item: Mapping
         if n == 0 and not burgher:
             problems.add(line, "a Rebellion needs a REBELLION card or your BURGHER's action",
                          "write `cards: 1` or `burgher: yes`")
-        play["invaders_first"] = bool(yes_no(_lined(item), "invaders_first", problems))
+        play["invaders_first"] = bool(yes_no(item, "invaders_first", problems))
         passage = item.get("passage")
         play["passage"] = None if passage in (None, False) else fold(str(passage))
         if play["passage"] not in (None, "card", "burgher"):
@@ -158,7 +168,7 @@ def check_play(view: Mapping[str, Any], board: Board, player: str, item: Mapping
         if play["on"] and play["by"] and lords[play["on"]]["location"] != lords[play["by"]]["location"]:
             problems.add(line, f"{play['on']} and {play['by']} are not in the same city (10.5)", "")
     elif card == "tax":
-        _tax(view, board, player, item, line, problems, play)
+        _tax(view, board, player, item, line, problems, play, earlier)
     elif card in ("good_weather", "bountiful_harvest"):
         play["on"] = find_region(board, item.get("on"))
         if play["on"] is None:
@@ -205,8 +215,10 @@ def _invader_leader(view: Mapping[str, Any], player: str, item: Mapping[str, Any
 
 
 def _tax(view: Mapping[str, Any], board: Board, player: str, item: Mapping[str, Any], line: int | None,
-         problems: Problems, play: dict) -> None:
-    """2.8: `tallage: REGION` or `tithe: DISTRICT`, and `lord:` (left out: the only one who can)."""
+         problems: Problems, play: dict, earlier: Sequence[Mapping[str, Any]] = ()) -> None:
+    """2.8: `tallage: REGION` or `tithe: DISTRICT`, and `lord:` (left out: the only one who can).
+    A tithe may be levied by the noble a BISHOP or ARCHBISHOP card played above it in the same
+    mail makes the district's cleric (2.6: the cards played one after the other; R150)."""
     kinds = [k for k in ("tallage", "tithe") if k in item]
     if len(kinds) != 1:
         problems.add(line, "a TAX card needs `tallage: REGION` or `tithe: DISTRICT`",
@@ -233,6 +245,8 @@ def _tax(view: Mapping[str, Any], board: Board, player: str, item: Mapping[str, 
             return
         play["on"] = int(district)
         able = [n for n, lo in view["lords"].items() if lo["family"] == player and lo["bishopric"] == int(district)]
+        able += [p["on"] for p in earlier if p["card"] in CLERICS and p.get("district") == int(district)
+                 and view["lords"][p["on"]]["family"] == player and p["on"] not in able]
     if "lord" in item:
         name = next((n for n in view["lords"] if fold(n) == fold(str(item["lord"]))), None)
         if name not in able:
@@ -245,12 +259,19 @@ def _tax(view: Mapping[str, Any], board: Board, player: str, item: Mapping[str, 
         play["lord"] = able[0]
     else:
         problems.add(line, f"no noble of your family may levy this {kind} (2.8)" if not able else
-                     f"say which noble levies it: {', '.join(able)}", "add `lord: NAME`" if able else "")
+                     f"say which noble levies it: {', '.join(able)}", "add `lord: NAME`" if able else
+                     _cleric_first(view, kind))
 
 
-def _lined(item: Mapping[str, Any]) -> dict:
-    """The order itself when it came from the mail (a dict keeping its lines), else a copy."""
-    return item if isinstance(item, dict) else dict(item)
+CLERICS = ("bishop", "archbishop")   # 2.14: the cards that make a district's cleric
+
+
+def _cleric_first(view: Mapping[str, Any], kind: str) -> str:
+    """R150: the way to order a tithe by a cleric a card of the same mail appoints."""
+    if kind == "tithe" and any(card in CLERICS for card in view.get("hand") or []):
+        return ("a Bishop or Archbishop appointed in this mail may levy it: write the BISHOP or ARCHBISHOP "
+                "card's `- play:` above this tithe (the cards are played in the order written)")
+    return ""
 
 
 def act(state: FiefState, board: Board, rng: Rng, player: str, play: Mapping[str, Any]) -> list[Event]:
@@ -277,13 +298,48 @@ def act(state: FiefState, board: Board, rng: Rng, player: str, play: Mapping[str
 
 
 
-def _check(view: dict, board: Board, player: str, card: str, item: Any, line: int | None, problems: Any) -> dict | None:
+def _check(view: dict, board: Board, player: str, card: str, item: Any, line: int | None, problems: Any,
+           earlier: Sequence[Mapping[str, Any]] = ()) -> dict | None:
     at_once = view["phase"] != "cards_play"
-    return check_play(view, board, player, item, line, problems, at_once=at_once)
+    return check_play(view, board, player, item, line, problems, at_once=at_once, earlier=earlier)
 
 
 def _play(state: FiefState, board: Board, player: str, play: Mapping[str, Any], rng: Rng) -> list[Event]:
+    if play["card"] in FAMILY_CARDS:   # 11.0: MERCENARY or BURGHER, in the Discard action (2.0)
+        if play["card"] not in state.families[player].hand:
+            return [cards.kept(player, play["card"], "you no longer hold it")]
+        return play_surprise(state, board, player, play)
     return act(state, board, rng, player, play)
+
+
+FAMILY_CARDS = ("mercenary", "burgher")   # 11.0: the Character Opportunity cards
+
+
+def check_discard_play(view: dict, board: Board, player: str, card: str, item: Any, line: int | None,
+                       problems: Any) -> dict | None:
+    """2.0 (l.105; FAQ l.867): "During the Discard Action, Players may play Opportunity Cards (2.6)
+    they are holding instead of discarding them": a `- play:` item of round-N/cards-draw, with the
+    keys of its at-once form (10.0-10.5), or MERCENARY and BURGHER (11.0)."""
+    if card in FAMILY_CARDS:
+        if card not in (view.get("hand") or []):
+            problems.add(line, f"you hold no {card.upper()} card", "your hand: " + (", ".join(view.get("hand") or [])
+                                                                               or "empty"))
+            return None
+        read = CHARACTERS[card].read
+        assert read is not None   # characters.py: every England character card reads its own order
+        return read(view, board, player, card, item, line, problems)
+    return check_play(view, board, player, item, line, problems, at_once=True, in_discard=True)
+
+
+def hand_cards(play: Mapping[str, Any]) -> list[str]:
+    """The cards of the hand a checked play takes: a REBELLION its `cards:` (and a PASSAGE with
+    `passage: card`), a PASSAGE none when the BURGHER's action serves instead."""
+    card = play["card"]
+    if card == "rebellion":
+        return ["rebellion"] * (play["cards"] or 0) + (["passage"] if play.get("passage") == "card" else [])
+    if card == "passage" and play.get("by") == "burgher":
+        return []
+    return [card]
 
 
 # The edition's ``card_plays`` hook (pbem/games/fief/hooks.py ``CardPlays``): England's fortune cards
@@ -304,5 +360,39 @@ TEMPLATE = {
                ("  by: YOUR_NOBLE", "")),
     "good_weather": (("- play: good_weather", "2.7: cancels STORMS, or +1 a Mill and Abbey"),
                      ("  on: REGION", "I-VI or its name")),
+    # 11.0: the Character Opportunity cards (their at-once lines are the characters')
+    "mercenary": (("- play: mercenary", "11.1: onto your family board"),),
+    "burgher": (("- play: burgher", "11.2: while your family has a titled Lord"),),
 }
-CARD_PLAYS = CardPlays(cards=tuple(KEYS), at_once=OPPORTUNITY, check=_check, play=_play, template=TEMPLATE)
+
+
+def echo(view: Mapping[str, Any], play: Mapping[str, Any]) -> dict[str, Any]:
+    """A checked play written back as the `play:` item ``check_play`` reads to it (the judge's
+    echo): the defaults left out, a Region by its numeral, a district by its name."""
+    card = play["card"]
+    item: dict[str, Any] = {"play": card}
+    if card == "tax":
+        kind = play["tax"]
+        district = (view.get("bishoprics") or {}).get(str(play["on"]), {})
+        item[kind] = district.get("name", play["on"]) if kind == "tithe" else play["on"]
+        item["lord"] = play["lord"]
+    elif card == "rebellion":
+        item["in"] = play["in"]
+        if play["cards"] != 1:
+            item["cards"] = play["cards"]
+        item.update({key: True for key in ("burgher", "invaders_first") if play.get(key)})
+        if play.get("passage"):
+            item["passage"] = play["passage"]
+    elif card == "passage":
+        item["free"] = play["free"]
+        if "to" in play:
+            item["to"] = play["to"]
+        if play["by"] == "burgher":
+            item["by"] = "burgher"
+    else:   # the keys of the play as they are read: on, sponsor, by, leader
+        item.update({key: play[key] for key in ("on", "leader", "sponsor", "by") if key in play})
+    return item
+
+
+CARD_PLAYS = CardPlays(cards=tuple(KEYS), at_once=OPPORTUNITY, check=_check, play=_play, template=TEMPLATE,
+                       echo=echo, discard_check=check_discard_play, hand_cards=hand_cards)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.control import controllers
-from pbem.games.fief.state import FiefState
+from pbem.games.fief.state import FiefState, Pawn
+from pbem.games.fief_england.battle.numbers import england_numbers
+from pbem.games.fief_england.battle.siege import building
 from pbem.rules.api import Event
 
 GROUP = 4                                  # 10.3, 10.4, 10.5: "in groups of 4 (if possible)"
@@ -69,12 +71,42 @@ def scatter(state: FiefState, board: Board, family: str, city: str, why: str, ta
                and p.kind in SIEGE_ENGINES]
     if engines and taker and not any(l.family == family and not l.captive_of and l.location == city
                                      for l in state.lords.values()):
+        events.append(_engines_left(state, family, city, taker, engines))
+    return events
+
+
+def in_stock(state: FiefState, family: str, kind: str) -> int:
+    """The family's markers of a siege engine not on the map (l.30: 3 Bombards, 2 Trebuchets),
+    a trebuchet under construction being out of the stockpile too (7.9)."""
+    on_map = sum(1 for p in state.pawns.values() if p.family == family and p.kind == kind)
+    return england_numbers().pools.get(kind, 0) - on_map - (building(state, family) if kind == "trebuchet" else 0)
+
+
+def _engines_left(state: FiefState, family: str, city: str, taker: str, engines: list[Pawn]) -> Event:
+    """Ex 10-5 (l.738): the Bombard left behind "is quickly replaced with Dave's available Bombard
+    Marker": taken over while the taker has such a marker in stock, else destroyed (R78; from
+    rules version 3: a game of version 2 takes them all over)."""
+    if state.rules_version < 3:
         for pawn in engines:
             pawn.family = taker
-        events.append(Event("engines_taken", f"{family}'s {len(engines)} siege engine(s) left behind in {city} are "
-                            f"taken over by {taker} (Ex 10-5, 7.5).",
-                            data={"family": family, "taker": taker, "city": city, "pawns": [p.id for p in engines]}))
-    return events
+        return Event("engines_taken", f"{family}'s {len(engines)} siege engine(s) left behind in {city} are "
+                     f"taken over by {taker} (Ex 10-5, 7.5).",
+                     data={"family": family, "taker": taker, "city": city, "pawns": [p.id for p in engines]})
+    taken: list[str] = []
+    destroyed: list[str] = []
+    for pawn in engines:
+        if in_stock(state, taker, pawn.kind) > 0:
+            pawn.family = taker
+            taken.append(pawn.id)
+        else:
+            destroyed.append(pawn.kind)
+            del state.pawns[pawn.id]
+    parts = [f"{len(taken)} taken over by {taker}"] if taken else []
+    if destroyed:
+        parts.append(f"{len(destroyed)} destroyed ({taker} has no such marker left in stock)")
+    return Event("engines_taken", f"{family}'s {len(engines)} siege engine(s) left behind in {city}: "
+                 f"{'; '.join(parts)} (Ex 10-5, R78).",
+                 data={"family": family, "taker": taker, "city": city, "pawns": taken, "destroyed": destroyed})
 
 
 def release_captives(state: FiefState, board: Board, jailer: str, city: str, why: str) -> list[Event]:

@@ -28,7 +28,8 @@ from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.regions import record as numbers
 from pbem.games.fief_england.royal.guard import KEY, record
 from pbem.games.fief_england.titles import SOVEREIGN, sovereign
-from pbem.orders.reading import Problems, check_keys, suggest
+from pbem.games.fief_england.names import noble_named
+from pbem.orders.reading import Problems, check_keys
 from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
@@ -107,11 +108,10 @@ def _problem(view_: dict, player: str, lord: str) -> tuple[str, str] | None:
 
 def check(view_: dict, player: str, item: dict, line: int | None, problems: Problems) -> dict | None:
     check_keys(item, (GARTER,), "a garter order", problems)
-    lord = item.get(GARTER)
-    if lord not in view_["lords"]:
-        problems.add(line, f"`{lord}` is not a noble in play", suggest(str(lord), list(view_["lords"])))
+    lord = noble_named(view_, item, GARTER, line, problems, "garter: Hugh")
+    if lord is None:
         return None
-    why = _problem(view_, player, str(lord))
+    why = _problem(view_, player, lord)
     if why:
         problems.add(line, why[0], why[1])
         return None

@@ -105,7 +105,8 @@ def new_noble(state: FiefState, name: str) -> list[Event]:
     lord.political = PRINCE
     text = f"{name} ({lord.family}), the Queen's son, is the Prince of Wales (9.0)."
     if mother.captive_of:
-        lord.location, lord.captive_of = mother.location, mother.captive_of
+        if state.rules_version >= 3:   # R153: he comes into play as her captor's captive, not placed
+            lord.location, lord.captive_of = mother.location, mother.captive_of
         for army in ((state.edition_state.get("invaders") or {}).get("armies") or {}).values():
             if mother.name in army.get("captives", []):   # the Invaders part's record of its captives (6.7)
                 army["captives"].append(name)

@@ -137,18 +137,19 @@ class _Fight:
 
         faces, hitting = throw()
         before = None
-        if not hitting and self.may_reroll(side, count):
-            # IV "Judge Royal": once a battle, the whole roll of one weapon type again (ruling B14)
+        if self.may_reroll(side, count, len(hitting)):
+            # IV "Judge Royal": once a battle, the whole roll of one weapon type again, a roll that
+            # hit too (l.294; rulings B14, K31)
             self.reroll_used = True
             before = faces
             faces, hitting = throw()
         return Roll(side, kind, faces, mod, len(hitting), before), hitting
 
-    def may_reroll(self, side: str, dice: int) -> bool:
+    def may_reroll(self, side: str, dice: int, hits: int) -> bool:
         me = self.battle.side(side)
         want = me.plan.reroll
         return (not self.reroll_used and not me.neutral and self.battle.judge_royal == me.owner
-                and want is not None and dice >= want)
+                and want is not None and dice >= want and hits <= me.plan.reroll_hits)
 
     def priority(self, side: str) -> list[str]:
         # Neutral units have no orders: the judge, who rolls in their name, takes the default

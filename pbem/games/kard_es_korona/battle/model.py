@@ -66,7 +66,9 @@ class BattlePlan:
     - ``retreat`` (advanced): when to retreat after a complete round; never by default.
     - ``pursue`` (advanced): strike at a retreating enemy; yes by default.
     - ``reroll`` (the Judge Royal only, IV): re-roll, once a battle, the first roll of one
-      weapon type of this side that scored no hit with at least this many dice; None: never.
+      weapon type of this side with at least this many dice that scored at most
+      ``reroll_hits`` hits (0 by default: no hit; l.294 lets him re-roll a roll that hit too,
+      all its dice again); None: never.
     """
 
     priorities: tuple[str, ...] = ()
@@ -75,6 +77,7 @@ class BattlePlan:
     retreat: Condition = NEVER
     pursue: bool = True
     reroll: int | None = 2
+    reroll_hits: int = 0
 
     def __post_init__(self) -> None:
         for name in ("priorities", "losses", "lord_leads"):
@@ -84,6 +87,8 @@ class BattlePlan:
                                  f"{', '.join(KINDS)}, not {kinds!r}")
         if self.reroll is not None and (not isinstance(self.reroll, int) or self.reroll < 1):
             raise ValueError(f"battle plan reroll must be a whole number >= 1 or None, not {self.reroll!r}")
+        if not isinstance(self.reroll_hits, int) or self.reroll_hits < 0:
+            raise ValueError(f"battle plan reroll_hits must be a whole number >= 0, not {self.reroll_hits!r}")
 
 
 DEFAULT_PLAN = BattlePlan()
@@ -262,7 +267,7 @@ class BattleResult:
 
 # ---- building the input from JSON ------------------------------------------------------------
 
-_PLAN_KEYS = ("priorities", "losses", "lord_leads", "retreat", "pursue", "reroll")
+_PLAN_KEYS = ("priorities", "losses", "lord_leads", "retreat", "pursue", "reroll", "reroll_hits")
 _SIDE_KEYS = ("owner", "units", "neutral", "warlord", "plan", "retreat_to", "retreat_obstacle")
 _BATTLE_KEYS = ("county", "attacker", "defender", "castle", "terrain", "advanced", "judge_royal",
                 "lord_attack_bonus")
@@ -283,9 +288,14 @@ def plan_from_data(data: Mapping[str, Any] | None) -> BattlePlan:
         condition = Condition(**retreat)
     else:
         raise ValueError(f"battle plan retreat must be never, always or a mapping of conditions, not {retreat!r}")
+    reroll, reroll_hits = data.get("reroll", 2), data.get("reroll_hits", 0)
+    if isinstance(reroll, Mapping):   # {dice: N, hits_at_most: H}: a roll that hit may be re-rolled (l.294)
+        wanted: Mapping[str, Any] = reroll
+        _no_unknown(wanted, ("dice", "hits_at_most"), "reroll")
+        reroll, reroll_hits = wanted.get("dice"), wanted.get("hits_at_most", 0)
     return BattlePlan(priorities=tuple(data.get("priorities", ())), losses=tuple(data.get("losses", ())),
                       lord_leads=tuple(data.get("lord_leads", ())), retreat=condition,
-                      pursue=_flag(data, "pursue", True), reroll=data.get("reroll", 2))
+                      pursue=_flag(data, "pursue", True), reroll=reroll, reroll_hits=reroll_hits)
 
 
 def side_from_data(data: Mapping[str, Any]) -> BattleSide:

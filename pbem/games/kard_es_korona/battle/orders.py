@@ -8,7 +8,8 @@ line-numbered errors; ``plan_for`` turns that data into the BattlePlan of one ba
       retreat_to: [Bihar, Zaránd]            # advanced: where to, first possible
       pursue: yes                            # advanced: strike at a fleeing enemy (default yes)
       losses: [archers, infantry, cavalry]   # my own units lost first when the choice is mine
-      reroll: 2                              # Judge Royal: re-roll a roll of 2+ dice with no hit; never
+      reroll: 2                              # Judge Royal: re-roll a roll of 2+ dice with no hit; never;
+                                             # or {dice: 3, hits_at_most: 1}: a roll that hit too
       order: [Bihar, Nógrád]                 # which of my battles to fight first when my turn comes
       counties:                              # per-county changes, field by field
         Bihar: {priorities: [cavalry], retreat: never}
@@ -182,7 +183,22 @@ def _yes_no(item: Any, line: int | None, what: str, problems: Problems) -> bool:
     return answer
 
 
-def _reroll(item: Any, line: int | None, problems: Problems) -> int | None:
+REROLL_KEYS = ("dice", "hits_at_most")
+
+
+def _reroll(item: Any, line: int | None, problems: Problems) -> int | dict | None:
+    """`never`, N (a roll of N+ dice with no hit), or {dice: N, hits_at_most: H} (a roll of N+
+    dice that hit at most H times: IV "Judge Royal", l.294, all its dice are rolled again)."""
     if isinstance(item, str) and fold(item) in ("never", "no"):
         return None
-    return whole_number(item, line, "reroll", problems)
+    if not isinstance(item, dict):
+        return whole_number(item, line, "reroll", problems)
+    check_keys(item, REROLL_KEYS, "`reroll`", problems)
+    if "dice" not in item:
+        problems.add(line, "`reroll` as a mapping needs `dice`, the fewest dice of a roll to re-roll",
+                     "write e.g. `reroll: {dice: 3, hits_at_most: 1}`")
+        return None
+    dice = whole_number(item["dice"], line_of(item, "dice") or line, "reroll.dice", problems)
+    hits = whole_number(item.get("hits_at_most", 0), line_of(item, "hits_at_most") or line, "reroll.hits_at_most",
+                        problems, low=0)
+    return {"dice": dice, "hits_at_most": hits} if dice is not None and hits is not None else None
