@@ -115,7 +115,7 @@ class FiefRules:
             st.phase = edition_of(st).after(PART_OF.get(step.name, step.name), st.round)
         while (nxt := step_of(st.phase, st.variant)) is not None and nxt.skip is not None and nxt.skip(st):
             st.phase = edition_of(st).after(nxt.name, st.round)   # an edition's own step with nothing to do
-        events += fire_phase_start(st, board)
+        events += fire_phase_start(st, board, rng)
         return Resolution(st.to_json(), fam.to_players(st.family_players, events))
 
     def result(self, state: JSON) -> GameResult | None:

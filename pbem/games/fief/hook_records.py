@@ -170,6 +170,18 @@ class IncomeRules:
 
 
 @dataclass(frozen=True)
+class StandingTriggers:
+    """The standing `surprise:` triggers an edition offers (the core's are France's, G.4:
+    surprise/triggers.py), for a game's rules version (England R157: from version 3)."""
+
+    kinds: tuple[str, ...]   # the trigger kinds offered; the others are refused at the mail
+    offered: str             # what the edition offers instead, the refusal's fix
+    # an `at_phase_start` trigger's `play:` is one of the edition's own cards (its ``CardPlays``
+    # at-once forms, checked and carried out by its rules), not a core surprise card
+    own_plays: bool = False
+
+
+@dataclass(frozen=True)
 class CardPlays:
     """An edition's own fortune and opportunity cards, read and played by its own rules (England:
     BOUNTIFUL HARVEST, GOOD WEATHER and TAX on a Region, 2.7-2.8; the Opportunity cards,
