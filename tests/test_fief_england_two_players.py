@@ -315,3 +315,80 @@ def test_after_round_seven_the_player_with_the_most_vp_wins_married_or_not() -> 
     done = RULES.resolve(_titled(False, 7, bob_titles=["midlands"]), {}, Rng("x")).state
     result = RULES.result(done)
     assert result.winners == ("alice",) and "the most victory points" in result.text
+
+
+# -- one hand across the mail (13.7, R158) -----------------------------------------------------
+
+def _cards_mail(first: str, second: str) -> str:
+    """A two-family mail: each family's orders (already indented 6), alice first."""
+    return f"families:\n  - family: alice\n    orders:\n{first}  - family: alice-2\n    orders:\n{second}"
+
+
+WEATHER = "      - play: good_weather\n        on: III\n"
+
+
+def cards_play(**more) -> dict:
+    """The position of ``more`` in round-2/cards-play: its cards draw resolved with nothing drawn."""
+    state = position(phase="cards", round=2, **more)
+    orders = {p: RULES.default_orders(RULES.view(state, p), p) for p in ("alice", "bob")}
+    state = RULES.resolve(state, orders, Rng("draw")).state
+    assert RULES.phase(state).id == "round-2/cards-play"
+    return state
+
+
+def test_13_7_both_families_cannot_play_the_one_hands_single_card_r158() -> None:
+    """13.7 (l.848): "only one Hand": a GOOD WEATHER held once is played by alice; alice-2's play of
+    it is refused on its line (line 8), as the resolution would find it gone."""
+    state = cards_play(hands={"alice": ["good_weather", "tax"]})
+    result = check(state, "alice", _cards_mail(WEATHER, WEATHER))
+    assert not result.ok
+    assert [e.line for e in result.errors] == [8], messages(result)
+    assert ("line 8: you hold no GOOD WEATHER card (your hand: tax; the orders of alice, whose turn comes first, "
+            "take good_weather from your one hand (13.7))") in messages(result)
+
+
+def test_13_7_one_hand_is_spent_in_the_families_turns_whatever_the_mails_order_r158() -> None:
+    state = cards_play(hands={"alice": ["good_weather"]})
+    mail = ("families:\n  - family: alice-2\n    orders:\n" + WEATHER
+            + "  - family: alice\n    orders:\n" + WEATHER)
+    result = check(state, "alice", mail)
+    assert [e.line for e in result.errors] == [4], messages(result)
+
+
+def test_13_7_two_cards_of_the_one_hand_go_one_to_each_family_r158() -> None:
+    state = cards_play(hands={"alice": ["good_weather", "good_weather"]})
+    assert check(state, "alice", _cards_mail(WEATHER, WEATHER)).ok
+
+
+def test_13_7_a_lord_card_played_by_both_families_is_refused_on_the_second_r158() -> None:
+    state = cards_play(hands={"alice": ["Edward"]},
+                     lords={"Anabel": {"family": "alice", "at": "London"}, "Hugh": {"family": "alice-2", "at": "York"}},
+                     towns={"London": {"controller": "alice"}, "York": {"controller": "alice-2"}})
+    result = check(state, "alice", _cards_mail("      - play: Edward\n", "      - play: Edward\n"))
+    assert [e.line for e in result.errors] == [7], messages(result)
+
+
+def test_13_7_the_discard_action_shares_the_one_hand_r158() -> None:
+    """2.0, R147: a card alice discards or plays in her Discard action is not alice-2's to play or
+    discard too."""
+    state = position(phase="cards", round=2, hands={"alice": ["good_weather", "tax"]})
+    discard_twice = check(state, "alice", _cards_mail("      - discard: [tax]\n", "      - discard: [tax]\n"))
+    assert [e.line for e in discard_twice.errors] == [7], messages(discard_twice)
+    played_then_discarded = check(state, "alice", _cards_mail(WEATHER, "      - discard: [good_weather]\n"))
+    assert [e.line for e in played_then_discarded.errors] == [8], messages(played_then_discarded)
+    assert check(state, "alice", _cards_mail(WEATHER, "      - discard: [tax]\n")).ok
+
+
+def test_13_7_a_game_of_version_2_checks_each_family_against_the_whole_hand_as_before() -> None:
+    state = cards_play(hands={"alice": ["good_weather"]}, options={"rules_version": 2})
+    assert check(state, "alice", _cards_mail(WEATHER, WEATHER)).ok
+
+
+def test_one_family_cannot_play_a_single_england_card_twice_r158() -> None:
+    """England's own cards (its fortune and Opportunity cards) were checked against the whole hand
+    item by item, so one family's mail could play its one GOOD WEATHER twice; the second play is
+    refused on its line (line 6)."""
+    state = cards_play(hands={"alice": ["good_weather", "tax"]})
+    result = check(state, "alice", _cards_mail(WEATHER + WEATHER, "      []\n"))
+    assert [e.line for e in result.errors] == [6], messages(result)
+    assert "already" in messages(result)

@@ -178,8 +178,10 @@ class FiefRules:
     def check_orders(self, view: JSON, player: str, document: Any) -> OrderCheck:
         if fam.families_apart(view):   # 13.7: a block of orders per family
             problems = Problems()
-            purse = self._purse_left if view_rules_version(view) >= 3 else None   # 13.7: one purse (R154)
-            canonical, notes = fam.check_family_orders(view, player, document, self._check_one, problems, purse)
+            shared = view_rules_version(view) >= 3   # 13.7: one purse (R154), one hand (R158)
+            canonical, notes = fam.check_family_orders(view, player, document, self._check_one, problems,
+                                                       self._purse_left if shared else None,
+                                                       self._hand_left if shared else None)
             return OrderCheck(canonical, tuple(problems), notes)
         return self._check_one_document(view, player, document)
 
@@ -187,6 +189,11 @@ class FiefRules:
         """The money a family's accepted orders leave in its purse, if its phase spends any."""
         step = _for_orders(view)
         return step.purse(view, self._board(view.get("options", {})), canonical) if step.purse else None
+
+    def _hand_left(self, view: JSON, canonical: Any) -> list[str] | None:
+        """The cards a family's accepted orders leave in its hand, if its phase takes any."""
+        step = _for_orders(view)
+        return step.hand(view, canonical) if step.hand else None
 
     def _check_one(self, view: JSON, player: str, document: Any, problems: Problems) -> tuple[Any, tuple[str, ...]]:
         check = self._check_one_document(view, player, document)

@@ -173,6 +173,35 @@ def _draw(cards: CardSet, draws: int, characters: int, item: dict, line,
     return piles[:draws], if_first
 
 
+def hand_after_draw(view: dict, canonical: dict) -> list[str]:
+    """The hand once the Discard action of these cards-draw orders is done (its discards, and its
+    plays: England 2.0, R147); at two players the next family's check reads it (13.7, R158)."""
+    own = edition_of_view(view).hooks.card_plays
+    taken = list(canonical.get("discard") or [])
+    taken += [c for p in canonical.get("play") or [] for c in (own.hand_cards(p) if own else [p["card"]])]
+    return _hand_without(view, taken)
+
+
+def hand_after_play(view: dict, canonical: dict) -> list[str]:
+    """The hand once these cards-play orders are played (13.7, R158: the next family's)."""
+    own = load_edition(view["game"]).hooks.card_plays
+    taken: list[str] = []
+    for play in canonical.get("play") or []:
+        if own is not None and play["card"] in own.cards:   # the edition's own (a REBELLION may take several)
+            taken += own.hand_cards(play)
+        else:   # G.4.2.2: an uprising with `underground: yes` takes an underground card too
+            taken += [play["card"]] + (["underground"] if play.get("underground") else [])
+    return _hand_without(view, taken)
+
+
+def _hand_without(view: dict, taken: list[str]) -> list[str]:
+    left = list(view.get("hand") or [])
+    for card in taken:
+        if card in left:
+            left.remove(card)
+    return left
+
+
 # -- round-N/cards-play ----------------------------------------------------------------------
 
 def check_play_orders(view: dict, board: Board, player: str, items: list, problems: Problems) -> dict:
@@ -186,8 +215,17 @@ def check_play_orders(view: dict, board: Board, player: str, items: list, proble
         card = card_id(cards, item.get("play"))
         own = load_edition(view["game"]).hooks.card_plays
         if own is not None and card in own.cards:   # the edition's own (England: 2.7-2.8, 10.0)
-            left[card] -= 1
             play = own.check(view, board, player, card, item, line, problems, plays)
+            if play is not None and view_rules_version(view) >= 3:   # R158: no card of the hand twice
+                need = Counter(own.hand_cards(play))
+                short = [c for c in need if need[c] > left[c]]
+                if short:
+                    problems.add(line_of(item, "play") or line, f"you hold no more {short[0]} card for this play: "
+                                 "the mail plays it already", "play each card of your hand once")
+                    continue
+                left.subtract(need)
+            elif view_rules_version(view) < 3:   # a game of version 2: as before
+                left[card] -= 1
             if play is not None:
                 plays.append(play)
             continue
