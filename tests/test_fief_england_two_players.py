@@ -392,3 +392,55 @@ def test_one_family_cannot_play_a_single_england_card_twice_r158() -> None:
     result = check(state, "alice", _cards_mail(WEATHER + WEATHER, "      []\n"))
     assert [e.line for e in result.errors] == [6], messages(result)
     assert "already" in messages(result)
+
+
+# -- crossbowmen hired in battle from the one purse (13.7, 11.1, R159) ---------------------------
+
+MERCENARIES = {"family_card": {"alice": "mercenary_1", "alice-2": "mercenary_2"},
+               "mercenaries": {"mercenary_1": {"on_card": 3, "hired": []},
+                               "mercenary_2": {"on_card": 3, "hired": []}}}
+
+
+def _hire_mail(first: int, second: int) -> str:
+    return ("families:\n"
+            f"  - family: alice\n    orders: []\n    policies:\n      battle_plan:\n        hire_crossbowmen: {first}\n"
+            f"  - family: alice-2\n    orders: []\n    policies:\n      battle_plan:\n"
+            f"        hire_crossbowmen: {second}\n")
+
+
+def test_13_7_both_families_hire_crossbowmen_from_the_one_purse_at_the_mail_r159() -> None:
+    """11.1: 2 shillings a crossbowman; 13.7 (l.847): one purse. Of 8 shillings alice's plan may
+    spend 6 on 3 crossbowmen, so alice-2's plan to hire 3 more (6) is refused on its line (11),
+    as the battles would find 2 shillings left."""
+    state = position(**{**PURCHASE, "phase": "battle", "deniers": {"alice": 8}, "edition_state": MERCENARIES})
+    result = check(state, "alice", _hire_mail(3, 3))
+    assert [e.line for e in result.errors] == [11], messages(result)
+    assert ("3 crossbowmen cost 6 shillings (11.1: 2 each); you have 2 left after your other family's battle plan "
+            "(13.7: one purse)") in messages(result)
+    assert check(state, "alice", _hire_mail(3, 1)).ok
+
+
+def test_13_7_the_crossbowmen_purse_counts_the_purchases_of_the_mail_too_r159() -> None:
+    """A Purchase mail spends first (R154), then the plans' hires count against what is left."""
+    state = position(**{**PURCHASE, "deniers": {"alice": 8}, "edition_state": MERCENARIES})
+    mail = ("families:\n  - family: alice\n    orders:\n      - buy: knight\n        in: London\n"
+            "  - family: alice-2\n    orders: []\n    policies:\n      battle_plan:\n        hire_crossbowmen: 3\n")
+    result = check(state, "alice", mail)
+    assert [e.line for e in result.errors] == [10], messages(result)
+    assert "you have 5" in messages(result)
+
+
+def test_13_7_a_game_of_version_2_checks_each_familys_hire_against_the_whole_purse() -> None:
+    state = position(**{**PURCHASE, "phase": "battle", "deniers": {"alice": 8}, "edition_state": MERCENARIES,
+                        "options": {"rules_version": 2}})
+    assert check(state, "alice", _hire_mail(3, 3)).ok
+
+
+def test_13_7_a_plans_hire_never_refuses_the_other_familys_purchase_r159() -> None:
+    """The battles come after the Purchase Phase: alice's plan to hire 3 crossbowmen (6) does not
+    refuse alice-2's knight (3) of 8 shillings; its hire is counted after every purchase."""
+    state = position(**{**PURCHASE, "deniers": {"alice": 8}, "edition_state": MERCENARIES})
+    mail = ("families:\n  - family: alice\n    orders: []\n    policies:\n      battle_plan:\n"
+            "        hire_crossbowmen: 3\n  - family: alice-2\n    orders:\n      - buy: knight\n        in: York\n")
+    result = check(state, "alice", mail)
+    assert result.ok, messages(result)

@@ -119,17 +119,24 @@ Check = Callable[[dict, str, Any, Problems], tuple[Any, tuple[str, ...]]]
 Purse = Callable[[dict, Any], "int | None"]
 # (a family's view, its canonical orders) -> the cards they leave in the hand, None if they take none
 Hand = Callable[[dict, Any], "list[str] | None"]
+# (a family's view, its canonical orders) -> the money its battle plan may spend as a battle
+# begins (England 11.1: crossbowmen hired), after the purchases: kept in the next family's view
+RESERVED = "purse_reserved"   # as the money the families before it reserve (13.7, R159)
+Reserve = Callable[[dict, Any], int]
 
 
 def check_family_orders(view: dict, player: str, document: Any, check: Check,
                         problems: Problems, purse: Purse | None = None,
-                        hand: Hand | None = None) -> tuple[dict[str, Any], tuple[str, ...]]:
+                        hand: Hand | None = None,
+                        reserve: Reserve | None = None) -> tuple[dict[str, Any], tuple[str, ...]]:
     """13.7 by mail: a `families:` list, one `- family: NAME` item per family that orders in this
     phase, each with its own `orders:` and `policies:`, checked by ``check`` against that
     family's own view. Errors name the family and say how to fix it. ``purse``: the families
     share one purse (l.847), so each family's orders are checked against what the families
     before it in the mail leave (their turns come in that order too). ``hand``: the same for the
-    one hand (l.848: "only one Hand"), so no card is played or discarded by both families."""
+    one hand (l.848: "only one Hand"), so no card is played or discarded by both families.
+    ``reserve``: what the plans of the families before it may spend in battle, after every
+    purchase (the view's ``purse_reserved``, read by the plan's own checks)."""
     mine, ordering = list(view["my_families"]), list(view["ordering"])
     example = f"e.g. `families:` then `  - family: {ordering[0] if ordering else mine[0]}` and `    orders: [...]`"
     document = document or {}
@@ -152,6 +159,7 @@ def check_family_orders(view: dict, player: str, document: Any, check: Check,
     notes: list[str] = []
     left: int | None = None   # the purse after the families above, once one of them spent
     held: list[str] | None = None   # the hand after the families above, once one of them took a card
+    reserved = 0   # the money the plans of the families above may spend in battle
     for index in _turn_order(blocks, ordering):   # the purse is spent in the families' turns
         block = blocks[index]
         at = blocks.line_of(index) if hasattr(blocks, "line_of") else None
@@ -176,6 +184,7 @@ def check_family_orders(view: dict, player: str, document: Any, check: Check,
         before = len(problems)
         own = family_view(view, family) if left is None else with_purse(family_view(view, family), mine, left)
         own = own if held is None else {**own, "hand": held}
+        own = {**own, RESERVED: reserved} if reserved else own
         canonical, said = check(own, family, sub_map(block, lambda k: k != "family"), problems)
         if held is not None:
             _tell_the_hand_taken(problems, before, family_view(view, family).get("hand") or [], held, list(out))
@@ -186,6 +195,7 @@ def check_family_orders(view: dict, player: str, document: Any, check: Check,
             left = after if after is not None else left
             cards = hand(own, canonical) if hand is not None else None
             held = cards if cards is not None else held
+            reserved += reserve(own, canonical) if reserve is not None else 0
     for family in ordering:
         if family not in out and not any(str(b.get("family")) == family for b in blocks if isinstance(b, dict)):
             problems.add(line_of(document, "families") or getattr(document, "line", None),

@@ -10,6 +10,7 @@ import copy
 from typing import Any, Mapping, Sequence
 
 from pbem.games.fief import at_once, families as fam
+from pbem.games.fief.battle.orders import plan_spending
 from pbem.games.fief.board import Board, board_names, load_board
 from pbem.games.fief.cards.deck import load_cards
 from pbem.games.fief.cards.phase import play_deciders
@@ -178,10 +179,11 @@ class FiefRules:
     def check_orders(self, view: JSON, player: str, document: Any) -> OrderCheck:
         if fam.families_apart(view):   # 13.7: a block of orders per family
             problems = Problems()
-            shared = view_rules_version(view) >= 3   # 13.7: one purse (R154), one hand (R158)
+            shared = view_rules_version(view) >= 3   # 13.7: one purse (R154, R159), one hand (R158)
             canonical, notes = fam.check_family_orders(view, player, document, self._check_one, problems,
                                                        self._purse_left if shared else None,
-                                                       self._hand_left if shared else None)
+                                                       self._hand_left if shared else None,
+                                                       self._plans_reserve if shared else None)
             return OrderCheck(canonical, tuple(problems), notes)
         return self._check_one_document(view, player, document)
 
@@ -189,6 +191,12 @@ class FiefRules:
         """The money a family's accepted orders leave in its purse, if its phase spends any."""
         step = _for_orders(view)
         return step.purse(view, self._board(view.get("options", {})), canonical) if step.purse else None
+
+    @staticmethod
+    def _plans_reserve(view: JSON, canonical: Any) -> int:
+        """What a family's battle plan of the mail may spend as a battle begins (England 11.1:
+        crossbowmen hired, R159), after every purchase."""
+        return plan_spending(view, (canonical or {}).get("policies") or {})
 
     def _hand_left(self, view: JSON, canonical: Any) -> list[str] | None:
         """The cards a family's accepted orders leave in its hand, if its phase takes any."""
