@@ -98,11 +98,14 @@ def test_a_standing_justice_on_a_lord_without_the_marker_is_told_when_it_fires_r
     assert "does not bear the Heresy marker" in told and "assassin" not in told
 
 
-def test_a_standing_underground_is_refused_naming_englands_cards_r157() -> None:
-    result = check(["passage"], "    - at_phase_start: movement\n      play: underground\n      free: Henri\n")
+@pytest.mark.parametrize("card, key", [("underground", "free: Henri"), ("uprising", "in: York")])
+def test_a_standing_france_card_is_refused_naming_englands_cards_r157(card: str, key: str) -> None:
+    """France's underground and uprising cards are not England's (PASSAGE, REBELLION: 10.1, 10.2)."""
+    result = check(["passage", "rebellion"], f"    - at_phase_start: movement\n      play: {card}\n      {key}\n")
     assert not result.ok
     [error] = result.errors
     assert error.line == 5 and "not an Opportunity card" in error.message, error
+    assert "passage" in error.hint and "rebellion" in error.hint, error
 
 
 def test_a_standing_rebellion_takes_englands_keys_r157() -> None:
@@ -150,3 +153,13 @@ def test_the_battle_template_offers_an_ambush_trigger_only_where_it_is_read_r157
     view = RULES.view(cards_play_state(["ambush"], version), "kirsten")
     text = battle_template({**view, "phase": "battle"}, "kirsten")
     assert ("- ambush:" in text) is offered, text
+
+
+def test_the_report_describes_a_standing_opportunity_trigger_in_englands_keys_r157() -> None:
+    """The view's policies text (the report) says which card waits for which phase, with its keys."""
+    state = cards_play_state(["ambush", "assassination"])
+    text = ("orders: []\npolicies:\n  surprise:\n    - at_phase_start: battle\n      play: assassination\n"
+            "      on: Henri\n      sponsor: Godfrey\n")
+    after, _ = resolve(state, text)
+    lines = RULES.view(after, "kirsten")["policies_text"]
+    assert "surprise: assassination (on Henri, sponsor Godfrey) at the start of battle" in lines, lines
