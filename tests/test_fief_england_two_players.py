@@ -444,3 +444,16 @@ def test_13_7_a_plans_hire_never_refuses_the_other_familys_purchase_r159() -> No
             "        hire_crossbowmen: 3\n  - family: alice-2\n    orders:\n      - buy: knight\n        in: York\n")
     result = check(state, "alice", mail)
     assert result.ok, messages(result)
+
+
+def test_13_7_the_two_families_draws_fill_one_hand_of_five_r158() -> None:
+    """13.7 (l.848): "draw up to 4 new Cards ... without exceeding a 5 Card Hand limit". Holding 3,
+    alice draws 2 (5): alice-2's 2 more would pass 5, refused on its line; after a discard, 1 is room."""
+    state = position(phase="cards", round=2, hands={"alice": ["tax", "passage", "justice"]})
+    two = "      - draw: [events, characters]\n"
+    result = check(state, "alice", _cards_mail(two, two))
+    assert [e.line for e in result.errors] == [7], messages(result)
+    assert ("line 7: you would hold 5 card(s) after discarding, 2 of them drawn by alice (13.7: one hand), so you "
+            "may draw 0 at most") in messages(result)
+    ok = check(state, "alice", _cards_mail(two, "      - discard: [tax]\n      - draw: [events]\n"))
+    assert ok.ok, messages(ok)

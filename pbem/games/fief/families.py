@@ -117,8 +117,10 @@ def families_apart(view: Mapping[str, Any]) -> bool:
 Check = Callable[[dict, str, Any, Problems], tuple[Any, tuple[str, ...]]]
 # (a family's view, its canonical orders) -> the money they leave in the purse, None if they spend none
 Purse = Callable[[dict, Any], "int | None"]
-# (a family's view, its canonical orders) -> the cards they leave in the hand, None if they take none
-Hand = Callable[[dict, Any], "list[str] | None"]
+# (a family's view, its canonical orders) -> the cards they leave in the hand, a None for each place
+# a card they draw will take; None if they take none
+Hand = Callable[[dict, Any], "list[str | None] | None"]
+PLACES = "hand_places_taken"   # the next family's view: family before -> the cards it draws (R158)
 # (a family's view, its canonical orders) -> the money its battle plan may spend as a battle
 # begins (England 11.1: crossbowmen hired), after the purchases: kept in the next family's view
 RESERVED = "purse_reserved"   # as the money the families before it reserve (13.7, R159)
@@ -159,6 +161,7 @@ def check_family_orders(view: dict, player: str, document: Any, check: Check,
     notes: list[str] = []
     left: int | None = None   # the purse after the families above, once one of them spent
     held: list[str] | None = None   # the hand after the families above, once one of them took a card
+    places: dict[str, int] = {}   # the places in the hand the families above fill with their draws
     reserved = 0   # the money the plans of the families above may spend in battle
     for index in _turn_order(blocks, ordering):   # the purse is spent in the families' turns
         block = blocks[index]
@@ -184,6 +187,7 @@ def check_family_orders(view: dict, player: str, document: Any, check: Check,
         before = len(problems)
         own = family_view(view, family) if left is None else with_purse(family_view(view, family), mine, left)
         own = own if held is None else {**own, "hand": held}
+        own = {**own, PLACES: dict(places)} if places else own
         own = {**own, RESERVED: reserved} if reserved else own
         canonical, said = check(own, family, sub_map(block, lambda k: k != "family"), problems)
         if held is not None:
@@ -194,7 +198,9 @@ def check_family_orders(view: dict, player: str, document: Any, check: Check,
             after = purse(own, canonical) if purse is not None else None
             left = after if after is not None else left
             cards = hand(own, canonical) if hand is not None else None
-            held = cards if cards is not None else held
+            if cards is not None:
+                held = [c for c in cards if c is not None]
+                places.update({family: cards.count(None)} if None in cards else {})
             reserved += reserve(own, canonical) if reserve is not None else 0
     for family in ordering:
         if family not in out and not any(str(b.get("family")) == family for b in blocks if isinstance(b, dict)):

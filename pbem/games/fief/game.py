@@ -198,7 +198,7 @@ class FiefRules:
         crossbowmen hired, R159), after every purchase."""
         return plan_spending(view, (canonical or {}).get("policies") or {})
 
-    def _hand_left(self, view: JSON, canonical: Any) -> list[str] | None:
+    def _hand_left(self, view: JSON, canonical: Any) -> list[str | None] | None:
         """The cards a family's accepted orders leave in its hand, if its phase takes any."""
         step = _for_orders(view)
         return step.hand(view, canonical) if step.hand else None

@@ -100,8 +100,9 @@ class Step:
     # money left; at two players (England 13.7) the next family of the mail checks against it.
     purse: Callable[[JSON, Board, dict], int] | None = None
     # A step whose orders take cards from the hand: (a family's view, its canonical orders) -> the
-    # cards left; at two players (England 13.7: "only one Hand") the next family checks against it.
-    hand: Callable[[JSON, dict], list[str]] | None = None
+    # cards left, a None for each place a card drawn will fill; at two players (England 13.7: "only
+    # one Hand") the next family checks against it.
+    hand: Callable[[JSON, dict], list[str | None]] | None = None
 
 
 def _draw(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
