@@ -163,3 +163,26 @@ def test_the_report_describes_a_standing_opportunity_trigger_in_englands_keys_r1
     after, _ = resolve(state, text)
     lines = RULES.view(after, "kirsten")["policies_text"]
     assert "surprise: assassination (on Henri, sponsor Godfrey) at the start of battle" in lines, lines
+
+
+def test_a_standing_rebellion_fires_with_the_resolutions_dice_r157() -> None:
+    """10.1: a REBELLION held for Income's start, on Bristol under FAMINE (2.5): 1 Battle Die (a 0
+    here) +1 hit, rolled with the resolution's dice, kills Dave's man-at-arms; with no troop left
+    there his noble is slain too ("No Captives")."""
+    spec = position(["rebellion"])
+    spec["lords"]["Henri"]["at"] = "Bristol"
+    spec["units"] = {"York": {"kirsten": {"knight": 1}}, "Bristol": {"dave": {"man_at_arms": 1}},
+                     "Lincoln": {"dave": {"man_at_arms": 1}}}
+    spec["effects"] = [{"card": "famine", "target": "I"}]
+    state, _ = run_step(RULES, scenario_state(spec, "fief_england"), {}, None)
+    text = ("orders: []\npolicies:\n  surprise:\n    - at_phase_start: income\n      play: rebellion\n"
+            "      in: Bristol\n")
+    view = RULES.view(state, "kirsten")
+    mail = RULES.check_orders(view, "kirsten", load(text))
+    assert mail.ok, mail.errors
+    orders = {"kirsten": mail.orders, "dave": RULES.default_orders(RULES.view(state, "dave"), "dave")}
+    rng = FixedRng({"battle": [0]})
+    after = RULES.resolve(state, orders, rng).state
+    assert rng.used["battle"] == 1
+    assert not [p for p in after["pawns"].values() if p["location"] == "Bristol"]
+    assert "Henri" not in after["lords"] and "rebellion" not in after["families"]["kirsten"]["hand"]
