@@ -55,7 +55,7 @@ def _shared_purse(views: list[JSON], families: list[str], draw: Draws) -> list[J
         return views
     left = views[0]["families"][families[0]].get("deniers", 0)
     out = []
-    for i, (v, f) in enumerate(zip(views, families)):
+    for i, (v, f) in enumerate(zip(views, families, strict=True)):
         share = left if i == len(views) - 1 else draw.below(left + 1)
         left -= share
         out.append(v | {"families": v["families"] | {f: v["families"][f] | {"deniers": share}}})
