@@ -315,3 +315,145 @@ def test_after_round_seven_the_player_with_the_most_vp_wins_married_or_not() -> 
     done = RULES.resolve(_titled(False, 7, bob_titles=["midlands"]), {}, Rng("x")).state
     result = RULES.result(done)
     assert result.winners == ("alice",) and "the most victory points" in result.text
+
+
+# -- one hand across the mail (13.7, R158) -----------------------------------------------------
+
+def _cards_mail(first: str, second: str) -> str:
+    """A two-family mail: each family's orders (already indented 6), alice first."""
+    return f"families:\n  - family: alice\n    orders:\n{first}  - family: alice-2\n    orders:\n{second}"
+
+
+WEATHER = "      - play: good_weather\n        on: III\n"
+
+
+def cards_play(**more) -> dict:
+    """The position of ``more`` in round-2/cards-play: its cards draw resolved with nothing drawn."""
+    state = position(phase="cards", round=2, **more)
+    orders = {p: RULES.default_orders(RULES.view(state, p), p) for p in ("alice", "bob")}
+    state = RULES.resolve(state, orders, Rng("draw")).state
+    assert RULES.phase(state).id == "round-2/cards-play"
+    return state
+
+
+def test_13_7_both_families_cannot_play_the_one_hands_single_card_r158() -> None:
+    """13.7 (l.848): "only one Hand": a GOOD WEATHER held once is played by alice; alice-2's play of
+    it is refused on its line (line 8), as the resolution would find it gone."""
+    state = cards_play(hands={"alice": ["good_weather", "tax"]})
+    result = check(state, "alice", _cards_mail(WEATHER, WEATHER))
+    assert not result.ok
+    assert [e.line for e in result.errors] == [8], messages(result)
+    assert ("line 8: you hold no GOOD WEATHER card (your hand: tax; the orders of alice, whose turn comes first, "
+            "take good_weather from your one hand (13.7))") in messages(result)
+
+
+def test_13_7_one_hand_is_spent_in_the_families_turns_whatever_the_mails_order_r158() -> None:
+    state = cards_play(hands={"alice": ["good_weather"]})
+    mail = ("families:\n  - family: alice-2\n    orders:\n" + WEATHER
+            + "  - family: alice\n    orders:\n" + WEATHER)
+    result = check(state, "alice", mail)
+    assert [e.line for e in result.errors] == [4], messages(result)
+
+
+def test_13_7_two_cards_of_the_one_hand_go_one_to_each_family_r158() -> None:
+    state = cards_play(hands={"alice": ["good_weather", "good_weather"]})
+    assert check(state, "alice", _cards_mail(WEATHER, WEATHER)).ok
+
+
+def test_13_7_a_lord_card_played_by_both_families_is_refused_on_the_second_r158() -> None:
+    state = cards_play(hands={"alice": ["Edward"]},
+                     lords={"Anabel": {"family": "alice", "at": "London"}, "Hugh": {"family": "alice-2", "at": "York"}},
+                     towns={"London": {"controller": "alice"}, "York": {"controller": "alice-2"}})
+    result = check(state, "alice", _cards_mail("      - play: Edward\n", "      - play: Edward\n"))
+    assert [e.line for e in result.errors] == [7], messages(result)
+
+
+def test_13_7_the_discard_action_shares_the_one_hand_r158() -> None:
+    """2.0, R147: a card alice discards or plays in her Discard action is not alice-2's to play or
+    discard too."""
+    state = position(phase="cards", round=2, hands={"alice": ["good_weather", "tax"]})
+    discard_twice = check(state, "alice", _cards_mail("      - discard: [tax]\n", "      - discard: [tax]\n"))
+    assert [e.line for e in discard_twice.errors] == [7], messages(discard_twice)
+    played_then_discarded = check(state, "alice", _cards_mail(WEATHER, "      - discard: [good_weather]\n"))
+    assert [e.line for e in played_then_discarded.errors] == [8], messages(played_then_discarded)
+    assert check(state, "alice", _cards_mail(WEATHER, "      - discard: [tax]\n")).ok
+
+
+def test_13_7_a_game_of_version_2_checks_each_family_against_the_whole_hand_as_before() -> None:
+    state = cards_play(hands={"alice": ["good_weather"]}, options={"rules_version": 2})
+    assert check(state, "alice", _cards_mail(WEATHER, WEATHER)).ok
+
+
+def test_one_family_cannot_play_a_single_england_card_twice_r158() -> None:
+    """England's own cards (its fortune and Opportunity cards) were checked against the whole hand
+    item by item, so one family's mail could play its one GOOD WEATHER twice; the second play is
+    refused on its line (line 6)."""
+    state = cards_play(hands={"alice": ["good_weather", "tax"]})
+    result = check(state, "alice", _cards_mail(WEATHER + WEATHER, "      []\n"))
+    assert [e.line for e in result.errors] == [6], messages(result)
+    assert "already" in messages(result)
+
+
+# -- crossbowmen hired in battle from the one purse (13.7, 11.1, R159) ---------------------------
+
+MERCENARIES = {"family_card": {"alice": "mercenary_1", "alice-2": "mercenary_2"},
+               "mercenaries": {"mercenary_1": {"on_card": 3, "hired": []},
+                               "mercenary_2": {"on_card": 3, "hired": []}}}
+
+
+def _hire_mail(first: int, second: int) -> str:
+    return ("families:\n"
+            f"  - family: alice\n    orders: []\n    policies:\n      battle_plan:\n        hire_crossbowmen: {first}\n"
+            f"  - family: alice-2\n    orders: []\n    policies:\n      battle_plan:\n"
+            f"        hire_crossbowmen: {second}\n")
+
+
+def test_13_7_both_families_hire_crossbowmen_from_the_one_purse_at_the_mail_r159() -> None:
+    """11.1: 2 shillings a crossbowman; 13.7 (l.847): one purse. Of 8 shillings alice's plan may
+    spend 6 on 3 crossbowmen, so alice-2's plan to hire 3 more (6) is refused on its line (11),
+    as the battles would find 2 shillings left."""
+    state = position(**{**PURCHASE, "phase": "battle", "deniers": {"alice": 8}, "edition_state": MERCENARIES})
+    result = check(state, "alice", _hire_mail(3, 3))
+    assert [e.line for e in result.errors] == [11], messages(result)
+    assert ("3 crossbowmen cost 6 shillings (11.1: 2 each); you have 2 left after your other family's battle plan "
+            "(13.7: one purse)") in messages(result)
+    assert check(state, "alice", _hire_mail(3, 1)).ok
+
+
+def test_13_7_the_crossbowmen_purse_counts_the_purchases_of_the_mail_too_r159() -> None:
+    """A Purchase mail spends first (R154), then the plans' hires count against what is left."""
+    state = position(**{**PURCHASE, "deniers": {"alice": 8}, "edition_state": MERCENARIES})
+    mail = ("families:\n  - family: alice\n    orders:\n      - buy: knight\n        in: London\n"
+            "  - family: alice-2\n    orders: []\n    policies:\n      battle_plan:\n        hire_crossbowmen: 3\n")
+    result = check(state, "alice", mail)
+    assert [e.line for e in result.errors] == [10], messages(result)
+    assert "you have 5" in messages(result)
+
+
+def test_13_7_a_game_of_version_2_checks_each_familys_hire_against_the_whole_purse() -> None:
+    state = position(**{**PURCHASE, "phase": "battle", "deniers": {"alice": 8}, "edition_state": MERCENARIES,
+                        "options": {"rules_version": 2}})
+    assert check(state, "alice", _hire_mail(3, 3)).ok
+
+
+def test_13_7_a_plans_hire_never_refuses_the_other_familys_purchase_r159() -> None:
+    """The battles come after the Purchase Phase: alice's plan to hire 3 crossbowmen (6) does not
+    refuse alice-2's knight (3) of 8 shillings; its hire is counted after every purchase."""
+    state = position(**{**PURCHASE, "deniers": {"alice": 8}, "edition_state": MERCENARIES})
+    mail = ("families:\n  - family: alice\n    orders: []\n    policies:\n      battle_plan:\n"
+            "        hire_crossbowmen: 3\n  - family: alice-2\n    orders:\n      - buy: knight\n        in: York\n")
+    result = check(state, "alice", mail)
+    assert result.ok, messages(result)
+
+
+def test_13_7_the_two_families_draws_fill_one_hand_of_five_r158() -> None:
+    """13.7 (l.848): "draw up to 4 new Cards ... without exceeding a 5 Card Hand limit". Holding 3,
+    alice draws 2 (5): alice-2's 2 more would pass 5, refused on its line; after a discard, 1 is room."""
+    state = position(phase="cards", round=2, hands={"alice": ["tax", "passage", "justice"]})
+    two = "      - draw: [events, characters]\n"
+    result = check(state, "alice", _cards_mail(two, two))
+    assert [e.line for e in result.errors] == [7], messages(result)
+    assert ("line 7: you would hold 5 card(s) after discarding, 2 of them drawn by alice (13.7: one hand), so you "
+            "may draw 0 at most") in messages(result)
+    ok = check(state, "alice", _cards_mail(two, "      - discard: [tax]\n      - draw: [events]\n"))
+    assert ok.ok, messages(ok)

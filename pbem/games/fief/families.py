@@ -29,7 +29,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from pbem.orders.reading import Problems, check_keys, suggest
 from pbem.orders.yamlsafe import line_of, sub_map
-from pbem.rules.api import Audience, Event
+from pbem.rules.api import Audience, Event, OrderError
 
 FAMILY_KEYS = ("family", "orders", "policies")
 # The view's keys that hold the player's, not one family's (family_view leaves them out).
@@ -117,15 +117,28 @@ def families_apart(view: Mapping[str, Any]) -> bool:
 Check = Callable[[dict, str, Any, Problems], tuple[Any, tuple[str, ...]]]
 # (a family's view, its canonical orders) -> the money they leave in the purse, None if they spend none
 Purse = Callable[[dict, Any], "int | None"]
+# (a family's view, its canonical orders) -> the cards they leave in the hand, a None for each place
+# a card they draw will take; None if they take none
+Hand = Callable[[dict, Any], "list[str | None] | None"]
+PLACES = "hand_places_taken"   # the next family's view: family before -> the cards it draws (R158)
+# (a family's view, its canonical orders) -> the money its battle plan may spend as a battle
+# begins (England 11.1: crossbowmen hired), after the purchases: kept in the next family's view
+RESERVED = "purse_reserved"   # as the money the families before it reserve (13.7, R159)
+Reserve = Callable[[dict, Any], int]
 
 
 def check_family_orders(view: dict, player: str, document: Any, check: Check,
-                        problems: Problems, purse: Purse | None = None) -> tuple[dict[str, Any], tuple[str, ...]]:
+                        problems: Problems, purse: Purse | None = None,
+                        hand: Hand | None = None,
+                        reserve: Reserve | None = None) -> tuple[dict[str, Any], tuple[str, ...]]:
     """13.7 by mail: a `families:` list, one `- family: NAME` item per family that orders in this
     phase, each with its own `orders:` and `policies:`, checked by ``check`` against that
     family's own view. Errors name the family and say how to fix it. ``purse``: the families
     share one purse (l.847), so each family's orders are checked against what the families
-    before it in the mail leave (their turns come in that order too)."""
+    before it in the mail leave (their turns come in that order too). ``hand``: the same for the
+    one hand (l.848: "only one Hand"), so no card is played or discarded by both families.
+    ``reserve``: what the plans of the families before it may spend in battle, after every
+    purchase (the view's ``purse_reserved``, read by the plan's own checks)."""
     mine, ordering = list(view["my_families"]), list(view["ordering"])
     example = f"e.g. `families:` then `  - family: {ordering[0] if ordering else mine[0]}` and `    orders: [...]`"
     document = document or {}
@@ -147,6 +160,9 @@ def check_family_orders(view: dict, player: str, document: Any, check: Check,
     out: dict[str, Any] = {}
     notes: list[str] = []
     left: int | None = None   # the purse after the families above, once one of them spent
+    held: list[str] | None = None   # the hand after the families above, once one of them took a card
+    places: dict[str, int] = {}   # the places in the hand the families above fill with their draws
+    reserved = 0   # the money the plans of the families above may spend in battle
     for index in _turn_order(blocks, ordering):   # the purse is spent in the families' turns
         block = blocks[index]
         at = blocks.line_of(index) if hasattr(blocks, "line_of") else None
@@ -170,18 +186,46 @@ def check_family_orders(view: dict, player: str, document: Any, check: Check,
             continue
         before = len(problems)
         own = family_view(view, family) if left is None else with_purse(family_view(view, family), mine, left)
+        own = own if held is None else {**own, "hand": held}
+        own = {**own, PLACES: dict(places)} if places else own
+        own = {**own, RESERVED: reserved} if reserved else own
         canonical, said = check(own, family, sub_map(block, lambda k: k != "family"), problems)
+        if held is not None:
+            _tell_the_hand_taken(problems, before, family_view(view, family).get("hand") or [], held, list(out))
         if len(problems) == before:
             out[family] = canonical
             notes += [f"{family}: {n}" for n in said]
             after = purse(own, canonical) if purse is not None else None
             left = after if after is not None else left
+            cards = hand(own, canonical) if hand is not None else None
+            if cards is not None:
+                held = [c for c in cards if c is not None]
+                places.update({family: cards.count(None)} if None in cards else {})
+            reserved += reserve(own, canonical) if reserve is not None else 0
     for family in ordering:
         if family not in out and not any(str(b.get("family")) == family for b in blocks if isinstance(b, dict)):
             problems.add(line_of(document, "families") or getattr(document, "line", None),
                          f"your family {family} has orders to give in this phase and the mail gives it none",
                          f"add `  - family: {family}` with its `orders:` (`orders: []` orders nothing)")
     return {"families": out}, tuple(notes)
+
+
+def _tell_the_hand_taken(problems: Problems, before: int, hand: Sequence[str], held: Sequence[str],
+                         earlier: Sequence[str]) -> None:
+    """13.7 (R158): a card error of a family checked against what the families before it leave in
+    the one hand says which cards those took (the hand errors all begin "you hold no")."""
+    taken = list(hand)
+    for card in held:
+        if card in taken:
+            taken.remove(card)
+    if not taken:
+        return
+    why = (f"the orders of {' and '.join(earlier)}, whose turn comes first, take {', '.join(taken)} "
+           "from your one hand (13.7)")
+    for i in range(before, len(problems)):
+        error = problems[i]
+        if error.message.startswith("you hold no"):
+            problems[i] = OrderError(error.line, error.message, f"{error.hint}; {why}" if error.hint else why)
 
 
 def _turn_order(blocks: list, ordering: Sequence[str]) -> list[int]:

@@ -10,6 +10,7 @@ import copy
 from typing import Any, Mapping, Sequence
 
 from pbem.games.fief import at_once, families as fam
+from pbem.games.fief.battle.orders import plan_spending
 from pbem.games.fief.board import Board, board_names, load_board
 from pbem.games.fief.cards.deck import load_cards
 from pbem.games.fief.cards.phase import play_deciders
@@ -21,6 +22,7 @@ from pbem.orders.reading import Problems, check_keys
 from pbem.orders.yamlsafe import line_of, sub_map
 from pbem.games.fief.orders_common import view_rules_version
 from pbem.games.fief.policies import merge_policies
+from pbem.games.fief.random_orders import random_orders
 from pbem.games.fief.round import AFTER_THE_GAME, BY_PHASE, PART_OF, Step, step_of
 from pbem.games.fief.setup.rules import new_game
 from pbem.games.fief.state import RULES_VERSION, FiefState
@@ -115,7 +117,7 @@ class FiefRules:
             st.phase = edition_of(st).after(PART_OF.get(step.name, step.name), st.round)
         while (nxt := step_of(st.phase, st.variant)) is not None and nxt.skip is not None and nxt.skip(st):
             st.phase = edition_of(st).after(nxt.name, st.round)   # an edition's own step with nothing to do
-        events += fire_phase_start(st, board)
+        events += fire_phase_start(st, board, rng)
         return Resolution(st.to_json(), fam.to_players(st.family_players, events))
 
     def result(self, state: JSON) -> GameResult | None:
@@ -178,8 +180,11 @@ class FiefRules:
     def check_orders(self, view: JSON, player: str, document: Any) -> OrderCheck:
         if fam.families_apart(view):   # 13.7: a block of orders per family
             problems = Problems()
-            purse = self._purse_left if view_rules_version(view) >= 3 else None   # 13.7: one purse (R154)
-            canonical, notes = fam.check_family_orders(view, player, document, self._check_one, problems, purse)
+            shared = view_rules_version(view) >= 3   # 13.7: one purse (R154, R159), one hand (R158)
+            canonical, notes = fam.check_family_orders(view, player, document, self._check_one, problems,
+                                                       self._purse_left if shared else None,
+                                                       self._hand_left if shared else None,
+                                                       self._plans_reserve if shared else None)
             return OrderCheck(canonical, tuple(problems), notes)
         return self._check_one_document(view, player, document)
 
@@ -187,6 +192,17 @@ class FiefRules:
         """The money a family's accepted orders leave in its purse, if its phase spends any."""
         step = _for_orders(view)
         return step.purse(view, self._board(view.get("options", {})), canonical) if step.purse else None
+
+    @staticmethod
+    def _plans_reserve(view: JSON, canonical: Any) -> int:
+        """What a family's battle plan of the mail may spend as a battle begins (England 11.1:
+        crossbowmen hired, R159), after every purchase."""
+        return plan_spending(view, (canonical or {}).get("policies") or {})
+
+    def _hand_left(self, view: JSON, canonical: Any) -> list[str | None] | None:
+        """The cards a family's accepted orders leave in its hand, if its phase takes any."""
+        step = _for_orders(view)
+        return step.hand(view, canonical) if step.hand else None
 
     def _check_one(self, view: JSON, player: str, document: Any, problems: Problems) -> tuple[Any, tuple[str, ...]]:
         check = self._check_one_document(view, player, document)
@@ -219,6 +235,10 @@ class FiefRules:
                 fam.indented(echo_orders(fam.family_view(view, f), f, own), f)
                 for f, own in ((orders or {}).get("families") or {}).items())
         return echo_orders(view, player, orders)
+
+    def random_orders(self, view: JSON, player: str, rng: Rng) -> str:
+        """pbem.rules.api.WritesRandomOrders: a random mail body from ``view`` (random_orders/)."""
+        return random_orders(view, player, rng)
 
     def order_template(self, view: JSON, player: str) -> str:
         if fam.families_apart(view):   # 13.7: `families:`, an item per family ordering now

@@ -128,6 +128,10 @@ class BattleRules:
     # The edition's own battle-plan words, each with its checker (view, me, value, line,
     # problems) -> the canonical value (battle/plan_orders.py ``check_plan``).
     plan_words: Mapping[str, Callable[[dict, str, Any, "int | None", Any], Any]] = field(default_factory=dict)
+    # (a family's view, its canonical battle plan) -> the money the plan's own words may spend as a
+    # battle begins (England 11.1: crossbowmen hired, R159); at two players the next family of the
+    # mail is checked against the purse after it (13.7). None: plans spend nothing.
+    plan_spends: Callable[[dict, Mapping[str, Any]], int] | None = None
     # The edition's own keys of a `plunder:` order (England: `abbey: NOBLE`, the Abbey pillaged,
     # 2.13, 7.10), each with its checker (view, me, the town, value, line, problems) -> the canonical
     # value, kept in the order's canonical form under its key; with one of them given, a town
@@ -167,6 +171,18 @@ class IncomeRules:
     mill: Callable[["FiefState", "Board", str], int]
     # The cards that leave the board once every income is collected (3).
     leave_after: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class StandingTriggers:
+    """The standing `surprise:` triggers an edition offers (the core's are France's, G.4:
+    surprise/triggers.py), for a game's rules version (England R157: from version 3)."""
+
+    kinds: tuple[str, ...]   # the trigger kinds offered; the others are refused at the mail
+    offered: str             # what the edition offers instead, the refusal's fix
+    # an `at_phase_start` trigger's `play:` is one of the edition's own cards (its ``CardPlays``
+    # at-once forms, checked and carried out by its rules), not a core surprise card
+    own_plays: bool = False
 
 
 @dataclass(frozen=True)

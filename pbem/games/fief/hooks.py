@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from pbem.games.fief.hook_records import (  # noqa: F401 (re-exported)
-    BattleRules, BattleVerb, Calmer, CardPlays, IncomeRules, Movement, Naval, Weather, bishop_collects)
+    BattleRules, BattleVerb, Calmer, CardPlays, IncomeRules, Movement, Naval, StandingTriggers, Weather,
+    bishop_collects)
 
 if TYPE_CHECKING:
     from pbem.orders.reading import Problems
@@ -270,6 +271,10 @@ class Hooks:
     # G.4.1: the surprise character cards played on a lord, by card id (France: `darc`,
     # `cardinal`). Without them the deck's characters (if any) are kept in hand, never played.
     characters: Mapping[str, Character] = field(default_factory=dict)
+    # G.4: (a player's view) -> the standing `surprise:` triggers the edition offers in that game
+    # (``StandingTriggers``), or None for all the core's (England: from rules version 3, its
+    # Opportunity cards at a phase's start, R157). Without it all the core's.
+    standing_triggers: Callable[[Mapping[str, Any]], StandingTriggers | None] | None = None
     # 1.5.5: guard pawn kind -> its ``Guard`` (France: `kings_knight`, `queens_sergeant`). Without
     # it no title brings a guard.
     royal_guard: Mapping[str, Guard] = field(default_factory=dict)

@@ -18,7 +18,7 @@ from pbem.games.fief.battle.orders import (BATTLE_POLICIES, check_battle_orders,
 from pbem.games.fief.battle.phase import BattleStart, resolve_battle_phase, resolve_cavalcade
 from pbem.games.fief.battle.template import battle_template
 from pbem.games.fief.board import Board
-from pbem.games.fief.cards.orders import check_draw_orders, check_play_orders
+from pbem.games.fief.cards.orders import check_draw_orders, check_play_orders, hand_after_draw, hand_after_play
 from pbem.games.fief.cards.phase import resolve_draw, resolve_play
 from pbem.games.fief.cards.template import draw_template, play_template
 from pbem.games.fief.edition import load_edition
@@ -100,6 +100,10 @@ class Step:
     # A step whose orders spend money: (a family's view, board, its canonical orders) -> the
     # money left; at two players (England 13.7) the next family of the mail checks against it.
     purse: Callable[[JSON, Board, dict], int] | None = None
+    # A step whose orders take cards from the hand: (a family's view, its canonical orders) -> the
+    # cards left, a None for each place a card drawn will fill; at two players (England 13.7: "only
+    # one Hand") the next family checks against it.
+    hand: Callable[[JSON, dict], list[str | None]] | None = None
 
 
 def _draw(state: FiefState, board: Board, orders: Mapping[str, Any], rng: Rng) -> list[Event]:
@@ -188,11 +192,11 @@ ROUND: tuple[Step, ...] = (
     Step("cards", "Cards Phase (2), steps A-C", "discard and draw cards; then the disasters", True,
          _draw, listed_orders(_check_draw),                        # 2.1-2.5
          lambda: {"discard": [], "draw": [], "if_first": {}},    # 2.1, 2.2: nothing
-         lambda v, b, p: draw_template(v, p)),
+         lambda v, b, p: draw_template(v, p), hand=hand_after_draw),
     Step("cards_play", "Cards Phase (2), step D", "play lord, good weather, good harvest and tax cards",
          True, resolve_play, listed_orders(_check_play),           # 2.6
          lambda: {"play": []},                               # 2.6: nothing
-         lambda v, b, p: play_template(v, p)),
+         lambda v, b, p: play_template(v, p), hand=hand_after_play),
     Step("income", "Income Phase (3)", "every family collects its income", False,
          lambda s, b, o, r: resolve_income(s, b, r)),
     Step("purchase", "Purchase Phase (4)", "pay ransoms; buy strongholds, mills, units and fief titles",

@@ -110,8 +110,9 @@ def check_swap(view: dict, player: str, item: dict, line: int | None, problems: 
                      "write e.g. `by: Alienor` and `with: bob`")
         return None
     noble = _name(view, item["by"], _mine(view, player), "a noble of your family", line_of(item, "by"), problems)
-    other = _name(view, item["with"], [p for p in view["players"] if p != player], "another player",
-                  line_of(item, "with"), problems)
+    owners = view.get("family_players") or {}   # 13.7: a player's two families hold one hand
+    other = _name(view, item["with"], [p for p in view["players"] if owners.get(p, p) != owners.get(player, player)],
+                  "another player", line_of(item, "with"), problems)
     if noble is None or other is None:
         return None
     mine = (view.get("church") or {}).get("retainers", {}).get(noble)
@@ -276,7 +277,8 @@ NUMERALS = ("I", "II", "III", "IV", "V", "VI")
 
 def _sea(text: Any, line: int | None, problems: Problems) -> str | None:
     """A Sea by its numeral or its name: `III`, `Sea III`, `3`."""
-    word = str(text).split()[-1].upper() if text is not None else ""
+    words = str(text).split() if text is not None else []
+    word = words[-1].upper() if words else ""   # an empty text names no Sea
     if word.isdigit() and 1 <= int(word) <= len(NUMERALS):
         word = NUMERALS[int(word) - 1]
     if word not in NUMERALS:

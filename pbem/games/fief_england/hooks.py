@@ -20,6 +20,7 @@ from pbem.games.fief_england.fortune import INCOME_RULES, income_parts as fortun
 from pbem.games.fief_england.scorch import SCORCH
 from pbem.games.fief_england.opportunity.orders import CARD_PLAYS
 from pbem.games.fief_england.opportunity.rebellion import JOIN_POLICY, QUELL_POLICY, policy_checker
+from pbem.games.fief_england.opportunity.triggers import standing_triggers   # 2.6, R157
 from pbem.games.fief_england import hired, retainers
 from pbem.games.fief_england.characters import CHARACTERS
 from pbem.games.fief_england.church.death import church_after_death
@@ -194,7 +195,8 @@ HOOKS = Hooks(board_facts=ENGLAND, title_points=title_points, tiebreak=tiebreak,
                              **garter.VERBS},   # 13.3
               fief_towns=crown.fief_towns,   # 4.9, R19
               policies={key: policy_checker(key) for key in (JOIN_POLICY, QUELL_POLICY)},
-              characters=CHARACTERS, end_of_round=end_of_round, stays_on_board=held_at_sea,   # 8.0, R12
+              characters=CHARACTERS, standing_triggers=standing_triggers,   # 2.6, R157
+              end_of_round=end_of_round, stays_on_board=held_at_sea,   # 8.0, R12
               before_draws=before_draws, captured=captured_hook, spared=skull_spares, mill_share=mill_share,
               other_pawns={hired.UNIT: ("crossbowman", "crossbowmen")},
               royal_guard=guard.GUARDS, guard_serves=guard.serves,   # 13.1

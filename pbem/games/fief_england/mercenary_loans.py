@@ -249,6 +249,12 @@ def check_borrow(view: dict, player: str, item: dict, line: int | None, problems
                           line_of(item, "paid_by") or line, problems)
         if paid_by is None:
             return None
+        payee = view["lords"].get(offer["paid_to"])
+        if payee is None or payee["family"] != lender:   # slain or gone since the offer (as ``accept``)
+            problems.add(line_of(item, "borrow_crossbowmen") or line,
+                         f"{offer['paid_to']}, to whom the price was to go, is no longer {lender}'s noble in play",
+                         f"ask {lender} to offer them again, with a noble in play to receive the price")
+            return None
         why = pigeons.price_problem(view, player, paid_by, offer["paid_to"], offer["price"])
         if why:
             problems.add(line_of(item, "paid_by") or line, why[0], why[1])

@@ -253,7 +253,8 @@ def swap_problem(state: FiefState, player: str, noble: str, card: str, other: st
         return f"{noble}'s retainer is Spent until the End of Round (2.12: once per Round)"
     if card not in state.families[player].hand:
         return f"you hold no {card!r} card"
-    if other == player or other not in state.families:
+    own = state.player_of(other) == state.player_of(player) and state.rules_version >= 3   # 13.7: one hand
+    if other == player or other not in state.families or own:
         return f"{other!r} is not another player"
     if not state.families[other].hand:
         return f"{other} holds no card"

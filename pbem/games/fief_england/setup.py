@@ -31,6 +31,7 @@ from pbem.games.fief.hooks import EditionSetup
 from pbem.games.fief.round import Step, listed_orders
 from pbem.games.fief.setup.orders import check_setup_orders
 from pbem.games.fief.setup.rules import empty_state
+from pbem.orders.yamlsafe import line_of
 from pbem.games.fief.state import FiefState, Lord, Pawn
 from pbem.games.fief_england import retainers
 from pbem.games.fief_england.church import relics
@@ -187,9 +188,11 @@ def check_start(view: JSON, board: Board, player: str, items: list,
     towns = check_setup_orders(view, board, items, problems)
     rolled = (view.get("setup") or {}).get("region")
     if rolled:
+        line = next((line_of(items, i) for i, item in enumerate(items) if isinstance(item, dict) and "start" in item),
+                    None)   # the `start:` order's line
         for town in towns:
             if board.towns[town].fief != rolled:
-                problems.add(None, f"{town} is not in {board.fiefs[rolled].name}, the Region you rolled (13.6)",
+                problems.add(line, f"{town} is not in {board.fiefs[rolled].name}, the Region you rolled (13.6)",
                              "name Cities of " + ", ".join(board.fiefs[rolled].towns))
     return {"towns": towns}, (() if problems else (
         "in turn order each player gets the first City of their list whose Region no earlier player holds",))

@@ -272,6 +272,14 @@ def check_battle_policies(view: dict, board: Board, me: str, doc: dict, problems
     return out
 
 
+def plan_spending(view: dict, policies: Mapping[str, Any]) -> int:
+    """The money the canonical `battle_plan` of a mail's policies may spend as a battle begins (the
+    edition's `plan_spends`; England 11.1: crossbowmen hired, R159), 0 without one."""
+    own = load_edition(view["game"]).hooks.battle
+    plan = policies.get("battle_plan")
+    return own.plan_spends(view, plan) if own and own.plan_spends and plan else 0
+
+
 def _coalition(view: dict, board: Board, me: str, value: Any, line: int | None,
                problems: Problems) -> dict | None:
     example = "write e.g. `coalition: {join: {marc: anywhere}, accept: {marc: [Tours]}}`"

@@ -81,12 +81,19 @@ def battle_template(view: dict[str, Any], player: str) -> str:
     return core + "\n".join(own) + ("\n" if own else "") + rest + "\n"
 
 
+# The battle cards (G.4) and the trigger each is held with (surprise/triggers.py).
+BATTLE_TRIGGERS = {"ambush": "ambush", "underground": "at_battle_start", "uprising": "uprising_at_battle_start"}
+
+
 def _surprise_lines(view: dict[str, Any], player: str) -> list[str]:
     """The standing triggers (G.4, surprise/triggers.py) for the battle cards the player holds:
     sent with this mail they fire in this phase's battles. `surprise:` goes under `policies:`
     and replaces the whole list kept so far (docs/orders-fief-france-cards.md)."""
     hand = view.get("hand") or []
-    cards = [c for c in ("ambush", "underground", "uprising") if c in hand]
+    hook = load_edition(view["game"]).hooks.standing_triggers
+    offered = hook(view) if hook is not None else None   # an edition's own set (England R157)
+    cards = [c for c, kind in BATTLE_TRIGGERS.items()
+             if c in hand and (offered is None or kind in offered.kinds)]
     if not cards:
         return []
     mine = [lo["location"] for lo in view["lords"].values()

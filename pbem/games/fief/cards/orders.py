@@ -30,6 +30,7 @@ from pbem.games.fief.cards.deck import CardSet, load_cards
 from pbem.games.fief.cards.effects import marker_problem
 from pbem.games.fief.cards.phase import playable
 from pbem.games.fief.edition import edition_of_view, load_edition
+from pbem.games.fief.families import PLACES
 from pbem.games.fief.surprise.play import at_once
 from pbem.games.fief.surprise.orders import check_surprise
 from pbem.games.fief.orders_common import card_word, town_name, view_rules_version
@@ -90,10 +91,12 @@ def check_draw_orders(view: dict, player: str, items: list, problems: Problems) 
     if plays:
         out["play"] = _discard_plays(hand, out["discard"], plays, own, problems)
     spent = len(out["discard"]) + sum(len(own.hand_cards(p)) for p in out.get("play", ()) if own is not None)
-    room = edition.hand_limit - (sum(hand.values()) - spent)
+    places = dict(view.get(PLACES) or {})   # 13.7, R158: the cards the families before draw
+    room = edition.hand_limit - (sum(hand.values()) + sum(places.values()) - spent)
     most = max(len(out["draw"]), edition.draws if any(v != "none" for v in out["if_first"].values()) else 0)
     if most > room and not problems:
-        problems.add(draw_line, f"you would hold {edition.hand_limit - room} card(s) after discarding, so you may "
+        problems.add(draw_line, f"you would hold {edition.hand_limit - room} card(s) after discarding"
+                     f"{_drawn_before(places)}, so you may "
                      f"draw {max(room, 0)} at most ({edition.cite('2.2')}: {edition.hand_limit} cards in hand), "
                      f"not {most}",
                      "discard more cards or draw fewer")
@@ -173,6 +176,43 @@ def _draw(cards: CardSet, draws: int, characters: int, item: dict, line,
     return piles[:draws], if_first
 
 
+def hand_after_draw(view: dict, canonical: dict) -> list[str | None]:
+    """The hand once the Discard action of these cards-draw orders is done (its discards, and its
+    plays: England 2.0, R147), with a place (None) for each card they draw: at two players the next
+    family's check reads it (13.7, l.848: "without exceeding a 5 Card Hand limit"; R158)."""
+    own = edition_of_view(view).hooks.card_plays
+    taken = list(canonical.get("discard") or [])
+    taken += [c for p in canonical.get("play") or [] for c in (own.hand_cards(p) if own else [p["card"]])]
+    left: list[str | None] = list(_hand_without(view, taken))
+    return left + [None] * len(canonical.get("draw") or [])
+
+
+def _drawn_before(places: dict) -> str:
+    """R158: ", N of them drawn by FAMILY" for the places the families before took with their draws."""
+    return "".join(f", {n} of them drawn by {family} (13.7: one hand)" for family, n in places.items() if n)
+
+
+def hand_after_play(view: dict, canonical: dict) -> list[str | None]:
+    """The hand once these cards-play orders are played (13.7, R158: the next family's)."""
+    own = load_edition(view["game"]).hooks.card_plays
+    taken: list[str] = []
+    for play in canonical.get("play") or []:
+        if own is not None and play["card"] in own.cards:   # the edition's own (a REBELLION may take several)
+            taken += own.hand_cards(play)
+        else:   # G.4.2.2: an uprising with `underground: yes` takes an underground card too
+            taken += [play["card"]] + (["underground"] if play.get("underground") else [])
+    left: list[str | None] = list(_hand_without(view, taken))
+    return left
+
+
+def _hand_without(view: dict, taken: list[str]) -> list[str]:
+    left = list(view.get("hand") or [])
+    for card in taken:
+        if card in left:
+            left.remove(card)
+    return left
+
+
 # -- round-N/cards-play ----------------------------------------------------------------------
 
 def check_play_orders(view: dict, board: Board, player: str, items: list, problems: Problems) -> dict:
@@ -186,8 +226,17 @@ def check_play_orders(view: dict, board: Board, player: str, items: list, proble
         card = card_id(cards, item.get("play"))
         own = load_edition(view["game"]).hooks.card_plays
         if own is not None and card in own.cards:   # the edition's own (England: 2.7-2.8, 10.0)
-            left[card] -= 1
             play = own.check(view, board, player, card, item, line, problems, plays)
+            if play is not None and view_rules_version(view) >= 3:   # R158: no card of the hand twice
+                need = Counter(own.hand_cards(play))
+                short = [c for c in need if need[c] > left[c]]
+                if short:
+                    problems.add(line_of(item, "play") or line, f"you hold no more {short[0]} card for this play: "
+                                 "the mail plays it already", "play each card of your hand once")
+                    continue
+                left.subtract(need)
+            elif view_rules_version(view) < 3:   # a game of version 2: as before
+                left[card] -= 1
             if play is not None:
                 plays.append(play)
             continue

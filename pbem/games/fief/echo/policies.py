@@ -77,6 +77,10 @@ def trigger_item(trigger: dict[str, Any], view: dict[str, Any]) -> dict[str, Any
             item["round"] = trigger["round"]
         if "transfer" in trigger:   # control_transfer.check_transfer
             return {**item, "transfer": trigger["transfer"]["town"], "to": trigger["transfer"]["to"]}
+        plays = load_edition(view["game"]).hooks.card_plays
+        if trigger.get("own") and plays is not None and plays.echo is not None \
+                and trigger["play"]["card"] in plays.at_once:   # the edition's own card (England R157)
+            return {**item, **plays.echo(view, trigger["play"])}
         return {**item, **surprise_play(trigger["play"], view)}
     raise ValueError(f"unknown surprise trigger {kind!r}")
 

@@ -125,7 +125,7 @@ class _Checker(ArmyChecker):
         with_ = self._units(item.get("with"), line_of(item, "with")) if "with" in item else {}
         leave = self._stops(item, "leave", start, path)
         pick_up = self._stops(item, "pick_up", start, path)
-        if_refused = self._if_refused(item)
+        if_refused = self._if_refused(item, with_)
         give = self._give_control(item, start, path)
         underground: dict | None = {}
         card = move_card(self.edition)
@@ -168,7 +168,7 @@ class _Checker(ArmyChecker):
 
     # -- pieces ----------------------------------------------------------------------------
 
-    def _if_refused(self, item: dict) -> str | None:
+    def _if_refused(self, item: dict, with_: dict[str, int] | str | None) -> str | None:
         if "if_refused" not in item:
             return "back"   # the cautious answer: do not end next to a family that refused you
         text = item["if_refused"]
@@ -176,16 +176,16 @@ class _Checker(ArmyChecker):
         if word == "cavalcade":
             # 5.2.4: an army "made up of knight pawns and lords exclusively" (`with: all` is
             # checked when the cavalcade is fought, against the pawns then in the army).
-            with_ = item.get("with")
+            # ``with_``: the units as read (`_units`: {kind: count}, "all", or None when refused there)
             edition = load_edition(self.view["game"])
-            kinds = {edition.unit_kind(k) or k for k in with_} if isinstance(with_, (dict, list)) else set()
+            kinds = {k for k, n in with_.items() if n} if isinstance(with_, dict) else set()
             if kinds - {"knight"} or item.get("pick_up"):
                 self.problems.add(line_of(item, "if_refused"),
                                   edition.cite_in("a cavalcade is made by an army of knights and lords only (5.2.4)"),
                                   "take only knights along (`with: {knight: 2}`, no `pick_up`), "
                                   "or write `if_refused: back`")
                 return None
-            if not with_ and view_rules_version(self.view) >= 2:   # 5.1, 5.2.4: lords alone are no army (ruling 37)
+            if not item.get("with") and view_rules_version(self.view) >= 2:   # 5.1, 5.2.4: no army (ruling 37)
                 self.problems.add(line_of(item, "if_refused"),
                                   self.edition.cite_in("a cavalcade needs an army: lords alone do not count as "
                                                        "one (5.1, 5.2.4)"),

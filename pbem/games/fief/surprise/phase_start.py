@@ -22,10 +22,11 @@ surprise card during step B); uprisings have their own triggers (cards-play, bat
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from pbem.games.fief.board import Board, load_board
-from pbem.games.fief.edition import load_edition
+from pbem.games.fief.edition import edition_of, load_edition
 from pbem.orders.reading import Problems, fold, suggest, whole_number
 from pbem.games.fief.state import FiefState
 from pbem.games.fief.orders_common import card_word
@@ -35,6 +36,7 @@ from pbem.games.fief.surprise.play import at_once, play_surprise
 from pbem.games.fief.surprise.standing import lacks_card, spend_trigger, triggers_of
 from pbem.orders.yamlsafe import YMap, line_of, sub_map
 from pbem.rules.api import Event
+from pbem.rules.rng import Rng
 
 KIND = "at_phase_start"
 # The ROUND steps of round.py a trigger may wait for; not "cards" (its draw, G.4) nor setup.
@@ -82,8 +84,31 @@ def check_phase_start(view: dict, player: str, item: dict, where: int | None, pr
     if "transfer" in rest:
         order = check_transfer(view, player, rest, problems)
         return None if order is None else {**trigger, "transfer": order}
+    hook = load_edition(view["game"]).hooks.standing_triggers
+    offered = hook(view) if hook is not None else None
+    if offered is not None and offered.own_plays:   # the edition's own cards (England R157)
+        own = check_own_play(view, player, phase, rest, where, problems)
+        return None if own is None else {**trigger, "play": own, "own": True}
     play = check_play(view, player, rest, where, problems)
     return None if play is None else {**trigger, "play": play}
+
+
+def check_own_play(view: dict, player: str, phase: str, item: YMap, where: int | None,
+                   problems: Problems) -> dict | None:
+    """A `play:` of the edition's own at-once cards (its card_plays hook: England's Opportunity
+    cards, 10.0-10.5, with the keys of their at-once form) or of its character cards, held for
+    the start of ``phase``; checked as if played then (never during the draws, refused above)."""
+    edition = load_edition(view["game"])
+    plays, card = edition.hooks.card_plays, card_word(item["play"])
+    board = load_board(view["game"], (view.get("options") or {}).get("board", "board"))
+    if card in edition.hooks.characters:   # read by the card itself, played by the core (play_surprise)
+        return check_play(view, player, item, where, problems)
+    if plays is None or card not in plays.at_once:
+        problems.add(line_of(item, "play") or where, f"{item['play']!r} is not an Opportunity card played at "
+                     f"once ({edition.cite('G.4')})", "the cards: " + ", ".join(plays.at_once if plays else ()))
+        return None
+    return plays.check({**view, "phase": phase}, board, player, str(card), item, line_of(item, "play") or where,
+                       problems, [])
 
 
 def check_play(view: dict, player: str, item: YMap, where: int | None, problems: Problems) -> dict | None:
@@ -107,8 +132,9 @@ def check_play(view: dict, player: str, item: YMap, where: int | None, problems:
     return check_surprise(view, board, player, card, item, where, problems)
 
 
-def fire_phase_start(state: FiefState, board: Board) -> list[Event]:
-    """The phase ``state.phase`` starts: its `at_phase_start` triggers fire, in turn order (H.3)."""
+def fire_phase_start(state: FiefState, board: Board, rng: Rng) -> list[Event]:
+    """The phase ``state.phase`` starts: its `at_phase_start` triggers fire, in turn order (H.3);
+    ``rng``: the resolution's dice (an edition's own card may roll them, England's REBELLION)."""
     if state.phase not in trigger_phases(state.variant):
         return []
     events: list[Event] = []
@@ -125,6 +151,13 @@ def fire_phase_start(state: FiefState, board: Board) -> list[Event]:
                 events += transfer_control(state, board, player, order)
                 continue
             play = trigger["play"]
+            own = edition_of(state).hooks.card_plays if trigger.get("own") else None
+            if own is not None and play["card"] in own.at_once:   # the edition's own card (England R157)
+                if (Counter(own.hand_cards(play)) - Counter(state.families[player].hand)):
+                    continue   # it waits until you hold the cards again
+                events.append(spend_trigger(state, player, trigger, None, f"the {play['card']} card"))
+                events += own.play(state, board, player, play, rng)   # its rules take the card (10.0)
+                continue
             if play["card"] not in state.families[player].hand:
                 continue   # it waits until you hold the card again, or a new list replaces it
             name = at_once(state.variant)[play["card"]]
@@ -138,5 +171,8 @@ def describe(trigger: dict) -> str:
     if "transfer" in trigger:
         return f"surprise: transfer {trigger['transfer']['town']} to {trigger['transfer']['to']} {when}"
     play = trigger["play"]
+    if trigger.get("own"):   # the edition's own card: its keys as checked (England R157)
+        keys = ", ".join(f"{k} {v}" for k, v in play.items() if k != "card" and v not in (None, False, [], ""))
+        return f"surprise: {play['card']}" + (f" ({keys})" if keys else "") + f" {when}"
     target = f"on {play['on']}" if play.get("on") else "freeing " + ", ".join(play.get("free") or [])
     return f"surprise: {play['card']} {target} {when}"

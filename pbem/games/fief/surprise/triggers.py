@@ -29,6 +29,8 @@ from typing import Any, Mapping
 from pbem.games.fief.battle.engine import opening_dice
 from pbem.games.fief.battle.plan import Ambush, BattleSetup
 from pbem.games.fief.board import Board
+from pbem.games.fief.edition import load_edition
+from pbem.games.fief.hook_records import StandingTriggers
 from pbem.orders.reading import Problems, fold, suggest
 from pbem.games.fief.hear_ye.elimination import captive_markers_left
 from pbem.games.fief.battle.siege import has_free_lord
@@ -62,12 +64,23 @@ def check_triggers(view: dict, player: str, value: Any, line: int | None, errors
             errors.append(OrderError(where, "a surprise trigger starts with one of " + ", ".join(
                 f"`{k}:`" for k in KINDS) + ("" if not kinds else f", not {len(kinds)}"), EXAMPLE))
             continue
+        offered = standing_triggers(view)
+        if offered is not None and kinds[0] not in offered.kinds:   # an edition's own set (England R157)
+            errors.append(OrderError(where, f"`{kinds[0]}:` is not a standing trigger of "
+                                     f"{load_edition(view['game']).title}", offered.offered))
+            continue
         problems = Problems()
         trigger = _check_one(view, player, kinds[0], item, where, problems)
         errors.extend(problems)
         if trigger is not None and not problems:
             out.append(trigger)
     return out
+
+
+def standing_triggers(view: Mapping[str, Any]) -> StandingTriggers | None:
+    """The triggers the game's edition offers (its `standing_triggers` hook), or None: all of KINDS."""
+    hook = load_edition(view["game"]).hooks.standing_triggers
+    return hook(view) if hook is not None else None
 
 
 def _check_one(view: dict, player: str, kind: str, item: dict, where, problems: Problems) -> dict | None:

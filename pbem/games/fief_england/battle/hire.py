@@ -13,10 +13,11 @@ check refuses the word without a MERCENARY card, above the crossbowmen on it, or
 family's shillings pay when the mail is read (``check_hire``)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from pbem.games.fief.battle.context import Battle
 from pbem.games.fief.edition import load_edition
+from pbem.games.fief.families import RESERVED
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england import hired
 from pbem.games.fief_england.battle.sides import own_plan
@@ -39,13 +40,23 @@ def check_hire(view: dict, me: str, value: Any, line: int | None, problems: Prob
     if wanted > left:
         problems.add(line, f"only {left} crossbowmen lie on your MERCENARY card (11.1)", f"write `{WORD}: {left}`")
         return 0
-    money = view["families"][me]["deniers"]
+    money = view["families"][me]["deniers"] - view.get(RESERVED, 0)   # 13.7, R159: the families before
     each = _price(view)
     if money < wanted * each:
+        after = " left after your other family's battle plan (13.7: one purse)" if view.get(RESERVED) else ""
         problems.add(line, f"{wanted} crossbowmen cost {wanted * each} shillings (11.1: {each} each); you have "
-                     f"{money}", f"write `{WORD}: {money // each}`, or send the word when you can pay")
+                     f"{max(money, 0)}{after}", f"write `{WORD}: {max(money, 0) // each}`, or send the word when you "
+                     "can pay")
         return 0
     return wanted
+
+
+def plan_spends(view: dict, plan: Mapping[str, Any]) -> int:
+    """The shillings a family's canonical plan may spend on crossbowmen in one battle: its largest
+    `hire_crossbowmen` (the plan's own or a town's) at 2 shillings each (11.1); at two players the
+    next family of the mail is checked against the one purse after it (13.7, R159)."""
+    words = [plan.get(WORD) or 0] + [(town or {}).get(WORD) or 0 for town in (plan.get("towns") or {}).values()]
+    return max(words) * _price(view)
 
 
 def _price(view: dict) -> int:

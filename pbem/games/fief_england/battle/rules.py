@@ -8,7 +8,7 @@ from pbem.games.fief.state import FiefState
 from pbem.games.fief.hooks import BattleRules
 from pbem.games.fief_england.battle.numbers import england_numbers
 from pbem.games.fief_england.battle.pillage import resolve_pillage
-from pbem.games.fief_england.battle.hire import WORD as HIRE, check_hire
+from pbem.games.fief_england.battle.hire import WORD as HIRE, check_hire, plan_spends
 from pbem.games.fief_england.battle.plan import PLAN_WORDS, england_plan
 from pbem.games.fief_england.battle.rounds import archers, bombards, trebuchets
 from pbem.games.fief_england.battle.siege import resolve_sieges
@@ -68,6 +68,7 @@ def battle_order(board: Board, battles: list) -> list:
 BATTLE = BattleRules(steps=STEPS, settle=settle, declarable=declarable, sieges=resolve_sieges,
                      plunder=resolve_pillage, battle_order=battle_order,
                      plan_words={**PLAN_WORDS, HIRE: check_hire},   # 11.1, R41: crossbowmen hired in battle
+                     plan_spends=plan_spends,   # 13.7, R159: from the one purse
                      plunder_keys={"abbey": check_abbey_key},   # 2.13, 7.10: an Abbey pillaged
                      coalition=coalition, attack_check=attack_check,   # 13.3: no Garter Lord attacks the Sovereign
                      cavalcade_barred=cavalcade_barred)

@@ -30,7 +30,8 @@ from pbem.rules.api import Audience, Event
 from pbem.rules.rng import Rng
 
 NAMES = {"rebellion": "REBELLION", "passage": "PASSAGE", "assassination": "ASSASSINATION",
-         "justice": "JUSTICE", "ambush": "AMBUSH", "good_weather": "GOOD WEATHER"}
+         "justice": "JUSTICE", "ambush": "AMBUSH", "good_weather": "GOOD WEATHER",
+         "bountiful_harvest": "BOUNTIFUL HARVEST", "tax": "TAX"}   # 2.7-2.8: named when no longer held
 PASSAGE_USES = ("escape_siege", "storms", "avoid_battle", "tunnels", "withdraw", "aid_invaders",
                 "free_captive", "rebellion")   # 10.2
 
