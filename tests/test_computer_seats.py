@@ -5,7 +5,6 @@ computer player whose orders are refused plays its defaults and the game master 
 from __future__ import annotations
 
 import json
-import sqlite3
 
 import pytest
 from click.testing import CliRunner
@@ -18,7 +17,7 @@ from pbem.judge import archive, computer, engine
 from pbem.judge.mailer import Mailer
 from pbem.judge.store import SCHEMA_VERSION, Store
 from pbem.judge.tick import EXIT_ATTENTION
-from test_stored_games import stored_home
+from test_stored_games import raw_schema, stored_home
 
 BID = "round-1/bid"
 
@@ -73,10 +72,8 @@ def replayed(judge: Judge, name: str = "g1"):
 
 def test_a_store_before_version_10_migrates_every_seat_to_a_person(tmp_path):
     home = stored_home(tmp_path, "fief_france-demo-f3da6be.sqlite.gz")
-    raw = sqlite3.connect(home / "pbem.sqlite")
-    assert raw.execute("PRAGMA user_version").fetchone()[0] < 10
-    assert "kind" not in {r[1] for r in raw.execute("PRAGMA table_info(players)")}
-    raw.close()
+    version, tables = raw_schema(home)
+    assert version < 10 and "kind" not in tables["players"]
     store = Store(home / "pbem.sqlite")
     try:
         assert store.one("PRAGMA user_version")[0] == SCHEMA_VERSION >= 10

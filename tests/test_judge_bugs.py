@@ -7,7 +7,6 @@ the tiny test game's rules."""
 from __future__ import annotations
 
 import collections
-import sqlite3
 
 import pytest
 from click.testing import CliRunner
@@ -21,7 +20,7 @@ from pbem.judge.faults import POINTS
 from pbem.judge.home import HomeError, load_home
 from pbem.judge.store import SCHEMA_VERSION, Store
 from pbem.judge.tick import EXIT_ATTENTION, EXIT_RETRY
-from test_stored_games import stored_home
+from test_stored_games import raw_schema, stored_home
 
 ADMIN = "admin@pbem.test"
 GM = "gm@pbem.test"
@@ -246,11 +245,8 @@ def test_without_an_admin_or_game_master_the_tick_output_is_the_alert(tmp_path, 
 
 def test_a_store_written_before_version_9_migrates_and_its_games_play_on(tmp_path):
     home = stored_home(tmp_path, "fief_france-demo-f3da6be.sqlite.gz")
-    raw = sqlite3.connect(home / "pbem.sqlite")
-    assert raw.execute("PRAGMA user_version").fetchone()[0] < 9
-    assert "stuck" not in {r[1] for r in raw.execute("PRAGMA table_info(games)")}
-    assert raw.execute("SELECT name FROM sqlite_schema WHERE name='quarantine'").fetchone() is None
-    raw.close()
+    version, tables = raw_schema(home)
+    assert version < 9 and "stuck" not in tables["games"] and "quarantine" not in tables
     store = Store(home / "pbem.sqlite")
     try:
         assert store.one("PRAGMA user_version")[0] == SCHEMA_VERSION >= 9

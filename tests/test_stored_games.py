@@ -38,6 +38,19 @@ def stored_home(tmp_path: Path, fixture: str) -> Path:
     return home
 
 
+def raw_schema(home: Path) -> tuple[int, dict[str, set[str]]]:
+    """The schema version of ``home``'s store as it lies on disk, before any pbem opens (and
+    migrates) it, and each table's columns."""
+    import sqlite3
+    raw = sqlite3.connect(home / "pbem.sqlite")
+    try:
+        tables = [r[0] for r in raw.execute("SELECT name FROM sqlite_schema WHERE type='table'")]
+        return (raw.execute("PRAGMA user_version").fetchone()[0],
+                {t: {r[1] for r in raw.execute(f"PRAGMA table_info({t})")} for t in tables})
+    finally:
+        raw.close()
+
+
 def as_version(home: Path, version: int, *statements: tuple) -> None:
     """The store of ``home`` as a pbem of schema ``version`` left it: ``statements`` (SQL and
     its parameters) undo what came after, and its version is set back."""
@@ -160,14 +173,11 @@ def test_a_store_written_before_schema_version_6_gains_the_correspondence_column
     """Schema version 6 (issue 15): games.settings (empty: every setting at its default, the one
     reminder the game had), deadline_sequence and in_grace; players.timezone (UTC), missed,
     disorder, away_days_used; the observers and absences tables. The stored game plays on."""
-    import sqlite3
     from pbem.judge.settings import settings_of
     from pbem.judge.store import SCHEMA_VERSION
     home = stored_home(tmp_path, "fief_france-demo-9311133.sqlite.gz")
-    raw = sqlite3.connect(home / "pbem.sqlite")
-    assert raw.execute("PRAGMA user_version").fetchone()[0] < 6
-    assert "settings" not in {r[1] for r in raw.execute("PRAGMA table_info(games)")}
-    raw.close()
+    version, tables = raw_schema(home)
+    assert version < 6 and "settings" not in tables["games"]
     store = Store(home / "pbem.sqlite")
     try:
         assert store.one("PRAGMA user_version")[0] == SCHEMA_VERSION >= 6
