@@ -83,7 +83,7 @@ class Drawn:
 # in its drawing's `legend` (pbem.rules.api.DrawsMap): these are for a game that gives none.
 LEGEND_WORDS = {"places": "Places", "emphasis": "chief place", "road": "road", "sea": "by sea",
                 "siege": "besieged", "outline": "area borders", "lords": "leader", "hidden": "face down",
-                "captives": "captive(s) held"}
+                "captives": "captive(s) held", "path": "path", "forest": "other place"}
 
 
 class Painter:
@@ -130,6 +130,8 @@ class Painter:
         for p in self.places.values():
             if p["kind"] == "sea":
                 self._sea_label(p)
+            elif p["kind"] == "forest":
+                self._forest(p)
         self._area_labels()
         pieces: dict[str, list] = {}
         for piece in self.d.get("pieces", []):
@@ -174,6 +176,8 @@ class Painter:
             (x1, y1), (x2, y2) = (self.at(p) for p in link["between"])
             if link["kind"] == "sea":
                 _dashed(self.draw, (x1, y1), (x2, y2), SEA_INK, 2, 9)
+            elif link["kind"] == "path":   # a path that is no road (e.g. through a forest)
+                _dashed(self.draw, (x1, y1), (x2, y2), INK, 2, 4)
             else:
                 self.draw.line(((x1, y1), (x2, y2)), fill=ROAD, width=3)
 
@@ -213,6 +217,14 @@ class Painter:
         x, y = self.at(p["id"])
         self.draw.ellipse((x - 5, y - 5, x + 5, y + 5), fill=SEA_INK)
         self.taken.append((x - 8, y - 8, x + 8, y + 8))
+
+    def _forest(self, p: dict[str, Any]) -> None:
+        """A place that is no town (a forest): a tree, three triangles outlined."""
+        x, y = self.at(p["id"])
+        for dx in (-7, 0, 7):
+            self.draw.polygon(((x + dx, y - 9), (x + dx - 6, y + 6), (x + dx + 6, y + 6)),
+                              fill=WHITE, outline=INK, width=2)
+        self.taken.append((x - 15, y - 11, x + 15, y + 8))
 
     # -- labels: the name, markers and pieces of a place, where they overlap least ----------
     def _label_block(self, p: dict[str, Any], tags: list[str], pieces: list[dict[str, Any]]) -> None:
@@ -307,6 +319,13 @@ class Painter:
         self._line(words["road"], indent=24)
         _dashed(d, (x0, self.y + 9), (x0 + 18, self.y + 9), SEA_INK, 2, 5)
         self._line(words["sea"], indent=24)
+        if any(link["kind"] == "path" for link in self.d.get("links", [])):
+            _dashed(d, (x0, self.y + 9), (x0 + 18, self.y + 9), INK, 2, 4)
+            self._line(words["path"], indent=24)
+        if any(p["kind"] == "forest" for p in self.places.values()):
+            d.polygon(((x0 + 9, self.y + 1), (x0 + 3, self.y + 16), (x0 + 15, self.y + 16)),
+                      fill=WHITE, outline=INK, width=2)
+            self._line(words["forest"], indent=24)
         d.ellipse((x0 + 1, self.y + 1, x0 + 17, self.y + 17), outline=INK, width=3)
         self._line(f"black ring with spikes: {words['siege']}", indent=24)
         if any(a.get("style") == "outline" for a in self.d.get("areas", [])):

@@ -107,6 +107,8 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
         "winners": list(state.winners),
         "result_text": state.result_text,
     }
+    if len(board.seas) > 1:   # E 5.4: each Region's Sea apart (the map writes forces at their own Sea)
+        view["seas"] = {s: {"forces": _forces_map(forces.get(s, {}), player, fog)} for s in board.seas}
     if state.family_players:   # 13.7: who runs which family (public: the boards lie side by side)
         view["family_players"] = dict(state.family_players)
     if edition.hooks.view_parts is not None:   # the edition's own (England: the Regions rolled, 13.6)
