@@ -15,7 +15,7 @@ from pbem.judge.mailer import Mailer
 from pbem.judge.settings import parse_settings, store_settings
 from pbem.judge.render import event_lines, render
 from pbem.judge.retry import resolve_game
-from pbem.rules.api import MapUnavailable, map_drawing
+from pbem.rules.api import MapUnavailable, NoMap, map_drawing
 
 
 @main.group()
@@ -194,6 +194,9 @@ def game_show(home_dir, name, as_player, as_json, map_file):
         click.echo(f"Phase: {phase.title} ({phase.id}), game {g.row['status']}")
         if as_player is None and quarantine.stuck(g.row):
             click.echo(_stopped(dict(g.row)).strip().replace("\t", ""))
+        problem = _map_problem(g.rules, view) if as_player is None else None
+        if problem is not None:
+            click.echo(f"Map: cannot be drawn, the reports go without it: {problem} (docs/maps.md)")
         if as_player is None:
             click.echo(f"Complete orders: {', '.join(done) or 'none'}; waiting on: "
                        f"{', '.join(p for p in deciders if p not in done) or 'nobody'}"
@@ -216,6 +219,18 @@ def game_show(home_dir, name, as_player, as_json, map_file):
                             g.id, g.seq, as_player)
             click.echo(f"{as_player}'s orders for this phase: "
                        + (json.dumps(json.loads(row["canonical"]), ensure_ascii=False) if row else "none yet"))
+
+
+def _map_problem(rules, view) -> str | None:
+    """Why the map of a game that has one cannot be drawn now, or None (drawn, or no map declared)."""
+    from pbem.judge.maps import MapError, draw_png   # Pillow is loaded only for a map
+    try:
+        draw_png(map_drawing(rules, view))
+    except NoMap:
+        return None
+    except (MapUnavailable, MapError) as exc:
+        return str(exc)
+    return None
 
 
 def _write_map(rules, view, path: Path) -> int:

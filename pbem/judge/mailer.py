@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from pbem.judge import calendar, engine, history
@@ -19,7 +19,7 @@ from pbem.judge.store import Store
 from pbem.mail.outgoing import (FileAttachment, InlineImage, OutMail, compose_parts, image_content_id,
                                 make_list_id, make_message_id, shared_part)
 from pbem.orders.envelope import marker_line
-from pbem.rules.api import MapUnavailable, acts_at_once, at_once_keys, map_drawing, public_view
+from pbem.rules.api import MapUnavailable, NoMap, acts_at_once, at_once_keys, map_drawing, public_view
 
 # A report with its HTML part and map stays under this for the Fief board (tests/test_html_reports.py):
 # the PNG is at most maps.BYTE_BUDGET, 4/3 of it in base64; in a typical game the whole mail is
@@ -34,6 +34,9 @@ class Mailer:
     # The judge's clock for what a mail dates itself (an .ics's DTSTAMP): the tick's now, so a
     # tick run again writes the same mail; None: the wall clock (a game master's command).
     now: float | None = None
+    # A game whose map could not be drawn for this mailer's mails: game name -> why (the tick
+    # prints it, and the game master is alerted once per round of reports: never a silent drop).
+    map_problems: dict[str, str] = field(default_factory=dict)
 
     # -- headers ---------------------------------------------------------------------------
     def game_root(self, game_name: str) -> str:
@@ -110,6 +113,7 @@ class Mailer:
                        **(self._html_report(game, view, context, pictures, "welcome.html.j2")
                           if seat["mail_html"] else {}))
         self.store_pictures(pictures)
+        self.tell_map_problem(game)
 
     def new_secret(self, game: engine.Game, player: str, email: str, secret: str) -> None:
         body = render("secret_reset.txt.j2", game=game_info(game), me=player, secret=secret)
@@ -142,7 +146,16 @@ class Mailer:
                        game_name=game.name, attachments=ics,
                        **(self._html_report(game, view, context, pictures) if html else {}))
         self.store_pictures(pictures)
+        self.tell_map_problem(game)
         self.observer_reports(game, chain, subject, outlook)
+
+    def tell_map_problem(self, game: engine.Game) -> None:
+        """The game master (and the judge's admin) learn that this round's mails went without
+        the map, and why: a missing or broken map is never dropped in silence."""
+        problem = self.map_problems.get(game.name)
+        if problem is not None:
+            self.alert(game.id, game.name, game.row["gm_email"], "The map could not be drawn",
+                       "map_problem.txt.j2", game=game.name, phase=game.rules.phase(game.state).id, error=problem)
 
     @staticmethod
     def _outlook(game: engine.Game) -> tuple[bool, Any, Any]:
@@ -232,11 +245,13 @@ class Mailer:
             if key not in pictures:
                 pictures[key] = (map_content_id(drawing, self.home.domain), Drawn(drawing))
             images = (InlineImage(pictures[key][0], b"", shared=True),)
-        except MapUnavailable:
-            pass   # a game without a map: the HTML alone
-        except MapError as exc:
-            # A game's drawing the painter refuses: the report still goes, saying why it has no map.
+        except NoMap:
+            pass   # a game whose rules declare no map: the HTML alone
+        except (MapUnavailable, MapError) as exc:
+            # A map the game has but cannot draw (its geometry missing or broken, or a drawing the
+            # painter refuses): the report still goes, saying why it has no map; the game master is told.
             problem = str(exc)
+            self.map_problems[game.name] = problem
         html = render_html(template, marker=self.marker(), map_problem=problem,
                            map_cid=images[0].content_id if images else None, **context)
         return {"html": html, "images": images}

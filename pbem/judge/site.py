@@ -31,7 +31,7 @@ import yaml
 
 from pbem.judge import engine
 from pbem.judge.render import render_html
-from pbem.rules.api import Event, MapUnavailable, map_drawing, public_view
+from pbem.rules.api import Event, MapUnavailable, NoMap, map_drawing, public_view
 from pbem.judge.store import Store, unpack_state
 
 SITE_MARK = ".pbem-site"      # a folder holding this file was written by `pbem site`
@@ -158,10 +158,10 @@ class _Maps:
                 (self.folder / f"{key}.png").write_bytes(draw_png(drawing))
                 self.drawn[key] = f"{MAP_FOLDER}/{key}.png"
                 self.written.maps += 1
-        except MapUnavailable as exc:
+        except NoMap as exc:   # a game whose rules declare no map: pages without one
             self.problem = str(exc)
             return None
-        except MapError as exc:
+        except (MapUnavailable, MapError) as exc:   # a map the game has but cannot draw: never dropped in silence
             raise SiteError(f"game {self.game.name!r}: the map {when} cannot be drawn: {exc}") from None
         return {"src": self.drawn[key], "width": WIDTH, "height": HEIGHT,
                 "alt": f"The map of game {self.game.name} {when}, as every player sees it"}

@@ -285,7 +285,8 @@ class Tick:
                 name = self.store.row("SELECT name FROM games WHERE id=?", game_id)["name"]
                 try:
                     with self.store.part():
-                        chain, graced = resolve_game(self.store, self.mailer, game_id, name, self.now)
+                        mailer = self.mailer
+                        chain, graced = resolve_game(self.store, mailer, game_id, name, self.now)
                         fault_point("in-resolution-commit")
                 except (StoreBusy, sqlite3.DatabaseError):
                     raise
@@ -297,6 +298,9 @@ class Tick:
                     self.report.graced.append(name)
                     continue
                 done.append((name, chain))
+                # a map the game has but could not draw: the reports went without it (docs/maps.md)
+                self.report.attention.extend(f"game {name}: the map could not be drawn: {problem}"
+                                             for problem in mailer.map_problems.values())
         for name, chain in done:
             self.report.resolved.extend(f"{name}: {r.phase_id}" for r in chain)
             if chain:

@@ -111,6 +111,12 @@ class MapUnavailable(Exception):
     the message names the file and the fix."""
 
 
+class NoMap(MapUnavailable):
+    """The game's rules declare no map at all (not an error: its mails go without a picture).
+    Any other MapUnavailable is a map the game has but cannot draw: an error its game master
+    is told of (docs/maps.md, "When the map cannot be drawn")."""
+
+
 class DrawsMap(Protocol):
     """Optional: a game that declares its board geometry, so the judge can draw a picture of a
     view (pbem.judge.maps; docs/maps.md, docs/architecture.md "Maps").
@@ -145,7 +151,7 @@ def map_drawing(rules: Any, view: JSON) -> JSON:
     """The drawing description of ``view``, or MapUnavailable for a game without a map."""
     method = getattr(rules, "map_drawing", None)
     if method is None:
-        raise MapUnavailable(f"{getattr(rules, 'title', rules)} has no map yet (its rules declare no board geometry)")
+        raise NoMap(f"{getattr(rules, 'title', rules)} has no map yet (its rules declare no board geometry)")
     return method(view)
 
 
