@@ -125,11 +125,13 @@ class DrawsMap(Protocol):
     of generic parts, all JSON-able; what the view hides must stay hidden in it:
 
     - ``title``: one line;
-    - ``places``: ``{id, label, kind: "town"|"sea", x, y, emphasis, markers, controller}``;
+    - ``places``: ``{id, label, kind: "town"|"sea"|"forest", x, y, emphasis, markers, controller}``
+      ("forest": a place that is no town, e.g. England's Sherwood);
       x, y in any unit with y growing downward (the judge fits them to the picture, keeping
       the proportions); ``markers`` ids of ``marker_kinds`` (repeated for a count);
       ``controller`` a family id or None; ``emphasis`` a larger label (a chief town);
-    - ``links``: ``{between: [place, place], kind: "road"|"sea"}``;
+    - ``links``: ``{between: [place, place], kind: "road"|"sea"|"path"}`` ("path": no road,
+      e.g. England's Bandit Paths);
     - ``areas``: ``{id, label, places, style: "outline"|"tag", tag}``: an outline drawn around
       the places, or a short ``tag`` written beside each of them;
     - ``families``: ``{id, label}`` in seating order (the judge gives each a colour and a shape);
@@ -139,7 +141,8 @@ class DrawsMap(Protocol):
     - ``sieges``: ``{at, by: [family]}``; ``titles``: ``{family, text}``; ``notes``: [str];
     - ``legend`` (optional): the game's words for what the painter draws alike for every game,
       by key: ``places`` (the heading, "Towns"), ``emphasis`` ("chief town"), ``road``, ``sea``,
-      ``siege``, ``outline`` ("fief borders"), ``lords``, ``hidden``, ``captives``; a key left
+      ``siege``, ``outline`` ("fief borders"), ``lords``, ``hidden``, ``captives``, ``path``,
+      ``forest``; a key left
       out gets the painter's generic word.
 
     Raise ``MapUnavailable`` when the geometry is missing or broken."""
