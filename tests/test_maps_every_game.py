@@ -179,3 +179,24 @@ def test_the_england_geography_without_its_seas_names_what_is_missing(tmp_path, 
             map_view.load_geography("fief_england")
     finally:
         map_view.load_geography.cache_clear()
+
+
+def test_the_cards_lying_on_a_regions_sea_are_written_there():
+    state = played()
+    state["board_effects"] = [{"card": "invaders", "target": "III", "player": None, "lord": None}]
+    drawing = drawn(ENGLAND, state, "p0")
+    seas = {p["id"]: p["markers"] for p in drawing["places"] if p["kind"] == "sea"}
+    assert "card:invaders" in seas["Sea III"]
+    assert not any("card:invaders" in m for s, m in seas.items() if s != "Sea III")
+    assert {"id": "card:invaders", "letter": "INVASION",
+            "label": "a card on this Sea: it strikes its Region (2.4)"} in drawing["marker_kinds"]
+
+
+def test_round_ones_disasters_waiting_lie_on_their_seas():
+    view = next(v for state in random_positions(5, 8) if (v := ENGLAND.view(state, "p0")).get("disasters_waiting"))
+    waiting = view["disasters_waiting"]
+    drawing = map_drawing(ENGLAND, view)
+    seas = {p["id"]: p["markers"] for p in drawing["places"] if p["kind"] == "sea"}
+    assert sorted(m for markers in seas.values() for m in markers) == sorted(f"card:{w['card']}" for w in waiting)
+    for w in waiting:
+        assert f"card:{w['card']}" in seas[f"Sea {w['region']}"]

@@ -49,6 +49,7 @@ class Geography:
     legend: dict[str, str] = field(default_factory=dict)   # the map's own words over LEGEND
     district: str = "bishopric {n} ({name})"
     fog_note: str = "fog of war (I.2): other families' pawns lie face down, drawn as ?n"
+    card_names: dict[str, str] = field(default_factory=dict)   # a card lying on a sea, as the map writes it
 
     def xy(self, lon: float, lat: float) -> tuple[float, float]:
         """Equirectangular projection; y grows downward, as on a picture."""
@@ -84,7 +85,16 @@ def load_geography(variant: str, board_name: str = "board") -> Geography:
         raise MapUnavailable(f"{path}: `legend:` maps the map's words by key; write e.g. `legend: {{places: Cities}}`")
     return Geography(str(path), mid_lat, towns, _sea_labels(data, board, path), nodes,
                      {str(k): str(v) for k, v in words.items()},
-                     str(data.get("district", Geography.district)), str(data.get("fog_note", Geography.fog_note)))
+                     str(data.get("district", Geography.district)), str(data.get("fog_note", Geography.fog_note)),
+                     _names(data, path))
+
+
+def _names(data: dict[str, Any], path: Any) -> dict[str, str]:
+    names = data.get("card_names") or {}
+    if not isinstance(names, dict):
+        raise MapUnavailable(f"{path}: `card_names:` maps a card's id to its name on the map; "
+                             "write e.g. `card_names: {invaders: INVASION}`")
+    return {str(k): str(v) for k, v in names.items()}
 
 
 def _points(data: dict[str, Any], key: str, path: Any, fix: str) -> dict[str, tuple[float, float]]:
@@ -193,7 +203,7 @@ def map_drawing(view: JSON, variant: str, title: str) -> JSON:
         "piece_kinds": [{"id": k, "letter": u.letter, "label": u.name} for k, u in edition.units.items()]
                        + (INVADER_KINDS if "invaders" in view else []),
         "marker_kinds": [{**m, "label": words["map_harbor"]} if m["id"] == "harbor" else m for m in MARKERS]
-                        + _card_kinds(view) + ([EXCALIBUR] if _excalibur_city(view) else []),
+                        + _card_kinds(view, board, geo) + ([EXCALIBUR] if _excalibur_city(view) else []),
         "legend": {**LEGEND, "sea": words["map_sea"], **geo.legend},   # the edition's `words:`, the map's `legend:`
         "sieges": [{"at": name, "by": sorted(town["besiegers"])} for name, town in view["towns"].items()
                    if town["besieged"]],
@@ -236,10 +246,18 @@ def _sea_links(view: JSON, board: Board, geo: Geography, sea_ids: list[str]) -> 
     return links
 
 
+def _sea_cards(view: JSON, board: Board) -> list[tuple[str, str]]:
+    """E 2.4: the cards lying on a Region's Sea, (sea, card), all public: round 1's disasters
+    waiting face up, and the cards played on a Region (its number), which lie on its Sea (an
+    INVASION held at sea among them, 6.2)."""
+    sea_of_region = {r: _sea_of(board).get(f) for r, f in getattr(board, "regions", {}).items()}
+    lying = [(w.get("region"), w["card"]) for w in view.get("disasters_waiting", [])]
+    lying += [(e.get("target"), e["card"]) for e in view.get("board_effects", [])]
+    return [(sea, card) for region, card in lying if (sea := sea_of_region.get(region)) is not None]
+
+
 def _sea_markers(view: JSON, board: Board, sea: str) -> list[str]:
-    """E 2.4: the disaster cards lying on a Region's Sea (public: face up there)."""
-    region_of = {s: r for r, f in getattr(board, "regions", {}).items() for s in [_sea_of(board).get(f)]}
-    return [f"card:{w['card']}" for w in view.get("disasters_waiting", []) if region_of.get(sea) == w.get("region")]
+    return [f"card:{card}" for at, card in _sea_cards(view, board) if at == sea]
 
 
 def _sea_of(board: Board) -> dict[str, str]:
@@ -247,10 +265,10 @@ def _sea_of(board: Board) -> dict[str, str]:
     return dict(getattr(board, "sea_of", {}))
 
 
-def _card_kinds(view: JSON) -> list[JSON]:
-    cards = sorted({w["card"] for w in view.get("disasters_waiting", [])})
-    return [{"id": f"card:{c}", "letter": c.replace("_", " ").upper(),
-             "label": "the card lies on this Sea: it strikes its Region (2.4)"} for c in cards]
+def _card_kinds(view: JSON, board: Board, geo: Geography) -> list[JSON]:
+    cards = sorted({card for _, card in _sea_cards(view, board)})
+    return [{"id": f"card:{c}", "letter": geo.card_names.get(c, c.replace("_", " ").upper()),
+             "label": "a card on this Sea: it strikes its Region (2.4)"} for c in cards]
 
 
 def _excalibur_city(view: JSON) -> str | None:
