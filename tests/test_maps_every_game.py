@@ -19,7 +19,8 @@ from pbem.games.fief import map_view
 from pbem.games.fief.board import load_board
 from pbem.judge.maps import BYTE_BUDGET, draw_png
 from pbem.paths import games_dir
-from pbem.rules.api import map_drawing
+from pbem.judge import engine
+from pbem.rules.api import map_drawing, public_view
 from pbem.games.fief_england.invaders.armies import new_record
 from pbem.rules.rng import Rng
 from test_fief_england_secrets import random_positions
@@ -200,3 +201,57 @@ def test_round_ones_disasters_waiting_lie_on_their_seas():
     assert sorted(m for markers in seas.values() for m in markers) == sorted(f"card:{w['card']}" for w in waiting)
     for w in waiting:
         assert f"card:{w['card']}" in seas[f"Sea {w['region']}"]
+
+
+def test_at_two_players_each_player_sees_both_own_families_troops_and_whose_each_family_is():
+    state = played(3)   # 13.7: p0 runs p0 and p0-2
+    drawing = drawn(ENGLAND, state, "p0")
+    assert {"id": "p0-2", "label": "p0-2 (p0's second family)"} in drawing["families"]
+    own = [p for p in drawing["pieces"] if p["family"] in ("p0", "p0-2")]
+    others = [p for p in drawing["pieces"] if p["family"] in ("p1", "p1-2")]
+    assert own and all(p["units"] and not p["hidden"] for p in own if p["units"] or p["hidden"])
+    assert others and all(not p["units"] for p in others)
+
+
+def test_the_bandits_captives_are_in_the_notes():
+    view = ENGLAND.view(played(), "p0")
+    view["sherwood"] = [{"noble": "Edward", "family": "p1", "ransom": 4, "knights": 0}]
+    assert "the bandits of Sherwood hold Edward (p1), ransom 4 (13.4)" in map_drawing(ENGLAND, view)["notes"]
+
+
+def test_the_game_master_writes_englands_map_from_the_command_line(tmp_path):
+    judge = Judge(tmp_path / "judge")
+    judge.new_game("e2", players=("p0", "p1"), game_type="fief_england")
+    for extra in ((), ("--as", "p1")):
+        out = tmp_path / f"e2-{len(extra)}.png"
+        result = CliRunner().invoke(main, ["game", "show", "e2", "--home", str(judge.home.path), *extra,
+                                           "--map", str(out)])
+        assert result.exit_code == 0 and "wrote the map of e2" in result.output, result.output
+        assert out.read_bytes().startswith(b"\x89PNG")
+    shown = CliRunner().invoke(main, ["game", "show", "e2", "--home", str(judge.home.path)])
+    assert shown.exit_code == 0 and "Map:" not in shown.output, shown.output
+
+
+def test_englands_site_shows_the_public_map_every_family_face_down(tmp_path):
+    judge = Judge(tmp_path / "judge")
+    judge.new_game("e3", players=("p0", "p1", "p2"), game_type="fief_england")
+    judge.tick(advance_hours=49)   # the setup resolves with default orders: troops on the board
+    result = CliRunner().invoke(main, ["site", "e3", str(tmp_path / "site"), "--home", str(judge.home.path)])
+    assert result.exit_code == 0, result.output
+    assert list((tmp_path / "site" / "maps").glob("*.png"))
+    store = judge.store()
+    try:
+        game = engine.load_game(store, "e3")
+    finally:
+        store.close()
+    drawing = map_drawing(game.rules, public_view(game.rules, game.state, ["p0", "p1", "p2"]))
+    assert drawing["pieces"] and all(not p["units"] for p in drawing["pieces"] if p["family"] != "invaders")
+
+
+def test_a_broken_england_map_stops_the_site_naming_the_file(tmp_path, no_geography):
+    judge = Judge(tmp_path / "judge")
+    judge.new_game("e4", players=("p0", "p1", "p2"), game_type="fief_england")
+    judge.tick(advance_hours=49)
+    result = CliRunner().invoke(main, ["site", "e4", str(tmp_path / "site"), "--home", str(judge.home.path)])
+    assert result.exit_code != 0 and "geography.yaml is missing" in result.output, result.output
+    assert "Traceback" not in result.output

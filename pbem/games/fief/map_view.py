@@ -196,8 +196,8 @@ def map_drawing(view: JSON, variant: str, title: str) -> JSON:
                   for fid, f in view["fiefs"].items()]
                  + [{"id": f"bishopric-{n}", "label": geo.district.format(n=n, name=b["name"]),
                      "places": list(b["towns"]), "style": "tag", "tag": str(n)} for n, b in view["bishoprics"].items()],
-        "families": [{"id": p, "label": p + (" (eliminated)" if view["families"][p]["eliminated"] else "")}
-                     for p in view["players"]] + ([INVADERS_FAMILY] if "invaders" in view else []),
+        "families": [{"id": p, "label": _family_label(view, p)} for p in view["players"]]
+                    + ([INVADERS_FAMILY] if "invaders" in view else []),
         "pieces": [p for p in pieces + invaders if p["lords"] or p["units"] or p["hidden"] or p["captives"]],
         # A.1: the unit pawns as the map writes them (the edition record's `units:` letter and name)
         "piece_kinds": [{"id": k, "letter": u.letter, "label": u.name} for k, u in edition.units.items()]
@@ -211,6 +211,13 @@ def map_drawing(view: JSON, variant: str, title: str) -> JSON:
         "notes": ([geo.fog_note] if edition.fog(view.get("options", {})) and me is not None else [])
                  + _invader_notes(view) + _sherwood_notes(view),
     }
+
+
+def _family_label(view: JSON, family: str) -> str:
+    """A family's name in the sidebar; E 13.7: a family a player runs beside their own says whose."""
+    runner = (view.get("family_players") or {}).get(family, family)
+    return family + (f" ({runner}'s second family)" if runner != family else "") \
+        + (" (eliminated)" if view["families"][family]["eliminated"] else "")
 
 
 # E 6.0: the Invaders are drawn as one more mark (not a family: they never play), their Leader
