@@ -56,9 +56,11 @@ def test_every_fief_map_draws_for_every_reader_at_every_player_count(game, playe
 
 
 @pytest.mark.parametrize("version", ["basic", "advanced"])
-def test_kard_es_korona_map_draws_for_every_reader_on_both_boards(version):
-    state, _ = step(new_game(["Anna", "Bela", "Csilla"], version=version))
-    for viewer in (None, "Anna", "Bela", "Csilla"):
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_kard_es_korona_map_draws_for_every_reader_on_both_boards(version, players):
+    names = ["Anna", "Bela", "Csilla", "Dora", "Erno", "Fanni"][:players]
+    state, _ = step(new_game(names, version=version))
+    for viewer in (None, *names):
         drawn(KEK, state, viewer)
 
 
