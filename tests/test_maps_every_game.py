@@ -257,3 +257,17 @@ def test_a_broken_england_map_stops_the_site_naming_the_file(tmp_path, no_geogra
     result = CliRunner().invoke(main, ["site", "e4", str(tmp_path / "site"), "--home", str(judge.home.path)])
     assert result.exit_code != 0 and "geography.yaml is missing" in result.output, result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("players", [("p0", "p1"), ("p0", "p1", "p2", "p3")])
+def test_every_england_report_and_welcome_carries_its_map(tmp_path, players):
+    judge = Judge(tmp_path / "judge")
+    judge.new_game("e5", players=players, game_type="fief_england", gm_email="gm@pbem.test")
+    judge.tick(advance_hours=49)
+    mails = [m for m in judge.sent() if any(w in str(m["Subject"]) for w in ("Welcome", "resolved"))]
+    assert {str(m["To"]).split("@")[0].split("<")[-1] for m in mails} >= set(players)
+    for mail in mails:
+        images = [p for p in mail.walk() if p.get_content_type() == "image/png"]
+        html = mail.get_body(("html",)).get_content()
+        assert len(images) == 1 and "could not be drawn" not in html, mail["Subject"]
+        assert f'src="cid:{images[0]["Content-ID"][1:-1]}"' in html
