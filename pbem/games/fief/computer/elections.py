@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pbem.games.fief.computer.sight import allies
 from pbem.games.fief.random_orders.draws import Draws, Item
-from pbem.games.fief.random_orders.seen import JSON, england, free_lords, my_lords, others
+from pbem.games.fief.random_orders.seen import JSON, edition_of, free_lords, my_lords, others
 
 
 def first_choices(view: JSON, player: str, draw: Draws) -> list[list[Item]]:
@@ -30,11 +30,13 @@ def _unmarried(view: JSON, family: str) -> list[str]:
 
 
 def _suitors(view: JSON, player: str) -> list[str]:
-    """The families a marriage may join (England 13.7: one's own two; 13.8: none at 3 players)."""
+    """The families a marriage may join (England 13.7: one's own two; 13.8: none at 3 players),
+    and only where a married family may still win alone (France 7.1: the 3-player game): an
+    alliance elsewhere shares the victory (7.2; England 8.2-8.3), so it is not sought."""
     owners = view.get("family_players") or {}
     if owners:
         return [f for f, p in owners.items() if p == owners.get(player) and f != player]
-    if england(view) and len(view["players"]) == 3:
+    if len(view["players"]) not in edition_of(view).victory.married_lone_players:
         return []
     return others(view, player)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pbem.games.fief.board import Board
 from pbem.games.fief.computer.sight import (FORTRESS, allies, defence, enemies_at, fief_share, reach, strength,
-                                           threat)
+                                           target_fiefs, threat)
 from pbem.games.fief.random_orders.draws import Draws, Item
 from pbem.games.fief.random_orders.seen import JSON, board_of, edition_of, free_lords, my_units
 
@@ -49,7 +49,7 @@ def _army(view: JSON, board: Board, player: str, town: str) -> dict[str, int]:
     need = threat(view, board, town, player) / (FORTRESS if view["towns"][town].get("fortress") else 1.0)
     kept = 0.0
     for kind in ("man_at_arms", "archer", "knight"):
-        while units.get(kind, 0) and (kept < need or kept == 0) and sum(units.values()) > 1:
+        while units.get(kind, 0) and (kept < need or kept == 0):
             units[kind] -= 1
             kept += points[kind].combat_points if kind in points else 1
     return {k: n for k, n in units.items() if n > 0}
@@ -90,12 +90,14 @@ def _value(view: JSON, board: Board, player: str, goal: str, mine: float, claime
         return 0.0
     fief = info.get("fief")
     bonus = 3.0 * fief_share(view, fief, player) if fief in view["fiefs"] else 0.0
+    if fief in target_fiefs(view, player):
+        towns = view["fiefs"][fief]["towns"]
+        bonus += 3.0 + (5.0 if fief_share(view, fief, player) + 1 / len(towns) >= 1 else 0.0)
     bonus += 1.0 if board.towns[goal].chief else 0.0
     if not rivals:
         danger = threat(view, board, goal, player)
-        if danger >= mine:
-            return 0.0   # a rival army next to it would take me there
-        return 3.0 + bonus + (2.0 if info.get("fortress") else 0.0) + (1.0 if owner else 0.0)
+        risk = 5.0 if danger >= mine else 0.0   # a rival army next to it might take me there
+        return max(0.0, 3.0 + bonus + (2.0 if info.get("fortress") else 0.0) + (1.0 if owner else 0.0) - risk)
     guard = max(defence(view, goal, f) for f in rivals)
     walls = info.get("fortress") and owner in rivals
     if mine < ODDS * guard + 1 or (walls and mine < 2 * ODDS * guard + 2):

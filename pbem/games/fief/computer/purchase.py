@@ -7,7 +7,7 @@ of a town). Money is kept back for a title within reach."""
 from __future__ import annotations
 
 from pbem.games.fief.computer.cards import strong_towns
-from pbem.games.fief.computer.sight import fief_share, lord_towns, threat
+from pbem.games.fief.computer.sight import fief_share, lord_towns, target_fiefs, threat
 from pbem.games.fief.random_orders.draws import Draws, Item
 from pbem.games.fief.random_orders.seen import JSON, board_of, controlled, edition_of, free_lords, my_lords
 
@@ -23,15 +23,20 @@ def purchase_choices(view: JSON, player: str, draw: Draws) -> list[list[Item]]:
     for lord in my_lords(view, player):   # 4.1: paid without an order; where they come back
         if view["lords"][lord]["captive_of"] and towns:
             choices.append([{"ransom": lord, "place": t} for t in towns[:3]])
-    titles, wanting, reserve = _titles(view, player)
+    titles, spend = _titles(view, player, money)
     choices += titles
-    spend = money - sum(edition.price("title_per_town") * len(view["fiefs"][f]["towns"]) for f in wanting[:1])
-    for fief in wanting:   # a fief all mine but for its stronghold (4.4)
-        bare = [t for t in view["fiefs"][fief]["towns"] if view["towns"][t].get("controller") == player]
-        if bare and not any(view["towns"][t].get("fortress") for t in view["fiefs"][fief]["towns"]):
-            choices.append([{"build": "stronghold", "in": t} for t in bare])
+    for fief in target_fiefs(view, player):   # the fief to complete next: its stronghold, its title
+        info = view["fiefs"][fief]
+        if fief_share(view, fief, player) < 0.5:
+            continue
+        if not any(view["towns"][t].get("fortress") for t in info["towns"]):
+            mine = [t for t in info["towns"] if view["towns"][t].get("controller") == player]
+            if spend >= edition.price("stronghold"):
+                choices.append([{"build": "stronghold", "in": t} for t in mine])
             spend -= edition.price("stronghold")
-    spend -= reserve
+        if fief_share(view, fief, player) < 1:
+            spend -= info["price"]   # kept for the title
+    spend = max(spend, 0)
     board = board_of(view)
     front = sorted(lord_towns(view, player), key=lambda t: (-threat(view, board, t, player), t))
     for town in front:
@@ -49,25 +54,20 @@ def purchase_choices(view: JSON, player: str, draw: Draws) -> list[list[Item]]:
     return choices
 
 
-def _titles(view: JSON, player: str) -> tuple[list[list[Item]], list[str], int]:
-    """The titles to buy now, the fiefs all mine but for a stronghold, and the money to keep for
-    the fief I hold most of (4.4)."""
+def _titles(view: JSON, player: str, money: int) -> tuple[list[list[Item]], int]:
+    """The titles to buy now (4.4: every town of the fief mine, a stronghold in it) and the
+    money they leave."""
     edition = edition_of(view)
     lords = sorted(free_lords(view, player), key=lambda n: (len(view["lords"][n]["fief_titles"]),
                                                             bool(view["lords"][n]["bishopric"]), n))
     choices: list[list[Item]] = []
-    wanting: list[str] = []
-    reserve = 0
     for fief, info in sorted(view["fiefs"].items()):
-        if info["holder"] or info.get("governed"):
+        if info["holder"] or info.get("governed") or fief_share(view, fief, player) < 1:
             continue
-        share = fief_share(view, fief, player)
-        if share == 1:
-            if any(view["towns"][t].get("fortress") for t in info["towns"]):
-                choices.append([{"title": info["name"], "lord": n} for n in lords])
-            else:
-                wanting.append(fief)
-    return choices, wanting, reserve
+        if any(view["towns"][t].get("fortress") for t in info["towns"]) and lords:
+            choices.append([{"title": info["name"], "lord": n} for n in lords])
+            money -= info["price"]
+    return choices, money
 
 
 def _troops(view: JSON, player: str, towns: list[str], spend: int) -> list[list[Item]]:

@@ -91,3 +91,19 @@ def lord_towns(view: JSON, player: str) -> list[str]:
     """The towns where my free lords stand, in the order of my lords."""
     return list(dict.fromkeys(view["lords"][n]["location"] for n in free_lords(view, player)
                               if view["lords"][n]["location"] in view["towns"]))
+
+
+def target_fiefs(view: JSON, player: str) -> list[str]:
+    """The fiefs worth completing for their titles (4.4), best first: those I hold most of, with
+    a fortress of mine in them (the title needs a stronghold), the fewest rival towns left."""
+    out = []
+    for fief, info in view["fiefs"].items():
+        if info["holder"] or info.get("governed"):
+            continue
+        towns = info["towns"]
+        held = [t for t in towns if view["towns"][t].get("controller") not in (None, player)]
+        walled = sum(1 for t in held if view["towns"][t].get("fortress"))
+        walls = any(view["towns"][t].get("fortress") and view["towns"][t].get("controller") == player for t in towns)
+        score = fief_share(view, fief, player) + (0.5 if walls else 0.0) - 0.4 * len(held) - 0.4 * walled
+        out.append((-score, len(towns), fief))
+    return [f for score, _, f in sorted(out) if score < 0][:2]
