@@ -57,7 +57,7 @@ def play(rules, seats: dict[str, str], seed: str, rounds: int) -> tuple[dict, Lo
             if canonical is not None:
                 pending[player] = canonical
         for player in talkers(rules, state, phase.deciders):
-            if seats[player] == "random":
+            if seats[(state.get("family_players") or {}).get(player, player)] == "random":
                 text = write(rules, "random", rules.view(state, player), player, f"{seed}/{phase.id}/{player}")
                 state = talk(rules, state, player, text, f"{seed}/{phase.id}/{player}/talk", log)
         orders = {p: pending.get(p) or rules.default_orders(rules.view(state, p), p) for p in phase.deciders}
@@ -72,3 +72,16 @@ def all_computers(count: int) -> dict[str, str]:
 @functools.lru_cache(maxsize=None)
 def played(rules, count: int, seed: str):
     return play(rules, all_computers(count), seed, bound(rules))
+
+
+# -- what the games above found ------------------------------------------------------------------
+
+def test_with_none_makes_no_cavalcade_either():
+    """5.1, 5.2.4 (England FAQ l.881): `with: none` is a lord going alone, as `with` left out is,
+    so it makes no cavalcade: found when an England game echoed such a move without its `with:`
+    and the echo, read back, was refused."""
+    from test_fief_england_citations import POSITION, england, errors
+    rules, state = england(POSITION)
+    alone = errors(rules, state, "kirsten", "orders:\n  - move: Lucia\n    with: none\n"
+                                            "    path: [Canterbury, London]\n    if_refused: cavalcade\n")
+    assert "lords alone do not count as one (FAQ l.881, 5.2)" in alone, alone
