@@ -118,7 +118,8 @@ def _ambush(view: JSON, player: str, card: str) -> list[Item]:
     target = leader(view, player)
     return [{"play": card, "on": theirs, "by": mine} for mine in free_lords(view, player)
             for theirs, lord in view["lords"].items()
-            if lord["family"] == target and lord["location"] == view["lords"][mine]["location"] and not lord["captive_of"]]
+            if lord["family"] == target and not lord["captive_of"]
+            and lord["location"] == view["lords"][mine]["location"]]
 
 
 WRITERS: dict[str, Callable[[JSON, str, str], list[Item]]] = {

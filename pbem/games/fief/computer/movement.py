@@ -67,7 +67,7 @@ def _moves(view: JSON, board: Board, player: str, lord: str, town: str, army: di
             scored.append((-value, draw.below(10), goal, path))
     scored.sort()
     out: list[Item] = []
-    for _, _, goal, path in scored[:3]:
+    for *_, path in scored[:3]:
         item: Item = {"move": lord, "with": army or "none", "path": path, "if_refused": "back"}
         out.append(item)
         if army:

@@ -57,7 +57,6 @@ def purchase_choices(view: JSON, player: str, draw: Draws) -> list[list[Item]]:
 def _titles(view: JSON, player: str, money: int) -> tuple[list[list[Item]], int]:
     """The titles to buy now (4.4: every town of the fief mine, a stronghold in it) and the
     money they leave."""
-    edition = edition_of(view)
     lords = sorted(free_lords(view, player), key=lambda n: (len(view["lords"][n]["fief_titles"]),
                                                             bool(view["lords"][n]["bishopric"]), n))
     choices: list[list[Item]] = []
@@ -73,7 +72,8 @@ def _titles(view: JSON, player: str, money: int) -> tuple[list[list[Item]], int]
 def _troops(view: JSON, player: str, towns: list[str], spend: int) -> list[list[Item]]:
     edition = edition_of(view)
     pool = view["families"][player].get("pool") or {}
-    placeable = set(lord_towns(view, player)) | {t for t in controlled(view, player) if view["towns"][t].get("fortress")}
+    forts = {t for t in controlled(view, player) if view["towns"][t].get("fortress")}
+    placeable = set(lord_towns(view, player)) | forts
     choices: list[list[Item]] = []
     for town in [t for t in towns if t in placeable]:
         room = NEW_PAWNS
