@@ -32,7 +32,7 @@ def movement_choices(view: JSON, player: str, draw: Draws) -> list[list[Item]]:
             moves = _moves(view, board, player, lord, town, army if first else {}, claimed, steps, draw)
             if moves:
                 choices.append(moves)
-                claimed.add(moves[0]["path"][-1])
+                claimed.update([moves[0]["path"][-1]] + list(moves[0].get("leave") or {}))
                 if first and moves[0].get("with") not in (None, "none"):
                     first = False
     return choices
@@ -59,25 +59,42 @@ def _moves(view: JSON, board: Board, player: str, lord: str, town: str, army: di
            claimed: set[str], steps: int, draw: Draws) -> list[Item]:
     units = edition_of(view).units
     mine = float(sum(n * (units[k].combat_points if k in units else 1) for k, n in army.items()) + 1)
-    stay = _stay_value(view, board, player, town, army)
+    stay = _stay_value(view, player, town, army)
     scored = []
     for goal, path in reach(board, town, steps).items():
         value = _value(view, board, player, goal, mine, claimed)
+        drop = _drop(view, player, path, army, claimed)
+        value += 2.5 if drop else 0.0
         if value > stay:
-            scored.append((-value, draw.below(10), goal, path))
+            scored.append((-value, draw.below(10), goal, path, drop))
     scored.sort()
     out: list[Item] = []
-    for *_, path in scored[:3]:
-        item: Item = {"move": lord, "with": army or "none", "path": path, "if_refused": "back"}
-        out.append(item)
+    for *_, path, drop in scored[:3]:
+        item: Item = {"move": lord, "with": army or "none", "path": path}
+        if drop:   # a man-at-arms left in the empty town passed through holds it (5.2.2)
+            item["leave"] = {drop: {"man_at_arms": 1}}
+        out.append(item | {"if_refused": "back"})
         if army:
             out.append({"move": lord, "with": "none", "path": path, "if_refused": "back"})
     return out
 
 
-def _stay_value(view: JSON, board: Board, player: str, town: str, army: dict[str, int]) -> float:
-    """A battle here: stay and fight or besiege (6); else a lord goes where it does good."""
-    return 9.0 if enemies_at(view, town, player) else 0.5
+def _drop(view: JSON, player: str, path: list[str], army: dict[str, int], claimed: set[str]) -> str | None:
+    """The empty town a two-step army passes through, where it can leave a man-at-arms."""
+    if len(path) < 2 or army.get("man_at_arms", 0) < 2 or path[0] in claimed:
+        return None
+    info = view["towns"][path[0]]
+    return path[0] if not info.get("controller") and not info.get("forces") else None
+
+
+def _stay_value(view: JSON, player: str, town: str, army: dict[str, int]) -> float:
+    """A battle here: stay and fight or besiege (6). A lord alone in a town of mine where no
+    unit of mine stands holds it (5.2.2: leaving, it is lost); else a lord goes where it does good."""
+    if enemies_at(view, town, player):
+        return 9.0
+    info = view["towns"][town]
+    held = info.get("controller") == player and not any(my_units(view, player, town).values())
+    return 4.0 if held and not army and len(info["forces"][player]["lords"]) == 1 else 0.5
 
 
 def _value(view: JSON, board: Board, player: str, goal: str, mine: float, claimed: set[str]) -> float:

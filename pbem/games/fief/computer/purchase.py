@@ -9,7 +9,7 @@ from __future__ import annotations
 from pbem.games.fief.computer.cards import strong_towns
 from pbem.games.fief.computer.sight import fief_share, lord_towns, target_fiefs, threat
 from pbem.games.fief.random_orders.draws import Draws, Item
-from pbem.games.fief.random_orders.seen import JSON, board_of, controlled, edition_of, free_lords, my_lords
+from pbem.games.fief.random_orders.seen import JSON, board_of, controlled, edition_of, free_lords, my_lords, my_units
 
 NEW_PAWNS = 4          # 4.3: at most four new pawns a town in one Purchase Phase
 MILL_ROUNDS = 4        # mills pay back only in a long enough game
@@ -36,7 +36,7 @@ def purchase_choices(view: JSON, player: str, draw: Draws) -> list[list[Item]]:
             spend -= edition.price("stronghold")
         if fief_share(view, fief, player) < 1:
             spend -= info["price"]   # kept for the title
-    spend = max(spend, 0)
+    spend = max(spend, money // 2 if not titles else 0)   # never more than half the purse kept back
     board = board_of(view)
     front = sorted(lord_towns(view, player), key=lambda t: (-threat(view, board, t, player), t))
     for town in front:
@@ -50,6 +50,11 @@ def purchase_choices(view: JSON, player: str, draw: Draws) -> list[list[Item]]:
     if safe and view.get("round", 1) <= MILL_ROUNDS and spend >= edition.price("mill") + 6:
         choices.append([{"build": "mill", "in": safe[0]}])
         spend -= edition.price("mill")
+    alone = [t for t in front if not any(my_units(view, player, t).values()) and t in controlled(view, player)]
+    for town in alone:   # a man-at-arms beside a lord alone: it holds the town when the lord rides on (5.2.2)
+        if spend >= edition.unit_price("man_at_arms"):
+            choices.append([{"buy": "man_at_arms", "in": town}])
+            spend -= edition.unit_price("man_at_arms")
     choices += _troops(view, player, front + [t for t in towns if t not in front], spend)
     return choices
 
