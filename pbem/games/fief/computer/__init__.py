@@ -18,6 +18,7 @@ from pbem.games.fief import families as fam
 from pbem.games.fief.computer.battle import battle_choices
 from pbem.games.fief.computer.cards import draw_choices, play_choices
 from pbem.games.fief.computer.elections import first_choices, vote_choices
+from pbem.games.fief.computer.mail import Mail
 from pbem.games.fief.computer.england import invader_choices, parliament_choices
 from pbem.games.fief.computer.movement import movement_choices
 from pbem.games.fief.computer.policies import standing_policies
@@ -30,7 +31,7 @@ from pbem.rules.api import OrderCheck
 from pbem.rules.rng import Rng
 
 Choice = list[Item]                       # alternatives, best first
-Decide = Callable[[JSON, str, Draws], list[Choice]]
+Decide = Callable[[JSON, str, Draws, Mail], list[Choice]]
 Checker = Callable[[JSON, str, Any], OrderCheck]
 BY_PHASE: dict[str, Decide] = {
     "setup": setup_choices, "hear_ye": first_choices, "hear_ye_votes": vote_choices,
@@ -50,15 +51,16 @@ def computer_orders(check: Checker, view: JSON, player: str, rng: Rng) -> str:
         return ""
     chosen: dict[str, list[Item]] = {f: [] for f in families}
     policies = {f: standing_policies(own[f], f) if view["phase"] != "setup" else {} for f in families}
-    plans = {f: decide(own[f], f, draw) for f in families}
     if not _accepted(check, view, player, _text(view, chosen, policies)):
         policies = {f: {} for f in families}   # never refused: without the policies, then
-    for family in families:
-        for choice in plans[family]:
+    mail = Mail()
+    for family in families:   # 13.7: the second family decides knowing what the first does
+        for choice in decide(own[family], family, draw, mail):
             for item in choice:
                 trial = {**chosen, family: chosen[family] + [item]}
                 if _accepted(check, view, player, _text(view, trial, policies)):
                     chosen = trial
+                    mail.add(own[family], item)
                     break
     return _text(view, chosen, policies)
 

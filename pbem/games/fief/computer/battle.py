@@ -5,13 +5,14 @@ ransoms (4.1)."""
 from __future__ import annotations
 
 from pbem.games.fief.computer.sight import defence, enemies_at, strength
+from pbem.games.fief.computer.mail import Mail
 from pbem.games.fief.random_orders.draws import Draws, Item
 from pbem.games.fief.random_orders.seen import JSON, free_lords
 
 ODDS = 1.2      # attack with a fifth more than the estimated defence
 
 
-def battle_choices(view: JSON, player: str, draw: Draws) -> list[list[Item]]:
+def battle_choices(view: JSON, player: str, draw: Draws, mail: Mail) -> list[list[Item]]:
     choices: list[list[Item]] = []
     towns = sorted({view["lords"][n]["location"] for n in free_lords(view, player)} & set(view["towns"]))
     for town in towns:

@@ -12,13 +12,14 @@ from typing import Callable
 from pbem.games.fief.computer.sight import defence, leader, lord_towns
 from pbem.games.fief.edition import edition_of_view
 from pbem.games.fief.random_orders.cards import own_cards
+from pbem.games.fief.computer.mail import Mail
 from pbem.games.fief.random_orders.draws import Draws, Item
 from pbem.games.fief.random_orders.seen import JSON, board_of, cards_of, controlled, free_lords, my_lords
 
 ROMAN = ("I", "II", "III", "IV", "V", "VI")
 
 
-def draw_choices(view: JSON, player: str, draw: Draws) -> list[list[Item]]:
+def draw_choices(view: JSON, player: str, draw: Draws, mail: Mail) -> list[list[Item]]:
     edition = edition_of_view(view)
     room = edition.hand_limit - len(view.get("hand") or [])
     total = min(room, edition.draws)
@@ -28,7 +29,7 @@ def draw_choices(view: JSON, player: str, draw: Draws) -> list[list[Item]]:
     return [[{"draw": w} for w in wanted] + [{"draw": ["events"]}]]
 
 
-def play_choices(view: JSON, player: str, draw: Draws) -> list[list[Item]]:
+def play_choices(view: JSON, player: str, draw: Draws, mail: Mail) -> list[list[Item]]:
     choices: list[list[Item]] = []
     lords = cards_of(view).lords
     for card in list(view.get("hand") or []):

@@ -5,11 +5,12 @@ leader's)."""
 from __future__ import annotations
 
 from pbem.games.fief.computer.sight import allies
+from pbem.games.fief.computer.mail import Mail
 from pbem.games.fief.random_orders.draws import Draws, Item
 from pbem.games.fief.random_orders.seen import JSON, edition_of, free_lords, my_lords, others
 
 
-def first_choices(view: JSON, player: str, draw: Draws) -> list[list[Item]]:
+def first_choices(view: JSON, player: str, draw: Draws, mail: Mail) -> list[list[Item]]:
     choices = _marriages(view, player)
     lords = sorted(free_lords(view, player), key=lambda n: _candidate_rank(view, n))
     for ballot in view["hear_ye"]["possible"]:
@@ -61,7 +62,7 @@ def _marriages(view: JSON, player: str) -> list[list[Item]]:
     return choices
 
 
-def vote_choices(view: JSON, player: str, draw: Draws) -> list[list[Item]]:
+def vote_choices(view: JSON, player: str, draw: Draws, mail: Mail) -> list[list[Item]]:
     friends = allies(view, player)
     choices: list[list[Item]] = []
     for ballot in view["hear_ye"]["ballots"]:

@@ -4,13 +4,14 @@ taxes, voted for when the Crown is mine or a friend's, against otherwise; the In
 from __future__ import annotations
 
 from pbem.games.fief.computer.sight import allies
+from pbem.games.fief.computer.mail import Mail
 from pbem.games.fief.random_orders.draws import Draws, Item
 from pbem.games.fief.random_orders.seen import JSON
 
 CROWN = ("king", "sovereign_queen")
 
 
-def parliament_choices(view: JSON, player: str, draw: Draws) -> list[list[Item]]:
+def parliament_choices(view: JSON, player: str, draw: Draws, mail: Mail) -> list[list[Item]]:
     crown = {lord["family"] for lord in view["lords"].values() if lord["political"] in CROWN}
     friends = allies(view, player) | {player}
     choices: list[list[Item]] = []
@@ -22,5 +23,5 @@ def parliament_choices(view: JSON, player: str, draw: Draws) -> list[list[Item]]
     return choices
 
 
-def invader_choices(view: JSON, player: str, draw: Draws) -> list[list[Item]]:
+def invader_choices(view: JSON, player: str, draw: Draws, mail: Mail) -> list[list[Item]]:
     return []

@@ -9,15 +9,16 @@ from __future__ import annotations
 from pbem.games.fief.board import Board
 from pbem.games.fief.computer.sight import (FORTRESS, allies, defence, enemies_at, fief_share, reach, strength,
                                            target_fiefs, threat)
+from pbem.games.fief.computer.mail import Mail
 from pbem.games.fief.random_orders.draws import Draws, Item
 from pbem.games.fief.random_orders.seen import JSON, board_of, edition_of, free_lords, my_units
 
 ODDS = 1.5      # attack a town only with half as much again as its estimated defenders
 
 
-def movement_choices(view: JSON, player: str, draw: Draws) -> list[list[Item]]:
+def movement_choices(view: JSON, player: str, draw: Draws, mail: Mail) -> list[list[Item]]:
     board = board_of(view)
-    claimed: set[str] = set()
+    claimed = set(mail.claimed)
     choices: list[list[Item]] = []
     by_town: dict[str, list[str]] = {}
     for lord in free_lords(view, player):

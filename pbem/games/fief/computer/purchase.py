@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pbem.games.fief.computer.cards import strong_towns
 from pbem.games.fief.computer.sight import fief_share, lord_towns, target_fiefs, threat
+from pbem.games.fief.computer.mail import Mail
 from pbem.games.fief.random_orders.draws import Draws, Item
 from pbem.games.fief.random_orders.seen import JSON, board_of, controlled, edition_of, free_lords, my_lords, my_units
 
@@ -15,9 +16,9 @@ NEW_PAWNS = 4          # 4.3: at most four new pawns a town in one Purchase Phas
 MILL_ROUNDS = 4        # mills pay back only in a long enough game
 
 
-def purchase_choices(view: JSON, player: str, draw: Draws) -> list[list[Item]]:
+def purchase_choices(view: JSON, player: str, draw: Draws, mail: Mail) -> list[list[Item]]:
     edition = edition_of(view)
-    money = view["families"][player].get("deniers", 0)
+    money = view["families"][player].get("deniers", 0) - mail.spent   # 13.7: one purse (R154)
     choices: list[list[Item]] = []
     towns = strong_towns(view, player)
     for lord in my_lords(view, player):   # 4.1: paid without an order; where they come back

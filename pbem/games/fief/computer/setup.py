@@ -4,11 +4,12 @@ towns already taken; England's in the Region rolled for me."""
 from __future__ import annotations
 
 from pbem.games.fief.computer.sight import reach
+from pbem.games.fief.computer.mail import Mail
 from pbem.games.fief.random_orders.draws import Draws, Item
 from pbem.games.fief.random_orders.seen import JSON, board_of
 
 
-def setup_choices(view: JSON, player: str, draw: Draws) -> list[list[Item]]:
+def setup_choices(view: JSON, player: str, draw: Draws, mail: Mail) -> list[list[Item]]:
     board = board_of(view)
     rolled = (view.get("setup") or {}).get("region")   # England 13.6: the Region rolled for me
     taken = {t for t, info in view["towns"].items() if info.get("controller") or info.get("forces")}
