@@ -20,13 +20,28 @@ ROMAN = ("I", "II", "III", "IV", "V", "VI")
 
 
 def draw_choices(view: JSON, player: str, draw: Draws, mail: Mail) -> list[list[Item]]:
+    """The cards it cannot use now are discarded when they keep a draw out of the hand (2.4),
+    then the most cards the hand has room for, a character card first."""
     edition = edition_of_view(view)
-    room = edition.hand_limit - len(view.get("hand") or [])
-    total = min(room, edition.draws)
-    if total <= 0:
-        return []
-    wanted = [["character"] * c + ["events"] * (total - c) for c in range(min(edition.character_draws, total), -1, -1)]
-    return [[{"draw": w} for w in wanted] + [{"draw": ["events"]}]]
+    hand = list(view.get("hand") or [])
+    useless = [c for c in hand if not _uses(view, player, c)]
+    choices: list[list[Item]] = []
+    if useless and len(hand) + edition.draws > edition.hand_limit:
+        choices.append([{"discard": useless}, {"discard": useless[:1]}])
+    most = min(edition.hand_limit - len(hand) + len(useless), edition.draws)
+    wanted = [["character"] * c + ["events"] * (total - c) for total in range(most, 0, -1)
+              for c in range(min(edition.character_draws, total), -1, -1)]
+    if wanted:
+        choices.append([{"draw": w} for w in wanted])
+    return choices
+
+
+def _uses(view: JSON, player: str, card: str) -> bool:
+    """Whether it would play ``card`` now (a lord card always)."""
+    if card in cards_of(view).lords:
+        return True
+    write = WRITERS.get(card)
+    return write is not None and bool(write(view, player, card))
 
 
 def play_choices(view: JSON, player: str, draw: Draws, mail: Mail) -> list[list[Item]]:
