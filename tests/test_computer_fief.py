@@ -191,3 +191,17 @@ def test_with_none_makes_no_cavalcade_either():
     alone = errors(rules, state, "kirsten", "orders:\n  - move: Lucia\n    with: none\n"
                                             "    path: [Canterbury, London]\n    if_refused: cavalcade\n")
     assert "lords alone do not count as one (FAQ l.881, 5.2)" in alone, alone
+
+
+def test_no_vote_for_a_candidate_no_longer_in_play():
+    """1.2: a candidate named in the first mail of the Hear Ye phase who has left play since is
+    not voted for (found by bench/computer_fief.py: the vote writer raised on the unknown lord)."""
+    from pbem.games.fief.computer.elections import vote_choices
+    from pbem.games.fief.computer.mail import Mail
+    from pbem.games.fief.random_orders.draws import Draws
+    view = {"lords": {"Anne": {"family": "alice", "spouse": None}, "Guy": {"family": "bob", "spouse": None}},
+            "families": {"alice": {"lords": ["Anne"], "vp": 0}, "bob": {"lords": ["Guy"], "vp": 1}},
+            "players": ["alice", "bob"],
+            "hear_ye": {"ballots": [{"id": "king", "candidates": ["Eric", "Guy", "Anne"]}]}}
+    assert vote_choices(view, "alice", Draws(Rng("x")), Mail()) == [[{"vote": "king", "for": "Anne"},
+                                                                   {"vote": "king", "for": "Guy"}]]

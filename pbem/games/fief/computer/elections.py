@@ -69,7 +69,8 @@ def vote_choices(view: JSON, player: str, draw: Draws, mail: Mail) -> list[list[
         def rank(name: str) -> tuple:
             family = view["lords"][name]["family"]
             return (family != player, family not in friends, view["families"].get(family, {}).get("vp", 0), name)
-        ranked = sorted(ballot["candidates"], key=rank)
+        # a candidate named in the first mail may have died since (a battle, the plague): not voted for
+        ranked = sorted((n for n in ballot["candidates"] if n in view["lords"]), key=rank)
         if ranked:
             choices.append([{"vote": ballot["id"], "for": n} for n in ranked])
     return choices
