@@ -206,3 +206,21 @@ def test_no_vote_for_a_candidate_no_longer_in_play():
             "hear_ye": {"ballots": [{"id": "king", "candidates": ["Eric", "Guy", "Anne"]}]}}
     assert vote_choices(view, "alice", Draws(Rng("x")), Mail()) == [[{"vote": "king", "for": "Anne"},
                                                                    {"vote": "king", "for": "Guy"}]]
+
+
+def test_a_noble_eliminated_while_the_bandits_hold_him_is_no_ransom_at_purchase():
+    """13.4, 10.4: a noble the bandits of Sherwood hold who leaves play (JUSTICE on the bearer of
+    the Heresy marker) is forgotten by the bandits: the Purchase phase's ransoms no longer raise
+    on him (found by bench/computer_fief.py, England 4 players); the knights held with him stay
+    with the family's nobles still held (R62), else they go back to the supply."""
+    from test_fief_england_movement_run import BOARD, held_in_sherwood
+    from pbem.games.fief.purchase.phase import resolve_purchase
+    from pbem.games.fief.views import build_view
+    from pbem.games.fief_england.movement import sherwood
+    s = held_in_sherwood()
+    s.families["kirsten"].deniers = 5
+    knights = [k["id"] for k in sherwood.captives(s)[0]["knights"]]
+    del s.lords["Henri"]   # eliminated while held (10.4)
+    resolve_purchase(s, BOARD, {}, build_view)
+    assert sherwood.captives(s) == [] and s.families["kirsten"].deniers == 5   # nothing paid for him
+    assert knights and not any(k in s.pawns for k in knights)   # his knight is not freed into a city
