@@ -10,7 +10,8 @@ from pbem.games.fief.computer.cards import strong_towns
 from pbem.games.fief.computer.sight import fief_share, lord_towns, target_fiefs, threat
 from pbem.games.fief.computer.mail import Mail
 from pbem.games.fief.random_orders.draws import Draws, Item
-from pbem.games.fief.random_orders.seen import JSON, board_of, controlled, edition_of, free_lords, my_lords, my_units
+from pbem.games.fief.random_orders.seen import (JSON, board_of, controlled, edition_of, england, free_lords, my_lords,
+                                                my_units)
 
 NEW_PAWNS = 4          # 4.3: at most four new pawns a town in one Purchase Phase
 MILL_ROUNDS = 4        # mills pay back only in a long enough game
@@ -25,7 +26,13 @@ def purchase_choices(view: JSON, player: str, draw: Draws, mail: Mail) -> list[l
         if view["lords"][lord]["captive_of"] and towns:
             choices.append([{"ransom": lord, "place": t} for t in towns[:3]])
     titles, spend = _titles(view, player, money)
-    choices += titles
+    choices += _royal(view, player, titles) + titles
+    cardinal = edition.prices.get("cardinal_title")   # France 4.5: a cardinal's hat for my bishop (the pope, 1 VP)
+    bishops = [n for n in free_lords(view, player)
+               if view["lords"][n]["bishopric"] and not view["lords"][n]["cardinal"]]
+    if cardinal and bishops and spend >= cardinal + 3:
+        choices.append([{"cardinal": n} for n in bishops])
+        spend -= cardinal
     for fief in target_fiefs(view, player):   # the fief to complete next: its stronghold, its title
         info = view["fiefs"][fief]
         if fief_share(view, fief, player) < 0.5:
@@ -73,6 +80,14 @@ def _titles(view: JSON, player: str, money: int) -> tuple[list[list[Item]], int]
             choices.append([{"title": info["name"], "lord": n} for n in lords])
             money -= info["price"]
     return choices, money
+
+
+def _royal(view: JSON, player: str, titles: list[list[Item]]) -> list[list[Item]]:
+    """France 4.4: my king offers the titles my family takes to my family: they come free."""
+    king = any(view["lords"][n]["political"] in ("king", "regent_queen") for n in my_lords(view, player))
+    if not king or view.get("king_offer_used") or england(view) or not titles:
+        return []
+    return [[{"offer_title": choice[0]["title"], "to": player}] for choice in titles[:1]]
 
 
 def _troops(view: JSON, player: str, towns: list[str], spend: int) -> list[list[Item]]:
