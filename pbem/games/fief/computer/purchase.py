@@ -27,12 +27,7 @@ def purchase_choices(view: JSON, player: str, draw: Draws, mail: Mail) -> list[l
             choices.append([{"ransom": lord, "place": t} for t in towns[:3]])
     titles, spend = _titles(view, player, money)
     choices += _royal(view, player, titles) + titles
-    cardinal = edition.prices.get("cardinal_title")   # France 4.5: a cardinal's hat for my bishop (the pope, 1 VP)
-    bishops = [n for n in free_lords(view, player)
-               if view["lords"][n]["bishopric"] and not view["lords"][n]["cardinal"]]
-    if cardinal and bishops and spend >= cardinal + 3:
-        choices.append([{"cardinal": n} for n in bishops])
-        spend -= cardinal
+    # France 4.5's cardinal title is not bought: in the benchmark its 5 deniers did more as troops
     for fief in target_fiefs(view, player):   # the fief to complete next: its stronghold, its title
         info = view["fiefs"][fief]
         if fief_share(view, fief, player) < 0.5:
