@@ -14,6 +14,7 @@ from pbem.games.fief.battle.orders import plan_spending
 from pbem.games.fief.board import Board, board_names, load_board
 from pbem.games.fief.cards.deck import load_cards
 from pbem.games.fief.cards.phase import play_deciders
+from pbem.games.fief.computer import computer_orders
 from pbem.games.fief.echo.orders import echo_orders
 from pbem.games.fief.edition import Edition, edition_of
 from pbem.games.fief.hear_ye.phase import vote_deciders
@@ -239,6 +240,11 @@ class FiefRules:
     def random_orders(self, view: JSON, player: str, rng: Rng) -> str:
         """pbem.rules.api.WritesRandomOrders: a random mail body from ``view`` (random_orders/)."""
         return random_orders(view, player, rng)
+
+    def computer_orders(self, view: JSON, player: str, rng: Rng) -> str:
+        """pbem.rules.api.PlaysAsComputer: the computer player's mail from ``view`` (computer/),
+        each order kept only if this player's own check accepts it."""
+        return computer_orders(self.check_orders, view, player, rng)
 
     def order_template(self, view: JSON, player: str) -> str:
         if fam.families_apart(view):   # 13.7: `families:`, an item per family ordering now

@@ -8,8 +8,8 @@ from pbem.games.fief.demo import ScriptedDemo
 from pbem.games.fief.edition import load_edition
 from pbem.games.fief.game import FiefRules
 from pbem.games.fief_england.demo import SCRIPT
-from pbem.rules.api import (ActsAtOnce, DrawsMap, EchoesOrders, GameRules, PlaysDemo, ShowsPublicView,
-                            WritesRandomOrders)
+from pbem.rules.api import (ActsAtOnce, DrawsMap, EchoesOrders, GameRules, PlaysAsComputer, PlaysDemo,
+                            ShowsPublicView, WritesRandomOrders)
 
 ENGLAND = load_edition("fief_england")
 
@@ -35,3 +35,4 @@ _ECHOES_ORDERS: EchoesOrders = RULES
 _PLAYS_DEMO: PlaysDemo = RULES
 _SHOWS_PUBLIC_VIEW: ShowsPublicView = RULES
 _WRITES_RANDOM_ORDERS: WritesRandomOrders = RULES
+_PLAYS_AS_COMPUTER: PlaysAsComputer = RULES

@@ -185,7 +185,8 @@ class _Checker(ArmyChecker):
                                   "take only knights along (`with: {knight: 2}`, no `pick_up`), "
                                   "or write `if_refused: back`")
                 return None
-            if not item.get("with") and view_rules_version(self.view) >= 2:   # 5.1, 5.2.4: no army (ruling 37)
+            alone = not item.get("with") or with_ == {}   # left out, or `with: none`
+            if alone and view_rules_version(self.view) >= 2:   # 5.1, 5.2.4: no army (ruling 37)
                 self.problems.add(line_of(item, "if_refused"),
                                   self.edition.cite_in("a cavalcade needs an army: lords alone do not count as "
                                                        "one (5.1, 5.2.4)"),

@@ -220,11 +220,25 @@ def release(state: FiefState, board: Board, waters: Waters, noble: str, why: str
     return events
 
 
+def _forget_the_gone(state: FiefState) -> None:
+    """A held noble who left play meanwhile (10.4: JUSTICE) is no longer held: the knights held
+    with him stay with his family's nobles still held (R62), else go back to the supply."""
+    held = record(state)["captives"]
+    for entry in [c for c in held if c["noble"] not in state.lords]:
+        held.remove(entry)
+        others = [c for c in held if c["family"] == entry["family"]]
+        if others:
+            others[0]["knights"] = list(entry["knights"]) + others[0]["knights"]
+    if not held:
+        state.edition_state.pop(KEY, None)
+
+
 def pay_ransoms(state: FiefState, board: Board, waters: Waters) -> list[Event]:
     """13.4: "Once a Ransom is paid at the beginning of Phase 4 - Purchasing, a Noble is freed":
     each family pays for its captives, in the order they were taken, while its shillings last
     (R61). The public event names the freed; the sum and the purse go to the family alone."""
     events: list[Event] = []
+    _forget_the_gone(state)
     for entry in captives(state):
         fam = state.families[entry["family"]]
         if entry["ransom"] > fam.deniers or friendly_city(state, board, waters, entry["family"]) is None:
