@@ -137,9 +137,9 @@ def test_another_familys_shillings_never_reach_the_map():
 # -- a map the game has but cannot draw ---------------------------------------------------------------
 @pytest.fixture
 def no_geography(tmp_path, monkeypatch):
-    """Fief: England's folder without its geography.yaml."""
+    """The games' folders, Fief: England's without its geography.yaml."""
     folder = tmp_path / "games"
-    shutil.copytree(games_dir() / "fief_england", folder / "fief_england")
+    shutil.copytree(games_dir(), folder)
     (folder / "fief_england" / "geography.yaml").unlink()
     monkeypatch.setattr(map_view, "games_dir", lambda: folder)
     map_view.load_geography.cache_clear()
@@ -150,10 +150,12 @@ def no_geography(tmp_path, monkeypatch):
 def test_a_missing_map_is_told_to_the_game_master_in_mail_tick_and_game_show(tmp_path, no_geography):
     judge = Judge(tmp_path / "judge")
     judge.new_game("e1", players=("p0", "p1", "p2"), game_type="fief_england", gm_email="gm@pbem.test")
+    judge.new_game("f1", players=("p0", "p1", "p2"), game_type="fief_france", gm_email="gm@pbem.test")
     report = judge.tick(advance_hours=49)
     lines = report.lines()
     assert any("game e1: the map could not be drawn" in line and "geography.yaml is missing" in line
                for line in lines), lines
+    assert not any("game f1" in line and "map" in line for line in lines), lines   # France's map is drawn
     alerts = [m for m in judge.sent() if "The map could not be drawn" in str(m["Subject"])]
     assert alerts and "gm@pbem.test" in str(alerts[0]["To"])
     assert "geography.yaml is missing" in alerts[0].get_body(("plain",)).get_content()

@@ -285,22 +285,20 @@ class Tick:
                 name = self.store.row("SELECT name FROM games WHERE id=?", game_id)["name"]
                 try:
                     with self.store.part():
-                        mailer = self.mailer
+                        mailer = self.mailer   # this game's own: what it found of the game's map (below)
                         chain, graced = resolve_game(self.store, mailer, game_id, name, self.now)
                         fault_point("in-resolution-commit")
                 except (StoreBusy, sqlite3.DatabaseError):
                     raise
                 except Exception as exc:  # nothing of it was stored; the game waits for a person, the others go on
-                    self.report.attention.append(quarantine.stop_game(self.store, self.mailer, game_id, exc,
-                                                                      self.now))
+                    self.report.attention.append(quarantine.stop_game(self.store, self.mailer, game_id, exc, self.now))
                     continue
                 if graced:
                     self.report.graced.append(name)
                     continue
                 done.append((name, chain))
-                # a map the game has but could not draw: the reports went without it (docs/maps.md)
-                self.report.attention.extend(f"game {name}: the map could not be drawn: {problem}"
-                                             for problem in mailer.map_problems.values())
+                if problem := mailer.map_problems.get(name):   # the reports went without it (docs/maps.md)
+                    self.report.attention.append(f"game {name}: the map could not be drawn: {problem}")
         for name, chain in done:
             self.report.resolved.extend(f"{name}: {r.phase_id}" for r in chain)
             if chain:
