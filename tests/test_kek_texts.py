@@ -1,0 +1,56 @@
+"""Kard és Korona's words to its players: errors that say what to write, and a text report a
+player without the map can plan from (the board's counties, borders and rivers; neutral
+units labelled alike at every player count)."""
+from __future__ import annotations
+
+from kek_support import RULES, check, new_game, step
+from pbem.games.kard_es_korona import gifts
+from pbem.orders.yamlsafe import load
+from test_kek_elections import BLANK, _election
+
+PLAYERS = ["anna", "bob", "csilla", "dani", "ede", "feri"]
+
+
+def _errors(result) -> str:
+    assert not result.ok
+    return "\n".join(str(e) for e in result.errors)
+
+
+def test_a_gift_that_does_not_read_shows_the_real_syntax_with_a_player_of_the_game() -> None:
+    """I: garas handed over at once (ruling K27); the hint is a line the player can send."""
+    state = new_game(["anna", "bob"])
+    state, _ = step(state)
+    view = RULES.view(state, "anna")
+    text = _errors(gifts.check(view, "anna", load("give: bob 5\n")))
+    assert "`give: {bob: 5}`" in text and "Bela" not in text
+    assert "give: {bob: 5}" in gifts.template(view, "anna") and "NAME" not in gifts.template(view, "anna")
+
+
+def test_the_palatines_tie_order_errors_say_what_to_write() -> None:
+    """IV. Palatine: only he names whom he makes the winner of a tie, by the bidders' names."""
+    state = _election(["anna", "bob", "csilla"], offices={"judge_royal": None, "treasurer": None,
+                                                          "palatine": "anna"})
+    stranger = _errors(check(state, "bob", "bid: 1\nif_tied: [anna]\n"))
+    assert "only the Palatine" in stranger and "leave out `if_tied:`" in stranger and "anna is the Palatine" in stranger
+    unknown = _errors(check(state, "anna", "bid: 1\nif_tied: [zoltan]\n"))
+    bidders = ", ".join(RULES.view(state, "anna")["bidders"])
+    assert "no player 'zoltan'" in unknown and f"`if_tied: [{bidders}]`" in unknown
+
+
+def test_a_placement_without_its_lord_says_so_plainly() -> None:
+    """III: the province lord stands in one of the player's counties."""
+    state = new_game(["anna", "bob"])
+    view = RULES.view(state, "anna")
+    home = [c for c in RULES.order_template(view, "anna").splitlines() if c.startswith("lord:")]
+    text = RULES.order_template(view, "anna").replace(home[0], "")
+    errors = _errors(check(state, "anna", text))
+    assert "a county of yours name" not in errors
+    assert "`lord:` is missing" in errors and f"`{home[0]}`" in errors
+
+
+def test_a_missing_county_name_reads_as_english() -> None:
+    state = new_game(["anna", "bob"])
+    state["deck"] = list(BLANK)
+    state, _ = step(state)
+    errors = _errors(check(state, state["starting"], "steps:\n  - from: {Pest: {infantry: 1}}\n"))
+    assert "a county's name is missing" in errors and "e.g. `Pest`" not in errors   # an example of the game's own
