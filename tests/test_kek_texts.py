@@ -3,12 +3,16 @@ player without the map can plan from (the board's counties, borders and rivers; 
 units labelled alike at every player count)."""
 from __future__ import annotations
 
+import pytest
+
 from kek_support import RULES, check, new_game, step
 from pbem.games.kard_es_korona import gifts
+from pbem.judge.render import render
 from pbem.orders.yamlsafe import load
 from test_kek_elections import BLANK, _election
 
 PLAYERS = ["anna", "bob", "csilla", "dani", "ede", "feri"]
+PROVINCES = ("Erdély", "Délvidék", "Szlavónia", "Pannónia", "Felvidék", "Tiszahát")
 
 
 def _errors(result) -> str:
@@ -54,3 +58,28 @@ def test_a_missing_county_name_reads_as_english() -> None:
     state, _ = step(state)
     errors = _errors(check(state, state["starting"], "steps:\n  - from: {Pest: {infantry: 1}}\n"))
     assert "a county's name is missing" in errors and "e.g. `Pest`" not in errors   # an example of the game's own
+
+
+def _report(state: dict, player: str) -> str:
+    return render(RULES.report_template(), view=RULES.view(state, player), me=player)
+
+
+def _army_lines(report: str) -> list[str]:
+    body = report.split("\nARMIES\n", 1)[1]
+    return [line for line in body.split("\n\n", 1)[0].splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("version", ["basic", "advanced"])
+@pytest.mark.parametrize("count", [2, 3, 4, 5, 6])
+def test_neutral_squads_read_alike_at_every_player_count(version: str, count: int) -> None:
+    """II. Royal / Neutral Units (l.118): the empty castles' squads stand for the local lord or
+    the king; every one reads "... neutral", never an internal owner id."""
+    players = PLAYERS[:count]
+    state, _ = step(new_game(players, version=version))
+    report = _report(state, players[0])
+    owners = {line.split()[0]: line[19:39].strip() for line in _army_lines(report)}
+    castles = [c for c, a in state["armies"].items() if a["owner"] not in players]
+    assert castles, "the setup places neutral squads"
+    for county in castles:
+        assert owners[county] in ("royal neutral", *(f"{p} neutral" for p in PROVINCES)), (county, owners[county])
+    assert "neutral-" not in report and "royal  " not in report

@@ -19,7 +19,8 @@ from pbem.games.kard_es_korona import (battles, economy, elections, events, gift
 from pbem.games.kard_es_korona import demo_players as demo
 from pbem.games.kard_es_korona import random_orders as random_players
 from pbem.games.kard_es_korona.board import load_board
-from pbem.games.kard_es_korona.state import OFFICES, State, active_players, election_year, steps_allowed
+from pbem.games.kard_es_korona.state import (OFFICES, State, active_players, election_year, neutral_names,
+                                             steps_allowed)
 from pbem.rules.api import Event, GameResult, OptionSpec, OrderCheck, Phase, Resolution
 from pbem.rules.rng import Rng
 
@@ -138,6 +139,7 @@ class KardEsKoronaRules:
     def view(self, state: Any, player: str | None) -> Any:
         view = {key: copy.deepcopy(state[key]) for key in PUBLIC}
         view["me"] = player
+        view["neutral_names"] = neutral_names()   # how the report names royal and neutral units
         view["cavalry_limit"] = state["options"]["cavalry_limit"]
         view["movement_method"] = state["options"].get(traditional.OPTION, traditional.METHODS[0])
         view["steps_allowed"] = {p: steps_allowed(state, p) for p in state["players"]}
