@@ -3,10 +3,13 @@ player without the map can plan from (the board's counties, borders and rivers; 
 units labelled alike at every player count)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from kek_support import RULES, check, new_game, step
 from pbem.games.kard_es_korona import gifts
+from pbem.games.kard_es_korona.board import load_board
 from pbem.judge.render import render
 from pbem.orders.yamlsafe import load
 from test_kek_elections import BLANK, _election
@@ -83,3 +86,56 @@ def test_neutral_squads_read_alike_at_every_player_count(version: str, count: in
     for county in castles:
         assert owners[county] in ("royal neutral", *(f"{p} neutral" for p in PROVINCES)), (county, owners[county])
     assert "neutral-" not in report and "royal  " not in report
+    assert not re.search(r"\b(ERD|DEL|SZL|PAN|FEL|TIS|KIR)\b", report)    # provinces by name, not by id
+
+
+def _board_section(report: str) -> str:
+    assert "\nTHE BOARD\n" in report, "the text report lists the board"
+    return report.split("\nTHE BOARD\n", 1)[1].split("\nARMIES\n", 1)[0]
+
+
+def _county_lines(section: str) -> dict[str, str]:
+    """Each county's entry (its line and the lines wrapped under it) by name."""
+    entries: dict[str, str] = {}
+    name = None
+    for line in section.splitlines():
+        if line.startswith("  ") and not line.startswith("      ") and "(" in line:
+            name = line.split()[0]
+            entries[name] = line.strip()
+        elif line.startswith("      ") and name:
+            entries[name] += " " + line.strip()
+    return entries
+
+
+@pytest.mark.parametrize("version", ["basic", "advanced"])
+def test_the_text_report_lists_every_countys_neighbours_and_rivers(version: str) -> None:
+    """II. Counties, Natural Obstacles: a player without the map plans from the text report, which
+    names each county's province, castle or obstacle, holder, neighbours and the great rivers on
+    its borders (+1 movement point)."""
+    board = load_board(version)
+    state, _ = step(new_game(PLAYERS[:2], version=version))
+    section = _board_section(_report(state, "anna"))
+    entries = _county_lines(section)
+    assert set(entries) == set(board.counties)
+    for name, county in board.counties.items():
+        entry = entries[name]
+        for other, river in board.borders[name].items():
+            assert (f"{other} across the {river}" if river else other) in entry, (name, other, entry)
+        if county.castle:
+            assert "castle" in entry
+        if county.obstacle:
+            assert county.terrain in entry
+    for province in board.provinces:
+        assert province.name in section
+    assert "Fehér" in section and all(len(line) <= 78 for line in section.splitlines())
+    holder = next(c for c, who in state["owner"].items() if who == "anna")
+    assert "anna" in entries[holder]
+
+
+def test_counties_out_of_play_are_left_off_the_board_list() -> None:
+    """I (l.50): with 5 players Szlavónia is out of play but for Baranya."""
+    state, _ = step(new_game(PLAYERS[:5]))
+    entries = _county_lines(_board_section(_report(state, "anna")))
+    assert "Baranya" in entries
+    for closed in state["closed"]:
+        assert closed not in entries and all(closed not in e for e in entries.values())

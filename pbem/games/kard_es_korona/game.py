@@ -140,6 +140,7 @@ class KardEsKoronaRules:
         view = {key: copy.deepcopy(state[key]) for key in PUBLIC}
         view["me"] = player
         view["neutral_names"] = neutral_names()   # how the report names royal and neutral units
+        view["board"] = load_board(state["version"]).listing()   # the text report's board (II)
         view["cavalry_limit"] = state["options"]["cavalry_limit"]
         view["movement_method"] = state["options"].get(traditional.OPTION, traditional.METHODS[0])
         view["steps_allowed"] = {p: steps_allowed(state, p) for p in state["players"]}
