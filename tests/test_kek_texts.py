@@ -139,3 +139,17 @@ def test_counties_out_of_play_are_left_off_the_board_list() -> None:
     assert "Baranya" in entries
     for closed in state["closed"]:
         assert closed not in entries and all(closed not in e for e in entries.values())
+
+
+def test_the_movement_forms_example_step_names_real_counties_and_reads_uncommented() -> None:
+    """III. Movement: the form's example is a step of the player's own, no placeholder."""
+    state = new_game(["anna", "bob"])
+    state["deck"] = list(BLANK)
+    state, _ = step(state)
+    player = state["starting"]
+    form = RULES.order_template(RULES.view(state, player), player)
+    assert "COUNTY" not in form
+    lines = [line[1:] if line.startswith(("#  - to:", "#    from:")) else line for line in form.splitlines()]
+    result = check(state, player, "\n".join(lines) + "\n")
+    assert result.ok, [str(e) for e in result.errors]
+    assert len(result.orders["steps"]) == 1
