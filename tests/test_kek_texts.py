@@ -153,3 +153,16 @@ def test_the_movement_forms_example_step_names_real_counties_and_reads_uncomment
     result = check(state, player, "\n".join(lines) + "\n")
     assert result.ok, [str(e) for e in result.errors]
     assert len(result.orders["steps"]) == 1
+
+
+def test_errors_of_a_step_and_an_extra_step_show_lines_with_real_counties() -> None:
+    """III. Movement, and the lord's extra step after a victory: the hint is a line to send."""
+    state = new_game(["anna", "bob"])
+    state["deck"] = list(BLANK)
+    state, _ = step(state)
+    player = state["starting"]
+    mine = next(c for c, a in state["armies"].items() if a["owner"] == player)
+    wrong_step = _errors(check(state, player, "steps:\n  - Pest\n"))
+    assert "COUNTY" not in wrong_step and f"from: {{{mine}: " in wrong_step
+    wrong_extra = _errors(check(state, player, "steps: []\nbattle:\n  after_victory: Pest\n"))
+    assert "COUNTY" not in wrong_extra and f"{{lord_to: {mine}}}" in wrong_extra

@@ -32,7 +32,9 @@ def parse(raw: Any, line: int | None, view: dict[str, Any], problems: Problems) 
         return None
     counties = [c for c in load_board(view["version"]).counties if c not in view["closed"]]
     if not isinstance(raw, dict) or len(raw) != 1:
-        problems.add(line, "after_victory is `{join: {COUNTY: {infantry: 1}}}` or `{lord_to: COUNTY}`")
+        mine = [c for c, a in view["armies"].items() if a["owner"] == view.get("me")] or counties
+        problems.add(line, "after_victory is a mapping of one key",
+                     f"e.g. `{{join: {{{mine[0]}: {{infantry: 1}}}}}}` or `{{lord_to: {mine[0]}}}`")
         return None
     check_keys(raw, ("join", "lord_to"), "after_victory", problems)
     if "lord_to" in raw:
