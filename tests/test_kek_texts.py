@@ -166,3 +166,18 @@ def test_errors_of_a_step_and_an_extra_step_show_lines_with_real_counties() -> N
     assert "COUNTY" not in wrong_step and f"from: {{{mine}: " in wrong_step
     wrong_extra = _errors(check(state, player, "steps: []\nbattle:\n  after_victory: Pest\n"))
     assert "COUNTY" not in wrong_extra and f"{{lord_to: {mine}}}" in wrong_extra
+    wrong_join = _errors(check(state, player, "steps: []\nbattle:\n  after_victory: {join: Pest}\n"))
+    assert "Pest:" not in wrong_join and f"`join: {{{mine}: " in wrong_join
+
+
+def test_placement_and_recruitment_examples_name_the_players_own_counties() -> None:
+    """III: a player of Erdély is not shown Pannónia's Sopron as the county to write."""
+    state = new_game(["anna", "bob"])
+    player = next(p for p in state["players"] if state["home"][p] != "PAN")
+    placing = _errors(check(state, player, "place: Sopron\nlord: Sopron\n"))
+    assert "Sopron:" not in placing and "`place: {" in placing
+    state["deck"] = list(BLANK)
+    while RULES.phase(state).id != "1302/recruitment":
+        state, _ = step(state)
+    recruiting = _errors(check(state, player, "recruit: Sopron\n"))
+    assert "{Sopron:" not in recruiting and "`recruit: {" in recruiting

@@ -33,6 +33,7 @@ def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
     home = view["home"][player]
     advanced = view["version"] == "advanced"
     held = board.in_province(home)
+    mine = held[0]   # the errors' examples name a county of the player's own province
     if advanced:
         raw = as_seq(doc.get("counties"), line_of(doc, "counties"), "counties", problems)
         names = [county_name(c, held, line_of(doc, "counties"), problems) for c in raw]
@@ -47,9 +48,9 @@ def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
     place: dict[str, dict[str, int]] = {}
     if not doc.get("place"):
         problems.add(line_of(doc, "place"), "`place:` must list your units county by county",
-                     "e.g. `place: {Sopron: {infantry: 3, archers: 2}}`")
+                     f"e.g. `place: {{{mine}: {{infantry: 3, archers: 2}}}}`")
     for county, units, line in county_units(doc.get("place"), held, line_of(doc, "place"), "place",
-                                            "{Sopron: {infantry: 3}}", problems, "county of yours"):
+                                            f"{{{mine}: {{infantry: 3}}}}", problems, "county of yours"):
         place[county] = units
         wrong = castle_problem(view["version"], units) if board.counties[county].castle else None
         if wrong:
