@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from kek_support import RULES, check, new_game, step
-from pbem.games.kard_es_korona import gifts
+from kek_support import RULES, check, new_game, step, texts_of
+from pbem.games.kard_es_korona import gifts, warlords
 from pbem.games.kard_es_korona.board import load_board
 from pbem.judge.render import render
 from pbem.orders.yamlsafe import load
@@ -181,3 +181,12 @@ def test_placement_and_recruitment_examples_name_the_players_own_counties() -> N
         state, _ = step(state)
     recruiting = _errors(check(state, player, "recruit: Sopron\n"))
     assert "{Sopron:" not in recruiting and "`recruit: {" in recruiting
+
+
+def test_offices_are_named_as_the_rulebook_names_them() -> None:
+    """IV: the Judge Royal (országbíró), the Lord High Treasurer, the Palatine; never an id."""
+    state = _election(["anna", "bob", "csilla"])
+    assert RULES.phase(state).title == "Election of Officials: Judge Royal (országbíró)"
+    state["offices"]["treasurer"] = "bob"
+    lost = texts_of(warlords._lose_offices(state, "bob"))
+    assert lost == ["bob loses the office of Lord High Treasurer (tárnokmester)."]
