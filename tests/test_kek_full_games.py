@@ -15,6 +15,7 @@ import pytest
 
 from golden_record import check_golden, playthrough
 from judge_support import Judge
+from kek_mail_words import problems
 from pbem.games import rules_for
 from pbem.games.kard_es_korona import placement
 from pbem.judge import archive
@@ -54,3 +55,15 @@ def test_a_full_game_by_mail_to_a_winner(tmp_path, version: str, count: int) -> 
         store.close()
     last = judge.sent_to(f"{PLAYERS[0]}@pbem.test")[-1].get_body(("plain",)).get_content()
     assert result.text in last                                       # every player is told who won
+    _every_mail_reads_as_kard_es_korona(judge)
+
+
+def _every_mail_reads_as_kard_es_korona(judge: Judge) -> None:
+    """No mail of the game tells a player an internal id, JSON, an unfilled placeholder or a
+    word of Fief (its money, towns, fiefs, France's titles): kek_mail_words."""
+    found: dict[str, list[str]] = {}
+    for mail in judge.sent():
+        text = str(mail["Subject"]) + "\n" + mail.get_body(("plain",)).get_content()
+        for problem in problems(text):
+            found.setdefault(problem, []).append(str(mail["To"]))
+    assert not found, "\n".join(f"{p} (to {', '.join(sorted(set(to)))})" for p, to in sorted(found.items())[:40])

@@ -16,7 +16,7 @@ from pbem.games.kard_es_korona.battle import BattleEntry, battle_choices, plan_d
 from pbem.games.kard_es_korona.battle import battle_order as order_of_battles
 from pbem.games.kard_es_korona.movement_orders import plan_fields
 from pbem.games.kard_es_korona.state import (State, active_players, add_units, battle_at, board_of, castle_problem,
-                                             describe, is_neutral, no_units, total)
+                                             describe, is_neutral, no_units, side_name, total)
 from pbem.games.kard_es_korona.units import UNIT_KINDS
 from pbem.games.kard_es_korona.victory import castle_victory
 from pbem.games.kard_es_korona.warlords import lord_defeated, reroll_allowed
@@ -104,7 +104,8 @@ def _fight(state: State, battle: dict[str, Any], rng: Rng) -> list[Event]:
     if castle and effect(state, "rain"):
         with_lord = ", with the province lord"
         events.append(Event("battle", f"Siege of {county}: {attacker} ({describe(battle['units'])}"
-                            f"{with_lord if battle['lord'] else ''}) against {defender} ({describe(here['units'])}"
+                            f"{with_lord if battle['lord'] else ''}) against {side_name(defender)} "
+                            f"({describe(here['units'])}"
                             f"{with_lord if state['lords'].get(defender) == county else ''}).",
                             data={"county": county}))
         roll = rng.d6(f"Rainy Autumn at {county}")
@@ -134,7 +135,8 @@ def apply_outcome(state: State, battle: dict[str, Any], outcome: BattleOutcome, 
     attackers_left = {k: outcome.attacker_left.get(k, 0) for k in UNIT_KINDS}
     fled = outcome.defender_fled_to
     if fled and state["armies"].get(fled, {"owner": defender})["owner"] != defender:
-        events.append(Event("lost", f"{defender}'s units cannot flee to {fled}, where others stand: they are lost."))
+        events.append(Event("lost", f"{side_name(defender)}'s units cannot flee to {fled}, where others stand: "
+                            "they are lost."))
         defenders_left, fled = {k: 0 for k in UNIT_KINDS}, None
     if total(defenders_left):
         add_units(state, fled or county, defender, defenders_left)
@@ -159,7 +161,8 @@ def apply_outcome(state: State, battle: dict[str, Any], outcome: BattleOutcome, 
         events.append(Event("battle_over", f"{attacker} wins the battle of {county}.",
                             data={"winner": attacker, "county": county}))
     else:
-        events.append(Event("battle_over", f"{defender} holds {county}.", data={"winner": defender, "county": county}))
+        events.append(Event("battle_over", f"{side_name(defender)} holds {county}.",
+                            data={"winner": defender, "county": county}))
     defender_lord = state["lords"].get(defender) == county and not is_neutral(defender)
     if battle["lord"] and outcome.attacker_lord_fell:
         events.extend(lord_defeated(state, attacker, defender, county, rng, killed="attacker" in outcome.killed))

@@ -87,6 +87,16 @@ class Board:
         III. Movement into an Empty County): 1, 2 into a mountain or marsh, +1 across a river."""
         return 1 + (1 if self.counties[dst].obstacle else 0) + (1 if self.borders[src][dst] else 0)
 
+    def listing(self) -> dict[str, Any]:
+        """The board as the text report lists it (II. Regions, Counties, Natural Obstacles): the
+        provinces in ring order with their counties, and each county's terrain, castle,
+        neighbours and the great river on the border with each (``rivers``)."""
+        return {"provinces": [{"id": p.id, "name": p.name, "english": p.english, "royal": p.royal,
+                               "counties": self.in_province(p.id)} for p in self.provinces],
+                "counties": {name: {"terrain": c.terrain, "castle": c.castle, "borders": list(self.borders[name]),
+                                    "rivers": {n: r for n, r in self.borders[name].items() if r}}
+                             for name, c in self.counties.items()}}
+
     def to_json(self) -> dict[str, Any]:
         return {"version": self.version,
                 "provinces": [vars(p) for p in self.provinces],

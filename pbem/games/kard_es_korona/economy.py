@@ -90,7 +90,8 @@ def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
     places = recruit_places(view, player)
     recruits: dict[str, dict[str, int]] = {}
     for castle, units, line in county_units(doc.get("recruit"), places, line_of(doc, "recruit"), "recruit",
-                                            "{Sopron: {infantry: 2}}", problems, "castle of yours"):
+                                            f"{{{(places or load_board(view['version']).castles())[0]}: "
+                                            "{infantry: 2}}", problems, "castle of yours"):
         recruits[castle] = units
         after = {k: view["armies"].get(castle, {"units": {}})["units"].get(k, 0) + units[k] for k in UNIT_KINDS}
         wrong = castle_problem(view["version"], after)

@@ -43,11 +43,16 @@ def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
                          "bid at most what your treasury holds")
     prefer: list[str] = []
     if "if_tied" in doc:
-        if view["offices"]["palatine"] != player:
-            problems.add(line_of(doc, "if_tied"), "only the Palatine decides ties (IV. Palatine)")
+        palatine = view["offices"]["palatine"]
+        if palatine != player:
+            problems.add(line_of(doc, "if_tied"), "only the Palatine decides ties (IV. Palatine)",
+                         f"leave out `if_tied:` ({palatine} is the Palatine)" if palatine
+                         else "leave out `if_tied:` (there is no Palatine yet)")
         for name in as_seq(doc["if_tied"], line_of(doc, "if_tied"), "if_tied", problems):
             if str(name) not in view["players"]:
-                problems.add(line_of(doc, "if_tied"), f"no player {name!r}", "list player names")
+                bidders = ", ".join(view["bidders"])
+                problems.add(line_of(doc, "if_tied"), f"no player {name!r}",
+                             f"name the bidders in the order you prefer them, e.g. `if_tied: [{bidders}]`")
             else:
                 prefer.append(str(name))
     if problems:

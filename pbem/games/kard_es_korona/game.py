@@ -19,7 +19,8 @@ from pbem.games.kard_es_korona import (battles, economy, elections, events, gift
 from pbem.games.kard_es_korona import demo_players as demo
 from pbem.games.kard_es_korona import random_orders as random_players
 from pbem.games.kard_es_korona.board import load_board
-from pbem.games.kard_es_korona.state import OFFICES, State, active_players, election_year, steps_allowed
+from pbem.games.kard_es_korona.state import (OFFICE_NAMES, OFFICES, State, active_players, election_year, neutral_names,
+                                             steps_allowed)
 from pbem.rules.api import Event, GameResult, OptionSpec, OrderCheck, Phase, Resolution
 from pbem.rules.rng import Rng
 
@@ -58,7 +59,7 @@ class KardEsKoronaRules:
         if step.startswith("election-"):
             office = step.removeprefix("election-")
             title, summary = TITLES["election"]
-            return Phase(f"{state['year']}/{step}", f"{title}: {office.replace('_', ' ')}",
+            return Phase(f"{state['year']}/{step}", f"{title}: {OFFICE_NAMES[office]}",
                          tuple(elections.deciders(state)), summary, share=1 / len(OFFICES))   # ruling K6
         title, summary = TITLES.get(step, (step, ""))
         deciders = () if step in ("event", "battles", "over") else tuple(active_players(state))
@@ -138,6 +139,8 @@ class KardEsKoronaRules:
     def view(self, state: Any, player: str | None) -> Any:
         view = {key: copy.deepcopy(state[key]) for key in PUBLIC}
         view["me"] = player
+        view["neutral_names"] = neutral_names()   # how the report names royal and neutral units
+        view["board"] = load_board(state["version"]).listing()   # the text report's board (II)
         view["cavalry_limit"] = state["options"]["cavalry_limit"]
         view["movement_method"] = state["options"].get(traditional.OPTION, traditional.METHODS[0])
         view["steps_allowed"] = {p: steps_allowed(state, p) for p in state["players"]}

@@ -27,7 +27,7 @@ def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
     elif player in view["eliminated"]:
         problems.add(line, "you are out of the game")
     elif not isinstance(raw, dict) or not raw:
-        problems.add(line, "`give:` lists players, each with the garas you give", "e.g. `give: {Bela: 5}`")
+        problems.add(line, "`give:` lists players, each with the garas you give", f"e.g. `{example(view, player)}`")
     else:
         others = [p for p in view["players"] if p != player and p not in view["eliminated"]]
         for name, amount in raw.items():
@@ -65,5 +65,11 @@ def act(state: dict[str, Any], player: str, action: dict[str, Any]) -> list[Even
     return events
 
 
+def example(view: dict[str, Any], player: str) -> str:
+    """A gift as the player writes it, to another player of his game."""
+    others = [p for p in view["players"] if p != player and p not in view["eliminated"]]
+    return f"give: {{{others[0] if others else player}: 5}}"
+
+
 def template(view: dict[str, Any], player: str) -> str:
-    return "# give: {NAME: 5}   # garas to another player, done at once (I); not during an election (IV)\n"
+    return f"# {example(view, player)}   # garas to another player, done at once (I); not during an election (IV)\n"

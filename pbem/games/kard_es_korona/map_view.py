@@ -12,7 +12,7 @@ from functools import lru_cache
 import yaml
 
 from pbem.games.kard_es_korona.board import load_board
-from pbem.games.kard_es_korona.state import OFFICE_NAMES, is_neutral
+from pbem.games.kard_es_korona.state import OFFICE_NAMES, is_neutral, side_name
 from pbem.paths import games_dir
 from pbem.rules.api import JSON, MapUnavailable
 
@@ -82,8 +82,8 @@ def map_drawing(view: JSON) -> JSON:
     notes = []
     if view.get("event_name"):
         notes.append(f"event card of {view['year']}: {view['event_name']}")
-    notes += [f"battle due in {b['county']}: {b['attacker']} attacks {b['defender']}" for b in view["battles"]
-              if not board.counties[b["county"]].castle]
+    notes += [f"battle due in {b['county']}: {b['attacker']} attacks {side_name(b['defender'])}"
+              for b in view["battles"] if not board.counties[b["county"]].castle]
     notes += [f"{p}'s lord is captive until {y}" for p, y in view["captive"].items()]
     return {
         "title": f"Kard és Korona ({view['version']}): {view['year']}, {view['step'].replace('-', ' ')}",

@@ -15,7 +15,7 @@ from pbem.games.kard_es_korona.board import Board
 from pbem.games.kard_es_korona.routes import cheapest, entry, points
 from pbem.games.kard_es_korona.state import (State, active_players, add_units, battle_at, board_of, castle_problem,
                                              describe, half_rule, is_neutral, no_units, remove_units, total,
-                                             units_at)
+                                             side_name, units_at)
 from pbem.games.kard_es_korona.units import UNIT_KINDS, WARLORD_MOVEMENT_POINTS
 from pbem.games.kard_es_korona.victory import castle_victory
 from pbem.rules.api import Audience, Event
@@ -232,7 +232,8 @@ def _attack(state: State, board: Board, player: str, step: dict[str, Any], movin
               "from": sorted(step["from"]), "entered": turn, "free": 0}
     if via is not None:
         battle["via"] = via
-    events = [Event("attack", f"{player} attacks {to} ({describe(state['armies'][to]['units'])} of {defender}) "
+    foe = side_name(defender)
+    events = [Event("attack", f"{player} attacks {to} ({describe(state['armies'][to]['units'])} of {foe}) "
                     f"with {describe(moving)}" + (" and the province lord." if lord_from else "."),
                     data={"player": player, "county": to, "defender": defender, "units": moving})]
     if state["version"] == "advanced" and not is_neutral(defender):

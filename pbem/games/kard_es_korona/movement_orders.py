@@ -66,7 +66,8 @@ def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
     for index, item in enumerate(raw_steps):
         line = line_of(raw_steps, index)
         if not isinstance(item, dict):
-            problems.add(line, "a step is a mapping: `- to: COUNTY` with `from: {COUNTY: {infantry: 1}}`")
+            dst, src, kind = example_step(view, [c for c, a in view["armies"].items() if a["owner"] == player])
+            problems.add(line, "a step is a mapping", f"e.g. `- to: {dst}` with `from: {{{src}: {{{kind}: 1}}}}`")
             continue
         check_keys(item, ("to", "from", "lord"), "a step", problems)
         to = county_name(item.get("to"), open_counties, line_of(item, "to") or line, problems)
@@ -173,6 +174,22 @@ def plan_fields(orders: dict[str, Any] | None) -> dict[str, Any]:
     return {k: v for k, v in (orders or {}).items() if k not in GAME_KEYS}
 
 
+def example_step(view: dict[str, Any], mine: list[str]) -> tuple[str, str, str]:
+    """A step of the player's own (to, from, unit kind) for the form and the errors: one unit
+    from his first county (``mine``) into a neighbour; real counties, never a placeholder."""
+    board = load_board(view["version"])
+    src = mine[0] if mine else next(c for c in board.counties if c not in view["closed"])
+    dst = next((n for n in board.borders[src] if n not in view["closed"]), src)
+    here = view["armies"].get(src, {}).get("units", {})
+    return dst, src, next((k for k in UNIT_KINDS if here.get(k)), UNIT_KINDS[0])
+
+
+def _example_step(view: dict[str, Any], mine: list[str]) -> list[str]:
+    """The form's example step, commented out, that reads as it stands when uncommented."""
+    dst, src, kind = example_step(view, mine)
+    return [f"#  - to: {dst}", f"#    from: {{{src}: {{{kind}: 1}}}}", "#    lord: yes"]
+
+
 def template(view: dict[str, Any], player: str) -> str:
     mine = [c for c, a in view["armies"].items() if a["owner"] == player]
     traditional = view.get("movement_method") == "traditional"
@@ -183,9 +200,7 @@ def template(view: dict[str, Any], player: str) -> str:
              "# Cavalry and the lord have 4 movement points, infantry and archers 2; a mountain, a marsh",
              "# or a river crossing costs 2 (3 both). A step into enemy units is an attack (a battle).",
              "steps:",
-             "#  - to: COUNTY",
-             "#    from: {COUNTY: {infantry: 1}}",
-             "#    lord: yes",
+             *_example_step(view, mine),
              "# Standing decisions for your battles this year (docs/orders-kard-es-korona.md); each may",
              "# be left out: hits remove enemy units by ruling B2, the lord leads his largest kind (B4).",
              "#battle:",

@@ -33,6 +33,7 @@ def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
     home = view["home"][player]
     advanced = view["version"] == "advanced"
     held = board.in_province(home)
+    mine = held[0]   # the errors' examples name a county of the player's own province
     if advanced:
         raw = as_seq(doc.get("counties"), line_of(doc, "counties"), "counties", problems)
         names = [county_name(c, held, line_of(doc, "counties"), problems) for c in raw]
@@ -47,9 +48,9 @@ def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
     place: dict[str, dict[str, int]] = {}
     if not doc.get("place"):
         problems.add(line_of(doc, "place"), "`place:` must list your units county by county",
-                     "e.g. `place: {Sopron: {infantry: 3, archers: 2}}`")
+                     f"e.g. `place: {{{mine}: {{infantry: 3, archers: 2}}}}`")
     for county, units, line in county_units(doc.get("place"), held, line_of(doc, "place"), "place",
-                                            "{Sopron: {infantry: 3}}", problems, "county of yours"):
+                                            f"{{{mine}: {{infantry: 3}}}}", problems, "county of yours"):
         place[county] = units
         wrong = castle_problem(view["version"], units) if board.counties[county].castle else None
         if wrong:
@@ -59,7 +60,7 @@ def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
     if place and not problems and placed != army:
         problems.add(line_of(doc, "place"), f"you placed {describe(placed)}; the starting army is exactly "
                      f"{describe(army)} (III)", "place every unit of the starting army once")
-    lord = county_name(doc.get("lord"), held, line_of(doc, "lord"), problems, "county of yours")
+    lord = _lord(doc, held, place, problems)
     if lord and place and total(place.get(lord, {})) == 0:
         problems.add(line_of(doc, "lord"), f"the province lord may not stand alone: place units in {lord} too "
                      "(II. Royal / Neutral Units, the escort)", "put the lord with some of your units")
@@ -67,6 +68,17 @@ def check(view: dict[str, Any], player: str, document: Any) -> OrderCheck:
         return OrderCheck(None, tuple(problems))
     place = {c: u for c, u in place.items() if total(u)}
     return OrderCheck({"counties": held if advanced else [], "place": place, "lord": lord})
+
+
+def _lord(doc: dict[str, Any], held: list[str], place: dict[str, dict[str, int]], problems: Problems) -> str | None:
+    """III: the county the province lord starts in, one of the player's."""
+    if doc.get("lord") is None:
+        escorted = [c for c in held if total(place.get(c, {}))] or held
+        example = f"e.g. `lord: {escorted[0]}`" if escorted else "`lord:` and the name"
+        problems.add(line_of(doc, "lord"), "`lord:` is missing: the county where your province lord starts",
+                     f"add {example}, a county where you place units")
+        return None
+    return county_name(doc.get("lord"), held, line_of(doc, "lord"), problems, "county of yours")
 
 
 def default(view: dict[str, Any], player: str) -> dict[str, Any]:

@@ -14,7 +14,8 @@ def county_name(text: Any, counties: Iterable[str], line: int | None, problems: 
     """The county ``text`` names (case and accents ignored: `Gyor` is Győr), or None."""
     counties = list(counties)
     if not isinstance(text, str) or not text.strip():
-        problems.add(line, f"a {what} name is missing", "write the county's name, e.g. `Pest`")
+        example = f", e.g. `{counties[0]}`" if counties else ""
+        problems.add(line, "a county's name is missing", f"write the name of a {what}{example}")
         return None
     for name in counties:
         if fold(name) == fold(text):

@@ -55,6 +55,21 @@ def neutral_owner(province: str, royal: bool) -> str:
     return ROYAL if royal else NEUTRAL_PREFIX + province
 
 
+def neutral_names() -> dict[str, str]:
+    """Every royal or neutral owner as the players read it, the same words at every player count:
+    on whose behalf the units stand, the king's or a province lord's not in play, and "neutral"
+    (II. Royal / Neutral Units, l.118): "royal neutral", "Tiszahát neutral"."""
+    board = load_board("basic")   # both maps have the same provinces
+    names = {ROYAL: "royal neutral"}
+    names.update({neutral_owner(p.id, False): f"{p.name} neutral" for p in board.home_provinces})
+    return names
+
+
+def side_name(owner: str) -> str:
+    """An army's owner in a player's text: a player's own name, or neutral_names'."""
+    return neutral_names().get(owner, owner)
+
+
 def no_units() -> dict[str, int]:
     return {kind: 0 for kind in UNIT_KINDS}
 

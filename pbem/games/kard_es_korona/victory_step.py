@@ -31,8 +31,10 @@ def parse(raw: Any, line: int | None, view: dict[str, Any], problems: Problems) 
     if raw is None:
         return None
     counties = [c for c in load_board(view["version"]).counties if c not in view["closed"]]
+    mine = [c for c, a in view["armies"].items() if a["owner"] == view.get("me")] or counties   # for examples
     if not isinstance(raw, dict) or len(raw) != 1:
-        problems.add(line, "after_victory is `{join: {COUNTY: {infantry: 1}}}` or `{lord_to: COUNTY}`")
+        problems.add(line, "after_victory is a mapping of one key",
+                     f"e.g. `{{join: {{{mine[0]}: {{infantry: 1}}}}}}` or `{{lord_to: {mine[0]}}}`")
         return None
     check_keys(raw, ("join", "lord_to"), "after_victory", problems)
     if "lord_to" in raw:
@@ -41,10 +43,11 @@ def parse(raw: Any, line: int | None, view: dict[str, Any], problems: Problems) 
     value = raw.get("join")
     if not isinstance(value, dict) or not value:
         problems.add(line_of(raw, "join") or line, "join lists counties, each with the units that come",
-                     "e.g. `join: {Pest: {infantry: 2}}`")
+                     f"e.g. `join: {{{mine[0]}: {{infantry: 2}}}}`")
         return None
     join = {county: units for county, units, _ in county_units(value, counties, line_of(raw, "join") or line, "join",
-                                                               "{Pest: {infantry: 2}}", problems) if total(units)}
+                                                               f"{{{mine[0]}: {{infantry: 2}}}}", problems)
+            if total(units)}
     return {"join": join} if join else None
 
 

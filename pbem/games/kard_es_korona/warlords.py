@@ -3,7 +3,7 @@ Vassal Oath): captured by neutrals and ransomed within three years, or, beaten b
 the vassal oath, the escape roll or plain elimination his player ordered in advance."""
 from __future__ import annotations
 
-from pbem.games.kard_es_korona.state import State, board_of, is_neutral, neutral_owner
+from pbem.games.kard_es_korona.state import OFFICE_NAMES, State, board_of, is_neutral, neutral_owner
 from pbem.games.kard_es_korona.movement_orders import DEFAULT_BATTLE
 from pbem.rules.api import Event
 from pbem.rules.rng import Rng
@@ -22,7 +22,7 @@ def _lose_offices(state: State, player: str) -> list[Event]:
     lost = [o for o, holder in state["offices"].items() if holder == player]
     for office in lost:
         state["offices"][office] = None   # III: it returns to the crown until the next election
-    return [Event("office_lost", f"{player} loses the office of {office.replace('_', ' ')}.") for office in lost]
+    return [Event("office_lost", f"{player} loses the office of {OFFICE_NAMES[office]}.") for office in lost]
 
 
 def lord_defeated(state: State, loser: str, victor: str, county: str, rng: Rng, killed: bool = False) -> list[Event]:

@@ -5,6 +5,7 @@ from typing import Mapping
 
 from pbem.games.kard_es_korona.battle.kinds import ARCHER, KINDS
 from pbem.games.kard_es_korona.battle.model import ATTACKER, DEFENDER, SIDES, Battle, BattleResult, Clash, Roll
+from pbem.games.kard_es_korona.state import side_name
 
 STEPS = {
     "volley": "the archers' volley", "melee": "close combat", "defenders_volley": "the defenders' archers shoot",
@@ -35,7 +36,7 @@ def battle_lines(battle: Battle, result: BattleResult) -> list[str]:
     if result.retreat and result.retreat.pursuit and result.retreat.pursuit.rolls:
         lines.append(_clash(battle, result.retreat.pursuit))
     if result.retreat and result.retreat.obstacle_losses:
-        fleeing = battle.side(result.retreat.side).owner
+        fleeing = side_name(battle.side(result.retreat.side).owner)
         lines.append(f"On the way across the obstacle {fleeing} loses half its army: "
                      f"{units_text(result.retreat.obstacle_losses)}.")
     if result.duel:
@@ -49,7 +50,7 @@ def battle_lines(battle: Battle, result: BattleResult) -> list[str]:
 
 def _army(battle: Battle, result: BattleResult, side: str) -> str:
     me = battle.side(side)
-    text = f"{me.owner}{' (neutral)' if me.neutral else ''} with {units_text(me.units)}"
+    text = f"{side_name(me.owner)} with {units_text(me.units)}"
     if me.warlord:
         leads = result.lord_leads.get(side)
         text += f" and warlord {me.warlord}" + (f" leading the {leads}" if leads else "")
@@ -58,12 +59,13 @@ def _army(battle: Battle, result: BattleResult, side: str) -> str:
 
 def _clash(battle: Battle, clash: Clash) -> str:
     rolls = "; ".join(_roll(battle, roll) for roll in clash.rolls)
-    lost = "; ".join(f"{battle.side(s).owner} loses {units_text(clash.losses[s])}" for s in SIDES if clash.losses[s])
+    lost = "; ".join(f"{side_name(battle.side(s).owner)} loses {units_text(clash.losses[s])}"
+                     for s in SIDES if clash.losses[s])
     return f"Round {clash.round}, {STEPS[clash.step]}: {rolls}. {lost or 'No losses'}."
 
 
 def _roll(battle: Battle, roll: Roll) -> str:
-    owner = battle.side(roll.side).owner
+    owner = side_name(battle.side(roll.side).owner)
     faces = ", ".join(map(str, roll.faces))
     mod = f" (+{roll.modifier})" if roll.modifier else ""
     again = f" (Judge Royal's re-roll of {', '.join(map(str, roll.rerolled))})" if roll.rerolled else ""
@@ -72,18 +74,18 @@ def _roll(battle: Battle, roll: Roll) -> str:
 
 def _outcome(battle: Battle, result: BattleResult) -> str:
     winner = result.winner
-    loser = battle.side(DEFENDER if winner == ATTACKER else ATTACKER).owner if winner else ""
+    loser = side_name(battle.side(DEFENDER if winner == ATTACKER else ATTACKER).owner) if winner else ""
     why = ENDS[result.end].format(loser=loser, county=battle.county,
                                   winner_lord=battle.side(winner).warlord if winner else "")
     if winner is None:
         return why[0].upper() + why[1:] + "."
-    text = f"{battle.side(winner).owner} wins ({why})"
+    text = f"{side_name(battle.side(winner).owner)} wins ({why})"
     survivors = units_text(result.survivors[winner])
     text += f", keeping {survivors}"
     if result.castle_taken:
         text += f", and takes the castle of {battle.county}"
     if result.retreat:
-        going = battle.side(result.retreat.side).owner
+        going = side_name(battle.side(result.retreat.side).owner)
         text += (f"; {going} goes to {result.retreat.to or 'a county the movement rules choose'}"
                  f" with {units_text(result.survivors[result.retreat.side])}")
     fates = [f"Warlord {w['name']} {FATES[w['fate']]}." for w in result.warlords.values() if w["fate"] != "won"]
