@@ -26,7 +26,7 @@ from pbem.games.kard_es_korona.units import UNIT_KINDS, WARLORD_MOVEMENT_POINTS
 from pbem.rules.rng import Rng
 
 ATTACK_CHANCE = 0.7          # win this often without the lord
-LORD_CHANCE = 0.9            # ... and with him: his defeat ends the player (III)
+LORD_CHANCE = 0.92           # ... and with him: his defeat ends the player (III)
 REINFORCE = 3.0
 ADVANCE = 0.4
 LORD_SAFETY = 20.0

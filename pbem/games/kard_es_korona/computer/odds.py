@@ -8,12 +8,13 @@ from pbem.games.kard_es_korona.computer.sight import Sight
 from pbem.games.kard_es_korona.state import is_neutral, total
 from pbem.rules.rng import Rng
 
-TRIES = 10
+TRIES = 12
+LORD_TRIES = 36          # the lord's defeat ends a player (III): asked more carefully
 
 
 class Odds:
-    """Win chances of attacks, each fought ``TRIES`` times (the same question asked twice is
-    answered from memory)."""
+    """Win chances of attacks, each fought ``TRIES`` times (``LORD_TRIES`` with the lord; the
+    same question asked twice is answered from memory)."""
 
     def __init__(self, sight: Sight, seed: str):
         self.sight = sight
@@ -39,8 +40,9 @@ class Odds:
                       judge_royal=judge == owner)
         battle = BattleInput(county, spot.terrain, bool(spot.castle), mine, theirs, view["version"] == "advanced")
         rng = Rng(f"{self.seed}/{county}/{key_text(units)}/{lord}")
-        wins = sum(resolve_battle(battle, rng).winner == "attacker" for _ in range(TRIES))
-        return wins / TRIES
+        tries = LORD_TRIES if lord else TRIES
+        wins = sum(resolve_battle(battle, rng).winner == "attacker" for _ in range(tries))
+        return wins / tries
 
 
 def key_text(units: dict[str, int]) -> str:

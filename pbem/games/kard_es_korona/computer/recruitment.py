@@ -1,9 +1,9 @@
 """The computer player's recruitment (III. Collecting Tax Income and Recruitment): first the
-ransom of a captive lord (II: 20 garas, or he dies), then a reserve kept for an election at the
-end of this year (IV; election.py), then units in the castles most threatened (or nearest the enemy) first:
-infantry for sieges (III. Siege), archers for the walls, cavalry within the cavalry limit (III;
-VI: the advanced quota goes to the earlier players, so only the first in turn order counts on
-more than one)."""
+ransom of a captive lord (II: 20 garas, or he dies; nothing is recruited until it is paid), then
+a reserve kept for an election at the end of this year (IV; election.py), then units in the
+castles most threatened (or nearest the enemy) first: infantry for sieges (III. Siege), archers
+for the walls, cavalry within the cavalry limit (III; VI: the advanced quota goes to the earlier
+players, so only the first in turn order counts on more than one)."""
 from __future__ import annotations
 
 from typing import Any
@@ -20,7 +20,9 @@ MIX = ("infantry", "archers", "cavalry", "infantry", "cavalry", "archers")
 def write(view: dict[str, Any], player: str) -> list[str]:
     money = view["treasury"][player]
     lines = []
-    if player in view["captive"] and money >= RANSOM:
+    if player in view["captive"]:
+        if money < RANSOM:                   # II: saved for the ransom, or the lord dies
+            return ["recruit: {}"]
         lines.append("ransom: yes")
         money -= RANSOM
     money -= reserve(view, player, money)
