@@ -21,12 +21,12 @@ from pbem.games.kard_es_korona.computer.odds import Odds
 from pbem.games.kard_es_korona.computer.sight import Sight, strength
 from pbem.games.kard_es_korona.computer.targets import worth
 from pbem.games.kard_es_korona.computer.writing import places_text
-from pbem.games.kard_es_korona.state import CASTLE_LIMIT, castle_problem, no_units, total
+from pbem.games.kard_es_korona.state import CASTLE_LIMIT, castle_problem, half_rule, no_units, total
 from pbem.games.kard_es_korona.units import UNIT_KINDS, WARLORD_MOVEMENT_POINTS
 from pbem.rules.rng import Rng
 
 ATTACK_CHANCE = 0.7          # win this often without the lord
-LORD_CHANCE = 0.92           # ... and with him: his defeat ends the player (III)
+LORD_CHANCE = 0.95           # ... and with him: his defeat ends the player (III)
 REINFORCE = 3.0
 ADVANCE = 0.4
 LORD_SAFETY = 20.0
@@ -67,12 +67,37 @@ class Planner:
         return self.steps
 
     def _commit(self, step: Step) -> None:
+        step.sources = {src: fitted for src, units in step.sources.items() if total(fitted := self._fit(src, units))}
+        if not step.sources and not step.lord:
+            step.score = 0.0
+            return
         self.steps.append(step)
         for src, units in step.sources.items():
             for kind in UNIT_KINDS:
                 self.free[src][kind] -= units[kind]
         if step.lord:
             self.lord_free = False
+
+    def _fit(self, src: str, take: dict[str, int]) -> dict[str, int]:
+        """``take`` changed so that what stays in a castle keeps the half rule (VI): more of the
+        kind that would be too many goes, or less of the others."""
+        if not self.sight.board.counties[src].castle:
+            return take
+        take = dict(take)
+        have = self.sight.units(src)
+        while True:
+            moved = {k: have[k] - self.free[src][k] + take[k] for k in UNIT_KINDS}
+            stays = {k: have[k] - moved[k] for k in UNIT_KINDS}
+            if castle_problem(self.sight.view["version"], stays) is None:
+                return take
+            over = max(UNIT_KINDS, key=lambda k: stays[k])
+            others = [k for k in UNIT_KINDS if k != over and take[k]]
+            if take[over] < self.free[src][over]:
+                take[over] += 1
+            elif others:
+                take[others[0]] -= 1
+            else:
+                return {k: 0 for k in UNIT_KINDS}
 
     def _taken(self) -> set[str]:
         return {s.to for s in self.steps}
@@ -104,7 +129,7 @@ class Planner:
             if src == county or not total(units):
                 continue
             cost = self.sight.cost(src, county)
-            movable = self.sight.movable(units, cost)
+            movable = self._fit(src, self.sight.movable(units, cost))
             if cost is not None and total(movable):
                 out.append((cost, src, movable))
         return sorted(out)
@@ -113,9 +138,12 @@ class Planner:
         group: dict[str, dict[str, int]] = {}
         army = no_units()
         chance = 0.0
+        siege = self.sight.board.counties[county].castle and self.sight.view["version"] == "advanced"
         for _, src, units in self._reach(county):
-            group[src] = units
-            army = {k: army[k] + units[k] for k in UNIT_KINDS}
+            group[src] = dict(units)
+            if siege:
+                _half_rule(group)             # VI: besiegers keep the half rule too
+            army = {k: sum(u[k] for u in group.values()) for k in UNIT_KINDS}
             if strength(army) < self.sight.defence(county) * 0.6:
                 continue
             chance = self.odds.attack(county, army, False)
@@ -129,6 +157,7 @@ class Planner:
         if chance < ATTACK_CHANCE:
             return None
         cost = strength(army) / 20
+        group = {src: units for src, units in group.items() if total(units)}
         return Step(county, group, lord, worth(self.sight, county) * chance - cost, attack=True)
 
     def _lord_reaches(self, county: str) -> bool:
@@ -225,6 +254,16 @@ class Planner:
         if -margin <= sight.defence(lord) - sight.threat(lord):
             return None
         return Step(castle, {}, True, LORD_SAFETY)
+
+
+def _half_rule(group: dict[str, dict[str, int]]) -> None:
+    """Fewer of the kind that is more than half (rounded up) of a group of more than 4 (VI),
+    taken from the last sources first."""
+    while half_rule({k: sum(u[k] for u in group.values()) for k in UNIT_KINDS}):
+        army = {k: sum(u[k] for u in group.values()) for k in UNIT_KINDS}
+        over = max(UNIT_KINDS, key=lambda k: army[k])
+        src = next(c for c in reversed(list(group)) if group[c][over])
+        group[src][over] -= 1
 
 
 def write(view: dict[str, Any], player: str, rng: Rng) -> list[str]:

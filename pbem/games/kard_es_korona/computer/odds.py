@@ -9,7 +9,7 @@ from pbem.games.kard_es_korona.state import is_neutral, total
 from pbem.rules.rng import Rng
 
 TRIES = 12
-LORD_TRIES = 36          # the lord's defeat ends a player (III): asked more carefully
+LORD_TRIES = 60          # the lord's defeat ends a player (III): asked more carefully
 
 
 class Odds:
