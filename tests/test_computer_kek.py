@@ -127,8 +127,8 @@ def test_the_same_view_and_seed_give_the_same_text() -> None:
         assert view == kept                                                   # the view is only read
 
 
-def _placed(players: list[str], version: str) -> dict:
-    state = new_game(players, seed="hidden", version=version)
+def _placed(players: list[str], version: str, seed: str = "hidden") -> dict:
+    state = new_game(players, seed=seed, version=version)
     return step(state, orders={p: placement.default(RULES.view(state, p), p) for p in players})[0]
 
 
@@ -182,3 +182,84 @@ def test_a_computer_player_wins_clearly_more_than_its_share_against_random_playe
         wins += computer in (played.winners or ())
         share += 1 / count
     assert wins >= 1.5 * share, (wins, share)
+
+
+# -- single decisions, each on a position set up for it (basic board, anna in Erdély) ------------
+
+def _position(step_name: str = "movement") -> dict:
+    state = _placed(["anna", "bela"], "basic", seed="scn")   # anna: Erdély (Fehér, Hunyad); bela: Pannónia
+    assert state["home"] == {"anna": "ERD", "bela": "PAN"}
+    state["step"] = step_name
+    return state
+
+
+def _text(state: dict, player: str = "anna", seed: str = "decide") -> str:
+    return computer_orders(RULES, RULES.view(state, player), player, Rng(seed)) or ""
+
+
+def _army(state: dict, county: str, owner: str, cavalry: int, infantry: int, archers: int) -> None:
+    state["armies"][county] = {"owner": owner, "units": {"cavalry": cavalry, "infantry": infantry, "archers": archers}}
+    state["owner"][county] = owner if not owner.startswith(("royal", "neutral")) else state["owner"].get(county)
+
+
+def _steps(text: str) -> list[dict]:
+    return (load(text) or {}).get("steps") or []
+
+
+def test_it_besieges_a_neutral_castle_it_is_much_stronger_than_and_leaves_a_stronger_one_alone() -> None:
+    """III. Battle: an attack is made when the computer's trial battles win it; Temesvár's squad
+    (1 of each kind, II) falls to 3 cavalry and 4 infantry from next door, a squad of 7 does not
+    fall to 1 cavalry and 2 infantry."""
+    state = _position()
+    _army(state, "Hunyad", "anna", 3, 4, 0)
+    attack = [s for s in _steps(_text(state)) if s["to"] == "Temes"]
+    assert attack and "Hunyad" in attack[0]["from"]
+    _army(state, "Hunyad", "anna", 1, 2, 0)
+    _army(state, "Temes", "neutral-DEL", 2, 3, 2)
+    assert [s for s in _steps(_text(state)) if s["to"] == "Temes"] == []
+
+
+def test_it_takes_its_lord_out_of_a_threatened_county_to_a_strong_castle() -> None:
+    """II: the lord "should be moved very carefully": alone with one unit in Hunyad beside an enemy
+    army, he goes to the strong garrison of Fehér first."""
+    state = _position()
+    _army(state, "Hunyad", "anna", 0, 1, 0)
+    _army(state, "Szörény", "bela", 3, 4, 0)
+    state["lords"]["anna"] = "Hunyad"
+    first = _steps(_text(state))[0]
+    assert first["to"] == "Fehér" and first.get("lord") == "yes"
+
+
+def test_a_captive_lords_ransom_comes_before_any_recruit() -> None:
+    """II: 20 garas free him, or he dies: short of it, nothing is recruited; with it, the ransom."""
+    state = _position("recruitment")
+    state["captive"], state["lords"]["anna"] = {"anna": state["year"] + 2}, None
+    state["treasury"]["anna"] = 15
+    assert _text(state) == "recruit: {}\n"
+    state["treasury"]["anna"] = 30
+    orders = load(_text(state))
+    assert orders["ransom"] == "yes"
+    checked = RULES.check_orders(RULES.view(state, "anna"), "anna", orders)
+    assert checked.ok and sum(5 * n for u in checked.orders["recruit"].values() for n in u.values()) <= 10
+
+
+@pytest.mark.parametrize("holder", ["anna", "bela"])
+def test_the_last_office_gets_the_whole_treasury_when_one_player_holds_the_first_two(holder: str) -> None:
+    """V.II: every office in one election wins the game: bid everything to win it, or to keep a
+    rival from it."""
+    state = _position("election-palatine")
+    state["offices"] |= {"judge_royal": holder, "treasurer": holder}
+    state["treasury"] = {"anna": 17, "bela": 3}
+    assert int(load(_text(state))["bid"]) == 17
+    state["offices"] |= {"treasurer": None}
+    assert int(load(_text(state))["bid"]) < 17
+
+
+def test_in_an_election_year_it_keeps_enough_to_outbid_the_richest_rival_at_every_office() -> None:
+    """IV: three times the richest rival's treasury and one, kept from the recruits."""
+    state = _position("recruitment")
+    state["year"] = 1303
+    state["treasury"] = {"anna": 40, "bela": 9}
+    checked = RULES.check_orders(RULES.view(state, "anna"), "anna", load(_text(state)))
+    spent = sum(5 * n for u in checked.orders["recruit"].values() for n in u.values())
+    assert checked.ok and 40 - spent >= 3 * (9 + 1)
