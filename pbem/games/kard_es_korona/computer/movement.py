@@ -8,7 +8,8 @@ its chance first, within the steps allowed (castles + 2, at most 6):
   sure (a siege without infantry needs him, III. Siege);
 - empty counties and castles taken with the fewest, slowest units that reach them;
 - threatened castles reinforced from their neighbours (II. Castles: 7 at most);
-- the free units left moved towards the nearest counties to take.
+- the free units left moved towards the nearest counties to take, or out of a full castle so that
+  the treasury can buy units there next year.
 
 Each unit moves once (III. Suggestion), only through counties without others' units."""
 from __future__ import annotations
@@ -30,6 +31,8 @@ LORD_CHANCE = 0.95           # ... and with him: his defeat ends the player (III
 REINFORCE = 3.0
 ADVANCE = 0.4
 LORD_SAFETY = 20.0
+MAKE_ROOM = 0.5
+ROOM_MONEY = 10              # garas enough for two units
 
 
 @dataclass
@@ -118,8 +121,8 @@ class Planner:
                 step = None
             if step is not None:
                 out.append(step)
-        advance = self._advance()
-        return out + ([advance] if advance else [])
+        extra = [self._advance(), self._make_room()]
+        return out + [step for step in extra if step is not None]
 
     # -- the kinds of step -------------------------------------------------------------------
     def _reach(self, county: str) -> list[tuple[int, str, dict[str, int]]]:
@@ -235,6 +238,30 @@ class Planner:
             return None
         _, src, dst = best
         return Step(dst, {src: sight.movable(self.free[src], sight.cost(src, dst))}, False, ADVANCE)
+
+    def _make_room(self) -> Step | None:
+        """A full castle's free units out into my open county nearest the targets, so that the
+        treasury can buy units there next year (III: recruits stand only in castles, 7 at most)."""
+        sight = self.sight
+        if sight.view["treasury"].get(sight.player, 0) < ROOM_MONEY:
+            return None
+        goals = {c for c in sight.open_counties() if sight.hostile(c) or sight.army_owner(c) is None}
+        for castle in sight.mine():
+            if not sight.board.counties[castle].castle or total(sight.units(castle)) < CASTLE_LIMIT - 1:
+                continue
+            options = []
+            for dst in sight.open_counties():
+                mine_or_empty = sight.army_owner(dst) == sight.player or (
+                    sight.army_owner(dst) is None and sight.view["owner"].get(dst) == sight.player)
+                if dst == castle or sight.board.counties[dst].castle or not mine_or_empty:
+                    continue
+                movable = self._fit(castle, sight.movable(self.free[castle], sight.cost(castle, dst)))
+                if total(movable):
+                    options.append((sight.hops(dst, goals), dst, movable))
+            if options:
+                _, dst, movable = min(options, key=lambda o: (o[0], o[1]))
+                return Step(dst, {castle: movable}, False, MAKE_ROOM)
+        return None
 
     def _lord_to_safety(self) -> Step | None:
         sight, lord = self.sight, self.lord

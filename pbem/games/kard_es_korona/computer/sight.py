@@ -83,15 +83,17 @@ class Sight:
         return {k: (units[k] if MOVEMENT_POINTS[k] >= cost else 0) for k in UNIT_KINDS}
 
     def threat(self, county: str) -> float:
-        """The strength of the enemy players' units that could step into ``county`` this year."""
-        out = 0.0
+        """The strength of the enemy units that could step into ``county`` this year: the
+        strongest enemy's (the others do not fight on his side: III, no third party joins)."""
+        per_enemy: dict[str, float] = {}
+        enemies = self.enemies()
         for src in self.board.counties:
             owner = self.army_owner(src)
-            if owner is None or owner not in self.enemies() or owner in self.view["captive"]:
+            if owner is None or owner not in enemies or owner in self.view["captive"]:
                 continue
             reach = self.movable(self.units(src), self.cost(src, county, owner))
-            out += strength(reach)
-        return out
+            per_enemy[owner] = per_enemy.get(owner, 0.0) + strength(reach)
+        return max(per_enemy.values(), default=0.0)
 
     def defence(self, county: str, units: dict[str, int] | None = None) -> float:
         units = self.units(county) if units is None else units
