@@ -3,7 +3,8 @@ its chance first, within the steps allowed (castles + 2, at most 6):
 
 - the lord to the safest castle when his county is threatened beyond its defence (II: "he should
   be moved very carefully");
-- attacks where the battle, fought a few times on its own dice (odds.py), is won often enough:
+- attacks where the battle, fought a few times on its own dice (odds.py), is won often enough
+  (more boldly in the last year, when only castles and counties count, V.V):
   from the nearest counties first until the chance suffices, the lord along only when he makes it
   sure (a siege without infantry needs him, III. Siege);
 - empty counties and castles taken with the fewest, slowest units that reach them;
@@ -27,6 +28,7 @@ from pbem.games.kard_es_korona.units import UNIT_KINDS, WARLORD_MOVEMENT_POINTS
 from pbem.rules.rng import Rng
 
 ATTACK_CHANCE = 0.7          # win this often without the lord
+LAST_YEAR_CHANCE = 0.5       # V.V: the last year's castles and counties count, not the units left
 LORD_CHANCE = 0.95           # ... and with him: his defeat ends the player (III)
 REINFORCE = 3.0
 ADVANCE = 0.4
@@ -138,6 +140,8 @@ class Planner:
         return sorted(out)
 
     def _attack(self, county: str) -> Step | None:
+        view = self.sight.view
+        enough = LAST_YEAR_CHANCE if view["year"] >= view["last_year"] else ATTACK_CHANCE
         group: dict[str, dict[str, int]] = {}
         army = no_units()
         chance = 0.0
@@ -150,14 +154,14 @@ class Planner:
             if strength(army) < self.sight.defence(county) * 0.6:
                 continue
             chance = self.odds.attack(county, army, False)
-            if chance >= ATTACK_CHANCE:
+            if chance >= enough:
                 break
         lord = False
-        if chance < ATTACK_CHANCE and self._lord_reaches(county) and total(army):
+        if chance < enough and self._lord_reaches(county) and total(army):
             with_lord = self.odds.attack(county, army, True)
             if with_lord >= LORD_CHANCE:
                 chance, lord = with_lord, True
-        if chance < ATTACK_CHANCE:
+        if chance < enough:
             return None
         cost = strength(army) / 20
         group = {src: units for src, units in group.items() if total(units)}
