@@ -263,3 +263,26 @@ def test_in_an_election_year_it_keeps_enough_to_outbid_the_richest_rival_at_ever
     checked = RULES.check_orders(RULES.view(state, "anna"), "anna", load(_text(state)))
     spent = sum(5 * n for u in checked.orders["recruit"].values() for n in u.values())
     assert checked.ok and 40 - spent >= 3 * (9 + 1)
+
+
+def test_it_tries_the_escape_only_with_castles_left_and_units_beside_its_lord() -> None:
+    """III. Elimination or Vassal Oath: the escape is a 6 to a unit within one county, else the
+    player is out; it is tried with two castles held and units beside the lord, else the oath."""
+    state = _position()
+    state["lords"]["anna"] = "Fehér"
+    assert "if_defeated: escape" in _text(state)                    # Hunyad (Déva) beside Fehér
+    _army(state, "Hunyad", "bela", 0, 2, 0)
+    state["owner"]["Hunyad"] = "bela"
+    assert "if_defeated: oath" in _text(state)
+
+
+def test_the_besiegers_hit_the_castle_archers_first_and_the_lord_leads_the_cavalry() -> None:
+    """III. Siege (l.252): silence the defending archers first; II: the lord's +1 to the knights in
+    the field, to the infantry in a siege, where all fight on foot."""
+    state = _position()
+    _army(state, "Hunyad", "anna", 3, 4, 0)
+    text = _text(state)
+    plan = load(text)["battle"]
+    assert plan["lord_leads"][0] == "cavalry"
+    assert plan["counties"]["Temes"]["priorities"][0] == "archers"
+    assert plan["counties"]["Temes"]["lord_leads"][0] == "infantry"

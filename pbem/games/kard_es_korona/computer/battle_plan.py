@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pbem.games.kard_es_korona.computer.sight import Sight
+from pbem.games.kard_es_korona.state import total
 from pbem.games.kard_es_korona.units import WARLORD_MOVEMENT_POINTS
 
 if TYPE_CHECKING:
@@ -48,10 +49,10 @@ def _if_defeated(sight: Sight, steps: list["Step"]) -> str:
     if lord is None:
         return "oath"
     castles = [c for c in sight.mine() if sight.board.counties[c].castle]
-    places = [lord] + [s.to for s in steps if s.lord]
-    moving = {src for s in steps for src in s.sources}
-    covered = all(any(sight.army_owner(n) == sight.player and n not in moving and n != place
-                      for n in sight.board.borders[place]) for place in places)
+    lord_moves = any(s.lord for s in steps)
+    places = [s.to for s in steps if s.lord] if lord_moves else [lord]
+    staying = {c: total(sight.units(c)) - sum(total(s.sources.get(c, {})) for s in steps) for c in sight.mine()}
+    covered = all(any(staying.get(n, 0) > 0 and n != place for n in sight.board.borders[place]) for place in places)
     return "escape" if len(castles) >= ESCAPE_CASTLES and covered else "oath"
 
 
