@@ -10,7 +10,7 @@ from typing import Any
 
 from pbem.games.kard_es_korona.computer.sight import Sight
 from pbem.games.kard_es_korona.computer.writing import units_text
-from pbem.games.kard_es_korona.placement import _around
+from pbem.games.kard_es_korona.placement import _around, default
 from pbem.games.kard_es_korona.state import CASTLE_LIMIT, castle_problem, no_units
 from pbem.games.kard_es_korona.units import STARTING_ARMY
 
@@ -24,7 +24,7 @@ def write(view: dict[str, Any], player: str) -> list[str]:
     targets = {c for c in board.castles() if c not in home and c not in view["closed"]}
     lines = []
     if view["version"] == "advanced":
-        held = _six(sight, home, targets)
+        held = _six(sight, home, targets) or default(view, player)["counties"]
         lines.append("counties: [" + ", ".join(held) + "]")
         targets |= {c for c in home if board.counties[c].castle and c not in held}
     else:
@@ -38,13 +38,16 @@ def write(view: dict[str, Any], player: str) -> list[str]:
     return lines
 
 
-def _six(sight: Sight, home: list[str], targets: set[str]) -> list[str]:
-    """The castle (and its five nearest open counties) nearest the province's other castles."""
+def _six(sight: Sight, home: list[str], targets: set[str]) -> list[str] | None:
+    """The castle (and its five nearest open counties) nearest the province's other castles
+    (None when no castle has five open counties around it: the default choice is taken)."""
     board = sight.board
     castles = [c for c in home if board.counties[c].castle]
     options = [(c, _around(board, c, home)) for c in castles]
     options = [(c, six) for c, six in options if six]
     others = lambda c: {o for o in castles if o != c} | targets   # noqa: E731
+    if not options:
+        return None
     return min(options, key=lambda o: (sight.hops(o[0], others(o[0])), o[0]))[1]
 
 
