@@ -4,6 +4,7 @@ the table. Not run in the tests (tests/test_computer_kek.py asserts a conservati
 
     python3 bench/computer_kek.py                     # 20 games a set-up, both opponents
     python3 bench/computer_kek.py --games 100 --opponent random
+    python3 bench/computer_kek.py --opponent random --no-bids   # its armies alone, no bids
 
 Prints per set-up (version, players, opponent): games, the computer's wins, its fair share
 (games / players), its win rate, castles+ (the castles garrisoned by the computer at the end, less
@@ -21,14 +22,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pbem.games import rules_for  # noqa: E402
 from pbem.games.kard_es_korona.board import load_board  # noqa: E402
+from pbem.games.kard_es_korona.computer import election, recruitment  # noqa: E402
 from pbem.orders.yamlsafe import YamlProblem, load, sub_map  # noqa: E402
 from pbem.rules.rng import Rng  # noqa: E402
 
-RULES = rules_for("kard_es_korona")
+RULES: Any = rules_for("kard_es_korona")
 PLAYERS = ("anna", "bela", "csilla", "dani", "ede", "feri")
 BOUND = 120
 CASTLES = {version: set(load_board(version).castles()) for version in ("basic", "advanced")}
-SETUPS = [(version, count, {}) for version in ("basic", "advanced") for count in range(2, 7)] + \
+SETUPS: list[tuple[str, int, dict[str, str]]] = \
+    [(version, count, {}) for version in ("basic", "advanced") for count in range(2, 7)] + \
     [("advanced", 4, {"movement": "traditional"})]
 
 
@@ -80,15 +83,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="games a set-up and opponent")
     parser.add_argument("--opponent", choices=("random", "default", "both"), default="both")
+    parser.add_argument("--no-bids", action="store_true",
+                        help="the computer bids nothing and keeps no reserve: its armies' play alone")
     args = parser.parse_args()
+    if args.no_bids:
+        election.bid = lambda view, player: 0
+        recruitment.reserve = lambda view, player, money: 0
     opponents = ("random", "default") if args.opponent == "both" else (args.opponent,)
     print(f"{'set-up':<26} {'opponent':<8} {'games':>5} {'wins':>5} {'share':>6} {'rate':>6}  "
           f"{'castles+':>8}  {'ends (V.II offices, V.IV castles, V.V last year, V.I alone)':<44} games/min")
-    totals = Counter()
+    totals: Counter[tuple[str, str]] = Counter()
     for opponent in opponents:
         for version, count, options in SETUPS:
             start = time.perf_counter()
-            wins, ends, lead = 0, Counter(), 0.0
+            wins, ends, lead = 0, Counter[str](), 0.0
             for n in range(args.games):
                 computer = PLAYERS[n % count]
                 winners, how, ahead = play(version, count, options, f"bench-{n}", computer, opponent)

@@ -16,6 +16,9 @@ import pytest
 
 from kek_support import RULES, new_game, step
 from pbem.games.kard_es_korona import placement
+from pbem.games.kard_es_korona.computer.movement import Planner
+from pbem.games.kard_es_korona.computer.odds import Odds
+from pbem.games.kard_es_korona.computer.sight import Sight
 from pbem.orders.yamlsafe import YamlProblem, load, sub_map
 from pbem.rules.api import computer_orders
 from pbem.rules.rng import Rng
@@ -286,3 +289,19 @@ def test_the_besiegers_hit_the_castle_archers_first_and_the_lord_leads_the_caval
     assert plan["lord_leads"][0] == "cavalry"
     assert plan["counties"]["Temes"]["priorities"][0] == "archers"
     assert plan["counties"]["Temes"]["lord_leads"][0] == "infantry"
+
+
+def test_what_a_castle_keeps_under_the_half_rule_is_mended_only_by_sending_fewer() -> None:
+    """VI. Weapon-Type Limit: the units left in a castle keep the half rule. Sending one knight
+    from Kolozsvár (2 cavalry, 4 infantry, 1 archers) would leave 4 infantry of 6; the mend once
+    sent an infantry along too, which could not reach the knight's target (the judge refused:
+    "1 cavalry, 1 infantry cannot reach ... 2 movement points, the way costs 3"). Now it only
+    sends fewer: here none."""
+    state = new_game(["anna", "bela"], seed="scn", version="advanced")
+    state = step(state, orders={p: placement.default(RULES.view(state, p), p) for p in ("anna", "bela")})[0]
+    _army(state, "Kolozs", "anna", 2, 4, 1)
+    sight = Sight(RULES.view(state, "anna"), "anna")
+    planner = Planner(sight, Odds(sight, "fit"), free={"Kolozs": {"cavalry": 2, "infantry": 2, "archers": 0}})
+    sent = planner._fit("Kolozs", {"cavalry": 1, "infantry": 0, "archers": 0})
+    assert sent == {"cavalry": 0, "infantry": 0, "archers": 0}
+    assert planner._fit("Kolozs", {"cavalry": 0, "infantry": 1, "archers": 0})["infantry"] == 1

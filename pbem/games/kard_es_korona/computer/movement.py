@@ -51,6 +51,7 @@ class Planner:
     sight: Sight
     odds: Odds
     free: dict[str, dict[str, int]] = field(default_factory=dict)
+    spare: dict[str, dict[str, int]] = field(default_factory=dict)   # free at the start of the plan
     steps: list[Step] = field(default_factory=list)
     lord: str | None = None
     lord_free: bool = False
@@ -60,6 +61,7 @@ class Planner:
         self.lord = view["lords"].get(self.sight.player)
         self.lord_free = self.lord is not None
         self.free = garrison.spare(self.sight, lord_moves=False)
+        self.spare = {c: dict(u) for c, u in self.free.items()}
         allowed = view["steps_allowed"][self.sight.player]
         safety = self._lord_to_safety()
         if safety is not None:
@@ -84,25 +86,23 @@ class Planner:
             self.lord_free = False
 
     def _fit(self, src: str, take: dict[str, int]) -> dict[str, int]:
-        """``take`` changed so that what stays in a castle keeps the half rule (VI): more of the
-        kind that would be too many goes, or less of the others."""
+        """``take`` lessened until what stays in a castle keeps the half rule (VI): fewer of the
+        other kinds go (never more of the kind that would be too many: it may not reach)."""
         if not self.sight.board.counties[src].castle:
             return take
         take = dict(take)
         have = self.sight.units(src)
+        spare = self.spare.get(src, self.free[src])
         while True:
-            moved = {k: have[k] - self.free[src][k] + take[k] for k in UNIT_KINDS}
-            stays = {k: have[k] - moved[k] for k in UNIT_KINDS}
+            gone = {k: spare[k] - self.free[src][k] + take[k] for k in UNIT_KINDS}
+            stays = {k: have[k] - gone[k] for k in UNIT_KINDS}
             if castle_problem(self.sight.view["version"], stays) is None:
                 return take
             over = max(UNIT_KINDS, key=lambda k: stays[k])
             others = [k for k in UNIT_KINDS if k != over and take[k]]
-            if take[over] < self.free[src][over]:
-                take[over] += 1
-            elif others:
-                take[others[0]] -= 1
-            else:
+            if not others:
                 return {k: 0 for k in UNIT_KINDS}
+            take[others[0]] -= 1
 
     def _taken(self) -> set[str]:
         return {s.to for s in self.steps}
