@@ -18,6 +18,7 @@ from pbem.games.kard_es_korona import (battles, economy, elections, events, gift
                                        movement_orders, placement, setup, traditional, victory, warlords)
 from pbem.games.kard_es_korona import demo_players as demo
 from pbem.games.kard_es_korona import random_orders as random_players
+from pbem.games.kard_es_korona.computer import computer_orders as computer_player
 from pbem.games.kard_es_korona.board import load_board
 from pbem.games.kard_es_korona.state import (OFFICE_NAMES, OFFICES, State, active_players, election_year, neutral_names,
                                              steps_allowed)
@@ -203,6 +204,10 @@ class KardEsKoronaRules:
     # -- random legal orders (pbem.rules.api.WritesRandomOrders; random_orders/) -----------------
     def random_orders(self, view: Any, player: str, rng: Rng) -> str:
         return random_players.random_orders(view, player, rng)
+
+    # -- the computer player (pbem.rules.api.PlaysAsComputer; computer/) ----------------------
+    def computer_orders(self, view: Any, player: str, rng: Rng) -> str:
+        return computer_player(view, player, rng)
 
     # -- the demo's players (main's optional PlaysDemo part; demo_players.py) ------------------
     demo_players: tuple[str, ...] = demo.DEMO_PLAYERS

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pbem.games.kard_es_korona.game import KardEsKoronaRules
-from pbem.rules.api import ActsAtOnce, DrawsMap, EchoesOrders, GameRules, PlaysDemo, WritesRandomOrders
+from pbem.rules.api import ActsAtOnce, DrawsMap, EchoesOrders, GameRules, PlaysAsComputer, PlaysDemo, WritesRandomOrders
 
 RULES = KardEsKoronaRules()
 
@@ -13,3 +13,4 @@ _ECHOES_ORDERS: EchoesOrders = RULES
 _DRAWS_MAP: DrawsMap = RULES
 _PLAYS_DEMO: PlaysDemo = RULES
 _WRITES_RANDOM_ORDERS: WritesRandomOrders = RULES
+_PLAYS_AS_COMPUTER: PlaysAsComputer = RULES
