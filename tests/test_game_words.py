@@ -47,8 +47,9 @@ FRANCE_WORDS = {
     "France's three-level sections": r"\b\d+\.\d+\.\d+",
     "France's four lords": r"4 lords",
 }
-# ... and in the prose a player reads (not an order key like the battle plan's `towns:`): towns.
-FRANCE_PROSE = {"France's towns": r"\btowns?\b"}
+# ... and in the prose a player reads (not an order key like the battle plan's `towns:`): towns
+# and unit pawns (England's Cities and units, 4.0).
+FRANCE_PROSE = {"France's towns": r"\btowns?\b", "France's unit pawns": r"\bunit pawns?\b"}
 # England's words a France player must never read.
 ENGLAND_WORDS = {
     "England's money": r"\bshillings?\b",

@@ -56,8 +56,8 @@ def purchase_template(view: dict[str, Any], board: Board) -> str:
     lines += [
         "# Orders are done in the order written; delete the lines you do not want.",
         f"# {town.capitalize()} you control: {', '.join(mine) or 'none'}.",
-        f"# Units ({edition.cite('4.3')}), price each: {prices}. At most {edition.new_units_per_town} new pawns per "
-        f"{a_town} this phase.",
+        f"# Units ({edition.cite('4.3')}), price each: {prices}. At most {edition.new_units_per_town} new "
+        f"{edition.words['unit']}s per {a_town} this phase.",
         f"#   You may place them in: {', '.join(places) or 'nowhere (no free lord, no fortress held)'}.",
         f"#   Left in your pool: {pool}.",
         f"# Stronghold (4.2): {coins(edition.price('stronghold'))}, in a {a_town} you control without a fortress.",
@@ -65,7 +65,7 @@ def purchase_template(view: dict[str, Any], board: Board) -> str:
         f"{a_town} at most.",
         f"# Fief title ({edition.cite('4.4')}): {coins(edition.price('title_per_town'))} per {a_town}; you must "
         f"control every {a_town} of the fief and",
-        "#   have a stronghold there, which becomes the fief's city.",
+        f"#   have a stronghold there, which becomes the fief's {edition.words['fortified_city']}.",
     ]
     for fief in board.fiefs.values():
         if not view["fiefs"][fief.id]["governed"] and all(view["towns"][t]["controller"] == me for t in fief.towns):
