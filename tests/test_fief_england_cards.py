@@ -349,7 +349,17 @@ def test_an_unentered_retainer_does_nothing() -> None:
     st = state(LORDS)
     link(st, "Godfrey", 2)
     assert retainers.ability(st, "Godfrey", "income") == [] and retainers.income_bonus(st, "ann") == (0, [])
-    assert "ability not entered" in retainers.describe(retainers.retainer_of(st, "Godfrey"))
+    assert retainers.describe(retainers.retainer_of(st, "Godfrey")) == \
+        "Retainer 2 (no ability in this game: its card's text is not known)"
+
+
+def test_a_retainer_is_described_in_words_not_ids() -> None:
+    """2.12 (l.204): Mata's ability, in its card data's words, and how often it is used."""
+    st = state(LORDS)
+    link(st, "Godfrey", 1)
+    assert retainers.describe(retainers.retainer_of(st, "Godfrey")) == (
+        "Mata (once a round, then spent until the End of Round: Exchange one card of your choice from your Hand "
+        "with one card drawn at random from another Player's Hand (Mata, 2.12).)")
 
 
 def test_given_exchanged_or_sold_in_the_cards_phase() -> None:

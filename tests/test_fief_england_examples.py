@@ -229,4 +229,7 @@ def test_the_play_form_tells_englands_cards_not_frances() -> None:
     state.families["ann"].hand = ["bountiful_harvest", "tax", "Henri"]
     form = play_template(rules_for("fief_england").view(state.to_json(), "ann"), "ann")
     assert not re.search(r"bishopric|underground|uprising|cardinal|pope", form, re.IGNORECASE), form
-    assert "#  - play: bountiful_harvest # 2.7" in form and "BISHOP / ARCHBISHOP / ABBESS" in form
+    assert "#  - play: bountiful_harvest # 2.7" in form
+    # each character card with the keys its order reads (2.13, 2.14; MERCENARY and BURGHER name nothing)
+    assert ("BISHOP / ARCHBISHOP `on: NOBLE` `district: DISTRICT`, ABBESS `on: NOBLE` `in: CITY`, "
+            "MERCENARY CROSSBOWMEN / BURGHER (alone)") in form.replace("\n# ", " ")

@@ -373,7 +373,7 @@ def test_fog_of_war_hides_the_kinds_of_a_sailing_army_from_the_others():
     events, _ = run(s, {"dave": {"moves": [move("Anabel", ["sea V", "King's Lynn"])]}})
     assert "knight" in seen_by(events, "dave")
     others = seen_by(events, "george")
-    assert "King's Lynn" in others and "3 unit pawns" in others
+    assert "King's Lynn" in others and "3 units" in others and "pawn" not in others   # England's word (4.0)
     assert "knight" not in others and "archer" not in others
 
 

@@ -76,7 +76,7 @@ def test_only_if_offered_and_no_offer_buys_nothing_and_keeps_the_deniers() -> No
     new, events = _play(_bretagne(), {"marie": TAKE + "    only_if_offered: yes\n"})
     failed = next(e for e in events if e.kind == "purchase_failed")
     assert failed.data["reason"] == "not_offered"
-    assert "only if offered, and no offer of the bretagne title stands for you" in failed.text
+    assert "only if offered, and no offer of the Barony of Bretagne stands for you" in failed.text
     assert new["families"]["marie"]["deniers"] == 5 and new["fief_titles"]["bretagne"] is None
 
 

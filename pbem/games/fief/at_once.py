@@ -133,12 +133,16 @@ def at_once_template(view: dict, player: str) -> str:
         if own is not None and card in own.at_once:
             out += list(own.template.get(card, ()))
     for card in held:
-        out.append((f"- play: {card}", "a surprise card of your hand (G.4)"))
-        out += [(f"  {k}", "") for k in keys.get(card, ["on: LORD"])]
-    out += [("- transfer: TOWN", f"the control of a town you control ({edition.cite('5.2.2')})"),
-            ("  to: PLAYER", "a family with forces in that town")]
-    for verb in load_edition(view["game"]).hooks.at_once_verbs.values():   # the edition's own
-        out += list(verb.template)
+        kind = "surprise card" if own is None else "card"   # France's surprise cards (G.4); England's characters
+        out.append((f"- play: {card}", f"a {kind} of your hand ({edition.cite('G.4')})"))
+        form = hooks.characters[card].form if card in hooks.characters else None
+        out += ([(f"  {k}", why) for k, why in form] if form is not None
+                else [(f"  {k}", "") for k in keys.get(card, ["on: LORD"])])
+    town = edition.words["town"]
+    out += [("- transfer: TOWN", f"the control of a {town} you control ({edition.cite('5.2.2')})"),
+            ("  to: PLAYER", f"a family with forces in that {town}")]
+    for verb in load_edition(view["game"]).hooks.at_once_verbs.values():   # the edition's own, where they apply
+        out += list(verb.template) if not verb.phases or view.get("phase") in verb.phases else []
     lines = ["# Done at once too, in the order written:", "# at_once:"]
     lines += [f"#   {code:<27} " + (f"# {why}" if why else "").rstrip() for code, why in out]   # a space before `#`
     lines = [line.rstrip() for line in lines]

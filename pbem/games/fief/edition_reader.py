@@ -77,11 +77,18 @@ _TOP = ("title", "hooks", "players", "money", "units", "start", "supply", "limit
 _TOP_OPTIONAL = ("always_fog_of_war", "words", "sections", "rules_version")
 # The record's `words:`: how the reports name the sea - in a sentence, where forces are, the map's
 # legend of a sea route and of a harbor - the order-language page of the battle plan's words that
-# the order form points to, and the Cards form's line on the disasters' roll. France's are the
+# the order form points to, the Cards form's line on the disasters' roll, and the report's
+# heading of the board and name of a fief's chief town. France's are the
 # defaults (5.3: its one off-shore area).
 WORDS = {"sea": "the offshore area", "at_sea": "offshore", "map_sea": "by sea (harbor to offshore)",
          "map_harbor": "harbor: ships go offshore (5.3)", "battle_plan_doc": "docs/orders-fief-france-battle.md",
-         "disasters_roll": "2.5: a d6 per card, 6 = false alarm"}
+         "disasters_roll": "2.5: a d6 per card, 6 = false alarm",
+         # the report's words (templates/fief/position.txt.j2, from the view's `words`)
+         "board_heading": "THE BOARD, BY FIEF", "chief_town": "chief town",
+         # what the forms and texts call a town, one and several (England: City, Cities)
+         "town": "town", "towns": "towns",
+         # the board's other words: a town's bishopric, its harbor, a fortified town, a unit pawn
+         "district": "bishopric", "harbor": "harbor", "fortified_city": "city", "unit": "unit pawn"}
 _WORDS = tuple(WORDS)
 _PRICES = ("stronghold", "mill", "title_per_town", "ransom_base", "ransom_per_title")
 _INCOME = ("town", "mill", "tallage_per_town", "queen", "plunder_per_mill")

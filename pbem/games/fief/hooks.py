@@ -158,6 +158,9 @@ class Character:
     # (view, the canonical play) -> the `play:` item that ``read`` reads back to it (the judge's
     # echo, echo/orders.py); None: the core's `play: CARD` with `on: LORD`.
     echo: Callable[[dict, Mapping[str, Any]], dict] | None = None
+    # The lines a form shows under its `- play: CARD` (each `key: PLACEHOLDER` and why), the keys
+    # ``read`` reads (England's BISHOP: `on:` and `district:`); None: the core's `on: LORD`.
+    form: tuple[tuple[str, str], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -172,6 +175,9 @@ class AtOnceVerb:
     act: Callable[["FiefState", "Board", str, dict, "Rng"], list["Event"]]
     # The lines of the at-once template that show it: (the YAML, the comment).
     template: tuple[tuple[str, str], ...] = ()
+    # The phases (a view's `phase`) whose forms show it, the only ones it is done in (England's
+    # Scorched Earth: the Purchase phase, 3.4); empty: every phase's.
+    phases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,20 @@ ANSWERS = ("allow", "refuse")
 # The cautious answers (DESIGN.md): nobody passes, no besieged army leaves; the cheapest pawns
 # die first (price order, 4.3), the royal guard last since it cannot be replaced (1.5.5).
 DEFAULT_ANSWER = "refuse"
+CARDINAL_POLICY = "new_cardinal"
+
+
+def permission_policies(edition: Edition) -> tuple[str, ...]:
+    """The permission policies of ``edition``'s games: `new_cardinal` only where there are
+    cardinals (its `cardinals` hook, D.2.3)."""
+    return tuple(k for k in PERMISSION_POLICIES if k != CARDINAL_POLICY or edition.hooks.cardinals)
+
+
+def not_this_edition(key: str, edition: Edition) -> str:
+    """Why a core policy is no policy of ``edition``'s games ("" when it is)."""
+    if key == CARDINAL_POLICY and not edition.hooks.cardinals:
+        return f"{edition.title} has no cardinal, so no pope to answer one"
+    return ""
 
 
 def default_loss_order(edition: Edition) -> tuple[str, ...]:
@@ -64,12 +78,13 @@ PolicyCheck = Callable[[Mapping[str, Any], str, Any, int | None, list[OrderError
 
 
 def check_policies(view: Mapping[str, Any], player: str, doc: Any,
-                   more: Mapping[str, PolicyCheck] = MappingProxyType({}),
+                   more: Mapping[str, PolicyCheck | str] = MappingProxyType({}),
                    line: int | None = None) -> tuple[dict, list[OrderError]]:
     """Check the `policies:` mapping of a mail against the player's view: the canonical form
     of the policies it gives, and the errors (with lines and a fix). ``more``: the policies of
-    the rules above, by key (the whole list: surprise/policies.py, check_all_policies); ``line``:
-    the line of the `policies:` key (a value that is no mapping has none of its own)."""
+    the rules above, by key (the whole list: surprise/policies.py, check_all_policies), or for
+    a key that is no policy of this game the reason why; ``line``: the line of the `policies:`
+    key (a value that is no mapping has none of its own)."""
     if doc is None:
         return {}, []
     if not isinstance(doc, dict):
@@ -78,9 +93,15 @@ def check_policies(view: Mapping[str, Any], player: str, doc: Any,
     players = [p for p in view.get("turn_order", []) if p != player]
     canonical: dict[str, Any] = {}
     errors: list[OrderError] = []
+    edition = load_edition(view["game"])
     for key, value in doc.items():
         line = line_of(doc, key)
-        if key == PLACEMENT and view_rules_version(view) < 2:
+        check = more.get(key)
+        why = check if isinstance(check, str) else not_this_edition(key, edition)
+        if why:   # a core policy of another edition's (France's cardinal, its uprisings)
+            errors.append(OrderError(line, f"`{key}` is no policy of this game: {why}",
+                                     f"remove `{key}:` from your policies"))
+        elif key == PLACEMENT and view_rules_version(view) < 2:
             errors.append(OrderError(line, "`placement` (G.1.2: a lord coming into play in a town you control) "
                                      "is not used in this game: it was created under rules version 1, where "
                                      "a town of another family is never offered (ruling 21)",
@@ -93,12 +114,13 @@ def check_policies(view: Mapping[str, Any], player: str, doc: Any,
             got_order = _check_loss_order(value, line, errors, load_edition(view["game"]))
             if got_order is not None:
                 canonical[key] = got_order
-        elif key in more:   # a policy of the rules above (surprise/policies.py: G.4)
-            got_more = more[key](view, player, value, line, errors)
+        elif check is not None and not isinstance(check, str):   # the rules above's (surprise/policies.py: G.4)
+            got_more = check(view, player, value, line, errors)
             if got_more is not None:
                 canonical[key] = got_more
         else:
-            hint = suggest(key, POLICY_NAMES + tuple(more))
+            known = tuple(k for k, c in more.items() if not isinstance(c, str))
+            hint = suggest(key, permission_policies(edition) + (LOSS_POLICY,) + known)
             errors.append(OrderError(line, f"unknown policy `{key}`", hint))
     return canonical, errors
 
@@ -198,7 +220,7 @@ def describe(policies: Mapping[str, Any], edition: Edition) -> list[str]:
     """One line per policy of this module, for reports and templates (all of them:
     surprise/policies.py, describe_all_policies)."""
     lines = []
-    for key in PERMISSION_POLICIES:
+    for key in permission_policies(edition):
         p = policies.get(key) or {"allow": [], "refuse": [], "others": DEFAULT_ANSWER}
         parts = []
         if p.get("allow"):

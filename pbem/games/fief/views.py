@@ -37,6 +37,8 @@ CORE_OPTIONS = ("board", RULES_VERSION_KEY)
 # The viewer of the public view (pbem.rules.api.ShowsPublicView): no player's name (a name is letters,
 # digits, - and _), so it sees what any player sees of the others (I.2: every unit pawn face down).
 NOBODY = "(nobody)"
+# The record's `words:` the report template reads (the view's `words`, with the title and the coin).
+REPORT_WORDS = ("board_heading", "chief_town", "sea", "district", "harbor", "fortified_city")
 
 
 def phase_id(state: FiefState) -> str:
@@ -104,6 +106,9 @@ def build_view(state: FiefState, board: Board, player: str | None) -> dict[str, 
         # 1.2: the ballots this phase may hold and, once named, their public candidates; the
         # votes are orders, never in the state, so never here before they are revealed.
         "hear_ye": hear_ye_view(state, board),
+        # the report's words, the edition record's (its `words:`, its money)
+        "words": {"title": edition.title.upper(), "coin": edition.coin_plural,
+                  **{k: edition.words[k] for k in REPORT_WORDS}},
         "winners": list(state.winners),
         "result_text": state.result_text,
     }

@@ -5,7 +5,7 @@ retainers and their effects (2.12) and the relics (12.0). Bad data fails on load
 file, the card and the fix (docs/fief-england.md "Card data")."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -51,6 +51,7 @@ class EnglandCards:
     burghers: tuple[int, ...]                   # 11.2: the votes of each BURGHER card
     retainers: dict[int, Retainer]
     relics: dict[str, str]                      # 12.0: id -> printed name
+    effect_texts: dict[str, str] = field(default_factory=dict)   # 2.12: effect -> its words (`vocabulary:`)
 
 
 @lru_cache(maxsize=2)
@@ -65,7 +66,8 @@ def england_cards() -> EnglandCards:
             mercenaries=tuple((str(m["name"]), int(m["crossbowmen"])) for m in deck["mercenary"]),
             burghers=tuple(int(b["votes"]) for b in deck["burgher"]),
             retainers={int(r["id"]): _retainer(r, path) for r in data["retainers"]["cards"]},
-            relics={str(r["id"]): str(r["name"]) for r in data["relics"]})
+            relics={str(r["id"]): str(r["name"]) for r in data["relics"]},
+            effect_texts={str(k): str(v["text"]) for k, v in data["retainers"]["vocabulary"].items()})
     except (OSError, yaml.YAMLError, KeyError, TypeError, ValueError) as exc:
         raise CardDataError(f"{path}: cannot read England's cards ({exc}); see docs/fief-england.md "
                             "\"Card data\"") from None

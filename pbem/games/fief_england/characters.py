@@ -204,15 +204,21 @@ def _no_lord_check(lord: Mapping[str, Any]) -> str | None:
     return None   # each card reads its own order (``read``)
 
 
+# The lines of each card's `play:` item in the forms: the keys its ``read`` reads.
+CLERIC_FORM = (("on: NOBLE", "an unmarried, free nobleman of your family or an ally's"),
+               ("district: DISTRICT", "a district no cleric governs (2.14); not for an ARCHBISHOP on a Bishop"))
+ABBESS_FORM = (("on: NOBLE", "an unmarried noblewoman of your family or an ally's"),
+               ("in: CITY", "a City of your family (or hers) or an Independent City, no Building (2.13)"))
+
 CHARACTERS = {
     "bishop": Character("BISHOP", _no_lord_check, _never_refused, cleric_effect, read=read_cleric, places_card=True,
-                        echo=echo_cleric),
+                        echo=echo_cleric, form=CLERIC_FORM),
     "archbishop": Character("ARCHBISHOP", _no_lord_check, _never_refused, cleric_effect, read=read_cleric,
-                            places_card=True, echo=echo_cleric),
+                            places_card=True, echo=echo_cleric, form=CLERIC_FORM),
     "abbess": Character("ABBESS", _no_lord_check, _never_refused, abbess_effect, read=read_abbess, places_card=True,
-                        echo=echo_abbess),
+                        echo=echo_abbess, form=ABBESS_FORM),
     "mercenary": Character("MERCENARY CROSSBOWMEN", _no_lord_check, _never_refused, family_card_effect,
-                           read=read_family_card, places_card=True, echo=echo_family_card),
+                           read=read_family_card, places_card=True, echo=echo_family_card, form=()),
     "burgher": Character("BURGHER", _no_lord_check, _never_refused, family_card_effect, read=read_family_card,
-                         places_card=True, echo=echo_family_card),
+                         places_card=True, echo=echo_family_card, form=()),
 }

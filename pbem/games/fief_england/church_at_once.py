@@ -116,9 +116,9 @@ def check_swap(view: dict, player: str, item: dict, line: int | None, problems: 
     if noble is None or other is None:
         return None
     mine = (view.get("church") or {}).get("retainers", {}).get(noble)
-    if mine is None or "swap_hand_card" not in mine["ability"]:
-        problems.add(line_of(item, "by"), f"{noble}'s retainer cannot exchange cards (2.12: an entered "
-                     "`swap_hand_card` retainer, as Mata)")
+    if mine is None or "swap_hand_card" not in mine.get("effects", ()):
+        problems.add(line_of(item, "by"), f"{noble}'s retainer cannot exchange cards (2.12: only a retainer with "
+                     "Mata's ability does)")
         return None
     if mine["spent"]:
         problems.add(line_of(item, "by"), f"{noble}'s retainer {mine['name']} is Spent until the End of Round "
@@ -342,7 +342,8 @@ VERBS = {
     "swap_card": AtOnceVerb(check_swap, act_swap, (("- swap_card: CARD", "Mata's exchange (2.12)"),
                                                    ("  by: NOBLE", ""), ("  with: PLAYER", ""))),
     "give_retainer": AtOnceVerb(check_give_retainer, act_give_retainer,
-                                (("- give_retainer: NOBLE", "in the Cards phase (2.12)"), ("  to: NOBLE", ""))),
+                                (("- give_retainer: NOBLE", "in the Cards phase (2.12)"), ("  to: NOBLE", "")),
+                                CARDS_PHASE),
     "accept_retainer": AtOnceVerb(check_accept_retainer, act_accept_retainer),
     "give_relic": AtOnceVerb(_relic_check("give_relic", ("to",), None), act_give_relic,
                              (("- give_relic: RELIC", "to a noble in the same city (12.0)"), ("  to: NOBLE", ""))),
@@ -350,7 +351,7 @@ VERBS = {
     "take_relic": AtOnceVerb(_relic_check("take_relic", ("by",), "by"), act_take_relic),
     "reveal_relic": AtOnceVerb(check_reveal, act_reveal, (("- reveal_relic: NOBLE", "your cleric there (12.0)"),)),
     "rebuild_abbey": AtOnceVerb(check_rebuild, act_rebuild, (("- rebuild_abbey: ABBEY", "2.13, Purchase phase"),
-                                                              ("  in: CITY", ""))),
+                                                              ("  in: CITY", "")), ("purchase",)),
     "chasuble": AtOnceVerb(check_chasuble, act_chasuble, (("- chasuble: SEA", "move a STORMS card (12.2)"),
                                                           ("  to: SEA", ""))),
     "skull": AtOnceVerb(check_skull, act_skull, (("- skull: [NOBLE, ...]", "saved from death once (12.3)"),)),

@@ -43,7 +43,8 @@ def church_view(original: FiefState, player: str | None) -> dict[str, Any]:
         "family_card": dict(state.edition_state.get(hired.CARD) or {}),
         "crossbowmen_on_card": {f: hired.available(state, f) for f in state.players if hired.available(state, f)},
         "retainers": {noble: {"name": cards[rid].name, "spent": retainers.is_spent(state, noble),
-                              "ability": retainers.describe(cards[rid])}
+                              "ability": retainers.describe(cards[rid]),
+                              "effects": [e["effect"] for e in cards[rid].effects]}
                       for noble, rid in sorted(retainers.linked(state).items())},
         "retainer_deck": retainers.deck_size(state),
         "retainer_offers": of,

@@ -64,8 +64,11 @@ def _read(view: dict, player: str, item: dict, verb: str, line: int | None, prob
     return order
 
 
+PURCHASE = ("purchase",)   # 4.5, 4.6, 4.9: the Purchase Phase's
+
+
 def _purchase(view: dict) -> tuple[str, str] | None:
-    if view["phase"] != "purchase":
+    if view["phase"] not in PURCHASE:
         return "this is done only in the Purchase Phase (4.5, 4.6)", "send it while round-N/purchase is open"
     return None
 
@@ -324,14 +327,15 @@ def _refused(player: str, why: str) -> Event:
 
 VERBS: dict[str, Any] = {
     "royal_stronghold": AtOnceVerb(check=check_royal, act=build_royal, template=(
-        ("- royal_stronghold: CITY", "the Royal Family, in the Purchase Phase: 5 shillings (4.9)"),)),
+        ("- royal_stronghold: CITY", "the Royal Family, in the Purchase Phase: 5 shillings (4.9)"),),
+        phases=PURCHASE),
     "consent_royal_stronghold": AtOnceVerb(check=check_consent, act=consent, template=(
         ("- consent_royal_stronghold: CITY", "your Lord consents to a Royal Stronghold there (4.9)"),)),
     "kings_will": AtOnceVerb(check=check_will, act=kings_will, template=(
         ("- kings_will: REGION", "the Sovereign's family, in the Purchase Phase: an"),
         ("  to: NOBLE", "unclaimed title given free (4.5); `city:` its new"),
-        ("  city: STRONGHOLD_CITY", "Fortified City, if it has none (4.4)"))),
+        ("  city: STRONGHOLD_CITY", "Fortified City, if it has none (4.4)")), phases=PURCHASE),
     "hand_title": AtOnceVerb(check=check_hand, act=hand_title, template=(
         ("- hand_title: REGION", "in the Purchase Phase: a Lord hands a title, not his"),
-        ("  to: NOBLE", "largest, to another noble of the family (4.6)"))),
+        ("  to: NOBLE", "largest, to another noble of the family (4.6)")), phases=PURCHASE),
 }

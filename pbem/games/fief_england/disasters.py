@@ -46,6 +46,11 @@ def lying(state: FiefState, kind: str, target: str) -> BoardEffect | None:
     return next((e for e in state.board_effects if e.card == kind and e.target == target), None)
 
 
+def waiting(state: FiefState, kind: str) -> list[str]:
+    """The Seas where a card of ``kind`` placed in round 1 lies waiting to act in round 2 (2.4, R12)."""
+    return [w["region"] for w in state.edition_state.get(KEY, {}).get("waiting", []) if w["card"] == kind]
+
+
 def _waiting(state: FiefState) -> list[dict]:
     return state.edition_state.setdefault(KEY, {}).setdefault("waiting", [])
 

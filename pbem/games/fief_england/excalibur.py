@@ -214,5 +214,6 @@ def _as_dict(lord: Lord) -> dict[str, Any]:
 
 VERBS: dict[str, Any] = {
     "draw_excalibur": AtOnceVerb(check=check_draw, act=draw_act, template=(
-        ("- draw_excalibur: NOBLEMAN", "in its City, in Movement and in Battle: 6 his, 4-5 Arthur's (13.2)"),)),
+        ("- draw_excalibur: NOBLEMAN", "in its City, in Movement and in Battle: 6 his, 4-5 Arthur's (13.2)"),),
+        phases=PHASES),
 }

@@ -41,12 +41,24 @@ def retainer_of(state: FiefState, noble: str) -> Retainer | None:
     return None if rid is None else england_cards().retainers[int(rid)]
 
 
+# 2.12 (l.201-203): how often a retainer's ability is used, in words
+USE_WORDS = {"per_round": "once a round, then spent until the End of Round", "once": "once, then removed",
+             "always": "always"}
+
+
+def _effect_text(effect: dict[str, Any]) -> str:
+    """One effect in its card data's words, its parameters after it ("... in Phase 5 (5.0) (moves: 1).")."""
+    params = "".join(f" ({k.replace('_', ' ')}: {str(v).replace('_', ' ')})"
+                     for k, v in effect.items() if k != "effect")
+    return england_cards().effect_texts[effect["effect"]].rstrip(".") + params + "."
+
+
 def describe(card: Retainer) -> str:
-    if not card.entered:
-        return f"{card.name} (ability not entered: none in play)"
-    effects = ", ".join(" ".join([e["effect"], *(f"{k}={v}" for k, v in e.items() if k != "effect")])
-                        for e in card.effects)
-    return f"{card.name} ({card.uses}: {effects})"
+    """A retainer as the reports name it: its name and its ability in words (its card data's)."""
+    if not card.entered:   # the printed Summary Sheet's ability (l.206) is not in the rulebook
+        return f"{card.name} (no ability in this game: its card's text is not known)"
+    effects = " ".join(_effect_text(e) for e in card.effects)
+    return f"{card.name} ({USE_WORDS.get(card.uses or '', card.uses)}: {effects})"
 
 
 def draw_for(state: FiefState, noble: str) -> list[Event]:
@@ -248,7 +260,7 @@ def swap_problem(state: FiefState, player: str, noble: str, card: str, other: st
     if lord is None or lord.family != player:
         return f"{noble} is not a noble of your family in play"
     if not any(e["effect"] == "swap_hand_card" for e in (retainer_of(state, noble) or _NONE).effects):
-        return f"{noble}'s retainer cannot exchange cards (only an entered `swap_hand_card` retainer, as Mata)"
+        return f"{noble}'s retainer cannot exchange cards (2.12: only a retainer with Mata's ability does)"
     if is_spent(state, noble):
         return f"{noble}'s retainer is Spent until the End of Round (2.12: once per Round)"
     if card not in state.families[player].hand:

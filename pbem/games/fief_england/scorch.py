@@ -50,4 +50,5 @@ def act_scorch(state: FiefState, board: Board, player: str, order: dict[str, Any
 
 
 SCORCH = AtOnceVerb(check=check_scorch, act=act_scorch,
-                    template=(("- scorch: [CITY]", "3.4: burn your own Mills, 2 shillings each (Purchase phase)"),))
+                    template=(("- scorch: [CITY]", "3.4: burn your own Mills, 2 shillings each (Purchase phase)"),),
+                    phases=(PHASE,))

@@ -6,10 +6,9 @@ the `# ` in front of it.
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from pbem.games.fief.battle.orders import may_declare_in
+from pbem.games.fief.battle.orders import describe_battle_policies, may_declare_in
 from pbem.games.fief.board import example_town
 from pbem.games.fief.edition import load_edition
 
@@ -20,11 +19,11 @@ def battle_template(view: dict[str, Any], player: str) -> str:
     lines = [
         f"# Battle Phase (6), round {view.get('round')}. Turn order: {', '.join(view.get('turn_order', []))}.",
         "# In turn order each player's battles are fought one by one, each to its end (6); one",
-        "# battle per town, where you have an army: a lord with a troop (5.1: lords alone are no",
+        f"# battle per {edition.words['town']}, where you have an army: a lord with a troop (5.1: lords alone are no",
         "# army; a troop cannot declare a battle), and none under bad weather (G.2.2).",
         f"# Then sieges ({edition.cite('6.4.1')}: a siege in progress continues while your lord is there) and",
         f"# plunder ({edition.cite('6.5')}: {edition.coins(edition.income['plunder_per_mill'])} a mill, in a "
-        "non-besieged town you control or one you besiege).",
+        f"non-besieged {edition.words['town']} you control or one you besiege).",
         "# Remove the `# ` in front of the lines you want.",
         "orders:",
     ]
@@ -59,21 +58,20 @@ def battle_template(view: dict[str, Any], player: str) -> str:
     lines += [
         "",
         "# Standing policies, kept until changed. Yours now:",
-        f"#   coalition: {json.dumps(policies.get('coalition') or 'join no one, accept no one')}",
-        f"#   battle_plan: {json.dumps(policies.get('battle_plan') or 'the default plan')}",
-        f"#   lower_ransom: {json.dumps(policies.get('lower_ransom') or 'refuse')}",
+        *(f"#   {line}" for line in describe_battle_policies(policies, edition.coin_plural)),
         "# policies:",
         f"#   coalition:                 # {edition.cite('6.1')}: whom you join, whom you accept; "
-        "`anywhere` or [towns]",
+        f"`anywhere` or [{edition.words['towns']}]",
         f"#     join: {{{example}: anywhere}}",
         f"#     accept: {{{example}: anywhere}}",
         f"#   battle_plan:               # {edition.words['battle_plan_doc']}",
         "#     losses: [man_at_arms, archer, knight]   # lost first among equal choices (6.2.3.4)",
-        "#     surrender: never         # or {outnumbered: 3}, {cp_at_most: 2}, {after_round: 2}",
+        "#     surrender: never         # or `{outnumbered: 3}`, `{cp_at_most: 2}`, `{after_round: 2}`",
         "#     stop: {when: {outnumbered: 2}, accept: {outnumbered: 2}}   # " + edition.cite("6.2.3.5"),
         "#     besiege_if_stopped: no   # a stopped attack becomes a siege (6.4.1 example 1)",
         f"#     captives_to: {example:<11} # who detains the captives your side takes (6); default you",
-        f"#     towns: {{{town}: {{surrender: never}}}}" + " " * max(1, 11 - len(town)) + "# per-town changes",
+        f"#     towns: {{{town}: {{surrender: never}}}}" + " " * max(1, 11 - len(town))
+        + f"# per-{edition.words['town']} changes",
     ]
     # the sections cited, in the edition's numbering (`sections:`; France's own: unchanged)
     core = edition.cite_in("\n".join(lines[:head])) + "\n"

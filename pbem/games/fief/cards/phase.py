@@ -243,6 +243,6 @@ def is_character(cards: CardSet, card: str) -> bool:
 def card_name(game: str, card: str) -> str:
     """A card's printed name: the core's fortune and disaster cards, the edition's character
     cards (its `characters` hook; France: D'Arc, Cardinal, G.4.1), else the card's id (a lord's
-    name, a surprise card's)."""
+    name, a surprise card's) in words (England's `bountiful_harvest`: bountiful harvest)."""
     character = load_edition(game).hooks.characters.get(card)
-    return NAMES.get(card) or (character.name if character else card)
+    return NAMES.get(card) or (character.name if character else card.replace("_", " "))

@@ -8,11 +8,28 @@ from pbem.games.fief.board import example_town
 from pbem.games.fief.cards.deck import load_cards
 from pbem.games.fief.cards.phase import card_name, playable
 from pbem.games.fief.edition import Edition, edition_of_view, load_edition
+from pbem.games.fief.orders_common import view_rules_version
 from pbem.games.fief.surprise.play import at_once
 
 
 def _hand(view: dict[str, Any]) -> str:
     return ", ".join(card_name(view["game"], c) for c in view.get("hand") or []) or "no card"
+
+
+def _characters_line(view: dict[str, Any]) -> str:
+    """The edition's character cards (G.4.1) by the keys their `play:` item takes: "D'Arc / Cardinal
+    `on: LORD`, " (France); a card that names nothing (England's MERCENARY) "(alone)"."""
+    by_keys: dict[str, list[str]] = {}
+    for c in load_edition(view["game"]).hooks.characters.values():
+        keys = "`on: LORD`" if c.form is None else " ".join(f"`{k}`" for k, _ in c.form) or "(alone)"
+        by_keys.setdefault(keys, []).append(c.name)
+    return "".join(f"{' / '.join(names)} {keys}, " for keys, names in by_keys.items())
+
+
+def _character_form(view: dict[str, Any], card: str) -> tuple[tuple[str, str], ...] | None:
+    """The lines of an edition's character card's `play:` item (its ``form``), or None: the core's."""
+    character = load_edition(view["game"]).hooks.characters.get(card)
+    return None if character is None else character.form
 
 
 def draw_template(view: dict[str, Any], player: str) -> str:
@@ -73,7 +90,7 @@ def _france_cards(characters: str) -> list[str]:
         "# (+ `sponsor: LORD`), justice `on: LORD`, underground `free: LORD`, uprising `in: TOWN`",
         "# (+ `underground: yes` against its Fortress penalty). Held for later under `policies: surprise:`",
         "# (see the orders guide): underground and ambush for a battle; an uprising when a tax is",
-        "# collected (uprising_when_taxed: TOWN, fires at Income: for a tax played after your turn),",
+        "# collected (`uprising_when_taxed: TOWN`, fires at Income: for a tax played after your turn),",
         "# when a famine strikes, before a lord leaves a town, at a battle start; underground in an",
         "# uprising; any of these cards at a phase start; a town's control transfer.",
     ]
@@ -90,15 +107,19 @@ def play_template(view: dict[str, Any], player: str) -> str:
     cards = load_cards(view["game"])
     hand = view.get("hand") or []
     mine = [n for n, l in view["lords"].items() if l["family"] == player]
-    names = " / ".join(c.name for c in load_edition(view["game"]).hooks.characters.values())   # G.4.1
-    characters = f"{names} `on: LORD`, " if names else ""
-    lord_rule = load_edition(view["game"]).cite("G.1.2")   # where a lord comes into play
+    characters = _characters_line(view)
+    edition = load_edition(view["game"])
+    lord_rule = edition.cite("G.1.2")   # where a lord comes into play
+    town = edition.words["town"]
+    # G.1.2 class 4 (ruling 21): from rules version 2 on, another family's town if it agrees
+    placement = (f" (another family's {town} if its `placement` policy agrees)" if view_rules_version(view) >= 2
+                 else "")
     own = load_edition(view["game"]).hooks.card_plays   # the edition's own cards (England)
     lines = [
         f"# Cards Phase (2), step D: play cards. Your hand: {_hand(view)}. Your lords: {', '.join(mine)}.",
-        "# Played in turn order; yours in the order you write them. Lord cards (G.1, a family has 4",
-        f"# lords at most) come into play as {lord_rule} says; `in:` names the town you prefer among those",
-        f"# {lord_rule} allows (another family's town if its `placement` policy agrees, rules version 2 on).",
+        "# Played in turn order; yours in the order you write them. Lord cards (G.1, a family has",
+        f"# {edition.lords_per_family} lords at most) come into play as {lord_rule} says; `in:` names the {town} you",
+        f"# prefer among those {lord_rule} allows{placement}.",
         *(_france_cards(characters) if own is None else [
             "# Your other cards' lines are below, each with what it needs. Played at any time in a",
             f"# mail's `at_once:` list instead: {characters}the Opportunity cards (see the orders guide).",
@@ -120,6 +141,8 @@ def play_template(view: dict[str, Any], player: str) -> str:
         elif card == "tax":
             lines += ["#  - play: tax", "#    tallage: Bretagne   # or tithe: 2, or tithe: all",
                       f"#    lord: {mine[0] if mine else 'NAME'}"]
+        elif (form := _character_form(view, card)) is not None:   # an edition's character (England's BISHOP)
+            lines += [f"#  - play: {card}", *(f"#    {code:<20} # {why}" for code, why in form)]
         elif card in at_once(view["game"]):   # G.4: surprise cards this judge plays at once (surprise/orders.py)
             lines += [f"#  - play: {card}", {"underground": "#    free: NAME          # the captive lord",
                                                  "uprising": "#    in: TOWN            # famine or tax there"}.get(

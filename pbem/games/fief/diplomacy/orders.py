@@ -159,11 +159,17 @@ def _afford(view: dict, player: str, out: dict, line: int | None, problems: Prob
     me = view["families"][player]
     given = sum(g["deniers"] for g in out["give"])
     if given > me["deniers"]:
-        problems.add(line, f"you give {given} deniers in all but have {me['deniers']}", "give less")
+        problems.add(line, f"you give {given} {load_edition(view['game']).coin_plural} in all but have "
+                     f"{me['deniers']}", "give less")
     if public_diplomacy(view.get("options", {})):
         return
     need = pawns_needed(out, player, list(view["turn_order"]))
-    if need > me["diplomacy_pawns"]:
+    edition = load_edition(view["game"])
+    if need and not edition.diplomacy_pawns:   # England: a private word goes by carrier pigeon (2.15)
+        problems.add(line, f"{edition.title} has no diplomacy pawns: a private message or an exchange goes "
+                     f"by carrier pigeon ({edition.cite('F')})",
+                     "send the message `to: all` (free), or send a `- pigeon:` under `at_once:`")
+    elif need > me["diplomacy_pawns"]:
         problems.add(line, f"these orders need {need} diplomacy pawn(s) (one per private message and per "
                      f"exchange you pay for) but you have {me['diplomacy_pawns']} (F)",
                      "send the message to all (free), or send fewer private messages")
@@ -177,6 +183,13 @@ def diplomacy_template(view: dict, player: str) -> str:
              else f"you have {me['diplomacy_pawns']} diplomacy pawn(s)")
     example = others[0] if others else "bob"
     edition = load_edition(view["game"])
+    if not edition.diplomacy_pawns:   # England: only the word to all here; the rest by pigeon (2.15)
+        return (f"# Diplomacy ({edition.cite('F')}), done at once when the judge reads this mail, in any phase: a "
+                "message to all\n# players; a private message, money or cards go by carrier pigeon "
+                "(`- pigeon:` under `at_once:` below):\n"
+                "# diplomacy:\n"
+                '#   - message: "..."            # to all players, free\n'
+                "#     to: all\n")
     give = (f"#   - give: 2                  # {edition.coin_plural} to another player (free, public)\n"
             f"#     to: {example}\n") if edition.money_public else ""   # secret money is not given in public
     return (f"# Diplomacy (F), done at once when the judge reads this mail, in any phase; {pawns}:\n"

@@ -74,7 +74,7 @@ def resolve_income(state: FiefState, board: Board, rng: Rng) -> list[Event]:
         inc = incomes[player]
         total, why = adjust(state, player, inc.total()) if adjust else (inc.total(), None)
         state.families[player].deniers += total
-        events.append(Event("income", f"{player} collects {money(state, total)} ({_breakdown(inc, board)}"
+        events.append(Event("income", f"{player} collects {money(state, total)} ({_breakdown(state, inc, board)}"
                             f"{'; ' + why if why else ''}) and now has {state.families[player].deniers} "
                             f"({edition_of(state).cite('3')}).",
                             Audience.everyone() if public else Audience.only(player),
@@ -87,8 +87,9 @@ def resolve_income(state: FiefState, board: Board, rng: Rng) -> list[Event]:
     return events
 
 
-def _breakdown(inc: Income, board: Board) -> str:
-    parts = [f"towns {inc.towns}", f"mills {inc.mills}"]
+def _breakdown(state: FiefState, inc: Income, board: Board) -> str:
+    towns = edition_of(state).words["towns"]   # the edition's word (England: Cities)
+    parts = [f"{towns} {inc.towns}", f"mills {inc.mills}"]
     parts += [f"tallage on the {board.fiefs[f].name} {v}" for f, v in inc.tallage.items()]
     parts += [f"tithe of bishopric {board.bishoprics[b].name} ({b}) {v}" for b, v in inc.tithe.items()]
     parts += [f"{what} {v}" for what, v in inc.extra]

@@ -29,13 +29,15 @@ def kinds_of(state: FiefState, pawn_ids: Iterable[str], kinds: dict[str, str] | 
 def units_text(edition: Edition, units: dict[str, int]) -> str:
     """Pawns by kind as the reports write them (the edition record's words: "1 knight, 3 men-at-arms")."""
     if not units:
-        return "no unit pawns"
+        return f"no {edition.words['unit']}s"
     return ", ".join(edition.unit_text(k, n) for k, n in units.items())
 
 
-def hidden_text(units: dict[str, int]) -> str:
+def hidden_text(edition: Edition, units: dict[str, int]) -> str:
+    """Pawns face down (I.2; England's Troops, 4.1): their number, in the edition's word (unit pawn, unit)."""
     n = sum(units.values())
-    return "no unit pawns" if n == 0 else f"{n} unit pawn{'s' if n != 1 else ''}"
+    word = edition.words["unit"]
+    return f"no {word}s" if n == 0 else f"{n} {word}{'s' if n != 1 else ''}"
 
 
 def hide(value: Any, kinds: tuple[str, ...]) -> Any:

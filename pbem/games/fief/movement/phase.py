@@ -102,7 +102,8 @@ class MovementRun(Passage):
         self.teller.public("troop_landed", player,
                            f"{player}'s troop of {units_text(edition_of(self.state), units)} lands {where} {harbor} "
                            f"({why}, {self.cite('5.3')}).",
-                           f"{player}'s troop of {hidden_text(units)} lands {where} {harbor} ({self.cite('5.3')}).",
+                           f"{player}'s troop of {hidden_text(edition_of(self.state), units)} lands {where} {harbor} "
+                           f"({self.cite('5.3')}).",
                            {"family": player, "harbor": harbor, "units": units})
 
     # -- one lord's move -------------------------------------------------------------------
@@ -265,7 +266,8 @@ class MovementRun(Passage):
         full = log.text(lead, units_text(edition, log.units), partial(units_text, edition), outcome, reason, forced,
                         log.notes, self.cite)
         # Notes name unit kinds: under fog of war only the owner reads them (I.2).
-        hidden = log.text(lead, hidden_text(log.units), hidden_text, outcome, reason, forced, [], self.cite)
+        hidden = log.text(lead, hidden_text(edition, log.units), partial(hidden_text, edition), outcome, reason,
+                          forced, [], self.cite)
         hidden_data = {k: v for k, v in data.items() if k != "notes"}
         self.teller.public("lord_moved" if log.steps else "lord_held", army.family, full, hidden, data,
                            hidden_data)

@@ -29,9 +29,10 @@ def movement_template(view: dict[str, Any], player: str) -> str:
     cite = edition.cite_in   # the core's lines cite France's sections: the edition's numbering
     lines = [*map(cite, [
         f"# Movement Phase (5), round {view.get('round')}. Turn order: {', '.join(view.get('turn_order', []))}.",
-        f"# Each lord moves once, up to {steps} steps{more}, one town",
-        f"# per step along a road; a unit pawn moves at most {steps} steps a round (5.1.1). Moves are made",
-        "# in the order written. A town held by another family stops you on the road outside it;",
+        f"# Each lord moves once, up to {steps} steps{more}, one {edition.words['town']}",
+        f"# per step along a road; a {edition.words['unit']} moves at most {steps} steps a round (5.1.1). Moves are "
+        "made",
+        f"# in the order written. A {edition.words['town']} held by another family stops you on the road outside it;",
         "# going on through it needs a safe passage from every family there (5.2.3): if refused,",
         "# `if_refused: back` (1 step back, the default), `stay` (on the road; a battle may follow)",
         "# or `cavalcade` (an army of knights and lords only fights its way through now, 5.2.4)."]),
@@ -101,9 +102,9 @@ def _lord_block(edition: Edition, board, name: str, lord: dict, units_at: dict[s
         f"  # {name} is {place} with {_units(edition, here)} of yours there;",
         f"  #   {roads}.",
         f"  # - move: {name}",
-        _key("with: all", "or e.g. {knight: 1, man_at_arms: 2}, or none"),
-        _key(f"path: [{example}]", f"up to {steps} towns, one per step"),
-        _key("leave: {}", "e.g. {TOWN: {knight: 1}} for a town passed through"),
+        _key("with: all", "or e.g. `{knight: 1, man_at_arms: 2}`, or `none`"),
+        _key(f"path: [{example}]", f"up to {steps} {edition.words['towns']}, one per step"),
+        _key("leave: {}", f"e.g. {{TOWN: {{knight: 1}}}} for a {edition.words['town']} passed through"),
         _key("if_refused: back", "back | stay | cavalcade"),
     ]
 

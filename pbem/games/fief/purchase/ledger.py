@@ -8,7 +8,8 @@ The resolution, in turn order, is purchase/phase.py.
 """
 from __future__ import annotations
 
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Mapping
 
 from pbem.games.fief.edition import Edition
 from pbem.games.fief.purchase.books import Failure
@@ -166,7 +167,10 @@ class Ledger(TitlePurchases):
         return None
 
 
-def describe(order: dict[str, Any], edition: Edition, hide_town: bool = False) -> str:
+def describe(order: dict[str, Any], edition: Edition, hide_town: bool = False,
+             fiefs: Mapping[str, Any] = MappingProxyType({})) -> str:
+    """An order as the reports name it after "cannot" ("to buy the Barony of Wales for Henri");
+    ``fiefs``: the view's, for a fief's name (its id when it is not there)."""
     own = next((v for v in edition.hooks.purchase_verbs.values() if v.keys[0] in order), None)
     if own is not None:
         return own.describe(order)
@@ -177,11 +181,16 @@ def describe(order: dict[str, Any], edition: Edition, hide_town: bool = False) -
     if "buy" in order:
         return f"to buy {edition.unit_text(order['buy'], order['count'])}{where}"
     if "title" in order:
-        return f"to buy the {order['title']} title for {order['lord']}"
+        return f"to buy the {_fief(order['title'], fiefs)} for {order['lord']}"
     if "cardinal" in order:
         return f"to buy the cardinal title for {order['cardinal']}"
     if "offer_title" in order:
-        return f"to offer the {order['offer_title']} title to {order['to']}"
+        return f"to offer the {_fief(order['offer_title'], fiefs)} to {order['to']}"
     if "offer" in order:
         return f"to offer {edition.coins(order['offer'])} for {' and '.join(order['for'])}"
     return f"to place the freed {order.get('ransom')}"
+
+
+def _fief(fief: str, fiefs: Mapping[str, Any]) -> str:
+    """A fief's name ("Barony of Wales"), or "the ... title" by its id for a fief not in ``fiefs``."""
+    return str(fiefs[fief]["name"]) if fief in fiefs else f"{fief} title"

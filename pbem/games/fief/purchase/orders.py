@@ -60,7 +60,8 @@ def check_purchase_orders(view: dict[str, Any], board: Board, items: list,
     for index, (order, line) in sorted(enumerate(parsed), key=lambda p: "offer_title" not in p[1][0]):
         failure = ledger.try_order(order)
         if failure:
-            problems.add(line, f"cannot {describe(order, ledger.edition)[3:]}: {failure.message}", failure.hint)
+            what = describe(order, ledger.edition, fiefs=ledger.view.get("fiefs", {}))[3:]
+            problems.add(line, f"cannot {what}: {failure.message}", failure.hint)
             continue
         done[index] = {k: v for k, v in order.items() if k not in RESOLUTION_ONLY}
     return [done[i] for i in sorted(done)], ledger.deniers

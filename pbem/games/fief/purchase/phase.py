@@ -63,7 +63,8 @@ def _king_offer(state: FiefState, board: Board, mail, view_of: ViewOf) -> tuple[
         ledger = Ledger.from_view(view_of(state, board, player), board)
         failure = ledger.try_order(dict(order))
         if failure:
-            return None, [Event("title_offer_failed", f"{player}'s order {describe(order, ledger.edition)} fails: "
+            what = describe(order, ledger.edition, fiefs=ledger.view.get("fiefs", {}))
+            return None, [Event("title_offer_failed", f"{player}'s order {what} fails: "
                                 f"{failure.message}.", data={"player": player, "reason": failure.code})]
         king = privilege_lord(ledger.everyone, edition_of(state).hooks.privileged)
         assert king is not None   # try_order: only the family of the king (or regent queen) offers
@@ -88,7 +89,7 @@ def _player_purchases(state: FiefState, board: Board, player: str, orders: list,
         failure = ledger.try_order(order)
         if failure:
             private = fog and "buy" in order
-            what = describe(order, ledger.edition, private)
+            what = describe(order, ledger.edition, private, ledger.view.get("fiefs", {}))
             events.append(Event("purchase_failed", f"{player}'s order {what} fails: {failure.message}.",
                                 Audience.only(player) if private else _told(state, player, failure),
                                 {"player": player, "order": order, "reason": failure.code}))

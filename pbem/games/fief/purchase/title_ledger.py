@@ -13,12 +13,16 @@ from pbem.games.fief.purchase.titles import cardinal_target_problem, privilege_l
 class TitlePurchases(Books):
     """The fief and cardinal titles a family buys (or the king offers)."""
 
+    def fief_name(self, fief: str | None) -> str:
+        """A fief's title as the board names it ("Barony of Bretagne"), never its id."""
+        return str((self.fiefs.get(fief or "") or {}).get("name") or f"{fief} title")
+
     def able_to_purchase(self, fief: str, who: str = "you") -> Failure | None:
         """4.4: an ungoverned fief, every town of it controlled, at least one stronghold in it.
         ``who``: the subject of the message ("you", or a player's name)."""
         towns = self.fief_towns[fief]
         if self.fiefs[fief]["governed"]:
-            return Failure("governed", f"the {fief} title is no longer for sale: the fief is governed",
+            return Failure("governed", f"the {self.fief_name(fief)} is no longer for sale: the fief is governed",
                            "only an ungoverned fief's title can be bought (4.4)")
         lacking = [t for t in towns if not self._controls(t)]
         if lacking:
@@ -36,8 +40,8 @@ class TitlePurchases(Books):
         free = self.offered == fief   # 4.4: the king's offer
         if order.get("only_if_offered") and not free:
             if self.offers_known:
-                return Failure("not_offered", f"it is ordered only if offered, and no offer of the {fief} "
-                               "title stands for you (4.4)")
+                return Failure("not_offered", f"it is ordered only if offered, and no offer of the "
+                               f"{self.fief_name(fief)} stands for you (4.4)")
             free = True   # a mail being checked: done only if offered, so for nothing
         if lord not in self.lords:
             return Failure("lord", f"{lord} is not a lord of your family", "give the title to one of your lords")
@@ -80,10 +84,10 @@ class TitlePurchases(Books):
             return Failure("privilege_used", f"{holder}'s privilege is used this round (the title shows its "
                            "'privilege used' side, 4.4)", "it is available again after the End of Round (7)")
         if self.offer_made:
-            return Failure("twice", f"this mail already offers the {self.offer_made} title: 1 fief title "
+            return Failure("twice", f"this mail already offers the {self.fief_name(self.offer_made)}: 1 fief title "
                            "per round (4.4)", "keep a single `offer_title:` order")
         if self.fiefs[fief]["governed"]:
-            return Failure("governed", f"the {fief} title is not for sale: the fief is governed",
+            return Failure("governed", f"the {self.fief_name(fief)} is not for sale: the fief is governed",
                            "the king offers an ungoverned fief's title (D.3.1)")
         if to in self.eliminated:
             return Failure("player", f"{to} is out of the game")

@@ -103,7 +103,7 @@ def _retainers(view: JSON, player: str, church: JSON, nobles: list[str], draw: D
         if view["lords"].get(offer.get("receiver"), {}).get("family") == player and draw.chance(60):
             items.append({"accept_retainer": offer["giver"]})
     hand = list(view.get("hand") or [])
-    swappers = [n for n in mine if "swap_hand_card" in str(church["retainers"][n].get("ability", ""))]
+    swappers = [n for n in mine if "swap_hand_card" in church["retainers"][n].get("effects", ())]
     if swappers and hand and others(view, player) and draw.chance(30):   # 2.12: Mata's exchange
         items.append({"swap_card": draw.pick(hand), "by": draw.pick(swappers),
                       "with": draw.pick(others(view, player))})

@@ -50,21 +50,22 @@ def purchase_template(view: dict[str, Any], board: Board) -> str:
         lines.append(f"#   - offer: 1\n#     for: [{', '.join(names)}]")
     mine = [t for t, v in view["towns"].items() if v["controller"] == me]
     places = ledger.placement_towns()
-    pool = ", ".join(f"{n} {k}" for k, n in fam["pool"].items())
-    prices = ", ".join(f"{k} {u.price}" for k, u in edition.units.items())
+    pool = ", ".join(f"{n} {edition.unit_word(k, n)}" for k, n in fam["pool"].items())
+    prices = ", ".join(f"{u.name} {u.price}" for u in edition.units.values())
+    town, a_town = edition.words["towns"], edition.words["town"]
     lines += [
         "# Orders are done in the order written; delete the lines you do not want.",
-        f"# Towns you control: {', '.join(mine) or 'none'}.",
-        f"# Units ({edition.cite('4.3')}), price each: {prices}. At most {edition.new_units_per_town} new pawns per "
-        "town this phase.",
+        f"# {town.capitalize()} you control: {', '.join(mine) or 'none'}.",
+        f"# Units ({edition.cite('4.3')}), price each: {prices}. At most {edition.new_units_per_town} new "
+        f"{edition.words['unit']}s per {a_town} this phase.",
         f"#   You may place them in: {', '.join(places) or 'nowhere (no free lord, no fortress held)'}.",
         f"#   Left in your pool: {pool}.",
-        f"# Stronghold (4.2): {coins(edition.price('stronghold'))}, in a town you control without a fortress.",
-        f"# Mill (4.2): {coins(edition.price('mill'))}, in a town you control, {edition.mills_per_town} per town at "
-        "most.",
-        f"# Fief title ({edition.cite('4.4')}): {coins(edition.price('title_per_town'))} per town; you must control "
-        "every town of the fief and",
-        "#   have a stronghold there, which becomes the fief's city.",
+        f"# Stronghold (4.2): {coins(edition.price('stronghold'))}, in a {a_town} you control without a fortress.",
+        f"# Mill (4.2): {coins(edition.price('mill'))}, in a {a_town} you control, {edition.mills_per_town} per "
+        f"{a_town} at most.",
+        f"# Fief title ({edition.cite('4.4')}): {coins(edition.price('title_per_town'))} per {a_town}; you must "
+        f"control every {a_town} of the fief and",
+        f"#   have a stronghold there, which becomes the fief's {edition.words['fortified_city']}.",
     ]
     for fief in board.fiefs.values():
         if not view["fiefs"][fief.id]["governed"] and all(view["towns"][t]["controller"] == me for t in fief.towns):
@@ -75,12 +76,12 @@ def purchase_template(view: dict[str, Any], board: Board) -> str:
     lines += [
         "# Remove the `# ` in front of the orders you want; sent as it is, you buy nothing.",
         "orders:",
-        f"#  - buy: man_at_arms      # {' | '.join(edition.units)}",
+        f"#  - buy: man_at_arms      # {' | '.join(f'`{u}`' for u in edition.units)}",
         "#    count: 1",
         f"#    in: {example}",
         "#  - build: mill           # or: stronghold",
         f"#    in: {mine[0] if mine else example}",
-        f"#  - title: {board.fief_example():<15}# a fief you hold every town of",
+        f"#  - title: {board.fief_example():<15}# a fief you hold every {a_town} of",
         f"#    lord: {lord}",
     ]
     if edition.hooks.privileged:   # 4.4: an edition whose king offers titles (France)

@@ -100,10 +100,21 @@ def check_all_policies(view: Mapping[str, Any], player: str, doc: Any,
                        line: int | None = None) -> tuple[dict, list[OrderError]]:
     """The `policies:` mapping of a mail, checked against the player's view (policies.check_policies
     with the surprise policies and the edition's own, its `policies` hook); ``line``: its key's."""
-    return check_policies(view, player, doc, {**SURPRISE_POLICIES, **load_edition(view["game"]).hooks.policies},
-                          line)
+    edition = load_edition(view["game"])
+    surprise: dict[str, PolicyCheck | str] = {**SURPRISE_POLICIES}
+    if not calms_uprisings(edition):
+        surprise[CALM_POLICY] = f"{edition.title} has no UPRISING card to calm"
+    return check_policies(view, player, doc, {**surprise, **edition.hooks.policies}, line)
+
+
+def calms_uprisings(edition: Edition) -> bool:
+    """Whether ``edition``'s games have the core's UPRISING card (G.4.2.1) and so its `calm_uprisings`
+    policy: an edition playing its own cards (England's REBELLION, quelled as its own policy
+    says, 10.1) has neither."""
+    return edition.hooks.card_plays is None
 
 
 def describe_all_policies(policies: Mapping[str, Any], edition: Edition) -> list[str]:
     """One line per standing policy, for reports and templates."""
-    return describe(policies, edition) + [describe_calm(policies)] + describe_triggers(policies)   # G.4.2.1, G.4
+    calm = [describe_calm(policies)] if calms_uprisings(edition) else []   # G.4.2.1
+    return describe(policies, edition) + calm + describe_triggers(policies)   # G.4

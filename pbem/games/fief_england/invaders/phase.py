@@ -16,6 +16,7 @@ from typing import Any, Mapping
 from pbem.games.fief.board import Board
 from pbem.games.fief.state import FiefState
 from pbem.games.fief_england.compass import Compass, compass_of
+from pbem.games.fief_england.disasters import waiting
 from pbem.games.fief_england.invaders.armies import army_name, numbers, on_map, record, troops
 from pbem.games.fief_england.invaders.attacks import CLEARED, engage
 from pbem.games.fief_england.invaders.captives import follow
@@ -60,7 +61,10 @@ def resolve_invaders(state: FiefState, board: Board, orders: Mapping[str, Any], 
     ph = Phase(state, board, compass or compass_of(board), rng, _triggers(state, orders),
                lending_from(state, orders, card))
     if not on_map(state) and not any(e.card == INVASION for e in state.board_effects):
-        ph.events.append(Event("invaders_none", "No Invaders in England and no INVASION card at sea: the Invaders "
+        seas = waiting(state, INVASION)   # round 1's card lies at sea, acting from round 2 (2.4, R12)
+        at_sea = (f"the INVASION card on Sea {', '.join(seas)} acts from round 2 (2.4)" if seas
+                  else "no INVASION card at sea")
+        ph.events.append(Event("invaders_none", f"No Invaders in England and {at_sea}: the Invaders "
                                "phase passes quietly (6).", data={"round": state.round}))
         return ph.events + _lapsed(ph)
     record(state)
