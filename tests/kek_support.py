@@ -2,6 +2,7 @@
 the player's view as the judge does, phases without deciders resolved at once."""
 from __future__ import annotations
 
+import copy
 from typing import Any, Mapping
 
 from pbem.games import rules_for
@@ -59,3 +60,18 @@ def step(state: dict[str, Any], texts: Mapping[str, str] | None = None, seed: st
 
 def texts_of(events: list[Event]) -> list[str]:
     return [e.text for e in events]
+
+
+def hidden_twin(state: dict[str, Any], player: str, richer: int = 7) -> dict[str, Any]:
+    """``state`` changed only in what ``player`` may not see: the event deck, the units that
+    moved, the others' standing battle orders and, while bids are made, the others' treasuries.
+    Whatever reads ``player``'s view alone writes the same from both."""
+    other = copy.deepcopy(state)
+    other["deck"] = list(reversed(other["deck"]))
+    other["moved"] = {"Pest": {"cavalry": 9, "infantry": 0, "archers": 0}}
+    other["battle_orders"] = {p: {"if_defeated": "escape"} for p in state["players"] if p != player}
+    if player in state["battle_orders"]:
+        other["battle_orders"][player] = state["battle_orders"][player]
+    if state["step"].startswith("election-"):
+        other["treasury"] = {p: n + (richer if p != player else 0) for p, n in state["treasury"].items()}
+    return other

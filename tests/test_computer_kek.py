@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from kek_support import RULES, new_game, step
+from kek_support import RULES, hidden_twin, new_game, step
 from pbem.games.kard_es_korona import placement
 from pbem.games.kard_es_korona.computer.movement import Planner
 from pbem.games.kard_es_korona.computer.odds import Odds
@@ -146,15 +146,8 @@ def test_the_orders_come_from_the_view_alone_not_the_hidden_state(version: str) 
         if RULES.result(state) is not None:
             break
         phase = RULES.phase(state)
-        other = copy.deepcopy(state)
-        other["deck"] = list(reversed(other["deck"]))
-        other["moved"] = {"Pest": {"cavalry": 9, "infantry": 0, "archers": 0}}
         for player in phase.deciders:
-            other["battle_orders"] = {p: {"if_defeated": "escape"} for p in state["players"] if p != player}
-            if player in state["battle_orders"]:
-                other["battle_orders"][player] = state["battle_orders"][player]
-            if state["step"].startswith("election-"):
-                other["treasury"] = {p: n + (40 if p != player else 0) for p, n in state["treasury"].items()}
+            other = hidden_twin(state, player, richer=40)
             view = RULES.view(state, player)
             assert RULES.view(other, player) == view
             seed = f"hidden/{phase.id}/{player}"
