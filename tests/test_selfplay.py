@@ -45,11 +45,24 @@ def test_kard_es_korona_basic_plays_to_its_end_with_random_players_and_replays(t
 
 
 def test_fief_england_two_players_play_to_its_end_with_random_players(tmp_path):
-    # (Fief: France by random players runs past a hundred rounds: its self-play waits for its
-    # computer player, which ends a game far sooner.)
+    # (Fief: France by random players alone runs past a hundred rounds: it is played with its
+    # computer players, below.)
     result = selfplay(tmp_path, "fief_england", "--players", "2", "--mix", "random", "--seed", "ci")
     assert result.exit_code == 0, result.output
     assert "1 game(s), 1 ended cleanly and replayed exactly" in result.output
+
+
+@pytest.mark.parametrize("game, args", [
+    ("fief_france", ("--players", "3", "--mix", "bot")),
+    ("kard_es_korona", ("--players", "4", "--option", "version=advanced", "--mix", "bot,random")),
+], ids=["france-3-computers", "korona-advanced-4"])
+def test_computer_players_play_a_whole_game_through_the_judge(tmp_path, game, args):
+    """Every game's computer player through the judge's own step (France's game ends with its
+    computer players at the table; Kard és Korona's advanced version beside random players)."""
+    result = selfplay(tmp_path, game, *args, "--seed", "ci")
+    assert result.exit_code == 0, result.output
+    assert "1 game(s), 1 ended cleanly and replayed exactly" in result.output
+    assert "winner" in result.output.splitlines()[0] and "(bot)" in result.output.splitlines()[0]
 
 
 def tiny_bid(self, view, player, rng):

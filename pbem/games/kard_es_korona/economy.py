@@ -31,6 +31,16 @@ CAVALRY_PER_CASTLE = {"basic": 2, "advanced": 3}   # III; VI
 BASIC_CAVALRY_TOTAL = 4   # III (ruling K8: per player and year)
 
 
+def castle_takes(view: dict[str, Any], here: dict[str, int], add: dict[str, int], kind: str) -> bool:
+    """Whether a castle holding ``here``, ``add`` recruited there already, takes one more unit of
+    ``kind`` this year: its castle limits (III; the half rule, VI) and, under the cavalry limit, its
+    cavalry a castle a year (the check below refuses the rest). For the order writers."""
+    after = {k: here[k] + add[k] + (k == kind) for k in here}
+    if castle_problem(view["version"], after) is not None:
+        return False
+    return not (kind == "cavalry" and view["cavalry_limit"] and add["cavalry"] >= CAVALRY_PER_CASTLE[view["version"]])
+
+
 def income_of(state: State, player: str) -> int:
     """What ``player``'s own territory yields this year: 1 garas a county where his units stand,
     3 a castle (5 for the Treasurer; more after the Guilds), 4 a whole region (III)."""

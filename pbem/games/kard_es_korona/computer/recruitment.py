@@ -10,8 +10,8 @@ from typing import Any
 
 from pbem.games.kard_es_korona.computer.sight import Sight
 from pbem.games.kard_es_korona.computer.writing import places_text
-from pbem.games.kard_es_korona.economy import BASIC_CAVALRY_TOTAL, CAVALRY_PER_CASTLE, RANSOM, price, recruit_places
-from pbem.games.kard_es_korona.state import OFFICES, castle_problem, no_units, total
+from pbem.games.kard_es_korona.economy import BASIC_CAVALRY_TOTAL, RANSOM, castle_takes, price, recruit_places
+from pbem.games.kard_es_korona.state import OFFICES, no_units, total
 
 ELECTION_YEARS = {"basic": (3, 6), "advanced": (3, 6, 9)}   # IV: at the end of these years
 MIX = ("infantry", "archers", "cavalry", "infantry", "cavalry", "archers")
@@ -59,16 +59,12 @@ def _recruits(view: dict[str, Any], player: str, money: int) -> dict[str, dict[s
     enemies = {c for c in sight.board.counties if sight.hostile(c)}
     places.sort(key=lambda c: (-sight.threat(c) + sight.defence(c), sight.hops(c, enemies), c))
     cavalry = _cavalry_allowed(view, player)
-    per_castle = CAVALRY_PER_CASTLE[view["version"]] if view["cavalry_limit"] else 99
     out: dict[str, dict[str, int]] = {}
     for castle in places:
         here = sight.units(castle)
         add = no_units()
         for kind in MIX * 2:
-            after = {k: here[k] + add[k] + (k == kind) for k in here}
-            if cost[kind] > money or castle_problem(view["version"], after):
-                continue
-            if kind == "cavalry" and (add["cavalry"] >= per_castle or cavalry <= 0):
+            if cost[kind] > money or not castle_takes(view, here, add, kind) or (kind == "cavalry" and cavalry <= 0):
                 continue
             add[kind] += 1
             money -= cost[kind]

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.kard_es_korona.economy import (BASIC_CAVALRY_TOTAL, CAVALRY_PER_CASTLE, RANSOM, price,
+from pbem.games.kard_es_korona.economy import (BASIC_CAVALRY_TOTAL, RANSOM, castle_takes, price,
                                                recruit_places)
 from pbem.games.kard_es_korona.random_orders import draw
-from pbem.games.kard_es_korona.state import castle_problem, no_units, total
+from pbem.games.kard_es_korona.state import no_units, total
 from pbem.games.kard_es_korona.units import UNIT_KINDS
 from pbem.rules.rng import Rng
 
@@ -35,10 +35,8 @@ def _recruits(view: dict[str, Any], player: str, rng: Rng, money: int) -> dict[s
         add = no_units()
         for _ in range(draw.between(rng, 1, 5)):
             kind = draw.pick(rng, UNIT_KINDS)
-            after = {k: here[k] + add[k] + (k == kind) for k in UNIT_KINDS}
-            over = limit and kind == "cavalry" and (add["cavalry"] >= CAVALRY_PER_CASTLE[view["version"]]
-                                                    or cavalry_left <= 0)
-            if cost[kind] > money or over or castle_problem(view["version"], after):
+            over = limit and kind == "cavalry" and cavalry_left <= 0
+            if cost[kind] > money or over or not castle_takes(view, here, add, kind):
                 continue
             add[kind] += 1
             money -= cost[kind]
